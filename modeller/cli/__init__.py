@@ -1,0 +1,1 @@
+"""Command line entry points (no Qt here: the GUI is imported lazily by name)."""

@@ -1,0 +1,64 @@
+"""``modeller`` entry point: dispatch to one module per command.
+
+Each command module exposes ``HELP`` (one line), ``add_arguments(parser)``
+and ``run(args) -> int``. Modules are imported only when their command runs,
+so ``modeller validate`` never pays for the engine or Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from modeller import __version__
+from modeller.cli.output import EXIT_BAD_INPUT, fail
+
+#: command name -> module implementing it, in the order ``--help`` lists them.
+COMMANDS: dict[str, str] = {
+    "validate": "modeller.cli.cmd_validate",
+    "fmt": "modeller.cli.cmd_fmt",
+}
+
+EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);
+2 bad input (missing file, invalid JSON, schema violation, unknown version)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="modeller",
+        description="Design MongoDB schemas from entities, relationships and their workload.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"modeller {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(command)
+        command.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args._module.run(args))
+    except KeyboardInterrupt:
+        return fail("interrupted", code=130)
+    except BrokenPipeError:
+        return 0
+    except MemoryError:
+        return fail("out of memory while reading the input; is the file a Modeller project?", code=EXIT_BAD_INPUT)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""Validation across the whole project, each problem located by a JSON path.
+
+Runs after the per-object pydantic validation. It never raises: it returns
+every problem, so ``modeller validate`` and the GUI can list them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from modeller.model.conventions import (
+    child_refs_field,
+    collection_name,
+    embed_field,
+    extended_ref_field,
+    parent_ref_field,
+    subset_field,
+)
+from modeller.model.names import check_collection_name
+from modeller.model.paths import all_fields, depth, find_field
+from modeller.model.project import Entity, Field, Project
+from modeller.model.vocabulary import FORMAT_NAME
+
+#: MongoDB refuses documents nested deeper than 100 levels.
+MAX_NESTING = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a project: where (a JSON path) and what to do."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class _Paths:
+    """Which dotted paths a query or index may name on each entity."""
+
+    def __init__(self, project: Project, entities: dict[str, Entity]) -> None:
+        self._entities = entities
+        # generated name -> entity whose fields it holds (None: a bare reference)
+        self._generated: dict[str, dict[str, Entity | None]] = {e.id: {} for e in project.entities}
+        for rel in project.relationships:
+            one, many = entities.get(rel.one), entities.get(rel.many)
+            if one is None or many is None:
+                continue
+            on_many = self._generated[many.id]
+            on_many[parent_ref_field(rel, one)] = None
+            on_many[extended_ref_field(rel, one)] = one
+            on_one = self._generated[one.id]
+            on_one[child_refs_field(rel, many)] = None
+            on_one[embed_field(rel, many)] = many
+            on_one[subset_field(rel, many)] = many
+            for agg in rel.aggregates:
+                on_one[agg.name] = None
+
+    def exists(self, entity: Entity, path: str) -> bool:
+        if path == "_id" or find_field(all_fields(entity), path) is not None:
+            return True
+        head, _, rest = path.partition(".")
+        generated = self._generated.get(entity.id, {})
+        if head not in generated:
+            return False
+        target = generated[head]
+        if not rest:
+            return True
+        return target is not None and (rest == "_id" or find_field(all_fields(target), rest) is not None)
+
+
+def _duplicates(values: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    dups: list[str] = []
+    for value in values:
+        if value in seen and value not in dups:
+            dups.append(value)
+        seen.add(value)
+    return dups
+
+
+def _check_fields(fields: list[Field], path: str, out: list[Problem]) -> None:
+    for dup in _duplicates(f.name for f in fields):
+        out.append(Problem(path, f"field name {dup!r} is used twice here; rename one of them"))
+    for i, field in enumerate(fields):
+        if field.fields:
+            _check_fields(field.fields, f"{path}[{i}].fields", out)
+        items = field.items
+        sub = f"{path}[{i}].items"
+        while items is not None:
+            if items.fields:
+                _check_fields(items.fields, f"{sub}.fields", out)
+            items, sub = items.items, sub + ".items"
+        if field.enum is not None and not field.enum:
+            out.append(Problem(f"{path}[{i}].enum", "enum is empty; list the allowed values or remove 'enum'"))
+
+
+def check_project(project: Project) -> list[Problem]:
+    """Every cross-object problem of ``project``; empty when it is valid."""
+    out: list[Problem] = []
+    if project.format != FORMAT_NAME:
+        out.append(Problem("$.format", f"expected {FORMAT_NAME!r}; this is not a Modeller project file"))
+
+    for kind, items in (
+        ("entities", project.entities),
+        ("relationships", project.relationships),
+        ("queries", project.queries),
+    ):
+        for dup in _duplicates(item.id for item in items):
+            index = [item.id for item in items].index(dup)
+            out.append(Problem(f"$.{kind}[{index}].id", f"id {dup!r} is used by more than one of {kind}; ids must be unique"))
+
+    entities = {e.id: e for e in project.entities}
+    paths = _Paths(project, entities)
+
+    for i, entity in enumerate(project.entities):
+        where = f"$.entities[{i}]"
+        _check_fields(entity.fields, f"{where}.fields", out)
+        if entity.collection is None:
+            try:
+                check_collection_name(collection_name(entity))
+            except ValueError as exc:
+                out.append(Problem(f"{where}.name", f"{exc}; set 'collection' to a legal name"))
+        if depth(all_fields(entity)) > MAX_NESTING:
+            out.append(Problem(f"{where}.fields", f"fields are nested deeper than MongoDB's {MAX_NESTING} levels; flatten them"))
+        if entity.subtypes is not None:
+            for name, variant in entity.subtypes.variants.items():
+                _check_fields(variant, f"{where}.subtypes.variants[{name!r}]", out)
+        for j, index in enumerate(entity.indexes):
+            for k, (key, _kind) in enumerate(index.keys):
+                if not paths.exists(entity, key):
+                    out.append(_missing(f"{where}.indexes[{j}].keys[{k}]", key, entity))
+        for j, key in enumerate(entity.shard_key or []):
+            if not paths.exists(entity, key):
+                out.append(_missing(f"{where}.shard_key[{j}]", key, entity))
+        if entity.timeseries is not None:
+            for attr in ("time_field", "meta_field"):
+                value = getattr(entity.timeseries, attr)
+                if value is not None and not paths.exists(entity, value):
+                    out.append(_missing(f"{where}.timeseries.{attr}", value, entity))
+        if entity.archive is not None and not paths.exists(entity, entity.archive.age_field):
+            out.append(_missing(f"{where}.archive.age_field", entity.archive.age_field, entity))
+
+    rel_ids = {r.id for r in project.relationships}
+    for i, rel in enumerate(project.relationships):
+        where = f"$.relationships[{i}]"
+        for end in ("one", "many"):
+            ref = getattr(rel, end)
+            if ref not in entities:
+                out.append(Problem(f"{where}.{end}", f"no entity has id {ref!r}; point '{end}' at an existing entity"))
+        if rel.tree_ops and rel.one != rel.many:
+            out.append(Problem(f"{where}.tree_ops", "tree_ops only apply to a relationship from an entity to itself; remove them"))
+        one, many = entities.get(rel.one), entities.get(rel.many)
+        for j, denorm in enumerate(rel.denormalize):
+            source = many if denorm.direction == "many-to-one" else one
+            if source is not None and find_field(all_fields(source), denorm.field) is None:
+                out.append(_missing(f"{where}.denormalize[{j}].field", denorm.field, source))
+        for j, agg in enumerate(rel.aggregates):
+            if agg.field is not None and many is not None and find_field(all_fields(many), agg.field) is None:
+                out.append(_missing(f"{where}.aggregates[{j}].field", agg.field, many))
+
+    for i, query in enumerate(project.queries):
+        where = f"$.queries[{i}]"
+        entity = entities.get(query.entity)
+        if entity is None:
+            out.append(Problem(f"{where}.entity", f"no entity has id {query.entity!r}; pick an existing entity"))
+        else:
+            for key in query.filter:
+                if not paths.exists(entity, key):
+                    out.append(_missing(f"{where}.filter[{key!r}]", key, entity))
+            for j, (key, _direction) in enumerate(query.sort):
+                if not paths.exists(entity, key):
+                    out.append(_missing(f"{where}.sort[{j}]", key, entity))
+            for j, key in enumerate(query.projection):
+                if not paths.exists(entity, key):
+                    out.append(_missing(f"{where}.projection[{j}]", key, entity))
+        for j, rel_id in enumerate(query.joins):
+            if rel_id not in rel_ids:
+                out.append(Problem(f"{where}.joins[{j}]", f"no relationship has id {rel_id!r}; name an existing relationship"))
+
+    for key in project.layout:
+        if key not in entities:
+            out.append(Problem(f"$.layout[{key!r}]", f"no entity has id {key!r}; remove this layout entry"))
+    return out
+
+
+def _missing(path: str, name: str, entity: Entity) -> Problem:
+    return Problem(path, f"entity {entity.id!r} has no field {name!r}; declare the field or fix the name")

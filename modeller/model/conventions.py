@@ -1,0 +1,45 @@
+"""Names the engine gives to generated things, in one place.
+
+The convention (documented in docs/file-format.md) is:
+
+- collection of an entity: its ``collection`` or ``snake(name)`` ("Log Message" -> ``log_message``);
+- parent reference in each N: ``<inverse or snake(one)>_id`` (``host_id``, ``owner_id``);
+- child references in the One: ``<snake(many)>_ids`` (``part_ids``);
+- embedded N in the One: the relationship's ``name`` or ``plural(snake(many))`` (``addresses``);
+  a one-to-one embeds as ``snake(many)``;
+- latest-K subset in the One: ``recent_<name or plural(snake(many))>`` (``recent_logmsgs``);
+- extended reference in each N: ``<inverse or snake(one)>`` holding ``{_id, ...copied fields}``.
+
+Queries may name these generated paths, so model validation needs them too.
+"""
+
+from __future__ import annotations
+
+from modeller.model.names import plural, snake
+from modeller.model.project import Entity, Relationship
+
+
+def collection_name(entity: Entity) -> str:
+    return entity.collection or snake(entity.name)
+
+
+def parent_ref_field(rel: Relationship, one: Entity) -> str:
+    return f"{rel.inverse or snake(one.name)}_id"
+
+
+def child_refs_field(rel: Relationship, many: Entity) -> str:
+    return f"{snake(many.name)}_ids"
+
+
+def embed_field(rel: Relationship, many: Entity) -> str:
+    if rel.name:
+        return rel.name
+    return snake(many.name) if rel.cardinality == "one-to-one" else plural(snake(many.name))
+
+
+def subset_field(rel: Relationship, many: Entity) -> str:
+    return "recent_" + (rel.name or plural(snake(many.name)))
+
+
+def extended_ref_field(rel: Relationship, one: Entity) -> str:
+    return rel.inverse or snake(one.name)

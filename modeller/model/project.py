@@ -1,0 +1,406 @@
+"""Pydantic models of a project file (format_version 1, see docs/file-format.md).
+
+The models check what a single object can check (types, ranges, vocabulary,
+legal names). What needs the whole project (references, unique ids, field
+paths) lives in :mod:`modeller.model.checks`, so a half-edited project can
+still be represented while the user is typing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from typing import Annotated, Any, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field as PydField,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    PlainValidator,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from modeller.model.names import check_collection_name, check_field_name, check_id
+from modeller.model.vocabulary import (
+    AggregateOp,
+    Cardinality,
+    Direction,
+    FieldType,
+    FilterOp,
+    Growth,
+    IndexKind,
+    SortDirection,
+    Staleness,
+    Strategy,
+    SubjectKind,
+    TreeOp,
+)
+
+#: Largest number accepted anywhere in a project: far beyond any real workload,
+#: small enough that the engine's arithmetic never overflows.
+MAX_NUMBER = 10**15
+
+def _number(low: float, high: float) -> Any:
+    """A JSON number kept as written (``50`` stays an int, ``0.5`` a float).
+
+    Refuses booleans, strings, NaN and infinities with one plain message
+    instead of pydantic's per-union-member errors.
+    """
+
+    def check(value: Any) -> int | float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise PydanticCustomError("number", "{msg}", {"msg": f"expected a number, got {value!r:.60}"})
+        if not low <= value <= high:
+            raise PydanticCustomError("number", "{msg}", {"msg": f"{value!r:.40} is outside {low:g}..{high:g}"})
+        return value
+
+    return Annotated[
+        Union[int, float],
+        PlainValidator(check),
+        WithJsonSchema({"type": "number", "minimum": low, "maximum": high}),
+    ]
+
+
+NonNegInt = Annotated[StrictInt, PydField(ge=0, le=MAX_NUMBER)]
+PositiveInt = Annotated[StrictInt, PydField(ge=1, le=MAX_NUMBER)]
+NonNegNumber = _number(0, MAX_NUMBER)
+Coordinate = _number(-MAX_NUMBER, MAX_NUMBER)
+Share = _number(0, 1)
+Name = Annotated[StrictStr, PydField(min_length=1, max_length=200)]
+Text = Annotated[StrictStr, PydField(max_length=20_000)]
+Scalar = Union[StrictBool, StrictInt, Annotated[StrictFloat, PydField(allow_inf_nan=False)], Text]
+
+
+def _plain_directions(value: Any, allowed: str) -> Any:
+    """Refuse ``true`` and ``1.0`` where 1/-1 is meant (Literal[1] would accept both)."""
+    if isinstance(value, list):
+        for pair in value:
+            if isinstance(pair, (list, tuple)) and len(pair) == 2:
+                direction = pair[1]
+                if isinstance(direction, bool) or isinstance(direction, float):
+                    raise PydanticCustomError(
+                        "direction", "{msg}", {"msg": f"direction {direction!r} is not one of {allowed}"}
+                    )
+    return value
+
+
+class StrictModel(BaseModel):
+    """Base for every file object: unknown keys are errors that name the key.
+
+    A typo such as ``"cardinalty"`` must not be silently dropped; the message
+    suggests the closest known key.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            known = cls.model_fields.keys()
+            unknown = [k for k in data if k not in known]
+            if unknown:
+                key = unknown[0]
+                close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(known)}"
+                raise PydanticCustomError(
+                    "unknown_key", "unknown key {key}{hint}", {"key": repr(str(key)[:80]), "hint": hint}
+                )
+        return data
+
+
+class ArrayItems(StrictModel):
+    """The element of an array field: a scalar type or a sub-document."""
+
+    type: FieldType
+    enum: list[Scalar] | None = None
+    fields: list[Field] | None = None
+    items: ArrayItems | None = None
+    bytes: NonNegInt | None = None
+    faker: Name | None = None
+    example: Any = None
+
+
+class Field(StrictModel):
+    """A field of an entity (or of a sub-document)."""
+
+    name: Name
+    type: FieldType
+    required: StrictBool = False
+    unique: StrictBool = False
+    description: Text | None = None
+    enum: list[Scalar] | None = None
+    items: ArrayItems | None = None
+    fields: list[Field] | None = None
+    max_items: NonNegInt | None = None
+    bytes: NonNegInt | None = None
+    reads_per_sec: NonNegNumber | None = None
+    updates_per_sec: NonNegNumber | None = None
+    immutable: StrictBool = False
+    counter: StrictBool = False
+    exact: StrictBool = False
+    expire_after_s: NonNegInt | None = None
+    distinct: NonNegInt | None = None
+    monotonic: StrictBool = False
+    example: Any = None
+    faker: Name | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _legal_name(cls, value: str) -> str:
+        return check_field_name(value)
+
+    @model_validator(mode="after")
+    def _shape_matches_type(self) -> Field:
+        if self.fields is not None and self.type != "object":
+            raise PydanticCustomError(
+                "shape", "'fields' is only allowed on an 'object' field; this field is '{t}'", {"t": self.type}
+            )
+        if self.items is not None and self.type != "array":
+            raise PydanticCustomError(
+                "shape", "'items' is only allowed on an 'array' field; this field is '{t}'", {"t": self.type}
+            )
+        if self.max_items is not None and self.type != "array":
+            raise PydanticCustomError("shape", "'max_items' is only allowed on an 'array' field", {})
+        return self
+
+
+class TimeSeries(StrictModel):
+    """The entity is a stream of timestamped measurements or events."""
+
+    time_field: Name
+    meta_field: Name | None = None
+    interval_s: NonNegNumber | None = None
+    retention_s: NonNegInt | None = None
+    bucket_size: PositiveInt | None = None
+
+
+class Subtypes(StrictModel):
+    """Polymorphic entity: a discriminator field and the extra fields of each variant."""
+
+    discriminator: Name = "type"
+    variants: dict[Name, list[Field]]
+
+    @field_validator("variants")
+    @classmethod
+    def _two_or_more(cls, value: dict[str, list[Field]]) -> dict[str, list[Field]]:
+        if not value:
+            raise PydanticCustomError("variants", "declare at least one variant", {})
+        return value
+
+
+class Archive(StrictModel):
+    """Documents older than ``cold_after_s`` (by ``age_field``) are rarely read."""
+
+    age_field: Name
+    cold_after_s: NonNegInt
+
+
+class Index(StrictModel):
+    """An index the user declares; the engine keeps and critiques it."""
+
+    keys: Annotated[list[tuple[Name, IndexKind]], PydField(min_length=1)]
+    name: Name | None = None
+    unique: StrictBool = False
+    expire_after_s: NonNegInt | None = None
+    partial: dict[StrictStr, Any] | None = None
+    collation: dict[StrictStr, Any] | None = None
+
+    @field_validator("keys", mode="before")
+    @classmethod
+    def _plain_keys(cls, value: Any) -> Any:
+        return _plain_directions(value, '1, -1, "text", "2dsphere" or "hashed"')
+
+
+class Entity(StrictModel):
+    """A kind of thing the application stores (Person, Task, LogMessage)."""
+
+    id: Name
+    name: Name
+    collection: Name | None = None
+    description: Text | None = None
+    count: NonNegInt | None = None
+    growth_per_day: NonNegNumber | None = None
+    reads_per_sec: NonNegNumber | None = None
+    writes_per_sec: NonNegNumber | None = None
+    append_only: StrictBool = False
+    timeseries: TimeSeries | None = None
+    subtypes: Subtypes | None = None
+    history: StrictBool = False
+    schema_change: StrictBool = False
+    archive: Archive | None = None
+    indexes: list[Index] = []
+    shard_key: list[Name] | None = None
+    fields: list[Field]
+
+    @field_validator("id")
+    @classmethod
+    def _legal_id(cls, value: str) -> str:
+        return check_id(value)
+
+    @field_validator("collection")
+    @classmethod
+    def _legal_collection(cls, value: str | None) -> str | None:
+        return None if value is None else check_collection_name(value)
+
+
+class Denormalization(StrictModel):
+    """A field copied across a relationship (the seeds' denormalization)."""
+
+    field: Name
+    direction: Direction
+    staleness: Staleness = "hours"
+
+
+class Aggregate(StrictModel):
+    """A value of the N side that reads of the One side show (computed pattern input)."""
+
+    name: Name
+    op: AggregateOp
+    field: Name | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _legal_name(cls, value: str) -> str:
+        return check_field_name(value)
+
+    @model_validator(mode="after")
+    def _field_needed(self) -> Aggregate:
+        if self.op != "count" and self.field is None:
+            raise PydanticCustomError("aggregate", "'{op}' needs a 'field' to aggregate", {"op": self.op})
+        return self
+
+
+class Decision(StrictModel):
+    """A user's accept/override of the engine's advice for a relationship."""
+
+    strategy: Strategy | None = None
+    note: Text = ""
+
+
+class Relationship(StrictModel):
+    """A one-to-N link between two entities, annotated with its workload."""
+
+    id: Name
+    one: Name
+    many: Name
+    name: Name | None = None
+    inverse: Name | None = None
+    cardinality: Cardinality
+    typical: NonNegInt | None = None
+    max: NonNegInt | None = None
+    growth: Growth | None = None
+    many_standalone: StrictBool = False
+    read_together: Share | None = None
+    show_latest: PositiveInt | None = None
+    atomic: StrictBool = False
+    reads_per_sec: NonNegNumber | None = None
+    writes_per_sec: NonNegNumber | None = None
+    strategy: Strategy = "auto"
+    denormalize: list[Denormalization] = []
+    tree_ops: list[TreeOp] = []
+    aggregates: list[Aggregate] = []
+    decision: Decision | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _legal_id(cls, value: str) -> str:
+        return check_id(value)
+
+    @field_validator("name", "inverse")
+    @classmethod
+    def _legal_role(cls, value: str | None) -> str | None:
+        return None if value is None else check_field_name(value)
+
+    @model_validator(mode="after")
+    def _max_not_below_typical(self) -> Relationship:
+        if self.typical is not None and self.max is not None and self.max < self.typical:
+            raise PydanticCustomError(
+                "bounds",
+                "'max' ({max}) is smaller than 'typical' ({typical}); raise 'max' or lower 'typical'",
+                {"max": self.max, "typical": self.typical},
+            )
+        return self
+
+
+class Query(StrictModel):
+    """A declared access pattern: what the application asks of one entity."""
+
+    id: Name
+    entity: Name
+    name: Name | None = None
+    filter: dict[Name, FilterOp] = {}
+    sort: list[tuple[Name, SortDirection]] = []
+    limit: PositiveInt | None = None
+    projection: list[Name] = []
+    joins: list[Name] = []
+    per_sec: NonNegNumber | None = None
+    hot: StrictBool = False
+
+    @field_validator("sort", mode="before")
+    @classmethod
+    def _plain_sort(cls, value: Any) -> Any:
+        return _plain_directions(value, "1 or -1")
+
+    @field_validator("id")
+    @classmethod
+    def _legal_id(cls, value: str) -> str:
+        return check_id(value)
+
+
+class Subject(StrictModel):
+    """What a finding (or an override) is about."""
+
+    kind: SubjectKind
+    id: Name
+
+
+class Override(StrictModel):
+    """The user keeps their design against one finding; the note says why."""
+
+    rule: Name
+    subject: Subject
+    note: Text = ""
+
+
+class Position(StrictModel):
+    """Where an entity's card sits on the canvas (view only)."""
+
+    x: Coordinate
+    y: Coordinate
+
+
+class Project(StrictModel):
+    """A whole project file."""
+
+    format: StrictStr
+    format_version: StrictInt
+    name: Name
+    description: Text | None = None
+    database: Name | None = None
+    server_version: Annotated[StrictStr, PydField(pattern=r"^\d+(\.\d+){0,2}$")] | None = None
+    sharded: StrictBool = False
+    shards: PositiveInt | None = None
+    entities: list[Entity] = []
+    relationships: list[Relationship] = []
+    queries: list[Query] = []
+    overrides: list[Override] = []
+    layout: dict[StrictStr, Position] = {}
+
+    @field_validator("database")
+    @classmethod
+    def _legal_database(cls, value: str | None) -> str | None:
+        from modeller.model.names import check_database_name
+
+        return None if value is None else check_database_name(value)
+
+
+ArrayItems.model_rebuild()
+Field.model_rebuild()

@@ -1,0 +1,307 @@
+"""The resolved physical design: what the engine decided, for exporters and the GUI.
+
+``analyse(project)`` returns an :class:`Analysis` holding the findings and a
+:class:`Design`. Exporters generate only from the Design (never from the raw
+model), so the script, the samples and the diagram always agree with the advice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from modeller.rules.findings import Finding
+
+#: How a node of a document shape came to be.
+Role = Literal[
+    "id",  # the document's _id
+    "field",  # a field the user declared on the entity
+    "embedded",  # a related entity stored inside this document (object or array of objects)
+    "child-refs",  # array of references to documents of another collection
+    "parent-ref",  # reference to the One side's document
+    "extended-ref",  # sub-document {_id, copied fields} of the One side
+    "subset",  # bounded array of the latest K related documents (copies)
+    "denormalized",  # a copied field (value equals its source)
+    "bucket-items",  # the array of grouped measurements in a bucket document
+    "bucket-stat",  # count/sum/min/max/start/end of a bucket document
+    "computed",  # a value summarizing related documents (computed pattern)
+    "discriminator",  # the polymorphic type field
+]
+
+#: BSON type names as ``$jsonSchema`` ``bsonType`` spells them.
+BsonType = Literal[
+    "string", "int", "long", "double", "decimal", "bool", "date", "objectId", "object", "array", "binData"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a copied value comes from: entity id and dotted field path (``_id`` allowed)."""
+
+    entity: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Computation:
+    """A computed value: ``op`` over ``field`` of the N side of ``relationship``."""
+
+    relationship: str
+    op: Literal["count", "sum", "avg", "min", "max"]
+    field: str | None
+
+
+@dataclass(slots=True)
+class ShapeNode:
+    """One field of a resolved document shape (a tree).
+
+    For an array, ``items`` describes the element; for an object (or an array
+    of objects, through ``items``), ``children`` lists its properties.
+    """
+
+    name: str
+    bson_type: BsonType
+    role: Role = "field"
+    #: the model's type where it differs from the BSON one ("uuid", "point")
+    field_type: str | None = None
+    required: bool = False
+    unique: bool = False
+    children: list[ShapeNode] = field(default_factory=list)
+    items: ShapeNode | None = None
+    max_items: int | None = None
+    enum: list[Any] | None = None
+    #: entity the node's values describe (embedded / referenced / copied entity)
+    entity: str | None = None
+    relationship: str | None = None
+    #: for references: the collection referenced
+    ref_collection: str | None = None
+    #: for copies (denormalized, extended-ref fields, subset elements): their source
+    source: Source | None = None
+    computation: Computation | None = None
+    #: subtype this field belongs to (polymorphic collections)
+    variant: str | None = None
+    #: ordering for subset arrays, e.g. ("time", -1)
+    sort: tuple[str, int] | None = None
+    bytes: int | None = None
+    faker: str | None = None
+    example: Any = None
+    description: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
+        for key in ("field_type", "max_items", "enum", "entity", "relationship", "ref_collection", "variant",
+                    "bytes", "faker", "example", "description"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.required:
+            out["required"] = True
+        if self.unique:
+            out["unique"] = True
+        if self.source is not None:
+            out["source"] = {"entity": self.source.entity, "path": self.source.path}
+        if self.computation is not None:
+            c = self.computation
+            out["computation"] = {"relationship": c.relationship, "op": c.op, "field": c.field}
+        if self.sort is not None:
+            out["sort"] = [self.sort[0], self.sort[1]]
+        if self.children:
+            out["children"] = [child.to_json() for child in self.children]
+        if self.items is not None:
+            out["items"] = self.items.to_json()
+        return out
+
+
+IndexKey = tuple[str, Any]  # (path, 1 | -1 | "text" | "2dsphere" | "hashed")
+
+
+@dataclass(slots=True)
+class IndexDesign:
+    """An index the design needs (the engine's) or keeps (the user's)."""
+
+    keys: list[IndexKey]
+    name: str
+    unique: bool = False
+    expire_after_s: int | None = None
+    partial: dict[str, Any] | None = None
+    collation: dict[str, Any] | None = None
+    why: str = ""
+    #: one reason per key, e.g. "Equality: filter user_id = ..." (ESR order)
+    key_reasons: list[str] = field(default_factory=list)
+    origin: Literal["user", "engine"] = "engine"
+    #: ids of the rules and queries that asked for it
+    rules: list[str] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "keys": [[k, v] for k, v in self.keys],
+            "name": self.name,
+            "unique": self.unique,
+            "expire_after_s": self.expire_after_s,
+            "partial": self.partial,
+            "collation": self.collation,
+            "why": self.why,
+            "key_reasons": list(self.key_reasons),
+            "origin": self.origin,
+            "rules": list(self.rules),
+            "queries": list(self.queries),
+        }
+
+
+@dataclass(slots=True)
+class BucketDesign:
+    """Bucket pattern: N measurements of one series grouped per document."""
+
+    size: int
+    series_field: str  # e.g. "sensor_id"
+    items_field: str  # e.g. "readings"
+    time_field: str  # time field inside each item
+    value_field: str | None  # numeric field summarized by sum/min/max
+    start_field: str = "start"
+    end_field: str = "end"
+
+
+@dataclass(slots=True)
+class CollectionDesign:
+    """One physical collection and the documents it holds."""
+
+    name: str
+    #: entity ids stored here: the root first, then those embedded in it
+    entities: list[str]
+    shape: list[ShapeNode]
+    indexes: list[IndexDesign]
+    validator: dict[str, Any]
+    timeseries: dict[str, Any] | None = None
+    shard_key: list[str] | None = None
+    count: int | None = None
+    avg_bytes: int = 0
+    max_bytes: int = 0
+    bucket: BucketDesign | None = None
+    #: polymorphic collections: discriminator field and variant names
+    discriminator: str | None = None
+    variants: list[str] = field(default_factory=list)
+    why: str = ""
+
+    @property
+    def root(self) -> str:
+        return self.entities[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "entities": list(self.entities),
+            "shape": [node.to_json() for node in self.shape],
+            "indexes": [index.to_json() for index in self.indexes],
+            "validator": self.validator,
+            "timeseries": self.timeseries,
+            "shard_key": self.shard_key,
+            "count": self.count,
+            "avg_bytes": self.avg_bytes,
+            "max_bytes": self.max_bytes,
+            "bucket": None if self.bucket is None else {
+                "size": self.bucket.size, "series_field": self.bucket.series_field,
+                "items_field": self.bucket.items_field, "time_field": self.bucket.time_field,
+                "value_field": self.bucket.value_field, "start_field": self.bucket.start_field,
+                "end_field": self.bucket.end_field,
+            },
+            "discriminator": self.discriminator,
+            "variants": list(self.variants),
+            "why": self.why,
+        }
+
+
+SyncMethod = Literal["application", "change-stream", "scheduled", "none"]
+
+
+@dataclass(slots=True)
+class DenormalizedCopy:
+    """A field copied across a relationship, where it lands and how it is kept in sync."""
+
+    field: str  # source field path on the source entity
+    source_entity: str
+    direction: Literal["many-to-one", "one-to-many"]
+    staleness: str
+    collection: str  # collection holding the copy
+    path: str  # dotted path of the copy in that collection's documents
+    sync: SyncMethod
+    sync_advice: str  # what to run, e.g. the updateMany with arrayFilters
+    fanout: float | None = None  # extra writes per second caused by the copy
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "source_entity": self.source_entity,
+            "direction": self.direction,
+            "staleness": self.staleness,
+            "collection": self.collection,
+            "path": self.path,
+            "sync": self.sync,
+            "sync_advice": self.sync_advice,
+            "fanout": self.fanout,
+        }
+
+
+@dataclass(slots=True)
+class RelationshipDesign:
+    """How one relationship is stored, who chose it and why."""
+
+    id: str
+    strategy: str
+    chosen_by: Literal["user", "engine"]
+    rules: list[str]
+    denormalized: list[DenormalizedCopy]
+    why: str
+    tradeoff: str = ""
+    #: warnings when the user's explicit choice breaks a rule
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "strategy": self.strategy,
+            "chosen_by": self.chosen_by,
+            "rules": list(self.rules),
+            "denormalized": [d.to_json() for d in self.denormalized],
+            "why": self.why,
+            "tradeoff": self.tradeoff,
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where an embedded entity lives: its collection and the path inside it."""
+
+    collection: str
+    path: str
+
+
+@dataclass(slots=True)
+class Design:
+    """The physical design: collections, relationship strategies, embedded placements."""
+
+    database: str
+    collections: list[CollectionDesign]
+    relationships: list[RelationshipDesign]
+    #: entity id -> where it is stored when it has no collection of its own
+    embedded: dict[str, Placement] = field(default_factory=dict)
+
+    def collection(self, name: str) -> CollectionDesign | None:
+        return next((c for c in self.collections if c.name == name), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "database": self.database,
+            "collections": [c.to_json() for c in self.collections],
+            "relationships": [r.to_json() for r in self.relationships],
+            "embedded": {k: {"collection": v.collection, "path": v.path} for k, v in self.embedded.items()},
+        }
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything ``analyse`` returns: advice and the design it leads to."""
+
+    findings: list[Finding]
+    design: Design

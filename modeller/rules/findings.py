@@ -1,0 +1,94 @@
+"""What rules return: findings with the reason, the trade-off, the source and a fix.
+
+Plain frozen dataclasses (not pydantic): ``analyse`` builds thousands of them
+after every edit and must stay within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from modeller.model.vocabulary import SubjectKind
+
+Severity = Literal["info", "suggestion", "warning", "error"]
+SEVERITIES: tuple[Severity, ...] = ("info", "suggestion", "warning", "error")
+SEVERITY_RANK: dict[str, int] = {name: rank for rank, name in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class SubjectRef:
+    """What a finding is about.
+
+    ``id`` is the model id for entities, relationships and queries;
+    ``"<entity id>.<dotted field path>"`` for fields; the collection name for
+    collections; ``"<collection>#<index name>"`` for indexes.
+    """
+
+    kind: SubjectKind
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One model edit: set ``key`` of the subject to ``value`` or append ``value`` to the list ``key``.
+
+    ``subject.kind`` is ``entity``, ``relationship`` or ``query``; the GUI
+    applies a fix's changes as one undoable command.
+    """
+
+    op: Literal["set", "append"]
+    subject: SubjectRef
+    key: str
+    value: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, "subject": self.subject.to_json(), "key": self.key, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """The model edit that applies a finding's advice, described for people and for code."""
+
+    description: str
+    changes: tuple[Change, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"description": self.description, "changes": [c.to_json() for c in self.changes]}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One piece of advice about one subject."""
+
+    rule: str
+    severity: Severity
+    subject: SubjectRef
+    message: str
+    why: str
+    tradeoff: str
+    reference: str
+    fix: Fix | None = None
+    #: the figures behind the message, e.g. {"days_to_16mib": 212}
+    numbers: dict[str, Any] = field(default_factory=dict)
+    #: set when the user recorded an override for this rule and subject
+    overridden: bool = False
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "subject": self.subject.to_json(),
+            "message": self.message,
+            "why": self.why,
+            "tradeoff": self.tradeoff,
+            "reference": self.reference,
+            "fix": None if self.fix is None else self.fix.to_json(),
+            "numbers": dict(self.numbers),
+            "overridden": self.overridden,
+            "note": self.note,
+        }

@@ -1,0 +1,22 @@
+"""Shared test setup: Qt runs offscreen; paths to the samples."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+@pytest.fixture
+def samples_dir() -> Path:
+    return SAMPLES
+
+
+def sample_paths() -> list[Path]:
+    return sorted(SAMPLES.glob("*.modeller.json"))
