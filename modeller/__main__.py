@@ -1,5 +1,5 @@
-"""``python -m modeller`` runs the command line."""
+"""``python -m modeller`` behaves exactly like the ``modeller`` program."""
 
-from modeller.cli.main import main
+from modeller.entry import main
 
 raise SystemExit(main())

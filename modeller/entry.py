@@ -1,0 +1,35 @@
+"""The ``modeller`` program: command-line commands, or the desktop app.
+
+``modeller validate ...`` (and every other command) runs the command line;
+``modeller [FILE] [--screenshot OUT.png]`` opens the GUI. This module sits above
+both layers so that ``cli`` and ``ui`` never import each other.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from modeller.cli.main import COMMANDS
+from modeller.cli.main import main as cli_main
+
+
+def wants_cli(args: Sequence[str]) -> bool:
+    """Commands and the top-level ``--help``/``--version`` go to the command line."""
+    if not args:
+        return importlib.util.find_spec("modeller.ui") is None
+    return args[0] in COMMANDS or args[0] in ("-h", "--help", "--version")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if wants_cli(args) or importlib.util.find_spec("modeller.ui") is None:
+        return cli_main(args)
+    from modeller.ui.app import main as gui_main  # imported late: Qt loads only for the GUI
+
+    return int(gui_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
