@@ -1,8 +1,8 @@
 """``modeller`` entry point: dispatch to one module per command.
 
 Each command module exposes ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int``. Modules are imported only when their command runs,
-so ``modeller validate`` never pays for the engine or Qt.
+and ``run(args) -> int``. Command modules import their heavy dependencies
+(engine, exporters) inside ``run`` so that building the parser stays cheap.
 """
 
 from __future__ import annotations
