@@ -110,7 +110,9 @@ def check_project(project: Project) -> list[Problem]:
     ):
         for dup in _duplicates(item.id for item in items):
             index = [item.id for item in items].index(dup)
-            out.append(Problem(f"$.{kind}[{index}].id", f"id {dup!r} is used by more than one of {kind}; ids must be unique"))
+            out.append(
+                Problem(f"$.{kind}[{index}].id", f"id {dup!r} is used by more than one of {kind}; ids must be unique")
+            )
 
     entities = {e.id: e for e in project.entities}
     paths = _Paths(project, entities)
@@ -124,12 +126,16 @@ def check_project(project: Project) -> list[Problem]:
             except ValueError as exc:
                 out.append(Problem(f"{where}.name", f"{exc}; set 'collection' to a legal name"))
         if depth(all_fields(entity)) > MAX_NESTING:
-            out.append(Problem(f"{where}.fields", f"fields are nested deeper than MongoDB's {MAX_NESTING} levels; flatten them"))
+            out.append(
+                Problem(
+                    f"{where}.fields", f"fields are nested deeper than MongoDB's {MAX_NESTING} levels; flatten them"
+                )
+            )
         if entity.subtypes is not None:
             for name, variant in entity.subtypes.variants.items():
                 _check_fields(variant, f"{where}.subtypes.variants[{name!r}]", out)
-        for j, index in enumerate(entity.indexes):
-            for k, (key, _kind) in enumerate(index.keys):
+        for j, declared in enumerate(entity.indexes):
+            for k, (key, _kind) in enumerate(declared.keys):
                 if not paths.exists(entity, key):
                     out.append(_missing(f"{where}.indexes[{j}].keys[{k}]", key, entity))
         for j, key in enumerate(entity.shard_key or []):
@@ -151,7 +157,11 @@ def check_project(project: Project) -> list[Problem]:
             if ref not in entities:
                 out.append(Problem(f"{where}.{end}", f"no entity has id {ref!r}; point '{end}' at an existing entity"))
         if rel.tree_ops and rel.one != rel.many:
-            out.append(Problem(f"{where}.tree_ops", "tree_ops only apply to a relationship from an entity to itself; remove them"))
+            out.append(
+                Problem(
+                    f"{where}.tree_ops", "tree_ops only apply to a relationship from an entity to itself; remove them"
+                )
+            )
         one, many = entities.get(rel.one), entities.get(rel.many)
         for j, denorm in enumerate(rel.denormalize):
             source = many if denorm.direction == "many-to-one" else one
@@ -163,22 +173,24 @@ def check_project(project: Project) -> list[Problem]:
 
     for i, query in enumerate(project.queries):
         where = f"$.queries[{i}]"
-        entity = entities.get(query.entity)
-        if entity is None:
+        queried = entities.get(query.entity)
+        if queried is None:
             out.append(Problem(f"{where}.entity", f"no entity has id {query.entity!r}; pick an existing entity"))
         else:
             for key in query.filter:
-                if not paths.exists(entity, key):
-                    out.append(_missing(f"{where}.filter[{key!r}]", key, entity))
+                if not paths.exists(queried, key):
+                    out.append(_missing(f"{where}.filter[{key!r}]", key, queried))
             for j, (key, _direction) in enumerate(query.sort):
-                if not paths.exists(entity, key):
-                    out.append(_missing(f"{where}.sort[{j}]", key, entity))
+                if not paths.exists(queried, key):
+                    out.append(_missing(f"{where}.sort[{j}]", key, queried))
             for j, key in enumerate(query.projection):
-                if not paths.exists(entity, key):
-                    out.append(_missing(f"{where}.projection[{j}]", key, entity))
+                if not paths.exists(queried, key):
+                    out.append(_missing(f"{where}.projection[{j}]", key, queried))
         for j, rel_id in enumerate(query.joins):
             if rel_id not in rel_ids:
-                out.append(Problem(f"{where}.joins[{j}]", f"no relationship has id {rel_id!r}; name an existing relationship"))
+                out.append(
+                    Problem(f"{where}.joins[{j}]", f"no relationship has id {rel_id!r}; name an existing relationship")
+                )
 
     for key in project.layout:
         if key not in entities:

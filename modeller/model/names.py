@@ -30,7 +30,8 @@ def check_field_name(value: str) -> str:
     """MongoDB field names: not empty, no leading '$', no NUL; no '.' (it means a path here)."""
     if value.startswith("$"):
         raise PydanticCustomError(
-            "field_name", "field name {value} starts with '$', which MongoDB reserves for operators; rename it",
+            "field_name",
+            "field name {value} starts with '$', which MongoDB reserves for operators; rename it",
             {"value": repr(value[:80])},
         )
     if "\x00" in value:
@@ -51,12 +52,14 @@ def check_collection_name(value: str) -> str:
         raise PydanticCustomError("collection_name", "collection name is empty; type a name", {})
     if "$" in value or "\x00" in value:
         raise PydanticCustomError(
-            "collection_name", "collection name {value} contains '$' or NUL, which MongoDB refuses; remove it",
+            "collection_name",
+            "collection name {value} contains '$' or NUL, which MongoDB refuses; remove it",
             {"value": repr(value[:80])},
         )
     if value.startswith("system."):
         raise PydanticCustomError(
-            "collection_name", "collection name {value} starts with 'system.', which MongoDB reserves; rename it",
+            "collection_name",
+            "collection name {value} starts with 'system.', which MongoDB reserves; rename it",
             {"value": repr(value[:80])},
         )
     if len(value.encode("utf-8")) > 200:
@@ -69,7 +72,8 @@ def check_database_name(value: str) -> str:
     bad = sorted(set(value) & _DB_FORBIDDEN)
     if bad:
         raise PydanticCustomError(
-            "database_name", "database name {value} contains {bad}, which MongoDB refuses; remove them",
+            "database_name",
+            "database name {value} contains {bad}, which MongoDB refuses; remove them",
             {"value": value[:80], "bad": " ".join(repr(c) for c in bad)},
         )
     if len(value.encode("utf-8")) > 63:

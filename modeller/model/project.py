@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import difflib
 import math
-from typing import Annotated, Any, Union
+from functools import partial
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Field as PydField,
+    PlainValidator,
     StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
-    field_validator,
-    PlainValidator,
     WithJsonSchema,
+    field_validator,
     model_validator,
+)
+from pydantic import (
+    Field as PydField,
 )
 from pydantic_core import PydanticCustomError
 
@@ -47,35 +50,40 @@ from modeller.model.vocabulary import (
 #: small enough that the engine's arithmetic never overflows.
 MAX_NUMBER = 10**15
 
-def _number(low: float, high: float) -> Any:
+
+def _check_number(low: float, high: float, value: Any) -> int | float:
     """A JSON number kept as written (``50`` stays an int, ``0.5`` a float).
 
     Refuses booleans, strings, NaN and infinities with one plain message
     instead of pydantic's per-union-member errors.
     """
-
-    def check(value: Any) -> int | float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise PydanticCustomError("number", "{msg}", {"msg": f"expected a number, got {value!r:.60}"})
-        if not low <= value <= high:
-            raise PydanticCustomError("number", "{msg}", {"msg": f"{value!r:.40} is outside {low:g}..{high:g}"})
-        return value
-
-    return Annotated[
-        Union[int, float],
-        PlainValidator(check),
-        WithJsonSchema({"type": "number", "minimum": low, "maximum": high}),
-    ]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise PydanticCustomError("number", "{msg}", {"msg": f"expected a number, got {value!r:.60}"})
+    if not low <= value <= high:
+        raise PydanticCustomError("number", "{msg}", {"msg": f"{value!r:.40} is outside {low:g}..{high:g}"})
+    return value
 
 
 NonNegInt = Annotated[StrictInt, PydField(ge=0, le=MAX_NUMBER)]
 PositiveInt = Annotated[StrictInt, PydField(ge=1, le=MAX_NUMBER)]
-NonNegNumber = _number(0, MAX_NUMBER)
-Coordinate = _number(-MAX_NUMBER, MAX_NUMBER)
-Share = _number(0, 1)
+NonNegNumber = Annotated[
+    int | float,
+    PlainValidator(partial(_check_number, 0, MAX_NUMBER)),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": MAX_NUMBER}),
+]
+Coordinate = Annotated[
+    int | float,
+    PlainValidator(partial(_check_number, -MAX_NUMBER, MAX_NUMBER)),
+    WithJsonSchema({"type": "number", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER}),
+]
+Share = Annotated[
+    int | float,
+    PlainValidator(partial(_check_number, 0, 1)),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1}),
+]
 Name = Annotated[StrictStr, PydField(min_length=1, max_length=200)]
 Text = Annotated[StrictStr, PydField(max_length=20_000)]
-Scalar = Union[StrictBool, StrictInt, Annotated[StrictFloat, PydField(allow_inf_nan=False)], Text]
+Scalar = StrictBool | StrictInt | Annotated[StrictFloat, PydField(allow_inf_nan=False)] | Text
 
 
 def _plain_directions(value: Any, allowed: str) -> Any:
@@ -84,7 +92,7 @@ def _plain_directions(value: Any, allowed: str) -> Any:
         for pair in value:
             if isinstance(pair, (list, tuple)) and len(pair) == 2:
                 direction = pair[1]
-                if isinstance(direction, bool) or isinstance(direction, float):
+                if isinstance(direction, (bool, float)):
                     raise PydanticCustomError(
                         "direction", "{msg}", {"msg": f"direction {direction!r} is not one of {allowed}"}
                     )

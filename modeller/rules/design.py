@@ -89,8 +89,19 @@ class ShapeNode:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
-        for key in ("field_type", "max_items", "enum", "entity", "relationship", "ref_collection", "variant",
-                    "bytes", "faker", "example", "description"):
+        for key in (
+            "field_type",
+            "max_items",
+            "enum",
+            "entity",
+            "relationship",
+            "ref_collection",
+            "variant",
+            "bytes",
+            "faker",
+            "example",
+            "description",
+        ):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -199,10 +210,15 @@ class CollectionDesign:
             "count": self.count,
             "avg_bytes": self.avg_bytes,
             "max_bytes": self.max_bytes,
-            "bucket": None if self.bucket is None else {
-                "size": self.bucket.size, "series_field": self.bucket.series_field,
-                "items_field": self.bucket.items_field, "time_field": self.bucket.time_field,
-                "value_field": self.bucket.value_field, "start_field": self.bucket.start_field,
+            "bucket": None
+            if self.bucket is None
+            else {
+                "size": self.bucket.size,
+                "series_field": self.bucket.series_field,
+                "items_field": self.bucket.items_field,
+                "time_field": self.bucket.time_field,
+                "value_field": self.bucket.value_field,
+                "start_field": self.bucket.start_field,
                 "end_field": self.bucket.end_field,
             },
             "discriminator": self.discriminator,
