@@ -36,8 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=EPILOG,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        command = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(command)
         command.set_defaults(_module=module)
     return parser
