@@ -26,15 +26,19 @@ def _children(field: Field | ArrayItems) -> list[Field]:
 
 
 def find_field(fields: Iterable[Field], path: str) -> Field | None:
-    """The field at a dotted path, or None. Array elements are crossed implicitly."""
+    """The field at a dotted path, or None. Array elements are crossed implicitly.
+
+    Several fields may share a name at one level (each subtype of a polymorphic
+    entity may declare its own ``specs``), so every candidate is followed.
+    """
     current: list[Field] = list(fields)
-    found: Field | None = None
+    found: list[Field] = []
     for part in path.split("."):
-        found = next((f for f in current if f.name == part), None)
-        if found is None:
+        found = [f for f in current if f.name == part]
+        if not found:
             return None
-        current = _children(found)
-    return found
+        current = [child for f in found for child in _children(f)]
+    return found[0]
 
 
 def iter_paths(fields: Iterable[Field], prefix: str = "") -> Iterator[tuple[str, Field]]:
