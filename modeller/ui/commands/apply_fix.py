@@ -1,0 +1,176 @@
+"""Acting on advice: apply a finding's fix, or keep the design and record why.
+
+Both are ordinary commands through the document, so one click is one undo
+entry: :class:`ApplyFixCommand` groups one edit per touched subject under a
+parent command; :class:`OverrideCommand` records the user's note in
+``project.overrides`` (and, for a relationship, in its ``decision``) so the
+engine keeps reporting the finding, marked as overridden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QUndoCommand
+
+from modeller.model import Decision, Entity, Override, Query, Relationship, Subject
+from modeller.rules.findings import Change, Finding, Fix, SubjectRef
+from modeller.ui.commands.base import DocumentCommand
+from modeller.ui.commands.entity import EditEntityCommand
+from modeller.ui.commands.query import EditQueryCommand
+from modeller.ui.commands.relationship import EditRelationshipCommand
+from modeller.ui.edits import EditRefused, dump, set_in, validated
+
+if TYPE_CHECKING:
+    from modeller.ui.document import ProjectDocument
+
+Editable = Entity | Relationship | Query
+
+
+def _current(document: ProjectDocument, subject: SubjectRef) -> Editable:
+    """The live object a change targets, or :class:`EditRefused` naming what is missing."""
+    found: Editable | None
+    if subject.kind == "entity":
+        found = document.entity(subject.id)
+    elif subject.kind == "relationship":
+        found = document.relationship(subject.id)
+    elif subject.kind == "query":
+        found = document.query(subject.id)
+    else:
+        raise EditRefused(f"a fix cannot edit a {subject.kind} directly ({subject.id})")
+    if found is None:
+        raise EditRefused(f"the {subject.kind} {subject.id!r} no longer exists")
+    return found
+
+
+def _get_in(data: Any, path: Sequence[str]) -> Any:
+    for step in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(step)
+    return data
+
+
+def _apply_change(data: dict[str, Any], change: Change) -> dict[str, Any]:
+    """Plain model data with one change applied (``key`` may be a dotted path)."""
+    path = change.key.split(".")
+    value = change.value
+    if change.op == "append":
+        current = _get_in(data, path)
+        if current is not None and not isinstance(current, list):
+            raise EditRefused(f"{change.key} is not a list; cannot append to it")
+        value = [*(current or []), value]
+    elif change.op != "set":
+        raise EditRefused(f"unknown change operation {change.op!r}")
+    return set_in(data, path, value)  # type: ignore[no-any-return]
+
+
+def fixed_objects(document: ProjectDocument, fix: Fix) -> list[Editable]:
+    """The new, validated version of every subject the fix touches (in first-touched order).
+
+    Raises :class:`EditRefused` when a change no longer fits the model (the
+    subject was deleted, or the value is refused), so the panel can say why.
+    """
+    order: list[tuple[str, str]] = []
+    data: dict[tuple[str, str], dict[str, Any]] = {}
+    types: dict[tuple[str, str], type[Editable]] = {}
+    for change in fix.changes:
+        key = (change.subject.kind, change.subject.id)
+        if key not in data:
+            obj = _current(document, change.subject)
+            order.append(key)
+            data[key] = dump(obj)
+            types[key] = type(obj)
+        data[key] = _apply_change(data[key], change)
+    return [validated(types[key], data[key]) for key in order]
+
+
+def _edit_command(document: ProjectDocument, new: Editable, parent: QUndoCommand) -> QUndoCommand:
+    if isinstance(new, Entity):
+        return EditEntityCommand(document, new, parent=parent)
+    if isinstance(new, Relationship):
+        return EditRelationshipCommand(document, new, parent=parent)
+    return EditQueryCommand(document, new, parent=parent)
+
+
+class ApplyFixCommand(DocumentCommand):
+    """All changes of one fix as one undo entry ("Apply: Store tasks as parent references")."""
+
+    def __init__(self, document: ProjectDocument, fix: Fix, parent: QUndoCommand | None = None) -> None:
+        super().__init__(document, f"Apply: {fix.description}", parent)
+        self.fix = fix
+        for new in fixed_objects(document, fix):
+            _edit_command(document, new, self)
+
+
+def apply_fix_command(document: ProjectDocument, finding: Finding) -> ApplyFixCommand:
+    """The command applying ``finding``'s fix; :class:`EditRefused` when there is none or it no longer fits."""
+    if finding.fix is None or not finding.fix.changes:
+        raise EditRefused("this finding has no automatic fix")
+    return ApplyFixCommand(document, finding.fix)
+
+
+def override_key(rule: str, subject: SubjectRef | Subject) -> tuple[str, str, str]:
+    return (rule, subject.kind, subject.id)
+
+
+def find_override(document: ProjectDocument, finding: Finding) -> Override | None:
+    """The override recorded for this finding's rule and subject, if any."""
+    wanted = override_key(finding.rule, finding.subject)
+    return next((o for o in document.project.overrides if override_key(o.rule, o.subject) == wanted), None)
+
+
+class SetOverridesCommand(DocumentCommand):
+    """Replace the project's override list (the primitive both override commands share)."""
+
+    def __init__(
+        self, document: ProjectDocument, overrides: list[Override], text: str, parent: QUndoCommand | None = None
+    ) -> None:
+        super().__init__(document, text, parent)
+        self.new = list(overrides)
+        self.old = list(document.project.overrides)
+
+    def redo(self) -> None:
+        self.document.replace_overrides(self.new)
+
+    def undo(self) -> None:
+        self.document.replace_overrides(self.old)
+
+
+class OverrideCommand(DocumentCommand):
+    """Keep the design against one finding: record the note; a relationship also gets a ``decision``.
+
+    An existing override of the same rule and subject is replaced (editing the
+    note), never duplicated.
+    """
+
+    def __init__(
+        self, document: ProjectDocument, finding: Finding, note: str, parent: QUndoCommand | None = None
+    ) -> None:
+        super().__init__(document, f"Override {finding.rule}", parent)
+        entry = validated(Override, {"rule": finding.rule, "subject": finding.subject.to_json(), "note": note})
+        wanted = override_key(finding.rule, finding.subject)
+        kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
+        SetOverridesCommand(document, [*kept, entry], self.text(), parent=self)
+        if finding.subject.kind == "relationship":
+            rel = document.relationship(finding.subject.id)
+            if rel is not None:
+                chosen = None if rel.strategy == "auto" else rel.strategy
+                decision = validated(Decision, {"strategy": chosen, "note": note})
+                EditRelationshipCommand(document, rel.model_copy(update={"decision": decision}), parent=self)
+
+
+class RemoveOverrideCommand(DocumentCommand):
+    """Take the advice into account again: drop the override (and the relationship's decision note)."""
+
+    def __init__(self, document: ProjectDocument, finding: Finding, parent: QUndoCommand | None = None) -> None:
+        super().__init__(document, f"Remove override {finding.rule}", parent)
+        wanted = override_key(finding.rule, finding.subject)
+        kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
+        SetOverridesCommand(document, kept, self.text(), parent=self)
+        if finding.subject.kind == "relationship":
+            rel = document.relationship(finding.subject.id)
+            others = [o for o in kept if o.subject.kind == "relationship" and o.subject.id == finding.subject.id]
+            if rel is not None and rel.decision is not None and not others:
+                EditRelationshipCommand(document, rel.model_copy(update={"decision": None}), parent=self)

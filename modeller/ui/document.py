@@ -1,0 +1,235 @@
+"""``ProjectDocument``: the one object that changes the project, and says what changed.
+
+Orange's ``Scheme`` is a QObject with signals; our model is plain pydantic, so
+this class plays that role. Commands (``modeller.ui.commands``) call its
+primitive methods; views subscribe to its fine-grained signals and never
+write the model themselves. Each primitive is the exact inverse of another, so
+every command can be symmetric.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Entity, Override, Position, Project, Query, Relationship
+from modeller.model.names import snake
+
+
+def empty_project(name: str = "Untitled") -> Project:
+    """What File > New shows: a named project with nothing in it."""
+    return Project(format=FORMAT_NAME, format_version=FORMAT_VERSION, name=name)
+
+
+class ProjectDocument(QObject):
+    """Owner of the :class:`Project` and its :class:`QUndoStack`."""
+
+    entity_added = Signal(str)
+    entity_removed = Signal(str)
+    entity_changed = Signal(str)
+    relationship_added = Signal(str)
+    relationship_removed = Signal(str)
+    relationship_changed = Signal(str)
+    query_added = Signal(str)
+    query_removed = Signal(str)
+    query_changed = Signal(str)
+    #: ids of the entities whose card position changed
+    layout_changed = Signal(list)
+    #: project-level keys (name, database, ...) changed
+    project_changed = Signal()
+    #: the whole project was replaced (New, Open, Revert): views rebuild
+    project_reset = Signal()
+    #: any change at all (coalesced consumers such as the analysis use it)
+    changed = Signal()
+    #: the file path changed (title bar, recent files)
+    path_changed = Signal()
+
+    def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._project = project if project is not None else empty_project()
+        self._path: Path | None = None
+        self.undo_stack = QUndoStack(self)
+        for signal in (
+            self.entity_added,
+            self.entity_removed,
+            self.entity_changed,
+            self.relationship_added,
+            self.relationship_removed,
+            self.relationship_changed,
+            self.query_added,
+            self.query_removed,
+            self.query_changed,
+            self.layout_changed,
+            self.project_changed,
+            self.project_reset,
+        ):
+            signal.connect(self.changed)
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def project(self) -> Project:
+        """The live project. Read it; change it only through commands."""
+        return self._project
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    def set_path(self, path: Path | None) -> None:
+        self._path = path
+        self.path_changed.emit()
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def entity(self, entity_id: str) -> Entity | None:
+        return next((e for e in self._project.entities if e.id == entity_id), None)
+
+    def relationship(self, rel_id: str) -> Relationship | None:
+        return next((r for r in self._project.relationships if r.id == rel_id), None)
+
+    def query(self, query_id: str) -> Query | None:
+        return next((q for q in self._project.queries if q.id == query_id), None)
+
+    def position(self, entity_id: str) -> Position | None:
+        return self._project.layout.get(entity_id)
+
+    def relationships_of(self, entity_id: str) -> list[Relationship]:
+        return [r for r in self._project.relationships if entity_id in (r.one, r.many)]
+
+    def queries_of(self, entity_id: str) -> list[Query]:
+        return [q for q in self._project.queries if q.entity == entity_id]
+
+    def unique_id(self, base: str, taken: set[str] | None = None) -> str:
+        """A fresh legal id from ``base`` ("Log Message" -> ``log_message``, ``log_message_2``)."""
+        stem = re.sub(r"[^A-Za-z0-9_\-]", "_", snake(base))[:90] or "x"
+        if not (stem[0].isalpha() or stem[0] == "_"):
+            stem = "_" + stem
+        used = {e.id for e in self._project.entities}
+        used |= {r.id for r in self._project.relationships}
+        used |= {q.id for q in self._project.queries}
+        used |= taken or set()
+        if stem not in used:
+            return stem
+        n = 2
+        while f"{stem}_{n}" in used:
+            n += 1
+        return f"{stem}_{n}"
+
+    def unique_entity_name(self, base: str) -> str:
+        names = {e.name for e in self._project.entities}
+        if base not in names:
+            return base
+        n = 2
+        while f"{base} {n}" in names:
+            n += 1
+        return f"{base} {n}"
+
+    # ----------------------------------------------------------------- editing
+    def push(self, command: QUndoCommand) -> None:
+        """Run ``command`` and record it (the only way views change the model)."""
+        self.undo_stack.push(command)
+
+    def reset(self, project: Project, path: Path | None = None, *, modified: bool = False) -> None:
+        """Replace the whole project (New/Open/Revert/restore): history starts afresh."""
+        self.undo_stack.clear()
+        self._project = project
+        self._path = path
+        self.project_reset.emit()
+        self.path_changed.emit()
+        if modified:
+            # a restored recovery file differs from what is on disk
+            self.undo_stack.resetClean()
+        self.undo_stack.cleanChanged.emit(self.undo_stack.isClean())
+
+    # --- primitives: called by commands only, each paired with its inverse
+    def insert_entity(self, index: int, entity: Entity, position: Position | None) -> None:
+        self._project.entities.insert(index, entity)
+        if position is not None:
+            self._project.layout[entity.id] = position
+        self.entity_added.emit(entity.id)
+
+    def remove_entity(self, entity_id: str) -> tuple[int, Entity, Position | None]:
+        index = next(i for i, e in enumerate(self._project.entities) if e.id == entity_id)
+        entity = self._project.entities.pop(index)
+        position = self._project.layout.pop(entity_id, None)
+        self.entity_removed.emit(entity_id)
+        return index, entity, position
+
+    def replace_entity(self, entity: Entity) -> Entity:
+        index = next(i for i, e in enumerate(self._project.entities) if e.id == entity.id)
+        old = self._project.entities[index]
+        self._project.entities[index] = entity
+        self.entity_changed.emit(entity.id)
+        return old
+
+    def insert_relationship(self, index: int, rel: Relationship) -> None:
+        self._project.relationships.insert(index, rel)
+        self.relationship_added.emit(rel.id)
+
+    def remove_relationship(self, rel_id: str) -> tuple[int, Relationship]:
+        index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel_id)
+        rel = self._project.relationships.pop(index)
+        self.relationship_removed.emit(rel_id)
+        return index, rel
+
+    def replace_relationship(self, rel: Relationship) -> Relationship:
+        index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel.id)
+        old = self._project.relationships[index]
+        self._project.relationships[index] = rel
+        self.relationship_changed.emit(rel.id)
+        return old
+
+    def insert_query(self, index: int, query: Query) -> None:
+        self._project.queries.insert(index, query)
+        self.query_added.emit(query.id)
+
+    def remove_query(self, query_id: str) -> tuple[int, Query]:
+        index = next(i for i, q in enumerate(self._project.queries) if q.id == query_id)
+        query = self._project.queries.pop(index)
+        self.query_removed.emit(query_id)
+        return index, query
+
+    def replace_query(self, query: Query) -> Query:
+        index = next(i for i, q in enumerate(self._project.queries) if q.id == query.id)
+        old = self._project.queries[index]
+        self._project.queries[index] = query
+        self.query_changed.emit(query.id)
+        return old
+
+    def set_positions(self, positions: dict[str, Position | None]) -> dict[str, Position | None]:
+        """Set (or clear, with None) card positions; returns the previous ones."""
+        old: dict[str, Position | None] = {}
+        for entity_id, position in positions.items():
+            old[entity_id] = self._project.layout.get(entity_id)
+            if position is None:
+                self._project.layout.pop(entity_id, None)
+            else:
+                self._project.layout[entity_id] = position
+        self.layout_changed.emit(list(positions))
+        return old
+
+    def replace_overrides(self, overrides: list[Override]) -> list[Override]:
+        """Set the recorded overrides of findings; returns the previous list (issue 6: Override...)."""
+        old = self._project.overrides
+        self._project = self._project.model_copy(update={"overrides": list(overrides)})
+        self.project_changed.emit()
+        return old
+
+    def replace_project_settings(self, project: Project) -> Project:
+        """Swap in a project that differs only in project-level keys (name, database, ...)."""
+        old = self._project
+        self._project = project.model_copy(
+            update={
+                "entities": old.entities,
+                "relationships": old.relationships,
+                "queries": old.queries,
+                "layout": old.layout,
+                "overrides": old.overrides,
+            }
+        )
+        self.project_changed.emit()
+        return old
