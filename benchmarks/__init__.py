@@ -1,0 +1,1 @@
+"""Performance benchmarks: ``python benchmarks/run.py`` runs every ``bench_*.py`` module."""
