@@ -21,8 +21,13 @@ from modeller.model import Project
 
 
 def project_to_data(project: Project) -> dict[str, Any]:
-    """Plain JSON data of ``project`` in canonical order."""
-    data = project.model_dump(mode="json", exclude_defaults=True)
+    """Plain JSON data of ``project`` in canonical order.
+
+    Python mode, not JSON mode: JSON mode would quietly turn a NaN that the
+    GUI put into an ``example`` into ``null``; here it stays a float and
+    :func:`dumps_data` refuses it.
+    """
+    data = project.model_dump(mode="python", exclude_defaults=True)
     # format identity is always written even if a default ever appears
     data = {"format": project.format, "format_version": project.format_version, **data}
     layout = data.get("layout")

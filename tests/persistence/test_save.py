@@ -1,0 +1,138 @@
+"""Saving is atomic, keeps a .bak of the previous file, and never leaves a temporary file behind."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import pretty
+
+from modeller.persistence import ProjectSaveError, backup_path, dumps_project, load_project, loads_project, save_project
+from modeller.persistence import save as save_module
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_new_file_is_canonical_and_has_no_backup(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    project = loads_project(pretty(tiny))
+    path = tmp_path / "plan.modeller.json"
+    save_project(project, path)
+    assert path.read_bytes() == dumps_project(project).encode("utf-8")
+    assert not backup_path(path).exists()
+    assert leftovers(tmp_path) == []
+
+
+def test_new_file_gets_ordinary_permissions(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    umask = os.umask(0o022)
+    try:
+        save_project(loads_project(pretty(tiny)), tmp_path / "p.modeller.json")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "p.modeller.json").stat().st_mode) == 0o644
+
+
+def test_overwrite_keeps_previous_version_as_bak(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    path = tmp_path / "plan.modeller.json"
+    path.write_text(pretty(tiny))
+    before = path.read_bytes()
+    path.chmod(0o640)
+    project = loads_project(before)
+    project.name = "Renamed"
+    save_project(project, path)
+    assert backup_path(path) == tmp_path / "plan.modeller.json.bak"
+    assert backup_path(path).read_bytes() == before
+    assert load_project(path).name == "Renamed"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_second_save_replaces_the_bak(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    path = tmp_path / "plan.modeller.json"
+    project = loads_project(pretty(tiny))
+    save_project(project, path)
+    project.name = "Two"
+    save_project(project, path)
+    project.name = "Three"
+    save_project(project, path)
+    assert load_project(backup_path(path)).name == "Two"
+    assert load_project(path).name == "Three"
+
+
+def test_backup_can_be_turned_off(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    path = tmp_path / "plan.modeller.json"
+    path.write_text(pretty(tiny))
+    save_project(loads_project(pretty(tiny)), path, backup=False)
+    assert not backup_path(path).exists()
+
+
+@pytest.mark.parametrize("where", ["write", "fsync", "replace"])
+def test_failure_midway_leaves_original_intact_and_no_temp_file(
+    tmp_path: Path, tiny: dict[str, Any], monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    path = tmp_path / "plan.modeller.json"
+    path.write_text(pretty(tiny))
+    original = path.read_bytes()
+    project = loads_project(original)
+    project.name = "Changed"
+
+    def half_write(handle: Any, data: bytes) -> None:
+        handle.write(data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    def fail(*args: Any) -> None:
+        raise OSError(5, "Input/output error")
+
+    if where == "write":
+        monkeypatch.setattr(save_module, "_write_all", half_write)
+    elif where == "fsync":
+        monkeypatch.setattr(save_module.os, "fsync", fail)
+    else:
+        monkeypatch.setattr(save_module.os, "replace", fail)
+
+    with pytest.raises(ProjectSaveError) as info:
+        save_project(project, path)
+    assert path.read_bytes() == original
+    assert leftovers(tmp_path) == []
+    message = str(info.value)
+    assert message.startswith(f"{path}: cannot save: ")
+    assert message.endswith("; the file on disk is unchanged")
+    assert ("No space left on device" in message) == (where == "write")
+
+
+def test_save_into_missing_folder(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    with pytest.raises(ProjectSaveError, match="does not exist"):
+        save_project(loads_project(pretty(tiny)), tmp_path / "nope" / "p.modeller.json")
+
+
+def test_save_onto_a_folder(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    with pytest.raises(ProjectSaveError, match="is a folder"):
+        save_project(loads_project(pretty(tiny)), tmp_path)
+
+
+def test_unstorable_value_fails_before_touching_disk(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    path = tmp_path / "plan.modeller.json"
+    path.write_text(pretty(tiny))
+    original = path.read_bytes()
+    project = loads_project(original)
+    project.entities[0].fields[0].example = float("nan")
+    with pytest.raises(ProjectSaveError, match="a value JSON cannot store"):
+        save_project(project, path)
+    assert path.read_bytes() == original
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.modeller.json"]
+
+
+def test_symlink_is_written_through(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    real = tmp_path / "real.modeller.json"
+    real.write_text(pretty(tiny))
+    link = tmp_path / "link.modeller.json"
+    link.symlink_to(real)
+    project = loads_project(pretty(tiny))
+    project.name = "Through"
+    save_project(project, link)
+    assert link.is_symlink()
+    assert load_project(real).name == "Through"
