@@ -86,22 +86,42 @@ def fixed_objects(document: ProjectDocument, fix: Fix) -> list[Editable]:
     return [validated(types[key], data[key]) for key in order]
 
 
-def _edit_command(document: ProjectDocument, new: Editable, parent: QUndoCommand) -> QUndoCommand:
+def _edit_command(document: ProjectDocument, new: Editable) -> QUndoCommand:
     if isinstance(new, Entity):
-        return EditEntityCommand(document, new, parent=parent)
+        return EditEntityCommand(document, new)
     if isinstance(new, Relationship):
-        return EditRelationshipCommand(document, new, parent=parent)
-    return EditQueryCommand(document, new, parent=parent)
+        return EditRelationshipCommand(document, new)
+    return EditQueryCommand(document, new)
 
 
-class ApplyFixCommand(DocumentCommand):
+class MacroCommand(DocumentCommand):
+    """Runs its steps in order and undoes them in reverse, as one undo entry.
+
+    The steps are plain Python references, not Qt child commands: PySide6 6.12
+    crashes when a Python-subclassed child command's wrapper is released while
+    only its C++ parent owns it.
+    """
+
+    def __init__(self, document: ProjectDocument, text: str, parent: QUndoCommand | None = None) -> None:
+        super().__init__(document, text, parent)
+        self.steps: list[QUndoCommand] = []
+
+    def redo(self) -> None:
+        for step in self.steps:
+            step.redo()
+
+    def undo(self) -> None:
+        for step in reversed(self.steps):
+            step.undo()
+
+
+class ApplyFixCommand(MacroCommand):
     """All changes of one fix as one undo entry ("Apply: Store tasks as parent references")."""
 
     def __init__(self, document: ProjectDocument, fix: Fix, parent: QUndoCommand | None = None) -> None:
         super().__init__(document, f"Apply: {fix.description}", parent)
         self.fix = fix
-        for new in fixed_objects(document, fix):
-            _edit_command(document, new, self)
+        self.steps = [_edit_command(document, new) for new in fixed_objects(document, fix)]
 
 
 def apply_fix_command(document: ProjectDocument, finding: Finding) -> ApplyFixCommand:
@@ -138,7 +158,7 @@ class SetOverridesCommand(DocumentCommand):
         self.document.replace_overrides(self.old)
 
 
-class OverrideCommand(DocumentCommand):
+class OverrideCommand(MacroCommand):
     """Keep the design against one finding: record the note; a relationship also gets a ``decision``.
 
     An existing override of the same rule and subject is replaced (editing the
@@ -152,25 +172,25 @@ class OverrideCommand(DocumentCommand):
         entry = validated(Override, {"rule": finding.rule, "subject": finding.subject.to_json(), "note": note})
         wanted = override_key(finding.rule, finding.subject)
         kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
-        SetOverridesCommand(document, [*kept, entry], self.text(), parent=self)
+        self.steps.append(SetOverridesCommand(document, [*kept, entry], self.text()))
         if finding.subject.kind == "relationship":
             rel = document.relationship(finding.subject.id)
             if rel is not None:
                 chosen = None if rel.strategy == "auto" else rel.strategy
                 decision = validated(Decision, {"strategy": chosen, "note": note})
-                EditRelationshipCommand(document, rel.model_copy(update={"decision": decision}), parent=self)
+                self.steps.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": decision})))
 
 
-class RemoveOverrideCommand(DocumentCommand):
+class RemoveOverrideCommand(MacroCommand):
     """Take the advice into account again: drop the override (and the relationship's decision note)."""
 
     def __init__(self, document: ProjectDocument, finding: Finding, parent: QUndoCommand | None = None) -> None:
         super().__init__(document, f"Remove override {finding.rule}", parent)
         wanted = override_key(finding.rule, finding.subject)
         kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
-        SetOverridesCommand(document, kept, self.text(), parent=self)
+        self.steps.append(SetOverridesCommand(document, kept, self.text()))
         if finding.subject.kind == "relationship":
             rel = document.relationship(finding.subject.id)
             others = [o for o in kept if o.subject.kind == "relationship" and o.subject.id == finding.subject.id]
             if rel is not None and rel.decision is not None and not others:
-                EditRelationshipCommand(document, rel.model_copy(update={"decision": None}), parent=self)
+                self.steps.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": None})))

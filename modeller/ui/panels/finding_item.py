@@ -1,0 +1,196 @@
+"""How one finding reads in the panel: its subject's name, its details as HTML, what it concerns.
+
+Kept free of widgets so the wording is testable on its own and the canvas can
+ask the same questions ("which entity does this finding point at?").
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from modeller.model import Project
+from modeller.rules.design import Analysis, Design
+from modeller.rules.findings import Finding, SubjectRef
+
+#: links inside the detail view: ``rule:<id>`` opens the rule reference in the app
+RULE_SCHEME = "rule"
+
+_CITATION = re.compile(r"\[(?P<key>[^\]]+)\]\s*(?P<title>[^<;]*?)\s*<(?P<where>[^>]+)>")
+_URL = re.compile(r"https?://[^\s<>\"')]+")
+
+
+def finding_key(finding: Finding) -> tuple[str, str, str]:
+    """Stable identity of a finding across re-analyses (keeps the selection while the user edits)."""
+    return (finding.rule, finding.subject.kind, finding.subject.id)
+
+
+def _entity_name(project: Project, entity_id: str) -> str:
+    entity = next((e for e in project.entities if e.id == entity_id), None)
+    return entity.name if entity is not None else entity_id
+
+
+def subject_label(project: Project, subject: SubjectRef) -> str:
+    """The subject as the user knows it: "Person", "Person → Task", "Task.due_date", "index tasks#due"."""
+    kind, ident = subject.kind, subject.id
+    if kind == "entity":
+        return _entity_name(project, ident)
+    if kind == "relationship":
+        rel = next((r for r in project.relationships if r.id == ident), None)
+        if rel is None:
+            return ident
+        return f"{_entity_name(project, rel.one)} → {_entity_name(project, rel.many)}"
+    if kind == "field":
+        entity_id, _, path = ident.partition(".")
+        return f"{_entity_name(project, entity_id)}.{path}" if path else ident
+    if kind == "query":
+        query = next((q for q in project.queries if q.id == ident), None)
+        return f"query {query.name or query.id}" if query is not None else f"query {ident}"
+    if kind == "index":
+        return f"index {ident}"
+    return f"collection {ident}"
+
+
+def _collection_of(design: Design | None, name: str) -> list[str]:
+    if design is None:
+        return []
+    coll = design.collection(name)
+    return list(coll.entities) if coll is not None else []
+
+
+def related_entities(finding: Finding, project: Project, design: Design | None) -> list[str]:
+    """Entity ids a finding is about (a relationship counts for both its ends)."""
+    kind, ident = finding.subject.kind, finding.subject.id
+    if kind == "entity":
+        return [ident]
+    if kind == "field":
+        return [ident.partition(".")[0]]
+    if kind == "relationship":
+        rel = next((r for r in project.relationships if r.id == ident), None)
+        return [rel.one, rel.many] if rel is not None else []
+    if kind == "query":
+        query = next((q for q in project.queries if q.id == ident), None)
+        return [query.entity] if query is not None else []
+    if kind == "index":
+        return _collection_of(design, ident.partition("#")[0])
+    return _collection_of(design, ident)
+
+
+def concerns(finding: Finding, selection: Iterable[tuple[str, str]], project: Project, design: Design | None) -> bool:
+    """Does ``finding`` belong to the canvas selection (``(kind, id)`` pairs of entities/relationships)?"""
+    chosen = set(selection)
+    subject = (finding.subject.kind, finding.subject.id)
+    if subject in chosen:
+        return True
+    chosen_entities = {ident for kind, ident in chosen if kind == "entity"}
+    if not chosen_entities:
+        return False
+    return any(entity_id in chosen_entities for entity_id in related_entities(finding, project, design))
+
+
+def canvas_target(finding: Finding, project: Project, design: Design | None) -> tuple[str, str] | None:
+    """The canvas object to select and center for a finding: ``("relationship", id)`` or ``("entity", id)``."""
+    if finding.subject.kind == "relationship":
+        if any(r.id == finding.subject.id for r in project.relationships):
+            return ("relationship", finding.subject.id)
+        return None
+    ids = related_entities(finding, project, design)
+    known = {e.id for e in project.entities}
+    for entity_id in ids:
+        if entity_id in known:  # an embedded entity still has its own card
+            return ("entity", entity_id)
+    return None
+
+
+def humanize_key(key: str) -> str:
+    """``days_to_16mib`` -> ``days to 16 MiB`` (keys are the engine's, shown to people)."""
+    text = key.replace("_", " ")
+    text = re.sub(r"(\d+)\s*mib\b", r"\1 MiB", text, flags=re.IGNORECASE)
+    text = re.sub(r"(\d+)\s*kib\b", r"\1 KiB", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bper s\b|\bper sec\b", "per second", text)
+    return text
+
+
+def format_number(value: Any) -> str:
+    """Thousands separators, at most three significant decimals; other values as text."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
+        if abs(value) >= 100:
+            return f"{value:,.0f}"
+        return f"{value:,.3g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_number(v) for v in value)
+    return str(value)
+
+
+def reference_html(reference: str) -> str:
+    """The reference text with each ``[Key] Title <url>`` citation as a link (escaped)."""
+    parts: list[str] = []
+    pos = 0
+    for match in _CITATION.finditer(reference):
+        parts.append(html.escape(reference[pos : match.start()]))
+        where = match.group("where")
+        title = html.escape(match.group("title") or match.group("key"))
+        key = html.escape(match.group("key"))
+        if where.startswith(("http://", "https://")):
+            parts.append(f'<a href="{html.escape(where, quote=True)}">[{key}] {title}</a>')
+        else:
+            parts.append(f"[{key}] {title} ({html.escape(where)})")
+        pos = match.end()
+    rest = reference[pos:]
+    last = 0
+    for match in _URL.finditer(rest):
+        parts.append(html.escape(rest[last : match.start()]))
+        url = match.group(0)
+        parts.append(f'<a href="{html.escape(url, quote=True)}">{html.escape(url)}</a>')
+        last = match.end()
+    parts.append(html.escape(rest[last:]))
+    return "".join(parts).replace("; ", "<br>")
+
+
+def detail_html(finding: Finding, project: Project) -> str:
+    """Everything the panel shows for an expanded finding."""
+    esc = html.escape
+    rows = [
+        f"<p><b>{esc(finding.message)}</b></p>",
+        f"<p style='color:gray'>{esc(finding.severity.capitalize())} · {esc(subject_label(project, finding.subject))}"
+        f" · rule <a href='{RULE_SCHEME}:{esc(finding.rule, quote=True)}'>{esc(finding.rule)}</a></p>",
+    ]
+    if finding.overridden:
+        note = esc(finding.note or "(no note)")
+        rows.append(f"<p style='background:#fff4d6;color:#5a4500;padding:4px'><b>Overridden:</b> {note}</p>")
+    if finding.why:
+        rows.append(f"<p><b>Why.</b> {esc(finding.why)}</p>")
+    if finding.tradeoff:
+        rows.append(f"<p><b>Trade-off.</b> {esc(finding.tradeoff)}</p>")
+    if finding.numbers:
+        cells = "".join(
+            f"<tr><td style='padding-right:12px'>{esc(humanize_key(str(k)))}</td>"
+            f"<td align='right'><b>{esc(format_number(v))}</b></td></tr>"
+            for k, v in finding.numbers.items()
+        )
+        rows.append(f"<p><b>The numbers.</b></p><table cellspacing='0'>{cells}</table>")
+    if finding.fix is not None:
+        rows.append(f"<p><b>Fix.</b> {esc(finding.fix.description)}</p>")
+    if finding.reference:
+        rows.append(f"<p><b>Reference.</b> {reference_html(finding.reference)}</p>")
+    rows.append(f"<p><a href='{RULE_SCHEME}:{esc(finding.rule, quote=True)}'>Read the rule's documentation…</a></p>")
+    return "\n".join(rows)
+
+
+def open_counts(analysis: Analysis | None) -> dict[str, int]:
+    """Findings per severity, overridden ones left out (what still needs attention)."""
+    counts: dict[str, int] = {}
+    if analysis is None:
+        return counts
+    for finding in analysis.findings:
+        if not finding.overridden:
+            counts[finding.severity] = counts.get(finding.severity, 0) + 1
+    return counts

@@ -1,0 +1,1 @@
+"""Small reusable widgets (syntax highlighting for the preview's code views)."""
