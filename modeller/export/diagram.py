@@ -1,0 +1,263 @@
+"""The Graphviz diagram: one HTML-like table per collection, edges for references.
+
+Each collection node shows its name, the estimated document count and size, and
+the document shape: nested sub-documents indented, arrays marked ``[ ]``,
+references pointing at their collection, denormalized copies and computed
+values marked. Embedded relationships are drawn inside the parent node; only
+references become edges, labelled with the relationship's cardinality and
+strategy. Node and port ids are generated (``c0``, ``p3``); every piece of user
+text is escaped for HTML and made printable, so no name can break the DOT file.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from modeller.export.common import database_name, entity_names, human_bytes, human_count
+from modeller.export.literals import one_line
+from modeller.model.project import Project
+from modeller.rules.design import CollectionDesign, Design, ShapeNode
+
+FONT = "DejaVu Sans"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+# Colours (MongoDB-ish palette, readable in print).
+HEADER_BG = "#00684A"
+META_BG = "#E3FCF7"
+BORDER = "#3D4F58"
+TYPE_FG = "#5C6C75"
+REF_FG = "#016BF8"
+COPY_FG = "#B45F06"
+COMPUTED_FG = "#7C3AED"
+EMBED_BG = "#F5F6F7"
+EDGE = "#5C6C75"
+
+_CARDINALITY = {
+    "one-to-one": "1:1",
+    "one-to-few": "1:few",
+    "one-to-many": "1:N",
+    "one-to-squillions": "1:squillions",
+    "many-to-many": "M:N",
+}
+
+INSTALL_NOTICE = (
+    "Graphviz 'dot' not found: diagram.dot was written but not rendered; install Graphviz "
+    "(Debian/Ubuntu: apt-get install graphviz, macOS: brew install graphviz) and run "
+    "'dot -Tsvg diagram.dot -o diagram.svg'"
+)
+
+
+def text(value: object) -> str:
+    """User text as HTML-label content: printable, one line, escaped."""
+    flat = one_line(str(value))
+    flat = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", flat)
+    return html.escape(flat, quote=True)
+
+
+@dataclass(slots=True)
+class _Table:
+    """Rows of one collection's table, and the edges leaving it."""
+
+    rows: list[str] = field(default_factory=list)
+    edges: list[tuple[str, str, str]] = field(default_factory=list)  # (port, target collection, label)
+    ports: int = 0
+
+
+def dot_source(design: Design, project: Project) -> str:
+    """``diagram.dot``: the collections as tables and the references between them."""
+    names = entity_names(project)
+    rels = {rel.id: rel for rel in project.relationships}
+    strategies = {rel.id: rel.strategy for rel in design.relationships}
+    node_ids = {coll.name: f"c{i}" for i, coll in enumerate(design.collections)}
+    title = f'{text(project.name)}<br align="left"/><font point-size="10" color="{TYPE_FG}">database '
+    title += (
+        f'{text(database_name(design, project))} · {len(design.collections)} collection(s)</font><br align="left"/>'
+    )
+    lines = [
+        "digraph modeller {",
+        f'  graph [rankdir=LR, fontname="{FONT}", fontsize=14, labelloc=t, labeljust=l, nodesep=0.4, '
+        f'ranksep=1.1, pad=0.3, bgcolor="white", label=<{title}>];',
+        f'  node [shape=plain, fontname="{FONT}", fontsize=10];',
+        f'  edge [fontname="{FONT}", fontsize=9, color="{EDGE}", fontcolor="{EDGE}", arrowsize=0.7];',
+    ]
+    edge_lines: list[str] = []
+    seen_edges: set[tuple[str, str, str]] = set()
+    for coll in design.collections:
+        table = _Table()
+        for node in coll.shape:
+            _rows(node, 0, table, names)
+        lines.append(f"  {node_ids[coll.name]} [label=<{_table_html(coll, table, names)}>];")
+        for port, target, rel_id in table.edges:
+            if target not in node_ids or (coll.name, target, rel_id) in seen_edges:
+                continue  # one edge per relationship and direction, from the first field that holds it
+            seen_edges.add((coll.name, target, rel_id))
+            rel = rels.get(rel_id)
+            parts = []
+            if rel is not None:
+                parts.append(_CARDINALITY.get(rel.cardinality, rel.cardinality))
+            strategy = strategies.get(rel_id) or (rel.strategy if rel is not None else "")
+            if strategy:
+                parts.append(strategy)
+            label = text(" · ".join(parts)) if parts else ""
+            edge_lines.append(f"  {node_ids[coll.name]}:{port}:e -> {node_ids[target]}:h:w [label=<{label}>];")
+    lines.extend(edge_lines)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _table_html(coll: CollectionDesign, table: _Table, names: dict[str, str]) -> str:
+    roots = ", ".join(names.get(e, e) for e in coll.entities)
+    meta = f"~{human_count(coll.count)} docs · avg {human_bytes(coll.avg_bytes)} · max {human_bytes(coll.max_bytes)}"
+    extra = []
+    if coll.timeseries:
+        extra.append("time-series collection")
+    if coll.bucket is not None:
+        extra.append(f"buckets of ≤ {coll.bucket.size}")
+    if coll.variants:
+        extra.append("polymorphic: " + " | ".join(coll.variants))
+    if coll.shard_key:
+        extra.append("shard key: " + ", ".join(coll.shard_key))
+    head = [
+        f'<table border="1" cellborder="0" cellspacing="0" cellpadding="3" color="{BORDER}" bgcolor="white">',
+        f'<tr><td port="h" colspan="2" align="left" bgcolor="{HEADER_BG}" cellpadding="6">'
+        f'<font color="white" point-size="12"><b>{text(coll.name)}</b></font></td></tr>',
+        f'<tr><td colspan="2" align="left" bgcolor="{META_BG}"><font point-size="9" color="{BORDER}">'
+        f"{text(meta)}</font></td></tr>",
+    ]
+    if roots != coll.name or extra:
+        detail = "; ".join([f"stores {roots}", *extra])
+        head.append(
+            f'<tr><td colspan="2" align="left" bgcolor="{META_BG}"><font point-size="9" color="{BORDER}">'
+            f"{text(detail)}</font></td></tr>"
+        )
+    body = table.rows or [f'<tr><td colspan="2" align="left"><font color="{TYPE_FG}">(no fields)</font></td></tr>']
+    return "".join([*head, *body, "</table>"])
+
+
+def _type_label(node: ShapeNode) -> str:
+    """``string``, ``[objectId]``, ``{…}``, ``[{…}]``: the node's type at a glance."""
+    if node.bson_type == "array":
+        inner = node.items
+        if inner is None:
+            return "[ ]"
+        inner_label = (
+            "{…}"
+            if inner.bson_type == "object" and inner.field_type != "point"
+            else (inner.field_type or inner.bson_type)
+        )
+        return f"[{inner_label}]"
+    if node.bson_type == "object":
+        return node.field_type or "{…}"
+    return node.field_type or node.bson_type
+
+
+def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str]) -> None:
+    """Append the rows of ``node`` (and its sub-document fields, indented) to ``table``."""
+    indent = "&#160;" * (4 * depth) + ("└ " if depth else "")
+    is_array = node.bson_type == "array"
+    name_html = text(node.name) + (" [ ]" if is_array else "")
+    type_html = text(_type_label(node))
+    name_color = None
+    note = ""
+    port = ""
+    if node.role in ("parent-ref", "child-refs", "extended-ref", "subset") and (node.ref_collection or node.entity):
+        table.ports += 1
+        port = f"p{table.ports}"
+        target = node.ref_collection or names.get(node.entity or "", node.entity or "")
+        arrow = "latest " + str(node.max_items) + " of " if node.role == "subset" and node.max_items else ""
+        note = f"{arrow}→ {target}"
+        name_color = REF_FG
+        if node.ref_collection and node.relationship:
+            table.edges.append((port, node.ref_collection, node.relationship))
+    elif node.role == "embedded":
+        bound = f" ≤ {node.max_items}" if node.max_items else ""
+        note = f"embedded {names.get(node.entity or '', node.entity or '')}{bound}".rstrip()
+    elif node.role == "denormalized" or (node.source is not None and node.role != "id"):
+        source = node.source
+        origin = f"{names.get(source.entity, source.entity)}.{source.path}" if source else "?"
+        note = f"copy of {origin}"
+        name_color = COPY_FG
+    elif node.role == "computed" or node.computation is not None:
+        comp = node.computation
+        note = f"= {comp.op}({comp.field or ''})" if comp else "computed"
+        name_color = COMPUTED_FG
+    elif node.role == "bucket-items":
+        note = "bucket readings"
+    elif node.role == "bucket-stat":
+        note = "bucket statistic"
+        name_color = COMPUTED_FG
+    elif node.role == "discriminator":
+        note = "type: " + " | ".join(str(v) for v in node.enum or [])
+    if node.variant:
+        note = (note + " " if note else "") + f"(only {node.variant})"
+    if node.unique:
+        note = (note + " " if note else "") + "unique"
+    if node.required and node.role != "id":
+        name_html += '<font color="#C00000">*</font>'
+    styled = f"<i>{name_html}</i>" if name_color == COPY_FG else name_html
+    if name_color:
+        styled = f'<font color="{name_color}">{styled}</font>'
+    type_cell = f'<font color="{TYPE_FG}">{type_html}</font>'
+    if note:
+        type_cell += f' <font point-size="8" color="{name_color or TYPE_FG}">{text(note)}</font>'
+    bg = f' bgcolor="{EMBED_BG}"' if depth else ""
+    port_attr = f' port="{port}"' if port else ""
+    table.rows.append(
+        f'<tr><td align="left"{bg}>{indent}{styled}</td><td align="left"{bg}{port_attr}>{type_cell}</td></tr>'
+    )
+    children = node.children if node.bson_type == "object" else (node.items.children if node.items else [])
+    for child in children:
+        _rows(child, depth + 1, table, names)
+
+
+@dataclass(slots=True)
+class RenderOutcome:
+    """What rendering produced: files written, and a one-line notice when something was skipped."""
+
+    written: list[Path]
+    notice: str | None = None
+    seconds: float = 0.0
+
+
+def render(
+    dot_file: Path, formats: Sequence[str] = ("svg", "png"), timeout_s: float = 60.0, dot_binary: str | None = None
+) -> RenderOutcome:
+    """Render ``dot_file`` next to itself with the ``dot`` program (with a timeout; no shell)."""
+    import time
+
+    binary = dot_binary or shutil.which("dot")
+    if binary is None:
+        return RenderOutcome([], INSTALL_NOTICE)
+    written: list[Path] = []
+    started = time.perf_counter()
+    for fmt in formats:
+        out = dot_file.with_suffix("." + fmt)
+        try:
+            proc = subprocess.run(
+                [binary, f"-T{fmt}", "-o", str(out), str(dot_file)], capture_output=True, timeout=timeout_s, check=False
+            )
+        except subprocess.TimeoutExpired:
+            out.unlink(missing_ok=True)
+            return RenderOutcome(
+                written,
+                f"Graphviz took longer than {timeout_s:g} s to lay out the diagram; "
+                f"diagram.dot was written, render it with 'dot -T{fmt} diagram.dot'",
+                time.perf_counter() - started,
+            )
+        except OSError as exc:
+            return RenderOutcome(written, f"could not run Graphviz 'dot' ({exc}); diagram.dot was written")
+        if proc.returncode != 0:
+            message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            first = message[0] if message else f"exit code {proc.returncode}"
+            out.unlink(missing_ok=True)
+            return RenderOutcome(
+                written, f"Graphviz could not render diagram.{fmt}: {first}", time.perf_counter() - started
+            )
+        written.append(out)
+    return RenderOutcome(written, None, time.perf_counter() - started)

@@ -1,0 +1,59 @@
+"""Safe text for generated code: JS string literals, JS values and one-line comments.
+
+Every user-supplied name is hostile (quotes, backslashes, newlines, ``</script>``,
+``${...}``, ``*/``, U+2028). Generated code therefore never splices a name raw:
+names become JSON string literals, and comments are forced onto one line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: JavaScript line terminators: any of them inside a ``//`` comment would end it.
+_LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
+
+
+def _harden(text: str) -> str:
+    """Escape what JSON leaves alone but JS or an HTML ``<script>`` host would misread."""
+    return (
+        text.replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+        .replace("</", "<\\/")
+        .replace("<!--", "<\\u0021--")
+    )
+
+
+def js_string(value: str) -> str:
+    """A JS string literal that evaluates to exactly ``value``.
+
+    JSON string syntax is a subset of JS string syntax (once U+2028/U+2029 are
+    escaped); ``</`` becomes ``<\\/`` so the script can be embedded in HTML.
+    """
+    return _harden(json.dumps(value, ensure_ascii=False))
+
+
+def js_value(value: Any, indent: int | None = None) -> str:
+    """A JSON-compatible Python value (dicts, lists, scalars) as a JS expression.
+
+    Keys are always quoted, so a key such as ``__proto__`` or ``a-b`` stays data.
+    """
+    return _harden(json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False))
+
+
+def one_line(text: str) -> str:
+    """Text safe inside a ``//`` comment (or a Markdown table cell): no line terminator survives."""
+    out = text
+    for char, escaped in _LINE_TERMINATORS.items():
+        out = out.replace(char, escaped)
+    return out
+
+
+def comment(text: str) -> str:
+    """A ``//`` comment line; names inside it should already be quoted with :func:`quoted`."""
+    return "// " + one_line(text).rstrip()
+
+
+def quoted(name: str) -> str:
+    """A name as it appears inside comments and reports: JSON-quoted, on one line."""
+    return one_line(json.dumps(name, ensure_ascii=False))

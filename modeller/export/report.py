@@ -1,0 +1,321 @@
+"""``DESIGN.md``: the design as a team reviews it in a pull request.
+
+Sections: summary, collections (shape, indexes), relationships (strategy, reason,
+trade-off, how to write it), the sync plan of every denormalized field, and the
+findings grouped by severity with their references. User text is escaped:
+names sit in code spans whose fences outgrow any backticks inside them, table
+cells escape ``|``, free text escapes HTML, and nothing keeps a newline.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from modeller.export.common import (
+    GENERATOR,
+    database_name,
+    design_digest,
+    entity_names,
+    human_bytes,
+    human_count,
+    index_key,
+    index_options,
+    timeseries_options,
+)
+from modeller.export.literals import js_value, one_line
+from modeller.export.snippets import bucket_snippet, relationship_snippet, sync_snippet
+from modeller.model.project import Project
+from modeller.rules.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.findings import SEVERITIES, Finding
+
+_SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_BACKTICKS = re.compile(r"`+")
+_TITLES = {"error": "Errors", "warning": "Warnings", "suggestion": "Suggestions", "info": "Information"}
+
+
+def code(value: object) -> str:
+    """An inline code span that shows ``value`` literally, whatever backticks it contains."""
+    flat = one_line(str(value))
+    longest = max((len(m) for m in _BACKTICKS.findall(flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") or not flat.strip() else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def prose(value: object) -> str:
+    """Free text from the engine or the user, on one line, with HTML and Markdown links neutralized."""
+    flat = one_line(str(value))
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def cell(value: str) -> str:
+    """A table cell: ``|`` would end the cell."""
+    return value.replace("|", "\\|")
+
+
+def fenced(body: str, lang: str = "") -> list[str]:
+    """A fenced block whose fence is longer than any backtick run inside ``body``."""
+    longest = max((len(m) for m in _BACKTICKS.findall(body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{lang}", body, fence]
+
+
+def _shape_lines(nodes: Sequence[ShapeNode], names: dict[str, str], depth: int = 1) -> list[str]:
+    """The document shape as indented pseudo-JSON with a note per field."""
+    out: list[str] = []
+    pad = "  " * depth
+    for node in nodes:
+        key = node.name if _SIMPLE.match(node.name) else js_value(node.name)
+        notes = _notes(node, names)
+        suffix = f"  // {one_line(notes)}" if notes else ""
+        if node.bson_type == "object" and node.children and node.field_type != "point":
+            out.append(f"{pad}{key}: {{{suffix}")
+            out.extend(_shape_lines(node.children, names, depth + 1))
+            out.append(f"{pad}}}")
+        elif (
+            node.bson_type == "array"
+            and node.items is not None
+            and node.items.bson_type == "object"
+            and node.items.children
+        ):
+            out.append(f"{pad}{key}: [{{{suffix}")
+            out.extend(_shape_lines(node.items.children, names, depth + 1))
+            out.append(f"{pad}}}]")
+        elif node.bson_type == "array":
+            inner = node.items.field_type or node.items.bson_type if node.items is not None else "any"
+            out.append(f"{pad}{key}: [{inner}]{suffix}")
+        else:
+            out.append(f"{pad}{key}: {node.field_type or node.bson_type}{suffix}")
+    return out
+
+
+def _notes(node: ShapeNode, names: dict[str, str]) -> str:
+    notes: list[str] = []
+    if node.required:
+        notes.append("required")
+    if node.unique:
+        notes.append("unique")
+    if node.role not in ("field", "id"):
+        notes.append(node.role)
+    if node.ref_collection:
+        notes.append(f"-> {node.ref_collection}")
+    elif node.entity and node.role in ("embedded", "extended-ref", "subset"):
+        notes.append(names.get(node.entity, node.entity))
+    if node.max_items is not None:
+        notes.append(f"at most {node.max_items}")
+    if node.sort is not None:
+        notes.append(f"sorted by {node.sort[0]} {'desc' if node.sort[1] < 0 else 'asc'}")
+    if node.source is not None and node.role != "id":
+        notes.append(f"copy of {names.get(node.source.entity, node.source.entity)}.{node.source.path}")
+    if node.computation is not None:
+        comp = node.computation
+        notes.append(f"{comp.op}({comp.field or ''}) over {comp.relationship}")
+    if node.variant:
+        notes.append(f"only in {node.variant}")
+    if node.enum:
+        notes.append("one of " + ", ".join(str(v) for v in node.enum))
+    return "; ".join(notes)
+
+
+def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[str]:
+    out = [f"### {code(coll.name)}", ""]
+    stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
+    out.append(
+        f"Stores {stored}. About {human_count(coll.count)} documents, average {human_bytes(coll.avg_bytes)}, "
+        f"largest {human_bytes(coll.max_bytes)}."
+    )
+    if coll.why:
+        out.append("")
+        out.append(prose(coll.why))
+    ts = timeseries_options(coll)
+    facts: list[str] = []
+    if ts is not None:
+        ttl = f", documents expire after {ts[1]} s" if ts[1] is not None else ""
+        facts.append(f"- Time-series collection: {code(js_value(ts[0]))}{ttl}.")
+    if coll.bucket is not None:
+        b = coll.bucket
+        facts.append(
+            f"- Bucket pattern: up to {b.size} readings per document in {code(b.items_field)}, one series per "
+            f"{code(b.series_field)}, from {code(b.start_field)} to {code(b.end_field)}."
+        )
+    if coll.variants:
+        facts.append(
+            f"- Polymorphic: discriminator {code(coll.discriminator or 'type')}, variants "
+            + ", ".join(code(v) for v in coll.variants)
+            + "."
+        )
+    if coll.shard_key:
+        facts.append("- Shard key: " + ", ".join(code(k) for k in coll.shard_key) + ".")
+    if facts:
+        out.append("")
+        out.extend(facts)
+    out.append("")
+    out.extend(fenced("\n".join(["{", *_shape_lines(coll.shape, names), "}"]), "js"))
+    out.append("")
+    if coll.indexes:
+        out.append("| index | keys | options | why |")
+        out.append("|---|---|---|---|")
+        for index in coll.indexes:
+            options = {k: v for k, v in index_options(index).items() if k != "name"}
+            why = "; ".join([index.why, *index.key_reasons]) if index.why or index.key_reasons else ""
+            out.append(
+                "| "
+                + " | ".join(
+                    cell(part)
+                    for part in (
+                        code(index.name),
+                        code(js_value(index_key(index))),
+                        code(js_value(options)) if options else "",
+                        prose(why),
+                    )
+                )
+                + " |"
+            )
+        out.append("")
+    else:
+        out.append("No secondary indexes (only `_id`).")
+        out.append("")
+    snippet = bucket_snippet(coll)
+    if snippet:
+        out.append("Writing a reading:")
+        out.append("")
+        out.extend(fenced(snippet, "js"))
+        out.append("")
+    return out
+
+
+def _relationship_section(design: Design, project: Project, names: dict[str, str]) -> list[str]:
+    rels = {rel.id: rel for rel in project.relationships}
+    out: list[str] = []
+    for rd in design.relationships:
+        rel = rels.get(rd.id)
+        heading = f"### {code(rd.id)}"
+        if rel is not None:
+            heading += (
+                f": {code(names.get(rel.one, rel.one))} → {code(names.get(rel.many, rel.many))} ({rel.cardinality})"
+            )
+        out.extend([heading, ""])
+        chooser = "your choice" if rd.chosen_by == "user" else "chosen by the engine"
+        rules = ", ".join(code(r) for r in rd.rules)
+        out.append(f"- **Strategy:** {code(rd.strategy)} ({chooser}{'; rules ' + rules if rules else ''}).")
+        if rd.why:
+            out.append(f"- **Why:** {prose(rd.why)}")
+        if rd.tradeoff:
+            out.append(f"- **Trade-off:** {prose(rd.tradeoff)}")
+        for warning in rd.warnings:
+            out.append(f"- **Warning:** {prose(warning)}")
+        for copy in rd.denormalized:
+            out.append(
+                f"- **Copies** {code(names.get(copy.source_entity, copy.source_entity) + '.' + copy.field)} into "
+                f"{code(copy.collection + '.' + copy.path)} ({copy.direction}, staleness {copy.staleness}, "
+                f"sync: {copy.sync})."
+            )
+        snippet = relationship_snippet(design, rd)
+        if snippet:
+            out.append("")
+            out.extend(fenced(snippet, "js"))
+        out.append("")
+    return out
+
+
+def _sync_section(design: Design, names: dict[str, str]) -> list[str]:
+    copies = [(rd, copy) for rd in design.relationships for copy in rd.denormalized]
+    if not copies:
+        return ["No denormalized fields: every value lives in exactly one document.", ""]
+    out = [
+        "| copy | source | direction | staleness | sync | extra writes/s |",
+        "|---|---|---|---|---|---|",
+    ]
+    for _rd, copy in copies:
+        fanout = f"{copy.fanout:g}" if copy.fanout is not None else "?"
+        out.append(
+            "| "
+            + " | ".join(
+                cell(part)
+                for part in (
+                    code(copy.collection + "." + copy.path),
+                    code(names.get(copy.source_entity, copy.source_entity) + "." + copy.field),
+                    copy.direction,
+                    copy.staleness,
+                    copy.sync,
+                    fanout,
+                )
+            )
+            + " |"
+        )
+    out.append("")
+    for rd, copy in copies:
+        out.append(
+            f"**{code(copy.collection + '.' + copy.path)}** (relationship {code(rd.id)}): "
+            f"{prose(copy.sync_advice) if copy.sync_advice else 'no advice recorded.'}"
+        )
+        out.append("")
+        out.extend(fenced(sync_snippet(design, copy), "js"))
+        out.append("")
+    return out
+
+
+def _findings_section(findings: Iterable[Finding]) -> list[str]:
+    grouped: dict[str, list[Finding]] = {severity: [] for severity in SEVERITIES}
+    for finding in findings:
+        grouped.setdefault(finding.severity, []).append(finding)
+    out: list[str] = []
+    if not any(grouped.values()):
+        return ["No findings.", ""]
+    for severity in reversed(SEVERITIES):
+        items = grouped.get(severity) or []
+        if not items:
+            continue
+        out.extend([f"### {_TITLES.get(severity, severity)} ({len(items)})", ""])
+        for f in items:
+            marker = " *(overridden" + (f": {prose(f.note)}" if f.note else "") + ")*" if f.overridden else ""
+            out.append(f"- **{code(f.rule)}** on {f.subject.kind} {code(f.subject.id)}: {prose(f.message)}{marker}")
+            if f.why:
+                out.append(f"  - Why: {prose(f.why)}")
+            if f.tradeoff:
+                out.append(f"  - Trade-off: {prose(f.tradeoff)}")
+            if f.fix is not None:
+                out.append(f"  - Fix: {prose(f.fix.description)}")
+            if f.reference:
+                out.append(f"  - Reference: {prose(f.reference)}")
+        out.append("")
+    return out
+
+
+def design_report(design: Design, project: Project, findings: Iterable[Finding] = ()) -> str:
+    """``DESIGN.md`` text for ``design`` (with ``findings`` from the same analysis)."""
+    names = entity_names(project)
+    findings = list(findings)
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
+    n_indexes = sum(len(c.indexes) for c in design.collections)
+    out = [
+        f"# Design report: {prose(project.name)}",
+        "",
+        f"Database {code(database_name(design, project))}. Generated by {GENERATOR} from design "
+        f"sha256:{design_digest(design)}; export again after changing the project instead of editing this file.",
+        "",
+    ]
+    if project.description:
+        out.extend([prose(project.description), ""])
+    out.extend(
+        [
+            "## Summary",
+            "",
+            f"- {len(design.collections)} collection(s), {n_indexes} index(es), "
+            f"{len(design.relationships)} relationship(s).",
+            "- Findings: " + ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES)) + ".",
+            "",
+            "## Collections",
+            "",
+        ]
+    )
+    for coll in design.collections:
+        out.extend(_collection_section(coll, names))
+    out.extend(["## Relationships", ""])
+    out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
+    out.extend(["## Sync plan for denormalized fields", ""])
+    out.extend(_sync_section(design, names))
+    out.extend(["## Findings", ""])
+    out.extend(_findings_section(findings))
+    return "\n".join(out).rstrip("\n") + "\n"

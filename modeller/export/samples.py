@@ -1,0 +1,720 @@
+"""Sample documents that follow the resolved design.
+
+Values come from :mod:`modeller.export.values` (Faker by field name and type, the
+model's ``faker`` key first). Documents are built in two passes: first every
+document's own values (so every ``_id`` exists), then the links between them in
+dependency order: references (each resolves to a generated document of the
+referenced collection), extended references and denormalized copies (equal to
+their source values), child-reference arrays (consistent with the parent
+references of the same relationship), subsets (the latest K children), computed
+values (agree with the children they summarize). Bucket documents get ``count``
+equal to their readings and exact min/max/sum. Polymorphic collections get at
+least one document per variant. Everything is drawn from ``random.Random``
+instances seeded from ``(seed, collection)``: the same seed gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from bson import Decimal128, Int64, ObjectId, json_util
+
+from modeller.export.validators import collection_schema
+from modeller.export.values import ValueFactory, normalize, truncate_ms
+from modeller.model.project import Project
+from modeller.rules.design import CollectionDesign, Design, ShapeNode
+
+#: Nodes whose value needs other documents; filled in the second pass, in this order.
+_LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "denormalized": 2, "child-refs": 3, "subset": 4, "computed": 5}
+#: Upper bound of generated array sizes (samples stay readable); validator minItems still wins.
+_ARRAY_CAP = 5
+#: Upper bound of readings per sample bucket.
+_BUCKET_CAP = 60
+
+_MISSING: Any = object()
+
+
+class SampleError(ValueError):
+    """The design cannot be sampled (e.g. a ``faker`` key naming no Faker provider)."""
+
+
+@dataclass(slots=True)
+class _Link:
+    """A value to fill in the second pass."""
+
+    rank: int
+    coll: CollectionDesign
+    index: int
+    doc: dict[str, Any]
+    container: dict[str, Any]
+    node: ShapeNode
+    schema: dict[str, Any]
+    #: the shape nodes describing ``container`` (to find the reference a copy belongs to)
+    siblings: list[ShapeNode]
+
+
+def sample_documents(design: Design, project: Project, n: int = 5, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
+    """``n`` documents per collection (at least one per variant), keyed by collection name, in design order."""
+    if n < 0:
+        raise SampleError(f"the number of samples must be 0 or more, not {n}")
+    return _Builder(design, project, n, seed).build()
+
+
+def samples_json(docs: Iterable[Mapping[str, Any]]) -> str:
+    """``samples/<collection>.json``: canonical Extended JSON, two-space indent."""
+    return (
+        json_util.dumps(list(docs), json_options=json_util.CANONICAL_JSON_OPTIONS, indent=2, ensure_ascii=False) + "\n"
+    )
+
+
+def get_path(doc: Any, path: str) -> Any:
+    """The value at a dotted path (first element of an array on the way), or ``_MISSING``."""
+    value = doc
+    for part in path.split("."):
+        if isinstance(value, list):
+            value = value[0] if value else _MISSING
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | None = None) -> dict[str, Any]:
+    """The subschema of property ``name`` (looking into ``oneOf``/``anyOf``/``allOf`` branches)."""
+    if not schema:
+        return {}
+    props = schema.get("properties")
+    if isinstance(props, dict) and isinstance(props.get(name), dict):
+        return dict(props[name])
+    branches = [b for key in ("oneOf", "anyOf", "allOf") for b in schema.get(key, []) if isinstance(b, dict)]
+    if variant is not None:
+        matching = [b for b in branches if _branch_mentions(b, variant)]
+        branches = matching + [b for b in branches if b not in matching]
+    for branch in branches:
+        found = property_schema(branch, name, variant)
+        if found:
+            return found
+    return {}
+
+
+def _branch_mentions(branch: Mapping[str, Any], variant: str) -> bool:
+    props = branch.get("properties")
+    if not isinstance(props, dict):
+        return False
+    return any(isinstance(p, dict) and variant in (p.get("enum") or []) for p in props.values())
+
+
+def _items_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    items = schema.get("items")
+    return dict(items) if isinstance(items, dict) else {}
+
+
+def _number(value: Any) -> float | None:
+    """A numeric sample value as a float (None for anything else)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal128):
+        return float(value.to_decimal())
+    if isinstance(value, (int, float)):
+        return float(value)
+    return None
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    """Order mixed sample values: missing last, then numbers, dates, strings, the rest by text."""
+    number = _number(value)
+    if number is not None:
+        return (0, number)
+    if isinstance(value, dt.datetime):
+        return (1, value.timestamp())
+    if isinstance(value, str):
+        return (2, value)
+    if value is _MISSING or value is None:
+        return (9, "")
+    return (3, str(value))
+
+
+class _Builder:
+    def __init__(self, design: Design, project: Project, n: int, seed: int) -> None:
+        self.design = design
+        self.project = project
+        self.n = n
+        self.seed = seed
+        self.values = ValueFactory(seed)
+        self.docs: dict[str, list[dict[str, Any]]] = {}
+        self.by_id: dict[str, dict[Any, dict[str, Any]]] = {}
+        self.by_entity = {c.entities[0]: c for c in design.collections if c.entities}
+        self.by_name = {c.name: c for c in design.collections}
+        self.schemas = {c.name: collection_schema(c) for c in design.collections}
+        self.links: list[_Link] = []
+        self.unique_seen: dict[tuple[str, str], set[str]] = {}
+        self.intervals = {
+            e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
+        }
+        # relationship id -> [(collection holding the parent reference, field)]: the back links.
+        self.back_links: dict[str, list[tuple[str, str]]] = {}
+        for coll in design.collections:
+            for node in coll.shape:
+                if node.role == "parent-ref" and node.relationship:
+                    self.back_links.setdefault(node.relationship, []).append((coll.name, node.name))
+
+    # -- pass 1: each document's own values ----------------------------------------------------------
+
+    def build(self) -> dict[str, list[dict[str, Any]]]:
+        for coll in self.design.collections:
+            rng = random.Random(f"{self.seed}/{coll.name}")
+            count = max(self.n, len(coll.variants)) if coll.variants and self.n else self.n
+            docs: list[dict[str, Any]] = []
+            id_node = next((node for node in coll.shape if node.role == "id" or node.name == "_id"), None)
+            for index in range(count):
+                variant = coll.variants[index % len(coll.variants)] if coll.variants else None
+                doc: dict[str, Any] = {}
+                if id_node is None:
+                    doc["_id"] = self.values.object_id(rng)
+                self._fill(coll, index, doc, doc, coll.shape, self.schemas[coll.name], rng, variant, "", root=True)
+                if coll.bucket is not None:
+                    self._bucket_stats(coll, doc)
+                docs.append(doc)
+            self.docs[coll.name] = docs
+            self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
+        self._resolve_links()
+        return self.docs
+
+    def _fill(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        container: dict[str, Any],
+        nodes: list[ShapeNode],
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        variant: str | None,
+        path: str,
+        root: bool = False,
+    ) -> None:
+        for node in nodes:
+            if node.variant is not None and variant is not None and node.variant != variant:
+                continue
+            sub = property_schema(schema, node.name, variant)
+            where = f"{path}.{node.name}" if path else node.name
+            if root and (node.role == "id" or node.name == "_id"):
+                container[node.name] = self._id_value(coll, node, rng, index)
+            elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
+                container[node.name] = None  # keeps the shape's key order; filled in pass 2
+                rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 2)
+                self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
+            elif node.role == "bucket-stat":
+                container[node.name] = None  # filled by _bucket_stats once the readings exist
+            elif node.role == "bucket-items":
+                container[node.name] = self._bucket_items(coll, index, doc, node, sub, rng, variant, where)
+            elif node.role == "discriminator":
+                choices = node.enum or sub.get("enum") or coll.variants or ["default"]
+                container[node.name] = variant if variant is not None and variant in choices else rng.choice(choices)
+            else:
+                container[node.name] = self._value(coll, index, doc, node, sub, rng, variant, where)
+
+    def _id_value(self, coll: CollectionDesign, node: ShapeNode, rng: random.Random, index: int) -> Any:
+        if node.bson_type == "string":
+            return f"{coll.name}-{index + 1}"
+        if node.bson_type in ("int", "long"):
+            value = index + 1
+            return Int64(value) if node.bson_type == "long" else value
+        if node.field_type == "uuid" or node.bson_type == "binData":
+            return self.values.uuid_value(rng)
+        return self.values.object_id(rng)
+
+    def _value(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        variant: str | None,
+        path: str,
+    ) -> Any:
+        """A value for a node that needs nothing but itself."""
+        enum = node.enum or schema.get("enum")
+        if enum:
+            return rng.choice(list(enum))
+        if node.bson_type == "object":
+            if node.field_type == "point":
+                return self.values.point(rng)
+            obj: dict[str, Any] = {}
+            self._fill(coll, index, doc, obj, node.children, schema, rng, variant, path)
+            return obj
+        if node.bson_type == "array":
+            return self._array(coll, index, doc, node, schema, rng, variant, path)
+        if node.unique:
+            return self._unique(coll, node, schema, rng, path, index)
+        return self._scalar(node, schema, rng, index, fresh=False)
+
+    def _array(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        variant: str | None,
+        path: str,
+    ) -> list[Any]:
+        low, high = self._array_bounds(node, schema)
+        size = rng.randint(low, high)
+        items = node.items
+        item_schema = _items_schema(schema)
+        if items is None:
+            return [self.values.pooled("word", rng) for _ in range(size)]
+        out: list[Any] = []
+        for _ in range(size):
+            if items.bson_type == "object" and items.field_type != "point":
+                element: dict[str, Any] = {}
+                self._fill(coll, index, doc, element, items.children, item_schema, rng, variant, path)
+                out.append(element)
+            else:
+                out.append(self._value(coll, index, doc, items, item_schema, rng, variant, path))
+        return out
+
+    def _array_bounds(self, node: ShapeNode, schema: Mapping[str, Any]) -> tuple[int, int]:
+        """Sample array size: 1..bound (capped for readability), never outside the validator's limits."""
+        min_items = int(schema.get("minItems", 0))
+        max_items = schema.get("maxItems", node.max_items)
+        high = min(int(max_items), _ARRAY_CAP) if max_items is not None else 3
+        low = max(min_items, 1 if high >= 1 else 0)
+        high = max(high, low)
+        if max_items is not None:
+            high = min(high, int(max_items))
+            low = min(low, high)
+        return low, high
+
+    def _scalar(self, node: ShapeNode, schema: Mapping[str, Any], rng: random.Random, index: int, fresh: bool) -> Any:
+        if node.faker:
+            value = self._from_faker(node, node.faker, rng, fresh)
+            if value is not _MISSING:
+                return value
+        if node.example is not None and index == 0:
+            value = self._coerce(node, node.example)
+            if value is not _MISSING:
+                return value
+        kind = node.bson_type
+        if kind == "string":
+            provider = self.values.string_provider(node.name)
+            text = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
+            return self._fit_string(str(text), schema)
+        if kind in ("int", "long"):
+            value = self.values.int_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            return Int64(value) if kind == "long" else value
+        if kind == "double":
+            return self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+        if kind == "decimal":
+            number = self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            return self.values.decimal_value(number)
+        if kind == "bool":
+            return rng.random() < 0.5
+        if kind == "date":
+            return self.values.date_value(node.name, rng)
+        if kind == "objectId":
+            return self.values.object_id(rng)
+        if kind == "binData":
+            return self.values.uuid_value(rng) if node.field_type == "uuid" else self.values.bin_value(rng)
+        return None
+
+    def _fit_string(self, text: str, schema: Mapping[str, Any]) -> str:
+        max_length = schema.get("maxLength")
+        if isinstance(max_length, int) and len(text) > max_length:
+            text = text[:max_length]
+        min_length = schema.get("minLength")
+        if isinstance(min_length, int) and len(text) < min_length:
+            text = text + "x" * (min_length - len(text))
+        return text
+
+    def _from_faker(self, node: ShapeNode, provider: str, rng: random.Random, fresh: bool) -> Any:
+        if self.values.provider(provider) is None:
+            raise SampleError(f"field {node.name!r}: 'faker' names {provider!r}, which is not a Faker provider")
+        raw = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
+        return self._coerce(node, raw)
+
+    def _coerce(self, node: ShapeNode, raw: Any) -> Any:
+        """``raw`` as the node's BSON type, or ``_MISSING`` when it cannot be (the type wins over the hint)."""
+        kind = node.bson_type
+        try:
+            if kind == "string":
+                return raw if isinstance(raw, str) else str(raw)
+            if kind in ("int", "long") and not isinstance(raw, bool):
+                value = int(raw) if isinstance(raw, (int, float, Decimal)) or str(raw).lstrip("-").isdigit() else None
+                if value is None:
+                    return _MISSING
+                return Int64(value) if kind == "long" else value
+            if kind == "double" and isinstance(raw, (int, float, Decimal)) and not isinstance(raw, bool):
+                return float(raw)
+            if kind == "decimal" and isinstance(raw, (int, float, Decimal)) and not isinstance(raw, bool):
+                return Decimal128(Decimal(str(raw)))
+            if kind == "bool" and isinstance(raw, bool):
+                return raw
+            if kind == "date":
+                if isinstance(raw, dt.datetime):
+                    aware = raw if raw.tzinfo else raw.replace(tzinfo=dt.UTC)
+                    return truncate_ms(aware.astimezone(dt.UTC))
+                if isinstance(raw, dt.date):
+                    return dt.datetime(raw.year, raw.month, raw.day, tzinfo=dt.UTC)
+                if isinstance(raw, str):
+                    parsed = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
+                    return self._coerce(node, parsed)
+            if kind == "objectId" and isinstance(raw, str) and ObjectId.is_valid(raw):
+                return ObjectId(raw)
+            if kind == "object" and isinstance(raw, dict):
+                return raw
+            if kind == "array" and isinstance(raw, list):
+                return raw
+        except (ValueError, ArithmeticError):
+            return _MISSING
+        return _MISSING
+
+    def _unique(
+        self,
+        coll: CollectionDesign,
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        path: str,
+        index: int,
+    ) -> Any:
+        """A value not used yet by this field in this collection's samples."""
+        seen = self.unique_seen.setdefault((coll.name, path), set())
+        value: Any = None
+        for _attempt in range(20):
+            value = self._scalar(node, schema, rng, index, fresh=True)
+            if self._key(value) not in seen:
+                break
+        else:
+            if isinstance(value, str):
+                value = self._fit_string(f"{value}-{index + 1}", {})
+            elif isinstance(value, Int64):
+                value = Int64(int(value) + 1000 * (index + 1))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = value + 1000 * (index + 1)
+        seen.add(self._key(value))
+        return value
+
+    @staticmethod
+    def _key(value: Any) -> str:
+        """A hashable, type-aware identity for sample values (ObjectId, Binary, dicts, ...)."""
+        return json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True)
+
+    # -- buckets ---------------------------------------------------------------------------------------
+
+    def _bucket_items(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        variant: str | None,
+        path: str,
+    ) -> list[Any]:
+        bucket = coll.bucket
+        items = node.items
+        if bucket is None or items is None:
+            return self._array(coll, index, doc, node, schema, rng, variant, path)
+        item_schema = _items_schema(schema)
+        limit = min(bucket.size, _BUCKET_CAP, int(schema.get("maxItems", bucket.size)))
+        count = rng.randint(max(1, int(schema.get("minItems", 1))), max(1, limit))
+        interval = self._interval(coll)
+        start = self.values.date_value(bucket.time_field, rng).replace(second=0, microsecond=0)
+        readings: list[Any] = []
+        for position in range(count):
+            element: dict[str, Any] = {}
+            self._fill(coll, index, doc, element, items.children, item_schema, rng, variant, path)
+            if bucket.time_field in element or any(c.name == bucket.time_field for c in items.children):
+                element[bucket.time_field] = truncate_ms(start + dt.timedelta(seconds=interval * position))
+            readings.append(element)
+        return readings
+
+    def _interval(self, coll: CollectionDesign) -> float:
+        for entity in coll.entities:
+            if entity in self.intervals:
+                return float(self.intervals[entity])
+        return 60.0
+
+    def _bucket_stats(self, coll: CollectionDesign, doc: dict[str, Any]) -> None:
+        bucket = coll.bucket
+        if bucket is None:
+            return
+        readings = doc.get(bucket.items_field) or []
+        numbers = [
+            v for v in (_number(r.get(bucket.value_field)) for r in readings if bucket.value_field) if v is not None
+        ]
+        raw_values = [
+            r.get(bucket.value_field) for r in readings if bucket.value_field and r.get(bucket.value_field) is not None
+        ]
+        times = [r[bucket.time_field] for r in readings if isinstance(r.get(bucket.time_field), dt.datetime)]
+        for node in coll.shape:
+            if node.role != "bucket-stat":
+                continue
+            name = normalize(node.name)
+            op = node.computation.op if node.computation is not None else None
+            value: Any = _MISSING
+            if node.name == bucket.start_field:
+                value = min(times) if times else _MISSING
+            elif node.name == bucket.end_field:
+                value = max(times) if times else _MISSING
+            elif op == "count" or name in ("count", "n", "size", "num_readings", "nsamples", "readings_count"):
+                value = len(readings)
+            elif op == "sum" or "sum" in name or "total" in name:
+                value = self._typed_total(raw_values, numbers)
+            elif op == "min" or name.startswith("min") or name.endswith("min"):
+                value = min(raw_values, key=lambda v: _number(v) or 0.0) if raw_values else _MISSING
+            elif op == "max" or name.startswith("max") or name.endswith("max"):
+                value = max(raw_values, key=lambda v: _number(v) or 0.0) if raw_values else _MISSING
+            elif op == "avg" or "avg" in name or "mean" in name:
+                value = sum(numbers) / len(numbers) if numbers else _MISSING
+            self._store(doc, node, self._cast(node, value))
+
+    @staticmethod
+    def _typed_total(raw_values: list[Any], numbers: list[float]) -> Any:
+        if raw_values and all(isinstance(v, Decimal128) for v in raw_values):
+            return Decimal128(sum((v.to_decimal() for v in raw_values), Decimal(0)))
+        if raw_values and all(isinstance(v, int) and not isinstance(v, bool) for v in raw_values):
+            return sum(int(v) for v in raw_values)
+        return sum(numbers)
+
+    @staticmethod
+    def _cast(node: ShapeNode, value: Any) -> Any:
+        """A computed number in the node's BSON type."""
+        if value is _MISSING or value is None:
+            return value
+        kind = node.bson_type
+        if isinstance(value, dt.datetime) or kind not in ("int", "long", "double", "decimal"):
+            return value
+        number = _number(value)
+        if number is None:
+            return value
+        if kind == "int":
+            return round(number)
+        if kind == "long":
+            return Int64(round(number))
+        if kind == "double":
+            return float(value.to_decimal()) if isinstance(value, Decimal128) else float(value)
+        return value if isinstance(value, Decimal128) else Decimal128(Decimal(repr(float(number))))
+
+    @staticmethod
+    def _store(container: dict[str, Any], node: ShapeNode, value: Any) -> None:
+        """Set the value, or drop the key of an optional field that has none."""
+        if value is _MISSING or (value is None and not node.required):
+            container.pop(node.name, None)
+        else:
+            container[node.name] = value
+
+    # -- pass 2: links between documents -------------------------------------------------------------
+
+    def _resolve_links(self) -> None:
+        order = sorted(range(len(self.links)), key=lambda i: (self.links[i].rank, i))
+        rngs: dict[str, random.Random] = {}
+        for position in order:
+            link = self.links[position]
+            rng = rngs.setdefault(link.coll.name, random.Random(f"{self.seed}/{link.coll.name}/links"))
+            value = self._link_value(link, rng)
+            self._store(link.container, link.node, value)
+
+    def _target(self, node: ShapeNode) -> str | None:
+        """The collection a reference or copy points into."""
+        for candidate in (node, node.items):
+            if candidate is None:
+                continue
+            if candidate.ref_collection and candidate.ref_collection in self.by_name:
+                return candidate.ref_collection
+            entity = candidate.source.entity if candidate.source is not None else candidate.entity
+            if entity and entity in self.by_entity:
+                return self.by_entity[entity].name
+        return None
+
+    def _link_value(self, link: _Link, rng: random.Random) -> Any:
+        node = link.node
+        if node.computation is not None and node.role not in ("subset", "child-refs"):
+            return self._cast(node, self._computed(link))
+        if node.role == "parent-ref":
+            return self._parent_ref(link, rng)
+        if node.role in ("child-refs", "subset"):
+            return self._many(link, rng)
+        if node.role == "extended-ref" or (node.bson_type in ("object", "array") and node.source is None):
+            return self._copies(link, rng)
+        return self._copy(link, rng)
+
+    def _parent_ref(self, link: _Link, rng: random.Random) -> Any:
+        node = link.node
+        target = self._target(node)
+        if target is None:
+            return self._scalar(node, link.schema, rng, link.index, fresh=False)
+        docs = self.docs[target]
+        if target == link.coll.name:  # a tree: point to an earlier document, the first one is a root
+            if link.index == 0:
+                return None
+            return docs[rng.randrange(link.index)]["_id"]
+        if not docs:
+            return _MISSING
+        if node.bson_type == "array":
+            low, high = self._array_bounds(node, link.schema)
+            chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
+            return [doc["_id"] for doc in chosen]
+        return rng.choice(docs)["_id"]
+
+    def _source_doc(self, link: _Link, target: str, rng: random.Random) -> dict[str, Any] | None:
+        """The document a copy is taken from: the one this document references through the same relationship."""
+        node = link.node
+        docs = self.docs.get(target) or []
+        if not docs:
+            return None
+        if node.relationship:
+            for scope, nodes in ((link.container, link.siblings), (link.doc, link.coll.shape)):
+                for sibling in nodes:
+                    if sibling is node or sibling.relationship != node.relationship:
+                        continue
+                    value = scope.get(sibling.name)
+                    if sibling.role == "extended-ref" and isinstance(value, dict):
+                        value = value.get("_id")
+                    elif sibling.role != "parent-ref":
+                        continue
+                    found = self.by_id[target].get(self._key(value))
+                    if found is not None:
+                        return found
+        return rng.choice(docs)
+
+    def _copy(self, link: _Link, rng: random.Random) -> Any:
+        node = link.node
+        source = node.source
+        target = self._target(node)
+        if source is None or target is None:
+            return self._scalar(node, link.schema, rng, link.index, fresh=False)
+        doc = self._source_doc(link, target, rng)
+        if doc is None:
+            return _MISSING
+        value = self._from_source(doc, source.path)
+        return self._scalar(node, link.schema, rng, link.index, fresh=False) if value is _MISSING else value
+
+    @staticmethod
+    def _from_source(doc: Mapping[str, Any], path: str) -> Any:
+        return doc.get("_id", _MISSING) if path == "_id" else get_path(doc, path)
+
+    def _copies(self, link: _Link, rng: random.Random) -> Any:
+        """An extended reference: ``{_id, copied fields}`` of the referenced document (or an array of them)."""
+        node = link.node
+        target = self._target(node)
+        if target is None:
+            return self._value(link.coll, link.index, link.doc, node, link.schema, rng, None, node.name)
+        if node.bson_type == "array":
+            docs = self.docs.get(target) or []
+            low, high = self._array_bounds(node, link.schema)
+            chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
+            return [self._element(node.items, d, _items_schema(link.schema), rng, link) for d in chosen]
+        doc = self._source_doc(link, target, rng)
+        if doc is None:
+            return _MISSING
+        return self._element(node, doc, link.schema, rng, link)
+
+    def _element(
+        self,
+        node: ShapeNode | None,
+        source_doc: Mapping[str, Any],
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        link: _Link,
+    ) -> Any:
+        """One copy of ``source_doc`` shaped like ``node`` (an id, or an object of copied fields)."""
+        if node is None or node.bson_type != "object":
+            return source_doc.get("_id")
+        out: dict[str, Any] = {}
+        for child in node.children:
+            sub = property_schema(schema, child.name)
+            if child.source is not None:
+                value = self._from_source(source_doc, child.source.path)
+            elif child.name == "_id" or child.role in ("id", "parent-ref", "child-refs"):
+                value = (
+                    source_doc.get("_id", _MISSING)
+                    if child.name == "_id" or child.role == "id"
+                    else get_path(source_doc, child.name)
+                )
+            else:
+                value = get_path(source_doc, child.name)
+            if value is _MISSING:
+                value = self._value(link.coll, link.index, link.doc, child, sub, rng, None, child.name)
+            out[child.name] = value
+        return out
+
+    def _children(self, link: _Link, target: str | None) -> list[dict[str, Any]] | None:
+        """The N-side documents that reference this document through the link's relationship, or None."""
+        rel = link.node.relationship
+        if not rel:
+            return None
+        own_id = self._key(link.doc.get("_id"))
+        for coll_name, field in self.back_links.get(rel, []):
+            if target is not None and coll_name != target:
+                continue
+            return [d for d in self.docs.get(coll_name, []) if self._key(d.get(field)) == own_id]
+        return None
+
+    def _many(self, link: _Link, rng: random.Random) -> Any:
+        """Child references or a subset: the N documents of this One (consistent with their parent refs)."""
+        node = link.node
+        target = self._target(node)
+        low, high = self._array_bounds(node, link.schema)
+        max_items = link.schema.get("maxItems", node.max_items)
+        children = self._children(link, target)
+        if children is None:
+            pool = self.docs.get(target, []) if target else []
+            children = rng.sample(pool, min(len(pool), rng.randint(low, high)))
+        if node.sort is not None:
+            path, direction = node.sort
+            children = sorted(children, key=lambda d: _sort_key(get_path(d, path)), reverse=direction < 0)
+        if max_items is not None:
+            children = children[: int(max_items)]
+        item_schema = _items_schema(link.schema)
+        return [self._element(node.items, child, item_schema, rng, link) for child in children]
+
+    def _computed(self, link: _Link) -> Any:
+        """The computed value over the N side: embedded elements of this document, or the N documents."""
+        computation = link.node.computation
+        assert computation is not None
+        items: list[Any] | None = None
+        for node in link.coll.shape:
+            if node.role == "embedded" and node.relationship == computation.relationship:
+                value = link.doc.get(node.name)
+                items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        if items is None:
+            rel_link = _Link(
+                link.rank,
+                link.coll,
+                link.index,
+                link.doc,
+                link.container,
+                ShapeNode(name="", bson_type="array", relationship=computation.relationship),
+                {},
+                [],
+            )
+            items = self._children(rel_link, None) or []
+        if computation.op == "count":
+            return len(items)
+        raw = [get_path(item, computation.field or "") for item in items]
+        raw = [v for v in raw if v is not _MISSING and _number(v) is not None]
+        numbers = [float(_number(v) or 0.0) for v in raw]
+        if computation.op == "sum":
+            return self._typed_total(raw, numbers) if raw else 0
+        if not numbers:
+            return 0 if link.node.required else _MISSING
+        if computation.op == "avg":
+            return sum(numbers) / len(numbers)
+        chosen = (
+            min(raw, key=lambda v: _number(v) or 0.0)
+            if computation.op == "min"
+            else max(raw, key=lambda v: _number(v) or 0.0)
+        )
+        return chosen

@@ -1,0 +1,239 @@
+"""mongosh snippets that show how the application writes and reads each chosen pattern.
+
+They follow RULES.md's "Exporter" lines: ``$push`` with a bound for embedded
+arrays, the application-level join for child references, the transaction for a
+two-way reassignment, ``updateMany`` (with ``arrayFilters`` inside arrays) and a
+change-stream skeleton for denormalized copies, ``$push/$each/$sort/$slice``
+for subsets, the bucket upsert, ``$inc`` for computed values. Field and
+collection names come from the resolved design and are JSON string literals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from modeller.export.literals import js_string
+from modeller.rules.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
+
+
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    """A shape node that belongs to a relationship, with where it sits."""
+
+    coll: CollectionDesign
+    path: str
+    node: ShapeNode
+
+
+def _walk(nodes: list[ShapeNode], prefix: str = "") -> Iterator[tuple[str, ShapeNode]]:
+    for node in nodes:
+        path = f"{prefix}.{node.name}" if prefix else node.name
+        yield path, node
+        if node.bson_type == "object":
+            yield from _walk(node.children, path)
+        elif node.items is not None and node.items.bson_type == "object":
+            yield from _walk(node.items.children, path)
+
+
+def _hits(design: Design, rel_id: str) -> list[_Hit]:
+    return [
+        _Hit(coll, path, node)
+        for coll in design.collections
+        for path, node in _walk(coll.shape)
+        if node.relationship == rel_id
+    ]
+
+
+def _c(name: str) -> str:
+    return f"db.getCollection({js_string(name)})"
+
+
+def _k(path: str) -> str:
+    return js_string(path)
+
+
+def _first_scalar(node: ShapeNode) -> ShapeNode | None:
+    """The first plain field of an object (or of an array's element), for example values."""
+    children = node.children if node.bson_type == "object" else (node.items.children if node.items else [])
+    return next((c for c in children if c.role == "field" and c.bson_type not in ("object", "array")), None)
+
+
+def relationship_snippet(design: Design, rel: RelationshipDesign) -> str:
+    """The write/read pattern of one relationship as a short mongosh snippet ("" when there is none)."""
+    hits = _hits(design, rel.id)
+    by_role: dict[str, _Hit] = {}
+    for hit in hits:
+        by_role.setdefault(hit.node.role, hit)
+    lines: list[str] = []
+    embedded = by_role.get("embedded")
+    if embedded is not None:
+        coll, path, node = embedded.coll.name, embedded.path, embedded.node
+        field = _first_scalar(node)
+        if node.bson_type == "array":
+            bound = f" (the validator caps it at {node.max_items})" if node.max_items else ""
+            lines.append(f"// add one element{bound}")
+            lines.append(f"{_c(coll)}.updateOne({{ _id: id }}, {{ $push: {{ {_k(path)}: element }} }});")
+            if field is not None:
+                lines.append("// change one element in place (positional operator, filter on the element)")
+                lines.append(
+                    f"{_c(coll)}.updateOne({{ _id: id, {_k(path + '.' + field.name)}: oldValue }}, "
+                    f"{{ $set: {{ {_k(path + '.$.' + field.name)}: newValue }} }});"
+                )
+        else:
+            target = f"{path}.{field.name}" if field is not None else path
+            lines.append("// one document, one atomic update")
+            lines.append(f"{_c(coll)}.updateOne({{ _id: id }}, {{ $set: {{ {_k(target)}: value }} }});")
+    child = by_role.get("child-refs")
+    parent = by_role.get("parent-ref")
+    if child is not None:
+        ref_target = child.node.ref_collection or (child.node.items.ref_collection if child.node.items else None)
+        lines.append("// application-level join: the One keeps the ids of its N")
+        lines.append(f"const one = {_c(child.coll.name)}.findOne({{ _id: id }});")
+        if ref_target:
+            lines.append(f"{_c(ref_target)}.find({{ _id: {{ $in: one[{_k(child.path)}] }} }});")
+    if parent is not None:
+        lines.append("// the N reference their One: query them through the indexed reference")
+        lines.append(f"{_c(parent.coll.name)}.find({{ {_k(parent.path)}: oneId }});")
+    if rel.strategy == "two-way" and child is not None and parent is not None:
+        lines.append("// reassign one N to another One: both sides change, so use a transaction")
+        lines.append("const session = db.getMongo().startSession();")
+        lines.append("session.withTransaction(() => {")
+        lines.append(f"  const s = session.getDatabase({js_string(design.database)});")
+        lines.append(
+            f"  s.getCollection({js_string(child.coll.name)}).updateOne({{ _id: oldOneId }}, "
+            f"{{ $pull: {{ {_k(child.path)}: manyId }} }});"
+        )
+        lines.append(
+            f"  s.getCollection({js_string(child.coll.name)}).updateOne({{ _id: newOneId }}, "
+            f"{{ $addToSet: {{ {_k(child.path)}: manyId }} }});"
+        )
+        lines.append(
+            f"  s.getCollection({js_string(parent.coll.name)}).updateOne({{ _id: manyId }}, "
+            f"{{ $set: {{ {_k(parent.path)}: newOneId }} }});"
+        )
+        lines.append("});")
+    subset = by_role.get("subset")
+    if subset is not None:
+        node = subset.node
+        sort_field, direction = node.sort if node.sort is not None else ("_id", -1)
+        k = node.max_items or 10
+        lines.append(f"// keep the {k} latest in the One: push, sort, slice in one update")
+        lines.append(
+            f"{_c(subset.coll.name)}.updateOne({{ _id: oneId }}, {{ $push: {{ {_k(subset.path)}: "
+            f"{{ $each: [newElement], $sort: {{ {_k(sort_field)}: {direction} }}, $slice: {k} }} }} }});"
+        )
+    for hit in hits:
+        comp = hit.node.computation
+        if comp is None:
+            continue
+        if comp.op == "count":
+            update = f"$inc: {{ {_k(hit.path)}: 1 }}"
+        elif comp.op == "sum":
+            update = f"$inc: {{ {_k(hit.path)}: newValue }}"
+        elif comp.op in ("min", "max"):
+            update = f"${comp.op}: {{ {_k(hit.path)}: newValue }}"
+        else:
+            lines.append(f"// {hit.path}: average kept from a stored count and sum, or recomputed by a periodic job")
+            continue
+        lines.append(f"// computed value: maintain it when a new N is written ({comp.op})")
+        lines.append(f"{_c(hit.coll.name)}.updateOne({{ _id: oneId }}, {{ {update} }});")
+    return "\n".join(lines)
+
+
+def bucket_snippet(coll: CollectionDesign) -> str:
+    """The single upsert that appends a reading to a non-full bucket and keeps its statistics."""
+    bucket = coll.bucket
+    if bucket is None:
+        return ""
+    stats = {node.name for node in coll.shape if node.role == "bucket-stat"}
+    inc = [f"{js_string(name)}: 1" for name in stats if name.lower() in ("count", "n")]
+    count_field = next((name for name in stats if name.lower() in ("count", "n")), "count")
+    value = js_string(bucket.value_field) if bucket.value_field else None
+    update = [f"$push: {{ {js_string(bucket.items_field)}: reading }}"]
+    if value is not None:
+        if "sum" in stats:
+            inc.append(f'"sum": reading[{value}]')
+        if "min" in stats:
+            update.append(f'$min: {{ "min": reading[{value}] }}')
+        if "max" in stats:
+            update.append(f'$max: {{ "max": reading[{value}] }}')
+    if inc:
+        update.append("$inc: { " + ", ".join(inc) + " }")
+    update.append(f"$setOnInsert: {{ {js_string(bucket.start_field)}: reading[{js_string(bucket.time_field)}] }}")
+    if bucket.end_field in stats:
+        update.append(f"$max: {{ {js_string(bucket.end_field)}: reading[{js_string(bucket.time_field)}] }}")
+    merged: dict[str, list[str]] = {}
+    for part in update:
+        op, _, rest = part.partition(": ")
+        merged.setdefault(op, []).append(rest.strip()[1:-1].strip())
+    body = ", ".join(f"{op}: {{ {', '.join(parts)} }}" for op, parts in merged.items())
+    return "\n".join(
+        [
+            f"// append one reading to the open bucket of its series (at most {bucket.size} per bucket)",
+            f"{_c(coll.name)}.updateOne(",
+            f"  {{ {js_string(bucket.series_field)}: seriesId, {js_string(count_field)}: {{ $lt: {bucket.size} }} }},",
+            f"  {{ {body} }},",
+            "  { upsert: true });",
+        ]
+    )
+
+
+def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
+    """How a copy follows its source: ``updateMany`` (``arrayFilters`` inside arrays), change stream."""
+    if copy.staleness == "forever" or copy.sync == "none":
+        return f"// point-in-time copy: written once at insert ({copy.path}), never synchronized"
+    source_coll = next(
+        (c.name for c in design.collections if c.entities and c.entities[0] == copy.source_entity), copy.source_entity
+    )
+    parts = copy.path.split(".")
+    lines = []
+    if len(parts) >= 2 and _is_array_path(design, copy.collection, parts[0]):
+        array, rest = parts[0], ".".join(parts[1:])
+        id_key = f"{array}._id" if _has_child(design, copy.collection, array, "_id") else f"{array}.id"
+        elem_id = id_key.split(".", 1)[1]
+        lines.append("// the source changed: update the copy inside every array element that holds it")
+        lines.append(
+            f"{_c(copy.collection)}.updateMany({{ {_k(id_key)}: sourceId }}, "
+            f"{{ $set: {{ {_k(array + '.$[e].' + rest)}: newValue }} }}, "
+            f"{{ arrayFilters: [{{ {_k('e.' + elem_id)}: sourceId }}] }});"
+        )
+    else:
+        ref = parts[0] + "._id" if len(parts) >= 2 else "<reference field>"
+        lines.append("// the source changed: update every copy")
+        if len(parts) >= 2:
+            lines.append(
+                f"{_c(copy.collection)}.updateMany({{ {_k(ref)}: sourceId }}, "
+                f"{{ $set: {{ {_k(copy.path)}: newValue }} }});"
+            )
+        else:
+            lines.append(
+                f"{_c(copy.collection)}.updateMany({{ /* documents referencing sourceId */ }}, "
+                f"{{ $set: {{ {_k(copy.path)}: newValue }} }});"
+            )
+    if copy.sync == "change-stream":
+        lines.append("// or let a change stream on the source push every change to the copies")
+        lines.append(
+            f'{_c(source_coll)}.watch([{{ $match: {{ operationType: "update", '
+            f"{_k('updateDescription.updatedFields.' + copy.field)}: {{ $exists: true }} }} }}]);"
+        )
+    return "\n".join(lines)
+
+
+def _find(design: Design, coll_name: str, name: str) -> ShapeNode | None:
+    coll = design.collection(coll_name)
+    if coll is None:
+        return None
+    return next((n for n in coll.shape if n.name == name), None)
+
+
+def _is_array_path(design: Design, coll_name: str, name: str) -> bool:
+    node = _find(design, coll_name, name)
+    return node is not None and node.bson_type == "array"
+
+
+def _has_child(design: Design, coll_name: str, name: str, child: str) -> bool:
+    node = _find(design, coll_name, name)
+    if node is None or node.items is None:
+        return False
+    return any(c.name == child for c in node.items.children)

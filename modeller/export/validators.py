@@ -1,0 +1,193 @@
+"""Validators: the engine's ``$jsonSchema`` per collection, and the same as standard JSON Schema.
+
+The ``$jsonSchema`` is taken from the design as is (the engine owns it). The
+JSON Schema (draft 2020-12) is a mechanical translation for application code
+that exchanges documents as *relaxed Extended JSON* (``bson.json_util`` with
+``RELAXED_JSON_OPTIONS``, or ``EJSON.stringify`` in JavaScript): ObjectIds are
+``{"$oid": ...}``, dates ``{"$date": "<ISO-8601>"}``, decimals
+``{"$numberDecimal": ...}``, ints and longs plain integers.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from modeller.rules.design import CollectionDesign
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+_INT32 = (-(2**31), 2**31 - 1)
+
+#: Extended JSON wrappers, shared through ``$defs``.
+_DEFS: dict[str, dict[str, Any]] = {
+    "objectId": {
+        "type": "object",
+        "properties": {"$oid": {"type": "string", "pattern": "^[0-9a-fA-F]{24}$"}},
+        "required": ["$oid"],
+        "additionalProperties": False,
+    },
+    "date": {
+        "type": "object",
+        "properties": {"$date": {"type": "string", "format": "date-time"}},
+        "required": ["$date"],
+        "additionalProperties": False,
+    },
+    "decimal": {
+        "type": "object",
+        "properties": {"$numberDecimal": {"type": "string"}},
+        "required": ["$numberDecimal"],
+        "additionalProperties": False,
+    },
+    "binData": {
+        "type": "object",
+        "properties": {
+            "$binary": {
+                "type": "object",
+                "properties": {"base64": {"type": "string"}, "subType": {"type": "string", "pattern": "^[0-9a-f]{2}$"}},
+                "required": ["base64", "subType"],
+                "additionalProperties": False,
+            }
+        },
+        "required": ["$binary"],
+        "additionalProperties": False,
+    },
+}
+
+#: ``$jsonSchema`` keywords copied unchanged (they mean the same in draft 2020-12).
+_PLAIN_KEYWORDS = (
+    "title",
+    "description",
+    "enum",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "required",
+)
+
+
+def collection_schema(coll: CollectionDesign) -> dict[str, Any]:
+    """The collection's ``$jsonSchema`` (the engine may store it bare or wrapped)."""
+    validator = coll.validator or {}
+    if set(validator) == {"$jsonSchema"}:
+        inner = validator["$jsonSchema"]
+        return dict(inner) if isinstance(inner, dict) else {}
+    return dict(validator)
+
+
+def validator_document(coll: CollectionDesign) -> dict[str, Any]:
+    """What ``createCollection``'s ``validator`` option takes: ``{"$jsonSchema": ...}``."""
+    return {"$jsonSchema": collection_schema(coll)}
+
+
+def validator_json(coll: CollectionDesign) -> str:
+    """``validators/<collection>.json``: the validator as a JSON file (two-space indent)."""
+    return json.dumps(validator_document(coll), indent=2, ensure_ascii=False) + "\n"
+
+
+def json_schema(coll: CollectionDesign, database: str | None = None) -> dict[str, Any]:
+    """The collection's documents as JSON Schema draft 2020-12 over relaxed Extended JSON."""
+    used: set[str] = set()
+    body = _translate(collection_schema(coll), used)
+    where = f"{database}.{coll.name}" if database else coll.name
+    out: dict[str, Any] = {
+        "$schema": JSON_SCHEMA_DIALECT,
+        "title": coll.name,
+        "description": (
+            f"Documents of the MongoDB collection {where} as relaxed Extended JSON "
+            "(generated from its $jsonSchema validator)."
+        ),
+    }
+    for key, value in body.items():
+        if key not in ("title", "description"):
+            out[key] = value
+    if used:
+        out["$defs"] = {name: copy.deepcopy(_DEFS[name]) for name in sorted(used)}
+    return out
+
+
+def json_schema_text(coll: CollectionDesign, database: str | None = None) -> str:
+    """``schema/<collection>.schema.json``."""
+    return json.dumps(json_schema(coll, database), indent=2, ensure_ascii=False) + "\n"
+
+
+def _translate(schema: Any, used: set[str]) -> dict[str, Any]:
+    """Translate one ``$jsonSchema`` (sub)schema; ``used`` collects the ``$defs`` it needs."""
+    if not isinstance(schema, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key in _PLAIN_KEYWORDS:
+        if key in schema:
+            out[key] = copy.deepcopy(schema[key])
+    types: list[dict[str, Any]] = []
+    if "bsonType" in schema:
+        names = schema["bsonType"] if isinstance(schema["bsonType"], list) else [schema["bsonType"]]
+        types = [_bson_type(str(name), used) for name in names]
+    elif "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        types = [{"type": "integer" if name == "integer" else name} for name in names]
+    if len(types) == 1:
+        out.update(types[0])
+    elif types:
+        out["anyOf"] = types
+    if "properties" in schema:
+        out["properties"] = {name: _translate(sub, used) for name, sub in schema["properties"].items()}
+    if "patternProperties" in schema:
+        out["patternProperties"] = {pat: _translate(sub, used) for pat, sub in schema["patternProperties"].items()}
+    if "additionalProperties" in schema:
+        extra = schema["additionalProperties"]
+        out["additionalProperties"] = extra if isinstance(extra, bool) else _translate(extra, used)
+    if "items" in schema:
+        items = schema["items"]
+        if isinstance(items, list):
+            out["prefixItems"] = [_translate(sub, used) for sub in items]
+        else:
+            out["items"] = _translate(items, used)
+    for key in ("oneOf", "anyOf", "allOf"):
+        if key in schema:
+            translated = [_translate(sub, used) for sub in schema[key]]
+            if key == "anyOf" and "anyOf" in out:
+                out["allOf"] = [*out.get("allOf", []), {"anyOf": out.pop("anyOf")}]
+            out[key] = translated
+    if "not" in schema:
+        out["not"] = _translate(schema["not"], used)
+    return out
+
+
+def _bson_type(name: str, used: set[str]) -> dict[str, Any]:
+    """One ``bsonType`` as the JSON shape relaxed Extended JSON gives it."""
+    if name == "string":
+        return {"type": "string"}
+    if name == "int":
+        return {"type": "integer", "minimum": _INT32[0], "maximum": _INT32[1]}
+    if name == "long":
+        return {"type": "integer"}
+    if name == "double":
+        return {"type": "number"}
+    if name == "bool":
+        return {"type": "boolean"}
+    if name == "object":
+        return {"type": "object"}
+    if name == "array":
+        return {"type": "array"}
+    if name == "null":
+        return {"type": "null"}
+    if name == "number":
+        used.add("decimal")
+        return {"anyOf": [{"type": "number"}, {"$ref": "#/$defs/decimal"}]}
+    if name in _DEFS:
+        used.add(name)
+        return {"$ref": f"#/$defs/{name}"}
+    # A BSON type with no JSON counterpart here (regex, timestamp, ...): say so, accept anything.
+    return {"description": f"BSON type {name!r} (no JSON Schema mapping)"}

@@ -1,0 +1,381 @@
+"""Realistic sample values: Faker chosen by field name and type, deterministic per seed.
+
+Faker is seeded locally (``seed_instance``) and every choice goes through a
+local ``random.Random``: no global state, so two exports with the same seed are
+byte-identical and do not disturb anyone else's randomness. Faker calls cost up
+to 0.1 ms each, so each provider fills a small pool once per export and
+documents pick from it (unique fields call Faker directly).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import uuid
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from bson import Binary, Decimal128, Int64, ObjectId
+from faker import Faker
+
+#: Sample dates fall in this window (fixed: "now" would break determinism).
+DATE_START = dt.datetime(2023, 1, 1, tzinfo=dt.UTC)
+DATE_SPAN_S = 2 * 365 * 24 * 3600
+
+_POOL_SIZE = 48
+_WORD = re.compile(r"[^a-z0-9]+")
+
+#: normalized field name -> Faker provider (string fields).
+_STRING_BY_NAME: dict[str, str] = {
+    "email": "email",
+    "mail": "email",
+    "e_mail": "email",
+    "email_address": "email",
+    "first_name": "first_name",
+    "firstname": "first_name",
+    "given_name": "first_name",
+    "last_name": "last_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family_name": "last_name",
+    "name": "name",
+    "full_name": "name",
+    "fullname": "name",
+    "display_name": "name",
+    "author": "name",
+    "owner": "name",
+    "customer": "name",
+    "contact": "name",
+    "author_name": "name",
+    "customer_name": "name",
+    "user": "user_name",
+    "username": "user_name",
+    "user_name": "user_name",
+    "login": "user_name",
+    "handle": "user_name",
+    "nickname": "user_name",
+    "city": "city",
+    "town": "city",
+    "country": "country",
+    "state": "state",
+    "region": "state",
+    "province": "state",
+    "street": "street_address",
+    "address": "street_address",
+    "address_line": "street_address",
+    "street_address": "street_address",
+    "zip": "postcode",
+    "zipcode": "postcode",
+    "zip_code": "postcode",
+    "postcode": "postcode",
+    "postal_code": "postcode",
+    "phone": "phone_number",
+    "phone_number": "phone_number",
+    "mobile": "phone_number",
+    "tel": "phone_number",
+    "telephone": "phone_number",
+    "cell": "phone_number",
+    "fax": "phone_number",
+    "company": "company",
+    "organisation": "company",
+    "organization": "company",
+    "employer": "company",
+    "publisher": "company",
+    "manufacturer": "company",
+    "brand": "company",
+    "vendor": "company",
+    "url": "url",
+    "website": "url",
+    "homepage": "url",
+    "link": "url",
+    "uri": "uri",
+    "domain": "domain_name",
+    "hostname": "hostname",
+    "host": "hostname",
+    "host_name": "hostname",
+    "ip": "ipv4",
+    "ipaddr": "ipv4",
+    "ip_address": "ipv4",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
+    "mac": "mac_address",
+    "mac_address": "mac_address",
+    "title": "catch_phrase",
+    "headline": "catch_phrase",
+    "subject": "catch_phrase",
+    "label": "word",
+    "description": "sentence",
+    "body": "paragraph",
+    "text": "sentence",
+    "content": "paragraph",
+    "message": "sentence",
+    "msg": "sentence",
+    "comment": "sentence",
+    "summary": "sentence",
+    "bio": "sentence",
+    "note": "sentence",
+    "notes": "sentence",
+    "review": "sentence",
+    "details": "sentence",
+    "color": "color_name",
+    "colour": "color_name",
+    "currency": "currency_code",
+    "language": "language_code",
+    "lang": "language_code",
+    "locale": "locale",
+    "timezone": "timezone",
+    "job": "job",
+    "occupation": "job",
+    "job_title": "job",
+    "isbn": "isbn13",
+    "ssn": "ssn",
+    "iban": "iban",
+    "license_plate": "license_plate",
+    "file_name": "file_name",
+    "filename": "file_name",
+    "path": "file_path",
+    "mime_type": "mime_type",
+    "password": "sha256",
+    "hash": "sha256",
+    "token": "sha256",
+    "slug": "slug",
+    "word": "word",
+    "tag": "word",
+    "tags": "word",
+    "keyword": "word",
+    "keywords": "word",
+    "category": "word",
+    "genre": "word",
+    "type": "word",
+    "kind": "word",
+    "status": "word",
+    "level": "word",
+    "sku": "ean8",
+    "code": "ean8",
+    "barcode": "ean13",
+    "ean": "ean13",
+    "model": "word",
+    "product": "word",
+    "product_name": "catch_phrase",
+    "item": "word",
+    "item_name": "catch_phrase",
+    "department": "word",
+    "school": "company",
+    "team": "company",
+    "room": "building_number",
+    "building": "building_number",
+    "latitude_text": "latitude",
+    "card_number": "credit_card_number",
+}
+
+#: normalized name fragment -> provider, tried when no exact name matches (suffixes first).
+_STRING_BY_SUFFIX: tuple[tuple[str, str], ...] = (
+    ("_email", "email"),
+    ("_name", "name"),
+    ("_city", "city"),
+    ("_country", "country"),
+    ("_phone", "phone_number"),
+    ("_address", "street_address"),
+    ("_url", "url"),
+    ("_ip", "ipv4"),
+    ("_title", "catch_phrase"),
+    ("_description", "sentence"),
+    ("_text", "sentence"),
+    ("_code", "ean8"),
+    ("_status", "word"),
+    ("_type", "word"),
+    ("email", "email"),
+    ("phone", "phone_number"),
+)
+
+#: normalized name -> (low, high) for integer-like fields.
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "age": (18, 90),
+    "year": (1990, 2025),
+    "month": (1, 12),
+    "day": (1, 28),
+    "hour": (0, 23),
+    "minute": (0, 59),
+    "second": (0, 59),
+    "rating": (1, 5),
+    "stars": (1, 5),
+    "score": (0, 100),
+    "percent": (0, 100),
+    "percentage": (0, 100),
+    "port": (1024, 65535),
+    "floor": (0, 40),
+    "quantity": (1, 20),
+    "qty": (1, 20),
+    "count": (0, 500),
+    "stock": (0, 500),
+    "available": (0, 50),
+    "copies": (1, 20),
+    "pages": (40, 900),
+    "priority": (1, 5),
+    "version": (1, 5),
+    "revision": (1, 20),
+    "duration": (1, 600),
+    "views": (0, 100000),
+    "likes": (0, 5000),
+    "capacity": (1, 500),
+}
+
+#: normalized name -> (low, high) for floating fields.
+_FLOAT_RANGES: dict[str, tuple[float, float]] = {
+    "price": (1, 500),
+    "amount": (1, 2000),
+    "cost": (1, 500),
+    "total": (1, 5000),
+    "balance": (0, 10000),
+    "salary": (20000, 150000),
+    "rating": (1, 5),
+    "score": (0, 100),
+    "temperature": (-10, 40),
+    "temp": (-10, 40),
+    "humidity": (10, 95),
+    "pressure": (950, 1050),
+    "value": (0, 100),
+    "reading": (0, 100),
+    "weight": (0.1, 100),
+    "height": (0.1, 3),
+    "width": (0.1, 3),
+    "length": (0.1, 10),
+    "speed": (0, 130),
+    "latitude": (-90, 90),
+    "lat": (-90, 90),
+    "longitude": (-180, 180),
+    "lng": (-180, 180),
+    "lon": (-180, 180),
+    "discount": (0, 50),
+    "tax": (0, 25),
+    "percent": (0, 100),
+    "hours": (0.5, 40),
+    "distance": (0.1, 500),
+    "voltage": (200, 250),
+    "cpu": (0, 100),
+    "memory": (0, 100),
+}
+
+
+def normalize(name: str) -> str:
+    """``"Email Address"`` -> ``"email_address"``: the key for the name tables."""
+    return _WORD.sub("_", name.lower()).strip("_")
+
+
+def truncate_ms(value: dt.datetime) -> dt.datetime:
+    """BSON dates keep milliseconds only: drop the rest so a round trip is exact."""
+    return value.replace(microsecond=value.microsecond // 1000 * 1000)
+
+
+def _within(base: tuple[float, float], low: float | None, high: float | None) -> tuple[float, float]:
+    """The name's usual range narrowed to the validator's bounds (the validator wins when they miss)."""
+    lo, hi = base
+    if low is not None:
+        lo = max(lo, low)
+    if high is not None:
+        hi = min(hi, high)
+    if lo > hi:
+        lo = low if low is not None else hi
+        hi = high if high is not None else lo
+        hi = max(hi, lo)
+    return lo, hi
+
+
+class ValueFactory:
+    """Makes sample values for one export; pools are shared, choices use the caller's ``rng``."""
+
+    def __init__(self, seed: int) -> None:
+        self._faker = Faker("en_US")
+        self._seed = seed
+        self._pools: dict[str, list[Any]] = {}
+
+    def provider(self, name: str) -> Callable[[], Any] | None:
+        """A Faker provider method by name, or None when Faker has no such provider."""
+        if not name or name.startswith("_") or not name.replace("_", "").isalnum():
+            return None
+        try:
+            method = getattr(self._faker, name)
+        except AttributeError:
+            return None
+        return method if callable(method) else None
+
+    def pooled(self, provider: str, rng: random.Random) -> Any:
+        """A value of ``provider`` from a pool filled once per export (same seed, same pool)."""
+        pool = self._pools.get(provider)
+        if pool is None:
+            method = self.provider(provider)
+            if method is None:
+                raise KeyError(provider)
+            self._faker.seed_instance(f"{self._seed}/{provider}")
+            pool = [method() for _ in range(_POOL_SIZE)]
+            self._pools[provider] = pool
+        return rng.choice(pool)
+
+    def fresh(self, provider: str, rng: random.Random) -> Any:
+        """A new value straight from Faker (for unique fields), seeded from ``rng``."""
+        method = self.provider(provider)
+        if method is None:
+            raise KeyError(provider)
+        self._faker.seed_instance(rng.getrandbits(64))
+        return method()
+
+    # -- by type ---------------------------------------------------------------------------------
+
+    def string_provider(self, field: str) -> str:
+        key = normalize(field)
+        if key in _STRING_BY_NAME:
+            return _STRING_BY_NAME[key]
+        for suffix, provider in _STRING_BY_SUFFIX:
+            if key.endswith(suffix):
+                return provider
+        return "word"
+
+    def int_value(self, field: str, rng: random.Random, low: int | None, high: int | None) -> int:
+        key = normalize(field)
+        base = _INT_RANGES.get(key) or _INT_RANGES.get(key.rsplit("_", 1)[-1]) or (0, 1000)
+        lo, hi = _within(base, low, high)
+        return rng.randint(int(lo), int(hi))
+
+    def float_value(self, field: str, rng: random.Random, low: float | None, high: float | None) -> float:
+        key = normalize(field)
+        base = _FLOAT_RANGES.get(key) or _FLOAT_RANGES.get(key.rsplit("_", 1)[-1]) or (0.0, 1000.0)
+        lo, hi = _within(base, low, high)
+        value = round(rng.uniform(lo, hi), 2)
+        return min(max(value, lo), hi)
+
+    def date_value(self, field: str, rng: random.Random) -> dt.datetime:
+        key = normalize(field)
+        if key in ("birthday", "birth_date", "date_of_birth", "dob", "born", "birthdate"):
+            start = dt.datetime(1950, 1, 1, tzinfo=dt.UTC)
+            return truncate_ms(start + dt.timedelta(seconds=rng.randrange(55 * 365 * 24 * 3600)))
+        offset = dt.timedelta(seconds=rng.randrange(DATE_SPAN_S), milliseconds=rng.randrange(1000))
+        return truncate_ms(DATE_START + offset)
+
+    @staticmethod
+    def object_id(rng: random.Random) -> ObjectId:
+        """An ObjectId whose timestamp lies in the sample window (it looks like a real one)."""
+        stamp = int(DATE_START.timestamp()) + rng.randrange(DATE_SPAN_S)
+        return ObjectId(stamp.to_bytes(4, "big") + rng.getrandbits(64).to_bytes(8, "big"))
+
+    @staticmethod
+    def uuid_value(rng: random.Random) -> Binary:
+        return Binary.from_uuid(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+    @staticmethod
+    def bin_value(rng: random.Random) -> Binary:
+        return Binary(rng.getrandbits(128).to_bytes(16, "big"))
+
+    @staticmethod
+    def long_value(value: int) -> Int64:
+        return Int64(value)
+
+    @staticmethod
+    def decimal_value(value: float) -> Decimal128:
+        return Decimal128(Decimal(f"{value:.2f}"))
+
+    @staticmethod
+    def point(rng: random.Random) -> dict[str, Any]:
+        """A GeoJSON point (longitude first), as 2dsphere indexes want it."""
+        return {"type": "Point", "coordinates": [round(rng.uniform(-180, 180), 6), round(rng.uniform(-90, 90), 6)]}
