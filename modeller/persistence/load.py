@@ -133,8 +133,10 @@ def _loads(text: str | bytes, source: str, check: bool) -> Project:
         if len(text) > MAX_FILE_BYTES:
             raise _too_large(source, len(text))
         text = _decode(text, source)
-    elif len(text) > MAX_FILE_BYTES:
-        raise _too_large(source, len(text))
+    else:
+        if len(text) > MAX_FILE_BYTES:
+            raise _too_large(source, len(text))
+        _refuse_unencodable(text, source)
     if text.startswith(_BOM):
         text = text[1:]
     data = _parse(text, source)
@@ -174,6 +176,17 @@ def _decode(raw: bytes, source: str) -> str:
         byte = raw[exc.start]
         raise ProjectFileError.single(
             source, f"not UTF-8 text: byte 0x{byte:02x} cannot be decoded; save the file as UTF-8", None, line, column
+        ) from None
+
+
+def _refuse_unencodable(text: str, source: str) -> None:
+    """Text handed over as ``str`` may hold lone surrogates that no file could; they could never be saved."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line, column = line_column(text, exc.start)
+        raise ProjectFileError.single(
+            source, "contains a lone UTF-16 surrogate (U+D800..U+DFFF), which UTF-8 cannot store", None, line, column
         ) from None
 
 
