@@ -19,6 +19,7 @@ from modeller.cli.output import EXIT_BAD_INPUT, fail
 COMMANDS: dict[str, str] = {
     "validate": "modeller.cli.cmd_validate",
     "fmt": "modeller.cli.cmd_fmt",
+    "export": "modeller.cli.cmd_export",
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);
