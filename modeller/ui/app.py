@@ -1,0 +1,105 @@
+"""``modeller [FILE] [--screenshot OUT.png [--size WxH]]``: start the desktop app.
+
+Bad input (unknown option, missing or broken file, bad size) prints one clear
+message on stderr and returns a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise _BadInput(f"modeller: {message}")
+
+
+class _BadInput(Exception):
+    pass
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"size {text!r} is not WIDTHxHEIGHT, e.g. 1600x1000")
+    width, height = int(match.group(1)), int(match.group(2))
+    if not (200 <= width <= 10000 and 200 <= height <= 10000):
+        raise argparse.ArgumentTypeError(f"size {text!r} must be between 200x200 and 10000x10000")
+    return width, height
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="modeller", description="Modeller: design MongoDB schemas on a canvas.")
+    p.add_argument("file", nargs="?", type=Path, help="project file to open (*.modeller.json)")
+    p.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window to a PNG and exit")
+    p.add_argument("--size", type=_size, default=(1600, 1000), metavar="WxH", help="window size (default 1600x1000)")
+    p.add_argument("--theme", choices=("system", "light", "dark"), default="system", help="colour theme")
+    return p
+
+
+def main(args: list[str]) -> int:
+    try:
+        options = parser().parse_args(args)
+    except _BadInput as err:
+        print(err, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    if options.screenshot is not None:
+        if options.file is None:
+            print("modeller: --screenshot needs a project FILE to open", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return _run(options)
+
+
+def _run(options: argparse.Namespace) -> int:
+    from PySide6.QtCore import QCoreApplication, QSize
+    from PySide6.QtWidgets import QApplication
+
+    from modeller.persistence import ProjectFileError, load_project
+
+    project = None
+    if options.file is not None:
+        try:
+            project = load_project(options.file)
+        except ProjectFileError as err:
+            print(err, file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except OSError as err:
+            print(f"{options.file}: {err.strerror or err}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    QCoreApplication.setOrganizationName("Modeller")
+    QCoreApplication.setApplicationName("Modeller")
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modeller"])
+    assert isinstance(app, QApplication)
+    from modeller.ui.main_window import MainWindow
+    from modeller.ui.theme.theme import apply_theme
+
+    apply_theme(app, options.theme)
+    window = MainWindow()
+    if project is not None:
+        window.document.reset(project, options.file)
+        if options.screenshot is None:
+            window.add_recent(options.file)
+    if options.screenshot is not None:
+        width, height = options.size
+        ok = window.render_screenshot(options.screenshot, QSize(width, height))
+        # hide, not close: closing clears the recovery copy a real session may have left
+        window.autosave_timer.stop()
+        window.hide()
+        if not ok:
+            print(f"modeller: cannot write {options.screenshot}", file=sys.stderr)
+            return EXIT_FAILED
+        return EXIT_OK
+    window.show()
+    window.view.fit_to_window()
+    window.offer_recovery()
+    return int(app.exec())

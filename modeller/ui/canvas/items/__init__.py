@@ -1,0 +1,1 @@
+"""Graphics items. They draw what the model says and hold no state of their own."""

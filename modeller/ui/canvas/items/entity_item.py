@@ -1,0 +1,272 @@
+"""The card of one entity: name, document count, fields with types (nested fields indented)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOptionGraphicsItem, QWidget
+
+from modeller.model import ArrayItems, Entity, Field
+from modeller.ui.canvas.items.style import CanvasStyle
+
+if TYPE_CHECKING:
+    from modeller.ui.canvas.scene import CanvasScene
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a card: indentation level, name, type text, marks."""
+
+    level: int
+    name: str
+    type_text: str
+    required: bool = False
+    unique: bool = False
+
+
+def type_text(field: Field | ArrayItems) -> str:
+    """``string``, ``[string]``, ``[{…}]``, ``{…}``: the type as the card shows it."""
+    if field.type == "array":
+        inner = field.items
+        if inner is None:
+            return "[ ]"
+        return f"[{type_text(inner)}]"
+    if field.type == "object":
+        return "{…}"
+    if field.enum:
+        return f"{field.type} enum"
+    return field.type
+
+
+def field_rows(fields: list[Field], level: int = 0) -> list[Row]:
+    rows: list[Row] = []
+    for field in fields:
+        rows.append(Row(level, field.name + (" [ ]" if field.type == "array" else ""), type_text(field),
+                        field.required, field.unique))
+        children = field.fields
+        items = field.items
+        while children is None and items is not None:
+            children, items = items.fields, items.items
+        if children:
+            rows.extend(field_rows(children, level + 1))
+    return rows
+
+
+def count_text(value: int | None) -> str:
+    if value is None:
+        return ""
+    for limit, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**4, "k")):
+        if value >= limit:
+            short = value / limit if suffix != "k" else value / 1000
+            return f"{short:.3g}{suffix} docs"
+    return f"{value:,} docs"
+
+
+def subtitle(entity: Entity) -> str:
+    parts = []
+    if entity.count is not None:
+        parts.append(count_text(entity.count))
+    if entity.timeseries is not None:
+        parts.append("time series")
+    if entity.subtypes is not None:
+        parts.append(f"{len(entity.subtypes.variants)} subtypes")
+    if entity.append_only and entity.timeseries is None:
+        parts.append("append-only")
+    return " · ".join(parts) or "count not set"
+
+
+class EntityItem(QGraphicsItem):
+    """Draws an entity; its id is the only thing it keeps (the rest is derived from the model)."""
+
+    Type = QGraphicsItem.UserType + 1
+
+    def __init__(self, entity_id: str, style: CanvasStyle) -> None:
+        super().__init__()
+        self.entity_id = entity_id
+        self._style = style
+        self._hover = False
+        self._title = ""
+        self._subtitle = ""
+        self._kind = "plain"
+        self._rows: list[Row] = []
+        self._more = 0
+        self._rect = QRectF(0, 0, style.min_width, 60)
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+            | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+            | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
+        )
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+
+    def type(self) -> int:
+        return self.Type
+
+    # ------------------------------------------------------------ from model
+    def set_entity(self, entity: Entity) -> None:
+        """Recompute what the card shows from the model object."""
+        style = self._style
+        self.prepareGeometryChange()
+        self._title = entity.name
+        self._subtitle = subtitle(entity)
+        self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
+        rows = field_rows(entity.fields)
+        if entity.subtypes is not None:
+            for variant, fields in entity.subtypes.variants.items():
+                rows.append(Row(0, f"‹{variant}›", "variant"))
+                rows.extend(field_rows(fields, 1))
+        self._more = max(0, len(rows) - style.max_rows)
+        self._rows = rows[: style.max_rows]
+        width = max(
+            style.title_metrics.horizontalAdvance(self._title) + 2 * style.padding + 16,
+            style.sub_metrics.horizontalAdvance(self._subtitle) + 2 * style.padding,
+            *(
+                style.padding * 2
+                + row.level * style.indent
+                + style.field_metrics.horizontalAdvance(row.name + " *")
+                + 16
+                + style.type_metrics.horizontalAdvance(row.type_text)
+                for row in self._rows
+            ),
+            style.min_width,
+        )
+        width = min(style.max_width, width)
+        lines = len(self._rows) + (1 if self._more else 0) or 1
+        height = style.header_height + lines * style.row_height + 8
+        self._rect = QRectF(0, 0, round(width), round(height))
+        tip = [entity.name]
+        if entity.description:
+            tip.append(entity.description)
+        tip.append("Drag to move · drag the blue handle to another card to connect")
+        self.setToolTip("\n".join(tip))
+        self.update()
+
+    # ------------------------------------------------------------ geometry
+    def rect(self) -> QRectF:
+        return self._rect
+
+    def scene_rect(self) -> QRectF:
+        return self._rect.translated(self.pos())
+
+    def handle_center(self) -> QPointF:
+        return QPointF(self._rect.right(), self._style.header_height / 2)
+
+    def handle_rect(self) -> QRectF:
+        c = self.handle_center()
+        return QRectF(c.x() - 8, c.y() - 8, 16, 16)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect.adjusted(-3, -3, 11, 3)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(self._rect, self._style.radius, self._style.radius)
+        path.addEllipse(self.handle_rect())
+        return path
+
+    # ------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        style, colors = self._style, self._style.colors
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        rect = self._rect
+        header_color = {"timeseries": colors.header_timeseries, "lookup": colors.header_lookup}.get(
+            self._kind, colors.header
+        )
+        selected = self.isSelected()
+        border = colors.selection if selected else (colors.hover if self._hover else colors.card_border)
+        painter.setPen(QPen(border, 2.5 if selected else 1.2))
+        painter.setBrush(QBrush(colors.card))
+        if lod < 0.35:
+            painter.drawRect(rect)
+            painter.fillRect(QRectF(rect.x(), rect.y(), rect.width(), style.header_height), header_color)
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.drawRoundedRect(rect, style.radius, style.radius)
+        header = QPainterPath()
+        header.addRoundedRect(rect.adjusted(1, 1, -1, 0), style.radius - 1, style.radius - 1)
+        band = QPainterPath()
+        band.addRect(QRectF(rect.x(), rect.y(), rect.width(), style.header_height))
+        painter.fillPath(header.intersected(band), header_color)
+        pad = style.padding
+        inner = rect.width() - 2 * pad
+        painter.setPen(colors.header_text)
+        painter.setFont(style.title_font)
+        title_h = style.title_metrics.height()
+        painter.drawText(
+            QRectF(pad, 4, inner, title_h),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            style.title_metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, inner),
+        )
+        painter.setFont(style.sub_font)
+        painter.drawText(
+            QRectF(pad, 4 + title_h, inner, style.sub_metrics.height()),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            style.sub_metrics.elidedText(self._subtitle, Qt.TextElideMode.ElideRight, inner),
+        )
+        y = style.header_height + 4
+        rh = style.row_height
+        if not self._rows:
+            painter.setPen(colors.card_muted)
+            painter.setFont(style.type_font)
+            painter.drawText(QRectF(pad, y, inner, rh), Qt.AlignmentFlag.AlignVCenter, "no fields yet")
+        for row in self._rows:
+            x = pad + row.level * style.indent
+            type_w = style.type_metrics.horizontalAdvance(row.type_text)
+            painter.setFont(style.type_font)
+            painter.setPen(colors.card_muted)
+            painter.drawText(QRectF(rect.right() - pad - type_w, y, type_w, rh), Qt.AlignmentFlag.AlignVCenter,
+                             row.type_text)
+            if row.level:
+                painter.drawLine(QPointF(x - 9, y + rh / 2), QPointF(x - 3, y + rh / 2))
+            painter.setFont(style.field_font)
+            painter.setPen(colors.card_text)
+            name = row.name + (" *" if row.required else "") + (" !" if row.unique else "")
+            room = rect.right() - pad - type_w - 8 - x
+            painter.drawText(QRectF(x, y, room, rh), Qt.AlignmentFlag.AlignVCenter,
+                             style.field_metrics.elidedText(name, Qt.TextElideMode.ElideRight, room))
+            y += rh
+        if self._more:
+            painter.setPen(colors.card_muted)
+            painter.setFont(style.type_font)
+            painter.drawText(QRectF(pad, y, inner, rh), Qt.AlignmentFlag.AlignVCenter, f"+ {self._more} more")
+        if self._hover or selected:
+            painter.setPen(QPen(colors.card, 1.5))
+            painter.setBrush(colors.handle)
+            painter.drawEllipse(self.handle_center(), 6.5, 6.5)
+
+    # ------------------------------------------------------------ events
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+        self._hover = True
+        self.update()
+        super().hoverEnterEvent(event)
+
+    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+        over = self.handle_rect().contains(event.pos())
+        self.setCursor(Qt.CursorShape.CrossCursor if over else Qt.CursorShape.ArrowCursor)
+        super().hoverMoveEvent(event)
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+        self._hover = False
+        self.update()
+        super().hoverLeaveEvent(event)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802 - Qt API
+        scene: CanvasScene | None = self.scene()  # type: ignore[assignment]
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange and scene is not None:
+            return scene.snap(self, value)
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and scene is not None:
+            scene.entity_item_moved(self.entity_id)
+        return super().itemChange(change, value)
+
+
+def _looks_like_lookup(entity: Entity) -> bool:
+    """Small, read-mostly reference data gets the lookup colour (as the palette's preset)."""
+    return (
+        entity.count is not None
+        and entity.count <= 10_000
+        and (entity.writes_per_sec or 0) == 0
+        and (entity.reads_per_sec or 0) > 0
+    )

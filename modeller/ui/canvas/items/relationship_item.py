@@ -1,0 +1,200 @@
+"""The line of one relationship: crow's-foot ends, a strategy badge and the workload label.
+
+The scene tells the item where its two cards are and which lane it uses
+(relationships between the same two cards are drawn side by side); the item
+only computes the drawing from that.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from modeller.model import Relationship
+from modeller.ui.canvas.items.notation import END_KINDS, draw_end, glyph_pen
+from modeller.ui.canvas.items.style import CanvasStyle
+
+LANE_GAP = 26.0
+
+
+def clip_to_rect(rect: QRectF, inside: QPointF, outside: QPointF) -> QPointF:
+    """Where the segment from ``inside`` (in ``rect``) towards ``outside`` leaves ``rect``."""
+    dx, dy = outside.x() - inside.x(), outside.y() - inside.y()
+    best = 1.0
+    if dx:
+        for edge in (rect.left(), rect.right()):
+            t = (edge - inside.x()) / dx
+            if 0 < t < best and rect.top() - 0.5 <= inside.y() + t * dy <= rect.bottom() + 0.5:
+                best = t
+    if dy:
+        for edge in (rect.top(), rect.bottom()):
+            t = (edge - inside.y()) / dy
+            if 0 < t < best and rect.left() - 0.5 <= inside.x() + t * dx <= rect.right() + 0.5:
+                best = t
+    return QPointF(inside.x() + best * dx, inside.y() + best * dy)
+
+
+def workload_text(rel: Relationship) -> str:
+    parts = []
+    if rel.name:
+        parts.append(rel.name)
+    if rel.reads_per_sec is not None:
+        parts.append(f"{rel.reads_per_sec:g} r/s")
+    if rel.writes_per_sec is not None:
+        parts.append(f"{rel.writes_per_sec:g} w/s")
+    if rel.max is not None:
+        parts.append(f"≤ {rel.max:,}")
+    return " · ".join(parts)
+
+
+class RelationshipItem(QGraphicsItem):
+    Type = QGraphicsItem.UserType + 2
+
+    def __init__(self, rel_id: str, style: CanvasStyle) -> None:
+        super().__init__()
+        self.rel_id = rel_id
+        self._style = style
+        self._kinds = ("one", "many")
+        self._label = ""
+        self._badge = ""
+        self._badge_user = False
+        self._path = QPainterPath()
+        self._ends: list[tuple[QPointF, float, str]] = []
+        self._mid = QPointF()
+        self._steep = False
+        self._bounds = QRectF()
+        self._hit = QPainterPath()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setZValue(0)
+
+    def type(self) -> int:
+        return self.Type
+
+    def set_relationship(self, rel: Relationship, badge: str, chosen_by_user: bool, tooltip: str) -> None:
+        self._kinds = END_KINDS.get(rel.cardinality, ("one", "many"))
+        self._label = workload_text(rel)
+        self._badge = badge
+        self._badge_user = chosen_by_user
+        self.setToolTip(tooltip)
+        self.update()
+
+    def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
+        """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
+        self.prepareGeometryChange()
+        path = QPainterPath()
+        if loop >= 0:
+            k = loop * 16.0
+            start = QPointF(one.right() - 36 - k, one.top())
+            end = QPointF(one.right(), one.top() + 30 + k)
+            c1 = QPointF(start.x(), one.top() - 56 - k)
+            c2 = QPointF(one.right() + 56 + k, end.y())
+            path.moveTo(start)
+            path.cubicTo(c1, c2, end)
+            self._ends = [
+                (start, math.atan2(c1.y() - start.y(), c1.x() - start.x()), self._kinds[0]),
+                (end, math.atan2(c2.y() - end.y(), c2.x() - end.x()), self._kinds[1]),
+            ]
+            self._mid = path.pointAtPercent(0.5)
+            self._steep = False
+        else:
+            c1, c2 = one.center(), many.center()
+            line = QLineF(c1, c2)
+            length = line.length() or 1.0
+            nx, ny = -(c2.y() - c1.y()) / length, (c2.x() - c1.x()) / length
+            off = QPointF(nx * lane * LANE_GAP, ny * lane * LANE_GAP)
+            a, b = c1 + off, c2 + off
+            if not one.contains(a):
+                a = c1
+            if not many.contains(b):
+                b = c2
+            p1 = clip_to_rect(one, a, b)
+            p2 = clip_to_rect(many, b, a)
+            path.moveTo(p1)
+            path.lineTo(p2)
+            angle = math.atan2(p2.y() - p1.y(), p2.x() - p1.x())
+            self._ends = [(p1, angle, self._kinds[0]), (p2, angle + math.pi, self._kinds[1])]
+            self._mid = (p1 + p2) / 2
+            self._steep = abs(p2.x() - p1.x()) < abs(p2.y() - p1.y())
+        self._path = path
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        self._hit = stroker.createStroke(path)
+        self._hit.addRect(self._badge_rect())
+        self._bounds = path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_rect()).united(
+            self._label_rect()
+        )
+        self.update()
+
+    # ------------------------------------------------------------ geometry
+    def _badge_rect(self) -> QRectF:
+        metrics = self._style.badge_metrics
+        w = metrics.horizontalAdvance(self._badge) + 12 if self._badge else 0
+        h = metrics.height() + 4
+        return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
+
+    def _label_rect(self) -> QRectF:
+        """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
+        if not self._label:
+            return QRectF(self._mid, self._mid)
+        metrics = self._style.label_metrics
+        w = metrics.horizontalAdvance(self._label) + 8
+        h = metrics.height() + 2
+        badge = self._badge_rect()
+        if self._steep:
+            return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
+        return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return self._hit
+
+    def end_points(self) -> list[QPointF]:
+        """Where the line meets the two cards (tests check they lie on the card borders)."""
+        return [end[0] for end in self._ends]
+
+    def badge_text(self) -> str:
+        return self._badge
+
+    def label_text(self) -> str:
+        return self._label
+
+    # ------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        style, colors = self._style, self._style.colors
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        color = colors.line_selected if self.isSelected() else colors.line
+        pen = QPen(color, 2.2 if self.isSelected() else 1.4)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if lod < 0.35:
+            painter.drawPath(self._path)
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.drawPath(self._path)
+        painter.setPen(glyph_pen(pen))
+        for tip, angle, kind in self._ends:
+            draw_end(painter, tip, angle, kind, style.tag_font)
+        if lod < 0.6:
+            return
+        if self._badge:
+            rect = self._badge_rect()
+            painter.setPen(QPen(color, 1))
+            painter.setBrush(QBrush(colors.badge if self._badge_user else colors.badge_auto))
+            painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+            painter.setPen(colors.badge_text)
+            painter.setFont(style.badge_font)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge)
+        if self._label:
+            back = QColor(colors.background)
+            back.setAlpha(215)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(back)
+            painter.drawRoundedRect(self._label_rect(), 3, 3)
+            painter.setPen(colors.label_text)
+            painter.setFont(style.label_font)
+            painter.drawText(self._label_rect(), Qt.AlignmentFlag.AlignCenter, self._label)

@@ -1,0 +1,65 @@
+"""The notation legend in the canvas corner: what the line ends and badges mean."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QWidget
+
+from modeller.ui.canvas.items.notation import LEGEND, draw_end
+from modeller.ui.canvas.items.style import CanvasStyle
+
+
+class LegendWidget(QWidget):
+    """Small translucent panel drawn with the same glyph code as the lines."""
+
+    ROW = 22
+
+    def __init__(self, style: CanvasStyle, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._style = style
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.setToolTip("Cardinality notation (View ▸ Legend hides it)")
+        self.resize(self.sizeHint())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        width = max(self._style.label_metrics.horizontalAdvance(text) for _, text in LEGEND)
+        width = max(width, self._style.label_metrics.horizontalAdvance("auto → x: engine's choice"))
+        return QSize(int(width) + 80, self.ROW * (len(LEGEND) + 2) + 12)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        colors = self._style.colors
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        bg = QColor(colors.card)
+        bg.setAlpha(230)
+        painter.setPen(QPen(colors.card_border, 1))
+        painter.setBrush(bg)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.setFont(self._style.label_font)
+        y = 8.0
+        for kind, text in LEGEND:
+            mid = y + self.ROW / 2
+            painter.setPen(QPen(colors.line, 1.4))
+            painter.drawLine(QPointF(12, mid), QPointF(52, mid))
+            draw_end(painter, QPointF(52, mid), math.pi, kind, self._style.tag_font)
+            painter.setPen(colors.card_text)
+            painter.drawText(QRectF(64, y, self.width() - 70, self.ROW), Qt.AlignmentFlag.AlignVCenter, text)
+            y += self.ROW
+        for label, text, user in (("embed", "your strategy", True), ("auto → x", "engine's choice", False)):
+            metrics = self._style.badge_metrics
+            w = metrics.horizontalAdvance(label) + 10
+            rect = QRectF(12, y + 3, w, self.ROW - 6)
+            painter.setPen(QPen(colors.line, 1))
+            painter.setBrush(colors.badge if user else colors.badge_auto)
+            painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+            painter.setFont(self._style.badge_font)
+            painter.setPen(colors.badge_text)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+            painter.setFont(self._style.label_font)
+            painter.setPen(colors.card_text)
+            painter.drawText(QRectF(rect.right() + 8, y, self.width(), self.ROW), Qt.AlignmentFlag.AlignVCenter, text)
+            y += self.ROW
+        painter.end()

@@ -1,0 +1,312 @@
+"""The diagram scene: one item per model object, redrawn from document signals only.
+
+Like Orange's ``CanvasScene`` it keeps explicit model-id -> item maps and
+never stores real state in items: positions come from ``project.layout``
+(entities without a position get a derived default spot) and a drag only
+changes the model through a ``MoveCommand`` on release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
+
+from modeller.model import Position, Relationship
+from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
+from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.relationship_item import RelationshipItem
+from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.commands.relationship import describe
+from modeller.ui.document import ProjectDocument
+
+DEFAULT_COLUMNS = 6
+DEFAULT_STEP = (320.0, 300.0)
+
+
+class CanvasScene(QGraphicsScene):
+    #: a relationship was created by a connect gesture (the window opens its properties)
+    relationship_created = Signal(str)
+
+    def __init__(self, document: ProjectDocument, style: CanvasStyle | None = None) -> None:
+        super().__init__()
+        self.document = document
+        self.style = style or CanvasStyle()
+        self.entity_items: dict[str, EntityItem] = {}
+        self.relationship_items: dict[str, RelationshipItem] = {}
+        self._attached: dict[str, set[str]] = {}
+        self._ends: dict[str, tuple[str, str]] = {}
+        self._order: dict[str, int] = {}
+        self._building = False
+        self._designs: dict[str, Any] = {}
+        self.snap_to_grid = True
+        self.user_moving = False
+        self.setBackgroundBrush(self.style.colors.background)
+        self.interaction: Interaction = SelectMoveInteraction(self)
+        document.entity_added.connect(self._entity_added)
+        document.entity_removed.connect(self._entity_removed)
+        document.entity_changed.connect(self._entity_changed)
+        document.relationship_added.connect(self._relationship_added)
+        document.relationship_removed.connect(self._relationship_removed)
+        document.relationship_changed.connect(self._relationship_changed)
+        document.layout_changed.connect(self._layout_changed)
+        document.project_reset.connect(self.rebuild)
+        self.rebuild()
+
+    # ------------------------------------------------------------ interactions
+    def set_interaction(self, interaction: Interaction | None) -> None:
+        """Switch the mouse mode (one class per mode); None returns to select/move."""
+        self.interaction.cancel()
+        self.interaction = interaction or SelectMoveInteraction(self)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+        if not self.interaction.mouse_press(event):
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+        if not self.interaction.mouse_move(event):
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+        if not self.interaction.mouse_release(event):
+            super().mouseReleaseEvent(event)
+        self.interaction.after_release(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if not self.interaction.key_press(event):
+            super().keyPressEvent(event)
+
+    # ------------------------------------------------------------ queries
+    def entity_item_at(self, pos: QPointF) -> EntityItem | None:
+        for item in self.items(pos):
+            if isinstance(item, EntityItem):
+                return item
+        return None
+
+    def selected_entity_ids(self) -> list[str]:
+        order = {e.id: i for i, e in enumerate(self.document.project.entities)}
+        ids = [i.entity_id for i in self.selectedItems() if isinstance(i, EntityItem)]
+        return sorted(ids, key=lambda k: order.get(k, 0))
+
+    def selected_relationship_ids(self) -> list[str]:
+        return [i.rel_id for i in self.selectedItems() if isinstance(i, RelationshipItem)]
+
+    def select_only(self, entity_ids: list[str] = (), rel_ids: list[str] = ()) -> None:  # type: ignore[assignment]
+        self.clearSelection()
+        for key in entity_ids:
+            if key in self.entity_items:
+                self.entity_items[key].setSelected(True)
+        for key in rel_ids:
+            if key in self.relationship_items:
+                self.relationship_items[key].setSelected(True)
+
+    def model_position(self, entity_id: str) -> QPointF:
+        """Where the model puts a card: its layout entry, or a derived default spot."""
+        position = self.document.position(entity_id)
+        if position is not None:
+            return QPointF(position.x, position.y)
+        index = next((i for i, e in enumerate(self.document.project.entities) if e.id == entity_id), 0)
+        return QPointF((index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1])
+
+    def moved_positions(self) -> dict[str, Position]:
+        """Cards whose on-screen position differs from the model (a drag in progress or just released)."""
+        out: dict[str, Position] = {}
+        for key, item in self.entity_items.items():
+            if item.pos() != self.model_position(key):
+                out[key] = Position(x=round(item.pos().x(), 1), y=round(item.pos().y(), 1))
+        return out
+
+    def card_sizes(self) -> dict[str, tuple[float, float]]:
+        return {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
+
+    def content_rect(self) -> QRectF:
+        rect = QRectF()
+        for item in self.entity_items.values():
+            rect = rect.united(item.sceneBoundingRect())
+        for item in self.relationship_items.values():
+            rect = rect.united(item.sceneBoundingRect())
+        return rect
+
+    # ------------------------------------------------------------ analysis
+    def set_analysis(self, analysis: Any) -> None:
+        """Show the engine's resolved strategies in the badges of ``auto`` relationships."""
+        design = getattr(analysis, "design", None)
+        self._designs = {r.id: r for r in getattr(design, "relationships", [])}
+        for rel_id in self.relationship_items:
+            self._refresh_relationship(rel_id)
+
+    def badge(self, rel: Relationship) -> tuple[str, bool]:
+        """Badge text and whether the user chose it: ``embed`` (user) or ``auto → parent-ref`` (engine)."""
+        if rel.strategy != "auto":
+            return rel.strategy, True
+        resolved = self._designs.get(rel.id)
+        if resolved is not None and getattr(resolved, "strategy", None):
+            return f"auto → {resolved.strategy}", False
+        return "auto", False
+
+    # ------------------------------------------------------------ snapping and moving
+    def snap(self, item: QGraphicsItem, value: Any) -> Any:
+        if self.user_moving and self.snap_to_grid and isinstance(value, QPointF):
+            grid = self.style.grid
+            return QPointF(round(value.x() / grid) * grid, round(value.y() / grid) * grid)
+        return value
+
+    def entity_item_moved(self, entity_id: str) -> None:
+        for rel_id in self._attached.get(entity_id, ()):
+            self._place_relationship(rel_id)
+
+    # ------------------------------------------------------------ document signals
+    def rebuild(self) -> None:
+        self._building = True
+        self.clear()
+        self.entity_items.clear()
+        self.relationship_items.clear()
+        self._attached.clear()
+        self._ends.clear()
+        self._designs.clear()
+        for entity in self.document.project.entities:
+            self._entity_added(entity.id)
+        for rel in self.document.project.relationships:
+            self._relationship_added(rel.id)
+        self._building = False
+        self._renumber()
+        for rel_id in self.relationship_items:
+            self._place_relationship(rel_id)
+
+    def _renumber(self) -> None:
+        self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
+
+    def _entity_added(self, entity_id: str) -> None:
+        entity = self.document.entity(entity_id)
+        if entity is None:
+            return
+        item = EntityItem(entity_id, self.style)
+        item.set_entity(entity)
+        self.entity_items[entity_id] = item
+        self._attached.setdefault(entity_id, set())
+        self.addItem(item)
+        item.setPos(self.model_position(entity_id))
+
+    def _entity_removed(self, entity_id: str) -> None:
+        item = self.entity_items.pop(entity_id, None)
+        if item is not None:
+            self.removeItem(item)
+        for rel_id in list(self._attached.pop(entity_id, ())):
+            self._detach(rel_id)
+        # entities without a stored position take their spot from the list order
+        for key, other in self.entity_items.items():
+            if self.document.position(key) is None:
+                other.setPos(self.model_position(key))
+
+    def _entity_changed(self, entity_id: str) -> None:
+        item = self.entity_items.get(entity_id)
+        entity = self.document.entity(entity_id)
+        if item is None or entity is None:
+            return
+        item.set_entity(entity)
+        for rel_id in list(self._attached.get(entity_id, ())):
+            self._refresh_relationship(rel_id)
+
+    def _relationship_added(self, rel_id: str) -> None:
+        rel = self.document.relationship(rel_id)
+        if rel is None:
+            return
+        item = RelationshipItem(rel_id, self.style)
+        self.relationship_items[rel_id] = item
+        self.addItem(item)
+        self._attach(rel)
+        if self._building:
+            item.set_relationship(rel, *self._badge_and_tip(rel))
+            return
+        self._renumber()
+        self._refresh_relationship(rel_id)
+        self._place_siblings(rel.one, rel.many)
+
+    def _attach(self, rel: Relationship) -> None:
+        self._detach(rel.id)
+        self._ends[rel.id] = (rel.one, rel.many)
+        for end in (rel.one, rel.many):
+            self._attached.setdefault(end, set()).add(rel.id)
+
+    def _detach(self, rel_id: str) -> tuple[str, str] | None:
+        ends = self._ends.pop(rel_id, None)
+        if ends is not None:
+            for end in ends:
+                self._attached.get(end, set()).discard(rel_id)
+        return ends
+
+    def _relationship_removed(self, rel_id: str) -> None:
+        item = self.relationship_items.pop(rel_id, None)
+        if item is not None:
+            self.removeItem(item)
+        ends = self._detach(rel_id)
+        self._renumber()
+        if ends is not None:
+            # the remaining relationships between the same cards close the gap
+            self._place_siblings(*ends)
+
+    def _relationship_changed(self, rel_id: str) -> None:
+        rel = self.document.relationship(rel_id)
+        if rel is None:
+            return
+        old = self._ends.get(rel_id)
+        self._attach(rel)
+        self._refresh_relationship(rel_id)
+        if old is not None:
+            self._place_siblings(*old)
+        self._place_siblings(rel.one, rel.many)
+
+    def _layout_changed(self, entity_ids: list[str]) -> None:
+        for key in entity_ids:
+            item = self.entity_items.get(key)
+            if item is not None:
+                item.setPos(self.model_position(key))
+
+    # ------------------------------------------------------------ relationship drawing
+    def _badge_and_tip(self, rel: Relationship) -> tuple[str, bool, str]:
+        badge, by_user = self.badge(rel)
+        tip = f"{describe(self.document, rel)}: {rel.cardinality}\nstrategy: {badge}"
+        why = getattr(self._designs.get(rel.id), "why", "")
+        if why and not by_user:
+            tip += f"\n{why}"
+        return badge, by_user, tip
+
+    def _refresh_relationship(self, rel_id: str) -> None:
+        rel = self.document.relationship(rel_id)
+        item = self.relationship_items.get(rel_id)
+        if rel is None or item is None:
+            return
+        item.set_relationship(rel, *self._badge_and_tip(rel))
+        self._place_relationship(rel_id)
+
+    def _siblings(self, one: str, many: str) -> list[str]:
+        """Relationships between the same two cards (either direction), in model order."""
+        shared = self._attached.get(one, set()) & self._attached.get(many, set())
+        ids = [key for key in shared if set(self._ends[key]) == {one, many}]
+        return sorted(ids, key=lambda key: self._order.get(key, 0))
+
+    def _place_siblings(self, one: str, many: str) -> None:
+        for rel_id in self._siblings(one, many):
+            self._place_relationship(rel_id)
+
+    def _place_relationship(self, rel_id: str) -> None:
+        item = self.relationship_items.get(rel_id)
+        ends = self._ends.get(rel_id)
+        if item is None or ends is None or self._building:
+            return
+        one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
+        if one is None or many is None:
+            item.setVisible(False)
+            return
+        item.setVisible(True)
+        siblings = self._siblings(*ends)
+        index = siblings.index(rel_id) if rel_id in siblings else 0
+        if ends[0] == ends[1]:
+            item.set_geometry(one.scene_rect(), one.scene_rect(), 0.0, loop=index)
+            return
+        lane = index - (len(siblings) - 1) / 2
+        if ends[0] > ends[1]:  # lanes are counted in one direction for both orientations
+            lane = -lane
+        item.set_geometry(one.scene_rect(), many.scene_rect(), lane)

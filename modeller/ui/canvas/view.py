@@ -1,0 +1,229 @@
+"""The canvas view: zoom (Ctrl+wheel), pan (middle or Space+drag), grid, palette drops, legend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QLineF, QMimeData, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsView, QWidget
+
+from modeller.model import Position
+from modeller.ui.canvas.interactions import PanInteraction
+from modeller.ui.canvas.legend import LegendWidget
+from modeller.ui.canvas.scene import CanvasScene
+from modeller.ui.commands.entity import AddEntityCommand
+from modeller.ui.templates import TEMPLATE_KEYS, default_name, make_entity
+
+#: MIME type of a palette drag: the template key as UTF-8
+TEMPLATE_MIME = "application/x-modeller-template"
+PROJECT_SUFFIX = ".modeller.json"
+
+MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
+
+
+def project_file_in(mime: QMimeData) -> Path | None:
+    """The first dropped local file that looks like a project (``*.modeller.json`` or ``*.json``)."""
+    for url in mime.urls():
+        if url.isLocalFile() and url.toLocalFile().endswith(".json"):
+            return Path(url.toLocalFile())
+    return None
+
+
+class CanvasView(QGraphicsView):
+    zoom_changed = Signal(float)
+    #: a project file was dropped on the canvas
+    file_dropped = Signal(Path)
+
+    def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.canvas = scene
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.show_grid = True
+        self._pan: PanInteraction | None = None
+        self._space = False
+        self.legend = LegendWidget(scene.style, self)
+        self.setToolTip("")
+        self._place_legend()
+
+    # ------------------------------------------------------------ zoom
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def set_zoom(self, factor: float) -> None:
+        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        scale = factor / self.zoom()
+        self.scale(scale, scale)
+        self.zoom_changed.emit(self.zoom())
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom() * 1.25)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom() / 1.25)
+
+    def reset_zoom(self) -> None:
+        self.set_zoom(1.0)
+
+    def fit_to_window(self) -> None:
+        """Show every card; a small diagram is magnified at most to 130 %."""
+        rect = self.canvas.content_rect()
+        if rect.isEmpty():
+            self.reset_zoom()
+            self.centerOn(0, 0)
+            return
+        rect = rect.adjusted(-40, -40, 40, 40)
+        self.setSceneRect(rect.united(self.canvas.itemsBoundingRect()).adjusted(-2000, -2000, 2000, 2000))
+        view = self.viewport().rect()
+        factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
+        self.set_zoom(factor)
+        self.centerOn(rect.center())
+
+    def grow_scene_rect(self) -> None:
+        """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
+        rect = self.canvas.content_rect().adjusted(-2000, -2000, 2000, 2000)
+        self.setSceneRect(self.sceneRect().united(rect))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                self.set_zoom(self.zoom() * (1.15**steps))
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    # ------------------------------------------------------------ pan
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            if self._pan is None:
+                self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        middle = event.button() == Qt.MouseButton.MiddleButton
+        if middle or (self._space and event.button() == Qt.MouseButton.LeftButton):
+            self._pan = PanInteraction(self, event.position().toPoint())
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self._pan is not None:
+            self._pan.move(event)
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self._pan is not None:
+            self._pan.finish()
+            self._pan = None
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+        self.grow_scene_rect()
+
+    # ------------------------------------------------------------ drops
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(TEMPLATE_MIME) or project_file_in(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(TEMPLATE_MIME) or project_file_in(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        mime = event.mimeData()
+        if mime.hasFormat(TEMPLATE_MIME):
+            key = bytes(mime.data(TEMPLATE_MIME).data()).decode("utf-8")
+            if key in TEMPLATE_KEYS:
+                self.add_template(key, self.mapToScene(event.position().toPoint()))
+                event.acceptProposedAction()
+                return
+        path = project_file_in(mime)
+        if path is not None:
+            event.acceptProposedAction()
+            self.file_dropped.emit(path)
+            return
+        super().dropEvent(event)
+
+    def add_template(self, key: str, at: QPointF | None = None) -> str:
+        """Add a palette item with its top-left corner near ``at`` (view centre by default); returns its id."""
+        document = self.canvas.document
+        if at is None:
+            at = self.mapToScene(self.viewport().rect().center()) - QPointF(85, 40)
+            # do not stack double-clicked items exactly on top of each other
+            while any(
+                abs(item.pos().x() - at.x()) < 10 and abs(item.pos().y() - at.y()) < 10
+                for item in self.canvas.entity_items.values()
+            ):
+                at += QPointF(40, 40)
+        grid = self.canvas.style.grid
+        x, y = round(at.x() / grid) * grid, round(at.y() / grid) * grid
+        name = document.unique_entity_name(default_name(key))
+        entity = make_entity(key, document.unique_id(name), name)
+        document.push(AddEntityCommand(document, entity, Position(x=x, y=y)))
+        self.canvas.select_only(entity_ids=[entity.id])
+        return entity.id
+
+    # ------------------------------------------------------------ painting
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+        super().drawBackground(painter, rect)
+        if not self.show_grid or self.zoom() < 0.4:
+            return
+        grid = self.canvas.style.grid * 2
+        painter.setPen(QPen(self.canvas.style.colors.grid, 0))
+        left = int(rect.left() // grid) * grid
+        top = int(rect.top() // grid) * grid
+        x = left
+        lines = []
+        while x < rect.right():
+            lines.append(QLineF(x, rect.top(), x, rect.bottom()))
+            x += grid
+        y = top
+        while y < rect.bottom():
+            lines.append(QLineF(rect.left(), y, rect.right(), y))
+            y += grid
+        painter.drawLines(lines)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._place_legend()
+
+    def _place_legend(self) -> None:
+        self.legend.resize(self.legend.sizeHint())
+        margin = 10
+        self.legend.move(margin, self.viewport().height() - self.legend.height() - margin)

@@ -1,0 +1,55 @@
+"""Shared pieces of the commands: typed access to the document and merging of typing edits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+if TYPE_CHECKING:
+    from modeller.ui.document import ProjectDocument
+
+#: QUndoCommand.id() of edits that merge while the user keeps typing in one editor
+MERGE_EDIT_ID = 4711
+
+
+class DocumentCommand(QUndoCommand):
+    """A command bound to one document."""
+
+    def __init__(self, document: ProjectDocument, text: str, parent: QUndoCommand | None = None) -> None:
+        super().__init__(text, parent)
+        self.document = document
+
+
+class MergeableEdit(DocumentCommand):
+    """Replace one object by a new version; consecutive edits of one key merge.
+
+    ``merge_key`` names the editor (``("entity", "person", "name")``): typing
+    "Person" letter by letter is one undo entry, while a different editor or
+    object starts a new one.
+    """
+
+    def __init__(
+        self,
+        document: ProjectDocument,
+        text: str,
+        merge_key: tuple[str, ...] | None,
+        parent: QUndoCommand | None = None,
+    ) -> None:
+        super().__init__(document, text, parent)
+        self.merge_key = merge_key
+
+    def id(self) -> int:  # noqa: A003 - Qt API
+        return MERGE_EDIT_ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if type(other) is not type(self) or not isinstance(other, MergeableEdit):
+            return False
+        if other.merge_key is None or other.merge_key != self.merge_key:
+            return False
+        self.take_newer(other)
+        return True
+
+    def take_newer(self, other: MergeableEdit) -> None:
+        """Keep this command's "before" and adopt ``other`` 's "after"."""
+        raise NotImplementedError

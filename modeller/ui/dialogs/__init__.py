@@ -1,0 +1,1 @@
+"""Modal questions and messages; each goes through one function tests can patch."""

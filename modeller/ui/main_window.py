@@ -1,0 +1,547 @@
+"""The main window: canvas in the middle, palette, properties and queries docked around it.
+
+It wires actions to commands and files to the document; it never edits the
+model itself. Later docks (recommendations, preview) register through
+:meth:`MainWindow.add_dock` and subscribe to :attr:`MainWindow.document` and
+:attr:`MainWindow.analysis`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QSize, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QWidget,
+)
+
+from modeller.model import Project
+from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
+from modeller.ui.analysis import AnalysisService
+from modeller.ui.canvas.scene import CanvasScene
+from modeller.ui.canvas.view import CanvasView, project_file_in
+from modeller.ui.commands import MoveCommand, delete_command, paste_command
+from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
+from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
+from modeller.ui.document import ProjectDocument, empty_project
+from modeller.ui.layout import auto_layout
+from modeller.ui.panels.palette_panel import PalettePanel
+from modeller.ui.panels.properties_panel import PropertiesPanel
+from modeller.ui.panels.queries_panel import QueriesPanel
+from modeller.ui.recovery import RecoveryStore
+from modeller.ui.theme.icons import icon
+
+AUTOSAVE_MS = 60_000
+MAX_RECENT = 10
+FILE_FILTER = "Modeller projects (*.modeller.json);;JSON files (*.json);;All files (*)"
+
+
+def default_recovery_dir() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".modeller") / "recovery"
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        recovery_dir: Path | None = None,
+        analysis: AnalysisService | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings or QSettings()
+        self.recovery = RecoveryStore(recovery_dir or default_recovery_dir())
+        self.document = ProjectDocument(parent=self)
+        self.analysis = analysis or AnalysisService(self.document, parent=self)
+        self.scene = CanvasScene(self.document)
+        self.view = CanvasView(self.scene)
+        self.setCentralWidget(self.view)
+        self.setWindowIcon(icon("app"))
+        self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
+        self.docks: dict[str, QDockWidget] = {}
+        self.palette_panel = PalettePanel()
+        self.properties = PropertiesPanel(self.document)
+        self.queries = QueriesPanel(self.document)
+        self.add_dock("palette", "Palette", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.add_dock("queries", "Queries", self.queries, Qt.DockWidgetArea.RightDockWidgetArea, "properties")
+        self.docks["properties"].raise_()
+        self.resizeDocks([self.docks["properties"]], [420], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["palette"]], [190], Qt.Orientation.Horizontal)
+        self._paste_count = 0
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._build_status_bar()
+        self.palette_panel.add_requested.connect(lambda key: self.view.add_template(key))
+        self.scene.selectionChanged.connect(self._selection_changed)
+        self.scene.relationship_created.connect(self._relationship_created)
+        self.view.file_dropped.connect(self.open_path)
+        self.view.zoom_changed.connect(lambda _z: self._update_status())
+        self.document.changed.connect(self._update_status)
+        self.document.path_changed.connect(self._update_title)
+        self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.document.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.analysis.analysed.connect(self._analysed)
+        self.analysis.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave_now)
+        self.autosave_timer.start()
+        self.resize(1400, 900)
+        self._update_title()
+        self._update_status()
+        self._update_recent_menu()
+
+    # ------------------------------------------------------------ extension point
+    def add_dock(
+        self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea, tabify_with: str | None = None
+    ) -> QDockWidget:
+        """Register a dock: it gets a View-menu toggle and a stable object name (saved window state)."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{name}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        if tabify_with is not None and tabify_with in self.docks:
+            self.tabifyDockWidget(self.docks[tabify_with], dock)
+        self.docks[name] = dock
+        if hasattr(self, "docks_menu"):
+            self.docks_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    # ------------------------------------------------------------ actions
+    def _action(
+        self,
+        text: str,
+        slot: object,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+        tip: str = "",
+        icon_name: str | None = None,
+        canvas_only: bool = False,
+    ) -> QAction:
+        action = QAction(text, self)
+        if icon_name:
+            action.setIcon(icon(icon_name))
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        label = text.replace("&", "").rstrip(".")
+        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip or label} ({keys})" if keys else (tip or label))
+        action.setStatusTip(tip or label)
+        action.triggered.connect(slot)  # type: ignore[arg-type]
+        if canvas_only:
+            # Delete/Copy/Paste in a text box edit the text, not the diagram
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.view.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.new_action = self._action("&New", self.new_project, K.New, "Start an empty project", "new")
+        self.open_action = self._action("&Open…", self.open_dialog, K.Open, "Open a project file", "open")
+        self.save_action = self._action("&Save", self.save, K.Save, "Save the project", "save")
+        self.save_as_action = self._action("Save &As…", self.save_as, K.SaveAs, "Save under a new name")
+        if self.save_as_action.shortcut().isEmpty():
+            self.save_as_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        self.revert_action = self._action("&Revert", self.revert, None, "Reload the file, dropping unsaved changes")
+        self.quit_action = self._action("&Quit", self.close, K.Quit, "Close the window")
+        if self.quit_action.shortcut().isEmpty():
+            self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        stack = self.document.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence(K.Undo))
+        self.undo_action.setIcon(icon("undo"))
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence(K.Redo), QKeySequence("Ctrl+Y")])
+        self.redo_action.setIcon(icon("redo"))
+        self.cut_action = self._action("Cu&t", self.cut, K.Cut, "Copy and delete the selected cards", None, True)
+        self.copy_action = self._action("&Copy", self.copy, K.Copy, "Copy the selected cards", "copy", True)
+        self.paste_action = self._action("&Paste", self.paste, K.Paste, "Paste copied cards", "paste", True)
+        self.duplicate_action = self._action(
+            "&Duplicate", self.duplicate, "Ctrl+D", "Copy and paste the selection at once", "duplicate", True
+        )
+        self.delete_action = self._action(
+            "&Delete", self.delete_selection, K.Delete, "Delete the selection (with its relationships)", "delete", True
+        )
+        self.delete_action.setShortcuts([QKeySequence(K.Delete), QKeySequence("Backspace")])
+        self.select_all_action = self._action(
+            "Select &All", self.select_all, K.SelectAll, "Select every card and line", "select-all", True
+        )
+        self.add_entity_action = self._action(
+            "Add &Entity", lambda: self.view.add_template("entity"), "Ctrl+E", "Add an entity at the centre", "entity"
+        )
+        self.add_query_action = self._action(
+            "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
+        )
+        self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, K.ZoomIn, "Zoom in (Ctrl+wheel)", "zoom-in")
+        self.zoom_in_action.setShortcuts([QKeySequence(K.ZoomIn), QKeySequence("Ctrl+=")])
+        self.zoom_out_action = self._action("Zoom &Out", self.view.zoom_out, K.ZoomOut, "Zoom out (Ctrl+wheel)",
+                                            "zoom-out")
+        self.zoom_reset_action = self._action("&Actual Size", self.view.reset_zoom, "Ctrl+0", "Zoom to 100 %",
+                                              "zoom-reset")
+        self.fit_action = self._action("&Fit to Window", self.view.fit_to_window, "Ctrl+9", "Show the whole diagram",
+                                       "fit")
+        self.layout_action = self._action("Auto-&layout", self.auto_layout, "Ctrl+L",
+                                          "Arrange the cards (Graphviz dot, or the built-in layout)", "layout")
+        self.snap_action = self._action("&Snap to Grid", self._toggle_snap, None, "Cards snap to the grid when moved")
+        self.snap_action.setCheckable(True)
+        self.snap_action.setChecked(self.scene.snap_to_grid)
+        self.grid_action = self._action("Show &Grid", self._toggle_grid, None, "Draw the background grid")
+        self.grid_action.setCheckable(True)
+        self.grid_action.setChecked(True)
+        self.legend_action = self._action("&Legend", self._toggle_legend, None, "Show the notation legend", "legend")
+        self.legend_action.setCheckable(True)
+        self.legend_action.setChecked(True)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = QMenu("Open &Recent", self)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.undo_action, self.redo_action])
+        edit.addSeparator()
+        edit.addActions([self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
+                         self.delete_action])
+        edit.addSeparator()
+        edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
+        view = bar.addMenu("&View")
+        view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
+        view.addSeparator()
+        view.addActions([self.layout_action, self.snap_action, self.grid_action, self.legend_action])
+        view.addSeparator()
+        self.docks_menu = view.addMenu("&Panels")
+        for dock in self.docks.values():
+            self.docks_menu.addAction(dock.toggleViewAction())
+
+    def _build_toolbar(self) -> None:
+        bar = self.addToolBar("Main")
+        bar.setObjectName("toolbar_main")
+        bar.setIconSize(QSize(22, 22))
+        bar.addActions([self.new_action, self.open_action, self.save_action])
+        bar.addSeparator()
+        bar.addActions([self.undo_action, self.redo_action])
+        bar.addSeparator()
+        bar.addActions([self.add_entity_action, self.delete_action, self.copy_action, self.paste_action])
+        bar.addSeparator()
+        bar.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action, self.layout_action])
+
+    def _build_status_bar(self) -> None:
+        self.counts_label = QLabel()
+        self.counts_label.setToolTip("Entities, relationships and queries in the project")
+        self.zoom_label = QLabel()
+        self.zoom_label.setToolTip("Zoom (Ctrl+wheel, Ctrl+0 for 100 %)")
+        self.statusBar().addPermanentWidget(self.counts_label)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+
+    # ------------------------------------------------------------ status and title
+    def _update_status(self) -> None:
+        p = self.document.project
+        self.counts_label.setText(
+            f"{len(p.entities)} entities · {len(p.relationships)} relationships · {len(p.queries)} queries"
+        )
+        self.zoom_label.setText(f"{round(self.view.zoom() * 100)} %")
+
+    def title_text(self) -> str:
+        path = self.document.path
+        name = path.name if path else self.document.project.name
+        return f"{name}{'*' if self.document.is_modified() else ''} — Modeller"
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(self.title_text())
+        self.setWindowModified(self.document.is_modified())
+
+    def _clean_changed(self, clean: bool) -> None:
+        if clean:
+            self.recovery.clear()
+
+    # ------------------------------------------------------------ selection
+    def _selection_changed(self) -> None:
+        entities = self.scene.selected_entity_ids()
+        rels = self.scene.selected_relationship_ids()
+        if len(entities) + len(rels) > 1:
+            self.properties.show_many(len(entities) + len(rels))
+        elif entities:
+            self.properties.show_entity(entities[0])
+            self.queries.current_entity = entities[0]
+        elif rels:
+            self.properties.show_relationship(rels[0], self._engine_strategy(rels[0]))
+        else:
+            self.properties.show_project()
+
+    def _engine_strategy(self, rel_id: str) -> str | None:
+        design = getattr(self.analysis.latest, "design", None)
+        for resolved in getattr(design, "relationships", []):
+            if resolved.id == rel_id:
+                return str(resolved.strategy)
+        return None
+
+    def _relationship_created(self, rel_id: str) -> None:
+        self.docks["properties"].show()
+        self.docks["properties"].raise_()
+        self.statusBar().showMessage("Relationship created: set its cardinality in Properties", 5000)
+
+    def _analysed(self, analysis: object) -> None:
+        self.scene.set_analysis(analysis)
+        rel_id = self.properties.relationship_editor.rel_id
+        if rel_id:
+            self.properties.relationship_editor.set_engine_strategy(self._engine_strategy(rel_id))
+
+    # ------------------------------------------------------------ edit actions
+    def delete_selection(self) -> None:
+        command = delete_command(
+            self.document, self.scene.selected_entity_ids(), self.scene.selected_relationship_ids()
+        )
+        if command is not None:
+            self.document.push(command)
+
+    def select_all(self) -> None:
+        for item in self.scene.items():
+            if item.flags() & item.GraphicsItemFlag.ItemIsSelectable:
+                item.setSelected(True)
+
+    def copy(self) -> bool:
+        ids = self.scene.selected_entity_ids()
+        if not ids:
+            return False
+        from PySide6.QtCore import QMimeData
+
+        text = fragment_text(self.document, ids)
+        mime = QMimeData()
+        mime.setData(FRAGMENT_MIME, QByteArray(text.encode("utf-8")))
+        mime.setText(text)
+        QApplication.clipboard().setMimeData(mime)
+        self._paste_count = 0
+        return True
+
+    def cut(self) -> None:
+        if self.copy():
+            self.delete_selection()
+
+    def paste(self) -> None:
+        mime = QApplication.clipboard().mimeData()
+        if mime is None:
+            return
+        raw = bytes(mime.data(FRAGMENT_MIME).data()).decode("utf-8") if mime.hasFormat(FRAGMENT_MIME) else mime.text()
+        try:
+            data = json.loads(raw)
+            self._paste_count += 1
+            offset = 40.0 * self._paste_count
+            command = paste_command(self.document, data, (offset, offset))
+        except (ValueError, TypeError, AttributeError) as err:
+            self.statusBar().showMessage(f"Nothing to paste: the clipboard holds no Modeller cards ({err})"[:200], 5000)
+            return
+        if command is None:
+            return
+        self.document.push(command)
+        new_ids = [child.entity.id for child in (command.child(i) for i in range(command.childCount()))
+                   if hasattr(child, "entity")]
+        self.scene.select_only(entity_ids=new_ids)
+
+    def duplicate(self) -> None:
+        if self.copy():
+            self.paste()
+
+    def auto_layout(self) -> None:
+        positions, engine = auto_layout(self.document.project, self.scene.card_sizes())
+        from modeller.model import Position
+
+        new = {key: Position(x=x, y=y) for key, (x, y) in positions.items()}
+        if new:
+            self.document.push(MoveCommand(self.document, new, "Auto-layout"))
+            self.view.fit_to_window()
+            self.statusBar().showMessage(f"Arranged {len(new)} cards ({engine} layout)", 4000)
+
+    def _toggle_snap(self, on: bool) -> None:
+        self.scene.snap_to_grid = on
+
+    def _toggle_grid(self, on: bool) -> None:
+        self.view.show_grid = on
+        self.view.viewport().update()
+
+    def _toggle_legend(self, on: bool) -> None:
+        self.view.legend.setVisible(on)
+
+    # ------------------------------------------------------------ files
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current project (saved, discarded, or unchanged)."""
+        if not self.document.is_modified():
+            return True
+        name = self.document.path.name if self.document.path else self.document.project.name
+        answer = ask_unsaved(self, name)
+        if answer is Unsaved.SAVE:
+            return self.save()
+        return answer is Unsaved.DISCARD
+
+    def new_project(self) -> None:
+        if self.maybe_save():
+            self.document.reset(empty_project())
+            self.recovery.clear()
+            self.view.fit_to_window()
+
+    def open_dialog(self) -> None:
+        start = str(self.document.path.parent) if self.document.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", start, FILE_FILTER)
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path | str, ask: bool = True) -> bool:
+        """Open ``path``; a load error is one dialog and leaves the open project untouched."""
+        path = Path(path)
+        if ask and not self.maybe_save():
+            return False
+        project = self._load(path)
+        if project is None:
+            return False
+        self.document.reset(project, path)
+        self.recovery.clear()
+        self.add_recent(path)
+        self.view.fit_to_window()
+        self.analysis.schedule()
+        return True
+
+    def _load(self, path: Path) -> Project | None:
+        try:
+            return load_project(path)
+        except ProjectFileError as err:
+            show_file_error(self, "Cannot open project", path, str(err))
+        except OSError as err:  # persistence wraps these; stay safe if one slips through
+            show_file_error(self, "Cannot open project", path, f"{path}: {err.strerror or err}")
+        return None
+
+    def revert(self) -> None:
+        path = self.document.path
+        if path is None:
+            return
+        project = self._load(path)
+        if project is not None:
+            self.document.reset(project, path)
+            self.recovery.clear()
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path or Path(self.document.project.name + ".modeller.json"))
+        path, _ = QFileDialog.getSaveFileName(self, "Save project as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".modeller.json"
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            save_project(self.document.project, path)
+        except ProjectFileError as err:
+            show_file_error(self, "Cannot save project", path, str(err))
+            return False
+        except OSError as err:
+            show_file_error(self, "Cannot save project", path, f"{path}: {err.strerror or err}")
+            return False
+        self.document.set_path(path)
+        self.document.undo_stack.setClean()
+        self.recovery.clear()
+        self.add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    # ------------------------------------------------------------ recent files
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def add_recent(self, path: Path) -> None:
+        entry = str(path.resolve())
+        files = [entry] + [f for f in self.recent_files() if f != entry]
+        self.settings.setValue("recent_files", files[:MAX_RECENT])
+        self.settings.sync()
+        self._update_recent_menu()
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, name in enumerate(files):
+            action = self.recent_menu.addAction(f"&{i + 1} {Path(name).name}")
+            action.setToolTip(name)
+            action.setStatusTip(name)
+            action.triggered.connect(lambda _checked=False, n=name: self.open_path(Path(n)))
+        self.recent_menu.setEnabled(bool(files))
+
+    # ------------------------------------------------------------ autosave and recovery
+    def autosave_now(self) -> bool:
+        """Write the recovery copy if there is unsaved work; returns whether it wrote."""
+        if not self.document.is_modified():
+            return False
+        try:
+            self.recovery.write(dumps_project(self.document.project), self.document.path)
+        except (OSError, ValueError) as err:
+            self.statusBar().showMessage(f"Autosave failed: {err}", 8000)
+            return False
+        return True
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer the recovery copy; True when it was restored."""
+        found = self.recovery.read()
+        if found is None:
+            return False
+        if not ask_restore(self, found.saved_at, found.original.name if found.original else None):
+            self.recovery.clear()
+            return False
+        try:
+            project = loads_project(found.text, str(self.recovery.path), check=False)
+        except ProjectFileError as err:
+            show_file_error(self, "Cannot restore unsaved work", self.recovery.path, str(err))
+            return False
+        self.document.reset(project, found.original, modified=True)
+        self.view.fit_to_window()
+        return True
+
+    # ------------------------------------------------------------ window events
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        if project_file_in(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        path = project_file_in(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            self.open_path(path)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        if self.maybe_save():
+            self.autosave_timer.stop()
+            self.recovery.clear()
+            event.accept()
+        else:
+            event.ignore()
+
+    # ------------------------------------------------------------ screenshot
+    def render_screenshot(self, out: Path, size: QSize) -> bool:
+        """Lay the window out at ``size``, fit the diagram and save a PNG of the whole window."""
+        self.resize(size)
+        self.show()
+        QApplication.processEvents()
+        self.analysis.run_now()
+        self.view.fit_to_window()
+        QApplication.processEvents()
+        return self.grab().save(str(out), "PNG")

@@ -1,0 +1,1 @@
+"""Docked panels: palette, properties, queries."""

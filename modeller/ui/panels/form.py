@@ -1,0 +1,348 @@
+"""Editors bound to a path inside one model object; a refused value shows its reason inline.
+
+A panel builds a :class:`ModelForm`, adds editors for the keys it shows and
+gives the form an ``apply(path, value)`` callback. The callback builds a
+validated copy (``modeller.ui.edits.updated``) and pushes a command, or
+returns the model's reason, which the form shows under the widget. The
+widget keeps the refused text until focus leaves, then shows the model's
+value again: never a dialog, never a half-applied edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modeller.ui.edits import PathStep
+
+#: apply(path, value) -> None when applied, else the reason it was refused
+Apply = Callable[[Sequence[PathStep], Any], str | None]
+
+
+class Refused(ValueError):
+    """Text that cannot even be parsed (``"abc"`` in a number box)."""
+
+
+def get_in(model: Any, path: Sequence[PathStep]) -> Any:
+    value = model
+    for step in path:
+        if value is None:
+            return None
+        if isinstance(step, int):
+            value = value[step]
+        elif isinstance(value, dict):
+            value = value.get(step)
+        else:
+            value = getattr(value, step, None)
+    return value
+
+
+def parse_number(text: str, integer: bool) -> int | float | None:
+    """``""`` -> None, ``"10,000"``/``"1e6"`` -> numbers; anything else is refused with a reason."""
+    clean = text.strip().replace(",", "").replace("_", "")
+    if not clean:
+        return None
+    try:
+        value = float(clean)
+    except ValueError:
+        raise Refused(f"{text.strip()!r} is not a number") from None
+    if integer:
+        if not value.is_integer():
+            raise Refused(f"{text.strip()!r} must be a whole number")
+        return int(value)
+    return int(value) if value.is_integer() and "." not in clean and "e" not in clean.lower() else value
+
+
+def format_number(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{value:g}"
+    return str(value)
+
+
+class Editor:
+    """One bound widget: path, parse/format, inline error label."""
+
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], widget: QWidget, label: str, tip: str) -> None:
+        self.form = form
+        self.path = list(path)
+        self.widget = widget
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.setVisible(False)
+        self.error.setObjectName("error_" + "_".join(str(p) for p in path))
+        widget.setToolTip(tip)
+        self.label = label
+        self.refused = False
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def show(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def submit(self) -> None:
+        """Parse and apply the widget's value."""
+        try:
+            value = self.value()
+        except Refused as err:
+            self.set_error(str(err))
+            return
+        problem = self.form.apply(self.path, value)
+        self.set_error(problem)
+
+    def set_error(self, problem: str | None) -> None:
+        self.refused = problem is not None
+        self.error.setText(problem or "")
+        self.error.setVisible(problem is not None)
+
+    def finish(self) -> None:
+        """Focus left: a refused value gives way to the model's value, the reason stays visible."""
+        if self.refused:
+            reason = self.error.text()
+            self.form.reload_one(self)
+            self.set_error(f"Not applied: {reason}" if not reason.startswith("Not applied") else reason)
+            self.refused = True
+
+
+class TextEditor(Editor):
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool) -> None:
+        self.line = QLineEdit()
+        super().__init__(form, path, self.line, label, tip)
+        self.optional = optional
+        self.line.textEdited.connect(lambda _text: self.submit())
+        self.line.editingFinished.connect(self.finish)
+
+    def value(self) -> Any:
+        text = self.line.text()
+        return None if self.optional and not text.strip() else text
+
+    def show(self, value: Any) -> None:
+        text = "" if value is None else str(value)
+        if self.line.text() != text:
+            self.line.setText(text)
+
+
+class NumberEditor(Editor):
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, integer: bool) -> None:
+        self.line = QLineEdit()
+        self.line.setPlaceholderText("not set")
+        super().__init__(form, path, self.line, label, tip)
+        self.integer = integer
+        self.line.textEdited.connect(lambda _text: self.submit())
+        self.line.editingFinished.connect(self.finish)
+
+    def value(self) -> Any:
+        return parse_number(self.line.text(), self.integer)
+
+    def show(self, value: Any) -> None:
+        try:
+            if self.value() == value and self.line.hasFocus():
+                return
+        except Refused:
+            pass
+        text = format_number(value)
+        if self.line.text() != text:
+            self.line.setText(text)
+
+
+class ListEditor(Editor):
+    """Comma-separated names (enum values, projection, shard key)."""
+
+    def __init__(
+        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, empty_is_none: bool, numbers: bool
+    ) -> None:
+        self.line = QLineEdit()
+        self.line.setPlaceholderText("comma-separated")
+        super().__init__(form, path, self.line, label, tip)
+        self.empty_is_none = empty_is_none
+        self.numbers = numbers
+        self.line.textEdited.connect(lambda _text: self.submit())
+        self.line.editingFinished.connect(self.finish)
+
+    def value(self) -> Any:
+        items: list[Any] = [part.strip() for part in self.line.text().split(",") if part.strip()]
+        if self.numbers:
+            items = [parse_number(item, False) if _numeric(item) else item for item in items]
+        if not items:
+            return None if self.empty_is_none else []
+        return items
+
+    def show(self, value: Any) -> None:
+        text = ", ".join(str(v) for v in value or [])
+        try:
+            if self.line.hasFocus() and self.value() == (value if value else self.value()):
+                return
+        except Refused:
+            pass
+        if self.line.text() != text:
+            self.line.setText(text)
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+class LongTextEditor(Editor):
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool) -> None:
+        self.text = QPlainTextEdit()
+        self.text.setTabChangesFocus(True)
+        self.text.setFixedHeight(64)
+        super().__init__(form, path, self.text, label, tip)
+        self.optional = optional
+        self.text.textChanged.connect(self._changed)
+        self._loading = False
+
+    def _changed(self) -> None:
+        if not self._loading:
+            self.submit()
+
+    def value(self) -> Any:
+        text = self.text.toPlainText()
+        return None if self.optional and not text.strip() else text
+
+    def show(self, value: Any) -> None:
+        text = "" if value is None else str(value)
+        if self.text.toPlainText() != text:
+            self._loading = True
+            self.text.setPlainText(text)
+            self._loading = False
+
+
+class CheckEditor(Editor):
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str) -> None:
+        self.box = QCheckBox(label)
+        super().__init__(form, path, self.box, label, tip)
+        self.box.toggled.connect(self._toggled)
+        self._loading = False
+
+    def _toggled(self, _checked: bool) -> None:
+        if not self._loading:
+            self.submit()
+
+    def value(self) -> Any:
+        return self.box.isChecked()
+
+    def show(self, value: Any) -> None:
+        self._loading = True
+        self.box.setChecked(bool(value))
+        self._loading = False
+
+
+class ChoiceEditor(Editor):
+    def __init__(
+        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, choices: Sequence[tuple[str, Any]]
+    ) -> None:
+        self.combo = QComboBox()
+        super().__init__(form, path, self.combo, label, tip)
+        self._loading = False
+        self.set_choices(choices)
+        self.combo.currentIndexChanged.connect(self._changed)
+
+    def set_choices(self, choices: Sequence[tuple[str, Any]]) -> None:
+        self._loading = True
+        current = self.combo.currentData()
+        self.combo.clear()
+        for text, value in choices:
+            self.combo.addItem(text, value)
+        index = self.combo.findData(current)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+        self._loading = False
+
+    def _changed(self, _index: int) -> None:
+        if not self._loading:
+            self.submit()
+
+    def value(self) -> Any:
+        return self.combo.currentData()
+
+    def show(self, value: Any) -> None:
+        self._loading = True
+        index = self.combo.findData(value)
+        self.combo.setCurrentIndex(index if index >= 0 else 0)
+        self._loading = False
+
+
+class ModelForm(QWidget):
+    """A vertical form of bound editors for one model object."""
+
+    def __init__(self, apply: Apply, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.apply = apply
+        self.editors: list[Editor] = []
+        self.model: Any = None
+        self.layout_ = QFormLayout(self)
+        self.layout_.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.layout_.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+
+    def _add(self, editor: Editor, with_label: bool = True) -> Editor:
+        holder = QWidget()
+        box = QVBoxLayout(holder)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(1)
+        box.addWidget(editor.widget)
+        box.addWidget(editor.error)
+        if with_label:
+            self.layout_.addRow(editor.label, holder)
+        else:
+            self.layout_.addRow(holder)
+        self.editors.append(editor)
+        return editor
+
+    def text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> TextEditor:
+        return self._add(TextEditor(self, path, label, tip, optional))  # type: ignore[return-value]
+
+    def number(self, path: Sequence[PathStep], label: str, tip: str, integer: bool = False) -> NumberEditor:
+        return self._add(NumberEditor(self, path, label, tip, integer))  # type: ignore[return-value]
+
+    def names(
+        self, path: Sequence[PathStep], label: str, tip: str, empty_is_none: bool = False, numbers: bool = False
+    ) -> ListEditor:
+        return self._add(ListEditor(self, path, label, tip, empty_is_none, numbers))  # type: ignore[return-value]
+
+    def long_text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> LongTextEditor:
+        return self._add(LongTextEditor(self, path, label, tip, optional))  # type: ignore[return-value]
+
+    def check(self, path: Sequence[PathStep], label: str, tip: str) -> CheckEditor:
+        return self._add(CheckEditor(self, path, label, tip), with_label=False)  # type: ignore[return-value]
+
+    def choice(
+        self, path: Sequence[PathStep], label: str, tip: str, choices: Sequence[tuple[str, Any]]
+    ) -> ChoiceEditor:
+        return self._add(ChoiceEditor(self, path, label, tip, choices))  # type: ignore[return-value]
+
+    def load(self, model: Any) -> None:
+        """Show ``model``; a change from outside (undo, another panel) clears stale errors."""
+        self.model = model
+        for editor in self.editors:
+            if not (editor.refused and editor.widget.hasFocus()):
+                editor.set_error(None)
+                editor.show(get_in(model, editor.path))
+
+    def reload_one(self, editor: Editor) -> None:
+        if self.model is not None:
+            editor.show(get_in(self.model, editor.path))
+
+    def editor(self, path: Sequence[PathStep]) -> Editor:
+        """The editor bound to ``path`` (tests and panels look editors up by their key)."""
+        wanted = list(path)
+        return next(e for e in self.editors if e.path == wanted)

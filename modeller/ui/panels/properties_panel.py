@@ -1,0 +1,545 @@
+"""The properties dock: edit the selected entity, relationship, or the project itself.
+
+Each editor receives the document, reads the object by id and turns every
+widget edit into a validated copy pushed as a command (typing merges into one
+undo entry per editor). Document signals bring the widgets back in line after
+undo, redo or edits elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modeller.model import Entity, Relationship
+from modeller.model.vocabulary import CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
+from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
+from modeller.ui.commands.relationship import describe
+from modeller.ui.document import ProjectDocument
+from modeller.ui.edits import EditRefused, PathStep, updated
+from modeller.ui.panels.fields_editor import FieldsEditor
+from modeller.ui.panels.form import ModelForm
+
+STRATEGY_HELP = {
+    "auto": "let the engine choose from cardinality and workload",
+    "embed": "store the N inside the One's document",
+    "child-refs": "array of references to the N in the One",
+    "parent-ref": "reference to the One in each N",
+    "two-way": "references on both sides",
+    "extended-ref": "reference plus copied fields of the One in each N",
+    "subset": "the One keeps the latest K of the N; the rest in their own collection",
+    "bucket": "N grouped into bucket documents",
+    "single-collection": "both entity types in one collection with a type field and links",
+}
+
+
+def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]:
+    return (kind, object_id, "/".join(str(p) for p in path))
+
+
+class ComboDelegate(QStyledItemDelegate):
+    """A fixed-choice combo box for one table column."""
+
+    def __init__(self, choices: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choices = list(choices)
+
+    def createEditor(  # noqa: N802 - Qt API
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
+        combo = QComboBox(parent)
+        combo.addItems(self.choices)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data() or ""))
+
+    def setModelData(  # noqa: N802 - Qt API
+        self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText())
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setWidget(widget)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    return area
+
+
+class EntityEditor(QWidget):
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.entity_id: str | None = None
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: bold; font-size: 13pt;")
+        self.form = ModelForm(self.apply)
+        f = self.form
+        f.text(["name"], "Name", "The entity's name as people say it (Person, Log message)", optional=False)
+        f.text(["collection"], "Collection", "Physical collection name (empty: derived from the name)")
+        f.long_text(["description"], "Description", "What one document of this entity represents")
+        f.number(["count"], "Documents", "Expected number of documents (e.g. 10,000 or 1e6)", integer=True)
+        f.number(["growth_per_day"], "Growth/day", "New documents per day")
+        f.number(["reads_per_sec"], "Reads/s", "Reads of this entity per second")
+        f.number(["writes_per_sec"], "Writes/s", "Inserts and updates per second")
+        f.check(["append_only"], "Append-only (documents are never updated)", "Events, logs, measurements")
+        f.check(["history"], "Keep history (prior versions stay queryable)", "Document versioning pattern")
+        f.check(["schema_change"], "Schema change must reach existing documents", "Schema versioning pattern")
+        f.names(["shard_key"], "Shard key", "Candidate shard key fields, comma-separated", empty_is_none=True)
+        self.timeseries = QGroupBox("Time series")
+        self.timeseries.setCheckable(True)
+        self.timeseries.setToolTip("The entity is a stream of timestamped measurements or events")
+        self.timeseries.toggled.connect(self._toggle_timeseries)
+        self.ts_form = ModelForm(self.apply)
+        self.ts_form.text(["timeseries", "time_field"], "Time field", "Date field holding the timestamp", False)
+        self.ts_form.text(["timeseries", "meta_field"], "Meta field", "Field identifying the series (sensor, host)")
+        self.ts_form.number(["timeseries", "interval_s"], "Interval (s)", "Seconds between measurements")
+        self.ts_form.number(["timeseries", "retention_s"], "Retention (s)", "Delete data older than this", True)
+        self.ts_form.number(["timeseries", "bucket_size"], "Bucket size", "Measurements per bucket document", True)
+        QVBoxLayout(self.timeseries).addWidget(self.ts_form)
+        self.subtypes = QGroupBox("Subtypes (polymorphic)")
+        self.subtypes.setCheckable(True)
+        self.subtypes.setToolTip("Documents of several shapes in one collection, told apart by a discriminator")
+        self.subtypes.toggled.connect(self._toggle_subtypes)
+        self.sub_form = ModelForm(self._apply_subtypes)
+        self.sub_form.text(["subtypes", "discriminator"], "Discriminator", "Field naming the variant", False)
+        self.sub_form.names(["subtypes", "variants"], "Variants", "Variant names, comma-separated")
+        QVBoxLayout(self.subtypes).addWidget(self.sub_form)
+        fields_box = QGroupBox("Fields")
+        self.fields_of = QComboBox()
+        self.fields_of.setToolTip("Edit the common fields or the extra fields of one subtype variant")
+        self.fields_of.currentIndexChanged.connect(lambda _i: self._load_fields())
+        self.fields = FieldsEditor(self._apply_fields)
+        box = QVBoxLayout(fields_box)
+        box.addWidget(self.fields_of)
+        box.addWidget(self.fields)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.form)
+        layout.addWidget(fields_box)
+        layout.addWidget(self.timeseries)
+        layout.addWidget(self.subtypes)
+        layout.addStretch(1)
+        document.entity_changed.connect(self._changed)
+
+    def entity(self) -> Entity | None:
+        return self.document.entity(self.entity_id) if self.entity_id else None
+
+    def show_entity(self, entity_id: str) -> None:
+        self.entity_id = entity_id
+        self.reload()
+
+    def _changed(self, entity_id: str) -> None:
+        if entity_id == self.entity_id:
+            self.reload()
+
+    def reload(self) -> None:
+        entity = self.entity()
+        if entity is None:
+            return
+        self.title.setText(f"Entity · id {entity.id}")
+        self.form.load(entity)
+        for group, value, form in (
+            (self.timeseries, entity.timeseries, self.ts_form),
+            (self.subtypes, entity.subtypes, self.sub_form),
+        ):
+            group.blockSignals(True)
+            group.setChecked(value is not None)
+            group.blockSignals(False)
+            form.setVisible(value is not None)
+            form.load(entity)
+        variants = list(entity.subtypes.variants) if entity.subtypes else []
+        wanted = ["(common fields)"] + [f"variant {v}" for v in variants]
+        if [self.fields_of.itemText(i) for i in range(self.fields_of.count())] != wanted:
+            current = self.fields_of.currentIndex()
+            self.fields_of.blockSignals(True)
+            self.fields_of.clear()
+            self.fields_of.addItems(wanted)
+            self.fields_of.setCurrentIndex(current if 0 <= current < len(wanted) else 0)
+            self.fields_of.blockSignals(False)
+        self.fields_of.setVisible(bool(variants))
+        self._load_fields()
+
+    def _fields_path(self) -> list[PathStep]:
+        entity = self.entity()
+        index = self.fields_of.currentIndex()
+        if entity is None or entity.subtypes is None or index <= 0:
+            return ["fields"]
+        return ["subtypes", "variants", list(entity.subtypes.variants)[index - 1]]
+
+    def _load_fields(self) -> None:
+        entity = self.entity()
+        if entity is None:
+            return
+        path = self._fields_path()
+        fields = entity.fields if path == ["fields"] else entity.subtypes.variants[str(path[-1])]  # type: ignore[union-attr]
+        self.fields.load(list(fields))
+
+    # ------------------------------------------------------------ applying
+    def apply(self, path: Sequence[PathStep], value: Any, text: str | None = None, merge: bool = True) -> str | None:
+        entity = self.entity()
+        if entity is None:
+            return "no entity selected"
+        try:
+            new = updated(entity, path, value)
+        except EditRefused as err:
+            return str(err)
+        if new == entity:
+            return None
+        label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
+        key = _key("entity", entity.id, path) if merge else None
+        self.document.push(EditEntityCommand(self.document, new, label, key))
+        return None
+
+    def _apply_fields(self, fields: list[dict[str, Any]]) -> str | None:
+        entity = self.entity()
+        name = entity.name if entity else ""
+        return self.apply(self._fields_path(), fields, f"Edit fields of {name}", merge=False)
+
+    def _apply_subtypes(self, path: Sequence[PathStep], value: Any) -> str | None:
+        entity = self.entity()
+        if list(path) == ["subtypes", "variants"] and entity is not None and entity.subtypes is not None:
+            old = entity.subtypes.variants
+            value = {name: [f.model_dump(exclude_defaults=True) for f in old.get(name, [])] for name in value or []}
+        return self.apply(path, value)
+
+    def _toggle_timeseries(self, on: bool) -> None:
+        entity = self.entity()
+        if entity is None:
+            return
+        dates = [f.name for f in entity.fields if f.type == "date"]
+        value = {"time_field": dates[0] if dates else "time"} if on else None
+        problem = self.apply(["timeseries"], value, "Time series on" if on else "Time series off", merge=False)
+        if problem:
+            self.reload()
+
+    def _toggle_subtypes(self, on: bool) -> None:
+        value = {"discriminator": "type", "variants": {"a": [], "b": []}} if on else None
+        problem = self.apply(["subtypes"], value, "Subtypes on" if on else "Subtypes off", merge=False)
+        if problem:
+            self.reload()
+
+
+class RelationshipEditor(QWidget):
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.rel_id: str | None = None
+        self.engine_strategy: str | None = None
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: bold; font-size: 13pt;")
+        self.title.setWordWrap(True)
+        self.ends = ModelForm(self.apply)
+        self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
+        self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
+        self.swap_button = QPushButton("Swap ends")
+        self.swap_button.setToolTip("Exchange the One and the Many side")
+        self.swap_button.clicked.connect(self.swap)
+        self.form = ModelForm(self.apply)
+        f = self.form
+        self.cardinality = f.choice(
+            ["cardinality"], "Cardinality", "How many N per One: a few (embed them), many, or squillions",
+            [(c, c) for c in CARDINALITIES],
+        )
+        f.text(["name"], "Role name", "Name of the N as seen from the One (addresses, tasks)")
+        f.text(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
+        f.number(["typical"], "Typical N", "Usual number of N per One", integer=True)
+        f.number(["max"], "Max N", "Upper bound of N per One", integer=True)
+        f.choice(["growth"], "Growth", "Does N per One stay bounded?",
+                 [("(not set)", None), ("bounded", "bounded"), ("unbounded", "unbounded")])
+        self.standalone = f.check(
+            ["many_standalone"], "Many side accessed on its own",
+            "The N are read or updated without their One (e.g. tasks listed by due date)",
+        )
+        f.number(["read_together"], "Read together", "Share (0..1) of reads of the One that also need the N")
+        f.number(["show_latest"], "Show latest", "How many of the N the One's page shows", integer=True)
+        f.check(["atomic"], "Atomic: an invariant spans both sides", "Both sides must change in one write")
+        f.number(["reads_per_sec"], "Reads/s", "Traversals of this relationship per second")
+        f.number(["writes_per_sec"], "Writes/s", "Changes to this relationship per second")
+        self.strategy = f.choice(["strategy"], "Strategy", "How the relationship is stored", self._strategy_choices())
+        self.denormalize = QTableWidget(0, 3)
+        self.denormalize.setHorizontalHeaderLabels(["Field", "Direction", "Staleness"])
+        self.denormalize.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.denormalize.setItemDelegateForColumn(1, ComboDelegate(["one-to-many", "many-to-one"], self))
+        self.denormalize.setItemDelegateForColumn(2, ComboDelegate(list(STALENESS), self))
+        self.denormalize.setToolTip(
+            "Fields copied across the relationship. one-to-many: a field of the One copied into each N;\n"
+            "many-to-one: a field of the N copied into the One. Staleness: how old a copy may be."
+        )
+        self.denormalize.setMaximumHeight(120)
+        self.denormalize.itemChanged.connect(lambda _item: self._commit_denormalize())
+        self.denorm_error = QLabel()
+        self.denorm_error.setStyleSheet("color: #c0392b;")
+        self.denorm_error.setVisible(False)
+        add_copy = QPushButton("Add copied field")
+        add_copy.setToolTip("Copy a field across this relationship (denormalize)")
+        add_copy.clicked.connect(self.add_denormalized)
+        remove_copy = QPushButton("Remove")
+        remove_copy.setToolTip("Stop copying the selected field")
+        remove_copy.clicked.connect(self.remove_denormalized)
+        self.tree_ops: dict[str, QCheckBox] = {}
+        tree_box = QGroupBox("Tree operations (self-relationships)")
+        tree_layout = QHBoxLayout(tree_box)
+        for op in TREE_OPS:
+            check = QCheckBox(op)
+            check.setToolTip(f"The application needs the '{op}' operation on this tree")
+            check.toggled.connect(lambda _on: self._commit_tree_ops())
+            self.tree_ops[op] = check
+            tree_layout.addWidget(check)
+        self.tree_box = tree_box
+        self.note_form = ModelForm(self._apply_note)
+        self.note_form.long_text(["decision", "note"], "Decision note", "Why this design was chosen (kept in the file)")
+        copies = QGroupBox("Denormalized fields")
+        copies_layout = QVBoxLayout(copies)
+        copies_layout.addWidget(self.denormalize)
+        copies_layout.addWidget(self.denorm_error)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add_copy)
+        buttons.addWidget(remove_copy)
+        buttons.addStretch(1)
+        copies_layout.addLayout(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.ends)
+        layout.addWidget(self.swap_button, alignment=Qt.AlignmentFlag.AlignRight)
+        layout.addWidget(self.form)
+        layout.addWidget(copies)
+        layout.addWidget(tree_box)
+        layout.addWidget(self.note_form)
+        layout.addStretch(1)
+        document.relationship_changed.connect(self._changed)
+        for signal in (document.entity_added, document.entity_removed, document.entity_changed):
+            signal.connect(lambda _id: self._refresh_entities())
+        self._refresh_entities()
+
+    def _strategy_choices(self) -> list[tuple[str, str]]:
+        auto = f"Auto (engine: {self.engine_strategy})" if self.engine_strategy else "Auto (engine decides)"
+        return [(auto, "auto")] + [(f"{s} — {STRATEGY_HELP[s]}", s) for s in STRATEGIES if s != "auto"]
+
+    def set_engine_strategy(self, strategy: str | None) -> None:
+        """Show the engine's resolved choice in the combo's Auto entry."""
+        self.engine_strategy = strategy
+        self.strategy.combo.setItemText(0, self._strategy_choices()[0][0])
+
+    def _refresh_entities(self) -> None:
+        choices = [(f"{e.name} ({e.id})", e.id) for e in self.document.project.entities]
+        self.one.set_choices(choices)
+        self.many.set_choices(choices)
+        if self.rel_id:
+            self.reload()
+
+    def relationship(self) -> Relationship | None:
+        return self.document.relationship(self.rel_id) if self.rel_id else None
+
+    def show_relationship(self, rel_id: str, engine_strategy: str | None = None) -> None:
+        self.rel_id = rel_id
+        self.set_engine_strategy(engine_strategy)
+        self.reload()
+
+    def _changed(self, rel_id: str) -> None:
+        if rel_id == self.rel_id:
+            self.reload()
+
+    def reload(self) -> None:
+        rel = self.relationship()
+        if rel is None:
+            return
+        self.title.setText(f"Relationship {describe(self.document, rel)} · id {rel.id}")
+        self.ends.load(rel)
+        self.form.load(rel)
+        self.note_form.load(rel)
+        self.denormalize.blockSignals(True)
+        self.denormalize.setRowCount(len(rel.denormalize))
+        for row, copy in enumerate(rel.denormalize):
+            for col, value in enumerate((copy.field, copy.direction, copy.staleness)):
+                self.denormalize.setItem(row, col, QTableWidgetItem(value))
+        self.denormalize.blockSignals(False)
+        self.denorm_error.setVisible(False)
+        for op, check in self.tree_ops.items():
+            check.blockSignals(True)
+            check.setChecked(op in rel.tree_ops)
+            check.blockSignals(False)
+        self.tree_box.setVisible(rel.one == rel.many)
+
+    def apply(self, path: Sequence[PathStep], value: Any, text: str | None = None, merge: bool = True) -> str | None:
+        rel = self.relationship()
+        if rel is None:
+            return "no relationship selected"
+        try:
+            new = updated(rel, path, value)
+        except EditRefused as err:
+            return str(err)
+        if new == rel:
+            return None
+        label = text or f"Edit {describe(self.document, rel)}: {path[-1]}"
+        key = _key("relationship", rel.id, path) if merge else None
+        self.document.push(EditRelationshipCommand(self.document, new, label, key))
+        return None
+
+    def swap(self) -> None:
+        rel = self.relationship()
+        if rel is None:
+            return
+        new = rel.model_copy(update={"one": rel.many, "many": rel.one})
+        self.document.push(EditRelationshipCommand(self.document, new, f"Swap ends of {describe(self.document, rel)}"))
+
+    def _denormalized_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for row in range(self.denormalize.rowCount()):
+            cells = [self.denormalize.item(row, col) for col in range(3)]
+            field, direction, staleness = (c.text() if c is not None else "" for c in cells)
+            rows.append({"field": field, "direction": direction, "staleness": staleness})
+        return rows
+
+    def _commit_denormalize(self, rows: list[dict[str, Any]] | None = None) -> None:
+        problem = self.apply(["denormalize"], rows if rows is not None else self._denormalized_rows(),
+                             "Edit denormalized fields", merge=False)
+        self.denorm_error.setText(f"Not applied: {problem}" if problem else "")
+        self.denorm_error.setVisible(problem is not None)
+
+    def add_denormalized(self) -> None:
+        rel = self.relationship()
+        if rel is None:
+            return
+        one = self.document.entity(rel.one)
+        name = one.fields[0].name if one is not None and one.fields else "name"
+        self._commit_denormalize(
+            [*self._denormalized_rows(), {"field": name, "direction": "one-to-many", "staleness": "hours"}]
+        )
+
+    def remove_denormalized(self) -> None:
+        rows = self._denormalized_rows()
+        row = self.denormalize.currentRow()
+        if 0 <= row < len(rows):
+            del rows[row]
+            self._commit_denormalize(rows)
+
+    def _commit_tree_ops(self) -> None:
+        ops = [op for op, check in self.tree_ops.items() if check.isChecked()]
+        self.apply(["tree_ops"], ops, "Edit tree operations", merge=False)
+
+    def _apply_note(self, path: Sequence[PathStep], value: Any) -> str | None:
+        rel = self.relationship()
+        if rel is None:
+            return "no relationship selected"
+        if not value and (rel.decision is None or rel.decision.strategy is None):
+            return self.apply(["decision"], None)
+        return self.apply(path, value or "")
+
+
+class ProjectEditor(QWidget):
+    """Shown when nothing is selected: the project's own settings."""
+
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        title = QLabel("Project")
+        title.setStyleSheet("font-weight: bold; font-size: 13pt;")
+        hint = QLabel(
+            "Drag an Entity from the palette onto the canvas, then drag from a card's blue handle "
+            "to another card to connect them."
+        )
+        hint.setWordWrap(True)
+        self.form = ModelForm(self.apply)
+        f = self.form
+        f.text(["name"], "Name", "The project's name", optional=False)
+        f.text(["database"], "Database", "MongoDB database name")
+        f.text(["server_version"], "Server version", "Target MongoDB version, e.g. 7.0")
+        f.check(["sharded"], "Sharded cluster", "The collections will be sharded")
+        f.number(["shards"], "Shards", "Planned number of shards", integer=True)
+        f.long_text(["description"], "Description", "What the application does")
+        layout = QVBoxLayout(self)
+        layout.addWidget(title)
+        layout.addWidget(hint)
+        layout.addWidget(self.form)
+        layout.addStretch(1)
+        document.project_changed.connect(self.reload)
+        document.project_reset.connect(self.reload)
+        self.reload()
+
+    def reload(self) -> None:
+        self.form.load(self.document.project)
+
+    def apply(self, path: Sequence[PathStep], value: Any) -> str | None:
+        project = self.document.project
+        if str(path[0]) in ("entities", "relationships", "queries", "layout", "overrides"):
+            return "not a project setting"
+        settings = project.model_copy(update={"entities": [], "relationships": [], "queries": [], "layout": {}})
+        try:
+            new = updated(settings, path, value)
+        except EditRefused as err:
+            return str(err)
+        if new == settings:
+            return None
+        key = _key("project", "", path)
+        self.document.push(EditProjectCommand(self.document, new, f"Edit project: {path[-1]}", key))
+        return None
+
+
+class PropertiesPanel(QWidget):
+    """Stack of the three editors; the window tells it what is selected."""
+
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.project_editor = ProjectEditor(document)
+        self.entity_editor = EntityEditor(document)
+        self.relationship_editor = RelationshipEditor(document)
+        self.multiple = QLabel()
+        self.multiple.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack = QStackedWidget()
+        for widget in (self.project_editor, self.entity_editor, self.relationship_editor, self.multiple):
+            self.stack.addWidget(scrolled(widget))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        document.entity_removed.connect(self._gone)
+        document.relationship_removed.connect(self._gone)
+        document.project_reset.connect(self.show_project)
+
+    def _gone(self, object_id: str) -> None:
+        if object_id in (self.entity_editor.entity_id, self.relationship_editor.rel_id):
+            self.show_project()
+
+    def show_project(self) -> None:
+        self.entity_editor.entity_id = None
+        self.relationship_editor.rel_id = None
+        self.stack.setCurrentIndex(0)
+
+    def show_entity(self, entity_id: str) -> None:
+        self.relationship_editor.rel_id = None
+        self.entity_editor.show_entity(entity_id)
+        self.stack.setCurrentIndex(1)
+
+    def show_relationship(self, rel_id: str, engine_strategy: str | None = None) -> None:
+        self.entity_editor.entity_id = None
+        self.relationship_editor.show_relationship(rel_id, engine_strategy)
+        self.stack.setCurrentIndex(2)
+
+    def show_many(self, count: int) -> None:
+        self.show_project()
+        self.multiple.setText(f"{count} items selected")
+        self.stack.setCurrentIndex(3)

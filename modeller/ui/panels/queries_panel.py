@@ -1,0 +1,321 @@
+"""The Queries dock: the declared access patterns and an editor for each.
+
+Filters (field + eq/in/range/regex/ci/text/geo), sort, projection, joins and
+frequency feed the engine's index and embedding advice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modeller.model import Query
+from modeller.model.paths import iter_paths
+from modeller.model.vocabulary import FILTER_OPS
+from modeller.ui.commands import AddQueryCommand, EditQueryCommand, delete_command
+from modeller.ui.commands.composite import new_query
+from modeller.ui.commands.relationship import describe
+from modeller.ui.document import ProjectDocument
+from modeller.ui.edits import EditRefused, PathStep, updated
+from modeller.ui.panels.form import ModelForm
+from modeller.ui.panels.properties_panel import ComboDelegate, scrolled
+
+OP_HELP = {
+    "eq": "equality",
+    "in": "one of several values",
+    "range": "range (<, >, between)",
+    "regex": "regular expression",
+    "ci": "case-insensitive equality",
+    "text": "full-text search",
+    "geo": "geospatial",
+}
+
+
+def query_label(document: ProjectDocument, query: Query) -> str:
+    entity = document.entity(query.entity)
+    freq = f" · {query.per_sec:g}/s" if query.per_sec is not None else ""
+    return f"{query.name or query.id}  ({entity.name if entity else query.entity}){freq}"
+
+
+class PairTable(QTableWidget):
+    """Two-column table of (field, choice) rows: filters and sort keys."""
+
+    def __init__(self, headers: tuple[str, str], choices: Sequence[str], tip: str) -> None:
+        super().__init__(0, 2)
+        self.setHorizontalHeaderLabels(list(headers))
+        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.setItemDelegateForColumn(1, ComboDelegate(choices, self))
+        self.setToolTip(tip)
+        self.setMaximumHeight(130)
+
+    def rows(self) -> list[tuple[str, str]]:
+        out = []
+        for row in range(self.rowCount()):
+            a, b = self.item(row, 0), self.item(row, 1)
+            out.append((a.text() if a else "", b.text() if b else ""))
+        return out
+
+    def set_rows(self, rows: Sequence[tuple[str, str]]) -> None:
+        self.blockSignals(True)
+        self.setRowCount(len(rows))
+        for i, (a, b) in enumerate(rows):
+            self.setItem(i, 0, QTableWidgetItem(a))
+            self.setItem(i, 1, QTableWidgetItem(b))
+        self.blockSignals(False)
+
+
+class QueryEditor(QWidget):
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.query_id: str | None = None
+        self.form = ModelForm(self.apply)
+        f = self.form
+        f.text(["name"], "Name", "What the application does with this query (\"tasks due tomorrow\")")
+        self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
+        f.number(["per_sec"], "Per second", "How often the query runs")
+        f.number(["limit"], "Limit", "Page size", integer=True)
+        f.check(["hot"], "Hot path (latency matters)", "The query is on a latency-critical path")
+        f.names(["projection"], "Projection", "Fields returned, comma-separated (empty: whole document)")
+        self.filters = PairTable(
+            ("Filter field", "Operator"),
+            FILTER_OPS,
+            "Fields the query filters on and how:\n" + "\n".join(f"{k}: {v}" for k, v in OP_HELP.items()),
+        )
+        self.filters.itemChanged.connect(lambda _i: self._commit_filters())
+        self.sort = PairTable(("Sort field", "Direction"), ("1", "-1"), "Sort keys: 1 ascending, -1 descending")
+        self.sort.itemChanged.connect(lambda _i: self._commit_sort())
+        self.joins = QListWidget()
+        self.joins.setToolTip("Relationships this query traverses: it needs the related documents too")
+        self.joins.setMaximumHeight(90)
+        self.joins.itemChanged.connect(lambda _i: self._commit_joins())
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.setWordWrap(True)
+        self.error.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        layout.addWidget(self.filters)
+        layout.addLayout(self._buttons(self.filters, self._add_filter, "filter"))
+        layout.addWidget(self.sort)
+        layout.addLayout(self._buttons(self.sort, self._add_sort, "sort key"))
+        layout.addWidget(QLabel("Joins"))
+        layout.addWidget(self.joins)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        document.query_changed.connect(lambda key: self.reload() if key == self.query_id else None)
+        for signal in (document.entity_added, document.entity_removed, document.entity_changed):
+            signal.connect(lambda _id: self._refresh_entities())
+        self._refresh_entities()
+
+    def _buttons(self, table: PairTable, add: Any, what: str) -> QHBoxLayout:
+        row = QHBoxLayout()
+        add_button = QPushButton(f"Add {what}")
+        add_button.setToolTip(f"Add a {what} row")
+        add_button.clicked.connect(add)
+        remove_button = QPushButton("Remove")
+        remove_button.setToolTip(f"Remove the selected {what}")
+        remove_button.clicked.connect(lambda: self._remove_row(table))
+        row.addWidget(add_button)
+        row.addWidget(remove_button)
+        row.addStretch(1)
+        return row
+
+    def _refresh_entities(self) -> None:
+        self.entity.set_choices([(e.name, e.id) for e in self.document.project.entities])
+        if self.query_id:
+            self.reload()
+
+    def query(self) -> Query | None:
+        return self.document.query(self.query_id) if self.query_id else None
+
+    def show_query(self, query_id: str | None) -> None:
+        self.query_id = query_id
+        self.setEnabled(query_id is not None)
+        self.reload()
+
+    def reload(self) -> None:
+        query = self.query()
+        if query is None:
+            return
+        self.form.load(query)
+        self.filters.set_rows(list(query.filter.items()))
+        self.sort.set_rows([(f, str(d)) for f, d in query.sort])
+        self.joins.blockSignals(True)
+        self.joins.clear()
+        for rel in self.document.relationships_of(query.entity):
+            item = QListWidgetItem(describe(self.document, rel) + (f" ({rel.name})" if rel.name else ""))
+            item.setData(Qt.ItemDataRole.UserRole, rel.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if rel.id in query.joins else Qt.CheckState.Unchecked)
+            self.joins.addItem(item)
+        self.joins.blockSignals(False)
+        self.error.setVisible(False)
+
+    def apply(self, path: Sequence[PathStep], value: Any, text: str | None = None, merge: bool = True) -> str | None:
+        query = self.query()
+        if query is None:
+            return "no query selected"
+        try:
+            new = updated(query, path, value)
+        except EditRefused as err:
+            return str(err)
+        if new == query:
+            return None
+        key = ("query", query.id, "/".join(str(p) for p in path)) if merge else None
+        self.document.push(EditQueryCommand(self.document, new, text or f"Edit query {query.id}: {path[-1]}", key))
+        return None
+
+    def _show(self, problem: str | None) -> None:
+        self.error.setText(f"Not applied: {problem}" if problem else "")
+        self.error.setVisible(problem is not None)
+        if problem:
+            self.reload()
+            self.error.setText(f"Not applied: {problem}")
+            self.error.setVisible(True)
+
+    def _commit_filters(self, rows: list[tuple[str, str]] | None = None) -> None:
+        rows = self.filters.rows() if rows is None else rows
+        self._show(self.apply(["filter"], dict(rows), "Edit query filter", merge=False))
+
+    def _commit_sort(self, rows: list[tuple[str, str]] | None = None) -> None:
+        rows = self.sort.rows() if rows is None else rows
+        try:
+            value = [[f, int(d)] for f, d in rows]
+        except ValueError:
+            self._show("sort direction must be 1 or -1")
+            return
+        self._show(self.apply(["sort"], value, "Edit query sort", merge=False))
+
+    def _commit_joins(self) -> None:
+        joins = [
+            str(self.joins.item(i).data(Qt.ItemDataRole.UserRole))
+            for i in range(self.joins.count())
+            if self.joins.item(i).checkState() == Qt.CheckState.Checked
+        ]
+        self._show(self.apply(["joins"], joins, "Edit query joins", merge=False))
+
+    def _unused_field(self, taken: set[str]) -> str:
+        query = self.query()
+        entity = self.document.entity(query.entity) if query else None
+        for path, _field in iter_paths(entity.fields if entity else []):
+            if path not in taken:
+                return path
+        return "_id"
+
+    def _add_filter(self) -> None:
+        rows = self.filters.rows()
+        rows.append((self._unused_field({f for f, _ in rows}), "eq"))
+        self._commit_filters(rows)
+
+    def _add_sort(self) -> None:
+        rows = self.sort.rows()
+        rows.append((self._unused_field({f for f, _ in rows}), "1"))
+        self._commit_sort(rows)
+
+    def _remove_row(self, table: PairTable) -> None:
+        rows = table.rows()
+        row = table.currentRow()
+        if not 0 <= row < len(rows):
+            return
+        del rows[row]
+        if table is self.filters:
+            self._commit_filters(rows)
+        else:
+            self._commit_sort(rows)
+
+
+class QueriesPanel(QWidget):
+    """List of queries (add/remove) above the editor of the selected one."""
+
+    def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.current_entity: str | None = None
+        self.list = QListWidget()
+        self.list.setToolTip("Declared queries; select one to edit it")
+        self.list.currentItemChanged.connect(lambda *_: self._selected())
+        self.add_button = QPushButton("Add query")
+        self.add_button.setToolTip("Declare a query on the selected entity (or the first one)")
+        self.add_button.clicked.connect(self.add_query)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Remove the selected query")
+        self.remove_button.clicked.connect(self.remove_query)
+        self.editor = QueryEditor(document)
+        self.editor.setEnabled(False)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.list)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        top_layout.addLayout(buttons)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(scrolled(self.editor))
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        for signal in (document.query_added, document.query_removed, document.query_changed):
+            signal.connect(lambda _id: self.refresh())
+        document.entity_changed.connect(lambda _id: self.refresh())
+        document.project_reset.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        current = self.editor.query_id
+        self.list.blockSignals(True)
+        self.list.clear()
+        for query in self.document.project.queries:
+            item = QListWidgetItem(query_label(self.document, query))
+            item.setData(Qt.ItemDataRole.UserRole, query.id)
+            self.list.addItem(item)
+            if query.id == current:
+                self.list.setCurrentItem(item)
+        self.list.blockSignals(False)
+        if current is not None and self.document.query(current) is None:
+            self.editor.show_query(None)
+        self.add_button.setEnabled(bool(self.document.project.entities))
+
+    def _selected(self) -> None:
+        item = self.list.currentItem()
+        self.editor.show_query(str(item.data(Qt.ItemDataRole.UserRole)) if item else None)
+
+    def select(self, query_id: str) -> None:
+        for i in range(self.list.count()):
+            if self.list.item(i).data(Qt.ItemDataRole.UserRole) == query_id:
+                self.list.setCurrentRow(i)
+                return
+
+    def add_query(self) -> None:
+        entities = self.document.project.entities
+        if not entities:
+            return
+        entity_id = self.current_entity if self.document.entity(self.current_entity or "") else entities[0].id
+        query = new_query(self.document, entity_id)
+        self.document.push(AddQueryCommand(self.document, query))
+        self.select(query.id)
+
+    def remove_query(self) -> None:
+        if self.editor.query_id:
+            command = delete_command(self.document, query_ids=[self.editor.query_id])
+            if command is not None:
+                self.document.push(command)

@@ -1,0 +1,1 @@
+"""Colours, stylesheet and icons; everything follows the system palette (light or dark)."""
