@@ -47,7 +47,7 @@ def project_schema() -> dict[str, Any]:
 
 
 def schema_text() -> str:
-    """The schema as written to disk: sorted nowhere, two-space indent, trailing newline."""
+    """The schema as written to disk: model order, two-space indent, trailing newline."""
     return json.dumps(project_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
