@@ -51,9 +51,9 @@ def one_line(text: str) -> str:
 
 def comment(text: str) -> str:
     """A ``//`` comment line; names inside it should already be quoted with :func:`quoted`."""
-    return "// " + one_line(text).rstrip()
+    return "// " + one_line(text).replace("</", "<\\/").rstrip()
 
 
 def quoted(name: str) -> str:
     """A name as it appears inside comments and reports: JSON-quoted, on one line."""
-    return one_line(json.dumps(name, ensure_ascii=False))
+    return one_line(_harden(json.dumps(name, ensure_ascii=False)))
