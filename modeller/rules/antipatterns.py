@@ -1,0 +1,379 @@
+"""Anti-pattern rules (RULES.md 37, 38, 41, 42): unbounded arrays, huge documents, joins, extra indexes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from modeller.rules.base import Rule, set_strategy
+from modeller.rules.design import ShapeNode
+from modeller.rules.engine import RuleContext
+from modeller.rules.findings import Change, Finding, Fix, SubjectRef
+from modeller.rules.indexes import keys_text
+from modeller.rules.plans import days_to_limit
+from modeller.rules.registry import register
+
+
+@register
+class UnboundedArray(Rule):
+    """Arrays must not grow without bound: graded from 250 elements up to the 16 MiB limit.
+
+    *Why*
+    Zola-3 rule 3: "arrays should not grow without bound" — more than a
+    couple of hundred embedded documents or a few thousand ids makes every
+    read and ``$push`` slower, every element is an index entry, and the
+    document eventually hits 16 MiB. Compass flags arrays of 250+ elements,
+    Atlas arrays of over 10,000.
+
+    *Anti-pattern*
+    ``hosts.logmsgs: [...]`` growing with every log line.
+
+    *Best practice*
+    A reference in each child (parent-ref), a bounded subset, buckets, and
+    ``maxItems`` on every array that stays.
+    """
+
+    id = "unbounded-array"
+    code = "AP37"
+    family = "antipatterns"
+    severities = ("info", "warning", "error")
+    sources = ("Zola-3", "Manual-AP-unbounded", "AP-massive-arrays", "Atlas-PA", "Compass", "Manual-limits")
+    tradeoff = "removing the array means a second query (or $lookup) when parent and children are shown together"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy not in ("embed", "child-refs", "two-way") or facts.rel.cardinality == "one-to-one":
+                continue
+            embedded = plan.strategy == "embed"
+            item = plan.elem_bytes if embedded else 17
+            array_bytes = facts.n_max * (item + 4)
+            coll = ctx.collection_of(facts.one.id)
+            doc = coll.max_bytes if coll is not None else array_bytes
+            days = days_to_limit(ctx, facts, item, 0) if facts.unbounded else None
+            nums: dict[str, Any] = {
+                "n_max": facts.n_max,
+                "element_bytes": item,
+                "array_bytes": array_bytes,
+                "document_max_bytes": doc,
+            }
+            if days is not None:
+                nums["days_to_16mib"] = round(days, 1)
+            what = "embedded documents" if embedded else "references"
+            target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
+            fix = set_strategy(facts.rel.id, target, self.id)
+            if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
+                when = f"; at the annotated growth it reaches 16 MiB in about {days:,.0f} days" if days else ""
+                yield self.finding(
+                    "error",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.one.name}.{facts.rel.name or facts.many.name} holds {what} of {facts.many.name} that "
+                    f"{'grow without bound' if facts.unbounded else f'reach {facts.n_max:,}'}: about "
+                    f"{array_bytes:,} bytes, past the 16 MiB document limit{when}",
+                    fix=fix,
+                    numbers=nums,
+                )
+            elif facts.unbounded:
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"the {what} of {facts.many.name} in each {facts.one.name} grow without bound",
+                    fix=fix,
+                    numbers=nums,
+                )
+            elif facts.n_max > s.atlas_array:
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"up to {facts.n_max:,} {what} in one array: Atlas flags arrays with over "
+                    f"{s.atlas_array:,} entries",
+                    fix=fix,
+                    numbers=nums,
+                    sources=("Atlas-PA",),
+                )
+            elif embedded and facts.n_max > s.embed_max:
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"up to {facts.n_max:,} embedded {facts.many.name} is more than 'a couple of "
+                    f"hundred' (Zola-3): reference them instead",
+                    fix=fix,
+                    numbers=nums,
+                    sources=("Zola-3",),
+                )
+            elif not embedded and facts.n_max > s.refarray_max:
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"up to {facts.n_max:,} ids in one array is more than 'a few thousand' (Zola-3, "
+                    f"engine {s.refarray_max:,}): store the reference in each {facts.many.name}",
+                    fix=fix,
+                    numbers=nums,
+                    sources=("Zola-3",),
+                )
+            elif facts.n_max >= s.compass_array:
+                yield self.finding(
+                    "info",
+                    "relationship",
+                    facts.rel.id,
+                    f"up to {facts.n_max:,} {what} per {facts.one.name}: Compass shows its "
+                    f"large-array insight from {s.compass_array} elements; keep maxItems "
+                    f"{facts.n_max} in the validator",
+                    numbers=nums,
+                    sources=("Compass",),
+                )
+
+
+def _depth(nodes: list[ShapeNode]) -> int:
+    best = 0
+    stack = [(n, 1) for n in nodes]
+    while stack:
+        node, level = stack.pop()
+        best = max(best, level)
+        stack.extend((c, level + 1) for c in node.children)
+        if node.items is not None:
+            stack.append((node.items, level + 1))
+    return best
+
+
+@register
+class DocumentSizeAndNesting(Rule):
+    """Keep documents well under 16 MiB (graded from 200 KB) and nested less than 100 levels.
+
+    *Why*
+    16 MiB and 100 levels are hard limits; long before that, large documents
+    fill the cache with data the page does not need (Skills: reassess at
+    ~200 KB, aim under 1 MB; Atlas flags > 2 MB, Compass > 10 MB).
+
+    *Anti-pattern*
+    A product document carrying every review ever written.
+
+    *Best practice*
+    Remove unbounded arrays, keep a subset, move large binaries to GridFS or
+    object storage.
+    """
+
+    id = "document-size-and-nesting"
+    code = "AP38"
+    family = "antipatterns"
+    severities = ("info", "suggestion", "warning", "error")
+    sources = ("Manual-limits", "Atlas-PA", "Compass", "Skills")
+    tradeoff = "smaller documents mean more of them in cache per GB, and more queries when everything is needed"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        levels = [
+            (s.max_doc_bytes, "error", "the 16 MiB BSON document limit", ("Manual-limits",)),
+            (s.doc_compass_bytes, "warning", "Compass's bloated-document insight (10,000,000 bytes)", ("Compass",)),
+            (s.doc_warn_bytes, "warning", "Atlas's 2 MB document-size trigger", ("Atlas-PA",)),
+            (s.doc_suggest_bytes, "suggestion", "the 1 MB guideline", ("Skills",)),
+            (s.doc_info_bytes, "info", "the ~200 KB 'reassess the schema' guideline", ("Skills",)),
+        ]
+        for coll in ctx.design.collections:
+            for limit, sev, what, src in levels:
+                if coll.max_bytes > limit:
+                    yield self.finding(
+                        sev,
+                        "entity",
+                        coll.root,  # type: ignore[arg-type]
+                        f"a {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
+                        f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
+                        numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
+                        sources=src,
+                    )
+                    break
+            depth = _depth(coll.shape)
+            if depth > s.max_nesting:
+                yield self.finding(
+                    "error",
+                    "entity",
+                    coll.root,
+                    f"{coll.name} documents nest {depth} levels; MongoDB supports at most {s.max_nesting}",
+                    numbers={"depth": depth},
+                )
+
+
+@register
+class ExcessiveLookup(Rule):
+    """Data read together should be stored together: a hot query that still needs a join.
+
+    *Why*
+    Separating data that is always displayed together costs a ``$lookup`` or
+    a second query on every read (AP-separating-data); Atlas flags
+    collections where over half the queries, or over 100 queries, use
+    ``$lookup``. Zola-3 adds: don't fear one application-level join on an
+    indexed reference, so a single join is a suggestion, several a warning.
+
+    *Anti-pattern*
+    The task list joining people on every row to show the owner's name.
+
+    *Best practice*
+    Embed (1:1, 1:few), an extended reference for display fields, a subset
+    for the latest children, a computed value for aggregates.
+    """
+
+    id = "excessive-lookup"
+    code = "AP41"
+    family = "antipatterns"
+    severities = ("info", "suggestion", "warning")
+    sources = ("AP-separating-data", "Atlas-PA", "Zola-3")
+    tradeoff = "duplication and update fan-out (denormalization rules) vs. join cost on every read"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        queries = ctx.facts.queries
+        joining = [q for q in queries if ctx.res.query_joins.get(q.id)]
+        share = len(joining) / len(queries) if queries else 0.0
+        many = (share > s.lookup_share and len(queries) >= 4) or len(joining) > s.lookup_count
+        for q in joining:
+            rels = ctx.res.query_joins[q.id]
+            hot = ctx.facts.is_hot(q)
+            sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
+            missing = self._missing(ctx, q, rels)
+            changes = tuple(
+                Change(
+                    "append",
+                    SubjectRef("relationship", rel_id),
+                    "denormalize",
+                    {"field": f, "direction": direction, "staleness": "hours"},
+                )
+                for rel_id, f, direction in missing
+            )
+            fix = (
+                Fix("copy the displayed fields: " + ", ".join(f"{f} ({rel_id})" for rel_id, f, _ in missing), changes)
+                if changes
+                else None
+            )
+            names = ", ".join(rels)
+            yield self.finding(
+                sev,
+                "query",
+                q.id,
+                f"{q.id} still needs {len(rels)} join(s) ({names}) to show data stored elsewhere"
+                + (f" at {q.per_sec:g}/s" if q.per_sec else "")
+                + (
+                    ""
+                    if not missing
+                    else "; copy the displayed fields ("
+                    + ", ".join(f for _, f, _ in missing)
+                    + ") if they rarely change"
+                ),
+                fix=fix,
+                numbers={
+                    "joins": rels,
+                    "queries_with_joins": len(joining),
+                    "queries": len(queries),
+                    "share_with_joins": round(share, 2),
+                },
+            )
+
+    def _missing(self, ctx: RuleContext, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
+        """(rel, field, direction) copies that would remove the joins of ``q``."""
+        out: list[tuple[str, str, str]] = []
+        for logical in [*q.projection, *q.filter, *(k for k, _ in q.sort)]:
+            rel_id = ctx.res.join_rel(q.entity, logical)
+            if rel_id is None or rel_id not in rels or "." not in logical:
+                continue
+            facts = ctx.facts.rel_by_id[rel_id]
+            sub = logical.split(".", 1)[1]
+            if q.entity == facts.many.id and ctx.facts.field(facts.one.id, sub) is not None:
+                item = (rel_id, sub, "one-to-many")
+            elif q.entity == facts.one.id and ctx.facts.field(facts.many.id, sub) is not None:
+                item = (rel_id, sub, "many-to-one")
+            else:
+                continue
+            if item not in out:
+                out.append(item)
+        return out
+
+
+@register
+class UnnecessaryIndexes(Rule):
+    """Drop indexes that are a prefix of another, that no declared query uses, or that are too many.
+
+    *Why*
+    Every index costs work on every write, at least 8 kB and a WiredTiger
+    file; ``{days: 1}`` is redundant next to ``{days: 1, time: 1}``. Compass
+    suggests at most 10 indexes, Atlas flags more than 30, the anti-pattern
+    article 50.
+
+    *Anti-pattern*
+    ``{user_id: 1}`` next to ``{user_id: 1, created_at: -1}``.
+
+    *Best practice*
+    Hide first (``hideIndex``), watch ``$indexStats``, then drop; never drop
+    unique, TTL or partial indexes only because a prefix exists.
+    """
+
+    id = "unnecessary-indexes"
+    code = "AP42"
+    family = "antipatterns"
+    severities = ("info", "suggestion", "warning")
+    sources = ("Manual-AP-unnecessary-indexes", "AP-unnecessary-indexes", "Atlas-PA", "Compass")
+    tradeoff = "faster writes and less RAM vs. the risk of slowing a rare query"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for coll in ctx.design.collections:
+            entity = ctx.facts.entities[coll.root]
+            user = [i for i in coll.indexes if i.origin == "user"]
+            for i, idx in enumerate(user):
+                if idx.unique or idx.expire_after_s is not None or idx.partial is not None:
+                    continue
+                longer = next(
+                    (
+                        o
+                        for o in coll.indexes
+                        if o is not idx
+                        and len(o.keys) > len(idx.keys)
+                        and o.keys[: len(idx.keys)] == idx.keys
+                        and o.collation == idx.collation
+                    ),
+                    None,
+                )
+                remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
+                fix = Fix(
+                    f"drop the index {keys_text(idx.keys)} from {entity.id}",
+                    (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
+                )
+                if longer is not None:
+                    yield self.finding(
+                        "warning",
+                        "entity",
+                        entity.id,
+                        f"index {keys_text(idx.keys)} on {coll.name} is a prefix of "
+                        f"{keys_text(longer.keys)}, which serves the same queries: drop it",
+                        fix=fix,
+                        numbers={"index": idx.name, "covered_by": longer.name},
+                    )
+                elif not idx.queries and ctx.facts.queries_of[entity.id]:
+                    yield self.finding(
+                        "info",
+                        "entity",
+                        entity.id,
+                        f"no declared query uses index {keys_text(idx.keys)} on {coll.name}: hide it "
+                        "and watch $indexStats before dropping it",
+                        numbers={"index": idx.name},
+                    )
+            total = len(coll.indexes) + 1
+            for limit, sev, src in (
+                (s.index_count_guideline, "warning", "AP-unnecessary-indexes"),
+                (s.index_count_warn, "warning", "Atlas-PA"),
+                (s.index_count_info, "info", "Compass"),
+            ):
+                if total > limit:
+                    yield self.finding(
+                        sev,
+                        "entity",
+                        entity.id,  # type: ignore[arg-type]
+                        f"{coll.name} has {total} indexes (with _id), over {limit}: every write updates all of them",
+                        numbers={"indexes": total, "limit": limit},
+                        sources=(src,),
+                    )
+                    break

@@ -1,0 +1,94 @@
+"""The rule framework: one class per rule, documented in its docstring (sqlfluff style).
+
+A rule's docstring has a one-line summary, then the sections *Why*,
+*Anti-pattern* and *Best practice*; ``sources`` names the RULES.md source
+keys. ``check`` receives the analysis context (project, settings, plans,
+design) and yields :class:`Finding` objects; it never touches the UI.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from modeller.rules.findings import Change, Finding, Fix, Severity, SubjectRef
+from modeller.rules.references import cite
+
+if TYPE_CHECKING:
+    from modeller.rules.engine import RuleContext
+
+SECTIONS = ("Why", "Anti-pattern", "Best practice")
+
+
+class Rule:
+    """Base class of every rule; subclasses set the class attributes and implement ``check``."""
+
+    id: ClassVar[str] = ""
+    code: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    severities: ClassVar[tuple[Severity, ...]] = ()
+    sources: ClassVar[tuple[str, ...]] = ()
+    #: the trade-off shown with every finding of this rule
+    tradeoff: ClassVar[str] = ""
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    # ----- documentation -----
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n", 1)[0].strip()
+
+    @classmethod
+    def section(cls, name: str) -> str:
+        """The text of a docstring section (``*Why*``, ``*Anti-pattern*``, ``*Best practice*``)."""
+        match = re.search(rf"^\*{re.escape(name)}\*\s*\n(.*?)(?=^\*[A-Z][^*\n]*\*\s*$|\Z)", cls.doc(), re.S | re.M)
+        return match.group(1).strip() if match else ""
+
+    @classmethod
+    def reference(cls) -> str:
+        return cite(*cls.sources)
+
+    # ----- helpers for subclasses -----
+    def finding(
+        self,
+        severity: Severity,
+        kind: str,
+        subject_id: str,
+        message: str,
+        why: str | None = None,
+        fix: Fix | None = None,
+        numbers: dict[str, Any] | None = None,
+        tradeoff: str | None = None,
+        sources: tuple[str, ...] | None = None,
+    ) -> Finding:
+        return Finding(
+            rule=self.id,
+            severity=severity,
+            subject=SubjectRef(kind, subject_id),  # type: ignore[arg-type]
+            message=message,
+            why=why if why is not None else self.section("Why").replace("\n", " "),
+            tradeoff=tradeoff if tradeoff is not None else self.tradeoff,
+            reference=cite(*(sources or self.sources)),
+            fix=fix,
+            numbers=dict(numbers or {}),
+        )
+
+
+def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
+    return Fix(
+        f"set the strategy of {rel_id} to {strategy} ({why})",
+        (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
+    )
+
+
+def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, **options: Any) -> Fix:
+    value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
+    value.update({k: v for k, v in options.items() if v is not None and v is not False})
+    return Fix(description, (Change("append", SubjectRef("entity", entity_id), "indexes", value),))

@@ -1,0 +1,165 @@
+"""Precomputed facts about a project, shared by the resolver and every rule.
+
+Built once per ``analyse`` call so that each rule runs in time proportional
+to the part of the model it looks at (maps instead of scans).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from modeller.model.names import snake
+from modeller.model.paths import all_fields, iter_paths
+from modeller.model.project import Entity, Field, Project, Query, Relationship
+from modeller.rules.settings import Settings
+
+NUMERIC_TYPES = frozenset({"int", "long", "double", "decimal"})
+
+
+@dataclass(slots=True)
+class RelFacts:
+    """One relationship with its annotations resolved to numbers (defaults filled in)."""
+
+    rel: Relationship
+    one: Entity
+    many: Entity
+    #: upper bound of N per One used for sizes (declared ``max`` or the cardinality default)
+    n_max: int
+    #: typical N per One (``typical``, else count ratio, else a share of ``n_max``)
+    n_typ: int
+    max_declared: bool
+    unbounded: bool
+    read_together: float
+    #: the N side is read, listed or updated on its own
+    standalone: bool
+    #: why ``standalone`` holds (for messages)
+    standalone_reason: str
+    self_ref: bool
+    #: a query on the N side filters by its reference to the One
+    many_needs_one: bool
+
+
+@dataclass(slots=True)
+class Context:
+    """The project plus the maps rules need; ``design``/``plans`` are filled by the resolver."""
+
+    project: Project
+    settings: Settings
+    entities: dict[str, Entity] = field(default_factory=dict)
+    entity_order: dict[str, int] = field(default_factory=dict)
+    rels: list[RelFacts] = field(default_factory=list)
+    rel_by_id: dict[str, RelFacts] = field(default_factory=dict)
+    rels_of_one: dict[str, list[RelFacts]] = field(default_factory=dict)
+    rels_of_many: dict[str, list[RelFacts]] = field(default_factory=dict)
+    queries: list[Query] = field(default_factory=list)
+    queries_of: dict[str, list[Query]] = field(default_factory=dict)
+    fields_of: dict[str, dict[str, Field]] = field(default_factory=dict)
+    server_version: float | None = None
+
+    @property
+    def version_known_at_least_5(self) -> bool:
+        return self.server_version is not None and self.server_version >= self.settings.ts_min_version
+
+    def field(self, entity_id: str, path: str) -> Field | None:
+        return self.fields_of.get(entity_id, {}).get(path)
+
+    def is_hot(self, query: Query) -> bool:
+        return query.hot or (query.per_sec or 0) >= self.settings.hot_per_sec
+
+
+def _version(text: str | None) -> float | None:
+    if not text:
+        return None
+    parts = text.split(".")
+    try:
+        return float(parts[0] + "." + (parts[1] if len(parts) > 1 else "0"))
+    except ValueError:
+        return None
+
+
+def _default_max(rel: Relationship, settings: Settings) -> int:
+    return {
+        "one-to-one": 1,
+        "one-to-few": settings.default_few,
+        "one-to-many": settings.default_many,
+        "one-to-squillions": settings.default_squillions,
+        "many-to-many": settings.default_many_to_many,
+    }[rel.cardinality]
+
+
+def build_context(project: Project, settings: Settings) -> Context:
+    """Index the project; tolerate dangling references (a half-edited model must not crash)."""
+    ctx = Context(project=project, settings=settings, server_version=_version(project.server_version))
+    for i, entity in enumerate(project.entities):
+        if entity.id in ctx.entities:
+            continue
+        ctx.entities[entity.id] = entity
+        ctx.entity_order[entity.id] = i
+        ctx.fields_of[entity.id] = dict(iter_paths(all_fields(entity)))
+        ctx.rels_of_one[entity.id] = []
+        ctx.rels_of_many[entity.id] = []
+        ctx.queries_of[entity.id] = []
+    for query in project.queries:
+        if query.entity in ctx.entities:
+            ctx.queries.append(query)
+            ctx.queries_of[query.entity].append(query)
+    seen_rel: set[str] = set()
+    for rel in project.relationships:
+        one, many = ctx.entities.get(rel.one), ctx.entities.get(rel.many)
+        if one is None or many is None or rel.id in seen_rel:
+            continue
+        seen_rel.add(rel.id)
+        facts = _facts(ctx, rel, one, many)
+        ctx.rels.append(facts)
+        ctx.rel_by_id[rel.id] = facts
+        ctx.rels_of_one[one.id].append(facts)
+        ctx.rels_of_many[many.id].append(facts)
+    return ctx
+
+
+def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
+    settings = ctx.settings
+    n_max = rel.max if rel.max is not None else _default_max(rel, settings)
+    if rel.typical is not None:
+        n_typ = rel.typical
+    elif one.count and many.count is not None and rel.cardinality != "many-to-many":
+        n_typ = max(1, math.ceil(many.count / one.count))
+        n_typ = min(n_typ, n_max) if rel.max is not None else n_typ
+    else:
+        n_typ = max(1, n_max // 2) if rel.cardinality != "one-to-one" else 1
+    unbounded = rel.growth == "unbounded" or (rel.growth is None and rel.cardinality == "one-to-squillions")
+    read_together = float(rel.read_together) if rel.read_together is not None else 1.0
+    standalone, reason = _standalone(ctx, rel, one, many)
+    ref = f"{rel.inverse or snake(one.name)}_id"
+    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many.id])
+    return RelFacts(
+        rel=rel,
+        one=one,
+        many=many,
+        n_max=n_max,
+        n_typ=n_typ,
+        max_declared=rel.max is not None,
+        unbounded=unbounded,
+        read_together=read_together,
+        standalone=standalone,
+        standalone_reason=reason,
+        self_ref=one.id == many.id,
+        many_needs_one=many_needs_one,
+    )
+
+
+def _standalone(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> tuple[bool, str]:
+    if rel.many_standalone:
+        return True, f"{many.name} is marked as read on its own (many_standalone)"
+    own = ctx.queries_of.get(many.id, [])
+    if own:
+        return True, f"query {own[0].id!r} reads {many.name} on its own"
+    if rel.cardinality == "many-to-many":
+        return True, f"each {many.name} belongs to several {one.name} (many-to-many)"
+    return False, ""
+
+
+def numeric_fields(fields: Iterable[Field]) -> list[Field]:
+    return [f for f in fields if f.type in NUMERIC_TYPES]

@@ -1,0 +1,421 @@
+"""Denormalization rules (RULES.md 11-17): copy only what is read far more often than it changes.
+
+Common gate (Zola-3 rule 5): a copy is worth it when the field's
+read/write ratio is at least ``denorm_rw_min`` (engine default 10) and the
+copies may be stale for a while; the fan-out (updates x copies) is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from modeller.rules.base import Rule
+from modeller.rules.engine import RuleContext
+from modeller.rules.findings import Finding
+from modeller.rules.plans import CopyPlan, RelPlan
+from modeller.rules.registry import register
+
+
+def _rw_text(rw: float | None) -> str:
+    if rw is None:
+        return "read/write ratio not annotated (set reads_per_sec and updates_per_sec on the field)"
+    if math.isinf(rw):
+        return "the field never changes"
+    return f"read/write ratio {rw:,.0f}:1"
+
+
+def _numbers(cp: CopyPlan) -> dict[str, Any]:
+    return {
+        "read_write_ratio": None if cp.rw is None else ("inf" if math.isinf(cp.rw) else round(cp.rw, 2)),
+        "copies_per_update": cp.copies_per_update,
+        "fanout_writes_per_sec": None if cp.fanout is None else round(cp.fanout, 4),
+    }
+
+
+def _copies(ctx: RuleContext, rule_id: str) -> Iterable[tuple[RelPlan, CopyPlan]]:
+    for facts in ctx.facts.rels:
+        plan = ctx.plan(facts.rel.id)
+        for cp in plan.copies:
+            if cp.rule == rule_id and not cp.implied:
+                yield plan, cp
+
+
+def _sync_of(ctx: RuleContext, plan: RelPlan, cp: CopyPlan) -> str:
+    rd = next(r for r in ctx.design.relationships if r.id == plan.facts.rel.id)
+    copy = next((c for c in rd.denormalized if c.field == cp.denorm.field and c.direction == cp.denorm.direction), None)
+    return "" if copy is None else copy.sync_advice
+
+
+class _GateRule(Rule):
+    """Report declared copies of this rule against the read/write gate."""
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for plan, cp in _copies(ctx, self.id):
+            rel = plan.facts.rel
+            what = self.describe(plan, cp)
+            if cp.rw is not None and cp.rw < s.denorm_rw_warn:
+                yield self.finding(
+                    "info",
+                    "relationship",
+                    rel.id,
+                    f"don't copy {cp.denorm.field}: {what}, but it is updated more often than read "
+                    f"({_rw_text(cp.rw)}); a join is cheaper than the write fan-out",
+                    numbers=_numbers(cp),
+                )
+                continue
+            if cp.rw is not None and cp.rw < s.denorm_rw_min:
+                yield self.finding(
+                    "info",
+                    "relationship",
+                    rel.id,
+                    f"{what}: {_rw_text(cp.rw)} is below the {s.denorm_rw_min:g}:1 gate — the copy "
+                    "saves little over an indexed join",
+                    numbers=_numbers(cp),
+                )
+                continue
+            fan = (
+                ""
+                if cp.fanout is None
+                else f"; an update of {cp.denorm.field} rewrites about "
+                f"{cp.copies_per_update:,.0f} copies ({cp.fanout:g} extra writes/s)"
+            )
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                rel.id,
+                f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(ctx, plan, cp)}",
+                numbers=_numbers(cp),
+            )
+
+    def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
+        raise NotImplementedError
+
+
+@register
+class DenormManyToOneReadMostly(_GateRule):
+    """Copy a read-mostly field of each N into the One's array of references (``[{id, name}]``).
+
+    *Why*
+    Zola-2 "denormalizing from many to one": the product page shows part
+    names; storing ``{id, name}`` pairs instead of bare ids saves the join on
+    every read, and is worth it only when names are read far more often than
+    they change (Zola-3 rule 5: consider the read-to-write ratio).
+
+    *Anti-pattern*
+    Copying a part's stock level (updated constantly) into every product.
+
+    *Best practice*
+    ``product.parts: [{id, name}]``; on rename
+    ``updateMany({"parts.id": id}, {$set: {"parts.$[p].name": n}},
+    {arrayFilters: [{"p.id": id}]})``.
+    """
+
+    id = "denorm-many-to-one-read-mostly"
+    code = "DN11"
+    family = "denormalization"
+    severities = ("info", "suggestion")
+    sources = ("Zola-2", "Zola-3")
+    tradeoff = (
+        "saves the join on the hot read; every update of the field must also update all copies, not "
+        "atomically, and the array grows by the field's size per element"
+    )
+
+    def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
+        return (
+            f"copy {cp.source.name}.{cp.denorm.field} into each element of {cp.target.name}'s array of "
+            f"{cp.source.name} references ({{id, {cp.name}}})"
+        )
+
+
+@register
+class DenormOneToManyIntoChildren(_GateRule):
+    """Copy a read-mostly field of the One into each of its N (``part.product_name``).
+
+    *Why*
+    Zola-2 "denormalizing from one to many": the part page shows its
+    product's name without a second query; renaming the product then updates
+    all its parts, which is fine when renames are rare.
+
+    *Anti-pattern*
+    Copying a field that changes every minute into thousands of children.
+
+    *Best practice*
+    ``part.product_name``; on rename
+    ``db.parts.updateMany({product_id}, {$set: {product_name}})``.
+    """
+
+    id = "denorm-one-to-many-into-children"
+    code = "DN12"
+    family = "denormalization"
+    severities = ("info", "suggestion")
+    sources = ("Zola-2", "Zola-3")
+    tradeoff = "the join is avoided on reads of the N side; renaming the One updates all its N"
+
+    def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
+        return f"copy {cp.source.name}.{cp.denorm.field} into each {cp.target.name} as {cp.name}"
+
+
+@register
+class DenormIntoSquillionsImmutable(Rule):
+    """Copy an immutable field of the One into each of its squillions of N at insert, with no sync plan.
+
+    *Why*
+    Zola-2 "one to squillions": log searches filter by the host's ``ipaddr``
+    without joining hosts; the address never changes, so writing it into
+    each message at insert costs nothing later.
+
+    *Anti-pattern*
+    Copying a mutable field into millions of documents and promising to keep
+    every copy current.
+
+    *Best practice*
+    ``insertOne({host_id, ipaddr: host.ipaddr, time, message})`` and an index
+    ``{ipaddr: 1, time: -1}`` when log searches filter by it.
+    """
+
+    id = "denorm-into-squillions-immutable"
+    code = "DN13"
+    family = "denormalization"
+    severities = ("suggestion", "warning")
+    sources = ("Zola-2",)
+    tradeoff = "single-collection filtering on the N side; an update of the field would touch up to squillions"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for facts in ctx.facts.rels:
+            if facts.rel.cardinality != "one-to-squillions":
+                continue
+            plan = ctx.plan(facts.rel.id)
+            for cp in plan.copies:
+                if cp.denorm.direction != "one-to-many" or cp.implied or cp.denorm.staleness == "forever":
+                    continue
+                immutable = (cp.field is not None and cp.field.immutable) or (
+                    cp.rw is not None and cp.rw >= s.immutable_rw_factor * s.denorm_rw_min
+                )
+                if immutable:
+                    yield self.finding(
+                        "suggestion",
+                        "relationship",
+                        facts.rel.id,
+                        f"copy {facts.one.name}.{cp.denorm.field} into each {facts.many.name} when it is inserted "
+                        f"({_rw_text(cp.rw)}): queries on {facts.many.name} can filter by it without a join, and no "
+                        "sync is needed",
+                        numbers=_numbers(cp),
+                    )
+                elif cp.denorm.staleness == "none":
+                    yield self.finding(
+                        "warning",
+                        "relationship",
+                        facts.rel.id,
+                        f"{facts.one.name}.{cp.denorm.field} changes and must never be stale, but it is copied into "
+                        f"squillions of {facts.many.name}: each update fans out to about {cp.copies_per_update:,.0f} "
+                        "documents; keep it only in the One and join",
+                        numbers=_numbers(cp),
+                    )
+
+
+@register
+class SquillionsToOneLastN(Rule):
+    """Keep the latest K of a one-to-squillions in the One with ``$push``/``$each``/``$sort``/``$slice``.
+
+    *Why*
+    Zola-2 "squillions to one": the host page shows its latest 1,000 log
+    lines; a capped array of copies renders it in one read while the log
+    collection stays the source of truth.
+
+    *Anti-pattern*
+    An ever-growing array of all messages in the host, or a second query for
+    the same 1,000 lines on every page view.
+
+    *Best practice*
+    ``updateOne({_id: host}, {$push: {recent_logmsgs: {$each: [msg], $sort:
+    {time: 1}, $slice: -1000}}})`` on every insert.
+    """
+
+    id = "squillions-to-one-last-n"
+    code = "DN14"
+    family = "denormalization"
+    severities = ("info", "suggestion")
+    sources = ("Zola-2", "Manual-duplicate")
+    tradeoff = "the One renders without a second query; two writes per new N and K copies in the One"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy != "subset" or self.id not in plan.rec.rules:
+                continue
+            rd = next(r for r in ctx.design.relationships if r.id == facts.rel.id)
+            push = next((c.sync_advice for c in rd.denormalized if c.direction == "many-to-one"), "")
+            k = plan.subset_k or 0
+            sev = "info" if plan.chosen_by == "user" else "suggestion"
+            yield self.finding(
+                sev,
+                "relationship",
+                facts.rel.id,
+                f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
+                numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
+            )
+
+
+@register
+class ExtendedReference(Rule):
+    """Store the One as ``{_id, <few stable fields>}`` in each N (extended reference).
+
+    *Why*
+    ER-seed: every post page shows the author's name and picture; copying
+    those few fields into the post removes the ``$lookup`` from the hot path.
+    The copies must be kept in sync: application code updating all copies,
+    change streams on the source collection, or a scheduled job when a delay
+    is acceptable — so copy only fields that rarely change, and as few as
+    possible.
+
+    *Anti-pattern*
+    ``$lookup`` of users on every post read, or copying the whole user
+    document (email, settings) into every post.
+
+    *Best practice*
+    ``post.author: {_id, name, profile_pic}``; on rename
+    ``updateMany({"author._id": id}, {$set: {"author.name": n}})`` or a
+    ``db.users.watch(...)`` listener.
+    """
+
+    id = "extended-reference"
+    code = "DN15"
+    family = "denormalization"
+    severities = ("info", "suggestion")
+    sources = ("ER-seed", "BwP-extended-ref", "Manual-duplicate")
+    tradeoff = (
+        "removes the join from the hot path; duplicates data that goes stale unless synced — keep the "
+        "copied set minimal and stable"
+    )
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy != "extended-ref":
+                continue
+            copies = [cp for cp in plan.copies if cp.location == "extended"]
+            rd = next(r for r in ctx.design.relationships if r.id == facts.rel.id)
+            ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
+            fields = ", ".join(["_id", *(cp.name for cp in copies)])
+            syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)
+            worst = min((cp.rw for cp in copies if cp.rw is not None), default=None)
+            yield self.finding(
+                "info" if plan.chosen_by == "user" else "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"store {facts.one.name} in each {facts.many.name} as {ext} {{{fields}}} so the page needs no "
+                f"$lookup. Keep the copies in sync with one of the seed's strategies: application code that "
+                f"updates all copies right after the original, a change stream on {facts.one.name} that applies "
+                f"the update, or a scheduled job when a delay is acceptable (chosen: {syncs or 'none'}). Copy only "
+                "fields that rarely change, and as few as possible.",
+                numbers={
+                    "copied_fields": [cp.name for cp in copies],
+                    "lowest_read_write_ratio": None
+                    if worst is None
+                    else ("inf" if math.isinf(worst) else round(worst, 2)),
+                },
+            )
+
+
+@register
+class PointInTimeSnapshot(Rule):
+    """A copy that must keep its value from the time it was made (price at order time) is never synced.
+
+    *Why*
+    The Manual's temporal duplicate data: an order must show the price and
+    address of the moment it was placed, so the copy is correct precisely
+    because it is never updated (CN seed: 下单时的价格, the price snapshot).
+
+    *Anti-pattern*
+    Syncing ``order.items.price`` when the catalog price changes, rewriting
+    history.
+
+    *Best practice*
+    Copy at insert, never sync; read the current value from the source when
+    it is needed.
+    """
+
+    id = "point-in-time-snapshot"
+    code = "DN16"
+    family = "denormalization"
+    severities = ("info",)
+    sources = ("Manual-best-practices", "CN")
+    tradeoff = "history stays correct; reports of the current value must read the source"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for plan, cp in _copies(ctx, self.id):
+            yield self.finding(
+                "info",
+                "relationship",
+                plan.facts.rel.id,
+                f"{cp.source.name}.{cp.denorm.field} is copied into {cp.target.name} as a point-in-time value "
+                "(staleness forever): copy it at insert and never sync it — this duplication is correct",
+                numbers=_numbers(cp),
+            )
+
+
+@register
+class NoDenormVolatile(Rule):
+    """Do not copy a field that changes more often than it is read, or that may never be stale.
+
+    *Why*
+    Zola-3 rule 5: denormalization only pays off with a high read-to-write
+    ratio. A copy updated more often than read multiplies writes; a copy
+    that must never be stale needs a transaction or trigger on every update
+    (Manual: handle duplicate data).
+
+    *Anti-pattern*
+    Copying ``part.qty`` (updated on every sale) into every product.
+
+    *Best practice*
+    Keep the field in its owner and join; if it must be duplicated, keep the
+    copies consistent in a transaction.
+    """
+
+    id = "no-denorm-volatile"
+    code = "DN17"
+    family = "denormalization"
+    severities = ("warning",)
+    sources = ("Zola-3", "Manual-best-practices")
+    tradeoff = "a join on read is cheaper here than the write fan-out"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            for cp in plan.copies:
+                if cp.implied or cp.denorm.staleness == "forever":
+                    continue
+                volatile = cp.rw is not None and cp.rw < s.denorm_rw_warn
+                strict = cp.denorm.staleness == "none" and cp.copies_per_update > 1 and cp.sync != "none"
+                if not (volatile or strict):
+                    continue
+                reason = (
+                    f"it is updated more often than read ({_rw_text(cp.rw)})"
+                    if volatile
+                    else f"it may never be stale and each update rewrites {cp.copies_per_update:,.0f} copies"
+                )
+                idx = next(
+                    i
+                    for i, d in enumerate(facts.rel.denormalize)
+                    if d.field == cp.denorm.field and d.direction == cp.denorm.direction
+                )
+                remaining = [d.model_dump() for j, d in enumerate(facts.rel.denormalize) if j != idx]
+                from modeller.rules.findings import Change, Fix, SubjectRef
+
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"don't copy {cp.source.name}.{cp.denorm.field} into {cp.target.name}: {reason}; keep it in "
+                    f"{cp.source.name} and join, or keep the copies consistent in a transaction",
+                    fix=Fix(
+                        f"remove the copy of {cp.denorm.field} from {facts.rel.id}",
+                        (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
+                    ),
+                    numbers=_numbers(cp),
+                )

@@ -1,0 +1,134 @@
+"""The ESR guideline: order a query's index keys Equality, Sort, Range (Manual-ESR, CN seed).
+
+``$in`` counts as equality (the Manual merges lists of fewer than 200 values
+in index order), ``regex`` and ``range`` as range; a field that is both
+sorted and range-filtered sits in the sort position, where it serves both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from modeller.model.project import Query
+
+Resolve = Callable[[str], "str | None"]
+
+
+@dataclass(slots=True)
+class EsrPlan:
+    """The index a query wants, with one reason per key."""
+
+    eq: list[str] = field(default_factory=list)
+    sort: list[tuple[str, int]] = field(default_factory=list)
+    range: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+    text: list[str] = field(default_factory=list)
+    geo: list[str] = field(default_factory=list)
+    collation: dict[str, Any] | None = None
+    #: logical paths that need a join (no copy in this collection)
+    unresolved: list[str] = field(default_factory=list)
+
+    @property
+    def keys(self) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = [(k, 1) for k in self.eq]
+        out += list(self.sort)
+        out += [(k, 1) for k in self.range]
+        return out
+
+    @property
+    def components(self) -> int:
+        return sum(1 for part in (self.eq, self.sort, self.range) if part)
+
+    @property
+    def only_id(self) -> bool:
+        return self.eq == ["_id"] and not self.sort and not self.range
+
+
+def plan_query(query: Query, resolve: Resolve, in_max: int) -> EsrPlan:
+    """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical)."""
+    plan = EsrPlan()
+    sort_fields: dict[str, int] = {}
+    for logical, direction in query.sort:
+        path = resolve(logical)
+        if path is None:
+            plan.unresolved.append(logical)
+            continue
+        sort_fields.setdefault(path, direction)
+    for logical, op in query.filter.items():
+        path = resolve(logical)
+        if path is None:
+            plan.unresolved.append(logical)
+            continue
+        if op in ("eq", "in", "ci"):
+            if path in plan.eq:
+                continue
+            plan.eq.append(path)
+            sort_fields.pop(path, None)
+            if op == "eq":
+                plan.reasons[path] = f"Equality: the query filters {logical} = value"
+            elif op == "in":
+                plan.reasons[path] = (
+                    f"Equality: {logical} $in [...] is merged in index order like an equality while "
+                    f"the list has fewer than {in_max} values (Manual-ESR)"
+                )
+            else:
+                plan.reasons[path] = (
+                    f"Equality: case-insensitive match on {logical}, served by an index with a strength-2 collation"
+                )
+                plan.collation = {"locale": "en", "strength": 2}
+        elif op in ("range", "regex"):
+            if path in sort_fields:
+                plan.reasons.setdefault(path, f"Sort + Range: sorted by {logical}, which the range also filters")
+                continue
+            if path not in plan.range:
+                plan.range.append(path)
+                plan.reasons[path] = (
+                    f"Range: {logical} {'$regex' if op == 'regex' else '$gt/$lt'} goes after "
+                    "equality and sort keys so the index still delivers the sort order"
+                )
+        elif op == "text":
+            plan.text.append(path)
+        elif op == "geo":
+            plan.geo.append(path)
+    for path, direction in sort_fields.items():
+        plan.sort.append((path, direction))
+        plan.reasons.setdefault(
+            path,
+            f"Sort: the query sorts by {path} {direction}; after the equality keys the "
+            "index returns documents already in order (no blocking sort)",
+        )
+    return plan
+
+
+def serves(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
+    """Can an index with ``index_keys`` serve the query's filter and sort without a blocking sort?"""
+    keys = list(index_keys)
+    if any(v not in (1, -1) for _, v in keys[: len(plan.keys)]):
+        return False
+    n_eq = len(plan.eq)
+    if len(keys) < len(plan.keys):
+        return False
+    if {k for k, _ in keys[:n_eq]} != set(plan.eq):
+        return False
+    sort_part = keys[n_eq : n_eq + len(plan.sort)]
+    if [k for k, _ in sort_part] != [k for k, _ in plan.sort]:
+        return False
+    if plan.sort:
+        same = all(d == qd for (_, d), (_, qd) in zip(sort_part, plan.sort, strict=True))
+        inverted = all(d == -qd for (_, d), (_, qd) in zip(sort_part, plan.sort, strict=True))
+        if not (same or inverted):
+            return False
+    rest = keys[n_eq + len(plan.sort) : n_eq + len(plan.sort) + len(plan.range)]
+    return {k for k, _ in rest} == set(plan.range)
+
+
+def covers_fields(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
+    """The index holds all the query's key fields (maybe in the wrong order)."""
+    return {k for k, _ in index_keys} >= {k for k, _ in plan.keys} and bool(plan.keys)
+
+
+def default_name(keys: list[tuple[str, Any]]) -> str:
+    """MongoDB's default index name: ``field_1_other_-1``."""
+    return "_".join(f"{k}_{v}" for k, v in keys)

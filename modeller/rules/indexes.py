@@ -1,0 +1,374 @@
+"""Index rules (RULES.md 31-35): ESR order, hot queries, TTL, special indexes, hard limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from modeller.rules.base import Rule, append_index
+from modeller.rules.design import CollectionDesign, IndexDesign
+from modeller.rules.engine import RuleContext
+from modeller.rules.esr import covers_fields, serves
+from modeller.rules.findings import Finding
+from modeller.rules.registry import register
+from modeller.rules.resolver import is_multikey
+
+
+def keys_text(keys: list[tuple[str, Any]]) -> str:
+    return "{" + ", ".join(f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys) + "}"
+
+
+def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:
+    """Indexes the model itself declares: the user's, and unique indexes from ``unique`` fields."""
+    return [i for i in coll.indexes if i.origin == "user" or (i.unique and "special-index-types" in i.rules)]
+
+
+def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign] | None:
+    loc = ctx.res.query_index.get(qid)
+    if loc is None:
+        return None
+    coll = ctx.design.collection(loc[0])
+    if coll is None:
+        return None
+    idx = next((i for i in coll.indexes if i.name == loc[1]), None)
+    return None if idx is None else (coll, idx)
+
+
+def _fix(ctx: RuleContext, entity_id: str, idx: IndexDesign) -> Any:
+    logical = ctx.logical_keys(entity_id, idx.keys)
+    if logical is None:
+        return None
+    return append_index(
+        entity_id, logical, f"add the index {keys_text(idx.keys)} to {entity_id}", collation=idx.collation
+    )
+
+
+@register
+class EsrCompoundIndex(Rule):
+    """Order a compound index Equality, Sort, Range.
+
+    *Why*
+    Equality keys first narrow the scan to one contiguous range; the sort
+    key next returns documents already ordered (no blocking in-memory sort,
+    which fails beyond 100 MB); range keys last still filter inside that
+    order (Manual ESR guideline, CN seed).
+
+    *Anti-pattern*
+    ``{created_at: -1, user_id: 1, amount: 1, status: 1}`` for
+    ``find({user_id, status, amount: {$gte: 100}}).sort({created_at: -1})``.
+
+    *Best practice*
+    ``createIndex({user_id: 1, status: 1, created_at: -1, amount: 1})``.
+    """
+
+    id = "esr-compound-index"
+    code = "IX31"
+    family = "indexes"
+    severities = ("info", "suggestion", "warning")
+    sources = ("Manual-ESR", "CN")
+    tradeoff = "one well-ordered index serves filter and sort; every extra index costs writes"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for q in ctx.facts.queries:
+            plan = ctx.res.query_plans.get(q.id)
+            if plan is None or plan.components < 2:
+                continue
+            found = _query_index(ctx, q.id)
+            if found is None:
+                continue
+            coll, idx = found
+            declared = _model_indexes(coll)
+            reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
+            nums = {
+                "keys": [[k, v] for k, v in idx.keys],
+                "equality": plan.eq,
+                "sort": [[k, d] for k, d in plan.sort],
+                "range": plan.range,
+            }
+            if any(serves(d.keys, plan) for d in declared):
+                continue
+            wrong = next((d for d in declared if covers_fields(d.keys, plan)), None)
+            if wrong is not None:
+                yield self.finding(
+                    "warning",
+                    "query",
+                    q.id,
+                    f"index {keys_text(wrong.keys)} holds the fields of {q.id} in the wrong order for the sort; use "
+                    f"{keys_text(idx.keys)} (Equality, Sort, Range): {reasons}",
+                    fix=_fix(ctx, q.entity, idx),
+                    numbers=nums,
+                )
+                continue
+            yield self.finding(
+                "suggestion",
+                "query",
+                q.id,
+                f"index {q.id} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
+                fix=_fix(ctx, q.entity, idx),
+                numbers=nums,
+            )
+
+
+@register
+class IndexHotQueries(Rule):
+    """Every hot query needs an index whose prefix serves its filter and sort.
+
+    *Why*
+    A hot query without an index scans the collection on every call (Compass
+    insight "query executed without index"; Manual: index commonly queried
+    fields).
+
+    *Anti-pattern*
+    ``find({brand: "Apple"})`` fifty times a second with no index on brand.
+
+    *Best practice*
+    ``createIndex({brand: 1})``; with several keys, order them by ESR (rule
+    esr-compound-index).
+    """
+
+    id = "index-hot-queries"
+    code = "IX32"
+    family = "indexes"
+    severities = ("warning",)
+    sources = ("Manual-best-practices", "Compass")
+    tradeoff = "read latency vs. write cost and RAM (each index is at least 8 kB)"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for q in ctx.facts.queries:
+            plan = ctx.res.query_plans.get(q.id)
+            if plan is None or not ctx.facts.is_hot(q) or plan.components != 1 or plan.only_id:
+                continue
+            found = _query_index(ctx, q.id)
+            if found is None:
+                continue
+            coll, idx = found
+            if any(serves(d.keys, plan) for d in _model_indexes(coll)):
+                continue
+            yield self.finding(
+                "warning",
+                "query",
+                q.id,
+                f"hot query {q.id} ({q.per_sec or 'hot'}/s) has no index in the model: add {keys_text(idx.keys)} "
+                f"on {coll.name}",
+                fix=_fix(ctx, q.entity, idx),
+                numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
+            )
+
+
+@register
+class TtlRetentionIndex(Rule):
+    """Data kept only for a retention period expires through a single-field TTL index.
+
+    *Why*
+    A TTL index deletes expired documents in the background (about every
+    60 s) instead of a cleanup job; time series collections take
+    ``expireAfterSeconds`` on the collection.
+
+    *Anti-pattern*
+    A nightly ``deleteMany({time: {$lt: cutoff}})`` job, or a compound TTL
+    index (the server refuses it).
+
+    *Best practice*
+    ``createIndex({time: 1}, {expireAfterSeconds: 2592000})``.
+    """
+
+    id = "ttl-retention-index"
+    code = "IX33"
+    family = "indexes"
+    severities = ("info", "suggestion")
+    sources = ("Manual-TTL", "Manual-best-practices", "CN")
+    tradeoff = "automatic cleanup vs. delete load and no history (archive instead when history matters)"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for coll in ctx.design.collections:
+            if coll.timeseries is not None and "expireAfterSeconds" in coll.timeseries:
+                yield self.finding(
+                    "info",
+                    "entity",
+                    coll.root,
+                    f"{coll.name} expires measurements after {coll.timeseries['expireAfterSeconds']} s "
+                    "through the time series collection's expireAfterSeconds",
+                    numbers={"expire_after_s": coll.timeseries["expireAfterSeconds"]},
+                )
+            for idx in coll.indexes:
+                if idx.expire_after_s is None or idx.origin == "user":
+                    continue
+                yield self.finding(
+                    "suggestion",
+                    "entity",
+                    coll.root,
+                    f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} on "
+                    f"{coll.name}: {idx.why}",
+                    numbers={"expire_after_s": idx.expire_after_s},
+                )
+            for idx in coll.indexes:
+                if idx.expire_after_s is not None and len(idx.keys) > 1:
+                    yield self.finding(
+                        "error",
+                        "entity",
+                        coll.root,
+                        f"TTL index {keys_text(idx.keys)} has {len(idx.keys)} keys: TTL indexes must "
+                        "be single-field, the server refuses compound TTL specs",
+                    )
+
+
+@register
+class SpecialIndexTypes(Rule):
+    """Use the special index a predicate needs: text, 2dsphere, case-insensitive collation, partial.
+
+    *Why*
+    Keyword search, geospatial predicates and case-insensitive matches cannot
+    use a plain B-tree index efficiently; a query always restricted to one
+    subtype can use a smaller partial index (CN: index types; Manual partial
+    indexes).
+
+    *Anti-pattern*
+    ``find({name: /^smith$/i})`` on a plain index; ``$near`` without a
+    2dsphere index.
+
+    *Best practice*
+    ``createIndex({title: "text"})``, ``createIndex({location: "2dsphere"})``,
+    ``createIndex({name: 1}, {collation: {locale: "en", strength: 2}})``,
+    ``createIndex({"specs.ram": 1}, {partialFilterExpression: {type: "phone"}})``.
+    """
+
+    id = "special-index-types"
+    code = "IX34"
+    family = "indexes"
+    severities = ("info", "suggestion")
+    sources = ("CN", "Manual-partial", "Manual-keyword", "Manual-limits")
+    tradeoff = "smaller or special-purpose indexes only serve queries whose predicates match their definition"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for q in ctx.facts.queries:
+            plan = ctx.res.query_plans.get(q.id)
+            if plan is None:
+                continue
+            for path in plan.text:
+                yield self.finding(
+                    "suggestion",
+                    "query",
+                    q.id,
+                    f"{q.id} searches text in {path}: a text index {{{path}: 'text'}} (one per "
+                    "collection; Atlas Search for relevance or fuzzy matching)",
+                )
+            for path in plan.geo:
+                yield self.finding(
+                    "suggestion",
+                    "query",
+                    q.id,
+                    f"{q.id} has a geospatial predicate on {path}: a 2dsphere index on GeoJSON points",
+                )
+            if plan.collation is not None:
+                yield self.finding(
+                    "suggestion",
+                    "query",
+                    q.id,
+                    f"{q.id} matches case-insensitively: use an index with collation "
+                    f"{plan.collation} and run the query with the same collation (not /x/i)",
+                )
+            entity = ctx.facts.entities[q.entity]
+            if entity.subtypes is None:
+                continue
+            disc = entity.subtypes.discriminator
+            if q.filter.get(disc) != "eq":
+                continue
+            variant_paths = [p for p in q.filter if p != disc and _variant_only(entity, p)]
+            if variant_paths:
+                yield self.finding(
+                    "info",
+                    "query",
+                    q.id,
+                    f"{q.id} always filters one {disc}; {', '.join(variant_paths)} exist only in some variants: a "
+                    f"partial index on {', '.join(variant_paths)} with partialFilterExpression {{{disc}: <value>}} "
+                    "is a smaller alternative to the compound index",
+                )
+
+
+def _variant_only(entity: Any, path: str) -> bool:
+    head = path.split(".")[0]
+    if any(f.name == head for f in entity.fields):
+        return False
+    return any(any(f.name == head for f in fields) for fields in entity.subtypes.variants.values())
+
+
+@register
+class IndexHardLimits(Rule):
+    """Indexes the server refuses: over 64 per collection, over 32 keys, parallel arrays, two text indexes.
+
+    *Why*
+    These are hard limits (Manual limits, multikey indexes): ``createIndex``
+    or the insert fails.
+
+    *Anti-pattern*
+    ``createIndex({tags: 1, categories: 1})`` where both fields are arrays;
+    a 65th index.
+
+    *Best practice*
+    Fewer compound indexes, one array per compound index (move the other
+    array to its own collection), one text index covering several fields.
+    """
+
+    id = "index-hard-limits"
+    code = "IX35"
+    family = "indexes"
+    severities = ("error",)
+    sources = ("Manual-limits", "Manual-multikey")
+    tradeoff = "none: the server rejects the index or the insert"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for coll in ctx.design.collections:
+            arrays = ctx.res.array_paths.get(coll.name, set())
+            total = len(coll.indexes) + 1
+            if total > s.max_indexes:
+                yield self.finding(
+                    "error",
+                    "entity",
+                    coll.root,
+                    f"{coll.name} would have {total} indexes (with _id); MongoDB allows {s.max_indexes}",
+                    numbers={"indexes": total},
+                )
+            texts = [i for i in coll.indexes if any(v == "text" for _, v in i.keys)]
+            if len(texts) > 1:
+                yield self.finding(
+                    "error",
+                    "entity",
+                    coll.root,
+                    f"{coll.name} has {len(texts)} text indexes; a collection can have one — combine "
+                    "the fields into one text index",
+                )
+            for idx in coll.indexes:
+                if len(idx.keys) > s.max_compound_fields:
+                    yield self.finding(
+                        "error",
+                        "entity",
+                        coll.root,
+                        f"index {idx.name} has {len(idx.keys)} keys; a compound index holds at most "
+                        f"{s.max_compound_fields}",
+                        numbers={"keys": len(idx.keys)},
+                    )
+                multikey = [k for k, _ in idx.keys if is_multikey(k, arrays)]
+                if len(multikey) > 1:
+                    yield self.finding(
+                        "error",
+                        "entity",
+                        coll.root,
+                        f"index {idx.name} on {coll.name} indexes {', '.join(multikey)}, which are all "
+                        "arrays: MongoDB cannot index parallel arrays in one compound index",
+                    )
+                if multikey and any(v == "hashed" for _, v in idx.keys):
+                    yield self.finding(
+                        "error",
+                        "entity",
+                        coll.root,
+                        f"hashed index {idx.name} covers the array {multikey[0]}: hashed indexes cannot be multikey",
+                    )
+            for key in coll.shard_key or []:
+                if is_multikey(key, arrays):
+                    yield self.finding(
+                        "error",
+                        "entity",
+                        coll.root,
+                        f"shard key field {key} of {coll.name} is an array: a shard key index cannot be multikey",
+                    )

@@ -1,0 +1,299 @@
+"""Schema design patterns from the seeds (RULES.md 19, 20, 21, 23, 25)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from modeller.rules import js
+from modeller.rules.base import Rule, set_strategy
+from modeller.rules.engine import RuleContext
+from modeller.rules.findings import Finding
+from modeller.rules.registry import register
+
+
+@register
+class BucketPattern(Rule):
+    """Group a time series into bucket documents with a count and pre-computed sum/min/max.
+
+    *Why*
+    CN seed: one document per sensor reading means billions of tiny documents
+    and index entries; a bucket of 60 readings per sensor with count, sum,
+    min and max serves dashboards from a handful of documents.
+
+    *Anti-pattern*
+    ``insertOne({sensor_id, timestamp, value})`` per reading, aggregated on
+    every dashboard refresh.
+
+    *Best practice*
+    ``updateOne({sensor_id, count: {$lt: 60}}, {$push: {readings: r}, $inc:
+    {count: 1, sum: v}, $min: {min: v}, $max: {max: v}, $setOnInsert: {start:
+    t}}, {upsert: true})`` and ``createIndex({sensor_id: 1, start: -1})``.
+    """
+
+    id = "bucket-pattern"
+    code = "PT19"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("Manual-bucket", "BwP-bucket", "CN")
+    tradeoff = (
+        "far fewer documents and index entries, pre-computed aggregates; writes become an upsert and "
+        "ad-hoc queries on single measurements need $unwind"
+    )
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for coll in ctx.design.collections:
+            b = coll.bucket
+            if b is None:
+                continue
+            entity = ctx.facts.entities[coll.root]
+            v = b.value_field
+            inc = js.obj([("count", "1")] + ([("sum", "v")] if v else []))
+            stats = f", $min: {js.obj([('min', 'v')])}, $max: {js.obj([('max', 'v')])}" if v else ""
+            upsert = (
+                f"{js.coll(coll.name)}.updateOne({{{js.q(b.series_field)}: s, count: {{$lt: {b.size}}}}}, "
+                f"{{$push: {{{js.q(b.items_field)}: m}}, $inc: {inc}{stats}, "
+                f"$setOnInsert: {{{js.q(b.start_field)}: t}}, $set: {{{js.q(b.end_field)}: t}}}}, "
+                "{upsert: true})"
+            )
+            docs = entity.count
+            yield self.finding(
+                "suggestion",
+                "entity",
+                entity.id,
+                f"store {entity.name} in buckets of {b.size} per {b.series_field} with count"
+                f"{', sum, min, max of ' + v if v else ''}: insert with {upsert}; index "
+                f"{{{b.series_field}: 1, {b.start_field}: -1}}",
+                numbers={
+                    "bucket_size": b.size,
+                    "documents_without_buckets": docs,
+                    "documents_with_buckets": None if docs is None else -(-docs // b.size),
+                },
+            )
+
+
+@register
+class TimeSeriesCollection(Rule):
+    """On MongoDB 5.0+, an append-only time series can use a native time series collection.
+
+    *Why*
+    Time series collections apply the bucket pattern inside the server, with
+    columnar compression and automatic expiry; ``granularity`` should match
+    the interval between two measurements of one source.
+
+    *Anti-pattern*
+    A hand-made bucket scheme on a 7.0 server with no need for custom bucket
+    documents (UI pages, pre-aggregates).
+
+    *Best practice*
+    ``db.createCollection("weather", {timeseries: {timeField: "ts",
+    metaField: "sensor_id", granularity: "minutes"}, expireAfterSeconds})``.
+    """
+
+    id = "time-series-collection"
+    code = "PT20"
+    family = "patterns"
+    severities = ("info", "suggestion")
+    sources = ("Manual-TS-best-practices", "Manual-TS-granularity", "Manual-bucket")
+    tradeoff = "automatic bucketing and compression vs. restricted updates/deletes and a sparse metaField"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        if not ctx.facts.version_known_at_least_5:
+            return
+        for coll in ctx.design.collections:
+            entity = ctx.facts.entities[coll.root]
+            ts = entity.timeseries
+            if ts is None or not entity.append_only:
+                continue
+            if coll.timeseries is not None:
+                yield self.finding(
+                    "suggestion",
+                    "entity",
+                    entity.id,
+                    f"create {coll.name} as a time series collection: {js.value(coll.timeseries)} — the server "
+                    f"buckets {entity.name} by {coll.timeseries.get('metaField', 'series')} itself",
+                    numbers={"granularity": coll.timeseries["granularity"], "interval_s": ts.interval_s},
+                )
+            elif coll.bucket is not None:
+                gran = (
+                    "seconds" if (ts.interval_s or 0) < 60 else ("minutes" if (ts.interval_s or 0) < 3600 else "hours")
+                )
+                yield self.finding(
+                    "info",
+                    "entity",
+                    entity.id,
+                    f"alternative on MongoDB {ctx.project.server_version}: a time series collection "
+                    f"(timeField {ts.time_field!r}, metaField {coll.bucket.series_field!r}, granularity {gran!r}) "
+                    f"buckets and compresses {entity.name} in the server; the hand-made buckets of "
+                    f"{coll.bucket.size} are kept because the model asks for them (bucket_size, pre-computed "
+                    "count/sum/min/max)",
+                    numbers={"granularity": gran, "interval_s": ts.interval_s},
+                )
+
+
+@register
+class ComputedPattern(Rule):
+    """Store a value summarizing many documents (count, sum, average) where it is read, updated on write.
+
+    *Why*
+    The product page shows the average rating and the number of reviews on
+    every view while reviews arrive rarely: computing on write (``$inc``)
+    divides the work by the read/write ratio (BwP-computed: 1,000,000
+    reads/h vs 1,000 writes/h; CN: rating statistics).
+
+    *Anti-pattern*
+    ``aggregate([{$match: {product_id}}, {$group: {avg: {$avg: "$stars"}}}])``
+    on every product page view.
+
+    *Best practice*
+    ``product.rating: {count, sum, avg}`` maintained with ``$inc: {"rating.count":
+    1, "rating.sum": stars}`` and ``avg`` recomputed in a pipeline update.
+    """
+
+    id = "computed-pattern"
+    code = "PT21"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("BwP-computed", "CN")
+    tradeoff = "fast, predictable reads vs. extra work on every write and possible staleness in periodic mode"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            if not facts.rel.aggregates:
+                continue
+            coll = ctx.collection_of(facts.one.id)
+            nodes = [n for n in (coll.shape if coll else []) if n.role == "computed" and n.relationship == facts.rel.id]
+            paths = []
+            incs = []
+            for n in nodes:
+                children = n.children or [n]
+                for c in children:
+                    path = f"{n.name}.{c.name}" if n.children else n.name
+                    paths.append(path)
+                    if c.computation and c.computation.op == "count":
+                        incs.append((path, "1"))
+                    elif c.computation and c.computation.op == "sum":
+                        incs.append((path, f"doc.{c.computation.field}"))
+            reads = facts.one.reads_per_sec
+            writes = facts.many.writes_per_sec
+            ratio = None if not reads or not writes else reads / writes
+            update = (
+                (f"{js.coll(coll.name if coll else facts.one.name)}.updateOne({{_id: id}}, {{$inc: {js.obj(incs)}}})")
+                if incs
+                else ""
+            )
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"keep {', '.join(paths)} in {facts.one.name}, computed from {facts.many.name} on write"
+                + (f" ({update}; averages recomputed from sum/count in a pipeline update)" if update else "")
+                + (
+                    f": {facts.one.name} is read {ratio:,.0f}x more often than {facts.many.name} is written"
+                    if ratio
+                    else ""
+                ),
+                numbers={"read_write_ratio": None if ratio is None else round(ratio, 1), "fields": paths},
+            )
+
+
+@register
+class SubsetPattern(Rule):
+    """When a page shows only the latest or top K of many related documents, keep just those K in the One.
+
+    *Why*
+    The product page shows 10 reviews out of thousands; keeping all of them
+    embedded bloats every product read (working set), keeping none needs a
+    second query. A bounded subset with the full set in its own collection
+    gives one read for the page.
+
+    *Anti-pattern*
+    All reviews embedded in the product, or the product page always querying
+    the reviews collection.
+
+    *Best practice*
+    ``products.recent_reviews`` with ``$push: {$each, $sort, $slice: -10}``
+    and ``reviews.product_id`` indexed for "see all".
+    """
+
+    id = "subset-pattern"
+    code = "PT23"
+    family = "patterns"
+    severities = ("info", "suggestion")
+    sources = ("Manual-subset", "BwP-subset", "Manual-duplicate")
+    tradeoff = "smaller working set and a single-query page vs. two collections and duplicated elements"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.rec.strategy != "subset":
+                continue
+            k = facts.rel.show_latest or 0
+            if plan.strategy == "subset":
+                sev = (
+                    "info"
+                    if plan.chosen_by == "user" or "squillions-to-one-last-n" in plan.rec.rules
+                    else ("suggestion")
+                )
+                yield self.finding(
+                    sev,
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.one.name} keeps the latest {k} {facts.many.name} (subset) and the rest "
+                    f"stays in {facts.many.name}'s own collection",
+                    numbers={"show_latest": k},
+                )
+            else:
+                yield self.finding(
+                    "suggestion",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.rel.id} is stored as {plan.strategy}, but the {facts.one.name} page shows "
+                    f"only {k} of up to {facts.n_max:,}: keep those {k} in {facts.one.name} "
+                    "(subset) and the rest in their own collection",
+                    fix=set_strategy(facts.rel.id, "subset", self.id),
+                    numbers={"show_latest": k},
+                )
+
+
+@register
+class PolymorphicPattern(Rule):
+    """Subtypes queried together live in one collection with a discriminator and a ``oneOf`` validator.
+
+    *Why*
+    CN seed: phones, laptops and headphones share name, brand and price and
+    are listed together ("all Apple products"); one collection with a
+    ``type`` field serves cross-type queries with one index, while
+    type-specific fields sit in a ``specs`` sub-document.
+
+    *Anti-pattern*
+    One collection per product type, merged with ``$unionWith`` or several
+    queries for every catalog listing.
+
+    *Best practice*
+    ``products {type, name, brand, price, specs: {...}}``; ``$jsonSchema``
+    ``oneOf`` per type; ``createIndex({type: 1, "specs.ram": 1})`` for
+    per-type queries and ``{brand: 1}`` across types.
+    """
+
+    id = "polymorphic-pattern"
+    code = "PT25"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("BwP-polymorphic", "Manual-inheritance", "CN")
+    tradeoff = "one query and one set of indexes across types vs. per-type validation and code paths"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for coll in ctx.design.collections:
+            if coll.discriminator is None:
+                continue
+            entity = ctx.facts.entities[coll.root]
+            cross = [q.id for q in ctx.facts.queries_of[entity.id] if coll.discriminator not in q.filter]
+            yield self.finding(
+                "suggestion",
+                "entity",
+                entity.id,
+                f"keep every {entity.name} variant ({', '.join(coll.variants)}) in one collection {coll.name} with "
+                f"the discriminator {coll.discriminator!r}; the validator checks each variant's fields with oneOf"
+                + (f"; cross-type queries ({', '.join(cross)}) need no union" if cross else ""),
+                numbers={"variants": list(coll.variants), "cross_type_queries": cross},
+            )

@@ -1,0 +1,345 @@
+"""Per-relationship plans: the effective strategy, who chose it, and the copies it carries.
+
+The plan is the resolver's first step. It keeps the engine's recommendation
+next to the user's explicit choice so rules can confirm a good choice, warn
+about a choice that breaks a rule, and say which rule would pick what.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from modeller.model.names import snake
+from modeller.model.project import Denormalization, Entity, Field
+from modeller.rules.context import Context, RelFacts
+from modeller.rules.sizes import DOC_OVERHEAD, element_overhead, value_bytes
+from modeller.rules.strategy import Recommendation, bucket_wanted, recommend
+
+
+@dataclass(slots=True)
+class CopyPlan:
+    """One denormalized field: where it is copied from and to, and how it stays in sync."""
+
+    denorm: Denormalization
+    source: Entity
+    target: Entity
+    #: name of the copy inside its container (flat field, extended-ref child, array element child)
+    name: str
+    #: "flat" (next to the reference), "extended" (inside the extended-reference sub-document),
+    #: "child-array" (inside each {id, ...} element of the One's array), "subset" (subset elements)
+    location: str
+    rule: str
+    sync: str = "application"
+    rw: float | None = None
+    copies_per_update: float = 1.0
+    fanout: float | None = None
+    field: Field | None = None
+    #: a copy the pattern itself implies (subset elements), not one the user declared
+    implied: bool = False
+
+
+@dataclass(slots=True)
+class RelPlan:
+    """The resolved storage of one relationship."""
+
+    facts: RelFacts
+    rec: Recommendation
+    strategy: str
+    chosen_by: str
+    rules: list[str]
+    why: str
+    tradeoff: str
+    warnings: list[str] = field(default_factory=list)
+    subset_k: int | None = None
+    bucket_size: int | None = None
+    copies: list[CopyPlan] = field(default_factory=list)
+    #: denormalizations that cannot be applied with this strategy, with the reason
+    dropped: list[tuple[Denormalization, str]] = field(default_factory=list)
+    elem_bytes: int = 0
+    numbers: dict[str, Any] = field(default_factory=dict)
+    #: the N side keeps a top-level ``<role>_id`` next to an extended reference (a query filters on it)
+    keep_ref_field: bool = False
+
+
+def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
+    """(average, maximum) bytes of an entity's own fields as one document (with ``_id``)."""
+    avg = mx = DOC_OVERHEAD + element_overhead("_id") + 12
+    for f in entity.fields:
+        a, m = value_bytes(f, ctx.settings)
+        avg += a + element_overhead(f.name)
+        mx += m + element_overhead(f.name)
+    if entity.subtypes is not None and entity.subtypes.variants:
+        extra = []
+        for fields in entity.subtypes.variants.values():
+            total = sum(value_bytes(f, ctx.settings)[1] + element_overhead(f.name) for f in fields)
+            extra.append(total)
+        mx += max(extra)
+        avg += sum(extra) // len(extra)
+    return avg, mx
+
+
+def rw_ratio(ctx: Context, source: Entity, path: str, reader: Entity) -> float | None:
+    """Reads of the copy per update of the original (Zola-3 rule 5); None when not annotated."""
+    f = ctx.field(source.id, path)
+    if f is None:
+        return None
+    if f.immutable:
+        return math.inf
+    reads = f.reads_per_sec if f.reads_per_sec is not None else reader.reads_per_sec
+    if f.updates_per_sec is None or reads is None:
+        return None
+    if f.updates_per_sec == 0:
+        return math.inf
+    return reads / f.updates_per_sec
+
+
+def plan_relationships(ctx: Context) -> dict[str, RelPlan]:
+    """A plan for every relationship, in project order."""
+    sizes = {eid: base_bytes(ctx, e) for eid, e in ctx.entities.items()}
+    plans: dict[str, RelPlan] = {}
+    embed_parent: dict[str, set[str]] = {}
+    for facts in ctx.rels:
+        elem = sizes[facts.many.id][0]
+        rec = recommend(ctx, facts, elem)
+        plan = _choose(ctx, facts, rec, elem)
+        if plan.strategy == "embed" and _would_cycle(embed_parent, facts.one.id, facts.many.id):
+            fallback = rec.strategy if rec.strategy != "embed" else "parent-ref"
+            plan.warnings.append(
+                f"{facts.many.name} cannot be embedded in {facts.one.name}: {facts.one.name} is already stored "
+                f"inside {facts.many.name} (a document cannot contain itself); stored as {fallback} instead"
+            )
+            plan.strategy = fallback
+        if plan.strategy == "embed":
+            embed_parent.setdefault(facts.many.id, set()).add(facts.one.id)
+        _plan_copies(ctx, plan)
+        plans[facts.rel.id] = plan
+    return plans
+
+
+def _would_cycle(embed_parent: dict[str, set[str]], one: str, many: str) -> bool:
+    """True when ``many`` is ``one`` or already (transitively) holds ``one``."""
+    if one == many:
+        return True
+    stack, seen = [one], set()
+    while stack:
+        node = stack.pop()
+        if node == many:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(embed_parent.get(node, ()))
+    return False
+
+
+def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> RelPlan:
+    rel = facts.rel
+    explicit = rel.strategy if rel.strategy != "auto" else (rel.decision.strategy if rel.decision else None)
+    if explicit is None or explicit == "auto":
+        plan = RelPlan(
+            facts,
+            rec,
+            rec.strategy,
+            "engine",
+            list(rec.rules),
+            rec.reason,
+            rec.tradeoff,
+            elem_bytes=elem,
+            numbers=dict(rec.numbers),
+        )
+    else:
+        agrees = explicit == rec.strategy
+        why = (
+            f"your choice, which the engine would also make: {rec.reason}"
+            if agrees
+            else f"your choice; the engine would choose {rec.strategy}: {rec.reason}"
+        )
+        plan = RelPlan(
+            facts,
+            rec,
+            explicit,
+            "user",
+            list(rec.rules) if agrees else [],
+            why,
+            rec.tradeoff,
+            elem_bytes=elem,
+            numbers=dict(rec.numbers),
+        )
+        plan.warnings.extend(explicit_warnings(ctx, facts, explicit, elem))
+    s = ctx.settings
+    if plan.strategy == "subset":
+        plan.subset_k = rel.show_latest or min(facts.n_max, s.default_few)
+    if plan.strategy == "bucket":
+        ts = facts.many.timeseries
+        plan.bucket_size = ts.bucket_size if ts and ts.bucket_size else 60
+    if plan.strategy == "extended-ref":
+        ref = f"{rel.inverse or snake(facts.one.name)}_id"
+        plan.keep_ref_field = facts.many_needs_one or any(
+            ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
+            for q in ctx.queries_of[facts.many.id]
+        )
+    return plan
+
+
+def growth_per_one_per_day(facts: RelFacts) -> float | None:
+    """New N per One document per day, from ``growth_per_day`` or ``writes_per_sec``."""
+    many, one = facts.many, facts.one
+    per_day = many.growth_per_day
+    if per_day is None and many.writes_per_sec is not None and many.append_only:
+        per_day = many.writes_per_sec * 86400
+    if per_day is None and facts.rel.writes_per_sec is not None:
+        per_day = facts.rel.writes_per_sec * 86400
+    if per_day is None:
+        return None
+    return per_day / max(one.count or 1, 1)
+
+
+def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) -> float | None:
+    """Days until an array of N in the One reaches 16 MiB, from today's typical size and the growth."""
+    growth = growth_per_one_per_day(facts)
+    if not growth:
+        return None
+    current = start_bytes + facts.n_typ * (elem + 4)
+    room = ctx.settings.max_doc_bytes - current
+    if room <= 0:
+        return 0.0
+    return room / (growth * (elem + 4))
+
+
+def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -> list[str]:
+    """Why an explicit strategy breaks a rule: projected size vs 16 MiB, the day it is reached."""
+    s = ctx.settings
+    out: list[str] = []
+    one, many = facts.one, facts.many
+    if strategy in ("embed", "child-refs", "two-way") and (
+        facts.unbounded or facts.n_max > (s.embed_max if strategy == "embed" else s.refarray_max)
+    ):
+        item = elem if strategy == "embed" else 17
+        projected = facts.n_max * (item + 4)
+        days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
+        what = "embedded documents" if strategy == "embed" else "ids"
+        msg = (
+            f"{strategy} keeps every {many.name} in each {one.name} as {what}; with "
+            f"{'unbounded growth' if facts.unbounded else f'up to {facts.n_max:,}'} the array reaches about "
+            f"{projected:,} bytes against the 16 MiB ({s.max_doc_bytes:,} bytes) limit"
+        )
+        if days is not None:
+            msg += f"; at the annotated growth a typical {one.name} reaches 16 MiB in about {days:,.0f} days"
+        out.append(msg)
+    if strategy == "embed" and facts.standalone:
+        out.append(
+            f"{many.name} is embedded but {facts.standalone_reason}: embedded documents cannot be "
+            "listed or updated on their own efficiently (Zola-3: needing to access an object on its own "
+            "is a compelling reason not to embed it)"
+        )
+    if strategy == "bucket" and many.timeseries is None:
+        out.append(f"bucket needs {many.name} to be a time series (declare timeseries.time_field)")
+    return out
+
+
+def _flat_name(ctx: Context, plan: RelPlan, d: Denormalization, taken: set[str]) -> str:
+    base = d.field.split(".")[-1]
+    if base not in taken:
+        return base
+    role = plan.facts.rel.inverse or snake(plan.facts.one.name)
+    return f"{role}_{base}"
+
+
+def _plan_copies(ctx: Context, plan: RelPlan) -> None:
+    """Where each declared denormalization lands for this strategy (rules 11-16)."""
+    facts, s = plan.facts, ctx.settings
+    one, many, rel = facts.one, facts.many, facts.rel
+    taken = {f.name for f in many.fields}
+    seen: set[tuple[str, str]] = set()
+    for d in rel.denormalize:
+        key = (d.field, d.direction)
+        if key in seen:
+            continue
+        seen.add(key)
+        if d.direction == "many-to-one":
+            source, target = many, one
+            f = ctx.field(many.id, d.field)
+            if plan.strategy == "embed":
+                plan.dropped.append((d, f"{many.name} is embedded in {one.name}: the field is already there"))
+                continue
+            if plan.strategy in ("child-refs", "two-way"):
+                location, rule = "child-array", "denorm-many-to-one-read-mostly"
+            elif plan.strategy == "subset":
+                location, rule = "subset", "squillions-to-one-last-n"
+            else:
+                plan.dropped.append(
+                    (
+                        d,
+                        f"with {plan.strategy} the {one.name} holds no array of {many.name} to "
+                        "copy into; keep a bounded subset (show_latest) instead",
+                    )
+                )
+                continue
+            name = d.field.split(".")[-1]
+            copies = 1.0 if rel.cardinality != "many-to-many" else float(facts.n_typ)
+        else:
+            source, target = one, many
+            f = ctx.field(one.id, d.field)
+            if plan.strategy == "embed":
+                plan.dropped.append((d, f"{many.name} is embedded in {one.name}: the field is already there"))
+                continue
+            if plan.strategy == "extended-ref":
+                location, name = "extended", d.field.split(".")[-1]
+                rule = "extended-reference"
+            else:
+                location, name = "flat", _flat_name(ctx, plan, d, taken)
+                rule = (
+                    "denorm-into-squillions-immutable"
+                    if rel.cardinality == "one-to-squillions"
+                    else "denorm-one-to-many-into-children"
+                )
+            taken.add(name)
+            copies = float(facts.n_typ)
+        rw = rw_ratio(ctx, source, d.field, target)
+        cp = CopyPlan(d, source, target, name, location, rule, rw=rw, copies_per_update=copies, field=f)
+        updates = 0.0 if (f is not None and f.immutable) else (f.updates_per_sec if f is not None else None)
+        cp.fanout = None if updates is None else updates * copies
+        if d.staleness == "forever":
+            cp.sync, cp.rule = "none", "point-in-time-snapshot"
+        elif (f is not None and f.immutable) or (
+            rw is not None
+            and rw >= s.immutable_rw_factor * s.denorm_rw_min
+            and d.direction == "one-to-many"
+            and rel.cardinality == "one-to-squillions"
+        ):
+            cp.sync = "none"
+        elif d.staleness == "days":
+            cp.sync = "scheduled"
+        else:
+            cp.sync = "application"
+        plan.copies.append(cp)
+    if plan.strategy == "subset" and not any(cp.location == "subset" for cp in plan.copies):
+        # Zola-2 pushes {time, message}: the N's own scalar fields are the subset's elements
+        for f in many.fields:
+            if f.type in ("object", "array"):
+                continue
+            d = Denormalization(field=f.name, direction="many-to-one", staleness="seconds")
+            plan.copies.append(
+                CopyPlan(
+                    d,
+                    many,
+                    one,
+                    f.name,
+                    "subset",
+                    "subset-pattern",
+                    sync="application",
+                    rw=None,
+                    copies_per_update=1.0,
+                    field=f,
+                    implied=True,
+                )
+            )
+
+
+def bucket_entity_wanted(ctx: Context, entity: Entity) -> bool:
+    """A time series entity without a relationship is bucketed on its own meta field."""
+    if entity.timeseries is None or ctx.rels_of_many.get(entity.id):
+        return False
+    return bucket_wanted(ctx, entity)

@@ -1,0 +1,150 @@
+"""Source keys of RULES.md and their addresses: every finding names where its advice comes from."""
+
+from __future__ import annotations
+
+#: source key -> (title, URL or seed file). Keys follow RULES.md §0.4.
+SOURCES: dict[str, tuple[str, str]] = {
+    "Zola-1": (
+        "W. Zola, 6 Rules of Thumb for MongoDB Schema Design, part 1",
+        "https://www.mongodb.com/blog/post/6-rules-of-thumb-for-mongodb-schema-design-part-1",
+    ),
+    "Zola-2": (
+        "W. Zola, 6 Rules of Thumb for MongoDB Schema Design, part 2",
+        "https://www.mongodb.com/blog/post/6-rules-of-thumb-for-mongodb-schema-design-part-2",
+    ),
+    "Zola-3": (
+        "W. Zola, 6 Rules of Thumb for MongoDB Schema Design, part 3",
+        "https://www.mongodb.com/blog/post/6-rules-of-thumb-for-mongodb-schema-design-part-3",
+    ),
+    "CN": ("MongoDB Schema设计最佳实践 (seed 002, Chinese best-practice article)", "seeds/002"),
+    "ER-seed": ("MongoDB Schema Design Pattern - Extended Reference Pattern (seed 003)", "seeds/003"),
+    "Manual-1:1": (
+        "MongoDB Manual, Model One-to-One Relationships with Embedded Documents",
+        "https://www.mongodb.com/docs/manual/tutorial/model-embedded-one-to-one-relationships-between-documents/",
+    ),
+    "Manual-1:N-embed": (
+        "MongoDB Manual, Model One-to-Many Relationships with Embedded Documents",
+        "https://www.mongodb.com/docs/manual/tutorial/model-embedded-one-to-many-relationships-between-documents/",
+    ),
+    "Manual-1:N-ref": (
+        "MongoDB Manual, Model One-to-Many Relationships with Document References",
+        "https://www.mongodb.com/docs/manual/tutorial/model-referenced-one-to-many-relationships-between-documents/",
+    ),
+    "Manual-embed-vs-ref": (
+        "MongoDB Manual, Embedded Data Versus References",
+        "https://www.mongodb.com/docs/manual/data-modeling/concepts/embedding-vs-references/",
+    ),
+    "Manual-best-practices": (
+        "MongoDB Manual, Data Modeling Best Practices",
+        "https://www.mongodb.com/docs/manual/data-modeling/best-practices/",
+    ),
+    "Manual-map-relationships": (
+        "MongoDB Manual, Map Schema Relationships",
+        "https://www.mongodb.com/docs/manual/data-modeling/schema-design-process/map-relationships/",
+    ),
+    "Manual-duplicate": (
+        "MongoDB Manual, Handle Duplicate Data",
+        "https://www.mongodb.com/docs/manual/data-modeling/handle-duplicate-data/",
+    ),
+    "Manual-atomic": (
+        "MongoDB Manual, Model Data for Atomic Operations",
+        "https://www.mongodb.com/docs/manual/tutorial/model-data-for-atomic-operations/",
+    ),
+    "Manual-single-collection": (
+        "MongoDB Manual, Single Collection Pattern",
+        "https://www.mongodb.com/docs/v8.0/data-modeling/design-patterns/single-collection/",
+    ),
+    "Manual-limits": (
+        "MongoDB Manual, MongoDB Limits and Thresholds",
+        "https://www.mongodb.com/docs/manual/reference/limits/",
+    ),
+    "Manual-multikey": ("MongoDB Manual, Multikey Indexes", "https://www.mongodb.com/docs/manual/core/index-multikey/"),
+    "Manual-ESR": (
+        "MongoDB Manual, The ESR (Equality, Sort, Range) Guideline",
+        "https://www.mongodb.com/docs/manual/tutorial/equality-sort-range-guideline/",
+    ),
+    "Manual-TTL": ("MongoDB Manual, TTL Indexes", "https://www.mongodb.com/docs/manual/core/index-ttl/"),
+    "Manual-partial": ("MongoDB Manual, Partial Indexes", "https://www.mongodb.com/docs/manual/core/index-partial/"),
+    "Manual-keyword": (
+        "MongoDB Manual, Model Data to Support Keyword Search",
+        "https://www.mongodb.com/docs/manual/tutorial/model-data-for-keyword-search/",
+    ),
+    "Manual-bucket": (
+        "MongoDB Manual, Bucket Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-data/bucket-pattern/",
+    ),
+    "Manual-subset": (
+        "MongoDB Manual, Subset Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-data/subset-pattern/",
+    ),
+    "Manual-inheritance": (
+        "MongoDB Manual, Inheritance Schema Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/polymorphic-data/inheritance-schema-pattern/",
+    ),
+    "Manual-TS-best-practices": (
+        "MongoDB Manual, Best Practices for Time Series Collections",
+        "https://www.mongodb.com/docs/manual/core/timeseries/timeseries-best-practices/",
+    ),
+    "Manual-TS-granularity": (
+        "MongoDB Manual, Set Granularity for Time Series Data",
+        "https://www.mongodb.com/docs/manual/core/timeseries/timeseries-granularity/",
+    ),
+    "Manual-AP-unbounded": (
+        "MongoDB Manual, Avoid Unbounded Arrays",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-antipatterns/unbounded-arrays/",
+    ),
+    "Manual-AP-unnecessary-indexes": (
+        "MongoDB Manual, Remove Unnecessary Indexes",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-antipatterns/unnecessary-indexes/",
+    ),
+    "AP-massive-arrays": (
+        "Schema Design Anti-Pattern: Massive Arrays",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-massive-arrays/",
+    ),
+    "AP-separating-data": (
+        "Schema Design Anti-Pattern: Separating Data That Is Accessed Together",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-separating-data/",
+    ),
+    "AP-unnecessary-indexes": (
+        "Schema Design Anti-Pattern: Unnecessary Indexes",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-unnecessary-indexes/",
+    ),
+    "BwP-bucket": (
+        "Building with Patterns: The Bucket Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-bucket-pattern",
+    ),
+    "BwP-computed": (
+        "Building with Patterns: The Computed Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-computed-pattern",
+    ),
+    "BwP-subset": (
+        "Building with Patterns: The Subset Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-subset-pattern",
+    ),
+    "BwP-polymorphic": (
+        "Building with Patterns: The Polymorphic Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-polymorphic-pattern",
+    ),
+    "BwP-extended-ref": (
+        "Building with Patterns: The Extended Reference Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-extended-reference-pattern",
+    ),
+    "Atlas-PA": (
+        "Atlas Performance Advisor schema triggers (mongodb-js/mongodb-mcp-server performanceAdvisorUtils.ts)",
+        "https://www.mongodb.com/docs/atlas/performance-advisor/schema-advisor/",
+    ),
+    "Compass": ("MongoDB Compass performance insights (mongodb-js/compass)", "https://github.com/mongodb-js/compass"),
+    "Skills": (
+        "mongodb/agent-skills, skills/mongodb-schema-design",
+        "https://github.com/mongodb/agent-skills/tree/main/skills/mongodb-schema-design",
+    ),
+}
+
+
+def cite(*keys: str) -> str:
+    """``"[Zola-1] W. Zola, ... part 1 <https://...>; [CN] ..."`` for the given source keys."""
+    parts = []
+    for key in keys:
+        title, where = SOURCES[key]
+        parts.append(f"[{key}] {title} <{where}>")
+    return "; ".join(parts)

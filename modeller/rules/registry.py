@@ -1,0 +1,52 @@
+"""The rule registry: every rule class once, with unique ids and codes."""
+
+from __future__ import annotations
+
+from modeller.rules.base import Rule
+
+
+class DuplicateRuleError(ValueError):
+    """Two rules claim the same id or code: findings would be ambiguous."""
+
+
+class Registry:
+    """Ordered collection of rule classes; refuses duplicate ids and codes."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, type[Rule]] = {}
+        self._codes: dict[str, str] = {}
+
+    def register(self, rule: type[Rule]) -> type[Rule]:
+        if not rule.id or not rule.code:
+            raise ValueError(f"{rule.__name__} needs an id and a code")
+        if rule.id in self._rules:
+            raise DuplicateRuleError(f"rule id {rule.id!r} is registered twice")
+        if rule.code in self._codes:
+            raise DuplicateRuleError(f"rule code {rule.code!r} is used by {self._codes[rule.code]!r} and {rule.id!r}")
+        self._rules[rule.id] = rule
+        self._codes[rule.code] = rule.id
+        return rule
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._rules.values())
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def get(self, key: str) -> type[Rule] | None:
+        """A rule by id or by code (case-insensitive for codes)."""
+        if key in self._rules:
+            return self._rules[key]
+        rule_id = self._codes.get(key.upper())
+        return self._rules.get(rule_id) if rule_id else None
+
+    def ids(self) -> list[str]:
+        return list(self._rules)
+
+
+REGISTRY = Registry()
+
+
+def register(rule: type[Rule]) -> type[Rule]:
+    """Class decorator adding a rule to the global registry."""
+    return REGISTRY.register(rule)

@@ -1,0 +1,718 @@
+"""Logical model -> physical design: collections, shapes, sizes, indexes, validators, copies.
+
+Order of work: (1) a plan per relationship (strategy, who chose it, copies),
+(2) which entities live embedded and where, (3) the document shape of each
+collection with size estimates, (4) indexes (user's, reference fields,
+unique, per-query ESR, TTL, bucket), redundant prefixes removed, (5) a
+``$jsonSchema`` validator per collection, (6) the sync advice per copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from modeller.model.conventions import collection_name, embed_field
+from modeller.model.names import snake
+from modeller.model.project import Query
+from modeller.rules import js
+from modeller.rules.context import Context
+from modeller.rules.design import (
+    CollectionDesign,
+    DenormalizedCopy,
+    Design,
+    IndexDesign,
+    Placement,
+    RelationshipDesign,
+    ShapeNode,
+)
+from modeller.rules.esr import EsrPlan, default_name, plan_query, serves
+from modeller.rules.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.shapes import BucketPlan, Route, ShapeBuilder, make_bucket
+from modeller.rules.validator import collection_validator
+
+PLAIN_KEYS = (1, -1)
+
+
+@dataclass(slots=True)
+class Resolution:
+    """What the resolver knows beyond the Design, for rules: plans, routes, locations, query plans."""
+
+    plans: dict[str, RelPlan]
+    builder: ShapeBuilder
+    #: entity id -> (collection name, path prefix of its elements; "" for the collection's own documents)
+    location: dict[str, tuple[str, str]] = field(default_factory=dict)
+    query_plans: dict[str, EsrPlan] = field(default_factory=dict)
+    #: query id -> (collection, index name) of the index serving it
+    query_index: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: query id -> relationship ids it still has to join (no copy, not embedded)
+    query_joins: dict[str, list[str]] = field(default_factory=dict)
+    #: collection name -> dotted paths of array nodes (multikey)
+    array_paths: dict[str, set[str]] = field(default_factory=dict)
+    #: (collection, dropped engine index keys, kept index name)
+    dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]] = field(default_factory=list)
+    #: collection name -> its shape (for snippets that name generated fields)
+    shapes: dict[str, list[ShapeNode]] = field(default_factory=dict)
+
+    def resolve_path(self, entity_id: str, path: str) -> str | None:
+        """Physical path (relative to the collection document) of a logical path; None = needs a join."""
+        rel = self._relative(entity_id, path, 0)
+        if rel is None:
+            return None
+        prefix = self.location.get(entity_id, ("", ""))[1]
+        return f"{prefix}.{rel}" if prefix else rel
+
+    def join_rel(self, entity_id: str, path: str) -> str | None:
+        """The relationship a logical path crosses without a copy (the join it needs)."""
+        routes = self.builder.routes.get(entity_id, {})
+        head, _, rest = path.partition(".")
+        route = routes.get(head)
+        if route is None:
+            return None
+        if route.only is not None:
+            return None if rest in route.only or not rest else route.rel
+        if route.entity is not None and rest:
+            return self.join_rel(route.entity, rest)
+        return None
+
+    def _relative(self, entity_id: str, path: str, depth: int) -> str | None:
+        if depth > 50:
+            return None
+        routes = self.builder.routes.get(entity_id, {})
+        exact = routes.get(path)
+        if exact is not None and exact.only is None and exact.entity is None:
+            return exact.path
+        head, _, rest = path.partition(".")
+        route: Route | None = routes.get(head)
+        if route is None:
+            return path  # a nested declared field (specs.ram) or an unknown path: keep as written
+        if not rest:
+            return route.path
+        if route.only is not None:
+            mapped = route.only.get(rest)
+            if mapped is None:
+                return None
+            return mapped
+        if route.entity is not None:
+            sub = self._relative(route.entity, rest, depth + 1)
+            return None if sub is None else f"{route.path}.{sub}"
+        return f"{route.path}.{rest}"
+
+
+def resolve(ctx: Context) -> tuple[Design, Resolution]:
+    plans = plan_relationships(ctx)
+    embedded_in: dict[str, list[str]] = {}
+    buckets: dict[str, BucketPlan] = {}
+    for plan in plans.values():
+        many = plan.facts.many
+        if plan.strategy == "embed":
+            embedded_in.setdefault(many.id, []).append(plan.facts.rel.id)
+        elif plan.strategy == "bucket" and many.id not in buckets:
+            buckets[many.id] = make_bucket(ctx, many, plan)
+    for eid, entity in ctx.entities.items():
+        if eid not in buckets and bucket_entity_wanted(ctx, entity):
+            buckets[eid] = make_bucket(ctx, entity, None)
+    builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
+    res = Resolution(plans, builder)
+    collections: dict[str, CollectionDesign] = {}
+    embedded: dict[str, Placement] = {}
+    for eid, entity in ctx.entities.items():
+        if eid in embedded_in:
+            continue
+        name = collection_name(entity)
+        if eid in buckets:
+            shape = builder.bucket_nodes(entity, buckets[eid])
+        else:
+            shape = builder.entity_nodes(entity, (), root=True)
+        res.location[eid] = (name, "")
+        existing = collections.get(name)
+        if existing is not None:
+            names = {n.name for n in existing.shape}
+            existing.shape.extend(n for n in shape if n.name not in names)
+            existing.entities.append(eid)
+            continue
+        coll = CollectionDesign(name=name, entities=[eid], shape=shape, indexes=[], validator={}, count=entity.count)
+        if eid in buckets:
+            coll.bucket = buckets[eid].design
+            if entity.count is not None:
+                coll.count = -(-entity.count // buckets[eid].design.size)
+        if entity.subtypes is not None:
+            coll.discriminator = entity.subtypes.discriminator
+            coll.variants = list(entity.subtypes.variants)
+        if entity.shard_key:
+            coll.shard_key = [res.resolve_path(eid, k) or k for k in entity.shard_key]
+        collections[name] = coll
+    _place_embedded(ctx, res, plans, embedded_in, embedded, collections)
+    for coll in collections.values():
+        res.shapes[coll.name] = coll.shape
+        coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
+        res.array_paths[coll.name] = _array_paths(coll.shape)
+        coll.timeseries = _timeseries(ctx, coll, buckets)
+        coll.validator = collection_validator(coll.shape, coll.discriminator)
+        coll.why = _collection_why(ctx, coll, buckets)
+    for coll in collections.values():
+        coll.indexes = _indexes(ctx, res, coll, buckets)
+    rels = [_relationship_design(ctx, res, plan) for plan in plans.values()]
+    database = ctx.project.database or "test"
+    return Design(database, list(collections.values()), rels, embedded), res
+
+
+def _place_embedded(
+    ctx: Context,
+    res: Resolution,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    embedded: dict[str, Placement],
+    collections: dict[str, CollectionDesign],
+) -> None:
+    """Where each embedded entity's elements sit: host collection + path (follows embed chains)."""
+    pending = [eid for eid in ctx.entities if eid in embedded_in]
+    for _ in range(len(pending) + 1):
+        progress = False
+        for eid in list(pending):
+            for rel_id in embedded_in[eid]:
+                plan = plans[rel_id]
+                host = res.location.get(plan.facts.one.id)
+                if host is None:
+                    continue
+                name = embed_field(plan.facts.rel, plan.facts.many)
+                path = f"{host[1]}.{name}" if host[1] else name
+                res.location[eid] = (host[0], path)
+                embedded[eid] = Placement(host[0], path)
+                if eid not in collections[host[0]].entities:
+                    collections[host[0]].entities.append(eid)
+                pending.remove(eid)
+                progress = True
+                break
+        if not progress:
+            break
+
+
+def _array_paths(shape: list[ShapeNode]) -> set[str]:
+    out: set[str] = set()
+    stack: list[tuple[str, ShapeNode]] = [("", n) for n in shape]
+    while stack:
+        prefix, node = stack.pop()
+        path = f"{prefix}{node.name}"
+        if node.bson_type == "array":
+            out.add(path)
+            if node.items is not None:
+                stack.extend((path + ".", c) for c in node.items.children)
+        else:
+            stack.extend((path + ".", c) for c in node.children)
+    return out
+
+
+def is_multikey(path: str, arrays: set[str]) -> bool:
+    parts = path.split(".")
+    return any(".".join(parts[: i + 1]) in arrays for i in range(len(parts)))
+
+
+def _granularity(interval: float | None) -> str:
+    if interval is None or interval < 60:
+        return "seconds"
+    if interval < 3600:
+        return "minutes"
+    return "hours"
+
+
+def _timeseries(ctx: Context, coll: CollectionDesign, buckets: dict[str, BucketPlan]) -> dict[str, Any] | None:
+    entity = ctx.entities[coll.root]
+    ts = entity.timeseries
+    if ts is None or coll.root in buckets:
+        return None
+    out: dict[str, Any] = {"timeField": ts.time_field, "granularity": _granularity(ts.interval_s)}
+    meta = ts.meta_field
+    if meta is None:
+        ref = next((n.name for n in coll.shape if n.role == "parent-ref" and n.bson_type != "array"), None)
+        meta = ref
+    if meta is not None:
+        out["metaField"] = meta
+    if ts.retention_s is not None:
+        out["expireAfterSeconds"] = ts.retention_s
+    return out
+
+
+def _collection_why(ctx: Context, coll: CollectionDesign, buckets: dict[str, BucketPlan]) -> str:
+    entity = ctx.entities[coll.root]
+    parts = [f"{entity.name} documents"]
+    if coll.root in buckets:
+        b = buckets[coll.root].design
+        parts = [f"bucket documents of up to {b.size} {entity.name} measurements per {b.series_field} (bucket pattern)"]
+    if len(coll.entities) > 1:
+        names = [ctx.entities[e].name for e in coll.entities[1:] if e in ctx.entities]
+        parts.append("with embedded " + ", ".join(names))
+    if coll.discriminator:
+        parts.append(
+            f"of every variant ({', '.join(coll.variants)}) told apart by {coll.discriminator!r} (polymorphic pattern)"
+        )
+    return " ".join(parts)
+
+
+# ----------------------------------------------------------------------------------------------- indexes
+
+
+def _keys_key(keys: list[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, v) for k, v in keys)
+
+
+def _plain(index: IndexDesign) -> bool:
+    return (
+        not index.unique
+        and index.expire_after_s is None
+        and index.partial is None
+        and all(v in PLAIN_KEYS for _, v in index.keys)
+    )
+
+
+def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> bool:
+    if len(short) > len(long):
+        return False
+    head = long[: len(short)]
+    same = all(a == b for a, b in zip(short, head, strict=True))
+    inverted = all(k1 == k2 and v1 == -v2 for (k1, v1), (k2, v2) in zip(short, head, strict=True))
+    return same or inverted
+
+
+def _indexes(
+    ctx: Context, res: Resolution, coll: CollectionDesign, buckets: dict[str, BucketPlan]
+) -> list[IndexDesign]:
+    out: list[IndexDesign] = []
+    arrays = res.array_paths.get(coll.name, set())
+    root = coll.root
+
+    def add(index: IndexDesign) -> IndexDesign:
+        for other in out:
+            if (
+                _keys_key(other.keys) == _keys_key(index.keys)
+                and other.unique == index.unique
+                and (
+                    other.expire_after_s == index.expire_after_s
+                    and other.partial == index.partial
+                    and other.collation == index.collation
+                )
+            ):
+                other.rules.extend(r for r in index.rules if r not in other.rules)
+                other.queries.extend(q for q in index.queries if q not in other.queries)
+                return other
+        out.append(index)
+        return index
+
+    # (a) the user's own indexes, kept and critiqued
+    for eid in coll.entities:
+        if res.location.get(eid, ("", ""))[1] != "":
+            continue
+        for idx in ctx.entities[eid].indexes:
+            keys = [(res.resolve_path(eid, k) or k, v) for k, v in idx.keys]
+            add(
+                IndexDesign(
+                    keys=keys,
+                    name=idx.name or default_name(keys),
+                    unique=idx.unique,
+                    expire_after_s=idx.expire_after_s,
+                    partial=idx.partial,
+                    collation=idx.collation,
+                    why="declared in the model",
+                    origin="user",
+                    key_reasons=["declared" for _ in keys],
+                )
+            )
+    # (b) unique fields (special-index-types) — top-level documents only
+    for eid in coll.entities:
+        if res.location.get(eid, ("", ""))[1] != "" or root in buckets:
+            continue
+        for path, f in ctx.fields_of[eid].items():
+            if f.unique and "." not in path and path != "_id":
+                add(
+                    IndexDesign(
+                        keys=[(path, 1)],
+                        name=default_name([(path, 1)]),
+                        unique=True,
+                        why=f"{path} is unique in the model: a unique index enforces it",
+                        key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
+                        rules=["special-index-types"],
+                    )
+                )
+    # (c) reference fields (index-reference-fields) and the bucket series index
+    if root in buckets:
+        b = buckets[root].design
+        keys = [(b.series_field, 1), (b.start_field, -1)]
+        add(
+            IndexDesign(
+                keys=keys,
+                name=default_name(keys),
+                why=f"reads fetch the latest buckets of one {b.series_field} (bucket pattern)",
+                key_reasons=[
+                    f"Equality: buckets of one {b.series_field}",
+                    f"Sort: newest bucket first by {b.start_field}",
+                ],
+                rules=["bucket-pattern", "index-reference-fields"],
+            )
+        )
+    else:
+        for facts in ctx.rels_of_many[root]:
+            plan = res.plans[facts.rel.id]
+            node = _ref_path(res, plan, coll)
+            if node is None:
+                continue
+            add(
+                IndexDesign(
+                    keys=[(node, 1)],
+                    name=default_name([(node, 1)]),
+                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel.id}): always index "
+                    "reference fields (CN); the join is then one index lookup per read (Zola-3)",
+                    key_reasons=[f"Equality: reference to the {facts.one.name}"],
+                    rules=["index-reference-fields"],
+                )
+            )
+        for facts in ctx.rels_of_one[root]:
+            plan = res.plans[facts.rel.id]
+            if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
+                arr = next(
+                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel.id), None
+                )
+                if arr is not None:
+                    path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
+                    add(
+                        IndexDesign(
+                            keys=[(path, 1)],
+                            name=default_name([(path, 1)]),
+                            why=f"multikey index on the references of {facts.rel.id}: finds which "
+                            f"{facts.one.name} link a {facts.many.name}",
+                            key_reasons=["Equality: reference array (multikey)"],
+                            rules=["many-to-many-refs", "index-reference-fields"],
+                        )
+                    )
+    # (d) one ESR index per declared query on an entity stored here
+    for eid in coll.entities:
+        for q in ctx.queries_of[eid]:
+            _query_index(ctx, res, coll, eid, q, out, add, arrays)
+    # (e) TTL
+    for eid in coll.entities:
+        if res.location.get(eid, ("", ""))[1] != "":
+            continue
+        entity = ctx.entities[eid]
+        ts = entity.timeseries
+        if ts is not None and ts.retention_s is not None and coll.timeseries is None:
+            path = (
+                buckets[eid].design.end_field
+                if eid in buckets
+                else (res.resolve_path(eid, ts.time_field) or ts.time_field)
+            )
+            add(
+                IndexDesign(
+                    keys=[(path, 1)],
+                    name=default_name([(path, 1)]),
+                    expire_after_s=ts.retention_s,
+                    why=f"documents expire {ts.retention_s} s after {path} (retention); the TTL monitor "
+                    "deletes them about every 60 s",
+                    key_reasons=["TTL: single-field date index"],
+                    rules=["ttl-retention-index"],
+                )
+            )
+        for path, f in ctx.fields_of[eid].items():
+            if f.expire_after_s is not None and "." not in path:
+                add(
+                    IndexDesign(
+                        keys=[(path, 1)],
+                        name=default_name([(path, 1)]),
+                        expire_after_s=f.expire_after_s,
+                        why=f"{path} carries expire_after_s: a TTL index deletes expired documents",
+                        key_reasons=["TTL: single-field date index"],
+                        rules=["ttl-retention-index"],
+                    )
+                )
+    return _drop_redundant(res, coll, out)
+
+
+def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | None:
+    if plan.strategy in ("embed", "child-refs", "bucket"):
+        return None
+    for node in coll.shape:
+        if node.relationship == plan.facts.rel.id and node.role == "parent-ref":
+            return node.name
+        if node.relationship == plan.facts.rel.id and node.role == "extended-ref" and not plan.keep_ref_field:
+            return f"{node.name}._id"
+    return None
+
+
+def _query_index(
+    ctx: Context,
+    res: Resolution,
+    coll: CollectionDesign,
+    eid: str,
+    q: Query,
+    out: list[IndexDesign],
+    add: Any,
+    arrays: set[str],
+) -> None:
+    s = ctx.settings
+    plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
+    res.query_plans[q.id] = plan
+    joins = []
+    for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
+        rel = res.join_rel(eid, logical)
+        if rel is not None and rel not in joins:
+            joins.append(rel)
+    for rel_id in q.joins:
+        p = res.plans.get(rel_id)
+        if p is None or rel_id in joins:
+            continue
+        if not _colocated(p, eid, q, res):
+            joins.append(rel_id)
+    res.query_joins[q.id] = joins
+    for path in plan.text:
+        keys = [(path, "text")]
+        idx = add(
+            IndexDesign(
+                keys=keys,
+                name=default_name(keys),
+                why=f"keyword search on {path} ({q.id})",
+                key_reasons=["Text: full-text search (one text index per collection)"],
+                rules=["special-index-types"],
+                queries=[q.id],
+            )
+        )
+        res.query_index.setdefault(q.id, (coll.name, idx.name))
+    for path in plan.geo:
+        keys = [(path, "2dsphere")]
+        idx = add(
+            IndexDesign(
+                keys=keys,
+                name=default_name(keys),
+                why=f"geospatial predicate on {path} ({q.id})",
+                key_reasons=["2dsphere: GeoJSON geometry queries"],
+                rules=["special-index-types"],
+                queries=[q.id],
+            )
+        )
+        res.query_index.setdefault(q.id, (coll.name, idx.name))
+    if not plan.keys or plan.only_id:
+        if plan.only_id:
+            res.query_index[q.id] = (coll.name, "_id_")
+        return
+    for idx in out:
+        if idx.partial is None and serves(idx.keys, plan) and (idx.collation == plan.collation):
+            if q.id not in idx.queries:
+                idx.queries.append(q.id)
+            if idx.origin == "engine" and "esr-compound-index" not in idx.rules and plan.components >= 2:
+                idx.rules.append("esr-compound-index")
+            res.query_index[q.id] = (coll.name, idx.name)
+            return
+    keys = plan.keys
+    reasons = [plan.reasons.get(k, "") for k, _ in keys]
+    notes = []
+    multikey = [k for k, _ in keys if is_multikey(k, arrays)]
+    if len(multikey) > 1:
+        drop = set(multikey[1:])
+        keep = [(k, v) for k, v in keys if k not in drop]
+        reasons = [r for (k, _), r in zip(keys, reasons, strict=True) if k not in drop]
+        keys = keep
+        notes.append(f"left out {', '.join(sorted(drop))}: MongoDB cannot index parallel arrays")
+    if len(keys) > s.max_compound_fields:
+        keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
+        notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
+    rules = ["esr-compound-index"] if plan.components >= 2 else ["index-hot-queries"]
+    why = f"serves query {q.id!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {q.id!r}"
+    if notes:
+        why += "; " + "; ".join(notes)
+    idx = add(
+        IndexDesign(
+            keys=keys,
+            name=default_name(keys),
+            collation=plan.collation,
+            why=why,
+            key_reasons=reasons,
+            rules=rules,
+            queries=[q.id],
+        )
+    )
+    res.query_index[q.id] = (coll.name, idx.name)
+
+
+def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
+    """Is the related side stored with ``eid``'s documents (no second query needed)?"""
+    if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
+        return True
+    return bool(plan.copies)
+
+
+def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]) -> list[IndexDesign]:
+    """Remove engine indexes that are a prefix of another index (Manual-AP-unnecessary-indexes)."""
+    kept: list[IndexDesign] = []
+    for idx in indexes:
+        longer = None
+        if idx.origin == "engine" and _plain(idx):
+            longer = next(
+                (
+                    o
+                    for o in indexes
+                    if o is not idx
+                    and len(o.keys) > len(idx.keys)
+                    and o.partial is None
+                    and o.collation == idx.collation
+                    and _is_prefix(idx.keys, o.keys)
+                ),
+                None,
+            )
+        if longer is None:
+            kept.append(idx)
+            continue
+        keys_text = js.obj([(k, js.value(v)) for k, v in idx.keys])
+        longer.why += f"; also serves what {keys_text} would (that index is its prefix and was left out)"
+        longer.rules.extend(r for r in idx.rules if r not in longer.rules)
+        longer.queries.extend(q for q in idx.queries if q not in longer.queries)
+        for qid in idx.queries:
+            res.query_index[qid] = (coll.name, longer.name)
+        res.dropped_prefixes.append((coll.name, list(idx.keys), longer.name))
+    for qid, (cname, name) in list(res.query_index.items()):
+        if cname == coll.name and name != "_id_" and not any(i.name == name for i in kept):
+            owner = next((i for i in kept if qid in i.queries), None)
+            if owner is not None:
+                res.query_index[qid] = (coll.name, owner.name)
+    return kept
+
+
+# ------------------------------------------------------------------------------------------ relationships
+
+
+def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> RelationshipDesign:
+    copies = [_copy_design(ctx, res, plan, cp) for cp in plan.copies]
+    why = plan.why
+    if plan.dropped:
+        why += "; not copied: " + "; ".join(f"{d.field} ({reason})" for d, reason in plan.dropped)
+    return RelationshipDesign(
+        id=plan.facts.rel.id,
+        strategy=plan.strategy,
+        chosen_by=plan.chosen_by,  # type: ignore[arg-type]
+        rules=list(plan.rules),
+        denormalized=copies,
+        why=why,
+        tradeoff=plan.tradeoff,
+        warnings=list(plan.warnings),
+    )
+
+
+def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:
+    rel = plan.facts.rel
+    rel_path = res.builder.copy_paths.get((rel.id, cp.denorm.field, cp.denorm.direction), cp.name)
+    coll, prefix = res.location.get(cp.target.id, (collection_name(cp.target), ""))
+    path = f"{prefix}.{rel_path}" if prefix else rel_path
+    advice = sync_advice(ctx, res, plan, cp, coll, path)
+    return DenormalizedCopy(
+        field=cp.denorm.field,
+        source_entity=cp.source.id,
+        direction=cp.denorm.direction,
+        staleness=cp.denorm.staleness,
+        collection=coll,
+        path=path,
+        sync=cp.sync,  # type: ignore[arg-type]
+        sync_advice=advice,
+        fanout=cp.fanout,
+    )
+
+
+def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str) -> str:
+    """The mongosh that keeps one copy in sync, plus the seed-003 alternatives."""
+    src_coll = res.location.get(cp.source.id, (collection_name(cp.source), ""))[0]
+    f = cp.denorm.field
+    new = "newValue"
+    if plan.strategy == "subset" and cp.location == "subset":
+        sub = path.rsplit(".", 1)[0]
+        elems = [c for c in plan.copies if c.location == "subset"]
+        doc = js.obj([(c.name, f"msg.{c.name}") for c in elems])
+        sort_field = next((n.sort for n in _find_nodes(res, coll, sub) if n.sort), None)
+        sort_text = js.obj([(sort_field[0], "1")]) if sort_field else js.obj([(elems[0].name if elems else f, "1")])
+        k = plan.subset_k or 10
+        one_ref = f"{snake(plan.facts.one.name)}_id"
+        return (
+            f"on every insert into {src_coll}: {js.coll(coll)}.updateOne({{_id: {one_ref}}}, "
+            f"{{$push: {{{js.q(sub)}: {{$each: [{doc}], $sort: {sort_text}, $slice: -{k}}}}}}}) — keeps the "
+            f"latest {k}; {src_coll} stays the source of truth"
+        )
+    if cp.sync == "none":
+        if cp.rule == "point-in-time-snapshot":
+            return (
+                f"none: {f} is copied when the {cp.target.name} is created and never synced — it is the value at "
+                f"that time (point-in-time snapshot)"
+            )
+        return (
+            f"none: {f} does not change, so it is written into each {cp.target.name} at insert "
+            f"({js.coll(coll)}.insertOne({{..., {js.q(path)}: {cp.source.name.lower().replace(' ', '_')}."
+            f"{f}}})) and never needs syncing"
+        )
+    if cp.location == "child-array":
+        arr = path.rsplit(".", 1)[0]
+        ident = f"{arr}.id"
+        primary = (
+            f"{js.coll(coll)}.updateMany({{{js.q(ident)}: id}}, {{$set: {{{js.q(arr + '.$[e].' + cp.name)}: "
+            f'{new}}}}}, {{arrayFilters: [{{"e.id": id}}]}})'
+        )
+    elif cp.location == "extended":
+        ext = path.rsplit(".", 1)[0]
+        primary = f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
+        if "." in ext:
+            arr, _, inner = ext.partition(".")
+            primary = (
+                f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: "
+                f"{{{js.q(arr + '.$[e].' + inner + '.' + cp.name)}: {new}}}}}, "
+                f"{{arrayFilters: [{{{js.q('e.' + inner + '._id')}: id}}]}})"
+            )
+    else:
+        ref = next(
+            (
+                n.name
+                for n in _find_nodes(res, coll, "")
+                if n.relationship == plan.facts.rel.id and n.role == "parent-ref"
+            ),
+            None,
+        )
+        if ref is not None:
+            primary = f"{js.coll(coll)}.updateMany({{{js.q(ref)}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
+        else:
+            arr = next(
+                (
+                    n
+                    for n in _find_nodes(res, src_coll, "")
+                    if n.relationship == plan.facts.rel.id and n.role == "child-refs"
+                ),
+                None,
+            )
+            ids = "one.ids" if arr is None else f"one[{js.q(arr.name)}]"
+            if arr is not None and arr.items is not None and arr.items.bson_type == "object":
+                ids += ".map(e => e.id)"
+            primary = f"{js.coll(coll)}.updateMany({{_id: {{$in: {ids}}}}}, {{$set: {{{js.q(path)}: {new}}}}})"
+    watch = (
+        f'{js.coll(src_coll)}.watch([{{$match: {{operationType: "update", '
+        f"{js.q('updateDescription.updatedFields.' + f)}: {{$exists: true}}}}}}])"
+    )
+    lead = {
+        "application": "application code, right after updating the original",
+        "scheduled": "a scheduled job (the copies may lag by up to a day)",
+        "change-stream": "a change stream listener",
+    }.get(cp.sync, cp.sync)
+    text = (
+        f"{lead}: {primary}. Alternatives (ER-seed): application code updating all copies, a change stream "
+        f"{watch} that applies the same update, or a scheduled job for copies that may lag"
+    )
+    if cp.denorm.staleness == "none":
+        text += "; staleness none: run the update in session.withTransaction(...) with the original"
+    return text
+
+
+def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
+    """Nodes at ``path`` (dotted, "" = top level) of a collection's shape, through arrays."""
+    shape = res.shapes.get(coll)
+    if shape is None:
+        return []
+    nodes: list[ShapeNode] = shape
+    if not path:
+        return nodes
+    found: list[ShapeNode] = []
+    for part in path.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None:
+            return []
+        found = [node]
+        nodes = node.items.children if node.items is not None else node.children
+    return found

@@ -1,0 +1,96 @@
+"""Every number the engine decides with, with its kind and its source (RULES.md §2).
+
+Rules read thresholds only from :class:`Settings`, never from literals, so a
+project (or a test) can override one value and the documentation can list
+where each number comes from. Kinds: ``H`` hard server limit, ``T`` MongoDB
+tool trigger (Atlas / Compass), ``G`` published guideline, ``X`` number from a
+published example, ``E`` engine default (no published number exists).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+Kind = Literal["H", "T", "G", "X", "E"]
+
+
+def _t(value: Any, kind: Kind, source: str) -> Any:
+    """A threshold with its provenance kept in the dataclass field metadata."""
+    return field(default=value, metadata={"kind": kind, "source": source})
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Thresholds of the recommendation engine (see :func:`describe` for their sources)."""
+
+    # --- array sizes (RULES §5.1: graded levels) ---
+    few_max: int = _t(100, "G", "[CN] 1:few N<100 embed if read together; [Skills] SKILL.md decision table")
+    embed_max: int = _t(200, "G", "[Zola-3] rule 3: more than a couple of hundred on the many side: don't embed")
+    refarray_max: int = _t(2000, "E", "[Zola-3] 'more than a few thousand: no ObjectID array' -> engine default 2,000")
+    compass_array: int = _t(250, "T", "[Compass] shouldShowUnboundArrayInsight thresholdLength = 250")
+    atlas_array: int = _t(10_000, "T", "[Atlas-PA] DOCS_CONTAIN_UNBOUNDED_ARRAY: arrays with over 10000 entries")
+    in_list_equality_max: int = _t(200, "G", "[Manual-ESR] $in lists < 200 values are merged like equality")
+    # --- document size and nesting ---
+    max_doc_bytes: int = _t(16 * 1024 * 1024, "H", "[Manual-limits] BSON document size 16 MiB")
+    doc_info_bytes: int = _t(200_000, "G", "[Skills] fundamental-document-size: reassess when > ~200KB")
+    doc_suggest_bytes: int = _t(1_000_000, "G", "[Skills] fundamental-document-size: aim for documents under 1MB")
+    doc_warn_bytes: int = _t(2 * 1024 * 1024, "T", "[Atlas-PA] DOC_SIZE_TOO_LARGE: documents larger than 2 MB")
+    doc_compass_bytes: int = _t(10_000_000, "T", "[Compass] bloated-document insight: $bsonSize > 10,000,000")
+    max_nesting: int = _t(100, "H", "[Manual-limits] no more than 100 levels of nesting")
+    # --- indexes ---
+    max_indexes: int = _t(64, "H", "[Manual-limits] 64 indexes per collection")
+    max_compound_fields: int = _t(32, "H", "[Manual-limits] 32 fields in a compound index")
+    index_count_info: int = _t(10, "T", "[Compass] IDEAL_NUMBER_OF_MAX_INDEXES = 10")
+    index_count_warn: int = _t(30, "T", "[Atlas-PA] NUM_INDEXES: more than 30 indexes")
+    index_count_guideline: int = _t(50, "G", "[AP-unnecessary-indexes] limit a collection to 50 indexes")
+    hot_per_sec: float = _t(10.0, "E", "engine default: a query run >= 10 times per second is a hot path")
+    # --- denormalization gate (RULES §5.8) ---
+    denorm_rw_min: float = _t(10.0, "E", "engine default (Zola: 'high read to write ratio'; BwP-computed shows 1000:1)")
+    denorm_rw_warn: float = _t(1.0, "E", "engine default: a copy updated more often than read costs more than a join")
+    immutable_rw_factor: float = _t(100.0, "E", "engine default: rw >= 100 x gate counts as effectively immutable")
+    # --- relationship shape ---
+    read_together_min: float = _t(0.5, "E", "engine default: embed when at least half the reads need both sides")
+    one_to_one_child_bytes: int = _t(10_000, "G", "[Skills] embed-vs-reference: embedded doc > 10KB ...")
+    one_to_one_parent_bytes: int = _t(1_000, "G", "[Skills] embed-vs-reference: ... while the parent < 1KB")
+    default_few: int = _t(10, "E", "engine default: upper bound of a one-to-few without 'max'")
+    default_many: int = _t(1000, "E", "engine default: upper bound of a one-to-many without 'max'")
+    default_squillions: int = _t(1_000_000, "E", "engine default: size of a one-to-squillions without 'max'")
+    default_many_to_many: int = _t(100, "E", "engine default: references per side of a many-to-many without 'max'")
+    # --- patterns ---
+    subset_factor: float = _t(2.0, "E", "engine default: subset when n_max >= 2 x the elements shown")
+    subset_small_bytes: int = _t(200_000, "G", "[Skills] 200KB: a subset array may hold up to 1,000 small elements")
+    subset_seed_max: int = _t(1000, "X", "[Zola-2] hosts keep the last 1,000 log messages")
+    ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
+    lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
+    lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")
+    # --- size estimates (engine defaults, bytes) ---
+    default_string_bytes: int = _t(24, "E", "engine default: average string value size")
+    default_array_items: int = _t(5, "E", "engine default: elements of a declared array field without max_items")
+    default_array_max: int = _t(100, "E", "engine default: maximum elements of an array field without max_items")
+    transaction_lifetime_s: int = _t(60, "H", "[Manual-limits] transactionLifetimeLimitSeconds default 60 s")
+
+    def with_values(self, **values: Any) -> Settings:
+        """A copy with some values replaced (per-project overrides, tests)."""
+        return replace(self, **values)
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdInfo:
+    """One threshold as the documentation shows it."""
+
+    name: str
+    value: Any
+    kind: Kind
+    source: str
+
+
+def describe(settings: Settings = DEFAULT_SETTINGS) -> list[ThresholdInfo]:
+    """Every threshold with its value, kind and source, in declaration order."""
+    return [
+        ThresholdInfo(f.name, getattr(settings, f.name), f.metadata["kind"], f.metadata["source"])
+        for f in fields(settings)
+    ]

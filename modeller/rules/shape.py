@@ -1,0 +1,456 @@
+"""Relationship shape rules (RULES.md 1-10): embed or reference, and which way round."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from modeller.rules.base import Rule, append_index, set_strategy
+from modeller.rules.engine import RuleContext
+from modeller.rules.findings import Finding
+from modeller.rules.plans import RelPlan
+from modeller.rules.registry import register
+
+
+class _StrategyRule(Rule):
+    """Shared logic: report the engine's choice when this rule made it."""
+
+    strategies: tuple[str, ...] = ()
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.rec.base_rule != self.id:
+                continue
+            yield self._report(ctx, plan)
+
+    def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
+        rec, rel = plan.rec, plan.facts.rel
+        target = rec.base_strategy
+        nums = dict(rec.numbers)
+        if plan.chosen_by == "engine":
+            sev = "info" if rec.borderline else "suggestion"
+            msg = f"{rel.id}: {target} — {rec.base_reason or rec.reason}"
+            if rec.strategy != target:
+                msg += f" (refined to {rec.strategy}: {rec.reason})"
+            return self.finding(
+                sev,
+                "relationship",
+                rel.id,
+                msg,
+                fix=set_strategy(rel.id, rec.strategy, self.id),  # type: ignore[arg-type]
+                numbers=nums,
+                tradeoff=rec.tradeoff,
+            )
+        if plan.strategy in (target, rec.strategy):
+            return self.finding(
+                "info",
+                "relationship",
+                rel.id,
+                f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}",
+                numbers=nums,
+                tradeoff=rec.tradeoff,
+            )
+        return self.finding(
+            "suggestion",
+            "relationship",
+            rel.id,
+            f"{rel.id} is stored as {plan.strategy}, but {rec.reason}",
+            fix=set_strategy(rel.id, rec.strategy, self.id),
+            numbers=nums,
+            tradeoff=rec.tradeoff,
+        )
+
+
+@register
+class EmbedOneToOne(_StrategyRule):
+    """Embed a one-to-one child that is read with its parent as a sub-document.
+
+    *Why*
+    One read returns both and a single-document update is atomic; a separate
+    collection would only add a join (Zola-1: favor embedding unless there is
+    a compelling reason not to).
+
+    *Anti-pattern*
+    ``patrons`` and ``addresses`` in two collections, joined on every profile
+    read.
+
+    *Best practice*
+    ``{_id, name, address: {street, city, zip}}`` — the address nested in the
+    patron, with a nested ``$jsonSchema`` object.
+    """
+
+    id = "embed-one-to-one"
+    code = "RS01"
+    family = "shape"
+    severities = ("info", "suggestion")
+    sources = ("Manual-1:1", "Zola-1", "CN")
+    tradeoff = "one read and atomic updates vs. a larger parent; the child cannot be listed on its own"
+
+
+@register
+class EmbedOneToFew(_StrategyRule):
+    """Embed a bounded one-to-few as an array of sub-documents with ``maxItems``.
+
+    *Why*
+    Zola-1's person and addresses: a handful of children, never needed on
+    their own, read with the parent — one query, atomic ``$push``/``$pull``.
+    The CN seed draws the line at N < 100; Zola-3 forbids embedding beyond
+    "a couple of hundred", so 100-200 is reported as borderline.
+
+    *Anti-pattern*
+    A separate ``addresses`` collection with ``person_id``, read with a join
+    on every profile page.
+
+    *Best practice*
+    ``person.addresses: [{street, city, cc}]`` with ``maxItems`` enforcing
+    the declared bound.
+    """
+
+    id = "embed-one-to-few"
+    code = "RS02"
+    family = "shape"
+    severities = ("info", "suggestion")
+    sources = ("Zola-1", "CN", "Manual-1:N-embed", "Skills")
+    tradeoff = "single read and atomic $push/$pull vs. each $push rewriting the document"
+
+
+@register
+class ChildRefsOneToMany(_StrategyRule):
+    """Keep a bounded one-to-many in its own collection, referenced by an array of ids in the One.
+
+    *Why*
+    Zola-1's products and parts: parts are looked up on their own and there
+    are hundreds per product, so they cannot be embedded; an array of a few
+    hundred ObjectIds is small, and the application-level join
+    ``find({_id: {$in: ids}})`` is cheap with the right projection (Zola-3:
+    don't fear application-level joins).
+
+    *Anti-pattern*
+    Embedding hundreds of parts in each product, or keeping thousands of ids
+    (Zola-3: "more than a few thousand — don't use an array of ObjectID
+    references").
+
+    *Best practice*
+    ``product.part_ids: [ObjectId, ...]`` with ``maxItems``; read with
+    ``db.parts.find({_id: {$in: product.part_ids}}, {name: 1})``.
+    """
+
+    id = "child-refs-one-to-many"
+    code = "RS03"
+    family = "shape"
+    severities = ("info", "suggestion")
+    sources = ("Zola-1", "Zola-3", "Manual-1:N-ref")
+    tradeoff = "independent access and a small parent vs. a second query per read"
+
+
+@register
+class ParentRefOneToSquillions(_StrategyRule):
+    """Store the reference to the One in each N when N grows without bound (one-to-squillions).
+
+    *Why*
+    Zola-1's hosts and log messages: even an array of 12-byte ObjectIds per
+    host would pass the 16 MiB document limit; the reference belongs in each
+    log message, indexed with the time of the hot query.
+
+    *Anti-pattern*
+    ``hosts.logmsg_ids: [...]`` or embedded messages that grow forever.
+
+    *Best practice*
+    ``logmsg.host_id`` with ``createIndex({host_id: 1, time: -1})`` and
+    ``find({host_id}).sort({time: -1}).limit(5000)``.
+    """
+
+    id = "parent-ref-one-to-squillions"
+    code = "RS04"
+    family = "shape"
+    severities = ("info", "suggestion")
+    sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
+    tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
+
+
+@register
+class NoEmbedIndependentAccess(Rule):
+    """Do not embed what the application reads, lists or updates on its own.
+
+    *Why*
+    Zola-3 rule 2: needing to access an object on its own is a compelling
+    reason not to embed it — embedded documents cannot be listed, indexed
+    alone or updated without rewriting their parent.
+
+    *Anti-pattern*
+    Embedding ``tasks`` in ``person`` while the app lists "tasks due
+    tomorrow" across all people.
+
+    *Best practice*
+    Its own collection with a reference (rules 3, 4, 6), plus an extended
+    reference or subset where the parent page still needs a few fields.
+    """
+
+    id = "no-embed-independent-access"
+    code = "RS05"
+    family = "shape"
+    severities = ("suggestion",)
+    sources = ("Zola-3", "Manual-embed-vs-ref")
+    tradeoff = "independent access and a smaller parent vs. an extra query when both are shown"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy != "embed" or not facts.standalone:
+                continue
+            target = plan.rec.strategy if plan.rec.strategy != "embed" else "child-refs"
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"{facts.many.name} is embedded in {facts.one.name}, but {facts.standalone_reason}: give it its "
+                f"own collection ({target}) so it can be found without scanning {facts.one.name}",
+                fix=set_strategy(facts.rel.id, target, self.id),
+            )
+
+
+@register
+class ManyToManyRefs(_StrategyRule):
+    """Many-to-many, or one-to-many read in both directions: arrays of references (two-way referencing).
+
+    *Why*
+    Zola-2's people and tasks: "the tasks of a person" and "the owner of a
+    task" are both hot, so each side keeps references to the other and each
+    direction is one indexed query.
+
+    *Anti-pattern*
+    A join table collection, or a reference on one side only while the other
+    direction scans the whole collection.
+
+    *Best practice*
+    ``person.task_ids: [...]`` and ``task.owner_id``; indexes on both; wrap a
+    reassignment (two updates) in ``session.withTransaction`` when it must be
+    atomic.
+    """
+
+    id = "many-to-many-refs"
+    code = "RS06"
+    family = "shape"
+    severities = ("info", "suggestion")
+    sources = ("Zola-2", "CN", "Skills", "Manual-limits")
+    tradeoff = (
+        "both directions are one indexed query, but reassigning a child updates two documents and is NOT "
+        "atomic without a multi-document transaction (default lifetime 60 s)"
+    )
+
+    def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
+        f = super()._report(ctx, plan)
+        extra = (
+            f" Reassigning a {plan.facts.many.name} touches two documents (pull from the old "
+            f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
+            f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
+            f"{ctx.settings.transaction_lifetime_s} s)."
+        )
+        from dataclasses import replace
+
+        return replace(
+            f,
+            message=f.message + extra,
+            numbers={**f.numbers, "transaction_lifetime_s": ctx.settings.transaction_lifetime_s},
+        )
+
+
+@register
+class SingleCollectionManyToMany(Rule):
+    """Many-to-many read both ways with volatile fields: consider one collection with a ``links`` array.
+
+    *Why*
+    The Single Collection pattern stores both entity types in one collection
+    with ``doc_type`` and ``links: [{target, doc_type}]``, so "X and
+    everything linked to X" is one query without copying fields that change
+    often.
+
+    *Anti-pattern*
+    Copying frequently updated class details into every student document to
+    avoid a join.
+
+    *Best practice*
+    ``createIndex({"links.target": 1, "links.doc_type": 1})`` and
+    ``find({"links.target": id})``.
+    """
+
+    id = "single-collection-many-to-many"
+    code = "RS07"
+    family = "shape"
+    severities = ("suggestion",)
+    sources = ("Manual-single-collection",)
+    tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            if facts.rel.cardinality != "many-to-many":
+                continue
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy == "single-collection":
+                continue
+            hot = [q for q in ctx.facts.queries if facts.rel.id in q.joins and ctx.facts.is_hot(q)]
+            volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
+            if hot and volatile:
+                yield self.finding(
+                    "suggestion",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
+                    f"fields that change ({', '.join(volatile[:3])}): instead of copying them, store both types in "
+                    "one collection with a links array (single collection pattern)",
+                    fix=set_strategy(facts.rel.id, "single-collection", self.id),
+                )
+
+
+@register
+class AtomicFieldsSameDocument(Rule):
+    """Fields that must change together belong in one document.
+
+    *Why*
+    A single-document write is atomic; across documents the invariant needs a
+    multi-document transaction (Manual: model data for atomic operations).
+
+    *Anti-pattern*
+    ``books.available`` in one collection and the checkout list in another,
+    updated by two writes.
+
+    *Best practice*
+    ``findOneAndUpdate({_id, available: {$gt: 0}}, {$inc: {available: -1},
+    $push: {checkout: {...}}})`` on one document.
+    """
+
+    id = "atomic-fields-same-document"
+    code = "RS08"
+    family = "shape"
+    severities = ("info", "warning")
+    sources = ("Manual-atomic", "Manual-best-practices")
+    tradeoff = "atomicity without transactions vs. embedding growth"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for facts in ctx.facts.rels:
+            if not facts.rel.atomic:
+                continue
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy == "embed":
+                yield self.finding(
+                    "info",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.rel.id} is marked atomic and {facts.many.name} is embedded in {facts.one.name}: one "
+                    "update changes both atomically, no transaction needed",
+                )
+            else:
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.rel.id} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
+                    f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
+                    "the fields that must change together",
+                    fix=set_strategy(facts.rel.id, "embed", self.id)
+                    if facts.n_max <= ctx.settings.embed_max and not facts.unbounded
+                    else None,
+                )
+
+
+@register
+class SplitByUpdateFrequency(Rule):
+    """Move an embedded part that is written more often than its parent is read into its own collection.
+
+    *Why*
+    Every update of an embedded element rewrites the parent document; when
+    the child changes more often than the parent is read, or the parent is
+    large, the writes cost more than the join saves (CN: frequently updated
+    sub-documents -> consider referencing).
+
+    *Anti-pattern*
+    A 300 KB product document rewritten on every stock-level change of an
+    embedded variant.
+
+    *Best practice*
+    The volatile part in its own collection with a reference to the parent.
+    """
+
+    id = "split-by-update-frequency"
+    code = "RS09"
+    family = "shape"
+    severities = ("suggestion",)
+    sources = ("CN", "Manual-map-relationships", "Manual-embed-vs-ref", "Skills")
+    tradeoff = "cheaper writes and less contention vs. an extra read when both are needed"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        for facts in ctx.facts.rels:
+            plan = ctx.plan(facts.rel.id)
+            if plan.strategy != "embed":
+                continue
+            writes = facts.many.writes_per_sec
+            reads = facts.one.reads_per_sec
+            coll = ctx.collection_of(facts.one.id)
+            big = coll is not None and coll.avg_bytes >= s.doc_info_bytes
+            if writes is None or writes <= 0:
+                continue
+            if (reads is not None and writes >= reads) or big:
+                why = (
+                    f"{facts.many.name} is written {writes:g}/s, {facts.one.name} read {reads or 0:g}/s"
+                    if not big
+                    else f"each write rewrites a {coll.avg_bytes:,}-byte {facts.one.name}"
+                )  # type: ignore[union-attr]
+                yield self.finding(
+                    "suggestion",
+                    "relationship",
+                    facts.rel.id,
+                    f"{why}: move {facts.many.name} to its own collection referenced by {facts.one.name}",
+                    fix=set_strategy(facts.rel.id, "parent-ref", self.id),
+                    numbers={"child_writes_per_sec": writes, "parent_reads_per_sec": reads},
+                )
+
+
+@register
+class IndexReferenceFields(Rule):
+    """Index every reference field a join or lookup follows.
+
+    *Why*
+    Without an index, finding the N of one parent scans the whole collection;
+    with it an application-level join is as cheap as a server-side join
+    (Zola-3 rule 4; CN: always index reference fields).
+
+    *Anti-pattern*
+    ``logmsg.host_id`` without an index, queried for every host page.
+
+    *Best practice*
+    ``createIndex({host_id: 1, time: -1})`` — the reference first, compound
+    with the sort of the hot query.
+    """
+
+    id = "index-reference-fields"
+    code = "RS10"
+    family = "shape"
+    severities = ("suggestion", "warning")
+    sources = ("CN", "Zola-3")
+    tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        for coll in ctx.design.collections:
+            entity = ctx.facts.entities[coll.root]
+            declared = [idx for idx in coll.indexes if idx.origin == "user"]
+            for idx in coll.indexes:
+                if "index-reference-fields" not in idx.rules or idx.origin == "user":
+                    continue
+                ref = idx.keys[0][0]
+                if any(d.keys and d.keys[0][0] == ref for d in declared):
+                    continue
+                used = [q for q in idx.queries]
+                sev = "warning" if used and declared else "suggestion"
+                keys_text = ", ".join(f"{k}: {v}" for k, v in idx.keys)
+                logical = ctx.logical_keys(entity.id, idx.keys)
+                yield self.finding(
+                    sev,
+                    "entity",
+                    entity.id,
+                    f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}",
+                    fix=None
+                    if logical is None
+                    else append_index(entity.id, logical, f"add the index {{{keys_text}}} to {entity.id}"),
+                    numbers={"queries": used},
+                )
