@@ -9,12 +9,14 @@ only. Issue 6's recommendations dock subscribes to :attr:`AnalysisService.analys
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from modeller.model import Project
+from modeller.ui.analysis_worker import FRAME_S, AnalysisWorker
 from modeller.ui.document import ProjectDocument
 
 Analyse = Callable[[Project], Any]
@@ -31,7 +33,7 @@ def engine_analyse() -> Analyse | None:
 
 
 class AnalysisService(QObject):
-    """Re-analyses the document ``delay_ms`` after the last change."""
+    """Re-analyses the document ``delay_ms`` after the last change (``analyse`` None: no engine)."""
 
     #: the engine's Analysis (findings + design)
     analysed = Signal(object)
@@ -44,31 +46,67 @@ class AnalysisService(QObject):
     ) -> None:
         super().__init__(parent)
         self.document = document
-        self._analyse = analyse if analyse is not None else engine_analyse()
+        self._analyse = analyse
         self.latest: Any = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
-        self._timer.timeout.connect(self.run_now)
+        self._timer.timeout.connect(self._run_scheduled)
         document.changed.connect(self.schedule)
+        # issue 6: newest-wins worker thread once an analysis takes longer than a frame
+        self.delay_ms = delay_ms
+        self.generation = 0
+        self.last_seconds = 0.0
+        self._last_start = -1e9
+        self._worker = AnalysisWorker(analyse, self) if analyse is not None else None
+        if self._worker is not None:
+            self._worker.finished.connect(self._worker_finished)
 
     @property
     def available(self) -> bool:
         return self._analyse is not None
 
     def schedule(self) -> None:
-        if self._analyse is not None:
-            self._timer.start()
+        """After a change: the first edit after a pause is analysed at once, a burst once it pauses."""
+        if self._analyse is None:
+            return
+        self.generation += 1
+        paused = (time.monotonic() - self._last_start) * 1000 >= self.delay_ms
+        self._timer.start(0 if paused and not self._timer.isActive() else self.delay_ms)
 
     def run_now(self) -> None:
-        """Analyse immediately (screenshots and tests do not wait for the debounce)."""
+        """Analyse immediately, on this thread (screenshots and tests do not wait for the debounce)."""
         self._timer.stop()
         if self._analyse is None:
             return
+        self._last_start = time.monotonic()
+        started = time.perf_counter()
         try:
-            self.latest = self._analyse(self.document.project)
+            result = self._analyse(self.document.project)
         except Exception as err:  # the engine must never take the editor down with it
             self.latest = None
             self.failed.emit(f"analysis failed: {type(err).__name__}: {err}")
             return
+        finally:
+            self.last_seconds = time.perf_counter() - started
+        self.latest = result
         self.analysed.emit(self.latest)
+
+    def _run_scheduled(self) -> None:
+        """Fast analyses run here; one that took longer than a frame last time goes to the worker."""
+        if self._worker is None or self.last_seconds <= FRAME_S:
+            self.run_now()
+            return
+        self._last_start = time.monotonic()
+        self._worker.submit(self.generation, self.document.project)
+
+    def _worker_finished(self, generation: int, result: object, seconds: float) -> None:
+        self.last_seconds = seconds
+        if generation != self.generation:
+            return  # stale: a newer edit is already scheduled
+        if isinstance(result, Exception):
+            self.latest = None
+            self.failed.emit(f"analysis failed: {type(result).__name__}: {result}")
+            return
+        self.latest = result
+        self.analysed.emit(result)

@@ -35,9 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.export import KINDS, ExportCancelled, ExportError, ExportResult, describe_files, export_project
+from modeller.export.files import describe_os_error
 from modeller.model import Project
 from modeller.rules import analyse
-from modeller.ui.live import snapshot
+from modeller.ui.analysis_worker import snapshot
 
 KIND_LABELS: dict[str, str] = {
     "setup": "mongosh setup script (setup.mongosh.js)",
@@ -78,6 +79,8 @@ class _ExportJob(QObject):
             )
         except ExportError as err:
             result = err
+        except OSError as err:
+            result = ExportError(describe_os_error(err, Path(self.options["out_dir"])))
         except Exception as err:  # an exporter bug must reach the user as a message, not kill the app
             result = RuntimeError(f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=3)}")
         self.finished.emit(result)

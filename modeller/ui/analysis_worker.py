@@ -1,0 +1,89 @@
+"""Analysis off the UI thread: snapshots, one worker thread, newest request wins.
+
+The document replaces model objects instead of mutating them (``edits.py``),
+so a project whose top-level lists are copied is a consistent snapshot that a
+worker thread can read while the user keeps editing. Each request carries the
+generation (edit count) it was made for; the service drops results that a
+newer edit has made stale.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from modeller.model import Project
+
+#: one frame at 60 Hz: an analysis slower than this moves to the worker thread
+FRAME_S = 0.016
+
+
+def snapshot(project: Project) -> Project:
+    """A project sharing the (never mutated) objects but owning its lists: safe to read in a thread."""
+    return project.model_copy(
+        update={
+            "entities": list(project.entities),
+            "relationships": list(project.relationships),
+            "queries": list(project.queries),
+            "overrides": list(project.overrides),
+            "layout": dict(project.layout),
+        }
+    )
+
+
+class AnalysisWorker(QObject):
+    """Runs ``analyse`` on snapshots in a single background thread, newest request wins."""
+
+    #: generation, Analysis (or the exception raised), seconds the analysis took
+    finished = Signal(int, object, float)
+
+    def __init__(self, analyse: Callable[[Project], Any], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._analyse = analyse
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="modeller-analysis")
+        self._pending: tuple[int, Project] | None = None
+        self._running = False
+        # queued: runs on the UI thread once each result has been delivered
+        self.finished.connect(self._after_result)
+
+    @property
+    def busy(self) -> bool:
+        return self._running or self._pending is not None
+
+    def submit(self, generation: int, project: Project) -> None:
+        """Analyse ``project`` as it is now; a request still waiting is replaced, not queued."""
+        self._pending = (generation, snapshot(project))
+        if not self._running:
+            self._start_next()
+
+    def shutdown(self) -> None:
+        self._pending = None
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def _start_next(self) -> None:
+        if self._pending is None:
+            self._running = False
+            return
+        generation, project = self._pending
+        self._pending = None
+        self._running = True
+        self._executor.submit(self._run, generation, project)
+
+    def _run(self, generation: int, project: Project) -> None:
+        started = time.perf_counter()
+        try:
+            result: Any = self._analyse(project)
+        except Exception as err:  # reported on the UI thread, never raised in the worker
+            result = err
+        self._done_in_thread(generation, result, time.perf_counter() - started)
+
+    def _done_in_thread(self, generation: int, result: Any, seconds: float) -> None:
+        # emitted from the worker thread; this object lives on the UI thread, so delivery is queued
+        self.finished.emit(generation, result, seconds)
+
+    def _after_result(self, _generation: int, _result: Any, _seconds: float) -> None:
+        self._start_next()
