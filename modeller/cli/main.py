@@ -20,6 +20,9 @@ COMMANDS: dict[str, str] = {
     "validate": "modeller.cli.cmd_validate",
     "fmt": "modeller.cli.cmd_fmt",
     "export": "modeller.cli.cmd_export",
+    "check": "modeller.cli.cmd_check",
+    "design": "modeller.cli.cmd_design",
+    "rules": "modeller.cli.cmd_rules",
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);

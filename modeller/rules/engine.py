@@ -72,7 +72,12 @@ class RuleContext:
 
 def _load_rules() -> None:
     """Import the rule families so their classes register themselves."""
-    from modeller.rules import antipatterns, denormalization, indexes, patterns, shape  # noqa: F401
+    # order of import = order of registration = order of `modeller rules` and docs/rules.md
+    from modeller.rules import shape  # noqa: F401, I001
+    from modeller.rules import denormalization  # noqa: F401
+    from modeller.rules import patterns  # noqa: F401
+    from modeller.rules import indexes  # noqa: F401
+    from modeller.rules import antipatterns  # noqa: F401
 
 
 def analyse(project: Project, settings: Settings | None = None) -> Analysis:

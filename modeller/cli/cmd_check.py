@@ -1,0 +1,91 @@
+"""``modeller check FILE``: the engine's findings, for people (text) or scripts (json).
+
+Exit 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one
+does, 2 when the file cannot be loaded. Overridden findings are still listed
+(marked) but never fail the check: the user recorded why they keep the design.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour
+
+if TYPE_CHECKING:
+    from modeller.rules.findings import Finding
+
+HELP = "check a project against the schema-design rules"
+LEVELS = ("info", "suggestion", "warning", "error")
+COLOURS = {"error": "\033[31;1m", "warning": "\033[33;1m", "suggestion": "\033[36m", "info": "\033[2m"}
+RESET = "\033[0m"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    parser.add_argument(
+        "--fail-on",
+        choices=LEVELS,
+        default="error",
+        help="exit 1 when a finding at or above this severity exists (default error)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from modeller.persistence import ProjectFileError, load_project
+    from modeller.rules import analyse
+    from modeller.rules.findings import SEVERITY_RANK
+
+    try:
+        project = load_project(args.file)
+    except ProjectFileError as err:
+        return fail(str(err))
+    findings = analyse(project).findings
+    if args.format == "json":
+        json.dump({"findings": [f.to_json() for f in findings]}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_text(findings, use_colour()))
+    threshold = SEVERITY_RANK[args.fail_on]
+    failing = [f for f in findings if not f.overridden and SEVERITY_RANK[f.severity] >= threshold]
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def render_text(findings: list[Finding], colour: bool) -> str:
+    """Findings grouped by subject (in project order), severity first, reason and reference below."""
+    if not findings:
+        return "no findings\n"
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.subject.kind, f.subject.id), []).append(f)
+    lines: list[str] = []
+    counts = {level: 0 for level in LEVELS}
+    for (kind, subject_id), items in groups.items():
+        lines.append(f"{kind} {_clean(subject_id)}")
+        for f in items:
+            counts[f.severity] += 1
+            label = f.severity.upper()
+            if colour:
+                label = f"{COLOURS[f.severity]}{label}{RESET}"
+            mark = " (overridden" + (f": {_clean(f.note)}" if f.note else "") + ")" if f.overridden else ""
+            lines.append(f"  {label} {f.rule}{mark}: {_clean(f.message)}")
+            lines.append(f"      why: {_clean(f.why)}")
+            if f.tradeoff:
+                lines.append(f"      trade-off: {_clean(f.tradeoff)}")
+            lines.append(f"      reference: {_clean(f.reference)}")
+            if f.fix is not None:
+                lines.append(f"      fix: {_clean(f.fix.description)}")
+        lines.append("")
+    summary = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS))
+    lines.append(f"{len(findings)} findings: {summary}")
+    return "\n".join(lines) + "\n"
+
+
+def _clean(text: str | None) -> str:
+    """User names may hold control characters: never let them drive the terminal."""
+    if text is None:
+        return ""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
