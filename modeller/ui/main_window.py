@@ -25,17 +25,22 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Project
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
-from modeller.ui.analysis import AnalysisService
+from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
+from modeller.ui.dialogs.export_dialog import ExportDialog
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
+from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
 from modeller.ui.layout import auto_layout
+from modeller.ui.live import LiveController, status_label
 from modeller.ui.panels.palette_panel import PalettePanel
+from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.properties_panel import PropertiesPanel
 from modeller.ui.panels.queries_panel import QueriesPanel
+from modeller.ui.panels.recommendations import RecommendationsPanel
 from modeller.ui.recovery import RecoveryStore
 from modeller.ui.theme.icons import icon
 
@@ -54,15 +59,18 @@ class MainWindow(QMainWindow):
         self,
         settings: QSettings | None = None,
         recovery_dir: Path | None = None,
-        analysis: AnalysisService | None = None,
+        analyse: Analyse | None = None,
+        use_engine: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.settings = settings or QSettings()
         self.recovery = RecoveryStore(recovery_dir or default_recovery_dir())
         self.document = ProjectDocument(parent=self)
-        self.analysis = analysis or AnalysisService(self.document, parent=self)
-        self.scene = CanvasScene(self.document)
+        if analyse is None and use_engine:
+            analyse = engine_analyse()
+        self.analysis = AnalysisService(self.document, analyse, parent=self)
+        self.scene = CanvasScene(self.document, parent=self)
         self.view = CanvasView(self.scene)
         self.setCentralWidget(self.view)
         self.setWindowIcon(icon("app"))
@@ -76,6 +84,12 @@ class MainWindow(QMainWindow):
         self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)
         self.add_dock("queries", "Queries", self.queries, Qt.DockWidgetArea.RightDockWidgetArea, "properties")
         self.docks["properties"].raise_()
+        # issue 6: live advice and the preview of the documents
+        self.recommendations = RecommendationsPanel(self.document)
+        self.preview = PreviewPanel(self.document)
+        self.add_dock("recommendations", "Recommendations", self.recommendations, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.add_dock("preview", "Preview", self.preview, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.resizeDocks([self.docks["preview"]], [300], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["properties"]], [420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["palette"]], [190], Qt.Orientation.Horizontal)
         self._paste_count = 0
@@ -94,6 +108,10 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.analysis.analysed.connect(self._analysed)
         self.analysis.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        self.live = LiveController(
+            self.analysis, self.recommendations, self.preview, self.scene, self.view, self.findings_label,
+            open_rule=self.show_rule_reference, parent=self,
+        )
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(AUTOSAVE_MS)
         self.autosave_timer.timeout.connect(self.autosave_now)
@@ -212,6 +230,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
+        self.export_action = self._action("&Export…", self.show_export_dialog, "Ctrl+E",
+                                          "Write the mongosh script, validators, samples, diagram and report")
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit = bar.addMenu("&Edit")
         edit.addActions([self.undo_action, self.redo_action])
@@ -228,6 +250,10 @@ class MainWindow(QMainWindow):
         self.docks_menu = view.addMenu("&Panels")
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        self.rule_reference_action = self._action("&Rule reference", lambda: self.show_rule_reference(), "F1",
+                                                  "Every rule of the engine with its documentation and sources")
+        help_menu.addAction(self.rule_reference_action)
 
     def _build_toolbar(self) -> None:
         bar = self.addToolBar("Main")
@@ -246,6 +272,8 @@ class MainWindow(QMainWindow):
         self.counts_label.setToolTip("Entities, relationships and queries in the project")
         self.zoom_label = QLabel()
         self.zoom_label.setToolTip("Zoom (Ctrl+wheel, Ctrl+0 for 100 %)")
+        self.findings_label = status_label()
+        self.statusBar().addPermanentWidget(self.findings_label)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.zoom_label)
 
@@ -264,7 +292,6 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         self.setWindowTitle(self.title_text())
-        self.setWindowModified(self.document.is_modified())
 
     def _clean_changed(self, clean: bool) -> None:
         if clean:
@@ -517,23 +544,44 @@ class MainWindow(QMainWindow):
         return True
 
     # ------------------------------------------------------------ window events
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if project_file_in(event.mimeData()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+    def dropEvent(self, event: QDropEvent) -> None:
         path = project_file_in(event.mimeData())
         if path is not None:
             event.acceptProposedAction()
             self.open_path(path)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             self.autosave_timer.stop()
             self.recovery.clear()
             event.accept()
         else:
             event.ignore()
+
+    # ------------------------------------------------------------ issue 6: export and rule reference
+    def show_export_dialog(self) -> ExportDialog:
+        """File → Export…: non-modal, so the window stays usable while it runs."""
+        base = self.document.path.parent if self.document.path else Path.home()
+        stem = (self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export")
+        dialog = ExportDialog(self.document.project, base / f"{stem}-export", self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def show_rule_reference(self, rule_id: str | None = None) -> RuleReferenceDialog:
+        """Help → Rule reference (one window, reused), optionally opened at ``rule_id``."""
+        dialog = getattr(self, "rule_reference", None)
+        if dialog is None:
+            dialog = self.rule_reference = RuleReferenceDialog(self)
+        if rule_id:
+            dialog.show_rule(rule_id)
+        dialog.show()
+        dialog.raise_()
+        return dialog
 
     # ------------------------------------------------------------ screenshot
     def render_screenshot(self, out: Path, size: QSize) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -30,8 +30,10 @@ class CanvasScene(QGraphicsScene):
     #: a relationship was created by a connect gesture (the window opens its properties)
     relationship_created = Signal(str)
 
-    def __init__(self, document: ProjectDocument, style: CanvasStyle | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
         self.document = document
         self.style = style or CanvasStyle()
         self.entity_items: dict[str, EntityItem] = {}

@@ -65,6 +65,7 @@ class RelationshipItem(QGraphicsItem):
         self._ends: list[tuple[QPointF, float, str]] = []
         self._mid = QPointF()
         self._steep = False
+        self._is_loop = False
         self._bounds = QRectF()
         self._hit = QPainterPath()
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
@@ -85,6 +86,7 @@ class RelationshipItem(QGraphicsItem):
         """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
         self.prepareGeometryChange()
         path = QPainterPath()
+        self._is_loop = loop >= 0
         if loop >= 0:
             k = loop * 16.0
             start = QPointF(one.right() - 36 - k, one.top())
@@ -147,6 +149,15 @@ class RelationshipItem(QGraphicsItem):
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
+    def _fitted_label(self) -> str:
+        """The label, shortened so a flat line between close cards does not spill onto them."""
+        if not self._label or self._steep or self._is_loop or len(self._ends) != 2:
+            return self._label
+        room = QLineF(self._ends[0][0], self._ends[1][0]).length() - 2 * 20
+        if room < 40:
+            return ""
+        return self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._bounds
 
@@ -189,12 +200,18 @@ class RelationshipItem(QGraphicsItem):
             painter.setPen(colors.badge_text)
             painter.setFont(style.badge_font)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge)
-        if self._label:
+        label = self._fitted_label()
+        if label:
             back = QColor(colors.background)
             back.setAlpha(215)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(back)
-            painter.drawRoundedRect(self._label_rect(), 3, 3)
+            rect = self._label_rect()
+            if label != self._label:
+                width = self._style.label_metrics.horizontalAdvance(label) + 8
+                rect = QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height()) if not self._steep else \
+                    QRectF(rect.x(), rect.y(), width, rect.height())
+            painter.drawRoundedRect(rect, 3, 3)
             painter.setPen(colors.label_text)
             painter.setFont(style.label_font)
-            painter.drawText(self._label_rect(), Qt.AlignmentFlag.AlignCenter, self._label)
+            painter.drawText(self._label_rect(), Qt.AlignmentFlag.AlignCenter, label)
