@@ -1,0 +1,237 @@
+"""Acceptance: the engine reproduces each seed scenario of RULES.md §4 (SD01-SD14) from the samples."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from modeller.persistence import load_project
+from modeller.rules import Analysis, analyse
+from modeller.rules.design import CollectionDesign, RelationshipDesign, ShapeNode
+from modeller.rules.findings import Finding
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+@cache
+def run(slug: str) -> Analysis:
+    return analyse(load_project(SAMPLES / f"{slug}.modeller.json"))
+
+
+def coll(slug: str, name: str) -> CollectionDesign:
+    found = run(slug).design.collection(name)
+    assert found is not None, f"{slug}: no collection {name}; have {[c.name for c in run(slug).design.collections]}"
+    return found
+
+
+def rel(slug: str, rel_id: str) -> RelationshipDesign:
+    return next(r for r in run(slug).design.relationships if r.id == rel_id)
+
+
+def node(c: CollectionDesign, path: str) -> ShapeNode:
+    nodes = c.shape
+    found: ShapeNode | None = None
+    for part in path.split("."):
+        found = next((n for n in nodes if n.name == part), None)
+        assert found is not None, f"{c.name} has no {path}"
+        nodes = found.items.children if found.items is not None else found.children
+    assert found is not None
+    return found
+
+
+def names(n: ShapeNode) -> list[str]:
+    children = n.items.children if n.items is not None else n.children
+    return [c.name for c in children]
+
+
+def index_keys(c: CollectionDesign) -> list[list[tuple[str, object]]]:
+    return [list(i.keys) for i in c.indexes]
+
+
+def findings(slug: str, rule: str, subject: str | None = None) -> list[Finding]:
+    return [f for f in run(slug).findings if f.rule == rule and (subject is None or f.subject.id == subject)]
+
+
+def test_sd01_embed_addresses_with_max_items() -> None:
+    person = coll("person-addresses", "person")
+    addresses = node(person, "addresses")
+    assert addresses.role == "embedded" and addresses.bson_type == "array" and addresses.max_items == 5
+    assert names(addresses) == ["street", "city", "state", "zip", "cc"]
+    assert "address" not in [c.name for c in run("person-addresses").design.collections]
+    assert run("person-addresses").design.embedded["address"].path == "addresses"
+    schema = person.validator["$jsonSchema"]["properties"]["addresses"]
+    assert schema["maxItems"] == 5 and schema["items"]["required"] == ["street", "city"]
+    (f,) = findings("person-addresses", "embed-one-to-few")
+    assert f.severity == "suggestion" and "maxItems 5" in f.message and "Zola-1" in f.reference
+
+
+def test_sd02_child_refs_and_application_join() -> None:
+    r = rel("product-parts", "product_parts")
+    assert (r.strategy, r.chosen_by) == ("child-refs", "engine")
+    products = coll("product-parts", "products")
+    parts = node(products, "parts")  # {id, name} elements because part names are copied (SD05)
+    assert parts.role == "child-refs" and parts.max_items == 600 and parts.ref_collection == "parts"
+    (f,) = findings("product-parts", "child-refs-one-to-many")
+    assert "$in" in f.message and "don't fear" in f.message
+    (big,) = findings("product-parts", "unbounded-array")
+    assert big.severity == "info" and big.numbers["n_max"] == 600 and "250" in big.message
+
+
+def test_sd02_without_copies_names_the_array_part_ids() -> None:
+    project = load_project(SAMPLES / "product-parts.modeller.json")
+    project.relationships[0].denormalize = []
+    products = analyse(project).design.collection("products")
+    assert products is not None
+    ids = node(products, "part_ids")
+    assert ids.items is not None and ids.items.bson_type == "objectId" and ids.max_items == 600
+
+
+def test_sd03_parent_reference_index_and_no_unbounded_array() -> None:
+    logmsg = coll("host-logs", "logmsg")
+    ref = node(logmsg, "host_id")
+    assert ref.role == "parent-ref" and ref.required and ref.ref_collection == "hosts"
+    assert [("host_id", 1), ("time", -1)] in index_keys(logmsg)
+    assert [("host_id", 1)] not in index_keys(logmsg)  # redundant prefix removed
+    hosts = coll("host-logs", "hosts")
+    arrays = [n for n in hosts.shape if n.bson_type == "array"]
+    assert [(a.name, a.role, a.max_items) for a in arrays] == [("recent_logmsgs", "subset", 1000)]
+    (f,) = findings("host-logs", "parent-ref-one-to-squillions")
+    assert "16 MiB" in f.message and "host_logmsgs" == f.subject.id
+
+
+def test_sd03_embedding_squillions_explicitly_is_an_error_with_the_day() -> None:
+    project = load_project(SAMPLES / "host-logs.modeller.json")
+    project.relationships[0].strategy = "embed"
+    project.relationships[0].typical = 1000  # a young host: 1,000 messages today, 4,320 more per day
+    a = analyse(project)
+    r = next(r for r in a.design.relationships if r.id == "host_logmsgs")
+    assert r.chosen_by == "user" and r.strategy == "embed"
+    assert any("16 MiB" in w and "days" in w for w in r.warnings)
+    errors = [f for f in a.findings if f.rule == "unbounded-array"]
+    assert errors and errors[0].severity == "error" and 25 < errors[0].numbers["days_to_16mib"] < 30
+    assert any(f.rule == "document-size-and-nesting" and f.severity == "error" for f in a.findings)
+
+
+def test_sd04_two_way_references_with_non_atomic_reassignment() -> None:
+    r = rel("task-tracker", "person_tasks")
+    assert r.strategy == "two-way" and "many-to-many-refs" in r.rules
+    people, tasks = coll("task-tracker", "people"), coll("task-tracker", "tasks")
+    task_ids = node(people, "task_ids")
+    assert task_ids.items is not None and task_ids.items.bson_type == "objectId" and task_ids.max_items == 500
+    assert node(tasks, "owner_id").role == "parent-ref"
+    assert any(keys[0] == ("owner_id", 1) for keys in index_keys(tasks))
+    (f,) = findings("task-tracker", "many-to-many-refs")
+    assert "not atomic" in f.message and "withTransaction" in f.message
+
+
+def test_sd05_part_names_copied_into_product_with_array_filters() -> None:
+    products = coll("product-parts", "products")
+    assert names(node(products, "parts")) == ["id", "name"]
+    assert node(products, "parts.name").source is not None
+    copy = next(c for c in rel("product-parts", "product_parts").denormalized if c.direction == "many-to-one")
+    assert (copy.collection, copy.path, copy.sync) == ("products", "parts.name", "application")
+    assert "arrayFilters" in copy.sync_advice and "updateMany" in copy.sync_advice
+    (f,) = findings("product-parts", "denorm-many-to-one-read-mostly")
+    assert f.severity == "suggestion" and f.numbers["read_write_ratio"] == 25000.0
+
+
+def test_sd06_product_name_copied_into_parts() -> None:
+    parts = coll("product-parts", "parts")
+    assert node(parts, "product_name").role == "denormalized"
+    copy = next(c for c in rel("product-parts", "product_parts").denormalized if c.direction == "one-to-many")
+    assert copy.path == "product_name" and "updateMany" in copy.sync_advice and "product_name" in copy.sync_advice
+    assert findings("product-parts", "denorm-one-to-many-into-children")[0].numbers["copies_per_update"] == 120
+
+
+def test_sd07_ipaddr_copied_at_insert_without_sync() -> None:
+    logmsg = coll("host-logs", "logmsg")
+    assert node(logmsg, "ipaddr").role == "denormalized"
+    copy = next(c for c in rel("host-logs", "host_logmsgs").denormalized if c.field == "ipaddr")
+    assert copy.sync == "none" and "never" in copy.sync_advice
+    assert [("ipaddr", 1), ("time", -1)] in index_keys(logmsg)
+    assert findings("host-logs", "denorm-into-squillions-immutable")[0].severity == "suggestion"
+
+
+def test_sd08_latest_thousand_messages_with_push_each_sort_slice() -> None:
+    hosts = coll("host-logs", "hosts")
+    recent = node(hosts, "recent_logmsgs")
+    assert recent.max_items == 1000 and names(recent) == ["time", "message"] and recent.sort == ("time", -1)
+    assert rel("host-logs", "host_logmsgs").strategy == "subset"
+    (f,) = findings("host-logs", "squillions-to-one-last-n")
+    for part in ("$push", "$each", "$sort", "$slice: -1000", "recent_logmsgs"):
+        assert part in f.message
+
+
+def test_sd09_bucket_of_sixty_with_stats_and_time_series_alternative() -> None:
+    data = coll("iot-sensors", "sensor_data")
+    assert data.bucket is not None and data.bucket.size == 60 and data.bucket.series_field == "sensor_id"
+    assert [n.name for n in data.shape if n.role == "bucket-stat"] == ["start", "end", "count", "sum", "min", "max"]
+    assert node(data, "readings").max_items == 60
+    assert index_keys(data)[0] == [("sensor_id", 1), ("start", -1)]
+    assert rel("iot-sensors", "sensor_readings").strategy == "bucket"
+    (bucket,) = findings("iot-sensors", "bucket-pattern")
+    assert "$lt: 60" in bucket.message and "$inc" in bucket.message and "upsert: true" in bucket.message
+    (ts,) = findings("iot-sensors", "time-series-collection")
+    assert ts.severity == "info" and "granularity 'minutes'" in ts.message
+
+
+def test_sd10_product_rating_computed() -> None:
+    products = coll("ecommerce", "products")
+    rating = node(products, "rating")
+    assert rating.role == "computed" and names(rating) == ["count", "sum", "avg"]
+    assert node(products, "rating.avg").computation is not None
+    (f,) = findings("ecommerce", "computed-pattern")
+    assert '"rating.count": 1' in f.message and '"rating.sum"' in f.message
+
+
+def test_sd11_order_with_user_snapshot_and_item_prices() -> None:
+    orders = coll("ecommerce", "orders")
+    assert names(node(orders, "user")) == ["_id", "name", "phone"]
+    assert sorted(names(node(orders, "items"))) == ["name", "price", "product_id", "quantity"]
+    price = next(c for c in rel("ecommerce", "product_order_items").denormalized if c.field == "price")
+    assert price.sync == "none" and price.path == "items.price" and "point-in-time" in price.sync_advice
+    assert rel("ecommerce", "user_orders").strategy == "extended-ref"
+    assert findings("ecommerce", "point-in-time-snapshot")[0].severity == "info"
+
+
+def test_sd12_post_with_author_and_comments_and_three_sync_strategies() -> None:
+    posts = coll("blog", "posts")
+    assert names(node(posts, "author")) == ["_id", "name", "profile_pic"]
+    comments = node(posts, "comments")
+    assert comments.role == "embedded" and "content" in names(comments)
+    assert names(node(posts, "comments.user")) == ["_id", "name"]
+    user_copy = next(c for c in rel("blog", "user_comments").denormalized if c.field == "name")
+    assert user_copy.path == "comments.user.name" and "arrayFilters" in user_copy.sync_advice
+    for f in findings("blog", "extended-reference"):
+        assert "application code" in f.message and "change stream" in f.message and "scheduled job" in f.message
+        assert "rarely change" in f.message
+    assert "comment" not in [c.name for c in run("blog").design.collections]
+
+
+def test_sd13_polymorphic_products() -> None:
+    products = coll("ecommerce", "products")
+    assert products.discriminator == "type" and products.variants == ["phone", "laptop", "headphone"]
+    keys = index_keys(products)
+    assert [("type", 1), ("specs.ram", 1)] in keys and [("brand", 1)] in keys
+    branches = products.validator["$jsonSchema"]["oneOf"]
+    assert [b["properties"]["type"]["enum"] for b in branches] == [["phone"], ["laptop"], ["headphone"]]
+    assert "ram" in branches[0]["properties"]["specs"]["properties"]
+    assert findings("ecommerce", "polymorphic-pattern")
+
+
+def test_sd14_esr_index_for_orders() -> None:
+    orders = coll("ecommerce", "orders")
+    esr = [("user_id", 1), ("status", 1), ("created_at", -1), ("amount", 1)]
+    assert esr in index_keys(orders)
+    idx = next(i for i in orders.indexes if list(i.keys) == esr)
+    assert [r.split(":")[0] for r in idx.key_reasons] == ["Equality", "Equality", "Sort", "Range"]
+    (f,) = findings("ecommerce", "esr-compound-index", "active_orders_of_user")
+    assert f.fix is not None and f.fix.changes[0].value == {"keys": [[k, v] for k, v in esr]}
+
+
+@pytest.mark.parametrize("slug", ["person-addresses", "product-parts", "host-logs", "task-tracker",
+                                  "iot-sensors", "blog", "ecommerce"])
+def test_samples_have_no_errors(slug: str) -> None:
+    assert [f for f in run(slug).findings if f.severity == "error"] == []
