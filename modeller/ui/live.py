@@ -14,8 +14,11 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
+from modeller.model import Project
 from modeller.rules.design import Analysis
+from modeller.rules.findings import SEVERITY_RANK
 from modeller.ui.panels import severity as sev
+from modeller.ui.panels.finding_item import related_entities
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 
@@ -58,7 +61,24 @@ class LiveController(QObject):
         self.last_analysis = analysis
         self.recommendations.set_analysis(analysis)
         self.preview.set_analysis(analysis)
+        self.update_markers(analysis)
         self._selection_changed()
+
+    def update_markers(self, analysis: Analysis) -> None:
+        """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""
+        project = self.recommendations.document.project
+        entity_marks, rel_marks = canvas_markers(analysis, project)
+        names = {e.id: e.name for e in project.entities}
+        design = analysis.design
+        for entity_id, item in self.scene.entity_items.items():
+            placement = design.embedded.get(entity_id)
+            host = None
+            if placement is not None:
+                coll = design.collection(placement.collection)
+                host = names.get(coll.root, coll.root) if coll is not None and coll.entities else placement.collection
+            item.set_advice(entity_marks.get(entity_id), host)
+        for rel_id, item in self.scene.relationship_items.items():
+            item.set_advice(rel_marks.get(rel_id))
 
     def reveal(self, kind: str, ident: str) -> None:
         """Select and center a finding's subject on the canvas."""
@@ -93,6 +113,26 @@ class LiveController(QObject):
     def _failed(self, message: str) -> None:
         if self.status is not None:
             self.status.setText(message)
+
+
+MARKED = ("warning", "error")
+
+
+def canvas_markers(analysis: Analysis, project: Project) -> tuple[dict[str, str], dict[str, str]]:
+    """Worst open warning/error per entity and per relationship (suggestions keep the canvas calm)."""
+    entities: dict[str, str] = {}
+    rels: dict[str, str] = {}
+    for finding in analysis.findings:
+        if finding.overridden or finding.severity not in MARKED:
+            continue
+        if finding.subject.kind == "relationship":
+            targets, store = [finding.subject.id], rels
+        else:
+            targets, store = related_entities(finding, project, analysis.design), entities
+        for target in targets:
+            if SEVERITY_RANK[finding.severity] > SEVERITY_RANK.get(store.get(target, ""), -1):
+                store[target] = finding.severity
+    return entities, rels
 
 
 def status_label(parent: QWidget | None = None) -> QLabel:

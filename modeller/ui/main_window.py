@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.docks: dict[str, QDockWidget] = {}
         self.palette_panel = PalettePanel()
         self.properties = PropertiesPanel(self.document)
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.add_dock("recommendations", "Recommendations", self.recommendations, Qt.DockWidgetArea.RightDockWidgetArea)
         self.add_dock("preview", "Preview", self.preview, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.resizeDocks([self.docks["preview"]], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["properties"], self.docks["recommendations"]], [360, 560], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["properties"]], [420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["palette"]], [190], Qt.Orientation.Horizontal)
         self._paste_count = 0

@@ -47,7 +47,8 @@ def subject_label(project: Project, subject: SubjectRef) -> str:
         return f"{_entity_name(project, entity_id)}.{path}" if path else ident
     if kind == "query":
         query = next((q for q in project.queries if q.id == ident), None)
-        return f"query {query.name or query.id}" if query is not None else f"query {ident}"
+        label = (query.name or query.id) if query is not None else ident
+        return f"query {label if len(label) <= 40 else label[:39].rstrip() + '…'}"
     if kind == "index":
         return f"index {ident}"
     return f"collection {ident}"

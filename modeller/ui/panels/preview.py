@@ -244,7 +244,7 @@ class PreviewPanel(QWidget):
         self.shape_tree.setUniformRowHeights(True)
         self.sample_view = _code_view("json")
         self.sample_view.setObjectName("SampleView")
-        doc_split = QSplitter(Qt.Orientation.Vertical)
+        doc_split = QSplitter(Qt.Orientation.Horizontal)
         doc_split.addWidget(self.shape_tree)
         doc_split.addWidget(self.sample_view)
         doc_tab = QWidget()

@@ -83,6 +83,8 @@ class RecommendationsPanel(QWidget):
         self._selection: list[tuple[str, str]] = []
         self._current: Finding | None = None
         self._shown: list[Finding] = []
+        #: the first analysis of a project opens the most severe finding, so its details show at once
+        self._fresh = True
 
         self.header = QLabel("Waiting for the first analysis…")
         self.header.setWordWrap(True)
@@ -151,6 +153,12 @@ class RecommendationsPanel(QWidget):
         """Show a new analysis result, keeping the selected finding when it still exists."""
         self.analysis = analysis
         self._refill()
+        if self._fresh and analysis is not None:
+            self._fresh = False
+            if self._current is None and self.tree.topLevelItemCount():
+                group = self.tree.topLevelItem(0)
+                if group.childCount():
+                    self.tree.setCurrentItem(group.child(0))
         self.counts_changed.emit(self.counts())
 
     def set_selection(self, selection: Iterable[tuple[str, str]]) -> None:
@@ -229,6 +237,7 @@ class RecommendationsPanel(QWidget):
         self._selection = []
         self.show_all.setVisible(False)
         self._current = None
+        self._fresh = True
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.setStyleSheet(f"color: {sev.COLORS['error']};" if error else "")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOpt
 
 from modeller.model import ArrayItems, Entity, Field
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.panels.severity import paint_marker
 
 if TYPE_CHECKING:
     from modeller.ui.canvas.scene import CanvasScene
@@ -94,6 +95,9 @@ class EntityItem(QGraphicsItem):
         self._rows: list[Row] = []
         self._more = 0
         self._rect = QRectF(0, 0, style.min_width, 60)
+        #: issue 6: worst open warning/error of the engine, and the entity this one is embedded in
+        self.marker: str | None = None
+        self.embedded_in: str | None = None
         self.setFlags(
             QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
             | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
@@ -143,6 +147,12 @@ class EntityItem(QGraphicsItem):
         tip.append("Drag to move · drag the blue handle to another card to connect")
         self.setToolTip("\n".join(tip))
         self.update()
+
+    def set_advice(self, marker: str | None, embedded_in: str | None) -> None:
+        """Issue 6: show a severity marker and an "embedded in X" note (from the latest analysis)."""
+        if (marker, embedded_in) != (self.marker, self.embedded_in):
+            self.marker, self.embedded_in = marker, embedded_in
+            self.update()
 
     # ------------------------------------------------------------ geometry
     def rect(self) -> QRectF:
@@ -201,11 +211,18 @@ class EntityItem(QGraphicsItem):
             style.title_metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, inner),
         )
         painter.setFont(style.sub_font)
+        sub = self._subtitle + (f" · in {self.embedded_in}" if self.embedded_in else "")
         painter.drawText(
             QRectF(pad, 4 + title_h, inner, style.sub_metrics.height()),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            style.sub_metrics.elidedText(self._subtitle, Qt.TextElideMode.ElideRight, inner),
+            style.sub_metrics.elidedText(sub, Qt.TextElideMode.ElideRight, inner),
         )
+        if self.embedded_in:  # stored inside another document: a dashed outline says "no collection of its own"
+            painter.setPen(QPen(colors.card_border, 1.2, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(-2, -2, 2, 2), style.radius + 2, style.radius + 2)
+        if self.marker:
+            paint_marker(painter, QRectF(rect.right() - 34, 5, 15, 15), self.marker)
         y = style.header_height + 4
         rh = style.row_height
         if not self._rows:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from modeller.model import Relationship
 from modeller.ui.canvas.items.notation import END_KINDS, draw_end, glyph_pen
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.panels.severity import paint_marker
 
 LANE_GAP = 26.0
 
@@ -68,6 +69,8 @@ class RelationshipItem(QGraphicsItem):
         self._is_loop = False
         self._bounds = QRectF()
         self._hit = QPainterPath()
+        #: issue 6: worst open warning/error of the engine about this relationship
+        self.marker: str | None = None
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setZValue(0)
 
@@ -158,7 +161,20 @@ class RelationshipItem(QGraphicsItem):
             return ""
         return self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
 
+    def set_advice(self, marker: str | None) -> None:
+        """Issue 6: a severity marker left of the strategy badge (None hides it)."""
+        if marker != self.marker:
+            self.prepareGeometryChange()
+            self.marker = marker
+            self.update()
+
+    def _marker_rect(self) -> QRectF:
+        badge = self._badge_rect()
+        return QRectF(badge.left() - 17, badge.center().y() - 7.5, 15, 15)
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        if self.marker and self._badge:
+            return self._bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
         return self._bounds
 
     def shape(self) -> QPainterPath:
@@ -200,6 +216,8 @@ class RelationshipItem(QGraphicsItem):
             painter.setPen(colors.badge_text)
             painter.setFont(style.badge_font)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge)
+            if self.marker:
+                paint_marker(painter, self._marker_rect(), self.marker)
         label = self._fitted_label()
         if label:
             back = QColor(colors.background)
