@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             bad += 1
             print(f"{name}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        except Exception as exc:  # a bug must still not end in a traceback
+            bad += 1
+            print(f"{name}: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
 
     verb = "would reformat" if args.check else "reformatted"
     for name in changed:

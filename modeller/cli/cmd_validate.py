@@ -32,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
             for line in exc.lines():
                 print(line, file=sys.stderr)
             continue
+        except Exception as exc:  # a bug in the loader must still not end in a traceback
+            failed += 1
+            print(
+                f"{name}: internal error while reading ({type(exc).__name__}: {exc}); please report it", file=sys.stderr
+            )
+            continue
         if not args.quiet:
             print(
                 f"{name}: valid ({_count(len(project.entities), 'entity', 'entities')}, "

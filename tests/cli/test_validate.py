@@ -109,6 +109,45 @@ def test_missing_file_and_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     ]
 
 
+def test_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from modeller.persistence import load as load_module
+
+    path = write(tmp_path, "locked.modeller.json", GOOD)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(load_module, "open", refuse, raising=False)  # chmod 000 means nothing to root
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == f"{path}: permission denied: cannot read this file"
+
+
+def test_absurdly_large_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.modeller.json"
+    with open(path, "wb") as handle:
+        handle.truncate(51 * 1024 * 1024)  # sparse, never read
+    assert main(["validate", str(path)]) == 2
+    assert (
+        capsys.readouterr().err.splitlines()[0] == f"{path}: the file is 51.0 MB; project files above 50 MB are refused"
+    )
+
+
+def test_loader_bug_is_reported_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import modeller.persistence as persistence
+
+    def broken(path: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(persistence, "load_project", broken)
+    path = write(tmp_path, "ok.modeller.json", GOOD)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == f"{path}: internal error while reading (RuntimeError: boom); please report it"
+    assert "Traceback" not in err
+
+
 def test_every_problem_of_every_file_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     many = bad(GOOD, ["queries"], [{"id": f"q{i}", "entity": "ghost"} for i in range(25)])
     one = write(tmp_path, "many.modeller.json", many)

@@ -1,44 +1,15 @@
-"""Fixtures for the project-file tests: a small valid project as data and as text."""
+"""Fixtures for the project-file tests."""
 
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
-
-TINY: dict[str, Any] = {
-    "format": "mongo-schema-modeller",
-    "format_version": 1,
-    "name": "Task tracker",
-    "database": "tracker",
-    "entities": [
-        {
-            "id": "person",
-            "name": "Person",
-            "count": 10000,
-            "fields": [
-                {"name": "name", "type": "string", "required": True},
-                {"name": "address", "type": "object", "fields": [{"name": "city", "type": "string"}]},
-            ],
-        },
-        {"id": "task", "name": "Task", "fields": [{"name": "due_date", "type": "date"}]},
-    ],
-    "relationships": [
-        {"id": "person_tasks", "one": "person", "many": "task", "cardinality": "one-to-many", "max": 500}
-    ],
-    "queries": [{"id": "due", "entity": "task", "filter": {"due_date": "range"}, "sort": [["due_date", 1]]}],
-    "layout": {"person": {"x": 40, "y": 60}, "task": {"x": 340, "y": 60}},
-}
+from persistence_fixtures import TINY
 
 
 @pytest.fixture
 def tiny() -> dict[str, Any]:
     """A fresh copy of a small valid project, as JSON data, for a test to break."""
     return copy.deepcopy(TINY)
-
-
-def pretty(data: Any) -> str:
-    """Data as an indented file text, so errors land on distinct lines."""
-    return json.dumps(data, indent=2) + "\n"

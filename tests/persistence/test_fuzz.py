@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import TINY
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from persistence_fixtures import TINY
 
 from modeller.model import Project
 from modeller.persistence import ProjectFileError, dumps_project, loads_project

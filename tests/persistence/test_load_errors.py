@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pretty
+from persistence_fixtures import pretty
 
 from modeller.persistence import (
     MAX_DEPTH,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pretty
+from persistence_fixtures import pretty
 
 from modeller.persistence import ProjectSaveError, backup_path, dumps_project, load_project, loads_project, save_project
 from modeller.persistence import save as save_module
