@@ -65,7 +65,8 @@ class _Table:
     """Rows of one collection's table, and the edges leaving it."""
 
     rows: list[str] = field(default_factory=list)
-    edges: list[tuple[str, str, str]] = field(default_factory=list)  # (port, target collection, label)
+    #: (port, target collection, relationship id, role of the field)
+    edges: list[tuple[str, str, str, str]] = field(default_factory=list)
     ports: int = 0
 
 
@@ -75,6 +76,7 @@ def dot_source(design: Design, project: Project) -> str:
     rels = {rel.id: rel for rel in project.relationships}
     strategies = {rel.id: rel.strategy for rel in design.relationships}
     node_ids = {coll.name: f"c{i}" for i, coll in enumerate(design.collections)}
+    by_entity = {coll.entities[0]: coll.name for coll in design.collections if coll.entities}
     title = f'{text(project.name)}<br align="left"/><font point-size="10" color="{TYPE_FG}">database '
     title += (
         f'{text(database_name(design, project))} · {len(design.collections)} collection(s)</font><br align="left"/>'
@@ -88,12 +90,13 @@ def dot_source(design: Design, project: Project) -> str:
     ]
     edge_lines: list[str] = []
     seen_edges: set[tuple[str, str, str]] = set()
+    pairs: dict[tuple[str, str], str] = {}
     for coll in design.collections:
         table = _Table()
         for node in coll.shape:
-            _rows(node, 0, table, names)
+            _rows(node, 0, table, names, by_entity)
         lines.append(f"  {node_ids[coll.name]} [label=<{_table_html(coll, table, names)}>];")
-        for port, target, rel_id in table.edges:
+        for port, target, rel_id, kind in table.edges:
             if target not in node_ids or (coll.name, target, rel_id) in seen_edges:
                 continue  # one edge per relationship and direction, from the first field that holds it
             seen_edges.add((coll.name, target, rel_id))
@@ -105,7 +108,17 @@ def dot_source(design: Design, project: Project) -> str:
             if strategy:
                 parts.append(strategy)
             label = text(" · ".join(parts)) if parts else ""
-            edge_lines.append(f"  {node_ids[coll.name]}:{port}:e -> {node_ids[target]}:h:w [label=<{label}>];")
+            style = ', style="dashed"' if kind in ("subset", "extended-ref") else ""
+            tail, head = node_ids[coll.name], node_ids[target]
+            if (head, tail) in pairs:
+                if pairs[(head, tail)] == label:
+                    label = ""  # the same relationship seen from the other side: one label is enough
+                # the pair already points the other way: leave from the left edge of the row and enter the
+                # right side of the header, so the edge does not loop around the node
+                edge_lines.append(f"  {tail}:{port}w:w -> {head}:h:e [label=<{label}>{style}, constraint=false];")
+            else:
+                edge_lines.append(f"  {tail}:{port} -> {head}:h [label=<{label}>{style}];")
+            pairs[(tail, head)] = label
     lines.extend(edge_lines)
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -157,7 +170,7 @@ def _type_label(node: ShapeNode) -> str:
     return node.field_type or node.bson_type
 
 
-def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str]) -> None:
+def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str], collections: dict[str, str]) -> None:
     """Append the rows of ``node`` (and its sub-document fields, indented) to ``table``."""
     indent = "&#160;" * (4 * depth) + ("└ " if depth else "")
     is_array = node.bson_type == "array"
@@ -166,15 +179,26 @@ def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str]) -> 
     name_color = None
     note = ""
     port = ""
-    if node.role in ("parent-ref", "child-refs", "extended-ref", "subset") and (node.ref_collection or node.entity):
+    target = (
+        node.ref_collection
+        or (node.items.ref_collection if node.items is not None else None)
+        or (collections.get(node.entity or "") if node.role in ("subset", "extended-ref") else None)
+    )
+    if node.role in ("parent-ref", "child-refs", "extended-ref", "subset") and (target or node.entity):
         table.ports += 1
         port = f"p{table.ports}"
-        target = node.ref_collection or names.get(node.entity or "", node.entity or "")
+        shown = target or names.get(node.entity or "", node.entity or "")
         arrow = "latest " + str(node.max_items) + " of " if node.role == "subset" and node.max_items else ""
-        note = f"{arrow}→ {target}"
+        note = f"{arrow}→ {shown}"
         name_color = REF_FG
-        if node.ref_collection and node.relationship:
-            table.edges.append((port, node.ref_collection, node.relationship))
+        if target and node.relationship:
+            table.edges.append((port, target, node.relationship, node.role))
+    elif node.role == "bucket-stat":
+        comp = node.computation
+        op = comp.op if comp else node.name if node.name in ("count", "sum", "min", "max", "avg") else ""
+        field = node.source.path if node.source else (comp.field if comp else None)
+        note = f"= {op}({field or ''}) of the bucket" if op else "bucket statistic"
+        name_color = COMPUTED_FG
     elif node.role == "embedded":
         bound = f" ≤ {node.max_items}" if node.max_items else ""
         note = f"embedded {names.get(node.entity or '', node.entity or '')}{bound}".rstrip()
@@ -189,9 +213,6 @@ def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str]) -> 
         name_color = COMPUTED_FG
     elif node.role == "bucket-items":
         note = "bucket readings"
-    elif node.role == "bucket-stat":
-        note = "bucket statistic"
-        name_color = COMPUTED_FG
     elif node.role == "discriminator":
         note = "type: " + " | ".join(str(v) for v in node.enum or [])
     if node.variant:
@@ -208,12 +229,14 @@ def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str]) -> 
         type_cell += f' <font point-size="8" color="{name_color or TYPE_FG}">{text(note)}</font>'
     bg = f' bgcolor="{EMBED_BG}"' if depth else ""
     port_attr = f' port="{port}"' if port else ""
+    west_attr = f' port="{port}w"' if port else ""
     table.rows.append(
-        f'<tr><td align="left"{bg}>{indent}{styled}</td><td align="left"{bg}{port_attr}>{type_cell}</td></tr>'
+        f'<tr><td align="left"{bg}{west_attr}>{indent}{styled}</td>'
+        f'<td align="left"{bg}{port_attr}>{type_cell}</td></tr>'
     )
     children = node.children if node.bson_type == "object" else (node.items.children if node.items else [])
     for child in children:
-        _rows(child, depth + 1, table, names)
+        _rows(child, depth + 1, table, names, collections)
 
 
 @dataclass(slots=True)

@@ -30,7 +30,7 @@ from modeller.model.project import Project
 from modeller.rules.design import CollectionDesign, Design, ShapeNode
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
-_LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "denormalized": 2, "child-refs": 3, "subset": 4, "computed": 5}
+_LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
 #: Upper bound of generated array sizes (samples stay readable); validator minItems still wins.
 _ARRAY_CAP = 5
 #: Upper bound of readings per sample bucket.
@@ -205,12 +205,12 @@ class _Builder:
             where = f"{path}.{node.name}" if path else node.name
             if root and (node.role == "id" or node.name == "_id"):
                 container[node.name] = self._id_value(coll, node, rng, index)
-            elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
-                container[node.name] = None  # keeps the shape's key order; filled in pass 2
-                rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 2)
-                self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
             elif node.role == "bucket-stat":
                 container[node.name] = None  # filled by _bucket_stats once the readings exist
+            elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
+                container[node.name] = None  # keeps the shape's key order; filled in pass 2
+                rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 3)
+                self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
             elif node.role == "bucket-items":
                 container[node.name] = self._bucket_items(coll, index, doc, node, sub, rng, variant, where)
             elif node.role == "discriminator":
@@ -587,7 +587,34 @@ class _Builder:
                     found = self.by_id[target].get(self._key(value))
                     if found is not None:
                         return found
+            owner = self._owner(target, node.relationship, link.doc.get("_id"))
+            if owner is not None:
+                return owner
         return rng.choice(docs)
+
+    def _owner(self, target: str, relationship: str, own_id: Any) -> dict[str, Any] | None:
+        """The document of ``target`` whose child-reference array (of ``relationship``) holds ``own_id``."""
+        coll = self.by_name[target]
+        wanted = self._key(own_id)
+        for node in coll.shape:
+            if node.role != "child-refs" or node.relationship != relationship:
+                continue
+            id_field = None
+            if node.items is not None and node.items.bson_type == "object":
+                id_field = next(
+                    (
+                        c.name
+                        for c in node.items.children
+                        if c.name == "_id" or (c.source is not None and c.source.path == "_id")
+                    ),
+                    None,
+                )
+            for doc in self.docs[target]:
+                for element in doc.get(node.name) or []:
+                    value = element.get(id_field) if isinstance(element, dict) and id_field else element
+                    if self._key(value) == wanted:
+                        return doc
+        return None
 
     def _copy(self, link: _Link, rng: random.Random) -> Any:
         node = link.node
