@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import platform
 import sys
 import time
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "python": platform.python_version(),
         "machine": platform.machine(),
-        "cpus": __import__("os").cpu_count(),
+        "cpus": os.cpu_count(),
         "failed_modules": failed,
         "results": rows,
     }
