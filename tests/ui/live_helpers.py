@@ -1,11 +1,9 @@
-"""Shared helpers of the issue-6 GUI tests: a main window on a sample, and finding lookups."""
+"""Shared helpers of the issue-6 GUI tests: findings shown by the recommendations panel."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-
-from PySide6.QtCore import QSettings
 
 from modeller.rules.findings import Finding
 from modeller.ui.main_window import MainWindow
@@ -16,13 +14,10 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 SETTLE_MS = 3000
 
 
-def open_window(qtbot: object, tmp_path: Path, sample: str | None) -> MainWindow:
-    """A main window (recovery and settings in ``tmp_path``) showing ``sample``, analysed."""
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings=settings, recovery_dir=tmp_path / "recovery")
-    qtbot.addWidget(window)  # type: ignore[attr-defined]
-    if sample is not None:
-        assert window.open_path(SAMPLES / sample, ask=False)
+def open_sample(make_window, name: str) -> MainWindow:
+    """A main window with the real engine showing ``samples/<name>.modeller.json``, analysed."""
+    window = make_window(use_engine=True)
+    assert window.open_path(SAMPLES / f"{name}.modeller.json", ask=False)
     window.analysis.run_now()
     return window
 
