@@ -15,10 +15,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from modeller.model.project import Project  # noqa: E402
-from modeller.persistence import load_project  # noqa: E402
-from modeller.rules import analyse  # noqa: E402
-from modeller.rules.design import Analysis  # noqa: E402
+from modeller.model.project import Project
+from modeller.persistence import load_project
+from modeller.rules import analyse
+from modeller.rules.design import Analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.modeller.json"))
