@@ -32,7 +32,7 @@ def rules_about(findings: Iterable[Finding], kind: str, ident: str) -> set[str]:
 
 def find(findings: Iterable[Finding], rule: str, kind: str | None = None, ident: str | None = None) -> Finding:
     for finding in findings:
-        if finding.rule == rule and (kind is None or finding.subject.kind == kind):
-            if ident is None or finding.subject.id == ident:
-                return finding
+        wanted_kind = kind is None or finding.subject.kind == kind
+        if finding.rule == rule and wanted_kind and (ident is None or finding.subject.id == ident):
+            return finding
     raise AssertionError(f"no {rule} finding about {kind} {ident}")

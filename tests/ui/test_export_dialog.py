@@ -1,0 +1,121 @@
+"""File → Export…: same files as ``modeller export``, progress off the UI thread, Cancel and errors leave nothing."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from modeller.cli.main import main as cli_main
+from modeller.ui.dialogs import export_dialog as module
+from modeller.ui.dialogs.export_dialog import ExportDialog
+
+from .live_helpers import SAMPLES, open_sample
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _run(qtbot, dialog: ExportDialog) -> None:
+    dialog.start_export()
+    assert dialog.running()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=30000)
+
+
+def test_dialog_writes_the_same_files_as_the_cli(make_window, qtbot, tmp_path: Path) -> None:
+    window = open_sample(make_window, "ecommerce")
+    dialog = window.show_export_dialog()
+    assert dialog.isVisible() and not dialog.isModal()
+    dialog.folder.setText(str(tmp_path / "gui"))
+    dialog.samples.setValue(3)
+    dialog.seed.setValue(7)
+    dialog.with_samples.setChecked(True)
+    progress: list[tuple[int, int, str]] = []
+    dialog.start_export()
+    assert dialog.job is not None
+    dialog.job.progress.connect(lambda done, total, what: progress.append((done, total, what)))
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=30000)
+    assert dialog.error is None, dialog.error
+    assert dialog.open_button.isVisible()
+    assert "Exported" in dialog.status.text()
+
+    cli_out = tmp_path / "cli"
+    code = cli_main(
+        [
+            "export",
+            str(SAMPLES / "ecommerce.modeller.json"),
+            "--out",
+            str(cli_out),
+            "--samples",
+            "3",
+            "--seed",
+            "7",
+            "--with-samples",
+        ]
+    )
+    assert code == 0
+    gui, cli = _files(tmp_path / "gui"), _files(cli_out)
+    assert sorted(gui) == sorted(cli)
+    assert {"setup.mongosh.js", "indexes.mongosh.js", "DESIGN.md", "diagram.dot"} <= set(gui)
+    for name in gui:
+        if name.endswith(".png"):
+            continue  # Graphviz embeds nothing variable in SVG, but PNG compression may differ
+        assert gui[name] == cli[name], name
+    assert progress and progress[-1][0] == progress[-1][1]
+    dialog.close()
+
+
+def test_cancel_leaves_the_folder_untouched(make_window, qtbot, tmp_path: Path, monkeypatch) -> None:
+    release = threading.Event()
+    real = module.analyse
+
+    def slow_analyse(project):
+        release.wait(10)
+        return real(project)
+
+    monkeypatch.setattr(module, "analyse", slow_analyse)
+    window = open_sample(make_window, "blog")
+    dialog = window.show_export_dialog()
+    target = tmp_path / "out"
+    dialog.folder.setText(str(target))
+    dialog.start_export()
+    assert not dialog.export_button.isEnabled()
+    dialog.cancel()
+    release.set()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=30000)
+    assert dialog.result is None
+    assert "cancelled" in dialog.status.text().lower() and "Nothing was written" in dialog.status.text()
+    assert not target.exists() or not any(target.iterdir())
+    assert not [p for p in tmp_path.iterdir() if "modeller-tmp" in p.name]
+    dialog.close()
+
+
+def test_unwritable_folder_is_reported_clearly(make_window, qtbot, tmp_path: Path) -> None:
+    window = open_sample(make_window, "task-tracker")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    dialog = window.show_export_dialog()
+    dialog.folder.setText(str(blocker / "export"))
+    _run(qtbot, dialog)
+    assert dialog.result is None and dialog.error
+    text = dialog.status.text()
+    assert "The export failed" in text and "Nothing was written" in text
+    assert "Traceback" not in text
+    assert blocker.read_text() == "not a folder"
+    dialog.close()
+
+
+def test_options_follow_the_checkboxes(make_window, tmp_path: Path) -> None:
+    window = open_sample(make_window, "iot-sensors")
+    dialog = window.show_export_dialog()
+    for kind, box in dialog.kind_boxes.items():
+        box.setChecked(kind in ("setup", "samples"))
+    dialog.folder.setText(str(tmp_path / "x"))
+    options = dialog.options()
+    assert options["kinds"] == ["setup", "samples"]
+    assert options["out_dir"] == tmp_path / "x"
+    assert not dialog.with_sharding.isEnabled()  # the project is not sharded
+    for box in dialog.kind_boxes.values():
+        box.setChecked(False)
+    assert not dialog.export_button.isEnabled()
+    dialog.close()
