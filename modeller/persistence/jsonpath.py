@@ -25,7 +25,8 @@ _SEGMENT = re.compile(
     re.S,
 )
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_NOT_BRACKET_BYTES = bytes(b for b in range(256) if b not in b"{}[]")
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'{}[]"')
+_QUOTED_RUN = re.compile(rb'"[^"]*"')
 _STEP = bytes.maketrans(b"{[}]", b"\x02\x02\x00\x00")
 # one JSON token: a string, a punctuation mark, or a bare word (number, true, false, null)
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.S)
@@ -187,13 +188,16 @@ def find_bare_word(text: str, predicate: object) -> int | None:
 def max_depth(text: str) -> int:
     """Deepest nesting of ``{``/``[`` outside strings, computed with C-level operations only.
 
-    Runs on every load before parsing, so it must stay cheap: strings are cut
-    out (by splitting on quotes when no string holds an escaped quote, else
-    with a regex), the brackets kept, and the running depth is
-    ``sum(2 per opener, 0 per closer) - position``.
+    Runs on every load before parsing, so it must stay cheap: keep only
+    quotes and brackets, drop the quoted runs (brackets inside strings), and
+    take the running depth as ``sum(2 per opener, 0 per closer) - position``.
+    Escaped quotes would break the quote pairing, so text holding any is
+    first stripped of its strings with a (slower) regex.
     """
-    outside = _STRING.sub("", text) if '\\"' in text else "".join(text.split('"')[::2])
-    steps = outside.encode("utf-8", "surrogatepass").translate(_STEP, _NOT_BRACKET_BYTES)
+    if '\\"' in text:
+        text = _STRING.sub("", text)
+    skeleton = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
+    steps = _QUOTED_RUN.sub(b"", skeleton).translate(_STEP)
     if not steps:
         return 0
     return max(0, max(map(operator.sub, accumulate(steps), count(1))))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from modeller.persistence.jsonpath import (
     deepest,
@@ -102,3 +104,31 @@ def test_duplicate_key_found_with_its_path() -> None:
     assert path == ("x", 1, "k")
     assert text[offset:].startswith('"k": 2')
     assert find_duplicate_key('{"a": {"k": 1}, "b": {"k": 2}}') is None
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+json_trees = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab,:\n'),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='[]{}"\\x', max_size=4), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_trees, indent=st.sampled_from([None, 2]))
+def test_max_depth_matches_the_data(value: object, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    assert max_depth(text) == _depth(value)
+    limit = _depth(value) - 1
+    if limit >= 0:
+        offset = deepest(text, limit)
+        assert offset is not None and text[offset] in "[{"
