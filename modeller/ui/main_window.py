@@ -28,7 +28,7 @@ from modeller.persistence import ProjectFileError, dumps_project, load_project, 
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
-from modeller.ui.commands import MoveCommand, delete_command, paste_command
+from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
 from modeller.ui.dialogs.export_dialog import ExportDialog
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
@@ -378,8 +378,7 @@ class MainWindow(QMainWindow):
         if command is None:
             return
         self.document.push(command)
-        new_ids = [child.entity.id for child in (command.child(i) for i in range(command.childCount()))
-                   if hasattr(child, "entity")]
+        new_ids = [kid.entity.id for kid in command.kids if isinstance(kid, AddEntityCommand)]
         self.scene.select_only(entity_ids=new_ids)
 
     def duplicate(self) -> None:

@@ -14,11 +14,29 @@ MERGE_EDIT_ID = 4711
 
 
 class DocumentCommand(QUndoCommand):
-    """A command bound to one document."""
+    """A command bound to one document.
 
-    def __init__(self, document: ProjectDocument, text: str, parent: QUndoCommand | None = None) -> None:
-        super().__init__(text, parent)
+    Composite commands (a delete with its parts) keep their parts in
+    :attr:`kids` and run them in order, undoing in reverse. The parts are
+    plain Python objects, never Qt children: PySide would otherwise let a
+    child's wrapper be collected (a dangling pointer in the parent) or delete
+    it twice.
+    """
+
+    def __init__(self, document: ProjectDocument, text: str, parent: DocumentCommand | None = None) -> None:
+        super().__init__(text)
         self.document = document
+        self.kids: list[DocumentCommand] = []
+        if parent is not None:
+            parent.kids.append(self)
+
+    def redo(self) -> None:
+        for kid in self.kids:
+            kid.redo()
+
+    def undo(self) -> None:
+        for kid in reversed(self.kids):
+            kid.undo()
 
 
 class MergeableEdit(DocumentCommand):
@@ -34,7 +52,7 @@ class MergeableEdit(DocumentCommand):
         document: ProjectDocument,
         text: str,
         merge_key: tuple[str, ...] | None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         super().__init__(document, text, parent)
         self.merge_key = merge_key

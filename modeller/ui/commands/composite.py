@@ -1,6 +1,6 @@
 """Gestures made of several primitive edits: delete a selection, paste a fragment.
 
-A parent ``QUndoCommand`` runs its children in order and undoes them in
+A parent command runs its parts in order and undoes them in
 reverse, so each removal restores the object at the index it recorded.
 """
 
@@ -10,7 +10,6 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Entity, Position, Query, Relationship
 from modeller.ui.commands.base import DocumentCommand

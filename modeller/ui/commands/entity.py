@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Entity, Position
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
@@ -20,7 +19,7 @@ class AddEntityCommand(DocumentCommand):
         entity: Entity,
         position: Position | None,
         index: int | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         super().__init__(document, f"Add entity {entity.name}", parent)
         self.entity = entity
@@ -38,7 +37,7 @@ class AddEntityCommand(DocumentCommand):
 class RemoveEntityCommand(DocumentCommand):
     """Removes one entity; its relationships and queries are removed by sibling commands first."""
 
-    def __init__(self, document: ProjectDocument, entity_id: str, parent: QUndoCommand | None = None) -> None:
+    def __init__(self, document: ProjectDocument, entity_id: str, parent: DocumentCommand | None = None) -> None:
         entity = document.entity(entity_id)
         super().__init__(document, f"Remove entity {entity.name if entity else entity_id}", parent)
         self.entity_id = entity_id
@@ -60,7 +59,7 @@ class EditEntityCommand(MergeableEdit):
         new: Entity,
         text: str = "",
         merge_key: tuple[str, ...] | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         old = document.entity(new.id)
         assert old is not None, new.id

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Position
 from modeller.ui.commands.base import DocumentCommand
@@ -21,7 +20,7 @@ class MoveCommand(DocumentCommand):
         document: ProjectDocument,
         new: dict[str, Position],
         text: str = "Move",
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         super().__init__(document, text, parent)
         self.new: dict[str, Position | None] = dict(new)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Project
 from modeller.ui.commands.base import MergeableEdit
@@ -20,7 +19,7 @@ class EditProjectCommand(MergeableEdit):
         new: Project,
         text: str = "Edit project settings",
         merge_key: tuple[str, ...] | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         super().__init__(document, text, merge_key, parent)
         self.old = document.project

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Query
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
@@ -15,7 +14,7 @@ if TYPE_CHECKING:
 
 class AddQueryCommand(DocumentCommand):
     def __init__(
-        self, document: ProjectDocument, query: Query, index: int | None = None, parent: QUndoCommand | None = None
+        self, document: ProjectDocument, query: Query, index: int | None = None, parent: DocumentCommand | None = None
     ) -> None:
         super().__init__(document, f"Add query {query.name or query.id}", parent)
         self.query = query
@@ -30,7 +29,7 @@ class AddQueryCommand(DocumentCommand):
 
 
 class RemoveQueryCommand(DocumentCommand):
-    def __init__(self, document: ProjectDocument, query_id: str, parent: QUndoCommand | None = None) -> None:
+    def __init__(self, document: ProjectDocument, query_id: str, parent: DocumentCommand | None = None) -> None:
         super().__init__(document, f"Remove query {query_id}", parent)
         self.query_id = query_id
         self.saved: tuple[int, Query] | None = None
@@ -50,7 +49,7 @@ class EditQueryCommand(MergeableEdit):
         new: Query,
         text: str = "",
         merge_key: tuple[str, ...] | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         old = document.query(new.id)
         assert old is not None, new.id

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Relationship
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
@@ -25,7 +24,7 @@ class AddRelationshipCommand(DocumentCommand):
         document: ProjectDocument,
         rel: Relationship,
         index: int | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         super().__init__(document, f"Add relationship {describe(document, rel)}", parent)
         self.rel = rel
@@ -40,7 +39,7 @@ class AddRelationshipCommand(DocumentCommand):
 
 
 class RemoveRelationshipCommand(DocumentCommand):
-    def __init__(self, document: ProjectDocument, rel_id: str, parent: QUndoCommand | None = None) -> None:
+    def __init__(self, document: ProjectDocument, rel_id: str, parent: DocumentCommand | None = None) -> None:
         rel = document.relationship(rel_id)
         label = describe(document, rel) if rel else rel_id
         super().__init__(document, f"Remove relationship {label}", parent)
@@ -62,7 +61,7 @@ class EditRelationshipCommand(MergeableEdit):
         new: Relationship,
         text: str = "",
         merge_key: tuple[str, ...] | None = None,
-        parent: QUndoCommand | None = None,
+        parent: DocumentCommand | None = None,
     ) -> None:
         old = document.relationship(new.id)
         assert old is not None, new.id
