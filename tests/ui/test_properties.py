@@ -1,0 +1,167 @@
+"""Properties and Queries panels: every edit is a command, typing merges, bad values are refused inline."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from modeller.ui.main_window import MainWindow
+
+from .conftest import sample
+
+
+def open_entity(window: MainWindow, name: str) -> str:
+    assert window.open_path(sample("task-tracker"), ask=False)
+    entity_id = next(e.id for e in window.document.project.entities if e.name == name)
+    window.scene.select_only(entity_ids=[entity_id])
+    return entity_id
+
+
+def type_into(qtbot, editor, text: str) -> None:  # noqa: ANN001
+    widget = editor.widget
+    widget.setFocus()
+    widget.selectAll()
+    qtbot.keyClicks(widget, text)
+
+
+def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    entity_id = open_entity(window, "Task")
+    before = window.document.entity(entity_id)
+    editor = window.properties.entity_editor.form.editor(["count"])
+    type_into(qtbot, editor, "-5")
+    assert editor.error.isVisibleTo(window.properties) and "greater than or equal to 0" in editor.error.text()
+    assert window.document.entity(entity_id) == before
+    type_into(qtbot, editor, "abc")
+    assert "'abc' is not a number" in editor.error.text()
+    type_into(qtbot, editor, "2,500,000")
+    assert not editor.error.isVisibleTo(window.properties)
+    assert window.document.entity(entity_id).count == 2_500_000
+    assert window.scene.entity_items[entity_id]._subtitle.startswith("2.5M docs")
+
+
+def test_typing_a_name_is_one_undo_entry(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    entity_id = open_entity(window, "Task")
+    editor = window.properties.entity_editor.form.editor(["name"])
+    type_into(qtbot, editor, "Chore")
+    stack = window.document.undo_stack
+    assert stack.count() == 1 and stack.undoText() == "Rename Task"
+    assert window.document.entity(entity_id).name == "Chore"
+    stack.undo()
+    assert window.document.entity(entity_id).name == "Task"
+    assert editor.widget.text() == "Task"
+
+
+def test_illegal_field_name_refused_with_reason(window: MainWindow) -> None:
+    entity_id = open_entity(window, "Person")
+    fields = window.properties.entity_editor.fields
+    before = window.document.entity(entity_id)
+    fields.item_at(0).setText(0, "$bad")
+    assert "starts with '$'" in fields.error.text()
+    assert window.document.entity(entity_id) == before
+
+
+def test_field_table_add_nest_reorder_and_types(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    entity_id = open_entity(window, "Person")
+    fields = window.properties.entity_editor.fields
+    names = [f.name for f in window.document.entity(entity_id).fields]
+    fields.tree.setCurrentItem(fields.item_at(len(names) - 1))
+    fields.add_button.click()
+    qtbot.wait(1)  # the tree reloads after the edit's signal returns
+    entity = window.document.entity(entity_id)
+    assert [f.name for f in entity.fields] == [*names, "field1"]
+    fields.tree.setCurrentItem(fields.item_at(len(names)))
+    fields.nest_button.click()
+    qtbot.wait(1)
+    added = window.document.entity(entity_id).fields[-1]
+    assert added.type == "object" and [f.name for f in added.fields or []] == ["field1"]
+    assert "field1" in [r.name.strip() for r in window.scene.entity_items[entity_id]._rows]
+    fields.tree.setCurrentItem(fields.item_at(len(names)))
+    fields.up_button.click()
+    qtbot.wait(1)
+    assert [f.name for f in window.document.entity(entity_id).fields][-2] == "field1"
+    item = fields.item_at(0)
+    item.setText(1, "array")
+    item.setText(2, "string")
+    qtbot.wait(1)
+    first = window.document.entity(entity_id).fields[0]
+    assert first.type == "array" and first.items is not None and first.items.type == "string"
+    assert window.scene.entity_items[entity_id]._rows[0].name.endswith("[ ]")
+    fields.item_at(0).setCheckState(3, Qt.CheckState.Checked)
+    qtbot.wait(1)
+    assert window.document.entity(entity_id).fields[0].required
+    count = window.document.undo_stack.count()
+    while window.document.undo_stack.canUndo():
+        window.document.undo_stack.undo()
+    assert count >= 5
+    assert [f.name for f in window.document.entity(entity_id).fields] == names
+
+
+def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    assert editor.rel_id == rel.id
+    editor.swap_button.click()
+    swapped = window.document.relationship(rel.id)
+    assert (swapped.one, swapped.many) == (rel.many, rel.one)
+    assert window.document.undo_stack.undoText().startswith("Swap ends")
+    window.document.undo_stack.undo()
+    combo = editor.strategy.combo
+    assert combo.itemText(0).startswith("Auto (")
+    combo.setCurrentIndex(combo.findData("embed"))
+    assert window.document.relationship(rel.id).strategy == "embed"
+    assert window.scene.relationship_items[rel.id].badge_text() == "embed"
+    typical = editor.form.editor(["typical"])
+    type_into(qtbot, typical, "50")
+    maximum = editor.form.editor(["max"])
+    type_into(qtbot, maximum, "10")
+    assert "smaller than 'typical'" in maximum.error.text()
+    assert window.document.relationship(rel.id).max == rel.max
+    editor.add_denormalized()
+    copies = window.document.relationship(rel.id).denormalize
+    assert copies and copies[-1].direction == "one-to-many"
+    note = editor.note_form.editor(["decision", "note"])
+    note.widget.setPlainText("Tasks are listed on their own")
+    assert window.document.relationship(rel.id).decision.note == "Tasks are listed on their own"
+    note.widget.setPlainText("")
+    assert window.document.relationship(rel.id).decision is None
+
+
+def test_project_settings_and_refused_database_name(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    editor = window.properties.project_editor.form.editor(["database"])
+    type_into(qtbot, editor, "my.db")
+    assert "contains '.'" in editor.error.text()
+    assert window.document.project.database == "my"  # the last legal value typed
+    editor.widget.editingFinished.emit()  # focus leaves: the box shows the model again, the reason stays
+    assert editor.widget.text() == "my" and editor.error.text().startswith("Not applied")
+    type_into(qtbot, editor, "tracker")
+    assert window.document.project.database == "tracker"
+    assert window.document.undo_stack.count() == 1  # typing merged into one entry
+    window.document.undo_stack.undo()
+    assert window.document.project.database is None
+
+
+def test_queries_panel_adds_and_edits_filters(window: MainWindow) -> None:
+    entity_id = open_entity(window, "Task")
+    panel = window.queries
+    before = len(window.document.project.queries)
+    panel.add_query()
+    query = window.document.project.queries[-1]
+    assert len(window.document.project.queries) == before + 1 and query.entity == entity_id
+    assert panel.editor.query_id == query.id
+    panel.editor._add_filter()
+    first_path = window.document.entity(entity_id).fields[0].name
+    assert window.document.query(query.id).filter == {first_path: "eq"}
+    panel.editor.filters.item(0, 1).setText("range")
+    assert window.document.query(query.id).filter == {first_path: "range"}
+    panel.editor.filters.item(0, 1).setText("between")
+    assert "Not applied" in panel.editor.error.text()
+    assert window.document.query(query.id).filter == {first_path: "range"}
+    panel.editor._add_sort()
+    assert window.document.query(query.id).sort == [(first_path, 1)]
+    per_sec = panel.editor.form.editor(["per_sec"])
+    per_sec.widget.setText("12.5")
+    per_sec.submit()
+    assert window.document.query(query.id).per_sec == 12.5
+    panel.remove_query()
+    assert len(window.document.project.queries) == before
