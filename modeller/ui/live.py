@@ -18,7 +18,7 @@ from modeller.model import Project
 from modeller.rules.design import Analysis
 from modeller.rules.findings import SEVERITY_RANK
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import related_entities
+from modeller.ui.panels.finding_item import Lookup, related_entities
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 
@@ -122,13 +122,14 @@ def canvas_markers(analysis: Analysis, project: Project) -> tuple[dict[str, str]
     """Worst open warning/error per entity and per relationship (suggestions keep the canvas calm)."""
     entities: dict[str, str] = {}
     rels: dict[str, str] = {}
+    ids = Lookup(project)
     for finding in analysis.findings:
         if finding.overridden or finding.severity not in MARKED:
             continue
         if finding.subject.kind == "relationship":
             targets, store = [finding.subject.id], rels
         else:
-            targets, store = related_entities(finding, project, analysis.design), entities
+            targets, store = related_entities(finding, ids, analysis.design), entities
         for target in targets:
             if SEVERITY_RANK[finding.severity] > SEVERITY_RANK.get(store.get(target, ""), -1):
                 store[target] = finding.severity

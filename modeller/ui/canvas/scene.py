@@ -135,9 +135,16 @@ class CanvasScene(QGraphicsScene):
     def set_analysis(self, analysis: Any) -> None:
         """Show the engine's resolved strategies in the badges of ``auto`` relationships."""
         design = getattr(analysis, "design", None)
+        old = self._designs
         self._designs = {r.id: r for r in getattr(design, "relationships", [])}
+
+        def shown(resolved: Any) -> tuple[Any, Any]:
+            return getattr(resolved, "strategy", None), getattr(resolved, "why", None)
+
+        # issue 6 (1,000-entity projects): only relationships whose badge or tooltip changed are redrawn
         for rel_id in self.relationship_items:
-            self._refresh_relationship(rel_id)
+            if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
+                self._refresh_relationship(rel_id)
 
     def badge(self, rel: Relationship) -> tuple[str, bool]:
         """Badge text and whether the user chose it: ``embed`` (user) or ``auto → parent-ref`` (engine)."""

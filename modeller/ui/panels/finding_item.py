@@ -27,26 +27,39 @@ def finding_key(finding: Finding) -> tuple[str, str, str]:
     return (finding.rule, finding.subject.kind, finding.subject.id)
 
 
-def _entity_name(project: Project, entity_id: str) -> str:
-    entity = next((e for e in project.entities if e.id == entity_id), None)
-    return entity.name if entity is not None else entity_id
+class Lookup:
+    """Id -> object maps of one project, built once per refresh (1,000-entity projects, 5,000 findings)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.names = {e.id: e.name for e in project.entities}
+        self.rels = {r.id: r for r in project.relationships}
+        self.queries = {q.id: q for q in project.queries}
+
+    def name(self, entity_id: str) -> str:
+        return self.names.get(entity_id, entity_id)
 
 
-def subject_label(project: Project, subject: SubjectRef) -> str:
+def lookup(project: Project | Lookup) -> Lookup:
+    return project if isinstance(project, Lookup) else Lookup(project)
+
+
+def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
     """The subject as the user knows it: "Person", "Person → Task", "Task.due_date", "index tasks#due"."""
+    ids = lookup(project)
     kind, ident = subject.kind, subject.id
     if kind == "entity":
-        return _entity_name(project, ident)
+        return ids.name(ident)
     if kind == "relationship":
-        rel = next((r for r in project.relationships if r.id == ident), None)
+        rel = ids.rels.get(ident)
         if rel is None:
             return ident
-        return f"{_entity_name(project, rel.one)} → {_entity_name(project, rel.many)}"
+        return f"{ids.name(rel.one)} → {ids.name(rel.many)}"
     if kind == "field":
         entity_id, _, path = ident.partition(".")
-        return f"{_entity_name(project, entity_id)}.{path}" if path else ident
+        return f"{ids.name(entity_id)}.{path}" if path else ident
     if kind == "query":
-        query = next((q for q in project.queries if q.id == ident), None)
+        query = ids.queries.get(ident)
         label = (query.name or query.id) if query is not None else ident
         return f"query {label if len(label) <= 40 else label[:39].rstrip() + '…'}"
     if kind == "index":
@@ -61,25 +74,28 @@ def _collection_of(design: Design | None, name: str) -> list[str]:
     return list(coll.entities) if coll is not None else []
 
 
-def related_entities(finding: Finding, project: Project, design: Design | None) -> list[str]:
+def related_entities(finding: Finding, project: Project | Lookup, design: Design | None) -> list[str]:
     """Entity ids a finding is about (a relationship counts for both its ends)."""
     kind, ident = finding.subject.kind, finding.subject.id
     if kind == "entity":
         return [ident]
     if kind == "field":
         return [ident.partition(".")[0]]
+    ids = lookup(project)
     if kind == "relationship":
-        rel = next((r for r in project.relationships if r.id == ident), None)
+        rel = ids.rels.get(ident)
         return [rel.one, rel.many] if rel is not None else []
     if kind == "query":
-        query = next((q for q in project.queries if q.id == ident), None)
+        query = ids.queries.get(ident)
         return [query.entity] if query is not None else []
     if kind == "index":
         return _collection_of(design, ident.partition("#")[0])
     return _collection_of(design, ident)
 
 
-def concerns(finding: Finding, selection: Iterable[tuple[str, str]], project: Project, design: Design | None) -> bool:
+def concerns(
+    finding: Finding, selection: Iterable[tuple[str, str]], project: Project | Lookup, design: Design | None
+) -> bool:
     """Does ``finding`` belong to the canvas selection (``(kind, id)`` pairs of entities/relationships)?"""
     chosen = set(selection)
     subject = (finding.subject.kind, finding.subject.id)

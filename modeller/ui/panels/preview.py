@@ -76,9 +76,47 @@ def relaxed_json(doc: Any) -> str:
     return json_util.dumps(doc, json_options=json_util.RELAXED_JSON_OPTIONS, indent=2, ensure_ascii=False)
 
 
-def preview_sample(design: Design, analysis_project: Any, collection: str, seed: int = PREVIEW_SEED) -> dict[str, Any]:
+def _linked_collections(design: Design, name: str) -> list[str]:
+    """``name`` and every collection its documents reference or copy from (transitively).
+
+    The preview generates samples for these only: a 1,000-collection project
+    must not generate 1,000 collections' documents to show one.
+    """
+    order = [name]
+    seen = {name}
+    i = 0
+    while i < len(order):
+        coll = design.collection(order[i])
+        i += 1
+        if coll is None:
+            continue
+        stack = list(coll.shape)
+        while stack:
+            node = stack.pop()
+            wanted = [node.ref_collection]
+            for entity in (node.entity, node.source.entity if node.source is not None else None):
+                if entity is not None:
+                    wanted.append(collection_for_entity(design, entity))
+            for other in wanted:
+                if other is not None and other not in seen:
+                    seen.add(other)
+                    order.append(other)
+            stack.extend(node.children)
+            if node.items is not None:
+                stack.append(node.items)
+    return order
+
+
+def preview_sample(design: Design, project: Any, collection: str, seed: int = PREVIEW_SEED) -> dict[str, Any]:
     """The first generated sample of ``collection`` (the exporter's generator, same seed as Export)."""
-    docs = sample_documents(design, analysis_project, n=1, seed=seed).get(collection, [])
+    names = set(_linked_collections(design, collection))
+    part = Design(
+        database=design.database,
+        collections=[c for c in design.collections if c.name in names],
+        relationships=design.relationships,
+        embedded=design.embedded,
+    )
+    docs = sample_documents(part, project, n=1, seed=seed).get(collection, [])
     return docs[0] if docs else {}
 
 

@@ -39,6 +39,7 @@ from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import (
     RULE_SCHEME,
+    Lookup,
     canvas_target,
     concerns,
     detail_html,
@@ -48,6 +49,8 @@ from modeller.ui.panels.finding_item import (
 )
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
+#: rows listed per severity: beyond this a list is not read, it is filtered (select an entity)
+MAX_PER_GROUP = 300
 
 #: asks the user for an override note: (parent, finding, current note) -> note, or None when cancelled
 AskNote = Callable[[QWidget, Finding, str], "str | None"]
@@ -248,8 +251,8 @@ class RecommendationsPanel(QWidget):
             return []
         findings = self.analysis.findings
         if self._selection and not self.show_all.isChecked():
-            project, design = self.document.project, self.analysis.design
-            findings = [f for f in findings if concerns(f, self._selection, project, design)]
+            ids, design = Lookup(self.document.project), self.analysis.design
+            findings = [f for f in findings if concerns(f, self._selection, ids, design)]
         return findings
 
     def _refill(self) -> None:
@@ -258,7 +261,7 @@ class RecommendationsPanel(QWidget):
         groups: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
         for finding in findings:
             groups.setdefault(finding.severity, []).append(finding)
-        project = self.document.project
+        project = Lookup(self.document.project)
         self.tree.setUpdatesEnabled(False)
         self.tree.blockSignals(True)
         try:
@@ -283,6 +286,9 @@ class RecommendationsPanel(QWidget):
                 group.setFont(0, bold)
                 self.tree.addTopLevelItem(group)
                 children = []
+                hidden = len(members) - MAX_PER_GROUP
+                if hidden > 0:
+                    members = members[:MAX_PER_GROUP]
                 for finding in members:
                     text = f"{subject_label(project, finding.subject)}: {finding.message}"
                     if finding.overridden:
@@ -300,6 +306,11 @@ class RecommendationsPanel(QWidget):
                     self._shown.append(finding)
                     if keep is not None and finding_key(finding) == keep:
                         restore = item
+                if hidden > 0:
+                    more = QTreeWidgetItem([f"… {hidden:,} more: select an entity or relationship to see its findings"])
+                    more.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                    more.setForeground(0, self.palette().placeholderText())
+                    children.append(more)
                 group.addChildren(children)
                 group.setExpanded(True)
             self._current = None
