@@ -9,6 +9,7 @@ design) and yields :class:`Finding` objects; it never touches the UI.
 from __future__ import annotations
 
 import inspect
+from functools import cache
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -39,7 +40,7 @@ class Rule:
     # ----- documentation -----
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        return _doc(cls)
 
     @classmethod
     def summary(cls) -> str:
@@ -48,8 +49,7 @@ class Rule:
     @classmethod
     def section(cls, name: str) -> str:
         """The text of a docstring section (``*Why*``, ``*Anti-pattern*``, ``*Best practice*``)."""
-        match = re.search(rf"^\*{re.escape(name)}\*\s*\n(.*?)(?=^\*[A-Z][^*\n]*\*\s*$|\Z)", cls.doc(), re.S | re.M)
-        return match.group(1).strip() if match else ""
+        return _section(cls, name)
 
     @classmethod
     def reference(cls) -> str:
@@ -79,6 +79,28 @@ class Rule:
             fix=fix,
             numbers=dict(numbers or {}),
         )
+
+
+@cache
+def _doc(cls: type[Rule]) -> str:
+    return inspect.cleandoc(cls.__doc__ or "")
+
+
+@cache
+def _section(cls: type[Rule], name: str) -> str:
+    pattern = rf"^\*{re.escape(name)}\*\s*\n(.*?)(?=^\*[A-Z][^*\n]*\*\s*$|\Z)"
+    match = re.search(pattern, _doc(cls), re.S | re.M)
+    return match.group(1).strip() if match else ""
+
+
+@cache
+def _why(cls: type[Rule]) -> str:
+    return " ".join(_section(cls, "Why").split())
+
+
+@cache
+def _cite(keys: tuple[str, ...]) -> str:
+    return cite(*keys)
 
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:

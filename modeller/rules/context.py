@@ -56,6 +56,8 @@ class Context:
     queries: list[Query] = field(default_factory=list)
     queries_of: dict[str, list[Query]] = field(default_factory=dict)
     fields_of: dict[str, dict[str, Field]] = field(default_factory=dict)
+    #: relationship id -> queries that declare they traverse it
+    queries_joining: dict[str, list[Query]] = field(default_factory=dict)
     server_version: float | None = None
 
     @property
@@ -105,6 +107,8 @@ def build_context(project: Project, settings: Settings) -> Context:
         if query.entity in ctx.entities:
             ctx.queries.append(query)
             ctx.queries_of[query.entity].append(query)
+            for rel_id in dict.fromkeys(query.joins):
+                ctx.queries_joining.setdefault(rel_id, []).append(query)
     seen_rel: set[str] = set()
     for rel in project.relationships:
         one, many = ctx.entities.get(rel.one), ctx.entities.get(rel.many)

@@ -43,7 +43,7 @@ def _copies(ctx: RuleContext, rule_id: str) -> Iterable[tuple[RelPlan, CopyPlan]
 
 
 def _sync_of(ctx: RuleContext, plan: RelPlan, cp: CopyPlan) -> str:
-    rd = next(r for r in ctx.design.relationships if r.id == plan.facts.rel.id)
+    rd = ctx.rel_design(plan.facts.rel.id)
     copy = next((c for c in rd.denormalized if c.field == cp.denorm.field and c.direction == cp.denorm.direction), None)
     return "" if copy is None else copy.sync_advice
 
@@ -247,7 +247,7 @@ class SquillionsToOneLastN(Rule):
             plan = ctx.plan(facts.rel.id)
             if plan.strategy != "subset" or self.id not in plan.rec.rules:
                 continue
-            rd = next(r for r in ctx.design.relationships if r.id == facts.rel.id)
+            rd = ctx.rel_design(facts.rel.id)
             push = next((c.sync_advice for c in rd.denormalized if c.direction == "many-to-one"), "")
             k = plan.subset_k or 0
             sev = "info" if plan.chosen_by == "user" else "suggestion"
@@ -298,7 +298,7 @@ class ExtendedReference(Rule):
             if plan.strategy != "extended-ref":
                 continue
             copies = [cp for cp in plan.copies if cp.location == "extended"]
-            rd = next(r for r in ctx.design.relationships if r.id == facts.rel.id)
+            rd = ctx.rel_design(facts.rel.id)
             ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
             fields = ", ".join(["_id", *(cp.name for cp in copies)])
             syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)

@@ -27,7 +27,7 @@ def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDes
     loc = ctx.res.query_index.get(qid)
     if loc is None:
         return None
-    coll = ctx.design.collection(loc[0])
+    coll = ctx.collection(loc[0])
     if coll is None:
         return None
     idx = next((i for i in coll.indexes if i.name == loc[1]), None)

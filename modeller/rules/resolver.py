@@ -157,35 +157,32 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
     return Design(database, list(collections.values()), rels, embedded), res
 
 
-def _place_embedded(
-    ctx: Context,
-    res: Resolution,
-    plans: dict[str, RelPlan],
-    embedded_in: dict[str, list[str]],
-    embedded: dict[str, Placement],
-    collections: dict[str, CollectionDesign],
-) -> None:
+def _place_embedded(ctx: Context, res: Resolution, plans: dict[str, RelPlan], embedded_in: dict[str, list[str]],
+                    embedded: dict[str, Placement], collections: dict[str, CollectionDesign]) -> None:
     """Where each embedded entity's elements sit: host collection + path (follows embed chains)."""
-    pending = [eid for eid in ctx.entities if eid in embedded_in]
-    for _ in range(len(pending) + 1):
-        progress = False
-        for eid in list(pending):
-            for rel_id in embedded_in[eid]:
-                plan = plans[rel_id]
-                host = res.location.get(plan.facts.one.id)
-                if host is None:
-                    continue
-                name = embed_field(plan.facts.rel, plan.facts.many)
-                path = f"{host[1]}.{name}" if host[1] else name
-                res.location[eid] = (host[0], path)
-                embedded[eid] = Placement(host[0], path)
-                if eid not in collections[host[0]].entities:
-                    collections[host[0]].entities.append(eid)
-                pending.remove(eid)
-                progress = True
-                break
-        if not progress:
-            break
+
+    def place(eid: str, depth: int) -> tuple[str, str] | None:
+        if eid in res.location:
+            return res.location[eid]
+        if depth > len(embedded_in) or eid not in embedded_in:
+            return None
+        for rel_id in embedded_in[eid]:
+            plan = plans[rel_id]
+            host = place(plan.facts.one.id, depth + 1)
+            if host is None:
+                continue
+            name = embed_field(plan.facts.rel, plan.facts.many)
+            loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
+            res.location[eid] = loc
+            embedded[eid] = Placement(*loc)
+            if eid not in collections[host[0]].entities:
+                collections[host[0]].entities.append(eid)
+            return loc
+        return None
+
+    for eid in ctx.entities:
+        if eid in embedded_in:
+            place(eid, 0)
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:
@@ -565,11 +562,6 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
         for qid in idx.queries:
             res.query_index[qid] = (coll.name, longer.name)
         res.dropped_prefixes.append((coll.name, list(idx.keys), longer.name))
-    for qid, (cname, name) in list(res.query_index.items()):
-        if cname == coll.name and name != "_id_" and not any(i.name == name for i in kept):
-            owner = next((i for i in kept if qid in i.queries), None)
-            if owner is not None:
-                res.query_index[qid] = (coll.name, owner.name)
     return kept
 
 

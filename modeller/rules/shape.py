@@ -288,7 +288,7 @@ class SingleCollectionManyToMany(Rule):
             plan = ctx.plan(facts.rel.id)
             if plan.strategy == "single-collection":
                 continue
-            hot = [q for q in ctx.facts.queries if facts.rel.id in q.joins and ctx.facts.is_hot(q)]
+            hot = [q for q in ctx.facts.queries_joining.get(facts.rel.id, []) if ctx.facts.is_hot(q)]
             volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
             if hot and volatile:
                 yield self.finding(

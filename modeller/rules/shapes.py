@@ -74,6 +74,7 @@ class ShapeBuilder:
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)
     #: (rel id, copy name) -> path of the copy relative to the target entity's element
     copy_paths: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    _names: dict[str, str] = field(default_factory=dict)
 
     # ----- sizes -----
     def _size(self, node: ShapeNode, avg: int, mx: int) -> ShapeNode:
@@ -618,8 +619,10 @@ class ShapeBuilder:
         return nodes
 
     def collection_of(self, entity_id: str) -> str:
-        entity = self.ctx.entities[entity_id]
-        return collection_name(entity)
+        name = self._names.get(entity_id)
+        if name is None:
+            name = self._names[entity_id] = collection_name(self.ctx.entities[entity_id])
+        return name
 
 
 def subset_sort(ctx: Context, many: Entity) -> tuple[str, int] | None:

@@ -93,11 +93,8 @@ def _refine(ctx: Context, facts: RelFacts, elem_bytes: int, base: Recommendation
             )
         k = subset_size(ctx, facts, elem_bytes)
         if k is not None:
-            rule = (
-                "squillions-to-one-last-n"
-                if (facts.unbounded or facts.n_max > ctx.settings.embed_max)
-                else ("subset-pattern")
-            )
+            squillions = facts.unbounded or rel.cardinality == "one-to-squillions"
+            rule = "squillions-to-one-last-n" if squillions else "subset-pattern"
             return Recommendation(
                 "subset",
                 _unique([base.base_rule, rule, "subset-pattern"]),

@@ -98,7 +98,7 @@ def test_sd03_parent_reference_index_and_no_unbounded_array() -> None:
     arrays = [n for n in hosts.shape if n.bson_type == "array"]
     assert [(a.name, a.role, a.max_items) for a in arrays] == [("recent_logmsgs", "subset", 1000)]
     (f,) = findings("host-logs", "parent-ref-one-to-squillions")
-    assert "16 MiB" in f.message and "host_logmsgs" == f.subject.id
+    assert "16 MiB" in f.message and f.subject.id == "host_logmsgs"
 
 
 def test_sd03_embedding_squillions_explicitly_is_an_error_with_the_day() -> None:
@@ -231,7 +231,8 @@ def test_sd14_esr_index_for_orders() -> None:
     assert f.fix is not None and f.fix.changes[0].value == {"keys": [[k, v] for k, v in esr]}
 
 
-@pytest.mark.parametrize("slug", ["person-addresses", "product-parts", "host-logs", "task-tracker",
-                                  "iot-sensors", "blog", "ecommerce"])
+@pytest.mark.parametrize(
+    "slug", ["person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce"]
+)
 def test_samples_have_no_errors(slug: str) -> None:
     assert [f for f in run(slug).findings if f.severity == "error"] == []

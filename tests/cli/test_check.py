@@ -1,0 +1,108 @@
+"""``modeller check``: DESIGN.md's JSON shape, the --fail-on exit codes, readable text, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modeller.cli.cmd_check import render_text
+from modeller.cli.main import main
+from modeller.persistence import dumps_project, load_project
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+KEYS = {"rule", "severity", "subject", "message", "why", "reference", "fix"}
+
+
+def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = check(capsys, str(SAMPLES / "ecommerce.modeller.json"), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["findings"]
+    esr = next(f for f in data["findings"] if f["rule"] == "esr-compound-index")
+    assert set(esr) >= KEYS
+    assert esr["subject"] == {"kind": "query", "id": "active_orders_of_user"}
+    assert esr["fix"]["changes"][0] == {
+        "op": "append",
+        "subject": {"kind": "entity", "id": "order"},
+        "key": "indexes",
+        "value": {"keys": [["user_id", 1], ["status", 1], ["created_at", -1], ["amount", 1]]},
+    }
+    assert all(f["severity"] in ("info", "suggestion", "warning", "error") for f in data["findings"])
+
+
+@pytest.mark.parametrize(("level", "expected"), [("error", 0), ("warning", 1), ("suggestion", 1), ("info", 1)])
+def test_fail_on_levels(capsys: pytest.CaptureFixture[str], level: str, expected: int) -> None:
+    # ecommerce has a warning (hot brand query without index) and no error
+    code, _, _ = check(capsys, str(SAMPLES / "ecommerce.modeller.json"), "--fail-on", level, "--format", "json")
+    assert code == expected
+
+
+def _embedded_squillions(tmp_path: Path) -> Path:
+    project = load_project(SAMPLES / "host-logs.modeller.json")
+    project.relationships[0].strategy = "embed"
+    path = tmp_path / "bad.modeller.json"
+    path.write_text(dumps_project(project), encoding="utf-8")
+    return path
+
+
+def test_error_finding_fails_by_default_and_overrides_do_not(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _embedded_squillions(tmp_path)
+    code, out, _ = check(capsys, str(path))
+    assert code == 1 and "ERROR unbounded-array" in out and "16 MiB" in out
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data["relationships"][0]["decision"] = {"strategy": "embed", "note": "demo only, never more than 100 lines"}
+    data["overrides"] = [
+        {
+            "rule": "document-size-and-nesting",
+            "subject": {"kind": "entity", "id": "host"},
+            "note": "demo only, never more than 100 lines",
+        }
+    ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = check(capsys, str(path), "--format", "json")
+    assert code == 0
+    overridden = [f for f in json.loads(out)["findings"] if f["overridden"]]
+    assert overridden and all(f["note"] == "demo only, never more than 100 lines" for f in overridden)
+
+
+def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = check(capsys, str(SAMPLES / "person-addresses.modeller.json"))
+    assert code == 0
+    assert out.startswith("relationship person_addresses\n  SUGGESTION embed-one-to-few: ")
+    assert "      why: Zola-1's person and addresses" in out
+    assert "      reference: [Zola-1] W. Zola" in out
+    assert "\033[" not in out  # captured output is not a terminal: no colour
+    assert out.rstrip().endswith("0 error, 0 warning, 1 suggestion, 0 info")
+
+
+def test_text_colour_only_when_asked_and_control_characters_escaped() -> None:
+    from modeller.rules.findings import Finding, SubjectRef
+
+    f = Finding("unbounded-array", "error", SubjectRef("relationship", "r\x1b[2J"), "m\nx", "w", "t", "[X] ref")
+    plain = render_text([f], colour=False)
+    assert "\x1b" not in plain and "r\\x1b[2J" in plain and "m\\nx" in plain
+    assert "\033[31;1mERROR\033[0m" in render_text([f], colour=True)
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"format": "mongo-schema-modeller", "format_version": 99}'])
+def test_bad_input_exits_2_with_one_message(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str | None
+) -> None:
+    path = tmp_path / "p.modeller.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, out, err = check(capsys, str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("modeller: error: ") and str(path) in err and "Traceback" not in err

@@ -1,0 +1,29 @@
+"""``docs/rules.md`` is generated from the rule classes and must not go stale.
+
+Regenerate with ``python -m modeller.rules.docs docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from modeller.rules.docs import render_markdown
+from modeller.rules.engine import _load_rules
+from modeller.rules.registry import REGISTRY
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def test_rules_md_is_up_to_date() -> None:
+    assert DOC.read_text(encoding="utf-8") == render_markdown(), (
+        "docs/rules.md is stale: run `python -m modeller.rules.docs docs/rules.md`"
+    )
+
+
+def test_rules_md_documents_every_rule_and_the_naming_convention() -> None:
+    _load_rules()
+    text = render_markdown()
+    for rule in REGISTRY:
+        assert f"### `{rule.id}` ({rule.code})" in text
+        assert rule.section("Anti-pattern").splitlines()[0] in text
+    assert "recent_<name or plural(snake(many))>" in text and "| `refarray_max` | 2000 | E |" in text
