@@ -99,7 +99,7 @@ def render_text(design: Design, colour: bool) -> str:
 
 
 def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:
-    extra = []
+    extra: list[str] = []
     if node.role != "field":
         extra.append(node.role)
     if node.required:
@@ -108,7 +108,7 @@ def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:
         extra.append(f"maxItems {node.max_items}")
     if node.ref_collection:
         extra.append(f"-> {_clean(node.ref_collection)}")
-    kind = node.bson_type
+    kind: str = node.bson_type
     if node.items is not None and node.items.bson_type != "object":
         kind = f"array<{node.items.bson_type}>"
     lines.append(f"{indent}{_clean(node.name)}: {kind}" + (f"  ({', '.join(extra)})" if extra else ""))

@@ -51,7 +51,7 @@ class UnboundedArray(Rule):
             array_bytes = facts.n_max * (item + 4)
             coll = ctx.collection_of(facts.one.id)
             doc = coll.max_bytes if coll is not None else array_bytes
-            days = days_to_limit(ctx, facts, item, 0) if facts.unbounded else None
+            days = days_to_limit(ctx.facts, facts, item, 0) if facts.unbounded else None
             nums: dict[str, Any] = {
                 "n_max": facts.n_max,
                 "element_bytes": item,
@@ -181,7 +181,7 @@ class DocumentSizeAndNesting(Rule):
                     yield self.finding(
                         sev,
                         "entity",
-                        coll.root,  # type: ignore[arg-type]
+                        coll.root,
                         f"a {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
                         f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
                         numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
@@ -371,7 +371,7 @@ class UnnecessaryIndexes(Rule):
                     yield self.finding(
                         sev,
                         "entity",
-                        entity.id,  # type: ignore[arg-type]
+                        entity.id,
                         f"{coll.name} has {total} indexes (with _id), over {limit}: every write updates all of them",
                         numbers={"indexes": total, "limit": limit},
                         sources=(src,),

@@ -9,11 +9,12 @@ design) and yields :class:`Finding` objects; it never touches the UI.
 from __future__ import annotations
 
 import inspect
-from functools import cache
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from modeller.model.vocabulary import SubjectKind
 from modeller.rules.findings import Change, Finding, Fix, Severity, SubjectRef
 from modeller.rules.references import cite
 
@@ -40,7 +41,7 @@ class Rule:
     # ----- documentation -----
     @classmethod
     def doc(cls) -> str:
-        return _doc(cls)
+        return _doc(cls)  # type: ignore[arg-type]
 
     @classmethod
     def summary(cls) -> str:
@@ -49,7 +50,7 @@ class Rule:
     @classmethod
     def section(cls, name: str) -> str:
         """The text of a docstring section (``*Why*``, ``*Anti-pattern*``, ``*Best practice*``)."""
-        return _section(cls, name)
+        return _section(cls, name)  # type: ignore[arg-type]
 
     @classmethod
     def reference(cls) -> str:
@@ -58,7 +59,7 @@ class Rule:
     # ----- helpers for subclasses -----
     def finding(
         self,
-        severity: Severity,
+        severity: str,
         kind: str,
         subject_id: str,
         message: str,
@@ -70,31 +71,31 @@ class Rule:
     ) -> Finding:
         return Finding(
             rule=self.id,
-            severity=severity,
-            subject=SubjectRef(kind, subject_id),  # type: ignore[arg-type]
+            severity=cast(Severity, severity),
+            subject=SubjectRef(cast(SubjectKind, kind), subject_id),
             message=message,
-            why=why if why is not None else self.section("Why").replace("\n", " "),
+            why=why if why is not None else _why(type(self)),  # type: ignore[arg-type]
             tradeoff=tradeoff if tradeoff is not None else self.tradeoff,
-            reference=cite(*(sources or self.sources)),
+            reference=_cite(tuple(sources or self.sources)),
             fix=fix,
             numbers=dict(numbers or {}),
         )
 
 
 @cache
-def _doc(cls: type[Rule]) -> str:
+def _doc(cls: Any) -> str:
     return inspect.cleandoc(cls.__doc__ or "")
 
 
 @cache
-def _section(cls: type[Rule], name: str) -> str:
+def _section(cls: Any, name: str) -> str:
     pattern = rf"^\*{re.escape(name)}\*\s*\n(.*?)(?=^\*[A-Z][^*\n]*\*\s*$|\Z)"
     match = re.search(pattern, _doc(cls), re.S | re.M)
     return match.group(1).strip() if match else ""
 
 
 @cache
-def _why(cls: type[Rule]) -> str:
+def _why(cls: Any) -> str:
     return " ".join(_section(cls, "Why").split())
 
 

@@ -66,11 +66,11 @@ class RuleContext:
                 elif route.entity is None:
                     inverse.setdefault(route.path, name)
             for path in self.facts.fields_of.get(entity_id, {}):
-                phys = self.res.resolve_path(entity_id, path)
-                if phys is not None:
-                    inverse.setdefault(phys, path)
+                physical = self.res.resolve_path(entity_id, path)
+                if physical is not None:
+                    inverse.setdefault(physical, path)
             self._inverse[entity_id] = inverse
-        out = []
+        out: list[tuple[str, object]] = []
         for key, value in keys:
             logical = inverse.get(key)
             if logical is None:
@@ -137,7 +137,7 @@ def _apply_overrides(project: Project, findings: list[Finding]) -> list[Finding]
         if key in overrides:
             f = replace(f, overridden=True, note=overrides[key] or None)
         elif f.subject.kind == "relationship" and f.subject.id in decisions:
-            f = replace(f, overridden=True, note=decisions[f.subject.id].note or None)  # type: ignore[union-attr]
+            f = replace(f, overridden=True, note=decisions[f.subject.id].note or None)
         out.append(f)
     return out
 

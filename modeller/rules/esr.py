@@ -49,7 +49,7 @@ class EsrPlan:
 def plan_query(query: Query, resolve: Resolve, in_max: int) -> EsrPlan:
     """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical)."""
     plan = EsrPlan()
-    sort_fields: dict[str, int] = {}
+    sort_fields: dict[str, Any] = {}
     for logical, direction in query.sort:
         path = resolve(logical)
         if path is None:

@@ -10,7 +10,7 @@ unique, per-query ESR, TTL, bucket), redundant prefixes removed, (5) a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 from modeller.model.conventions import collection_name, embed_field
 from modeller.model.names import snake
@@ -25,6 +25,7 @@ from modeller.rules.design import (
     Placement,
     RelationshipDesign,
     ShapeNode,
+    SyncMethod,
 )
 from modeller.rules.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
@@ -32,6 +33,7 @@ from modeller.rules.shapes import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.validator import collection_validator
 
 PLAIN_KEYS = (1, -1)
+ChosenBy = Literal["user", "engine"]
 
 
 @dataclass(slots=True)
@@ -157,8 +159,14 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
     return Design(database, list(collections.values()), rels, embedded), res
 
 
-def _place_embedded(ctx: Context, res: Resolution, plans: dict[str, RelPlan], embedded_in: dict[str, list[str]],
-                    embedded: dict[str, Placement], collections: dict[str, CollectionDesign]) -> None:
+def _place_embedded(
+    ctx: Context,
+    res: Resolution,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    embedded: dict[str, Placement],
+    collections: dict[str, CollectionDesign],
+) -> None:
     """Where each embedded entity's elements sit: host collection + path (follows embed chains)."""
 
     def place(eid: str, depth: int) -> tuple[str, str] | None:
@@ -576,7 +584,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
     return RelationshipDesign(
         id=plan.facts.rel.id,
         strategy=plan.strategy,
-        chosen_by=plan.chosen_by,  # type: ignore[arg-type]
+        chosen_by=cast(ChosenBy, plan.chosen_by),
         rules=list(plan.rules),
         denormalized=copies,
         why=why,
@@ -598,7 +606,7 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
         staleness=cp.denorm.staleness,
         collection=coll,
         path=path,
-        sync=cp.sync,  # type: ignore[arg-type]
+        sync=cast(SyncMethod, cp.sync),
         sync_advice=advice,
         fanout=cp.fanout,
     )
@@ -634,24 +642,24 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             f"{f}}})) and never needs syncing"
         )
     if cp.location == "child-array":
-        arr = path.rsplit(".", 1)[0]
-        ident = f"{arr}.id"
+        arr_path = path.rsplit(".", 1)[0]
+        ident = f"{arr_path}.id"
         primary = (
-            f"{js.coll(coll)}.updateMany({{{js.q(ident)}: id}}, {{$set: {{{js.q(arr + '.$[e].' + cp.name)}: "
+            f"{js.coll(coll)}.updateMany({{{js.q(ident)}: id}}, {{$set: {{{js.q(arr_path + '.$[e].' + cp.name)}: "
             f'{new}}}}}, {{arrayFilters: [{{"e.id": id}}]}})'
         )
     elif cp.location == "extended":
         ext = path.rsplit(".", 1)[0]
         primary = f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
         if "." in ext:
-            arr, _, inner = ext.partition(".")
+            outer, _, inner = ext.partition(".")
             primary = (
                 f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: "
-                f"{{{js.q(arr + '.$[e].' + inner + '.' + cp.name)}: {new}}}}}, "
+                f"{{{js.q(outer + '.$[e].' + inner + '.' + cp.name)}: {new}}}}}, "
                 f"{{arrayFilters: [{{{js.q('e.' + inner + '._id')}: id}}]}})"
             )
     else:
-        ref = next(
+        ref: str | None = next(
             (
                 n.name
                 for n in _find_nodes(res, coll, "")
@@ -662,7 +670,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
         if ref is not None:
             primary = f"{js.coll(coll)}.updateMany({{{js.q(ref)}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
         else:
-            arr = next(
+            arr: ShapeNode | None = next(
                 (
                     n
                     for n in _find_nodes(res, src_coll, "")

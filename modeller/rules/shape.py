@@ -37,7 +37,7 @@ class _StrategyRule(Rule):
                 "relationship",
                 rel.id,
                 msg,
-                fix=set_strategy(rel.id, rec.strategy, self.id),  # type: ignore[arg-type]
+                fix=set_strategy(rel.id, rec.strategy, self.id),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
             )
@@ -394,8 +394,8 @@ class SplitByUpdateFrequency(Rule):
                 why = (
                     f"{facts.many.name} is written {writes:g}/s, {facts.one.name} read {reads or 0:g}/s"
                     if not big
-                    else f"each write rewrites a {coll.avg_bytes:,}-byte {facts.one.name}"
-                )  # type: ignore[union-attr]
+                    else f"each write rewrites a {coll.avg_bytes if coll else 0:,}-byte {facts.one.name}"
+                )
                 yield self.finding(
                     "suggestion",
                     "relationship",

@@ -9,6 +9,7 @@ logical path a query names (``owner.name``, ``parts.name``, ``host.ipaddr``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from modeller.model.conventions import (
     child_refs_field,
@@ -20,6 +21,7 @@ from modeller.model.conventions import (
 )
 from modeller.model.names import plural, snake
 from modeller.model.project import ArrayItems, Entity, Field
+from modeller.model.vocabulary import AggregateOp
 from modeller.rules.context import NUMERIC_TYPES, Context
 from modeller.rules.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.plans import CopyPlan, RelPlan
@@ -395,7 +397,7 @@ class ShapeBuilder:
                         12,
                     )
                 ]
-                only = {"_id": f"{name}.id", "id": f"{name}.id"}
+                only: dict[str, str] = {"_id": f"{name}.id", "id": f"{name}.id"}
                 for cp in copies:
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{name}.{cp.name}"
@@ -435,7 +437,7 @@ class ShapeBuilder:
             sub = subset_field(rel, many)
             copies = [cp for cp in plan.copies if cp.location == "subset"]
             children = []
-            only: dict[str, str] = {}
+            only = {}
             for cp in copies:
                 children.append(self._copy_node(plan, cp))
                 only[cp.denorm.field] = f"{sub}.{cp.name}"
@@ -515,8 +517,8 @@ class ShapeBuilder:
             t,
             role="computed",
             relationship=plan.facts.rel.id,
-            computation=Computation(plan.facts.rel.id, op, fld),
-        )  # type: ignore[arg-type]
+            computation=Computation(plan.facts.rel.id, cast(AggregateOp, op), fld),
+        )
         return self._size(node, 8, 8)
 
     # ----- buckets -----
