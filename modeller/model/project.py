@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
@@ -108,19 +108,28 @@ class StrictModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
 
+    #: the keys a file may use for this object, cached once per class (load speed)
+    _known_keys: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._known_keys = frozenset(cls.model_fields)
+
     @model_validator(mode="before")
     @classmethod
     def _refuse_unknown_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            known = cls.model_fields.keys()
-            unknown = [k for k in data if k not in known]
-            if unknown:
-                key = unknown[0]
-                close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(known)}"
-                raise PydanticCustomError(
-                    "unknown_key", "unknown key {key}{hint}", {"key": repr(str(key)[:80]), "hint": hint}
-                )
+        if isinstance(data, dict) and not cls._known_keys.issuperset(data):
+            unknown = [str(k)[:80] for k in data if k not in cls._known_keys]
+            known = list(cls.model_fields)
+            close = difflib.get_close_matches(unknown[0], known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(known)}"
+            also = f" (also unknown: {', '.join(map(repr, unknown[1:6]))})" if len(unknown) > 1 else ""
+            raise PydanticCustomError(
+                "unknown_key",
+                "{msg}",
+                {"msg": f"unknown key {unknown[0]!r}{hint}{also}", "key": repr(unknown[0])},
+            )
         return data
 
 
