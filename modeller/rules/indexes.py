@@ -11,7 +11,7 @@ from modeller.rules.engine import RuleContext
 from modeller.rules.esr import covers_fields, serves
 from modeller.rules.findings import Finding
 from modeller.rules.registry import register
-from modeller.rules.resolver import is_multikey
+from modeller.rules.resolver import is_multikey, parallel_arrays
 
 
 def keys_text(keys: list[tuple[str, Any]]) -> str:
@@ -349,7 +349,7 @@ class IndexHardLimits(Rule):
                         numbers={"keys": len(idx.keys)},
                     )
                 multikey = [k for k, _ in idx.keys if is_multikey(k, arrays)]
-                if len(multikey) > 1:
+                if parallel_arrays([k for k, _ in idx.keys], arrays):
                     yield self.finding(
                         "error",
                         "entity",

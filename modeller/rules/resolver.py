@@ -118,10 +118,17 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
     res = Resolution(plans, builder)
     collections: dict[str, CollectionDesign] = {}
     embedded: dict[str, Placement] = {}
+    # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
+    shared_with: dict[str, str] = {}
+    for plan in plans.values():
+        facts = plan.facts
+        if plan.strategy == "single-collection" and not facts.self_ref and facts.many.id not in embedded_in:
+            shared_with.setdefault(facts.many.id, facts.one.id)
     for eid, entity in ctx.entities.items():
         if eid in embedded_in:
             continue
-        name = collection_name(entity)
+        host = shared_with.get(eid)
+        name = collection_name(ctx.entities[host] if host is not None else entity)
         if eid in buckets:
             shape = builder.bucket_nodes(entity, buckets[eid])
         else:
@@ -129,9 +136,7 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
         res.location[eid] = (name, "")
         existing = collections.get(name)
         if existing is not None:
-            names = {n.name for n in existing.shape}
-            existing.shape.extend(n for n in shape if n.name not in names)
-            existing.entities.append(eid)
+            _merge(ctx, existing, eid, shape)
             continue
         coll = CollectionDesign(name=name, entities=[eid], shape=shape, indexes=[], validator={}, count=entity.count)
         if eid in buckets:
@@ -145,6 +150,10 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
             coll.shard_key = [res.resolve_path(eid, k) or k for k in entity.shard_key]
         collections[name] = coll
     _place_embedded(ctx, res, plans, embedded_in, embedded, collections)
+    for many_id in shared_with:
+        coll = collections.get(res.location.get(many_id, ("", ""))[0])
+        if coll is not None and not any(n.name == "links" for n in coll.shape):
+            coll.shape.append(_links_node())
     for coll in collections.values():
         res.shapes[coll.name] = coll.shape
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
@@ -157,6 +166,60 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
     rels = [_relationship_design(ctx, res, plan) for plan in plans.values()]
     database = ctx.project.database or "test"
     return Design(database, list(collections.values()), rels, embedded), res
+
+
+def _links_node() -> ShapeNode:
+    """``links: [{target, doc_type}]`` of the single collection pattern."""
+    item = ShapeNode(
+        "items",
+        "object",
+        role="child-refs",
+        children=[
+            ShapeNode("target", "objectId", role="child-refs", required=True),
+            ShapeNode("doc_type", "string", role="discriminator", required=True),
+        ],
+    )
+    return ShapeNode(
+        "links",
+        "array",
+        role="child-refs",
+        items=item,
+        description="documents this one is linked to (single collection pattern)",
+    )
+
+
+def _merge(ctx: Context, coll: CollectionDesign, eid: str, shape: list[ShapeNode]) -> None:
+    """A second entity in the same collection: both become variants told apart by ``doc_type``."""
+    root = ctx.entities[coll.root]
+    if root.subtypes is not None or ctx.entities[eid].subtypes is not None:
+        names = {n.name for n in coll.shape}
+        coll.shape.extend(n for n in shape if n.name not in names)
+        coll.entities.append(eid)
+        return
+    if coll.discriminator != "doc_type":
+        for node in coll.shape:
+            if node.name != "_id" and node.variant is None:
+                node.variant = coll.root
+        coll.shape.insert(
+            1,
+            ShapeNode(
+                "doc_type",
+                "string",
+                role="discriminator",
+                required=True,
+                enum=[coll.root],
+                description="which entity this document is",
+            ),
+        )
+        coll.discriminator, coll.variants = "doc_type", [coll.root]
+    for node in shape:
+        if node.name != "_id":
+            node.variant = eid
+            coll.shape.append(node)
+    disc = next(n for n in coll.shape if n.name == "doc_type")
+    disc.enum = [*(disc.enum or []), eid]
+    coll.variants.append(eid)
+    coll.entities.append(eid)
 
 
 def _place_embedded(
@@ -209,8 +272,30 @@ def _array_paths(shape: list[ShapeNode]) -> set[str]:
 
 
 def is_multikey(path: str, arrays: set[str]) -> bool:
+    return array_root(path, arrays) is not None
+
+
+def array_root(path: str, arrays: set[str]) -> str | None:
+    """The outermost array a key path crosses (None: not multikey)."""
     parts = path.split(".")
-    return any(".".join(parts[: i + 1]) in arrays for i in range(len(parts)))
+    for i in range(len(parts)):
+        prefix = ".".join(parts[: i + 1])
+        if prefix in arrays:
+            return prefix
+    return None
+
+
+def parallel_arrays(keys: list[str], arrays: set[str]) -> list[str]:
+    """Keys after the first that index a *different* array than the first array key (server refuses those)."""
+    roots: dict[str, str] = {}
+    for key in keys:
+        root = array_root(key, arrays)
+        if root is not None:
+            roots.setdefault(key, root)
+    distinct = list(dict.fromkeys(roots.values()))
+    if len(distinct) < 2:
+        return []
+    return [k for k, r in roots.items() if r != distinct[0]]
 
 
 def _granularity(interval: float | None) -> str:
@@ -370,6 +455,17 @@ def _indexes(
                     rules=["index-reference-fields"],
                 )
             )
+        if any(n.name == "links" and n.role == "child-refs" for n in coll.shape):
+            keys = [("links.target", 1), ("links.doc_type", 1)]
+            add(
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    why="finds a document and everything linked to it in one query (single collection)",
+                    key_reasons=["Equality: linked document id", "Equality: linked document type"],
+                    rules=["single-collection-many-to-many", "index-reference-fields"],
+                )
+            )
         for facts in ctx.rels_of_one[root]:
             plan = res.plans[facts.rel.id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
@@ -507,9 +603,9 @@ def _query_index(
     keys = plan.keys
     reasons = [plan.reasons.get(k, "") for k, _ in keys]
     notes = []
-    multikey = [k for k, _ in keys if is_multikey(k, arrays)]
-    if len(multikey) > 1:
-        drop = set(multikey[1:])
+    parallel = parallel_arrays([k for k, _ in keys], arrays)
+    if parallel:
+        drop = set(parallel)
         keep = [(k, v) for k, v in keys if k not in drop]
         reasons = [r for (k, _), r in zip(keys, reasons, strict=True) if k not in drop]
         keys = keep

@@ -261,6 +261,8 @@ class ShapeBuilder:
         facts = plan.facts
         rel, one = facts.rel, facts.one
         out: list[ShapeNode] = []
+        if plan.strategy == "single-collection":
+            return out
         if plan.strategy == "child-refs":
             self._copies_flat(plan, out, routes, taken)
             role = extended_ref_field(rel, one)
@@ -376,7 +378,7 @@ class ShapeBuilder:
                 out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
             routes[name] = Route(name, entity=many.id, rel=rel.id)
             taken.add(name)
-        elif plan.strategy in ("child-refs", "two-way") or (plan.strategy == "single-collection"):
+        elif plan.strategy in ("child-refs", "two-way"):
             copies = [cp for cp in plan.copies if cp.location == "child-array"]
             t = self.ref_type(many)
             ref_coll = self.collection_of(many.id)

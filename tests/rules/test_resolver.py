@@ -1,0 +1,246 @@
+"""The resolver's physical design beyond the seed scenarios: types, validators, names, edge cases."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.rules import analyse
+from modeller.rules.design import CollectionDesign
+from modeller.rules.esr import EsrPlan, serves
+
+
+def project(**data: Any) -> Project:
+    data.setdefault("entities", [])
+    for e in data["entities"]:
+        e.setdefault("name", e["id"])
+        e.setdefault("fields", [])
+    return Project.model_validate({"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "name": "t", **data})
+
+
+def only(p: Project) -> CollectionDesign:
+    (coll,) = analyse(p).design.collections
+    return coll
+
+
+def test_uuid_is_bindata_and_point_is_a_geojson_object() -> None:
+    coll = only(
+        project(
+            entities=[
+                {
+                    "id": "place",
+                    "fields": [
+                        {"name": "key", "type": "uuid", "required": True},
+                        {"name": "location", "type": "point"},
+                    ],
+                }
+            ]
+        )
+    )
+    props = coll.validator["$jsonSchema"]["properties"]
+    assert props["key"] == {"bsonType": "binData"}
+    loc = props["location"]
+    assert loc["bsonType"] == "object" and loc["properties"]["type"]["enum"] == ["Point"]
+    assert loc["properties"]["coordinates"] == {"bsonType": "array", "maxItems": 2, "items": {"bsonType": "double"}}
+    assert coll.validator["$jsonSchema"]["required"] == ["_id", "key"]
+
+
+def test_one_to_one_embeds_an_object_and_nested_fields_validate() -> None:
+    p = project(
+        entities=[
+            {"id": "patron"},
+            {
+                "id": "address",
+                "fields": [
+                    {"name": "geo", "type": "object", "fields": [{"name": "lat", "type": "double", "required": True}]}
+                ],
+            },
+        ],
+        relationships=[{"id": "r", "one": "patron", "many": "address", "cardinality": "one-to-one"}],
+    )
+    coll = only(p)
+    address = coll.validator["$jsonSchema"]["properties"]["address"]
+    assert address["bsonType"] == "object"
+    assert address["properties"]["geo"]["required"] == ["lat"]
+
+
+def test_embed_cycle_falls_back_with_a_warning() -> None:
+    p = project(
+        entities=[{"id": "a"}, {"id": "b"}],
+        relationships=[
+            {"id": "ab", "one": "a", "many": "b", "cardinality": "one-to-few", "max": 3},
+            {"id": "ba", "one": "b", "many": "a", "cardinality": "one-to-few", "max": 3, "strategy": "embed"},
+        ],
+    )
+    design = analyse(p).design
+    ba = next(r for r in design.relationships if r.id == "ba")
+    assert ba.strategy != "embed" and any("cannot contain itself" in w for w in ba.warnings)
+    assert [c.name for c in design.collections] == ["a"]
+
+
+def test_extended_reference_keeps_the_queried_reference_field() -> None:
+    p = project(
+        entities=[
+            {"id": "user", "fields": [{"name": "name", "type": "string"}]},
+            {"id": "order", "fields": [{"name": "at", "type": "date"}]},
+        ],
+        relationships=[
+            {
+                "id": "r",
+                "one": "user",
+                "many": "order",
+                "cardinality": "one-to-many",
+                "growth": "unbounded",
+                "denormalize": [{"field": "name", "direction": "one-to-many"}],
+            }
+        ],
+        queries=[{"id": "q", "entity": "order", "filter": {"user_id": "eq"}, "sort": [["at", -1]]}],
+    )
+    orders = analyse(p).design.collection("order")
+    assert orders is not None
+    assert [n.name for n in orders.shape] == ["_id", "at", "user_id", "user"]
+    assert [list(i.keys) for i in orders.indexes] == [[("user_id", 1), ("at", -1)]]
+
+
+def test_without_a_query_the_extended_reference_id_is_indexed() -> None:
+    p = project(
+        entities=[{"id": "user", "fields": [{"name": "name", "type": "string"}]}, {"id": "order"}],
+        relationships=[
+            {
+                "id": "r",
+                "one": "user",
+                "many": "order",
+                "cardinality": "one-to-many",
+                "growth": "unbounded",
+                "denormalize": [{"field": "name", "direction": "one-to-many"}],
+            }
+        ],
+    )
+    orders = analyse(p).design.collection("order")
+    assert orders is not None and [n.name for n in orders.shape] == ["_id", "user"]
+    assert [list(i.keys) for i in orders.indexes] == [[("user._id", 1)]]
+
+
+def test_single_collection_pattern() -> None:
+    p = project(
+        entities=[
+            {"id": "student", "fields": [{"name": "name", "type": "string", "required": True}]},
+            {"id": "klass", "fields": [{"name": "title", "type": "string"}]},
+        ],
+        relationships=[
+            {
+                "id": "r",
+                "one": "student",
+                "many": "klass",
+                "cardinality": "many-to-many",
+                "strategy": "single-collection",
+            }
+        ],
+    )
+    coll = only(p)
+    assert coll.entities == ["student", "klass"] and coll.discriminator == "doc_type"
+    schema = coll.validator["$jsonSchema"]
+    assert [b["properties"]["doc_type"]["enum"] for b in schema["oneOf"]] == [["student"], ["klass"]]
+    assert schema["oneOf"][0]["required"] == ["name"]
+    assert [list(i.keys) for i in coll.indexes] == [[("links.target", 1), ("links.doc_type", 1)]]
+
+
+def test_time_series_collection_on_a_recent_server() -> None:
+    p = project(
+        server_version="7.0",
+        entities=[
+            {
+                "id": "reading",
+                "append_only": True,
+                "timeseries": {"time_field": "ts", "meta_field": "sensor", "interval_s": 300, "retention_s": 86400},
+                "fields": [{"name": "ts", "type": "date"}, {"name": "sensor", "type": "string"}],
+            }
+        ],
+    )
+    coll = only(p)
+    assert coll.timeseries == {
+        "timeField": "ts",
+        "granularity": "minutes",
+        "metaField": "sensor",
+        "expireAfterSeconds": 86400,
+    }
+    assert coll.bucket is None and coll.indexes == []
+
+
+def test_ttl_on_an_old_server_is_a_single_field_index() -> None:
+    p = project(
+        server_version="4.4",
+        entities=[
+            {
+                "id": "event",
+                "timeseries": {"time_field": "at", "retention_s": 60},
+                "fields": [{"name": "at", "type": "date"}, {"name": "v", "type": "int"}],
+            }
+        ],
+    )
+    coll = only(p)
+    ttl = [i for i in coll.indexes if i.expire_after_s is not None]
+    assert [(list(i.keys), i.expire_after_s) for i in ttl] == [([("end", 1)], 60)]  # bucketed: expire by bucket end
+
+
+def test_user_index_kept_and_engine_prefix_dropped() -> None:
+    p = project(
+        entities=[
+            {
+                "id": "c",
+                "indexes": [{"keys": [["a", 1], ["b", -1]], "name": "mine"}],
+                "fields": [{"name": "a", "type": "string"}, {"name": "b", "type": "date"}],
+            }
+        ],
+        queries=[{"id": "q", "entity": "c", "filter": {"a": "eq"}}],
+    )
+    coll = only(p)
+    assert [(list(i.keys), i.origin, i.name) for i in coll.indexes] == [([("a", 1), ("b", -1)], "user", "mine")]
+    assert coll.indexes[0].queries == ["q"]
+
+
+def test_serves_allows_inverted_sort_and_any_equality_order() -> None:
+    plan = EsrPlan(eq=["a", "b"], sort=[("t", -1)], range=["x"])
+    assert serves([("b", 1), ("a", 1), ("t", 1), ("x", 1)], plan)
+    assert not serves([("a", 1), ("t", -1), ("b", 1), ("x", 1)], plan)
+    assert not serves([("a", 1), ("b", 1), ("x", 1), ("t", -1)], plan)
+
+
+def test_hostile_names_are_quoted_in_snippets() -> None:
+    evil = 'x"); db_dropDatabase(); ("</script>\\n'
+    p = project(
+        entities=[
+            {"id": "p", "fields": [{"name": evil, "type": "string", "immutable": False}]},
+            {"id": "c", "collection": 'we"ird'},
+        ],
+        relationships=[
+            {
+                "id": "r",
+                "one": "p",
+                "many": "c",
+                "cardinality": "one-to-many",
+                "max": 50,
+                "many_standalone": True,
+                "denormalize": [{"field": evil, "direction": "one-to-many"}],
+            }
+        ],
+    )
+    advice = analyse(p).design.relationships[0].denormalized[0].sync_advice
+    assert "</script>" not in advice and 'db.getCollection("we\\"ird")' in advice
+    assert json.dumps(evil)[:-1].replace("</", "<\\/") in advice
+
+
+def test_findings_are_sorted_by_subject_then_severity() -> None:
+    p = project(
+        entities=[{"id": "host"}, {"id": "log", "fields": [{"name": "m", "type": "string", "bytes": 100}]}],
+        relationships=[
+            {"id": "r", "one": "host", "many": "log", "cardinality": "one-to-squillions", "strategy": "embed"}
+        ],
+    )
+    findings = analyse(p).findings
+    kinds = [f.subject.kind for f in findings]
+    assert kinds == sorted(kinds, key=["entity", "relationship", "query"].index)
+    rel = [f.severity for f in findings if f.subject.kind == "relationship"]
+    order = ["error", "warning", "suggestion", "info"]
+    assert rel == sorted(rel, key=order.index)
