@@ -151,9 +151,9 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
         collections[name] = coll
     _place_embedded(ctx, res, plans, embedded_in, embedded, collections)
     for many_id in shared_with:
-        host = collections.get(res.location.get(many_id, ("", ""))[0])
-        if host is not None and not any(n.name == "links" for n in host.shape):
-            host.shape.append(_links_node())
+        host_coll = collections.get(res.location.get(many_id, ("", ""))[0])
+        if host_coll is not None and not any(n.name == "links" for n in host_coll.shape):
+            host_coll.shape.append(_links_node())
     for coll in collections.values():
         res.shapes[coll.name] = coll.shape
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
