@@ -14,7 +14,7 @@ from typing import Any
 _LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
 
 
-def _harden(text: str) -> str:
+def harden(text: str) -> str:
     """Escape what JSON leaves alone but JS or an HTML ``<script>`` host would misread."""
     return (
         text.replace("\u2028", "\\u2028")
@@ -30,7 +30,7 @@ def js_string(value: str) -> str:
     JSON string syntax is a subset of JS string syntax (once U+2028/U+2029 are
     escaped); ``</`` becomes ``<\\/`` so the script can be embedded in HTML.
     """
-    return _harden(json.dumps(value, ensure_ascii=False))
+    return harden(json.dumps(value, ensure_ascii=False))
 
 
 def js_value(value: Any, indent: int | None = None) -> str:
@@ -38,7 +38,7 @@ def js_value(value: Any, indent: int | None = None) -> str:
 
     Keys are always quoted, so a key such as ``__proto__`` or ``a-b`` stays data.
     """
-    return _harden(json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False))
+    return harden(json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False))
 
 
 def one_line(text: str) -> str:
@@ -56,4 +56,4 @@ def comment(text: str) -> str:
 
 def quoted(name: str) -> str:
     """A name as it appears inside comments and reports: JSON-quoted, on one line."""
-    return one_line(_harden(json.dumps(name, ensure_ascii=False)))
+    return one_line(harden(json.dumps(name, ensure_ascii=False)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -32,9 +32,9 @@ from modeller.rules.design import CollectionDesign, Design, ShapeNode
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
 #: Upper bound of generated array sizes (samples stay readable); validator minItems still wins.
-_ARRAY_CAP = 5
+_ARRAY_CAP = 3
 #: Upper bound of readings per sample bucket.
-_BUCKET_CAP = 60
+_BUCKET_CAP = 6
 
 _MISSING: Any = object()
 
@@ -65,11 +65,36 @@ def sample_documents(design: Design, project: Project, n: int = 5, seed: int = 0
     return _Builder(design, project, n, seed).build()
 
 
+_ROWS: dict[int, tuple[Sequence[Mapping[str, Any]], list[str]]] = {}
+_ROWS_LIMIT = 4096
+
+
+def canonical_rows(docs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each document as one line of canonical Extended JSON.
+
+    The setup script and the sample files show the same text; an export of
+    1,000 collections serializes each list once (memoized by list identity).
+    """
+    hit = _ROWS.get(id(docs))
+    if hit is not None and hit[0] is docs:
+        return hit[1]
+    rows = [json_util.dumps(doc, json_options=json_util.CANONICAL_JSON_OPTIONS, ensure_ascii=False) for doc in docs]
+    if len(_ROWS) >= _ROWS_LIMIT:
+        _ROWS.clear()
+    _ROWS[id(docs)] = (docs, rows)
+    return rows
+
+
 def samples_json(docs: Iterable[Mapping[str, Any]]) -> str:
-    """``samples/<collection>.json``: canonical Extended JSON, two-space indent."""
-    return (
-        json_util.dumps(list(docs), json_options=json_util.CANONICAL_JSON_OPTIONS, indent=2, ensure_ascii=False) + "\n"
-    )
+    """``samples/<collection>.json``: a JSON array of canonical Extended JSON, one document per line.
+
+    One line per document keeps the files diff-friendly and ``mongoimport --jsonArray`` reads them as is.
+    """
+    items = docs if isinstance(docs, list) else list(docs)
+    rows = canonical_rows(items)
+    if not rows:
+        return "[]\n"
+    return "[\n  " + ",\n  ".join(rows) + "\n]\n"
 
 
 def get_path(doc: Any, path: str) -> Any:
@@ -405,9 +430,15 @@ class _Builder:
         return value
 
     @staticmethod
-    def _key(value: Any) -> str:
-        """A hashable, type-aware identity for sample values (ObjectId, Binary, dicts, ...)."""
-        return json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True)
+    def _key(value: Any) -> Any:
+        """A hashable, type-aware identity for sample values (``1``, ``1.0``, ``True`` and ``Int64(1)`` differ)."""
+        if isinstance(value, (str, int, float, ObjectId, dt.datetime)) or value is None:
+            return (type(value).__name__, value)
+        if isinstance(value, Decimal128):
+            return ("decimal", value.bid)
+        if isinstance(value, bytes):
+            return (type(value).__name__, getattr(value, "subtype", None), bytes(value))
+        return ("json", json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True))
 
     # -- buckets ---------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from modeller.export.common import per_design
 from modeller.export.literals import js_string
 from modeller.rules.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 
@@ -36,13 +37,18 @@ def _walk(nodes: list[ShapeNode], prefix: str = "") -> Iterator[tuple[str, Shape
             yield from _walk(node.items.children, path)
 
 
+def _index(design: Design) -> dict[str, list[_Hit]]:
+    """relationship id -> the shape nodes that store it, built once per design."""
+    out: dict[str, list[_Hit]] = {}
+    for coll in design.collections:
+        for path, node in _walk(coll.shape):
+            if node.relationship:
+                out.setdefault(node.relationship, []).append(_Hit(coll, path, node))
+    return out
+
+
 def _hits(design: Design, rel_id: str) -> list[_Hit]:
-    return [
-        _Hit(coll, path, node)
-        for coll in design.collections
-        for path, node in _walk(coll.shape)
-        if node.relationship == rel_id
-    ]
+    return per_design("relationship-nodes", design, _index).get(rel_id, [])
 
 
 def _c(name: str) -> str:
@@ -221,7 +227,7 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
 
 
 def _find(design: Design, coll_name: str, name: str) -> ShapeNode | None:
-    coll = design.collection(coll_name)
+    coll = per_design("collections", design, lambda d: {c.name: c for c in d.collections}).get(coll_name)
     if coll is None:
         return None
     return next((n for n in coll.shape if n.name == name), None)

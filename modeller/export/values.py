@@ -10,6 +10,7 @@ documents pick from it (unique fields call Faker directly).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 import re
 import uuid
@@ -24,7 +25,7 @@ from faker import Faker
 DATE_START = dt.datetime(2023, 1, 1, tzinfo=dt.UTC)
 DATE_SPAN_S = 2 * 365 * 24 * 3600
 
-_POOL_SIZE = 48
+_POOL_SIZE = 24
 _WORD = re.compile(r"[^a-z0-9]+")
 
 #: normalized field name -> Faker provider (string fields).
@@ -259,6 +260,7 @@ _FLOAT_RANGES: dict[str, tuple[float, float]] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(name: str) -> str:
     """``"Email Address"`` -> ``"email_address"``: the key for the name tables."""
     return _WORD.sub("_", name.lower()).strip("_")
