@@ -41,7 +41,10 @@ class AnalysisService(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, document: ProjectDocument, analyse: Analyse | None = None, delay_ms: int = 150,
+        self,
+        document: ProjectDocument,
+        analyse: Analyse | None = None,
+        delay_ms: int = 150,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)

@@ -51,6 +51,9 @@ class ProjectDocument(QObject):
         super().__init__(parent)
         self._project = project if project is not None else empty_project()
         self._path: Path | None = None
+        # id -> object caches for O(1) lookups (1,000-entity projects); dropped on every change
+        self._entities: dict[str, Entity] | None = None
+        self._relationships: dict[str, Relationship] | None = None
         self.undo_stack = QUndoStack(self)
         for signal in (
             self.entity_added,
@@ -86,10 +89,14 @@ class ProjectDocument(QObject):
         return not self.undo_stack.isClean()
 
     def entity(self, entity_id: str) -> Entity | None:
-        return next((e for e in self._project.entities if e.id == entity_id), None)
+        if self._entities is None:
+            self._entities = {e.id: e for e in self._project.entities}
+        return self._entities.get(entity_id)
 
     def relationship(self, rel_id: str) -> Relationship | None:
-        return next((r for r in self._project.relationships if r.id == rel_id), None)
+        if self._relationships is None:
+            self._relationships = {r.id: r for r in self._project.relationships}
+        return self._relationships.get(rel_id)
 
     def query(self, query_id: str) -> Query | None:
         return next((q for q in self._project.queries if q.id == query_id), None)
@@ -137,6 +144,7 @@ class ProjectDocument(QObject):
         """Replace the whole project (New/Open/Revert/restore): history starts afresh."""
         self.undo_stack.clear()
         self._project = project
+        self._entities = self._relationships = None
         self._path = path
         self.project_reset.emit()
         self.path_changed.emit()
@@ -147,12 +155,14 @@ class ProjectDocument(QObject):
 
     # --- primitives: called by commands only, each paired with its inverse
     def insert_entity(self, index: int, entity: Entity, position: Position | None) -> None:
+        self._entities = None
         self._project.entities.insert(index, entity)
         if position is not None:
             self._project.layout[entity.id] = position
         self.entity_added.emit(entity.id)
 
     def remove_entity(self, entity_id: str) -> tuple[int, Entity, Position | None]:
+        self._entities = None
         index = next(i for i, e in enumerate(self._project.entities) if e.id == entity_id)
         entity = self._project.entities.pop(index)
         position = self._project.layout.pop(entity_id, None)
@@ -160,6 +170,7 @@ class ProjectDocument(QObject):
         return index, entity, position
 
     def replace_entity(self, entity: Entity) -> Entity:
+        self._entities = None
         index = next(i for i, e in enumerate(self._project.entities) if e.id == entity.id)
         old = self._project.entities[index]
         self._project.entities[index] = entity
@@ -167,16 +178,19 @@ class ProjectDocument(QObject):
         return old
 
     def insert_relationship(self, index: int, rel: Relationship) -> None:
+        self._relationships = None
         self._project.relationships.insert(index, rel)
         self.relationship_added.emit(rel.id)
 
     def remove_relationship(self, rel_id: str) -> tuple[int, Relationship]:
+        self._relationships = None
         index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel_id)
         rel = self._project.relationships.pop(index)
         self.relationship_removed.emit(rel_id)
         return index, rel
 
     def replace_relationship(self, rel: Relationship) -> Relationship:
+        self._relationships = None
         index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel.id)
         old = self._project.relationships[index]
         self._project.relationships[index] = rel

@@ -29,13 +29,11 @@ def dot_source(project: Project, sizes: Sizes) -> str:
     lines = [
         "digraph modeller {",
         f"  graph [rankdir=TB, nodesep={H_GAP / POINTS_PER_INCH:.3f}, ranksep={V_GAP / POINTS_PER_INCH:.3f}];",
-        "  node [shape=box, fixedsize=true, label=\"\"];",
+        '  node [shape=box, fixedsize=true, label=""];',
     ]
     for entity in project.entities:
         w, h = sizes.get(entity.id, (180.0, 120.0))
-        lines.append(
-            f"  {_quote(entity.id)} [width={w / POINTS_PER_INCH:.3f}, height={h / POINTS_PER_INCH:.3f}];"
-        )
+        lines.append(f"  {_quote(entity.id)} [width={w / POINTS_PER_INCH:.3f}, height={h / POINTS_PER_INCH:.3f}];")
     known = {e.id for e in project.entities}
     for rel in project.relationships:
         if rel.one != rel.many and rel.one in known and rel.many in known:
@@ -93,7 +91,9 @@ def parse_plain(text: str, sizes: Sizes) -> Positions:
     return out
 
 
-def graphviz_positions(project: Project, sizes: Sizes, timeout: float = 10.0, dot: str | None = None) -> Positions | None:
+def graphviz_positions(
+    project: Project, sizes: Sizes, timeout: float = 10.0, dot: str | None = None
+) -> Positions | None:
     """Positions from ``dot``, or None if it is missing, fails or takes longer than ``timeout`` seconds."""
     binary = dot or shutil.which("dot")
     if binary is None or not project.entities:
@@ -186,7 +186,9 @@ def _barycentre(node: str, parents: dict[str, list[str]], index: dict[str, float
     return sum(placed) / len(placed) if placed else float("inf")
 
 
-def auto_layout(project: Project, sizes: Sizes, use_graphviz: bool = True, timeout: float = 10.0) -> tuple[Positions, str]:
+def auto_layout(
+    project: Project, sizes: Sizes, use_graphviz: bool = True, timeout: float = 10.0
+) -> tuple[Positions, str]:
     """Positions and which engine made them (``"graphviz"`` or ``"built-in"``)."""
     if use_graphviz:
         positions = graphviz_positions(project, sizes, timeout)

@@ -111,8 +111,14 @@ class MainWindow(QMainWindow):
         self.analysis.analysed.connect(self._analysed)
         self.analysis.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
         self.live = LiveController(
-            self.analysis, self.recommendations, self.preview, self.scene, self.view, self.findings_label,
-            open_rule=self.show_rule_reference, parent=self,
+            self.analysis,
+            self.recommendations,
+            self.preview,
+            self.scene,
+            self.view,
+            self.findings_label,
+            open_rule=self.show_rule_reference,
+            parent=self,
         )
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(AUTOSAVE_MS)
@@ -205,14 +211,22 @@ class MainWindow(QMainWindow):
         )
         self.zoom_in_action = self._action("Zoom &In", self.view.zoom_in, K.ZoomIn, "Zoom in (Ctrl+wheel)", "zoom-in")
         self.zoom_in_action.setShortcuts([QKeySequence(K.ZoomIn), QKeySequence("Ctrl+=")])
-        self.zoom_out_action = self._action("Zoom &Out", self.view.zoom_out, K.ZoomOut, "Zoom out (Ctrl+wheel)",
-                                            "zoom-out")
-        self.zoom_reset_action = self._action("&Actual Size", self.view.reset_zoom, "Ctrl+0", "Zoom to 100 %",
-                                              "zoom-reset")
-        self.fit_action = self._action("&Fit to Window", self.view.fit_to_window, "Ctrl+9", "Show the whole diagram",
-                                       "fit")
-        self.layout_action = self._action("Auto-&layout", self.auto_layout, "Ctrl+L",
-                                          "Arrange the cards (Graphviz dot, or the built-in layout)", "layout")
+        self.zoom_out_action = self._action(
+            "Zoom &Out", self.view.zoom_out, K.ZoomOut, "Zoom out (Ctrl+wheel)", "zoom-out"
+        )
+        self.zoom_reset_action = self._action(
+            "&Actual Size", self.view.reset_zoom, "Ctrl+0", "Zoom to 100 %", "zoom-reset"
+        )
+        self.fit_action = self._action(
+            "&Fit to Window", self.view.fit_to_window, "Ctrl+9", "Show the whole diagram", "fit"
+        )
+        self.layout_action = self._action(
+            "Auto-&layout",
+            self.auto_layout,
+            "Ctrl+L",
+            "Arrange the cards (Graphviz dot, or the built-in layout)",
+            "layout",
+        )
         self.snap_action = self._action("&Snap to Grid", self._toggle_snap, None, "Cards snap to the grid when moved")
         self.snap_action.setCheckable(True)
         self.snap_action.setChecked(self.scene.snap_to_grid)
@@ -232,16 +246,21 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
-        self.export_action = self._action("&Export…", self.show_export_dialog, "Ctrl+E",
-                                          "Write the mongosh script, validators, samples, diagram and report")
+        self.export_action = self._action(
+            "&Export…",
+            self.show_export_dialog,
+            "Ctrl+E",
+            "Write the mongosh script, validators, samples, diagram and report",
+        )
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit = bar.addMenu("&Edit")
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
-        edit.addActions([self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
-                         self.delete_action])
+        edit.addActions(
+            [self.cut_action, self.copy_action, self.paste_action, self.duplicate_action, self.delete_action]
+        )
         edit.addSeparator()
         edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
         view = bar.addMenu("&View")
@@ -253,8 +272,12 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        self.rule_reference_action = self._action("&Rule reference", lambda: self.show_rule_reference(), "F1",
-                                                  "Every rule of the engine with its documentation and sources")
+        self.rule_reference_action = self._action(
+            "&Rule reference",
+            lambda: self.show_rule_reference(),
+            "F1",
+            "Every rule of the engine with its documentation and sources",
+        )
         help_menu.addAction(self.rule_reference_action)
 
     def _build_toolbar(self) -> None:
@@ -567,7 +590,7 @@ class MainWindow(QMainWindow):
     def show_export_dialog(self) -> ExportDialog:
         """File → Export…: non-modal, so the window stays usable while it runs."""
         base = self.document.path.parent if self.document.path else Path.home()
-        stem = (self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export")
+        stem = self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export"
         dialog = ExportDialog(self.document.project, base / f"{stem}-export", self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()

@@ -7,6 +7,7 @@ start-up means the last session ended abnormally.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -59,7 +60,5 @@ class RecoveryStore:
 
     def clear(self) -> None:
         for name in (RECOVERY_FILE, META_FILE):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 (self.directory / name).unlink()
-            except FileNotFoundError:
-                pass

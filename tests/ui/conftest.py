@@ -49,7 +49,7 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> DialogLog:
 
 
 @pytest.fixture
-def make_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:  # noqa: ANN001
+def make_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:
     """Windows sharing one isolated settings file and recovery folder (a "machine")."""
     windows: list[MainWindow] = []
 
@@ -78,5 +78,5 @@ def sample(name: str) -> Path:
     return SAMPLES / f"{name}.modeller.json"
 
 
-def load_sample(name: str):  # noqa: ANN201
+def load_sample(name: str):
     return load_project(sample(name))

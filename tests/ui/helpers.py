@@ -20,12 +20,14 @@ def drop_from_palette(window: MainWindow, row: int, at: QPoint) -> None:
     viewport = window.view.viewport()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # PySide6 flags the QPoint overload
-        enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                                Qt.KeyboardModifier.NoModifier)
+        enter = QDragEnterEvent(
+            at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        )
     QApplication.sendEvent(viewport, enter)
     assert enter.isAccepted(), "the canvas refused the palette drag"
-    event = QDropEvent(QPointF(at), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(at), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     QApplication.sendEvent(viewport, event)
 
 

@@ -11,17 +11,17 @@ from modeller.ui.main_window import MainWindow
 from .conftest import sample
 
 
-def fake_engine(strategy: str):  # noqa: ANN201
+def fake_engine(strategy: str):
     """An analyse() that resolves every relationship to ``strategy`` (the contract's RelationshipDesign)."""
 
-    def analyse(project):  # noqa: ANN001, ANN202
+    def analyse(project):
         rels = [RelationshipDesign(r.id, strategy, "engine", [], [], "because") for r in project.relationships]
         return Analysis(findings=[], design=Design(database="test", collections=[], relationships=rels))
 
     return analyse
 
 
-def test_badge_shows_user_choice_or_engine_resolution(make_window, qtbot) -> None:  # noqa: ANN001
+def test_badge_shows_user_choice_or_engine_resolution(make_window, qtbot) -> None:
     window: MainWindow = make_window(analyse=fake_engine("parent-ref"))
     assert window.open_path(sample("task-tracker"), ask=False)
     rel = window.document.project.relationships[0]
@@ -37,8 +37,8 @@ def test_badge_shows_user_choice_or_engine_resolution(make_window, qtbot) -> Non
     assert item.badge_text() == "embed"
 
 
-def test_engine_failure_is_a_status_message(make_window, qtbot) -> None:  # noqa: ANN001
-    def broken(project):  # noqa: ANN001, ANN202
+def test_engine_failure_is_a_status_message(make_window, qtbot) -> None:
+    def broken(project):
         raise RuntimeError("boom")
 
     window: MainWindow = make_window(analyse=broken)
@@ -48,7 +48,7 @@ def test_engine_failure_is_a_status_message(make_window, qtbot) -> None:  # noqa
     assert all(i.badge_text() == "auto" or "→" not in i.badge_text() for i in window.scene.relationship_items.values())
 
 
-def test_real_engine_is_used_when_the_rules_package_provides_it(make_window) -> None:  # noqa: ANN001
+def test_real_engine_is_used_when_the_rules_package_provides_it(make_window) -> None:
     found = engine_analyse()
     assert (found is not None) == callable(getattr(modeller.rules, "analyse", None))
     window: MainWindow = make_window(use_engine=True)

@@ -21,7 +21,7 @@ def distinct_colours(image: QImage, step: int = 7) -> int:
 
 
 @pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.modeller.json")), ids=lambda p: p.name.split(".")[0])
-def test_screenshot_of_every_sample(qapp, path: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_screenshot_of_every_sample(qapp, path: Path, tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
     assert main([str(path), "--screenshot", str(out), "--size", "1200x800"]) == 0
     image = QImage(str(out))
@@ -40,7 +40,7 @@ def test_bad_size_is_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert "is not WIDTHxHEIGHT" in err and "Traceback" not in err
 
 
-def test_broken_file_is_reported_with_place(qapp, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:  # noqa: ANN001
+def test_broken_file_is_reported_with_place(qapp, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.modeller.json"
     bad.write_text('{"format": "mongo-schema-modeller", "format_version": 1, "name": "x", "entitys": []}\n')
     assert main([str(bad), "--screenshot", str(tmp_path / "x.png")]) == 2
@@ -49,6 +49,6 @@ def test_broken_file_is_reported_with_place(qapp, capsys: pytest.CaptureFixture[
     assert not (tmp_path / "x.png").exists()
 
 
-def test_missing_file_is_reported(qapp, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:  # noqa: ANN001
+def test_missing_file_is_reported(qapp, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main([str(tmp_path / "none.modeller.json"), "--screenshot", str(tmp_path / "x.png")]) == 2
     assert "none.modeller.json" in capsys.readouterr().err

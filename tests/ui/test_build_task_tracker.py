@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 
-from modeller.model import Entity, Position, Project, Relationship
+from modeller.model import Entity, Position, Relationship
 from modeller.ui.document import empty_project
 from modeller.ui.main_window import MainWindow
 
 from .helpers import body_point, drag, drop_from_palette, handle_point
 
 
-def rename(window: MainWindow, name: str, qtbot) -> None:  # noqa: ANN001
+def rename(window: MainWindow, name: str, qtbot) -> None:
     line = window.properties.entity_editor.form.editor(["name"]).widget
     line.setFocus()
     line.selectAll()
@@ -23,7 +23,7 @@ def snapped(window: MainWindow, point: QPoint) -> Position:
     return Position(x=round(scene.x() / 20) * 20, y=round(scene.y() / 20) * 20)
 
 
-def test_task_tracker_drawn_with_palette_properties_and_mouse(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_task_tracker_drawn_with_palette_properties_and_mouse(window: MainWindow, qtbot) -> None:
     stack = window.document.undo_stack
     person_at, task_at = QPoint(150, 150), QPoint(600, 170)
 
@@ -59,7 +59,10 @@ def test_task_tracker_drawn_with_palette_properties_and_mouse(window: MainWindow
             ],
             "relationships": [
                 Relationship(
-                    id="entity_entity_2", one="entity", many="entity_2", cardinality="one-to-many",
+                    id="entity_entity_2",
+                    one="entity",
+                    many="entity_2",
+                    cardinality="one-to-many",
                     many_standalone=True,
                 )
             ],

@@ -15,13 +15,13 @@ from .conftest import sample
 from .helpers import body_point, drag
 
 
-def on_border(point: QPointF, rect, tolerance: float = 1.0) -> bool:  # noqa: ANN001
+def on_border(point: QPointF, rect, tolerance: float = 1.0) -> bool:
     inside = rect.adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(point)
     strictly = rect.adjusted(tolerance, tolerance, -tolerance, -tolerance).contains(point)
     return inside and not strictly
 
 
-def test_lines_meet_their_cards_in_every_sample(make_window, samples_dir) -> None:  # noqa: ANN001
+def test_lines_meet_their_cards_in_every_sample(make_window, samples_dir) -> None:
     window = make_window()
     for path in sorted(samples_dir.glob("*.modeller.json")):
         assert window.open_path(path, ask=False)
@@ -85,9 +85,16 @@ def test_ctrl_wheel_zooms_and_fit_shows_everything(window: MainWindow) -> None:
     assert window.open_path(sample("ecommerce"), ask=False)
     window.view.reset_zoom()
     viewport = window.view.viewport()
-    event = QWheelEvent(QPointF(200, 200), QPointF(viewport.mapToGlobal(QPoint(200, 200))), QPoint(0, 0),
-                        QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier,
-                        Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        QPointF(200, 200),
+        QPointF(viewport.mapToGlobal(QPoint(200, 200))),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(viewport, event)
     assert abs(window.view.zoom() - 1.15) < 1e-6
     assert window.zoom_label.text() == "115 %"

@@ -49,11 +49,12 @@ def test_save_close_open_gives_equal_project_and_canvas(make_window: Callable[..
     assert canvas_state(second) == saved_canvas
     assert saved_canvas[0][entity] == (1234, -56)
     assert second.recent_files()[0] == str(out.resolve())
-    assert [a.toolTip() for a in second.recent_menu.actions()][0] == str(out.resolve())
+    assert next(a.toolTip() for a in second.recent_menu.actions()) == str(out.resolve())
 
 
-def test_corrupt_file_shows_one_dialog_and_keeps_project(window: MainWindow, dialogs: DialogLog,
-                                                          tmp_path: Path) -> None:
+def test_corrupt_file_shows_one_dialog_and_keeps_project(
+    window: MainWindow, dialogs: DialogLog, tmp_path: Path
+) -> None:
     assert window.open_path(sample("blog"))
     modify(window)
     before = window.document.project.model_copy(deep=True)
@@ -123,8 +124,9 @@ def test_autosave_recovery_restores_edits(make_window: Callable[..., MainWindow]
     assert restarted.title_text().startswith("task-tracker.modeller.json*")
 
 
-def test_recovery_discarded_on_request_and_cleared_on_save(make_window: Callable[..., MainWindow],
-                                                             dialogs: DialogLog, tmp_path: Path) -> None:
+def test_recovery_discarded_on_request_and_cleared_on_save(
+    make_window: Callable[..., MainWindow], dialogs: DialogLog, tmp_path: Path
+) -> None:
     crashed = make_window()
     assert crashed.open_path(sample("blog"))
     modify(crashed)

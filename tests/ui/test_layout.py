@@ -67,7 +67,7 @@ def test_graphviz_layout_of_a_sample_has_no_overlaps() -> None:
     assert auto_layout(project, sizes)[1] == "graphviz"
 
 
-def test_missing_or_failing_dot_falls_back(tmp_path) -> None:  # noqa: ANN001
+def test_missing_or_failing_dot_falls_back(tmp_path) -> None:
     project = chain(4, hostile=True)
     sizes = {e.id: (180.0, 120.0) for e in project.entities}
     assert graphviz_positions(project, sizes, dot=str(tmp_path / "no-dot")) is None

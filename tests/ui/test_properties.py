@@ -16,14 +16,14 @@ def open_entity(window: MainWindow, name: str) -> str:
     return entity_id
 
 
-def type_into(qtbot, editor, text: str) -> None:  # noqa: ANN001
+def type_into(qtbot, editor, text: str) -> None:
     widget = editor.widget
     widget.setFocus()
     widget.selectAll()
     qtbot.keyClicks(widget, text)
 
 
-def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow, qtbot) -> None:
     entity_id = open_entity(window, "Task")
     before = window.document.entity(entity_id)
     editor = window.properties.entity_editor.form.editor(["count"])
@@ -38,7 +38,7 @@ def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow,
     assert window.scene.entity_items[entity_id]._subtitle.startswith("2.5M docs")
 
 
-def test_typing_a_name_is_one_undo_entry(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_typing_a_name_is_one_undo_entry(window: MainWindow, qtbot) -> None:
     entity_id = open_entity(window, "Task")
     editor = window.properties.entity_editor.form.editor(["name"])
     type_into(qtbot, editor, "Chore")
@@ -59,7 +59,7 @@ def test_illegal_field_name_refused_with_reason(window: MainWindow) -> None:
     assert window.document.entity(entity_id) == before
 
 
-def test_field_table_add_nest_reorder_and_types(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_field_table_add_nest_reorder_and_types(window: MainWindow, qtbot) -> None:
     entity_id = open_entity(window, "Person")
     fields = window.properties.entity_editor.fields
     names = [f.name for f in window.document.entity(entity_id).fields]
@@ -95,7 +95,7 @@ def test_field_table_add_nest_reorder_and_types(window: MainWindow, qtbot) -> No
     assert [f.name for f in window.document.entity(entity_id).fields] == names
 
 
-def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainWindow, qtbot) -> None:
     assert window.open_path(sample("task-tracker"), ask=False)
     rel = window.document.project.relationships[0]
     window.scene.select_only(rel_ids=[rel.id])
@@ -127,7 +127,7 @@ def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainW
     assert window.document.relationship(rel.id).decision is None
 
 
-def test_project_settings_and_refused_database_name(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_project_settings_and_refused_database_name(window: MainWindow, qtbot) -> None:
     editor = window.properties.project_editor.form.editor(["database"])
     type_into(qtbot, editor, "my.db")
     assert "contains '.'" in editor.error.text()

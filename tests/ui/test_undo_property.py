@@ -85,7 +85,7 @@ def assert_canvas_matches(scene: CanvasScene, project: Project) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 50), st.integers(0, 50)), max_size=25))
-def test_random_commands_undo_redo_exactly(qapp, steps: list[tuple[str, int, int]]) -> None:  # noqa: ANN001
+def test_random_commands_undo_redo_exactly(qapp, steps: list[tuple[str, int, int]]) -> None:
     document = ProjectDocument(START.model_copy(deep=True))
     scene = CanvasScene(document)
     initial = document.project.model_copy(deep=True)
@@ -105,7 +105,7 @@ def test_random_commands_undo_redo_exactly(qapp, steps: list[tuple[str, int, int
     assert_canvas_matches(scene, final)
 
 
-def test_delete_entity_removes_relationships_and_queries_and_undo_restores_order(qapp) -> None:  # noqa: ANN001
+def test_delete_entity_removes_relationships_and_queries_and_undo_restores_order(qapp) -> None:
     project = load_project(sample("ecommerce"))
     document = ProjectDocument(project.model_copy(deep=True))
     victim = next(e.id for e in project.entities if len(document.relationships_of(e.id)) >= 2)

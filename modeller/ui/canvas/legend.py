@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from modeller.ui.canvas.items.notation import LEGEND, draw_end
@@ -22,16 +22,28 @@ class LegendWidget(QWidget):
         self._style = style
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.setToolTip("Cardinality notation (View ▸ Legend hides it)")
+        self._cache: QPixmap | None = None
         self.resize(self.sizeHint())
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self) -> QSize:
         width = max(self._style.label_metrics.horizontalAdvance(text) for _, text in LEGEND)
         width = max(width, self._style.label_metrics.horizontalAdvance("auto → x: engine's choice"))
         return QSize(int(width) + 80, self.ROW * (len(LEGEND) + 2) + 12)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
-        colors = self._style.colors
+    def paintEvent(self, event: QPaintEvent) -> None:
+        # the legend sits over the canvas and repaints with every canvas frame: blit a cached picture
+        ratio = self.devicePixelRatioF()
+        if self._cache is None or self._cache.size() != self.size() * ratio:
+            self._cache = QPixmap(self.size() * ratio)
+            self._cache.setDevicePixelRatio(ratio)
+            self._cache.fill(Qt.GlobalColor.transparent)
+            self._draw(QPainter(self._cache))
         painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._cache)
+        painter.end()
+
+    def _draw(self, painter: QPainter) -> None:
+        colors = self._style.colors
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         bg = QColor(colors.card)
         bg.setAlpha(230)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
 from modeller.model import Position, Relationship
@@ -45,8 +45,16 @@ class CanvasScene(QGraphicsScene):
         self._designs: dict[str, Any] = {}
         self.snap_to_grid = True
         self.user_moving = False
+        #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
+        self.overview = False
+        self._overview_rects: dict[str, QRectF] = {}
+        self._overview_cache: tuple[list[QLineF], list[QRectF], list[QRectF]] | None = None
+        self._overview_lines: dict[str, QLineF] = {}
+        self._overview_boxes: dict[str, QRectF] = {}
+        self._overview_heads: dict[str, QRectF] = {}
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
+        self.selectionChanged.connect(lambda: self.update() if self.overview else None)
         document.entity_added.connect(self._entity_added)
         document.entity_removed.connect(self._entity_removed)
         document.entity_changed.connect(self._entity_changed)
@@ -63,20 +71,20 @@ class CanvasScene(QGraphicsScene):
         self.interaction.cancel()
         self.interaction = interaction or SelectMoveInteraction(self)
 
-    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.interaction.mouse_press(event):
             super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.interaction.mouse_move(event):
             super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.interaction.mouse_release(event):
             super().mouseReleaseEvent(event)
         self.interaction.after_release(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.interaction.key_press(event):
             super().keyPressEvent(event)
 
@@ -155,6 +163,79 @@ class CanvasScene(QGraphicsScene):
             return f"auto → {resolved.strategy}", False
         return "auto", False
 
+    # ------------------------------------------------------------ overview (far zoomed out)
+    def set_overview(self, on: bool) -> None:
+        """At tiny zoom, thousands of per-item Python paints cost more than a frame: draw in bulk instead."""
+        if on == self.overview:
+            return
+        self.overview = on
+        for item in [*self.entity_items.values(), *self.relationship_items.values()]:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
+        self.update()
+
+    def _overview_geometry(self) -> tuple[list[QLineF], list[QRectF], list[QRectF]]:
+        """Cached draw lists; a moved card refreshes only its own entries (see :meth:`entity_item_moved`)."""
+        if self._overview_cache is None:
+            self._overview_lines = {
+                key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
+            }
+            self._overview_boxes = {key: i.scene_rect() for key, i in self.entity_items.items()}
+            head = self.style.header_height
+            self._overview_heads = {
+                key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
+            }
+            self._overview_cache = (
+                list(self._overview_lines.values()),
+                list(self._overview_boxes.values()),
+                list(self._overview_heads.values()),
+            )
+        return self._overview_cache
+
+    def _overview_moved(self, entity_id: str, attached: list[str]) -> None:
+        if self._overview_cache is None:
+            return
+        item = self.entity_items.get(entity_id)
+        if item is None:
+            self._overview_cache = None
+            return
+        rect = item.scene_rect()
+        self._overview_boxes[entity_id] = rect
+        self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+        for rel_id in attached:
+            chord = self.relationship_items[rel_id].chord
+            if chord is not None:
+                self._overview_lines[rel_id] = chord
+        self._overview_cache = (
+            list(self._overview_lines.values()),
+            list(self._overview_boxes.values()),
+            list(self._overview_heads.values()),
+        )
+
+    def paint_overview(self, painter: QPainter, exposed: QRectF) -> None:
+        """Boxes, header bands and lines of the whole diagram in a handful of draw calls."""
+        colors = self.style.colors
+        lines, boxes, heads = self._overview_geometry()
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(QPen(colors.line, 0))
+        painter.drawLines(lines)
+        painter.setPen(QPen(colors.card_border, 0))
+        painter.setBrush(colors.card)
+        painter.drawRects(boxes)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.header)
+        painter.drawRects(heads)
+        selected = self.selectedItems()
+        if selected:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(colors.selection, 0))
+            for item in selected:
+                if isinstance(item, EntityItem):
+                    painter.drawRect(item.scene_rect())
+                elif isinstance(item, RelationshipItem) and item.chord is not None:
+                    painter.drawLine(item.chord)
+        painter.restore()
+
     # ------------------------------------------------------------ snapping and moving
     def snap(self, item: QGraphicsItem, value: Any) -> Any:
         if self.user_moving and self.snap_to_grid and isinstance(value, QPointF):
@@ -163,11 +244,27 @@ class CanvasScene(QGraphicsScene):
         return value
 
     def entity_item_moved(self, entity_id: str) -> None:
-        for rel_id in self._attached.get(entity_id, ()):
+        attached = list(self._attached.get(entity_id, ()))
+        if self.overview:
+            # items without contents do not invalidate their area: name it ourselves
+            dirty = self._overview_rects.get(entity_id, QRectF())
+            for rel_id in attached:
+                dirty = dirty.united(self.relationship_items[rel_id].sceneBoundingRect())
+        for rel_id in attached:
             self._place_relationship(rel_id)
+        item = self.entity_items.get(entity_id)
+        if item is not None:
+            self._overview_rects[entity_id] = item.scene_rect()
+        self._overview_moved(entity_id, attached)
+        if self.overview and item is not None:
+            dirty = dirty.united(item.scene_rect())
+            for rel_id in attached:
+                dirty = dirty.united(self.relationship_items[rel_id].sceneBoundingRect())
+            self.update(dirty.adjusted(-4, -4, 4, 4))
 
     # ------------------------------------------------------------ document signals
     def rebuild(self) -> None:
+        """Recreate every item; geometry is computed before the items enter the scene (one index update)."""
         self._building = True
         self.clear()
         self.entity_items.clear()
@@ -183,22 +280,34 @@ class CanvasScene(QGraphicsScene):
         self._renumber()
         for rel_id in self.relationship_items:
             self._place_relationship(rel_id)
+        for item in self.entity_items.values():
+            self.addItem(item)
+        for item in self.relationship_items.values():
+            self.addItem(item)
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
 
     def _entity_added(self, entity_id: str) -> None:
+        self._overview_cache = None
+        if self.overview:
+            self.update()
         entity = self.document.entity(entity_id)
         if entity is None:
             return
         item = EntityItem(entity_id, self.style)
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
         item.set_entity(entity)
         self.entity_items[entity_id] = item
         self._attached.setdefault(entity_id, set())
-        self.addItem(item)
         item.setPos(self.model_position(entity_id))
+        if not self._building:
+            self.addItem(item)
 
     def _entity_removed(self, entity_id: str) -> None:
+        self._overview_cache = None
+        if self.overview:
+            self.update()
         item = self.entity_items.pop(entity_id, None)
         if item is not None:
             self.removeItem(item)
@@ -210,6 +319,7 @@ class CanvasScene(QGraphicsScene):
                 other.setPos(self.model_position(key))
 
     def _entity_changed(self, entity_id: str) -> None:
+        self._overview_cache = None
         item = self.entity_items.get(entity_id)
         entity = self.document.entity(entity_id)
         if item is None or entity is None:
@@ -217,14 +327,20 @@ class CanvasScene(QGraphicsScene):
         item.set_entity(entity)
         for rel_id in list(self._attached.get(entity_id, ())):
             self._refresh_relationship(rel_id)
+        self.entity_item_moved(entity_id)  # the card may have changed size
 
     def _relationship_added(self, rel_id: str) -> None:
+        self._overview_cache = None
+        if self.overview:
+            self.update()
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
         item = RelationshipItem(rel_id, self.style)
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
         self.relationship_items[rel_id] = item
-        self.addItem(item)
+        if not self._building:
+            self.addItem(item)
         self._attach(rel)
         if self._building:
             item.set_relationship(rel, *self._badge_and_tip(rel))
@@ -247,6 +363,9 @@ class CanvasScene(QGraphicsScene):
         return ends
 
     def _relationship_removed(self, rel_id: str) -> None:
+        self._overview_cache = None
+        if self.overview:
+            self.update()
         item = self.relationship_items.pop(rel_id, None)
         if item is not None:
             self.removeItem(item)
@@ -257,6 +376,7 @@ class CanvasScene(QGraphicsScene):
             self._place_siblings(*ends)
 
     def _relationship_changed(self, rel_id: str) -> None:
+        self._overview_cache = None
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
@@ -288,7 +408,6 @@ class CanvasScene(QGraphicsScene):
         if rel is None or item is None:
             return
         item.set_relationship(rel, *self._badge_and_tip(rel))
-        self._place_relationship(rel_id)
 
     def _siblings(self, one: str, many: str) -> list[str]:
         """Relationships between the same two cards (either direction), in model order."""

@@ -30,6 +30,8 @@ TEMPLATE_MIME = "application/x-modeller-template"
 PROJECT_SUFFIX = ".modeller.json"
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
+#: below this zoom the scene switches to overview drawing (cards are unreadable anyway)
+OVERVIEW_ZOOM = 0.3
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -71,6 +73,7 @@ class CanvasView(QGraphicsView):
         factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
         scale = factor / self.zoom()
         self.scale(scale, scale)
+        self.canvas.set_overview(self.zoom() < OVERVIEW_ZOOM)
         self.zoom_changed.emit(self.zoom())
 
     def zoom_in(self) -> None:
@@ -101,7 +104,7 @@ class CanvasView(QGraphicsView):
         rect = self.canvas.content_rect().adjusted(-2000, -2000, 2000, 2000)
         self.setSceneRect(self.sceneRect().united(rect))
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() / 120
             if steps:
@@ -111,7 +114,7 @@ class CanvasView(QGraphicsView):
         super().wheelEvent(event)
 
     # ------------------------------------------------------------ pan
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
@@ -119,7 +122,7 @@ class CanvasView(QGraphicsView):
             return
         super().keyPressEvent(event)
 
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = False
             if self._pan is None:
@@ -128,7 +131,7 @@ class CanvasView(QGraphicsView):
             return
         super().keyReleaseEvent(event)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         middle = event.button() == Qt.MouseButton.MiddleButton
         if middle or (self._space and event.button() == Qt.MouseButton.LeftButton):
             self._pan = PanInteraction(self, event.position().toPoint())
@@ -136,14 +139,14 @@ class CanvasView(QGraphicsView):
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.move(event)
             event.accept()
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.finish()
             self._pan = None
@@ -153,19 +156,19 @@ class CanvasView(QGraphicsView):
         self.grow_scene_rect()
 
     # ------------------------------------------------------------ drops
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasFormat(TEMPLATE_MIME) or project_file_in(event.mimeData()):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt API
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if event.mimeData().hasFormat(TEMPLATE_MIME) or project_file_in(event.mimeData()):
             event.acceptProposedAction()
         else:
             super().dragMoveEvent(event)
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+    def dropEvent(self, event: QDropEvent) -> None:
         mime = event.mimeData()
         if mime.hasFormat(TEMPLATE_MIME):
             key = bytes(mime.data(TEMPLATE_MIME).data()).decode("utf-8")
@@ -200,8 +203,11 @@ class CanvasView(QGraphicsView):
         return entity.id
 
     # ------------------------------------------------------------ painting
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)
+        if self.canvas.overview:
+            self.canvas.paint_overview(painter, rect)
+            return
         if not self.show_grid or self.zoom() < 0.4:
             return
         grid = self.canvas.style.grid * 2
@@ -219,7 +225,7 @@ class CanvasView(QGraphicsView):
             y += grid
         painter.drawLines(lines)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._place_legend()
 

@@ -57,10 +57,10 @@ class MergeableEdit(DocumentCommand):
         super().__init__(document, text, parent)
         self.merge_key = merge_key
 
-    def id(self) -> int:  # noqa: A003 - Qt API
+    def id(self) -> int:
         return MERGE_EDIT_ID if self.merge_key is not None else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+    def mergeWith(self, other: QUndoCommand) -> bool:
         if type(other) is not type(self) or not isinstance(other, MergeableEdit):
             return False
         if other.merge_key is None or other.merge_key != self.merge_key:

@@ -10,7 +10,6 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-
 from modeller.model import Entity, Position, Query, Relationship
 from modeller.ui.commands.base import DocumentCommand
 from modeller.ui.commands.entity import AddEntityCommand, RemoveEntityCommand
@@ -105,7 +104,9 @@ def paste_command(
         return None
     rels = [Relationship.model_validate(item) for item in data.get("relationships", [])]
     layout = {key: Position.model_validate(value) for key, value in dict(data.get("layout", {})).items()}
-    parent = PasteCommand(document, "Paste " + (entities[0].name if len(entities) == 1 else f"{len(entities)} entities"))
+    parent = PasteCommand(
+        document, "Paste " + (entities[0].name if len(entities) == 1 else f"{len(entities)} entities")
+    )
     taken: set[str] = set()
     names: set[str] = {e.name for e in document.project.entities}
     new_ids: dict[str, str] = {}

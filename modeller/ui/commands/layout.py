@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
 from modeller.model import Position
 from modeller.ui.commands.base import DocumentCommand
 

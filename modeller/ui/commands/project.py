@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
 from modeller.model import Project
-from modeller.ui.commands.base import MergeableEdit
+from modeller.ui.commands.base import DocumentCommand, MergeableEdit
 
 if TYPE_CHECKING:
     from modeller.ui.document import ProjectDocument

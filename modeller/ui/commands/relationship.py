@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
 from modeller.model import Relationship
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
 

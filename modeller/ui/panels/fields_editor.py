@@ -44,7 +44,7 @@ ApplyFields = Callable[[list[dict[str, Any]]], str | None]
 class TypeDelegate(QStyledItemDelegate):
     """A combo box of BSON types for the Type and Items columns."""
 
-    def createEditor(  # noqa: N802 - Qt API
+    def createEditor(
         self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QWidget:
         combo = QComboBox(parent)
@@ -53,11 +53,11 @@ class TypeDelegate(QStyledItemDelegate):
         combo.addItems(list(FIELD_TYPES))
         return combo
 
-    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         editor.setCurrentText(str(index.data() or ""))
 
-    def setModelData(  # noqa: N802 - Qt API
+    def setModelData(
         self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         assert isinstance(editor, QComboBox)
@@ -69,7 +69,7 @@ class FieldTree(QTreeWidget):
 
     reordered = Signal()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+    def dropEvent(self, event: QDropEvent) -> None:
         super().dropEvent(event)
         self.reordered.emit()
 
@@ -148,10 +148,10 @@ class FieldsEditor(QWidget):
         self.error.setVisible(False)
         buttons = QHBoxLayout()
         self.add_button = self._button("Add", "Add a field after the selected one (Ctrl+Shift+F)", self.add_field)
-        self.nest_button = self._button("Add nested", "Add a sub-field inside the selected object or array field",
-                                        self.add_nested)
-        self.remove_button = self._button("Remove", "Remove the selected field and its sub-fields",
-                                          self.remove_field)
+        self.nest_button = self._button(
+            "Add nested", "Add a sub-field inside the selected object or array field", self.add_nested
+        )
+        self.remove_button = self._button("Remove", "Remove the selected field and its sub-fields", self.remove_field)
         self.up_button = self._button("↑", "Move the selected field up", lambda: self.move_field(-1))
         self.down_button = self._button("↓", "Move the selected field down", lambda: self.move_field(1))
         for button in (self.add_button, self.nest_button, self.remove_button, self.up_button, self.down_button):
@@ -159,10 +159,13 @@ class FieldsEditor(QWidget):
         buttons.addStretch(1)
         self.detail = ModelForm(self._apply_detail)
         self.detail.text(["description"], "Description", "What the field holds")
-        self.detail.names(["enum"], "Enum", "Allowed values, comma-separated (empty: any value)",
-                          empty_is_none=True, numbers=True)
+        self.detail.names(
+            ["enum"], "Enum", "Allowed values, comma-separated (empty: any value)", empty_is_none=True, numbers=True
+        )
         self.detail.text(["faker"], "Faker", "Sample-data provider, e.g. name, email, date_time, sentence")
-        self.detail.number(["updates_per_sec"], "Updates/s", "How often this field is updated (copies of it must follow)")
+        self.detail.number(
+            ["updates_per_sec"], "Updates/s", "How often this field is updated (copies of it must follow)"
+        )
         self.detail.number(["expire_after_s"], "TTL (s)", "Delete documents this many seconds after this date", True)
         self.detail.number(["max_items"], "Max items", "Upper bound of an array's length", True)
         self.detail.number(["bytes"], "Bytes", "Average size of the value", True)

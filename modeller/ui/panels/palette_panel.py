@@ -43,10 +43,10 @@ class PalettePanel(QListWidget):
     def key_at(self, row: int) -> str:
         return str(self.item(row).data(KEY))
 
-    def mimeData(self, items: list[QListWidgetItem]) -> QMimeData:  # noqa: N802 - Qt API
+    def mimeData(self, items: list[QListWidgetItem]) -> QMimeData:
         return template_mime(str(items[0].data(KEY)))
 
-    def startDrag(self, supported: Qt.DropAction) -> None:  # noqa: N802 - Qt API
+    def startDrag(self, supported: Qt.DropAction) -> None:
         item = self.currentItem()
         if item is None:
             return

@@ -63,18 +63,18 @@ class ComboDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.choices = list(choices)
 
-    def createEditor(  # noqa: N802 - Qt API
+    def createEditor(
         self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QWidget:
         combo = QComboBox(parent)
         combo.addItems(self.choices)
         return combo
 
-    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         editor.setCurrentText(str(index.data() or ""))
 
-    def setModelData(  # noqa: N802 - Qt API
+    def setModelData(
         self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         assert isinstance(editor, QComboBox)
@@ -261,17 +261,24 @@ class RelationshipEditor(QWidget):
         self.form = ModelForm(self.apply)
         f = self.form
         self.cardinality = f.choice(
-            ["cardinality"], "Cardinality", "How many N per One: a few (embed them), many, or squillions",
+            ["cardinality"],
+            "Cardinality",
+            "How many N per One: a few (embed them), many, or squillions",
             [(c, c) for c in CARDINALITIES],
         )
         f.text(["name"], "Role name", "Name of the N as seen from the One (addresses, tasks)")
         f.text(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
         f.number(["typical"], "Typical N", "Usual number of N per One", integer=True)
         f.number(["max"], "Max N", "Upper bound of N per One", integer=True)
-        f.choice(["growth"], "Growth", "Does N per One stay bounded?",
-                 [("(not set)", None), ("bounded", "bounded"), ("unbounded", "unbounded")])
+        f.choice(
+            ["growth"],
+            "Growth",
+            "Does N per One stay bounded?",
+            [("(not set)", None), ("bounded", "bounded"), ("unbounded", "unbounded")],
+        )
         self.standalone = f.check(
-            ["many_standalone"], "Many side accessed on its own",
+            ["many_standalone"],
+            "Many side accessed on its own",
             "The N are read or updated without their One (e.g. tasks listed by due date)",
         )
         f.number(["read_together"], "Read together", "Share (0..1) of reads of the One that also need the N")
@@ -415,8 +422,12 @@ class RelationshipEditor(QWidget):
         return rows
 
     def _commit_denormalize(self, rows: list[dict[str, Any]] | None = None) -> None:
-        problem = self.apply(["denormalize"], rows if rows is not None else self._denormalized_rows(),
-                             "Edit denormalized fields", merge=False)
+        problem = self.apply(
+            ["denormalize"],
+            rows if rows is not None else self._denormalized_rows(),
+            "Edit denormalized fields",
+            merge=False,
+        )
         self.denorm_error.setText(f"Not applied: {problem}" if problem else "")
         self.denorm_error.setVisible(problem is not None)
 

@@ -86,7 +86,7 @@ class QueryEditor(QWidget):
         self.query_id: str | None = None
         self.form = ModelForm(self.apply)
         f = self.form
-        f.text(["name"], "Name", "What the application does with this query (\"tasks due tomorrow\")")
+        f.text(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
         self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
         f.number(["per_sec"], "Per second", "How often the query runs")
         f.number(["limit"], "Limit", "Page size", integer=True)

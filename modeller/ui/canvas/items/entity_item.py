@@ -45,8 +45,15 @@ def type_text(field: Field | ArrayItems) -> str:
 def field_rows(fields: list[Field], level: int = 0) -> list[Row]:
     rows: list[Row] = []
     for field in fields:
-        rows.append(Row(level, field.name + (" [ ]" if field.type == "array" else ""), type_text(field),
-                        field.required, field.unique))
+        rows.append(
+            Row(
+                level,
+                field.name + (" [ ]" if field.type == "array" else ""),
+                type_text(field),
+                field.required,
+                field.unique,
+            )
+        )
         children = field.fields
         items = field.items
         while children is None and items is not None:
@@ -104,6 +111,8 @@ class EntityItem(QGraphicsItem):
             | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
         )
         self.setAcceptHoverEvents(True)
+        # cards change rarely and repaint often (lines moving across them): paint once per zoom level
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(1)
 
     def type(self) -> int:
@@ -168,7 +177,7 @@ class EntityItem(QGraphicsItem):
         c = self.handle_center()
         return QRectF(c.x() - 8, c.y() - 8, 16, 16)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+    def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-3, -3, 11, 3)
 
     def shape(self) -> QPainterPath:
@@ -234,16 +243,20 @@ class EntityItem(QGraphicsItem):
             type_w = style.type_metrics.horizontalAdvance(row.type_text)
             painter.setFont(style.type_font)
             painter.setPen(colors.card_muted)
-            painter.drawText(QRectF(rect.right() - pad - type_w, y, type_w, rh), Qt.AlignmentFlag.AlignVCenter,
-                             row.type_text)
+            painter.drawText(
+                QRectF(rect.right() - pad - type_w, y, type_w, rh), Qt.AlignmentFlag.AlignVCenter, row.type_text
+            )
             if row.level:
                 painter.drawLine(QPointF(x - 9, y + rh / 2), QPointF(x - 3, y + rh / 2))
             painter.setFont(style.field_font)
             painter.setPen(colors.card_text)
             name = row.name + (" *" if row.required else "") + (" !" if row.unique else "")
             room = rect.right() - pad - type_w - 8 - x
-            painter.drawText(QRectF(x, y, room, rh), Qt.AlignmentFlag.AlignVCenter,
-                             style.field_metrics.elidedText(name, Qt.TextElideMode.ElideRight, room))
+            painter.drawText(
+                QRectF(x, y, room, rh),
+                Qt.AlignmentFlag.AlignVCenter,
+                style.field_metrics.elidedText(name, Qt.TextElideMode.ElideRight, room),
+            )
             y += rh
         if self._more:
             painter.setPen(colors.card_muted)
@@ -255,22 +268,22 @@ class EntityItem(QGraphicsItem):
             painter.drawEllipse(self.handle_center(), 6.5, 6.5)
 
     # ------------------------------------------------------------ events
-    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self._hover = True
         self.update()
         super().hoverEnterEvent(event)
 
-    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         over = self.handle_rect().contains(event.pos())
         self.setCursor(Qt.CursorShape.CrossCursor if over else Qt.CursorShape.ArrowCursor)
         super().hoverMoveEvent(event)
 
-    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self._hover = False
         self.update()
         super().hoverLeaveEvent(event)
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802 - Qt API
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
         scene: CanvasScene | None = self.scene()  # type: ignore[assignment]
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange and scene is not None:
             return scene.snap(self, value)

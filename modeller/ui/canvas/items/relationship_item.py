@@ -69,9 +69,16 @@ class RelationshipItem(QGraphicsItem):
         self._is_loop = False
         self._bounds = QRectF()
         self._hit = QPainterPath()
+        self._badge_box = QRectF()
+        #: the straight segment the overview draws (set with the geometry)
+        self.chord: QLineF | None = None
+        self._label_box = QRectF()
+        self._label_fit = ""
         #: issue 6: worst open warning/error of the engine about this relationship
         self.marker: str | None = None
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        # exposedRect lets paint skip glyphs and badges that are off-screen (long lines on big diagrams)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setZValue(0)
 
     def type(self) -> int:
@@ -83,6 +90,10 @@ class RelationshipItem(QGraphicsItem):
         self._badge = badge
         self._badge_user = chosen_by_user
         self.setToolTip(tooltip)
+        if self._ends:
+            self._ends = [(tip, angle, kind) for (tip, angle, _old), kind in zip(self._ends, self._kinds, strict=True)]
+            self.prepareGeometryChange()
+            self._relayout()
         self.update()
 
     def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
@@ -104,6 +115,7 @@ class RelationshipItem(QGraphicsItem):
             ]
             self._mid = path.pointAtPercent(0.5)
             self._steep = False
+            self.chord = QLineF(start, c1)
         else:
             c1, c2 = one.center(), many.center()
             line = QLineF(c1, c2)
@@ -121,38 +133,55 @@ class RelationshipItem(QGraphicsItem):
             path.lineTo(p2)
             angle = math.atan2(p2.y() - p1.y(), p2.x() - p1.x())
             self._ends = [(p1, angle, self._kinds[0]), (p2, angle + math.pi, self._kinds[1])]
+            self.chord = QLineF(p1, p2)
             self._mid = (p1 + p2) / 2
             self._steep = abs(p2.x() - p1.x()) < abs(p2.y() - p1.y())
         self._path = path
-        stroker = QPainterPathStroker()
-        stroker.setWidth(10)
-        self._hit = stroker.createStroke(path)
-        self._hit.addRect(self._badge_rect())
-        self._bounds = path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_rect()).united(
-            self._label_rect()
-        )
+        self._relayout()
         self.update()
 
     # ------------------------------------------------------------ geometry
     def _badge_rect(self) -> QRectF:
+        return self._badge_box
+
+    def _label_rect(self) -> QRectF:
+        return self._label_box
+
+    def _fitted_label(self) -> str:
+        return self._label_fit
+
+    def _relayout(self) -> None:
+        """Cache badge, label and hit areas (paint runs far more often than geometry changes)."""
+        self._badge_box = self._compute_badge_rect()
+        self._label_box = self._compute_label_rect()
+        self._label_fit = self._compute_fitted_label()
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        self._hit = stroker.createStroke(self._path)
+        self._hit.addRect(self._badge_box)
+        self._bounds = (
+            self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
+        )
+
+    def _compute_badge_rect(self) -> QRectF:
         metrics = self._style.badge_metrics
         w = metrics.horizontalAdvance(self._badge) + 12 if self._badge else 0
         h = metrics.height() + 4
         return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
 
-    def _label_rect(self) -> QRectF:
+    def _compute_label_rect(self) -> QRectF:
         """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
         if not self._label:
             return QRectF(self._mid, self._mid)
         metrics = self._style.label_metrics
         w = metrics.horizontalAdvance(self._label) + 8
         h = metrics.height() + 2
-        badge = self._badge_rect()
+        badge = self._badge_box
         if self._steep:
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
-    def _fitted_label(self) -> str:
+    def _compute_fitted_label(self) -> str:
         """The label, shortened so a flat line between close cards does not spill onto them."""
         if not self._label or self._steep or self._is_loop or len(self._ends) != 2:
             return self._label
@@ -172,7 +201,7 @@ class RelationshipItem(QGraphicsItem):
         badge = self._badge_rect()
         return QRectF(badge.left() - 17, badge.center().y() - 7.5, 15, 15)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+    def boundingRect(self) -> QRectF:
         if self.marker and self._badge:
             return self._bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
         return self._bounds
@@ -203,12 +232,14 @@ class RelationshipItem(QGraphicsItem):
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.drawPath(self._path)
+        exposed = option.exposedRect.adjusted(-30, -30, 30, 30)
         painter.setPen(glyph_pen(pen))
         for tip, angle, kind in self._ends:
-            draw_end(painter, tip, angle, kind, style.tag_font)
+            if exposed.contains(tip):
+                draw_end(painter, tip, angle, kind, style.tag_font)
         if lod < 0.6:
             return
-        if self._badge:
+        if self._badge and exposed.intersects(self._badge_box):
             rect = self._badge_rect()
             painter.setPen(QPen(color, 1))
             painter.setBrush(QBrush(colors.badge if self._badge_user else colors.badge_auto))
@@ -218,8 +249,8 @@ class RelationshipItem(QGraphicsItem):
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge)
             if self.marker:
                 paint_marker(painter, self._marker_rect(), self.marker)
-        label = self._fitted_label()
-        if label:
+        label = self._label_fit
+        if label and exposed.intersects(self._label_box):
             back = QColor(colors.background)
             back.setAlpha(215)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -227,8 +258,11 @@ class RelationshipItem(QGraphicsItem):
             rect = self._label_rect()
             if label != self._label:
                 width = self._style.label_metrics.horizontalAdvance(label) + 8
-                rect = QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height()) if not self._steep else \
-                    QRectF(rect.x(), rect.y(), width, rect.height())
+                rect = (
+                    QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height())
+                    if not self._steep
+                    else QRectF(rect.x(), rect.y(), width, rect.height())
+                )
             painter.drawRoundedRect(rect, 3, 3)
             painter.setPen(colors.label_text)
             painter.setFont(style.label_font)
