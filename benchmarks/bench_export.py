@@ -33,11 +33,14 @@ def run() -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="modeller-bench-export-") as tmp:
         root = Path(tmp)
         times: list[float] = []
+        cpu: list[float] = []
         timings: dict[str, float] = {}
         for attempt in range(3):
             started = time.perf_counter()
+            cpu_started = time.process_time()
             result = export_project(project, analysis, root / f"out{attempt}", samples=5, seed=0, render_diagram=False)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
             if not timings or times[-1] == min(times):
                 timings = dict(result.timings)
         results.append(
@@ -46,6 +49,14 @@ def run() -> list[dict[str, Any]]:
                 "value": round(_best(times), 3),
                 "unit": "s",
                 "target": 2.0,
+            }
+        )
+        results.append(
+            {
+                "name": "  same, CPU time of this process (less sensitive to a busy machine)",
+                "value": round(min(cpu), 3),
+                "unit": "s",
+                "target": None,
             }
         )
         for kind in ("setup", "samples", "diagram", "report", "validators", "schema", "indexes"):
