@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from bson_checker import errors, load_docs
-from conftest import analysed, check_golden, sample_ids
 from js_harness import calls, node_check, run_scripts
+from seed_support import analysed, check_golden, sample_ids
 
 from modeller.export import dot_source, export_project, mongosh_script, sample_documents, validator_json
 from modeller.export.validators import validator_document

@@ -1,4 +1,4 @@
-"""Exporter test setup: the seed samples analysed once per session; golden-file comparison.
+"""Exporter test support: the seed samples analysed once per session; golden-file comparison.
 
 Golden files change only when ``MODELLER_UPDATE_GOLDEN=1`` is set; a normal run
 fails with a unified diff.
@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import difflib
 import os
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from modeller.model.project import Project
 from modeller.persistence import load_project
