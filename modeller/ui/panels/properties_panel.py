@@ -84,6 +84,7 @@ class ComboDelegate(QStyledItemDelegate):
 def scrolled(widget: QWidget) -> QScrollArea:
     area = QScrollArea()
     area.setWidgetResizable(True)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the form narrows with the dock
     area.setWidget(widget)
     area.setFrameShape(QScrollArea.Shape.NoFrame)
     return area

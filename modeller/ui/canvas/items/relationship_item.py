@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPainterPathSt
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import Relationship
-from modeller.ui.canvas.items.notation import END_KINDS, draw_end, glyph_pen
+from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, draw_end, glyph_pen
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
@@ -70,6 +70,8 @@ class RelationshipItem(QGraphicsItem):
         self._bounds = QRectF()
         self._hit = QPainterPath()
         self._badge_box = QRectF()
+        self._badge_shown = ""
+        self._badge_lifted = False
         #: the straight segment the overview draws (set with the geometry)
         self.chord: QLineF | None = None
         self._label_box = QRectF()
@@ -164,10 +166,27 @@ class RelationshipItem(QGraphicsItem):
         )
 
     def _compute_badge_rect(self) -> QRectF:
+        """On the line's middle; on a line too short for it (cards close together) the badge
+        shortens to the resolved strategy and, if still too wide, moves off the line so the
+        cardinality glyphs at both ends stay visible."""
         metrics = self._style.badge_metrics
-        w = metrics.horizontalAdvance(self._badge) + 12 if self._badge else 0
         h = metrics.height() + 4
-        return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
+        self._badge_shown = self._badge
+        self._badge_lifted = False
+        if not self._badge:
+            return QRectF(self._mid, self._mid)
+        w = metrics.horizontalAdvance(self._badge) + 12
+        length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
+        room = length - 2 * (GLYPH_LENGTH + 8)
+        if w > room and "→" in self._badge:
+            self._badge_shown = self._badge.split("→")[-1].strip()
+            w = metrics.horizontalAdvance(self._badge_shown) + 12
+        if w <= room:
+            return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
+        self._badge_lifted = True
+        if self._steep:
+            return QRectF(self._mid.x() - w - 8, self._mid.y() - h / 2, w, h)
+        return QRectF(self._mid.x() - w / 2, self._mid.y() - h - 6, w, h)
 
     def _compute_label_rect(self) -> QRectF:
         """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
@@ -179,6 +198,8 @@ class RelationshipItem(QGraphicsItem):
         badge = self._badge_box
         if self._steep:
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
+        if self._badge_lifted:
+            return QRectF(self._mid.x() - w / 2, self._mid.y() + 5, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
     def _compute_fitted_label(self) -> str:
@@ -237,7 +258,7 @@ class RelationshipItem(QGraphicsItem):
         for tip, angle, kind in self._ends:
             if exposed.contains(tip):
                 draw_end(painter, tip, angle, kind, style.tag_font)
-        if lod < 0.6:
+        if lod < 0.45:
             return
         if self._badge and exposed.intersects(self._badge_box):
             rect = self._badge_rect()
@@ -246,7 +267,7 @@ class RelationshipItem(QGraphicsItem):
             painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
             painter.setPen(colors.badge_text)
             painter.setFont(style.badge_font)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._badge_shown)
             if self.marker:
                 paint_marker(painter, self._marker_rect(), self.marker)
         label = self._label_fit
