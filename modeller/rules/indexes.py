@@ -129,7 +129,9 @@ class IndexHotQueries(Rule):
     id = "index-hot-queries"
     code = "IX32"
     family = "indexes"
-    severities = ("warning",)
+    # suggestion, not warning: the design (and the exported script) already
+    # creates the index; the finding asks to declare it so it is kept on purpose
+    severities = ("suggestion",)
     sources = ("Manual-best-practices", "Compass")
     tradeoff = "read latency vs. write cost and RAM (each index is at least 8 kB)"
 
@@ -145,11 +147,11 @@ class IndexHotQueries(Rule):
             if any(serves(d.keys, plan) for d in _model_indexes(coll)):
                 continue
             yield self.finding(
-                "warning",
+                "suggestion",
                 "query",
                 q.id,
-                f"hot query {q.id} ({q.per_sec or 'hot'}/s) has no index in the model: add {keys_text(idx.keys)} "
-                f"on {coll.name}",
+                f"hot query {q.id} ({q.per_sec or 'hot'}/s) needs {keys_text(idx.keys)} on {coll.name}: the design "
+                "creates it; declare it in the model so it stays when the design changes",
                 fix=_fix(ctx, q.entity, idx),
                 numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
             )

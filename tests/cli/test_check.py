@@ -41,10 +41,24 @@ def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize(("level", "expected"), [("error", 0), ("warning", 1), ("suggestion", 1), ("info", 1)])
-def test_fail_on_levels(capsys: pytest.CaptureFixture[str], level: str, expected: int) -> None:
-    # ecommerce has a warning (hot brand query without index) and no error
-    code, _, _ = check(capsys, str(SAMPLES / "ecommerce.modeller.json"), "--fail-on", level, "--format", "json")
+def test_fail_on_levels(capsys: pytest.CaptureFixture[str], tmp_path: Path, level: str, expected: int) -> None:
+    # reviews kept as an array of ids in each product: an unbounded array (warning), no error
+    project = load_project(SAMPLES / "ecommerce.modeller.json")
+    next(r for r in project.relationships if r.id == "product_reviews").strategy = "child-refs"
+    path = tmp_path / "warned.modeller.json"
+    path.write_text(dumps_project(project), encoding="utf-8")
+    code, out, _ = check(capsys, str(path), "--fail-on", level, "--format", "json")
+    assert [(f["rule"], f["severity"]) for f in json.loads(out)["findings"] if f["severity"] in ("warning", "error")] == [
+        ("unbounded-array", "warning")
+    ]
     assert code == expected
+
+
+def test_seed_samples_pass_fail_on_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    # the samples are the seeds' recommended designs: nothing at warning level or above
+    for path in sorted(SAMPLES.glob("*.modeller.json")):
+        code, _, _ = check(capsys, str(path), "--fail-on", "warning")
+        assert code == 0, path.name
 
 
 def _embedded_squillions(tmp_path: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from modeller.ui.commands.relationship import EditRelationshipCommand
 from modeller.ui.main_window import MainWindow
 
 from .live_helpers import SETTLE_MS, find, open_sample, rules_about, shown
@@ -89,7 +90,11 @@ def test_selecting_an_entity_filters_and_clicking_a_finding_reveals_it(make_wind
     assert item is not None
     panel.tree.itemClicked.emit(item, 0)
     assert window.scene.selected_entity_ids() == ["product"]
-    # the status bar counts the open findings by severity; the canvas marks the warning
-    assert window.findings_label.text().startswith("1 warning")
-    assert window.scene.entity_items["product"].marker == "warning"
+    # storing reviews as an array of ids in each product is an unbounded array: the status bar
+    # counts the warning and the canvas marks the relationship
+    reviews = window.document.relationship("product_reviews")
+    assert reviews is not None
+    window.document.push(EditRelationshipCommand(window.document, reviews.model_copy(update={"strategy": "child-refs"})))
+    qtbot.waitUntil(lambda: window.findings_label.text().startswith("1 warning"), timeout=SETTLE_MS)
+    assert window.scene.relationship_items["product_reviews"].marker == "warning"
     assert window.scene.entity_items["order_item"].embedded_in == "Order"

@@ -24,7 +24,7 @@ def test_apply_adds_the_index_and_one_undo_restores(make_window, qtbot) -> None:
     assert product is not None and [list(k) for k in product.indexes[-1].keys] == [["brand", 1]]
     assert window.document.undo_stack.count() == 1
     assert window.document.undo_stack.undoText().startswith("Apply: ")
-    # the warning disappears from the panel after the re-analysis
+    # the finding disappears from the panel after the re-analysis
     qtbot.waitUntil(lambda: not any(f.rule == "index-hot-queries" for f in panel.analysis.findings), timeout=SETTLE_MS)
     assert window.findings_label.text().startswith("12 suggestions")
     window.document.undo_stack.undo()
