@@ -4,7 +4,3 @@ Flow (STYLE.md): user action -> ``QUndoCommand`` (``commands/``) ->
 ``ProjectDocument`` (``document.py``, sole mutator of the model) -> document
 signals -> canvas and panels redraw.
 """
-
-from modeller.ui.qt_compat import protect_singletons
-
-protect_singletons()
