@@ -48,9 +48,9 @@ def test_fail_on_levels(capsys: pytest.CaptureFixture[str], tmp_path: Path, leve
     path = tmp_path / "warned.modeller.json"
     path.write_text(dumps_project(project), encoding="utf-8")
     code, out, _ = check(capsys, str(path), "--fail-on", level, "--format", "json")
-    assert [(f["rule"], f["severity"]) for f in json.loads(out)["findings"] if f["severity"] in ("warning", "error")] == [
-        ("unbounded-array", "warning")
-    ]
+    assert [
+        (f["rule"], f["severity"]) for f in json.loads(out)["findings"] if f["severity"] in ("warning", "error")
+    ] == [("unbounded-array", "warning")]
     assert code == expected
 
 

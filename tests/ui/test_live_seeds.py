@@ -94,7 +94,9 @@ def test_selecting_an_entity_filters_and_clicking_a_finding_reveals_it(make_wind
     # counts the warning and the canvas marks the relationship
     reviews = window.document.relationship("product_reviews")
     assert reviews is not None
-    window.document.push(EditRelationshipCommand(window.document, reviews.model_copy(update={"strategy": "child-refs"})))
+    window.document.push(
+        EditRelationshipCommand(window.document, reviews.model_copy(update={"strategy": "child-refs"}))
+    )
     qtbot.waitUntil(lambda: window.findings_label.text().startswith("1 warning"), timeout=SETTLE_MS)
     assert window.scene.relationship_items["product_reviews"].marker == "warning"
     assert window.scene.entity_items["order_item"].embedded_in == "Order"
