@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from modeller.ui.resources import resources_dir
+from modeller.ui import resources
 
 THEMES = ("system", "light", "dark")
 
@@ -40,5 +40,4 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
     elif theme == "light":
         app.setStyle("Fusion")
         app.setPalette(app.style().standardPalette())
-    qss = resources_dir() / "styles" / "app.qss"
-    app.setStyleSheet(qss.read_text(encoding="utf-8") if qss.is_file() else "")
+    app.setStyleSheet(resources.read_text("styles", "app.qss") or "")
