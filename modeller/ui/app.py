@@ -40,7 +40,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", type=Path, help="project file to open (*.modeller.json)")
     p.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", type=_size, default=(1600, 1000), metavar="WxH", help="window size (default 1600x1000)")
-    p.add_argument("--theme", choices=("system", "light", "dark"), default="system", help="colour theme")
+    p.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        default=None,
+        help="colour theme for this run (default: the one chosen in View ▸ Theme, else system)",
+    )
     return p
 
 
@@ -61,7 +66,7 @@ def main(args: list[str]) -> int:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from PySide6.QtCore import QCoreApplication, QSize
+    from PySide6.QtCore import QCoreApplication, QSettings, QSize
     from PySide6.QtWidgets import QApplication
 
     from modeller.persistence import ProjectFileError, load_project
@@ -81,10 +86,12 @@ def _run(options: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modeller"])
     assert isinstance(app, QApplication)
     from modeller.ui.main_window import MainWindow
-    from modeller.ui.theme.theme import apply_theme
+    from modeller.ui.theme.theme import apply_theme, stored_theme
 
-    apply_theme(app, options.theme)
+    theme = options.theme or stored_theme(QSettings())
+    apply_theme(app, theme)
     window = MainWindow()
+    window.theme_actions[theme].setChecked(True)  # --theme applies to this run only, nothing is stored
     if project is not None:
         window.document.reset(project, options.file)
         if options.screenshot is None:

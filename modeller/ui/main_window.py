@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -43,6 +43,15 @@ from modeller.ui.panels.queries_panel import QueriesPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 from modeller.ui.recovery import RecoveryStore
 from modeller.ui.theme.icons import icon
+from modeller.ui.theme.theme import (
+    THEME_LABELS,
+    THEMES,
+    apply_theme,
+    recolor_canvas,
+    refresh_highlighters,
+    store_theme,
+    stored_theme,
+)
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 10
@@ -271,6 +280,7 @@ class MainWindow(QMainWindow):
         self.docks_menu = view.addMenu("&Panels")
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
+        self._build_theme_menu(view)
         help_menu = bar.addMenu("&Help")
         self.rule_reference_action = self._action(
             "&Rule reference",
@@ -279,6 +289,41 @@ class MainWindow(QMainWindow):
             "Every rule of the engine with its documentation and sources",
         )
         help_menu.addAction(self.rule_reference_action)
+
+    def _build_theme_menu(self, view: QMenu) -> None:
+        """View ▸ Theme: System / Light / Dark, remembered in the settings and applied at once."""
+        self.theme_menu = view.addMenu("&Theme")
+        self.theme_menu.setToolTipsVisible(True)
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.theme_actions: dict[str, QAction] = {}
+        tips = {
+            "system": "Follow the desktop's light or dark palette",
+            "light": "Light palette, whatever the desktop uses",
+            "dark": "Dark palette, whatever the desktop uses",
+        }
+        current = stored_theme(self.settings)
+        for name in THEMES:
+            action = QAction(THEME_LABELS[name], self)
+            action.setCheckable(True)
+            action.setChecked(name == current)
+            action.setToolTip(tips[name])
+            action.setStatusTip(tips[name])
+            action.triggered.connect(lambda _checked=False, n=name: self.set_theme(n))
+            group.addAction(action)
+            self.theme_menu.addAction(action)
+            self.theme_actions[name] = action
+
+    def set_theme(self, name: str, persist: bool = True) -> None:
+        """Apply ``name`` to the whole application now; ``persist`` stores it for the next start."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, name)
+        recolor_canvas(self.scene, self.view)
+        refresh_highlighters(self)
+        self.theme_actions[name].setChecked(True)
+        if persist:
+            store_theme(self.settings, name)
 
     def _build_toolbar(self) -> None:
         bar = self.addToolBar("Main")

@@ -1,13 +1,19 @@
 """Icons drawn as SVG files in ``modeller/ui/resources/icons`` (package data), recoloured for dark
-palettes, rendered sharp at any DPI."""
+palettes, rendered sharp at any DPI.
+
+Each icon is a :class:`PaletteIconEngine`: it picks the light or dark ink when
+it is painted, not when it is created, so switching View ▸ Theme recolours
+every toolbar button and palette entry without rebuilding them.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QIcon, QPainter, QPixmap
+from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QApplication, QStyleOption
 
 from modeller.ui import resources
 from modeller.ui.theme.colors import is_dark
@@ -20,28 +26,77 @@ REQUESTED: set[str] = set()
 
 
 @cache
-def _icon(name: str, dark: bool) -> QIcon:
+def _svg(name: str, dark: bool) -> bytes | None:
     text = resources.read_text("icons", f"{name}.svg")
     if text is None:
-        return QIcon()
+        return None
     if dark:
         text = text.replace(INK_LIGHT, INK_DARK).replace(ACCENT_LIGHT, ACCENT_DARK)
-    renderer = QSvgRenderer(QByteArray(text.encode("utf-8")))
-    icon = QIcon()
-    for size in (16, 20, 24, 32, 48, 64):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
+    return text.encode("utf-8")
+
+
+@cache
+def _pixmap(name: str, dark: bool, width: int, height: int) -> QPixmap:
+    pixmap = QPixmap(max(width, 1), max(height, 1))
+    pixmap.fill(Qt.GlobalColor.transparent)
+    data = _svg(name, dark)
+    if data is not None:
         painter = QPainter(pixmap)
-        renderer.render(painter, QRectF(0, 0, size, size))
+        QSvgRenderer(QByteArray(data)).render(painter, QRectF(0, 0, width, height))
         painter.end()
-        icon.addPixmap(pixmap)
-    return icon
+    return pixmap
+
+
+class PaletteIconEngine(QIconEngine):
+    """Renders one SVG icon in the ink of the palette current at paint time."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def clone(self) -> QIconEngine:
+        return PaletteIconEngine(self.name)
+
+    def key(self) -> str:
+        return "modeller-palette-svg"
+
+    def isNull(self) -> bool:
+        return _svg(self.name, False) is None
+
+    def actualSize(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QSize:
+        side = min(size.width(), size.height())
+        return QSize(side, side)
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        side = min(size.width(), size.height())
+        pixmap = _pixmap(self.name, is_dark(), side, side)
+        if mode == QIcon.Mode.Disabled:
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                return app.style().generatedIconPixmap(mode, pixmap, QStyleOption())
+        return pixmap
+
+    def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:
+        real = QSize(round(size.width() * scale), round(size.height() * scale))
+        pixmap = QPixmap(self.pixmap(real, mode, state))
+        pixmap.setDevicePixelRatio(scale)
+        return pixmap
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        pixmap = self.pixmap(QSize(round(rect.width() * ratio), round(rect.height() * ratio)), mode, state)
+        painter.drawPixmap(rect, pixmap)
+
+    def availableSizes(self, mode: QIcon.Mode, state: QIcon.State) -> list[QSize]:
+        return [QSize(s, s) for s in (16, 20, 24, 32, 48, 64)]
 
 
 def icon(name: str) -> QIcon:
-    """The named icon for the current palette (an empty icon if the file is missing)."""
+    """The named icon, drawn for whatever palette is current (an empty icon if the file is missing)."""
     REQUESTED.add(name)
-    return _icon(name, is_dark())
+    if _svg(name, False) is None:
+        return QIcon()
+    return QIcon(PaletteIconEngine(name))
 
 
 def icon_names() -> list[str]:
