@@ -10,9 +10,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from modeller.model.names import snake
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Entity, Field, Project, Query, Relationship
+from modeller.rules.naming import snake
 from modeller.rules.settings import Settings
 
 NUMERIC_TYPES = frozenset({"int", "long", "double", "decimal"})

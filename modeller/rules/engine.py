@@ -10,11 +10,11 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field, replace
 
-from modeller.model.conventions import collection_name
 from modeller.model.project import Project
 from modeller.rules.context import Context, build_context
 from modeller.rules.design import Analysis, CollectionDesign, Design, RelationshipDesign
 from modeller.rules.findings import SEVERITY_RANK, Finding
+from modeller.rules.naming import collection_name
 from modeller.rules.plans import RelPlan
 from modeller.rules.registry import REGISTRY
 from modeller.rules.resolver import Resolution, resolve

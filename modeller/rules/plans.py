@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from modeller.model.names import snake
 from modeller.model.project import Denormalization, Entity, Field
 from modeller.rules.context import Context, RelFacts
+from modeller.rules.naming import snake
 from modeller.rules.sizes import DOC_OVERHEAD, element_overhead, value_bytes
 from modeller.rules.strategy import Recommendation, bucket_wanted, recommend
 

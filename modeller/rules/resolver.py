@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from modeller.model.conventions import collection_name, embed_field
-from modeller.model.names import snake
 from modeller.model.project import Query
 from modeller.rules import js
 from modeller.rules.context import Context
@@ -28,6 +26,7 @@ from modeller.rules.design import (
     SyncMethod,
 )
 from modeller.rules.esr import EsrPlan, default_name, plan_query, serves
+from modeller.rules.naming import collection_name, embed_field, snake
 from modeller.rules.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.shapes import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.validator import collection_validator

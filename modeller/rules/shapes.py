@@ -11,19 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from modeller.model.conventions import (
+from modeller.model.project import ArrayItems, Entity, Field
+from modeller.model.vocabulary import AggregateOp
+from modeller.rules.context import NUMERIC_TYPES, Context
+from modeller.rules.design import BsonType, BucketDesign, Computation, ShapeNode, Source
+from modeller.rules.naming import (
     child_refs_field,
     collection_name,
     embed_field,
     extended_ref_field,
     parent_ref_field,
+    plural,
+    snake,
     subset_field,
 )
-from modeller.model.names import plural, snake
-from modeller.model.project import ArrayItems, Entity, Field
-from modeller.model.vocabulary import AggregateOp
-from modeller.rules.context import NUMERIC_TYPES, Context
-from modeller.rules.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.plans import CopyPlan, RelPlan
 from modeller.rules.sizes import ARRAY_INDEX_NAME, DOC_OVERHEAD, TYPE_BYTES, element_overhead
 
