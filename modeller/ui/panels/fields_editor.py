@@ -37,8 +37,13 @@ DATA = Qt.ItemDataRole.UserRole
 COL_NAME, COL_TYPE, COL_ITEMS, COL_REQUIRED, COL_UNIQUE = range(5)
 HEADERS = ("Name", "Type", "Items", "Req", "Uniq")
 
-#: apply_fields(list of field dicts) -> None when applied, else the reason
-ApplyFields = Callable[[list[dict[str, Any]]], str | None]
+#: yes/no keys: unticked means "not set", so the file stays free of ``false`` defaults
+FLAGS = frozenset({"required", "unique", "immutable", "counter", "monotonic", "exact"})
+
+#: apply_fields(list of field dicts, detail) -> None when applied, else the reason. ``detail`` names the
+#: edited box (field name, its index path, the key) so typing in one box merges into one undo entry
+ApplyFields = Callable[[list[dict[str, Any]], "Detail | None"], str | None]
+Detail = tuple[str, tuple[int, ...], str]
 
 
 class TypeDelegate(QStyledItemDelegate):
@@ -169,9 +174,24 @@ class FieldsEditor(QWidget):
         self.detail.number(["expire_after_s"], "TTL (s)", "Delete documents this many seconds after this date", True)
         self.detail.number(["max_items"], "Max items", "Upper bound of an array's length", True)
         self.detail.number(["bytes"], "Bytes", "Average size of the value", True)
+        self.detail.number(
+            ["distinct"], "Distinct values", "How many different values the field takes (index selectivity)", True
+        )
+        self.detail.number(["reads_per_sec"], "Reads/s", "Reads that need this field, per second")
+        self.detail.json(
+            ["example"],
+            "Example",
+            'A typical value as JSON ("Ada", 42, {"lat": 1}); used in sample documents (Enter applies)',
+            '"Ada Lovelace"',
+        )
         self.detail.check(["immutable"], "Immutable (never changes once written)", "Never changes once written")
         self.detail.check(["counter"], "Counter (incremented often)", "Incremented often")
         self.detail.check(["monotonic"], "Monotonic (values only grow)", "Timestamps, counters, ObjectIds")
+        self.detail.check(
+            ["exact"],
+            "Exact (readers need the exact current value)",
+            "An approximate counter or a periodically refreshed copy will not do (balances, stock)",
+        )
         self.detail.setEnabled(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -263,7 +283,7 @@ class FieldsEditor(QWidget):
             return
         self._committing = True
         try:
-            problem = self.apply_fields(self.fields_data())
+            problem = self.apply_fields(self.fields_data(), None)
         finally:
             self._committing = False
         self.error.setText(f"Not applied: {problem}" if problem else "")
@@ -337,7 +357,10 @@ class FieldsEditor(QWidget):
     def _show_detail(self) -> None:
         item = self.tree.currentItem()
         self.detail.setEnabled(item is not None)
-        self.detail.load(self._item_data(item) if item is not None else {})
+        data = self._item_data(item) if item is not None else {}
+        self.detail.load(data)
+        # an array's length bound means nothing on other types: the model would drop it silently
+        self.detail.editor(["max_items"]).widget.setEnabled(data.get("type") == "array")
 
     def _apply_detail(self, path: list[Any], value: Any) -> str | None:
         item = self.tree.currentItem()
@@ -346,7 +369,7 @@ class FieldsEditor(QWidget):
         before = copy.deepcopy(item.data(COL_NAME, DATA) or {})
         own = copy.deepcopy(before)
         key = str(path[0])
-        if value is None or value is False:
+        if value is None or (value is False and key in FLAGS):
             own.pop(key, None)
         else:
             own[key] = value
@@ -355,7 +378,8 @@ class FieldsEditor(QWidget):
         self._loading = False
         self._committing = True
         try:
-            problem = self.apply_fields(self.fields_data())
+            detail = (item.text(COL_NAME), tuple(self._path_of(item)), key)
+            problem = self.apply_fields(self.fields_data(), detail)
         finally:
             self._committing = False
         if problem is not None:

@@ -10,6 +10,7 @@ value again: never a dialog, never a half-applied edit.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -227,6 +228,41 @@ class LongTextEditor(Editor):
             self._loading = False
 
 
+class JsonEditor(Editor):
+    """A JSON value on one line (partial filter, collation, example); applied on Enter or leaving the box.
+
+    Half-typed JSON is never valid, so unlike the other boxes it is not
+    applied per keystroke; a refused text stays in the box, with the reason
+    under it, until the user fixes it.
+    """
+
+    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, placeholder: str) -> None:
+        self.line = QLineEdit()
+        self.line.setPlaceholderText(placeholder)
+        super().__init__(form, path, self.line, label, tip)
+        self.line.editingFinished.connect(self.submit)
+
+    def value(self) -> Any:
+        text = self.line.text().strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except ValueError as err:
+            raise Refused(f"not valid JSON: {err}") from None
+
+    def show(self, value: Any) -> None:
+        text = "" if value is None else json.dumps(value, ensure_ascii=False)
+        try:
+            if self.line.hasFocus() and self.value() == value:
+                return
+        except Refused:
+            if self.line.hasFocus():
+                return
+        if self.line.text() != text:
+            self.line.setText(text)
+
+
 class CheckEditor(Editor):
     def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str) -> None:
         self.box = QCheckBox(label)
@@ -321,6 +357,13 @@ class ModelForm(QWidget):
 
     def long_text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> LongTextEditor:
         return self._add(LongTextEditor(self, path, label, tip, optional))  # type: ignore[return-value]
+
+    def json(self, path: Sequence[PathStep], label: str, tip: str, placeholder: str = "JSON, e.g. {}") -> JsonEditor:
+        return self._add(JsonEditor(self, path, label, tip, placeholder))  # type: ignore[return-value]
+
+    def add(self, editor: Editor, with_label: bool = True) -> Editor:
+        """Add an editor of a panel's own kind (index keys, ...)."""
+        return self._add(editor, with_label)
 
     def check(self, path: Sequence[PathStep], label: str, tip: str) -> CheckEditor:
         return self._add(CheckEditor(self, path, label, tip), with_label=False)  # type: ignore[return-value]

@@ -31,13 +31,15 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.model import Entity, Relationship
-from modeller.model.vocabulary import CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
+from modeller.model.names import snake
+from modeller.model.vocabulary import AGGREGATE_OPS, CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
 from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
-from modeller.ui.panels.fields_editor import FieldsEditor
+from modeller.ui.panels.fields_editor import Detail, FieldsEditor
 from modeller.ui.panels.form import ModelForm
+from modeller.ui.panels.indexes_editor import IndexesEditor
 
 STRATEGY_HELP = {
     "auto": "let the engine choose from cardinality and workload",
@@ -129,6 +131,23 @@ class EntityEditor(QWidget):
         self.sub_form.text(["subtypes", "discriminator"], "Discriminator", "Field naming the variant", False)
         self.sub_form.names(["subtypes", "variants"], "Variants", "Variant names, comma-separated")
         QVBoxLayout(self.subtypes).addWidget(self.sub_form)
+        self.archive = QGroupBox("Archive (old documents are rarely read)")
+        self.archive.setCheckable(True)
+        self.archive.setToolTip(
+            "Documents older than a threshold are cold: the engine suggests moving them to an archive collection"
+        )
+        self.archive.toggled.connect(self._toggle_archive)
+        self.archive_form = ModelForm(self.apply)
+        self.archive_form.text(
+            ["archive", "age_field"], "Age field", "Date field that says how old a document is", False
+        )
+        self.archive_form.number(
+            ["archive", "cold_after_s"], "Cold after (s)", "Seconds after which a document is rarely read", True
+        )
+        QVBoxLayout(self.archive).addWidget(self.archive_form)
+        indexes_box = QGroupBox("Indexes")
+        self.indexes = IndexesEditor(self.apply)
+        QVBoxLayout(indexes_box).addWidget(self.indexes)
         fields_box = QGroupBox("Fields")
         self.fields_of = QComboBox()
         self.fields_of.setToolTip("Edit the common fields or the extra fields of one subtype variant")
@@ -141,8 +160,10 @@ class EntityEditor(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.form)
         layout.addWidget(fields_box)
+        layout.addWidget(indexes_box)
         layout.addWidget(self.timeseries)
         layout.addWidget(self.subtypes)
+        layout.addWidget(self.archive)
         layout.addStretch(1)
         document.entity_changed.connect(self._changed)
 
@@ -166,6 +187,7 @@ class EntityEditor(QWidget):
         for group, value, form in (
             (self.timeseries, entity.timeseries, self.ts_form),
             (self.subtypes, entity.subtypes, self.sub_form),
+            (self.archive, entity.archive, self.archive_form),
         ):
             group.blockSignals(True)
             group.setChecked(value is not None)
@@ -183,6 +205,7 @@ class EntityEditor(QWidget):
             self.fields_of.blockSignals(False)
         self.fields_of.setVisible(bool(variants))
         self._load_fields()
+        self.indexes.load(entity)
 
     def _fields_path(self) -> list[PathStep]:
         entity = self.entity()
@@ -215,10 +238,23 @@ class EntityEditor(QWidget):
         self.document.push(EditEntityCommand(self.document, new, label, key))
         return None
 
-    def _apply_fields(self, fields: list[dict[str, Any]]) -> str | None:
+    def _apply_fields(self, fields: list[dict[str, Any]], detail: Detail | None = None) -> str | None:
         entity = self.entity()
-        name = entity.name if entity else ""
-        return self.apply(self._fields_path(), fields, f"Edit fields of {name}", merge=False)
+        if entity is None:
+            return "no entity selected"
+        path = self._fields_path()
+        if detail is None:
+            return self.apply(path, fields, f"Edit fields of {entity.name}", merge=False)
+        field_name, index_path, key = detail
+        try:
+            new = updated(entity, path, fields)
+        except EditRefused as err:
+            return str(err)
+        if new != entity:
+            merge = _key("entity", entity.id, [*path, *index_path, key])
+            text = f"Edit field {entity.name}.{field_name}: {key}"
+            self.document.push(EditEntityCommand(self.document, new, text, merge))
+        return None
 
     def _apply_subtypes(self, path: Sequence[PathStep], value: Any) -> str | None:
         entity = self.entity()
@@ -234,6 +270,16 @@ class EntityEditor(QWidget):
         dates = [f.name for f in entity.fields if f.type == "date"]
         value = {"time_field": dates[0] if dates else "time"} if on else None
         problem = self.apply(["timeseries"], value, "Time series on" if on else "Time series off", merge=False)
+        if problem:
+            self.reload()
+
+    def _toggle_archive(self, on: bool) -> None:
+        entity = self.entity()
+        if entity is None:
+            return
+        dates = [f.name for f in entity.fields if f.type == "date"]
+        value = {"age_field": dates[0] if dates else "created_at", "cold_after_s": 90 * 86400} if on else None
+        problem = self.apply(["archive"], value, "Archive on" if on else "Archive off", merge=False)
         if problem:
             self.reload()
 
@@ -308,6 +354,38 @@ class RelationshipEditor(QWidget):
         remove_copy = QPushButton("Remove")
         remove_copy.setToolTip("Stop copying the selected field")
         remove_copy.clicked.connect(self.remove_denormalized)
+        self.aggregates = QTableWidget(0, 3)
+        self.aggregates.setObjectName("aggregates")
+        self.aggregates.setHorizontalHeaderLabels(["Name", "Op", "Field of the N"])
+        self.aggregates.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.aggregates.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.aggregates.setItemDelegateForColumn(1, ComboDelegate(list(AGGREGATE_OPS), self))
+        self.aggregates.setToolTip(
+            "Values computed over the N that reads of the One show (task_count, total_amount).\n"
+            "count needs no field; sum, avg, min and max need the N's field to aggregate."
+        )
+        self.aggregates.setMaximumHeight(110)
+        self.aggregates.itemChanged.connect(lambda _item: self._commit_aggregates())
+        self.aggregates_error = QLabel()
+        self.aggregates_error.setObjectName("aggregates_error")
+        self.aggregates_error.setWordWrap(True)
+        self.aggregates_error.setStyleSheet("color: #c0392b;")
+        self.aggregates_error.setVisible(False)
+        self.add_aggregate_button = QPushButton("Add aggregate")
+        self.add_aggregate_button.setToolTip("Show a count (or sum, average, ...) of the N on the One")
+        self.add_aggregate_button.clicked.connect(self.add_aggregate)
+        remove_aggregate = QPushButton("Remove")
+        remove_aggregate.setToolTip("Remove the selected aggregate")
+        remove_aggregate.clicked.connect(self.remove_aggregate)
+        aggregates_box = QGroupBox("Aggregates shown on the One")
+        aggregates_layout = QVBoxLayout(aggregates_box)
+        aggregates_layout.addWidget(self.aggregates)
+        aggregates_layout.addWidget(self.aggregates_error)
+        aggregate_buttons = QHBoxLayout()
+        aggregate_buttons.addWidget(self.add_aggregate_button)
+        aggregate_buttons.addWidget(remove_aggregate)
+        aggregate_buttons.addStretch(1)
+        aggregates_layout.addLayout(aggregate_buttons)
         self.tree_ops: dict[str, QCheckBox] = {}
         tree_box = QGroupBox("Tree operations (self-relationships)")
         tree_layout = QHBoxLayout(tree_box)
@@ -335,12 +413,14 @@ class RelationshipEditor(QWidget):
         layout.addWidget(self.swap_button, alignment=Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.form)
         layout.addWidget(copies)
+        layout.addWidget(aggregates_box)
         layout.addWidget(tree_box)
         layout.addWidget(self.note_form)
         layout.addStretch(1)
         document.relationship_changed.connect(self._changed)
         for signal in (document.entity_added, document.entity_removed, document.entity_changed):
             signal.connect(lambda _id: self._refresh_entities())
+        document.project_reset.connect(self._refresh_entities)  # File ▸ Open: the ends list the new entities
         self._refresh_entities()
 
     def _strategy_choices(self) -> list[tuple[str, str]]:
@@ -386,6 +466,13 @@ class RelationshipEditor(QWidget):
                 self.denormalize.setItem(row, col, QTableWidgetItem(value))
         self.denormalize.blockSignals(False)
         self.denorm_error.setVisible(False)
+        self.aggregates.blockSignals(True)
+        self.aggregates.setRowCount(len(rel.aggregates))
+        for row, aggregate in enumerate(rel.aggregates):
+            for col, value in enumerate((aggregate.name, aggregate.op, aggregate.field or "")):
+                self.aggregates.setItem(row, col, QTableWidgetItem(value))
+        self.aggregates.blockSignals(False)
+        self.aggregates_error.setVisible(False)
         for op, check in self.tree_ops.items():
             check.blockSignals(True)
             check.setChecked(op in rel.tree_ops)
@@ -448,6 +535,40 @@ class RelationshipEditor(QWidget):
         if 0 <= row < len(rows):
             del rows[row]
             self._commit_denormalize(rows)
+
+    def _aggregate_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for row in range(self.aggregates.rowCount()):
+            cells = [self.aggregates.item(row, col) for col in range(3)]
+            name, op, field = (c.text().strip() if c is not None else "" for c in cells)
+            rows.append({"name": name, "op": op, "field": field or None})
+        return rows
+
+    def _commit_aggregates(self, rows: list[dict[str, Any]] | None = None, text: str = "Edit aggregates") -> None:
+        problem = self.apply(["aggregates"], rows if rows is not None else self._aggregate_rows(), text, merge=False)
+        self.aggregates_error.setText(f"Not applied: {problem}" if problem else "")
+        self.aggregates_error.setVisible(problem is not None)
+
+    def add_aggregate(self) -> None:
+        rel = self.relationship()
+        if rel is None:
+            return
+        many = self.document.entity(rel.many)
+        stem = rel.name or (snake(many.name) if many is not None else "item")
+        taken = {a.name for a in rel.aggregates}
+        name, n = f"{stem}_count", 2
+        while name in taken:
+            name, n = f"{stem}_count_{n}", n + 1
+        self._commit_aggregates(
+            [*self._aggregate_rows(), {"name": name, "op": "count", "field": None}], "Add aggregate"
+        )
+
+    def remove_aggregate(self) -> None:
+        rows = self._aggregate_rows()
+        row = self.aggregates.currentRow()
+        if 0 <= row < len(rows):
+            del rows[row]
+            self._commit_aggregates(rows, "Remove aggregate")
 
     def _commit_tree_ops(self) -> None:
         ops = [op for op, check in self.tree_ops.items() if check.isChecked()]
