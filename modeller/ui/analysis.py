@@ -21,6 +21,15 @@ from modeller.ui.document import ProjectDocument
 
 Analyse = Callable[[Project], Any]
 
+#: entities + relationships from which a first analysis is expected to take longer than a frame
+#: (about 0.5 ms per entity on the generated projects): such a project is analysed off the UI thread
+#: from the start, e.g. right after File ▸ Open, before any timing is known
+LARGE_PROJECT = 60
+
+
+def is_large(project: Project) -> bool:
+    return len(project.entities) + len(project.relationships) >= LARGE_PROJECT
+
 
 def engine_analyse() -> Analyse | None:
     """``modeller.rules.analyse`` if the engine provides it, else None."""
@@ -39,6 +48,8 @@ class AnalysisService(QObject):
     analysed = Signal(object)
     #: the engine raised: the message for the status bar
     failed = Signal(str)
+    #: True while an analysis runs in the background ("Analysing…" in the status bar), False when done
+    running = Signal(bool)
 
     def __init__(
         self,
@@ -61,6 +72,8 @@ class AnalysisService(QObject):
         self.generation = 0
         self.last_seconds = 0.0
         self._last_start = -1e9
+        #: an analysis for the current state is running in the background
+        self.background = False
         self._worker = AnalysisWorker(analyse, self) if analyse is not None else None
         if self._worker is not None:
             self._worker.finished.connect(self._worker_finished)
@@ -89,24 +102,35 @@ class AnalysisService(QObject):
         except Exception as err:  # the engine must never take the editor down with it
             self.latest = None
             self.failed.emit(f"analysis failed: {type(err).__name__}: {err}")
+            self._set_background(False)
             return
         finally:
             self.last_seconds = time.perf_counter() - started
         self.latest = result
         self.analysed.emit(self.latest)
+        self._set_background(False)
+
+    def _set_background(self, on: bool) -> None:
+        if on != self.background:
+            self.background = on
+            self.running.emit(on)
 
     def _run_scheduled(self) -> None:
-        """Fast analyses run here; one that took longer than a frame last time goes to the worker."""
-        if self._worker is None or self.last_seconds <= FRAME_S:
+        """Fast analyses run here; a large project, or one that took longer than a frame last time, goes
+        to the worker so opening or editing it never freezes the window."""
+        project = self.document.project
+        if self._worker is None or (self.last_seconds <= FRAME_S and not is_large(project)):
             self.run_now()
             return
         self._last_start = time.monotonic()
-        self._worker.submit(self.generation, self.document.project)
+        self._worker.submit(self.generation, project)
+        self._set_background(True)
 
     def _worker_finished(self, generation: int, result: object, seconds: float) -> None:
         self.last_seconds = seconds
         if generation != self.generation:
             return  # stale: a newer edit is already scheduled
+        self._set_background(False)
         if isinstance(result, Exception):
             self.latest = None
             self.failed.emit(f"analysis failed: {type(result).__name__}: {result}")

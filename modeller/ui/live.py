@@ -49,6 +49,8 @@ class LiveController(QObject):
         analysis.analysed.connect(self.show_analysis)
         if hasattr(analysis, "failed"):
             analysis.failed.connect(self._failed)
+        if hasattr(analysis, "running"):
+            analysis.running.connect(self._running)
         scene.selectionChanged.connect(self._selection_changed)
         recommendations.subject_activated.connect(self.reveal)
         recommendations.counts_changed.connect(self._counts)
@@ -109,6 +111,17 @@ class LiveController(QObject):
         color = sev.COLORS[worst] if worst in ("error", "warning") else ""
         self.status.setStyleSheet(f"color: {color}; font-weight: 600;" if color else "")
         self.status.setToolTip("Open findings of the recommendation engine (View → Recommendations)")
+
+    def _running(self, on: bool) -> None:
+        """A background analysis (large project, e.g. just opened): say so until its findings arrive."""
+        if self.status is None:
+            return
+        if on:
+            self.status.setText("Analysing…")
+            self.status.setStyleSheet("font-style: italic;")
+            self.status.setToolTip("The recommendation engine is analysing the project in the background")
+        elif self.status.text() == "Analysing…":
+            self._counts(self.recommendations.counts())
 
     def _failed(self, message: str) -> None:
         if self.status is not None:
