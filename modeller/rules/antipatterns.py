@@ -42,7 +42,7 @@ class UnboundedArray(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.strategy not in ("embed", "child-refs", "two-way") or facts.rel.cardinality == "one-to-one":
                 continue
@@ -175,7 +175,7 @@ class DocumentSizeAndNesting(Rule):
             (s.doc_suggest_bytes, "suggestion", "the 1 MB guideline", ("Skills",)),
             (s.doc_info_bytes, "info", "the ~200 KB 'reassess the schema' guideline", ("Skills",)),
         ]
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             for limit, sev, what, src in levels:
                 if coll.max_bytes > limit:
                     yield self.finding(
@@ -224,6 +224,8 @@ class ExcessiveLookup(Rule):
     severities = ("info", "suggestion", "warning")
     sources = ("AP-separating-data", "Atlas-PA", "Zola-3")
     tradeoff = "duplication and update fan-out (denormalization rules) vs. join cost on every read"
+    #: the share of queries with joins is a property of the whole model
+    scope = "global"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
@@ -320,7 +322,7 @@ class UnnecessaryIndexes(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             entity = ctx.facts.entities[coll.root]
             user = [i for i in coll.indexes if i.origin == "user"]
             for i, idx in enumerate(user):

@@ -34,6 +34,9 @@ class Rule:
     sources: ClassVar[tuple[str, ...]] = ()
     #: the trade-off shown with every finding of this rule
     tradeoff: ClassVar[str] = ""
+    #: "subject": each finding depends only on the subject ``check`` is looking at (``ctx.each_*``), so an
+    #: incremental analysis re-checks changed subjects only; "global": findings depend on the whole model
+    scope: ClassVar[str] = "subject"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError

@@ -7,8 +7,10 @@ to the part of the model it looks at (maps instead of scans).
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Entity, Field, Project, Query, Relationship
@@ -91,15 +93,31 @@ def _default_max(rel: Relationship, settings: Settings) -> int:
     }[rel.cardinality]
 
 
-def build_context(project: Project, settings: Settings) -> Context:
+@dataclass(slots=True)
+class ContextCache:
+    """Per-object results kept between analyses (``engine.Analyser``); keyed by object identity."""
+
+    #: entity id -> (entity, its dotted paths)
+    fields: dict[str, tuple[Entity, dict[str, Field]]] = field(default_factory=dict)
+    #: relationship id -> (rel, one, many, queries of many..., facts)
+    facts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+
+
+def build_context(project: Project, settings: Settings, cache: ContextCache | None = None) -> Context:
     """Index the project; tolerate dangling references (a half-edited model must not crash)."""
     ctx = Context(project=project, settings=settings, server_version=_version(project.server_version))
+    old_fields = cache.fields if cache is not None else {}
+    new_fields: dict[str, tuple[Entity, dict[str, Field]]] = {}
     for i, entity in enumerate(project.entities):
         if entity.id in ctx.entities:
             continue
         ctx.entities[entity.id] = entity
         ctx.entity_order[entity.id] = i
-        ctx.fields_of[entity.id] = dict(iter_paths(all_fields(entity)))
+        known = old_fields.get(entity.id)
+        if known is None or known[0] is not entity:
+            known = (entity, dict(iter_paths(all_fields(entity))))
+        new_fields[entity.id] = known
+        ctx.fields_of[entity.id] = known[1]
         ctx.rels_of_one[entity.id] = []
         ctx.rels_of_many[entity.id] = []
         ctx.queries_of[entity.id] = []
@@ -109,17 +127,26 @@ def build_context(project: Project, settings: Settings) -> Context:
             ctx.queries_of[query.entity].append(query)
             for rel_id in dict.fromkeys(query.joins):
                 ctx.queries_joining.setdefault(rel_id, []).append(query)
+    old_facts = cache.facts if cache is not None else {}
+    new_facts: dict[str, tuple[Any, ...]] = {}
     seen_rel: set[str] = set()
     for rel in project.relationships:
         one, many = ctx.entities.get(rel.one), ctx.entities.get(rel.many)
         if one is None or many is None or rel.id in seen_rel:
             continue
         seen_rel.add(rel.id)
-        facts = _facts(ctx, rel, one, many)
+        key = (rel, one, many, *ctx.queries_of[many.id])
+        entry = old_facts.get(rel.id)
+        if entry is None or len(entry) != len(key) + 1 or not all(map(operator.is_, key, entry)):
+            entry = (*key, _facts(ctx, rel, one, many))
+        new_facts[rel.id] = entry
+        facts = entry[-1]
         ctx.rels.append(facts)
         ctx.rel_by_id[rel.id] = facts
         ctx.rels_of_one[one.id].append(facts)
         ctx.rels_of_many[many.id].append(facts)
+    if cache is not None:
+        cache.fields, cache.facts = new_fields, new_facts
     return ctx
 
 

@@ -35,7 +35,7 @@ def _numbers(cp: CopyPlan) -> dict[str, Any]:
 
 
 def _copies(ctx: RuleContext, rule_id: str) -> Iterable[tuple[RelPlan, CopyPlan]]:
-    for facts in ctx.facts.rels:
+    for facts in ctx.each_rel():
         plan = ctx.plan(facts.rel.id)
         for cp in plan.copies:
             if cp.rule == rule_id and not cp.implied:
@@ -185,7 +185,7 @@ class DenormIntoSquillionsImmutable(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             if facts.rel.cardinality != "one-to-squillions":
                 continue
             plan = ctx.plan(facts.rel.id)
@@ -243,7 +243,7 @@ class SquillionsToOneLastN(Rule):
     tradeoff = "the One renders without a second query; two writes per new N and K copies in the One"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.strategy != "subset" or self.id not in plan.rec.rules:
                 continue
@@ -293,7 +293,7 @@ class ExtendedReference(Rule):
     )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.strategy != "extended-ref":
                 continue
@@ -385,7 +385,7 @@ class NoDenormVolatile(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             for cp in plan.copies:
                 if cp.implied or cp.denorm.staleness == "forever":

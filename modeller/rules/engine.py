@@ -8,16 +8,20 @@ then rule id, so the GUI and ``modeller check`` list them the same way.
 from __future__ import annotations
 
 import gc
+import operator
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from modeller.model.project import Project
-from modeller.rules.context import Context, build_context
+from modeller.model.project import Project, Query
+from modeller.rules.context import Context, ContextCache, RelFacts, build_context
 from modeller.rules.design import Analysis, CollectionDesign, Design, RelationshipDesign
 from modeller.rules.findings import SEVERITY_RANK, Finding
 from modeller.rules.naming import collection_name
 from modeller.rules.plans import RelPlan
 from modeller.rules.registry import REGISTRY
-from modeller.rules.resolver import Resolution, resolve
+from modeller.rules.resolver import Resolution, ResolveCache, resolve
 from modeller.rules.settings import DEFAULT_SETTINGS, Settings
 
 
@@ -31,10 +35,35 @@ class RuleContext:
     _inverse: dict[str, dict[str, str]] = field(default_factory=dict)
     _collections: dict[str, CollectionDesign] = field(default_factory=dict)
     _rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
+    #: what ``each_*`` iterate: (position in the whole list, subject); None = everything
+    only_rels: list[tuple[int, RelFacts]] | None = None
+    only_collections: list[tuple[int, CollectionDesign]] | None = None
+    only_queries: list[tuple[int, Query]] | None = None
+    #: the subject the running rule is looking at: (kind, id, position); findings are filed under it
+    current: tuple[str, str, int] = ("", "", 0)
 
     def __post_init__(self) -> None:
         self._collections = {c.name: c for c in self.design.collections}
         self._rel_designs = {r.id: r for r in self.design.relationships}
+
+    # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
+    def each_rel(self) -> Iterator[RelFacts]:
+        items = self.only_rels if self.only_rels is not None else enumerate(self.facts.rels)
+        for i, facts in items:
+            self.current = ("r", facts.rel.id, i)
+            yield facts
+
+    def each_collection(self) -> Iterator[CollectionDesign]:
+        items = self.only_collections if self.only_collections is not None else enumerate(self.design.collections)
+        for i, coll in items:
+            self.current = ("c", coll.name, i)
+            yield coll
+
+    def each_query(self) -> Iterator[Query]:
+        items = self.only_queries if self.only_queries is not None else enumerate(self.facts.queries)
+        for i, q in items:
+            self.current = ("q", q.id, i)
+            yield q
 
     def collection(self, name: str) -> CollectionDesign | None:
         return self._collections.get(name)
@@ -94,52 +123,249 @@ def _load_rules() -> None:
 
 
 def analyse(project: Project, settings: Settings | None = None) -> Analysis:
-    """Findings and the resolved physical design of ``project``."""
-    _load_rules()
-    # analyse allocates many small objects that are all alive until it returns: cyclic GC passes in
-    # the middle would only rescan them (2-3x slower on big models); collection resumes afterwards
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _analyse(project, settings)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    """Findings and the resolved physical design of ``project`` (a pure function: nothing is kept)."""
+    return Analyser(settings).analyse(project)
 
 
-def _analyse(project: Project, settings: Settings | None) -> Analysis:
-    facts = build_context(project, settings or DEFAULT_SETTINGS)
-    design, res = resolve(facts)
-    rctx = RuleContext(facts, design, res)
-    findings: list[Finding] = []
-    for rule_cls in REGISTRY:
-        findings.extend(rule_cls().check(rctx))
-    findings = _apply_overrides(project, findings)
-    order = _subject_order(project)
-    findings.sort(
-        key=lambda f: (
-            order.get((f.subject.kind, f.subject.id), _fallback(order, f)),
-            -SEVERITY_RANK[f.severity],
-            f.rule,
-            f.subject.id,
-            f.message,
-        )
-    )
-    return Analysis(findings=findings, design=design)
+#: one producer of findings: (kind "r"/"c"/"q"/"g", subject id)
+Producer = tuple[str, str]
+#: a finding with its sort key (kept so a re-analysis does not rebuild keys of unchanged findings)
+Keyed = tuple[tuple[Any, ...], Finding]
 
 
-def _apply_overrides(project: Project, findings: list[Finding]) -> list[Finding]:
-    overrides = {(o.rule, o.subject.kind, o.subject.id): o.note for o in project.overrides}
-    decisions = {r.id: r.decision for r in project.relationships if r.decision is not None}
-    out = []
-    for f in findings:
-        key = (f.rule, f.subject.kind, f.subject.id)
-        if key in overrides:
-            f = replace(f, overridden=True, note=overrides[key] or None)
-        elif f.subject.kind == "relationship" and f.subject.id in decisions:
-            f = replace(f, overridden=True, note=decisions[f.subject.id].note or None)
-        out.append(f)
+@dataclass(slots=True)
+class _State:
+    """What an :class:`Analyser` keeps from its last analysis."""
+
+    token: tuple[Any, ...]
+    snapshots: dict[int, tuple[Any, Any]]
+    ctx_cache: ContextCache
+    resolve_cache: ResolveCache
+    #: producer -> the objects its findings were computed from
+    producer_keys: dict[Producer, tuple[Any, ...]]
+    #: rule id -> producer -> (raw keyed findings, keyed findings after overrides)
+    findings: dict[str, dict[Producer, tuple[list[Keyed], list[Keyed]]]]
+    order_token: tuple[Any, ...]
+    override_token: tuple[Any, ...]
+    order: dict[tuple[str, str], tuple[int, ...]] = field(default_factory=dict)
+
+
+class Analyser:
+    """``analyse`` that reuses the work of its previous call for the parts of the model that did not change.
+
+    The GUI replaces edited model objects with new ones and keeps the others,
+    so every per-entity, per-relationship, per-collection and per-rule result
+    is keyed on the identity of the objects it was computed from. Each call
+    also compares a snapshot of every entity, relationship and query (its
+    attributes and the items of its lists) with the one taken last time: an
+    object changed in place makes the analyser start from scratch. The result
+    always equals ``analyse(project)`` (``tests/rules/test_incremental.py``).
+    Thread-safe: calls are serialized.
+    """
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or DEFAULT_SETTINGS
+        self._state: _State | None = None
+        self._lock = threading.Lock()
+        #: what the last call reused: "full" (nothing) or "incremental"
+        self.last_mode = "full"
+
+    def reset(self) -> None:
+        """Forget everything (the next call is a full analysis)."""
+        with self._lock:
+            self._state = None
+
+    def analyse(self, project: Project) -> Analysis:
+        _load_rules()
+        # analyse allocates many small objects that are all alive until it returns: cyclic GC passes in
+        # the middle would only rescan them (2-3x slower on big models); collection resumes afterwards
+        with self._lock:
+            gc_was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                return self._analyse(project)
+            finally:
+                if gc_was_enabled:
+                    gc.enable()
+
+    def _analyse(self, project: Project) -> Analysis:
+        settings = self.settings
+        token = (settings, project.server_version, project.database)
+        snapshots = _snapshots(project)
+        state = self._state
+        if state is not None and (not _same_token(state.token, token) or _mutated(state.snapshots, snapshots)):
+            state = None
+        self.last_mode = "full" if state is None else "incremental"
+        if state is None:
+            state = _State(token, snapshots, ContextCache(), ResolveCache(), {}, {}, (), ())
+        facts = build_context(project, settings, state.ctx_cache)
+        design, res = resolve(facts, state.resolve_cache)
+        rctx = RuleContext(facts, design, res)
+        findings = _run_rules(rctx, state)
+        state.token, state.snapshots = token, snapshots
+        self._state = state
+        return Analysis(findings=findings, design=design)
+
+
+def _same_token(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return all(map(operator.is_, a, b)) or a == b
+
+
+def _snap_entity(e: Any) -> tuple[Any, ...]:
+    """An entity's attribute values and the items of its lists (an in-place edit changes one of them)."""
+    d = e.__dict__
+    return (*d.values(), *d["fields"], None, *d["indexes"], None, *(d["shard_key"] or ()))
+
+
+def _snap_rel(r: Any) -> tuple[Any, ...]:
+    d = r.__dict__
+    return (*d.values(), *d["denormalize"], None, *d["aggregates"], None, *d["tree_ops"])
+
+
+def _snap_query(q: Any) -> tuple[Any, ...]:
+    d = q.__dict__
+    return (*d.values(), *d["filter"].items(), None, *d["sort"], None, *d["projection"], None, *d["joins"])
+
+
+def _snapshots(project: Project) -> dict[int, tuple[Any, Any]]:
+    out: dict[int, tuple[Any, Any]] = {}
+    for group, snap in (
+        (project.entities, _snap_entity),
+        (project.relationships, _snap_rel),
+        (project.queries, _snap_query),
+    ):
+        for obj in group:
+            out[id(obj)] = (obj, snap(obj))
     return out
+
+
+def _mutated(before: dict[int, tuple[Any, Any]], now: dict[int, tuple[Any, Any]]) -> bool:
+    """Was an object of the previous analysis changed in place (same object, other content)?"""
+    for key, (obj, snap) in now.items():
+        old = before.get(key)
+        if old is not None and old[0] is obj and old[1] != snap:
+            return True
+    return False
+
+
+def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
+    """Every rule on the subjects whose inputs changed; the other subjects keep their findings."""
+    facts, design, res = rctx.facts, rctx.design, rctx.res
+    project = facts.project
+    # ----- which subjects changed -----
+    keys: dict[Producer, tuple[Any, ...]] = {}
+    dirty_rels: list[tuple[int, RelFacts]] = []
+    dirty_colls: list[tuple[int, CollectionDesign]] = []
+    dirty_queries: list[tuple[int, Query]] = []
+    old_keys = state.producer_keys
+    for i, f in enumerate(facts.rels):
+        rid = f.rel.id
+        k = (rctx.rel_design(rid), *facts.queries_joining.get(rid, ()))
+        p = ("r", rid)
+        keys[p] = k
+        old = old_keys.get(p)
+        if old is None or len(old) != len(k) or not all(map(operator.is_, old, k)):
+            dirty_rels.append((i, f))
+    for i, coll in enumerate(design.collections):
+        p = ("c", coll.name)
+        k = (coll,)
+        keys[p] = k
+        old = old_keys.get(p)
+        if old is None or old[0] is not coll:
+            dirty_colls.append((i, coll))
+    unit_of = res.unit_of
+    for i, q in enumerate(facts.queries):
+        p = ("q", q.id)
+        k = (q, unit_of.get(q.entity))
+        keys[p] = k
+        old = old_keys.get(p)
+        if old is None or old[0] is not k[0] or old[1] is not k[1]:
+            dirty_queries.append((i, q))
+    gone = [p for p in old_keys if p not in keys]
+    dirty = {("r", f.rel.id) for _, f in dirty_rels}
+    dirty.update(("c", c.name) for _, c in dirty_colls)
+    dirty.update(("q", q.id) for _, q in dirty_queries)
+    dirty.update(gone)
+    dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
+    # ----- sort keys and overrides depend on the order of subjects and on the overrides -----
+    order_token = (
+        tuple(e.id for e in project.entities),
+        tuple(map(collection_name, project.entities)),
+        tuple(r.id for r in project.relationships),
+        tuple(q.id for q in project.queries),
+        tuple(c.name for c in design.collections),
+        tuple(f.rel.id for f in facts.rels),
+        tuple(q.id for q in facts.queries),
+    )
+    overrides: dict[tuple[str, str, str], str] = {
+        (o.rule, o.subject.kind, o.subject.id): o.note for o in project.overrides
+    }
+    decisions = {r.id: r.decision for r in project.relationships if r.decision is not None}
+    override_token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
+    rekey = order_token != state.order_token
+    reapply = override_token != state.override_token
+    order = state.order if not rekey and state.order else _subject_order(project)
+    state.order = order
+    rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
+    out: list[Keyed] = []
+    for rule_cls in REGISTRY:
+        kept = state.findings.setdefault(rule_cls.id, {})
+        if rule_cls.scope == "global":
+            kept.clear()
+        else:
+            for p in dirty:
+                kept.pop(p, None)
+        rule = rule_cls()
+        if rule_cls.scope == "global":
+            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
+        rctx.current = ("g", "", 0)
+        for seq, f in enumerate(rule.check(rctx)):
+            kind, sid, pos = rctx.current
+            key = (*_sort_key(order, f), kind, pos, seq)
+            entry = kept.get((kind, sid))
+            if entry is None:
+                entry = kept[(kind, sid)] = ([], [])
+            entry[0].append((key, f))
+            entry[1].append((key, _override(f, overrides, decisions)))
+        if rule_cls.scope == "global":
+            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
+        if rekey or reapply:
+            for raw, final in kept.values():
+                if rekey:
+                    raw[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in raw]
+                final[:] = [(k, _override(f, overrides, decisions)) for k, f in raw]
+        for _raw, final in kept.values():
+            out.extend(final)
+    out.sort(key=_first)
+    state.producer_keys = keys
+    state.order_token, state.override_token = order_token, override_token
+    return [f for _, f in out]
+
+
+def _first(item: Keyed) -> tuple[Any, ...]:
+    return item[0]
+
+
+def _sort_key(order: dict[tuple[str, str], tuple[int, ...]], f: Finding) -> tuple[Any, ...]:
+    """By the subject's position in the project, most severe first, then rule id, subject id and message."""
+    return (
+        order.get((f.subject.kind, f.subject.id), _fallback(order, f)),
+        -SEVERITY_RANK[f.severity],
+        f.rule,
+        f.subject.id,
+        f.message,
+    )
+
+
+def _override(f: Finding, overrides: dict[tuple[str, str, str], str], decisions: dict[str, Any]) -> Finding:
+    if not overrides and not decisions:
+        return f
+    key = (f.rule, f.subject.kind, f.subject.id)
+    if key in overrides:
+        return replace(f, overridden=True, note=overrides[key] or None)
+    if f.subject.kind == "relationship" and f.subject.id in decisions:
+        return replace(f, overridden=True, note=decisions[f.subject.id].note or None)
+    return f
 
 
 def _subject_order(project: Project) -> dict[tuple[str, str], tuple[int, ...]]:

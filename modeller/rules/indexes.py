@@ -69,7 +69,7 @@ class EsrCompoundIndex(Rule):
     tradeoff = "one well-ordered index serves filter and sort; every extra index costs writes"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.facts.queries:
+        for q in ctx.each_query():
             plan = ctx.res.query_plans.get(q.id)
             if plan is None or plan.components < 2:
                 continue
@@ -136,7 +136,7 @@ class IndexHotQueries(Rule):
     tradeoff = "read latency vs. write cost and RAM (each index is at least 8 kB)"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.facts.queries:
+        for q in ctx.each_query():
             plan = ctx.res.query_plans.get(q.id)
             if plan is None or not ctx.facts.is_hot(q) or plan.components != 1 or plan.only_id:
                 continue
@@ -182,7 +182,7 @@ class TtlRetentionIndex(Rule):
     tradeoff = "automatic cleanup vs. delete load and no history (archive instead when history matters)"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             if coll.timeseries is not None and "expireAfterSeconds" in coll.timeseries:
                 yield self.finding(
                     "info",
@@ -242,7 +242,7 @@ class SpecialIndexTypes(Rule):
     tradeoff = "smaller or special-purpose indexes only serve queries whose predicates match their definition"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.facts.queries:
+        for q in ctx.each_query():
             plan = ctx.res.query_plans.get(q.id)
             if plan is None:
                 continue
@@ -320,7 +320,7 @@ class IndexHardLimits(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             arrays = ctx.res.array_paths.get(coll.name, set())
             total = len(coll.indexes) + 1
             if total > s.max_indexes:

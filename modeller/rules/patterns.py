@@ -41,7 +41,7 @@ class BucketPattern(Rule):
     )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             b = coll.bucket
             if b is None:
                 continue
@@ -99,7 +99,7 @@ class TimeSeriesCollection(Rule):
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         if not ctx.facts.version_known_at_least_5:
             return
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             entity = ctx.facts.entities[coll.root]
             ts = entity.timeseries
             if ts is None or not entity.append_only:
@@ -157,7 +157,7 @@ class ComputedPattern(Rule):
     tradeoff = "fast, predictable reads vs. extra work on every write and possible staleness in periodic mode"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             if not facts.rel.aggregates:
                 continue
             coll = ctx.collection_of(facts.one.id)
@@ -223,7 +223,7 @@ class SubsetPattern(Rule):
     tradeoff = "smaller working set and a single-query page vs. two collections and duplicated elements"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.rec.strategy != "subset":
                 continue
@@ -283,7 +283,7 @@ class PolymorphicPattern(Rule):
     tradeoff = "one query and one set of indexes across types vs. per-type validation and code paths"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             if coll.discriminator is None:
                 continue
             entity = ctx.facts.entities[coll.root]

@@ -95,27 +95,62 @@ def rw_ratio(ctx: Context, source: Entity, path: str, reader: Entity) -> float |
     return reads / f.updates_per_sec
 
 
-def plan_relationships(ctx: Context) -> dict[str, RelPlan]:
-    """A plan for every relationship, in project order."""
-    sizes = {eid: base_bytes(ctx, e) for eid, e in ctx.entities.items()}
+def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dict[str, RelPlan]:
+    """A plan for every relationship, in project order.
+
+    With ``cache`` (relationship id -> (facts, strategy before the cycle check,
+    cycle, plan)), a plan whose facts are the same object and whose cycle
+    check gives the same answer is reused as is.
+    """
+    sizes: dict[str, tuple[int, int]] = {}
     plans: dict[str, RelPlan] = {}
     embed_parent: dict[str, set[str]] = {}
+    new_cache: dict[str, Any] = {}
     for facts in ctx.rels:
-        elem = sizes[facts.many.id][0]
-        rec = recommend(ctx, facts, elem)
-        plan = _choose(ctx, facts, rec, elem)
-        if plan.strategy == "embed" and _would_cycle(embed_parent, facts.one.id, facts.many.id):
-            fallback = rec.strategy if rec.strategy != "embed" else "parent-ref"
-            plan.warnings.append(
-                f"{facts.many.name} cannot be embedded in {facts.one.name}: {facts.one.name} is already stored "
-                f"inside {facts.many.name} (a document cannot contain itself); stored as {fallback} instead"
-            )
-            plan.strategy = fallback
+        rel_id = facts.rel.id
+        entry = cache.get(rel_id) if cache is not None else None
+        plan: RelPlan | None = None
+        if entry is not None and entry[0] is facts:
+            chosen = entry[1]
+        else:
+            entry = None
+            plan = _plan(ctx, facts, sizes)
+            chosen = plan.strategy
+        cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one.id, facts.many.id)
+        if entry is not None and entry[2] == cycle:
+            plan = entry[3]
+        else:
+            if plan is None:
+                plan = _plan(ctx, facts, sizes)
+            if cycle:
+                rec = plan.rec
+                fallback = rec.strategy if rec.strategy != "embed" else "parent-ref"
+                plan.warnings.append(
+                    f"{facts.many.name} cannot be embedded in {facts.one.name}: {facts.one.name} is already stored "
+                    f"inside {facts.many.name} (a document cannot contain itself); stored as {fallback} instead"
+                )
+                plan.strategy = fallback
+            _plan_copies(ctx, plan)
+        assert plan is not None
         if plan.strategy == "embed":
             embed_parent.setdefault(facts.many.id, set()).add(facts.one.id)
-        _plan_copies(ctx, plan)
-        plans[facts.rel.id] = plan
+        new_cache[rel_id] = (facts, chosen, cycle, plan)
+        plans[rel_id] = plan
+    if cache is not None:
+        cache.clear()
+        cache.update(new_cache)
     return plans
+
+
+def _plan(ctx: Context, facts: RelFacts, sizes: dict[str, tuple[int, int]]) -> RelPlan:
+    """The plan before the embed-cycle check and the copies."""
+    many = facts.many
+    size = sizes.get(many.id)
+    if size is None:
+        size = sizes[many.id] = base_bytes(ctx, many)
+    elem = size[0]
+    rec = recommend(ctx, facts, elem)
+    return _choose(ctx, facts, rec, elem)
 
 
 def _would_cycle(embed_parent: dict[str, set[str]], one: str, many: str) -> bool:

@@ -9,6 +9,7 @@ unique, per-query ESR, TTL, bucket), redundant prefixes removed, (5) a
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
@@ -54,6 +55,8 @@ class Resolution:
     dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]] = field(default_factory=list)
     #: collection name -> its shape (for snippets that name generated fields)
     shapes: dict[str, list[ShapeNode]] = field(default_factory=dict)
+    #: entity id -> the unit result holding its documents (identity changes when the unit was recomputed)
+    unit_of: dict[str, object] = field(default_factory=dict)
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -100,8 +103,48 @@ class Resolution:
         return f"{route.path}.{rest}"
 
 
-def resolve(ctx: Context) -> tuple[Design, Resolution]:
-    plans = plan_relationships(ctx)
+@dataclass(slots=True)
+class UnitResult:
+    """The resolved collections of one *unit*: collections that share embedded entities (usually one).
+
+    Everything a unit computes depends only on its own entities, their
+    relationships' plans and their queries, so an incremental analysis can
+    reuse the whole result (the same objects) when those inputs are the same.
+    """
+
+    key: tuple[Any, ...]
+    collections: list[CollectionDesign]
+    #: (entity whose placement triggered the chain, entity id, placement), in placement order
+    placements: list[tuple[str, str, Placement]]
+    location: dict[str, tuple[str, str]]
+    routes: dict[str, dict[str, Route]]
+    copy_paths: dict[tuple[str, str, str], str]
+    query_plans: dict[str, EsrPlan]
+    query_index: dict[str, tuple[str, str]]
+    query_joins: dict[str, list[str]]
+    array_paths: dict[str, set[str]]
+    dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]]
+
+
+@dataclass(slots=True)
+class ResolveCache:
+    """What the resolver keeps between analyses of one project (see ``engine.Analyser``)."""
+
+    plans: dict[str, Any] = field(default_factory=dict)
+    #: first root entity id of a unit -> its result
+    units: dict[str, UnitResult] = field(default_factory=dict)
+    #: relationship id -> (key, design)
+    rel_designs: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = field(default_factory=dict)
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Keys are tuples of objects compared by identity (equal content is not enough: objects may be mutated)."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
+
+def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
+    """The design of ``ctx``; with ``cache``, units whose inputs are the same objects are reused."""
+    plans = plan_relationships(ctx, cache.plans if cache is not None else None)
     embedded_in: dict[str, list[str]] = {}
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
@@ -111,21 +154,167 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
         elif plan.strategy == "bucket" and many.id not in buckets:
             buckets[many.id] = make_bucket(ctx, many, plan)
     for eid, entity in ctx.entities.items():
-        if eid not in buckets and bucket_entity_wanted(ctx, entity):
+        if eid not in buckets and entity.timeseries is not None and bucket_entity_wanted(ctx, entity):
             buckets[eid] = make_bucket(ctx, entity, None)
-    builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder)
-    collections: dict[str, CollectionDesign] = {}
-    embedded: dict[str, Placement] = {}
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
         if plan.strategy == "single-collection" and not facts.self_ref and facts.many.id not in embedded_in:
             shared_with.setdefault(facts.many.id, facts.one.id)
+    units = _units(ctx, plans, embedded_in, shared_with)
+    builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
+    res = Resolution(plans, builder)
+    results: list[UnitResult] = []
+    old_units = cache.units if cache is not None else {}
+    new_units: dict[str, UnitResult] = {}
+    for roots, embedded_members in units:
+        key = _unit_key(ctx, plans, roots, embedded_members)
+        old = old_units.get(roots[0])
+        if old is None or not _same(old.key, key):
+            old = _resolve_unit(ctx, plans, embedded_in, buckets, shared_with, roots, embedded_members, key)
+        new_units[roots[0]] = old
+        results.append(old)
+    if cache is not None:
+        cache.units = new_units
+    collections: list[CollectionDesign] = []
+    placements: list[tuple[str, str, Placement]] = []
+    unit_of = res.unit_of
+    for unit in results:
+        collections.extend(unit.collections)
+        placements.extend(unit.placements)
+        res.location.update(unit.location)
+        builder.routes.update(unit.routes)
+        builder.copy_paths.update(unit.copy_paths)
+        res.query_plans.update(unit.query_plans)
+        res.query_index.update(unit.query_index)
+        res.query_joins.update(unit.query_joins)
+        res.array_paths.update(unit.array_paths)
+        res.dropped_prefixes.extend(unit.dropped_prefixes)
+        for coll in unit.collections:
+            res.shapes[coll.name] = coll.shape
+        for eid in unit.location:
+            unit_of[eid] = unit
+    if len(results) > 1:
+        collections.sort(key=lambda c: ctx.entity_order[c.entities[0]])
+    if len(results) > 1:
+        order = ctx.entity_order
+        placements.sort(key=lambda p: order[p[0]])
+    embedded = {eid: placement for _, eid, placement in placements}
+    old_rels = cache.rel_designs if cache is not None else {}
+    new_rels: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = {}
+    rels: list[RelationshipDesign] = []
+    for rel_id, plan in plans.items():
+        rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
+        entry = old_rels.get(rel_id)
+        if entry is None or not _same(entry[0], rkey):
+            entry = (rkey, _relationship_design(ctx, res, plan))
+        new_rels[rel_id] = entry
+        rels.append(entry[1])
+    if cache is not None:
+        cache.rel_designs = new_rels
+    database = ctx.project.database or "test"
+    return Design(database, collections, rels, embedded), res
+
+
+def _units(
+    ctx: Context, plans: dict[str, RelPlan], embedded_in: dict[str, list[str]], shared_with: dict[str, str]
+) -> list[tuple[list[str], list[str]]]:
+    """Roots (entities with documents of their own) grouped by the collections they share.
+
+    Collections are grouped when they hold the same embedded entity (its
+    shape and routes are built in each of them) or have the same name.
+    Returns (root ids in project order, embedded ids) per unit, in the order
+    of their first root.
+    """
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    name_of: dict[str, str] = {}
     for eid, entity in ctx.entities.items():
         if eid in embedded_in:
             continue
+        host = shared_with.get(eid)
+        name_of[eid] = "c:" + collection_name(ctx.entities[host] if host is not None else entity)
+    tops: dict[str, set[str]] = {}
+
+    def roots_above(eid: str, depth: int) -> set[str]:
+        if eid in name_of:
+            return {name_of[eid]}
+        if eid in tops:
+            return tops[eid]
+        tops[eid] = set()  # cycle guard
+        found: set[str] = set()
+        if depth <= len(embedded_in):
+            for rel_id in embedded_in.get(eid, ()):
+                found |= roots_above(plans[rel_id].facts.one.id, depth + 1)
+        tops[eid] = found
+        return found
+
+    embedded_where: dict[str, str] = {}
+    for eid in embedded_in:
+        names = sorted(roots_above(eid, 0))
+        for other in names[1:]:
+            union(names[0], other)
+        if names:
+            embedded_where[eid] = names[0]
+    groups: dict[str, tuple[list[str], list[str]]] = {}
+    for eid, name in name_of.items():
+        groups.setdefault(find(name), ([], []))[0].append(eid)
+    for eid in ctx.entities:
+        where = embedded_where.get(eid)
+        if where is not None:
+            groups[find(where)][1].append(eid)
+    return list(groups.values())
+
+
+def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
+    """Every object a unit reads: its entities, the plans of their relationships, their queries."""
+    key: list[Any] = []
+    for eid in (*roots, "|", *embedded):
+        if eid == "|":
+            key.append(None)
+            continue
+        key.append(ctx.entities[eid])
+        for facts in ctx.rels_of_many[eid]:
+            key.append(plans[facts.rel.id])
+        key.append(None)
+        for facts in ctx.rels_of_one[eid]:
+            key.append(plans[facts.rel.id])
+        key.append(None)
+        for q in ctx.queries_of[eid]:
+            key.append(q)
+            for rel_id in q.joins:
+                key.append(plans.get(rel_id))
+        key.append(None)
+    return tuple(key)
+
+
+def _resolve_unit(
+    ctx: Context,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    buckets: dict[str, BucketPlan],
+    shared_with: dict[str, str],
+    roots: list[str],
+    embedded: list[str],
+    key: tuple[Any, ...],
+) -> UnitResult:
+    """Collections, shapes, placements, sizes, validators and indexes of one unit."""
+    builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
+    res = Resolution(plans, builder)
+    collections: dict[str, CollectionDesign] = {}
+    for eid in roots:
+        entity = ctx.entities[eid]
         host = shared_with.get(eid)
         name = collection_name(ctx.entities[host] if host is not None else entity)
         if eid in buckets:
@@ -148,7 +337,8 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
         if entity.shard_key:
             coll.shard_key = [res.resolve_path(eid, k) or k for k in entity.shard_key]
         collections[name] = coll
-    _place_embedded(ctx, res, plans, embedded_in, embedded, collections)
+    placements: list[tuple[str, str, Placement]] = []
+    _place_embedded(res, plans, embedded_in, embedded, placements, collections)
     for many_id in shared_with:
         host_coll = collections.get(res.location.get(many_id, ("", ""))[0])
         if host_coll is not None and not any(n.name == "links" for n in host_coll.shape):
@@ -162,9 +352,19 @@ def resolve(ctx: Context) -> tuple[Design, Resolution]:
         coll.why = _collection_why(ctx, coll, buckets)
     for coll in collections.values():
         coll.indexes = _indexes(ctx, res, coll, buckets)
-    rels = [_relationship_design(ctx, res, plan) for plan in plans.values()]
-    database = ctx.project.database or "test"
-    return Design(database, list(collections.values()), rels, embedded), res
+    return UnitResult(
+        key=key,
+        collections=list(collections.values()),
+        placements=placements,
+        location=res.location,
+        routes=builder.routes,
+        copy_paths=builder.copy_paths,
+        query_plans=res.query_plans,
+        query_index=res.query_index,
+        query_joins=res.query_joins,
+        array_paths=res.array_paths,
+        dropped_prefixes=res.dropped_prefixes,
+    )
 
 
 def _links_node() -> ShapeNode:
@@ -222,14 +422,20 @@ def _merge(ctx: Context, coll: CollectionDesign, eid: str, shape: list[ShapeNode
 
 
 def _place_embedded(
-    ctx: Context,
     res: Resolution,
     plans: dict[str, RelPlan],
     embedded_in: dict[str, list[str]],
-    embedded: dict[str, Placement],
+    members: list[str],
+    placements: list[tuple[str, str, Placement]],
     collections: dict[str, CollectionDesign],
 ) -> None:
-    """Where each embedded entity's elements sit: host collection + path (follows embed chains)."""
+    """Where each embedded entity's elements sit: host collection + path (follows embed chains).
+
+    ``members`` are the unit's embedded entities in project order; the entity
+    whose placement triggered a chain orders the design's ``embedded`` map as
+    a whole-project pass would.
+    """
+    trigger = ""
 
     def place(eid: str, depth: int) -> tuple[str, str] | None:
         if eid in res.location:
@@ -244,15 +450,15 @@ def _place_embedded(
             name = embed_field(plan.facts.rel, plan.facts.many)
             loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
             res.location[eid] = loc
-            embedded[eid] = Placement(*loc)
+            placements.append((trigger, eid, Placement(*loc)))
             if eid not in collections[host[0]].entities:
                 collections[host[0]].entities.append(eid)
             return loc
         return None
 
-    for eid in ctx.entities:
-        if eid in embedded_in:
-            place(eid, 0)
+    for eid in members:  # project order
+        trigger = eid
+        place(eid, 0)
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:

@@ -17,7 +17,7 @@ class _StrategyRule(Rule):
     strategies: tuple[str, ...] = ()
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.rec.base_rule != self.id:
                 continue
@@ -194,7 +194,7 @@ class NoEmbedIndependentAccess(Rule):
     tradeoff = "independent access and a smaller parent vs. an extra query when both are shown"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.strategy != "embed" or not facts.standalone:
                 continue
@@ -282,7 +282,7 @@ class SingleCollectionManyToMany(Rule):
     tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             if facts.rel.cardinality != "many-to-many":
                 continue
             plan = ctx.plan(facts.rel.id)
@@ -327,7 +327,7 @@ class AtomicFieldsSameDocument(Rule):
     tradeoff = "atomicity without transactions vs. embedding growth"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             if not facts.rel.atomic:
                 continue
             plan = ctx.plan(facts.rel.id)
@@ -380,7 +380,7 @@ class SplitByUpdateFrequency(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.facts.rels:
+        for facts in ctx.each_rel():
             plan = ctx.plan(facts.rel.id)
             if plan.strategy != "embed":
                 continue
@@ -431,7 +431,7 @@ class IndexReferenceFields(Rule):
     tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.design.collections:
+        for coll in ctx.each_collection():
             entity = ctx.facts.entities[coll.root]
             declared = [idx for idx in coll.indexes if idx.origin == "user"]
             for idx in coll.indexes:

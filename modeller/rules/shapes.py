@@ -78,10 +78,14 @@ class ShapeBuilder:
     #: (rel id, copy name) -> path of the copy relative to the target entity's element
     copy_paths: dict[tuple[str, str, str], str] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)
+    #: every sized node stays alive as long as ``sizes``: a node dropped during the build (a merge keeps
+    #: one of two same-named fields) must not hand its id, and so its size, to a later unsized node
+    _sized: list[ShapeNode] = field(default_factory=list)
 
     # ----- sizes -----
     def _size(self, node: ShapeNode, avg: int, mx: int) -> ShapeNode:
         self.sizes[id(node)] = (avg, mx)
+        self._sized.append(node)
         return node
 
     def size_of(self, node: ShapeNode) -> tuple[int, int]:
