@@ -180,6 +180,7 @@ def export_project(
             _check_cancel(cancel)
             if progress is not None:
                 progress(done, total, "laying out the diagram with Graphviz")
+            staging.flush()  # dot reads diagram.dot from the staging folder
             outcome = render(staging.path / "diagram.dot", timeout_s=dot_timeout_s)
             for path in outcome.written:
                 staging.adopt(path.name)
