@@ -89,6 +89,9 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.palette_panel = PalettePanel()
         self.properties = PropertiesPanel(self.document)
+        self.properties.select_requested.connect(
+            lambda kind, ident: self.scene.select_only(*(([ident], []) if kind == "entity" else ([], [ident])))
+        )
         self.queries = QueriesPanel(self.document)
         self.add_dock("palette", "Palette", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,6 +39,7 @@ from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
 from modeller.ui.panels.fields_editor import Detail, FieldsEditor
 from modeller.ui.panels.form import ModelForm
+from modeller.ui.panels.id_row import IdRow
 from modeller.ui.panels.indexes_editor import IndexesEditor
 
 STRATEGY_HELP = {
@@ -99,6 +100,7 @@ class EntityEditor(QWidget):
         self.entity_id: str | None = None
         self.title = QLabel()
         self.title.setStyleSheet("font-weight: bold; font-size: 13pt;")
+        self.id_row = IdRow(document, "entity", lambda: self.entity_id)
         self.form = ModelForm(self.apply)
         f = self.form
         f.text(["name"], "Name", "The entity's name as people say it (Person, Log message)", optional=False)
@@ -158,6 +160,7 @@ class EntityEditor(QWidget):
         box.addWidget(self.fields)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        layout.addWidget(self.id_row)
         layout.addWidget(self.form)
         layout.addWidget(fields_box)
         layout.addWidget(indexes_box)
@@ -182,7 +185,8 @@ class EntityEditor(QWidget):
         entity = self.entity()
         if entity is None:
             return
-        self.title.setText(f"Entity · id {entity.id}")
+        self.title.setText("Entity")
+        self.id_row.reload()
         self.form.load(entity)
         for group, value, form in (
             (self.timeseries, entity.timeseries, self.ts_form),
@@ -299,6 +303,7 @@ class RelationshipEditor(QWidget):
         self.title = QLabel()
         self.title.setStyleSheet("font-weight: bold; font-size: 13pt;")
         self.title.setWordWrap(True)
+        self.id_row = IdRow(document, "relationship", lambda: self.rel_id)
         self.ends = ModelForm(self.apply)
         self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
         self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
@@ -409,6 +414,7 @@ class RelationshipEditor(QWidget):
         copies_layout.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        layout.addWidget(self.id_row)
         layout.addWidget(self.ends)
         layout.addWidget(self.swap_button, alignment=Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.form)
@@ -455,7 +461,8 @@ class RelationshipEditor(QWidget):
         rel = self.relationship()
         if rel is None:
             return
-        self.title.setText(f"Relationship {describe(self.document, rel)} · id {rel.id}")
+        self.title.setText(f"Relationship {describe(self.document, rel)}")
+        self.id_row.reload()
         self.ends.load(rel)
         self.form.load(rel)
         self.note_form.load(rel)
@@ -635,6 +642,9 @@ class ProjectEditor(QWidget):
 class PropertiesPanel(QWidget):
     """Stack of the three editors; the window tells it what is selected."""
 
+    #: kind ("entity"/"relationship"), id: the canvas should select it (after an id rename)
+    select_requested = Signal(str, str)
+
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
@@ -652,6 +662,16 @@ class PropertiesPanel(QWidget):
         document.entity_removed.connect(self._gone)
         document.relationship_removed.connect(self._gone)
         document.project_reset.connect(self.show_project)
+        self.entity_editor.id_row.renamed.connect(self._renamed)
+        self.relationship_editor.id_row.renamed.connect(self._renamed)
+
+    def _renamed(self, kind: str, _old: str, new: str) -> None:
+        """The edited object lives on under its new id: keep editing it."""
+        if kind == "entity":
+            self.show_entity(new)
+        else:
+            self.show_relationship(new)
+        self.select_requested.emit(kind, new)
 
     def _gone(self, object_id: str) -> None:
         if object_id in (self.entity_editor.entity_id, self.relationship_editor.rel_id):
