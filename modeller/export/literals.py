@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from modeller.export.jsontext import indented
+
 #: JavaScript line terminators: any of them inside a ``//`` comment would end it.
 _LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
 
@@ -38,7 +40,9 @@ def js_value(value: Any, indent: int | None = None) -> str:
 
     Keys are always quoted, so a key such as ``__proto__`` or ``a-b`` stays data.
     """
-    return harden(json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False))
+    if indent is not None:
+        return harden(indented(value, indent))
+    return harden(json.dumps(value, ensure_ascii=False))
 
 
 def one_line(text: str) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from bson import Decimal128, Int64, ObjectId, json_util
 
+from modeller.export.jsontext import canonical_ejson
 from modeller.export.validators import collection_schema
 from modeller.export.values import ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
@@ -86,7 +87,7 @@ def canonical_rows(docs: Sequence[Mapping[str, Any]]) -> list[str]:
     hit = _ROWS.get(id(docs))
     if hit is not None and hit[0] is docs:
         return hit[1]
-    rows = [json_util.dumps(doc, json_options=json_util.CANONICAL_JSON_OPTIONS, ensure_ascii=False) for doc in docs]
+    rows = [canonical_ejson(doc) for doc in docs]
     if len(_ROWS) >= _ROWS_LIMIT:
         _ROWS.clear()
     _ROWS[id(docs)] = (docs, rows)

@@ -11,9 +11,9 @@ that exchanges documents as *relaxed Extended JSON* (``bson.json_util`` with
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
+from modeller.export.jsontext import indented
 from modeller.rules.design import CollectionDesign
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -93,7 +93,7 @@ def validator_document(coll: CollectionDesign) -> dict[str, Any]:
 
 def validator_json(coll: CollectionDesign) -> str:
     """``validators/<collection>.json``: the validator as a JSON file (two-space indent)."""
-    return json.dumps(validator_document(coll), indent=2, ensure_ascii=False) + "\n"
+    return indented(validator_document(coll)) + "\n"
 
 
 def json_schema(coll: CollectionDesign, database: str | None = None) -> dict[str, Any]:
@@ -119,7 +119,7 @@ def json_schema(coll: CollectionDesign, database: str | None = None) -> dict[str
 
 def json_schema_text(coll: CollectionDesign, database: str | None = None) -> str:
     """``schema/<collection>.schema.json``."""
-    return json.dumps(json_schema(coll, database), indent=2, ensure_ascii=False) + "\n"
+    return indented(json_schema(coll, database)) + "\n"
 
 
 def _translate(schema: Any, used: set[str]) -> dict[str, Any]:
