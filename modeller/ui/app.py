@@ -108,5 +108,7 @@ def _run(options: argparse.Namespace) -> int:
         return EXIT_OK
     window.show()
     window.view.fit_to_window()
+    if project is None:
+        window.analysis.schedule()  # an empty project says "no findings" rather than "no analysis yet"
     window.offer_recovery()
     return int(app.exec())

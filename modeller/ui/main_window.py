@@ -36,6 +36,7 @@ from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
 from modeller.ui.layout import auto_layout
 from modeller.ui.live import LiveController, status_label
+from modeller.ui.panels.empty_hint import EmptyCanvasHint
 from modeller.ui.panels.palette_panel import PalettePanel
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.properties_panel import PropertiesPanel
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.scene = CanvasScene(self.document, parent=self)
         self.view = CanvasView(self.scene)
         self.setCentralWidget(self.view)
+        self.empty_hint = EmptyCanvasHint(self.view, self.document)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)

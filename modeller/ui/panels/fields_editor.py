@@ -154,11 +154,13 @@ class FieldsEditor(QWidget):
         buttons = QHBoxLayout()
         self.add_button = self._button("Add", "Add a field after the selected one (Ctrl+Shift+F)", self.add_field)
         self.nest_button = self._button(
-            "Add nested", "Add a sub-field inside the selected object or array field", self.add_nested
+            "Nest", "Add a sub-field inside the selected object or array field", self.add_nested
         )
         self.remove_button = self._button("Remove", "Remove the selected field and its sub-fields", self.remove_field)
         self.up_button = self._button("↑", "Move the selected field up", lambda: self.move_field(-1))
         self.down_button = self._button("↓", "Move the selected field down", lambda: self.move_field(1))
+        for button in (self.up_button, self.down_button):
+            button.setFixedWidth(button.fontMetrics().horizontalAdvance("↑") + 24)
         for button in (self.add_button, self.nest_button, self.remove_button, self.up_button, self.down_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
@@ -189,7 +191,7 @@ class FieldsEditor(QWidget):
         self.detail.check(["monotonic"], "Monotonic (values only grow)", "Timestamps, counters, ObjectIds")
         self.detail.check(
             ["exact"],
-            "Exact (readers need the exact current value)",
+            "Exact (no approximate value)",
             "An approximate counter or a periodically refreshed copy will not do (balances, stock)",
         )
         self.detail.setEnabled(False)

@@ -288,6 +288,10 @@ class ChoiceEditor(Editor):
         self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, choices: Sequence[tuple[str, Any]]
     ) -> None:
         self.combo = QComboBox()
+        # long explanations ("single-collection — both entity types in one ...") must not widen the dock;
+        # the open list still shows them in full
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(14)
         super().__init__(form, path, self.combo, label, tip)
         self._loading = False
         self.set_choices(choices)
@@ -302,6 +306,8 @@ class ChoiceEditor(Editor):
         index = self.combo.findData(current)
         if index >= 0:
             self.combo.setCurrentIndex(index)
+        view = self.combo.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + 24)
         self._loading = False
 
     def _changed(self, _index: int) -> None:
@@ -360,6 +366,10 @@ class ModelForm(QWidget):
 
     def json(self, path: Sequence[PathStep], label: str, tip: str, placeholder: str = "JSON, e.g. {}") -> JsonEditor:
         return self._add(JsonEditor(self, path, label, tip, placeholder))  # type: ignore[return-value]
+
+    def row(self, label: str, widget: QWidget) -> None:
+        """A row for a widget that is not bound to a key (the id box)."""
+        self.layout_.addRow(label, widget)
 
     def add(self, editor: Editor, with_label: bool = True) -> Editor:
         """Add an editor of a panel's own kind (index keys, ...)."""

@@ -47,7 +47,6 @@ class IdRow(QWidget):
         self.error.setVisible(False)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("Id"))
         row.addWidget(self.line, 1)
         row.addWidget(self.offer)
         layout = QVBoxLayout(self)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -103,6 +104,7 @@ class EntityEditor(QWidget):
         self.id_row = IdRow(document, "entity", lambda: self.entity_id)
         self.form = ModelForm(self.apply)
         f = self.form
+        f.row("Id", self.id_row)
         f.text(["name"], "Name", "The entity's name as people say it (Person, Log message)", optional=False)
         f.text(["collection"], "Collection", "Physical collection name (empty: derived from the name)")
         f.long_text(["description"], "Description", "What one document of this entity represents")
@@ -160,7 +162,6 @@ class EntityEditor(QWidget):
         box.addWidget(self.fields)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(self.id_row)
         layout.addWidget(self.form)
         layout.addWidget(fields_box)
         layout.addWidget(indexes_box)
@@ -305,6 +306,7 @@ class RelationshipEditor(QWidget):
         self.title.setWordWrap(True)
         self.id_row = IdRow(document, "relationship", lambda: self.rel_id)
         self.ends = ModelForm(self.apply)
+        self.ends.row("Id", self.id_row)
         self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
         self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
         self.swap_button = QPushButton("Swap ends")
@@ -393,13 +395,13 @@ class RelationshipEditor(QWidget):
         aggregates_layout.addLayout(aggregate_buttons)
         self.tree_ops: dict[str, QCheckBox] = {}
         tree_box = QGroupBox("Tree operations (self-relationships)")
-        tree_layout = QHBoxLayout(tree_box)
-        for op in TREE_OPS:
+        tree_layout = QGridLayout(tree_box)
+        for i, op in enumerate(TREE_OPS):
             check = QCheckBox(op)
             check.setToolTip(f"The application needs the '{op}' operation on this tree")
             check.toggled.connect(lambda _on: self._commit_tree_ops())
             self.tree_ops[op] = check
-            tree_layout.addWidget(check)
+            tree_layout.addWidget(check, i // 3, i % 3)
         self.tree_box = tree_box
         self.note_form = ModelForm(self._apply_note)
         self.note_form.long_text(["decision", "note"], "Decision note", "Why this design was chosen (kept in the file)")
@@ -414,7 +416,6 @@ class RelationshipEditor(QWidget):
         copies_layout.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(self.id_row)
         layout.addWidget(self.ends)
         layout.addWidget(self.swap_button, alignment=Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.form)

@@ -1,0 +1,46 @@
+"""A hint in the middle of an empty canvas: what to do first, for someone who has never seen the app."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QLabel
+
+from modeller.ui.document import ProjectDocument
+
+HINT = (
+    "<p style='font-size:13pt'><b>Start your model here</b></p>"
+    "<p>Drag an <b>Entity</b> from the palette onto the canvas (or double-click it),<br>"
+    "name it in <b>Properties</b>, then drag from a card's blue handle to another card<br>"
+    "to connect them. Advice appears under <b>Recommendations</b> as you draw.</p>"
+    "<p>Or open a sample: File ▸ Open… ▸ samples/task-tracker.modeller.json</p>"
+)
+
+
+class EmptyCanvasHint(QLabel):
+    """Centred over the canvas while the project has no entity; mouse events pass through to the canvas."""
+
+    def __init__(self, view: QAbstractScrollArea, document: ProjectDocument) -> None:
+        super().__init__(HINT, view.viewport())
+        self.document = document
+        self.setObjectName("empty_canvas_hint")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.setStyleSheet("color: palette(placeholder-text); background: transparent;")
+        view.viewport().installEventFilter(self)
+        document.changed.connect(self.refresh)
+        self.refresh()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._centre()
+        return False
+
+    def _centre(self) -> None:
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(0, 0, parent.width(), parent.height())
+
+    def refresh(self) -> None:
+        self.setVisible(not self.document.project.entities)
+        self._centre()
