@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -62,7 +63,22 @@ def main(args: list[str]) -> int:
             print("modeller: --screenshot needs a project FILE to open", file=sys.stderr)
             return EXIT_BAD_INPUT
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    elif missing_display():
+        print(
+            "modeller: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+            "  Run it in a desktop session, under a virtual display (xvfb-run modeller FILE),\n"
+            "  or render the window to a picture: modeller FILE --screenshot OUT.png",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     return _run(options)
+
+
+def missing_display(environ: Mapping[str, str] = os.environ, platform: str = sys.platform) -> bool:
+    """On Linux Qt aborts the process without a display; say so before it gets the chance."""
+    if not platform.startswith("linux") or environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
 
 
 def _run(options: argparse.Namespace) -> int:

@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         self.export_action = self._action(
             "&Export…",
             self.show_export_dialog,
-            "Ctrl+E",
+            "Ctrl+Shift+E",  # Ctrl+E adds an entity
             "Write the mongosh script, validators, samples, diagram and report",
         )
         file_menu.addAction(self.export_action)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
 
-from modeller.ui.app import main
+from modeller.ui.app import main, missing_display
 
 from .conftest import SAMPLES
 
@@ -52,3 +55,26 @@ def test_broken_file_is_reported_with_place(qapp, capsys: pytest.CaptureFixture[
 def test_missing_file_is_reported(qapp, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main([str(tmp_path / "none.modeller.json"), "--screenshot", str(tmp_path / "x.png")]) == 2
     assert "none.modeller.json" in capsys.readouterr().err
+
+
+def test_no_display_is_reported_instead_of_a_qt_abort() -> None:
+    # Qt aborts the whole process (SIGABRT) when xcb finds no display: the app must say what to do first
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    done = subprocess.run(
+        [sys.executable, "-m", "modeller", str(SAMPLES / "task-tracker.modeller.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "no display" in done.stderr and "--screenshot" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_display_only_matters_on_linux_without_a_platform() -> None:
+    assert missing_display({}, "linux")
+    assert not missing_display({"DISPLAY": ":0"}, "linux")
+    assert not missing_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux")
+    assert not missing_display({"QT_QPA_PLATFORM": "offscreen"}, "linux")
+    assert not missing_display({}, "darwin")
