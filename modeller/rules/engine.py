@@ -41,6 +41,8 @@ class RuleContext:
     only_queries: list[tuple[int, Query]] | None = None
     #: the subject the running rule is looking at: (kind, id, position); findings are filed under it
     current: tuple[str, str, int] = ("", "", 0)
+    #: per query position, a unique name for it (a half-edited model may repeat a query id)
+    query_producers: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._collections = {c.name: c for c in self.design.collections}
@@ -62,7 +64,7 @@ class RuleContext:
     def each_query(self) -> Iterator[Query]:
         items = self.only_queries if self.only_queries is not None else enumerate(self.facts.queries)
         for i, q in items:
-            self.current = ("q", q.id, i)
+            self.current = ("q", self.query_producers[i] if self.query_producers else q.id, i)
             yield q
 
     def collection(self, name: str) -> CollectionDesign | None:
@@ -274,17 +276,24 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
         if old is None or old[0] is not coll:
             dirty_colls.append((i, coll))
     unit_of = res.unit_of
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for q in facts.queries:
+        n = seen[q.id] = seen.get(q.id, 0) + 1
+        names.append(q.id if n == 1 else f"{q.id}\x00{n}")
+    rctx.query_producers = names
     for i, q in enumerate(facts.queries):
-        p = ("q", q.id)
+        p = ("q", names[i])
         k = (q, unit_of.get(q.entity))
         keys[p] = k
         old = old_keys.get(p)
-        if old is None or old[0] is not k[0] or old[1] is not k[1]:
+        # queries sharing an id share the resolver's per-id maps: always re-checked together
+        if old is None or old[0] is not k[0] or old[1] is not k[1] or seen[q.id] > 1:
             dirty_queries.append((i, q))
     gone = [p for p in old_keys if p not in keys]
     dirty = {("r", f.rel.id) for _, f in dirty_rels}
     dirty.update(("c", c.name) for _, c in dirty_colls)
-    dirty.update(("q", q.id) for _, q in dirty_queries)
+    dirty.update(("q", names[i]) for i, _ in dirty_queries)
     dirty.update(gone)
     dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
     # ----- sort keys and overrides depend on the order of subjects and on the overrides -----

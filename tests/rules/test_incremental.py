@@ -1,0 +1,151 @@
+"""The incremental ``Analyser`` always returns what a fresh ``analyse`` returns.
+
+Edits are made like the GUI makes them (``model_copy`` of the edited object,
+every other object kept), plus the in-place mutations another caller might
+make (assignment to an attribute, appending to a list), which the analyser
+must notice by its content check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from benchmarks.generate import generate_project
+from modeller.model import Project
+from modeller.model.project import Denormalization, Field, Query
+from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
+from modeller.rules import analyse
+from modeller.rules.engine import Analyser
+
+BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
+
+
+def dump(project: Project, analysis: Any) -> str:
+    return json.dumps(
+        {"findings": [f.to_json() for f in analysis.findings], "design": analysis.design.to_json()}, sort_keys=True
+    )
+
+
+def _replace(items: list[Any], i: int, new: Any) -> list[Any]:
+    out = list(items)
+    out[i] = new
+    return out
+
+
+def edit(project: Project, kind: str, i: int, choice: int) -> Project:
+    """One edit; model_copy edits return a new project, in-place ones mutate ``project`` and return it."""
+    ents, rels, queries = project.entities, project.relationships, project.queries
+    e = ents[i % len(ents)]
+    r = rels[i % len(rels)] if rels else None
+    if kind == "rename-field":
+        f = e.fields[choice % len(e.fields)]
+        new_fields = _replace(e.fields, e.fields.index(f), f.model_copy(update={"name": f"{f.name}_{choice}"}))
+        return project.model_copy(
+            update={"entities": _replace(ents, ents.index(e), e.model_copy(update={"fields": new_fields}))}
+        )
+    if kind == "rename-entity":
+        new = e.model_copy(update={"name": f"Renamed {choice}"})
+        return project.model_copy(update={"entities": _replace(ents, ents.index(e), new)})
+    if kind == "cardinality" and r is not None:
+        new = r.model_copy(
+            update={"cardinality": CARDINALITIES[choice % len(CARDINALITIES)], "max": None, "typical": None}
+        )
+        return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "strategy" and r is not None:
+        new = r.model_copy(update={"strategy": STRATEGIES[choice % len(STRATEGIES)], "decision": None})
+        return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "denormalize" and r is not None:
+        many = next(x for x in ents if x.id == r.many)
+        d = Denormalization(field=many.fields[choice % len(many.fields)].name, direction="many-to-one")
+        new = r.model_copy(update={"denormalize": [*r.denormalize, d]})
+        return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "drop-relationship" and r is not None:
+        return project.model_copy(update={"relationships": [x for x in rels if x is not r]})
+    if kind == "add-query":
+        q = Query(id=f"q_new_{choice}_{len(queries)}", entity=e.id, filter={e.fields[0].name: "eq"}, hot=True)
+        return project.model_copy(update={"queries": [*queries, q]})
+    if kind == "drop-query" and queries:
+        return project.model_copy(update={"queries": queries[1:]})
+    if kind == "move-entity":
+        rest = [x for x in ents if x is not e]
+        return project.model_copy(update={"entities": [e, *rest]})
+    if kind == "in-place-assign" and r is not None:
+        r.read_together = (choice % 10) / 10
+        r.many_standalone = not r.many_standalone
+        return project
+    if kind == "in-place-append":
+        e.fields.append(Field(name=f"added_{choice}_{len(e.fields)}", type="int", unique=True))
+        return project
+    if kind == "in-place-entity":
+        e.count = 7 + choice
+        e.name = f"Changed {choice}"
+        return project
+    return project
+
+
+EDITS = [
+    "rename-field",
+    "rename-entity",
+    "cardinality",
+    "strategy",
+    "denormalize",
+    "drop-relationship",
+    "add-query",
+    "drop-query",
+    "move-entity",
+    "in-place-assign",
+    "in-place-append",
+    "in-place-entity",
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.sampled_from(sorted(BASE)),
+    steps=st.lists(
+        st.tuples(st.sampled_from(EDITS), st.integers(0, 1000), st.integers(0, 1000)), min_size=1, max_size=6
+    ),
+)
+def test_incremental_equals_fresh(seed: int, steps: list[tuple[str, int, int]]) -> None:
+    # a deep copy: in-place edits must not leak into the shared base project
+    project = BASE[seed].model_copy(deep=True)
+    analyser = Analyser()
+    analyser.analyse(project)
+    for kind, i, choice in steps:
+        project = edit(project, kind, i, choice)
+        incremental = analyser.analyse(project)
+        assert dump(project, incremental) == dump(project, analyse(project)), (kind, i, choice)
+
+
+def test_unchanged_project_is_reused_and_equal() -> None:
+    project = BASE[0]
+    analyser = Analyser()
+    first = analyser.analyse(project)
+    assert analyser.last_mode == "full"
+    second = analyser.analyse(project)
+    assert analyser.last_mode == "incremental"
+    assert dump(project, first) == dump(project, second)
+    # unchanged collections are the very same objects (nothing recomputed)
+    assert all(a is b for a, b in zip(first.design.collections, second.design.collections, strict=True))
+
+
+def test_in_place_change_is_noticed() -> None:
+    project = BASE[1].model_copy(deep=True)
+    analyser = Analyser()
+    analyser.analyse(project)
+    rel = project.relationships[0]
+    rel.cardinality = "one-to-squillions" if rel.cardinality != "one-to-squillions" else "one-to-few"
+    rel.max = rel.typical = None
+    result = analyser.analyse(project)
+    assert analyser.last_mode == "full"
+    assert dump(project, result) == dump(project, analyse(project))
+    design = next(d for d in result.design.relationships if d.id == rel.id)
+    assert design.strategy == next(d for d in analyse(project).design.relationships if d.id == rel.id).strategy
