@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from bson import Decimal128, Int64, ObjectId, json_util
@@ -39,6 +40,11 @@ _ARRAY_CAP = 3
 _BUCKET_CAP = 6
 
 _MISSING: Any = object()
+#: The schema of a property the validator does not describe (read-only, shared).
+_NO_SCHEMA: Mapping[str, Any] = MappingProxyType({})
+
+#: What :meth:`_Builder._fill` does with a node (decided once per shape, see :meth:`_Builder._plan`).
+_ID, _STAT, _LINKED, _BUCKET_ITEMS, _DISCRIMINATOR, _OWN_VALUE = range(6)
 
 
 class SampleError(ValueError):
@@ -55,7 +61,7 @@ class _Link:
     doc: dict[str, Any]
     container: dict[str, Any]
     node: ShapeNode
-    schema: dict[str, Any]
+    schema: Mapping[str, Any]
     #: the shape nodes describing ``container`` (to find the reference a copy belongs to)
     siblings: list[ShapeNode]
 
@@ -118,13 +124,17 @@ def get_path(doc: Any, path: str) -> Any:
     return value
 
 
-def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | None = None) -> dict[str, Any]:
-    """The subschema of property ``name`` (looking into ``oneOf``/``anyOf``/``allOf`` branches)."""
+def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | None = None) -> Mapping[str, Any]:
+    """The subschema of property ``name`` (looking into ``oneOf``/``anyOf``/``allOf`` branches).
+
+    The validator's own dict, not a copy: samples only read schemas, and a
+    stable object lets the builder cache its plan per schema.
+    """
     if not schema:
-        return {}
+        return _NO_SCHEMA
     props = schema.get("properties")
     if isinstance(props, dict) and isinstance(props.get(name), dict):
-        return dict(props[name])
+        return props[name]
     branches = [b for key in ("oneOf", "anyOf", "allOf") for b in schema.get(key, []) if isinstance(b, dict)]
     if variant is not None:
         matching = [b for b in branches if _branch_mentions(b, variant)]
@@ -133,7 +143,7 @@ def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | 
         found = property_schema(branch, name, variant)
         if found:
             return found
-    return {}
+    return _NO_SCHEMA
 
 
 def _branch_mentions(branch: Mapping[str, Any], variant: str) -> bool:
@@ -143,9 +153,9 @@ def _branch_mentions(branch: Mapping[str, Any], variant: str) -> bool:
     return any(isinstance(p, dict) and variant in (p.get("enum") or []) for p in props.values())
 
 
-def _items_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _items_schema(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     items = schema.get("items")
-    return dict(items) if isinstance(items, dict) else {}
+    return items if isinstance(items, dict) else _NO_SCHEMA
 
 
 def _number(value: Any) -> float | None:
@@ -186,6 +196,7 @@ class _Builder:
         self.by_name = {c.name: c for c in design.collections}
         self.schemas = {c.name: collection_schema(c) for c in design.collections}
         self.links: list[_Link] = []
+        self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
         self.intervals = {
             e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
@@ -232,26 +243,59 @@ class _Builder:
         path: str,
         root: bool = False,
     ) -> None:
+        for node, sub, where, action, rank in self._plan(nodes, schema, variant, path, root):
+            if action == _OWN_VALUE:
+                container[node.name] = self._value(coll, index, doc, node, sub, rng, variant, where)
+            elif action == _LINKED:
+                container[node.name] = None  # keeps the shape's key order; filled in pass 2
+                self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
+            elif action == _ID:
+                container[node.name] = self._id_value(coll, node, rng, index)
+            elif action == _STAT:
+                container[node.name] = None  # filled by _bucket_stats once the readings exist
+            elif action == _BUCKET_ITEMS:
+                container[node.name] = self._bucket_items(coll, index, doc, node, sub, rng, variant, where)
+            else:
+                choices = node.enum or sub.get("enum") or coll.variants or ["default"]
+                container[node.name] = variant if variant is not None and variant in choices else rng.choice(choices)
+
+    def _plan(
+        self, nodes: list[ShapeNode], schema: Mapping[str, Any], variant: str | None, path: str, root: bool
+    ) -> list[tuple[ShapeNode, Mapping[str, Any], str, int, int]]:
+        """Per node of ``nodes``: its subschema, dotted path, what to do with it and its link rank.
+
+        Every document of a collection walks the same shape with the same
+        schema; deciding once per (shape, schema, variant, path) saves most of
+        the sample time on large designs. The entry keeps ``nodes`` and
+        ``schema`` alive, so their ids cannot be reused while cached.
+        """
+        key = (id(nodes), id(schema), variant, path, root)
+        hit = self._plans.get(key)
+        if hit is not None and hit[0] is nodes and hit[1] is schema:
+            return hit[2]
+        steps: list[tuple[ShapeNode, Mapping[str, Any], str, int, int]] = []
         for node in nodes:
             if node.variant is not None and variant is not None and node.variant != variant:
                 continue
             sub = property_schema(schema, node.name, variant)
             where = f"{path}.{node.name}" if path else node.name
+            rank = 0
             if root and (node.role == "id" or node.name == "_id"):
-                container[node.name] = self._id_value(coll, node, rng, index)
+                action = _ID
             elif node.role == "bucket-stat":
-                container[node.name] = None  # filled by _bucket_stats once the readings exist
+                action = _STAT
             elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
-                container[node.name] = None  # keeps the shape's key order; filled in pass 2
+                action = _LINKED
                 rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 3)
-                self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
             elif node.role == "bucket-items":
-                container[node.name] = self._bucket_items(coll, index, doc, node, sub, rng, variant, where)
+                action = _BUCKET_ITEMS
             elif node.role == "discriminator":
-                choices = node.enum or sub.get("enum") or coll.variants or ["default"]
-                container[node.name] = variant if variant is not None and variant in choices else rng.choice(choices)
+                action = _DISCRIMINATOR
             else:
-                container[node.name] = self._value(coll, index, doc, node, sub, rng, variant, where)
+                action = _OWN_VALUE
+            steps.append((node, sub, where, action, rank))
+        self._plans[key] = (nodes, schema, steps)
+        return steps
 
     def _id_value(self, coll: CollectionDesign, node: ShapeNode, rng: random.Random, index: int) -> Any:
         if node.bson_type == "string":
@@ -562,7 +606,9 @@ class _Builder:
         rngs: dict[str, random.Random] = {}
         for position in order:
             link = self.links[position]
-            rng = rngs.setdefault(link.coll.name, random.Random(f"{self.seed}/{link.coll.name}/links"))
+            rng = rngs.get(link.coll.name)
+            if rng is None:
+                rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
             value = self._link_value(link, rng)
             self._store(link.container, link.node, value)
 

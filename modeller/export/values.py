@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import random
 import re
+import threading
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
@@ -285,11 +286,52 @@ def _within(base: tuple[float, float], low: float | None, high: float | None) ->
     return lo, hi
 
 
+@functools.lru_cache(maxsize=4096)
+def _string_provider(field: str) -> str:
+    """The Faker provider for a string field's name (exact name, then suffix, else ``word``)."""
+    key = normalize(field)
+    if key in _STRING_BY_NAME:
+        return _STRING_BY_NAME[key]
+    for suffix, provider in _STRING_BY_SUFFIX:
+        if key.endswith(suffix):
+            return provider
+    return "word"
+
+
+@functools.lru_cache(maxsize=4096)
+def _int_range(field: str) -> tuple[int, int]:
+    key = normalize(field)
+    return _INT_RANGES.get(key) or _INT_RANGES.get(key.rsplit("_", 1)[-1]) or (0, 1000)
+
+
+@functools.lru_cache(maxsize=4096)
+def _float_range(field: str) -> tuple[float, float]:
+    key = normalize(field)
+    return _FLOAT_RANGES.get(key) or _FLOAT_RANGES.get(key.rsplit("_", 1)[-1]) or (0.0, 1000.0)
+
+
+_LOCAL = threading.local()
+
+
+def _thread_faker() -> Faker:
+    """One ``Faker("en_US")`` per thread, reused by every export.
+
+    Building one scans Faker's provider packages (about 0.1 s). Reuse keeps
+    the output unchanged because every use starts with ``seed_instance``, and
+    a thread never interleaves two uses.
+    """
+    faker: Faker | None = getattr(_LOCAL, "faker", None)
+    if faker is None:
+        faker = Faker("en_US")
+        _LOCAL.faker = faker
+    return faker
+
+
 class ValueFactory:
     """Makes sample values for one export; pools are shared, choices use the caller's ``rng``."""
 
     def __init__(self, seed: int) -> None:
-        self._faker = Faker("en_US")
+        self._faker = _thread_faker()
         self._seed = seed
         self._pools: dict[str, list[Any]] = {}
 
@@ -325,25 +367,16 @@ class ValueFactory:
 
     # -- by type ---------------------------------------------------------------------------------
 
-    def string_provider(self, field: str) -> str:
-        key = normalize(field)
-        if key in _STRING_BY_NAME:
-            return _STRING_BY_NAME[key]
-        for suffix, provider in _STRING_BY_SUFFIX:
-            if key.endswith(suffix):
-                return provider
-        return "word"
+    @staticmethod
+    def string_provider(field: str) -> str:
+        return _string_provider(field)
 
     def int_value(self, field: str, rng: random.Random, low: int | None, high: int | None) -> int:
-        key = normalize(field)
-        base = _INT_RANGES.get(key) or _INT_RANGES.get(key.rsplit("_", 1)[-1]) or (0, 1000)
-        lo, hi = _within(base, low, high)
+        lo, hi = _within(_int_range(field), low, high)
         return rng.randint(int(lo), int(hi))
 
     def float_value(self, field: str, rng: random.Random, low: float | None, high: float | None) -> float:
-        key = normalize(field)
-        base = _FLOAT_RANGES.get(key) or _FLOAT_RANGES.get(key.rsplit("_", 1)[-1]) or (0.0, 1000.0)
-        lo, hi = _within(base, low, high)
+        lo, hi = _within(_float_range(field), low, high)
         value = round(rng.uniform(lo, hi), 2)
         return min(max(value, lo), hi)
 
