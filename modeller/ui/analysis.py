@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -32,11 +32,18 @@ def is_large(project: Project) -> bool:
 
 
 def engine_analyse() -> Analyse | None:
-    """``modeller.rules.analyse`` if the engine provides it, else None."""
+    """The engine's incremental ``Analyser().analyse`` (else ``modeller.rules.analyse``), or None.
+
+    The document replaces edited objects and keeps the others, so one
+    analyser per window re-checks only what an edit touched.
+    """
     try:
         rules = importlib.import_module("modeller.rules")
     except ImportError:
         return None
+    analyser = getattr(rules, "Analyser", None)
+    if callable(analyser):
+        return cast(Analyse, analyser().analyse)
     found = getattr(rules, "analyse", None)
     return found if callable(found) else None
 
