@@ -182,7 +182,7 @@ class DocumentSizeAndNesting(Rule):
                         sev,
                         "entity",
                         coll.root,
-                        f"a {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
+                        f"one {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
                         f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
                         numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
                         sources=src,

@@ -99,7 +99,8 @@ def _section(cls: Any, name: str) -> str:
 
 @cache
 def _why(cls: Any) -> str:
-    return " ".join(_section(cls, "Why").split())
+    # findings are plain text (terminal, JSON, GUI): the docstring's reST ``code`` becomes `code`
+    return " ".join(_section(cls, "Why").split()).replace("``", "`")
 
 
 @cache

@@ -43,3 +43,24 @@ def subset_field(rel: Relationship, many: Entity) -> str:
 
 def extended_ref_field(rel: Relationship, one: Entity) -> str:
     return rel.inverse or snake(one.name)
+
+
+_IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women", "datum": "data"}
+
+
+@lru_cache(maxsize=4096)
+def plural_label(name: str) -> str:
+    """The plural of an entity's display name for messages: "Order item" -> "Order items".
+
+    Only the last word changes; irregular nouns keep their capital ("Person" -> "People").
+    Generated field names keep using ``plural``: this is for prose only.
+    """
+    head, _, last = name.rpartition(" ")
+    irregular = _IRREGULAR.get(last.lower())
+    if irregular is not None:
+        word = irregular.capitalize() if last[:1].isupper() else irregular
+    elif last.isascii() and last[:1].isalpha():  # other scripts have no -s plural
+        word = _names.plural(last)
+    else:
+        return name
+    return f"{head} {word}" if head else word

@@ -241,7 +241,7 @@ class ManyToManyRefs(_StrategyRule):
     def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
         f = super()._report(ctx, plan)
         extra = (
-            f" Reassigning a {plan.facts.many.name} touches two documents (pull from the old "
+            f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
             f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
             f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
             f"{ctx.settings.transaction_lifetime_s} s)."

@@ -14,6 +14,7 @@ from typing import Any
 
 from modeller.model.project import Entity
 from modeller.rules.context import Context, RelFacts
+from modeller.rules.naming import plural_label
 
 #: strategies whose N side stores a reference to its One
 N_HOLDS_REF = frozenset({"parent-ref", "two-way", "subset", "bucket", "extended-ref"})
@@ -157,7 +158,7 @@ def _base(ctx: Context, facts: RelFacts, elem_bytes: int) -> Recommendation:
             return Recommendation(
                 "parent-ref",
                 ["many-to-many-refs"],
-                f"a {one.name} relates to up to {facts.n_max:,} {many.name}, more than the "
+                f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
                 f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the array "
                 f"of references only in each {many.name} and query it by {one.name}",
                 "both directions stay one indexed query; the large side never holds an array",
@@ -203,10 +204,10 @@ def _base(ctx: Context, facts: RelFacts, elem_bytes: int) -> Recommendation:
         return Recommendation(
             "parent-ref",
             ["parent-ref-one-to-squillions"],
-            f"the number of {many.name} per {one.name} {what}: even an array of ObjectIds would outgrow the "
+            f"the number of {plural_label(many.name)} per {one.name} {what}: even an array of ObjectIds would outgrow the "
             f"16 MiB document (Zola-1 one-to-squillions); store a reference to the {one.name} in each "
             f"{many.name} and index it",
-            f"{one.name} stays fixed-size; reading it with its {many.name} is a second, indexed query; counts "
+            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; counts "
             "and sums over them are not free (see computed-pattern)",
             nums,
             "parent-ref-one-to-squillions",
@@ -222,10 +223,10 @@ def _base(ctx: Context, facts: RelFacts, elem_bytes: int) -> Recommendation:
         return Recommendation(
             "embed",
             ["embed-one-to-few"],
-            f"a {one.name} has at most {facts.n_max} {many.name}, read together with it and never on their own: "
+            f"each {one.name} has at most {facts.n_max} {plural_label(many.name)}, read together with it and never on their own: "
             f"embed them as an array of sub-documents with maxItems {facts.n_max} (Zola-1 one-to-few){extra}",
             "one read, atomic $push/$pull and no join; every $push rewrites the document and the embedded "
-            f"{many.name} cannot be queried on their own",
+            f"{plural_label(many.name)} cannot be queried on their own",
             nums,
             "embed-one-to-few",
             "embed",
@@ -234,7 +235,7 @@ def _base(ctx: Context, facts: RelFacts, elem_bytes: int) -> Recommendation:
     if facts.standalone:
         why = facts.standalone_reason
     elif facts.n_max > s.embed_max:
-        why = f"up to {facts.n_max:,} {many.name} is more than 'a couple of hundred' (Zola-3)"
+        why = f"up to {facts.n_max:,} {plural_label(many.name)} is more than 'a couple of hundred' (Zola-3)"
     else:
         why = f"only {facts.read_together:.0%} of {one.name} reads need them"
     if facts.many_needs_one or rel.inverse:
@@ -242,10 +243,10 @@ def _base(ctx: Context, facts: RelFacts, elem_bytes: int) -> Recommendation:
         return Recommendation(
             "two-way",
             ["many-to-many-refs", "child-refs-one-to-many"],
-            f"{why}; and both directions are read ('the {many.name} of a {one.name}' and 'the {role} of a "
+            f"{why}; and both directions are read ('the {plural_label(many.name)} of one {one.name}' and 'the {role} of one "
             f"{many.name}'): keep an array of {many.name} ids in {one.name} and a reference to the {one.name} in "
             f"each {many.name} (Zola-2 two-way referencing)",
-            "both directions are one indexed query; reassigning a "
+            "both directions are one indexed query; reassigning one "
             f"{many.name} updates two documents and is not atomic without a multi-document transaction",
             nums,
             "many-to-many-refs",

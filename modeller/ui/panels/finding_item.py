@@ -172,11 +172,19 @@ def reference_html(reference: str) -> str:
     return "".join(parts).replace("; ", "<br>")
 
 
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _text_html(text: str) -> str:
+    """Escape a finding's plain text and show its `code` spans in a fixed-width font."""
+    return _CODE.sub(r"<code>\1</code>", html.escape(text))
+
+
 def detail_html(finding: Finding, project: Project) -> str:
     """Everything the panel shows for an expanded finding."""
     esc = html.escape
     rows = [
-        f"<p><b>{esc(finding.message)}</b></p>",
+        f"<p><b>{_text_html(finding.message)}</b></p>",
         f"<p style='color:gray'>{esc(finding.severity.capitalize())} · {esc(subject_label(project, finding.subject))}"
         f" · rule <a href='{RULE_SCHEME}:{esc(finding.rule, quote=True)}'>{esc(finding.rule)}</a></p>",
     ]
@@ -184,9 +192,9 @@ def detail_html(finding: Finding, project: Project) -> str:
         note = esc(finding.note or "(no note)")
         rows.append(f"<p style='background:#fff4d6;color:#5a4500;padding:4px'><b>Overridden:</b> {note}</p>")
     if finding.why:
-        rows.append(f"<p><b>Why.</b> {esc(finding.why)}</p>")
+        rows.append(f"<p><b>Why.</b> {_text_html(finding.why)}</p>")
     if finding.tradeoff:
-        rows.append(f"<p><b>Trade-off.</b> {esc(finding.tradeoff)}</p>")
+        rows.append(f"<p><b>Trade-off.</b> {_text_html(finding.tradeoff)}</p>")
     if finding.numbers:
         cells = "".join(
             f"<tr><td style='padding-right:12px'>{esc(humanize_key(str(k)))}</td>"
@@ -195,7 +203,7 @@ def detail_html(finding: Finding, project: Project) -> str:
         )
         rows.append(f"<p><b>The numbers.</b></p><table cellspacing='0'>{cells}</table>")
     if finding.fix is not None:
-        rows.append(f"<p><b>Fix.</b> {esc(finding.fix.description)}</p>")
+        rows.append(f"<p><b>Fix.</b> {_text_html(finding.fix.description)}</p>")
     if finding.reference:
         rows.append(f"<p><b>Reference.</b> {reference_html(finding.reference)}</p>")
     rows.append(f"<p><a href='{RULE_SCHEME}:{esc(finding.rule, quote=True)}'>Read the rule's documentation…</a></p>")
