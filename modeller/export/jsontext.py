@@ -58,6 +58,19 @@ def _key_text(key: Any) -> str | None:
     return None
 
 
+class Rendered:
+    """JSON text :func:`indented` wrote at nesting 0, embedded as is (re-indented) in a larger value.
+
+    The setup script shows each validator that ``validators/*.json`` already
+    holds; writing it once saves a third of the setup script's time.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
 def indented(value: Any, indent: int = 2) -> str:
     """``json.dumps(value, indent=indent, ensure_ascii=False)``, several times faster."""
     parts: list[str] = []
@@ -108,6 +121,8 @@ def _indented(value: Any, parts: list[str], newline: str, step: str, indent: int
         parts.append(int.__repr__(value))
     elif kind is float:
         parts.append(_float_text(value))
+    elif kind is Rendered:
+        parts.append(value.text.replace("\n", newline))
     else:
         parts.append(_fallback(value, newline, indent))
 

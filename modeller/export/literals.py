@@ -8,12 +8,14 @@ names become JSON string literals, and comments are forced onto one line.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from modeller.export.jsontext import indented
 
 #: JavaScript line terminators: any of them inside a ``//`` comment would end it.
 _LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
+_ANY_TERMINATOR = re.compile("[" + "".join(_LINE_TERMINATORS) + "]")
 
 
 def harden(text: str) -> str:
@@ -47,6 +49,8 @@ def js_value(value: Any, indent: int | None = None) -> str:
 
 def one_line(text: str) -> str:
     """Text safe inside a ``//`` comment (or a Markdown table cell): no line terminator survives."""
+    if _ANY_TERMINATOR.search(text) is None:  # the usual case: one scan, no copies
+        return text
     out = text
     for char, escaped in _LINE_TERMINATORS.items():
         out = out.replace(char, escaped)

@@ -24,9 +24,10 @@ from modeller.export.common import (
     index_options,
     timeseries_options,
 )
+from modeller.export.jsontext import Rendered
 from modeller.export.literals import comment, harden, js_string, js_value, quoted
 from modeller.export.samples import canonical_rows
-from modeller.export.validators import validator_document
+from modeller.export.validators import validator_text
 from modeller.model.project import Project
 from modeller.rules.design import CollectionDesign, Design, IndexDesign
 from modeller.rules.findings import Finding
@@ -110,7 +111,7 @@ def _collection_options(coll: CollectionDesign) -> tuple[dict[str, Any], str]:
         return options, note
     level = getattr(coll, "validation_level", None) or "strict"
     action = getattr(coll, "validation_action", None) or "error"
-    options = {"validator": validator_document(coll), "validationLevel": level, "validationAction": action}
+    options = {"validator": Rendered(validator_text(coll)), "validationLevel": level, "validationAction": action}
     return options, f"$jsonSchema validator, validationLevel {level}, validationAction {action}"
 
 

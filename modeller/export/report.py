@@ -37,7 +37,7 @@ _TITLES = {"error": "Errors", "warning": "Warnings", "suggestion": "Suggestions"
 def code(value: object) -> str:
     """An inline code span that shows ``value`` literally, whatever backticks it contains."""
     flat = one_line(str(value))
-    longest = max((len(m) for m in _BACKTICKS.findall(flat)), default=0)
+    longest = max((len(m) for m in _BACKTICKS.findall(flat)), default=0) if "`" in flat else 0
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") or not flat.strip() else ""
     return f"{fence}{pad}{flat}{pad}{fence}"

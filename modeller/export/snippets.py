@@ -189,8 +189,8 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
     """How a copy follows its source: ``updateMany`` (``arrayFilters`` inside arrays), change stream."""
     if copy.staleness == "forever" or copy.sync == "none":
         return f"// point-in-time copy: written once at insert ({copy.path}), never synchronized"
-    source_coll = next(
-        (c.name for c in design.collections if c.entities and c.entities[0] == copy.source_entity), copy.source_entity
+    source_coll = per_design("collection-by-entity", design, _collection_by_entity).get(
+        copy.source_entity, copy.source_entity
     )
     parts = copy.path.split(".")
     lines = []
@@ -224,6 +224,15 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
             f"{_k('updateDescription.updatedFields.' + copy.field)}: {{ $exists: true }} }} }}]);"
         )
     return "\n".join(lines)
+
+
+def _collection_by_entity(design: Design) -> dict[str, str]:
+    """Entity id -> the first collection that stores it as its main entity."""
+    out: dict[str, str] = {}
+    for coll in design.collections:
+        if coll.entities:
+            out.setdefault(coll.entities[0], coll.name)
+    return out
 
 
 def _find(design: Design, coll_name: str, name: str) -> ShapeNode | None:

@@ -91,15 +91,41 @@ def validator_document(coll: CollectionDesign) -> dict[str, Any]:
     return {"$jsonSchema": collection_schema(coll)}
 
 
+_TEXTS: dict[int, tuple[CollectionDesign, str]] = {}
+_TEXTS_LIMIT = 4096
+
+
+def validator_text(coll: CollectionDesign) -> str:
+    """The validator document as two-space indented JSON (no final newline).
+
+    ``validators/<collection>.json`` and the setup script show the same text;
+    an export serializes it once (memoized by the collection's identity: the
+    engine's designs are not mutated, and the entry keeps the object alive).
+    """
+    hit = _TEXTS.get(id(coll))
+    if hit is not None and hit[0] is coll:
+        return hit[1]
+    text = indented(validator_document(coll))
+    if len(_TEXTS) >= _TEXTS_LIMIT:
+        _TEXTS.clear()
+    _TEXTS[id(coll)] = (coll, text)
+    return text
+
+
 def validator_json(coll: CollectionDesign) -> str:
     """``validators/<collection>.json``: the validator as a JSON file (two-space indent)."""
-    return indented(validator_document(coll)) + "\n"
+    return validator_text(coll) + "\n"
 
 
 def json_schema(coll: CollectionDesign, database: str | None = None) -> dict[str, Any]:
     """The collection's documents as JSON Schema draft 2020-12 over relaxed Extended JSON."""
+    return _json_schema(coll, database, copies=True)
+
+
+def _json_schema(coll: CollectionDesign, database: str | None, copies: bool) -> dict[str, Any]:
+    """:func:`json_schema`; ``copies=False`` shares values with the validator (only to serialize them)."""
     used: set[str] = set()
-    body = _translate(collection_schema(coll), used)
+    body = _translate(collection_schema(coll), used, copies)
     where = f"{database}.{coll.name}" if database else coll.name
     out: dict[str, Any] = {
         "$schema": JSON_SCHEMA_DIALECT,
@@ -113,23 +139,26 @@ def json_schema(coll: CollectionDesign, database: str | None = None) -> dict[str
         if key not in ("title", "description"):
             out[key] = value
     if used:
-        out["$defs"] = {name: copy.deepcopy(_DEFS[name]) for name in sorted(used)}
+        out["$defs"] = {name: copy.deepcopy(_DEFS[name]) if copies else _DEFS[name] for name in sorted(used)}
     return out
 
 
 def json_schema_text(coll: CollectionDesign, database: str | None = None) -> str:
     """``schema/<collection>.schema.json``."""
-    return indented(json_schema(coll, database)) + "\n"
+    return indented(_json_schema(coll, database, copies=False)) + "\n"
 
 
-def _translate(schema: Any, used: set[str]) -> dict[str, Any]:
-    """Translate one ``$jsonSchema`` (sub)schema; ``used`` collects the ``$defs`` it needs."""
+def _translate(schema: Any, used: set[str], copies: bool = True) -> dict[str, Any]:
+    """Translate one ``$jsonSchema`` (sub)schema; ``used`` collects the ``$defs`` it needs.
+
+    ``copies=False`` shares keyword values (enums, required lists) with ``schema``.
+    """
     if not isinstance(schema, dict):
         return {}
     out: dict[str, Any] = {}
     for key in _PLAIN_KEYWORDS:
         if key in schema:
-            out[key] = copy.deepcopy(schema[key])
+            out[key] = copy.deepcopy(schema[key]) if copies else schema[key]
     types: list[dict[str, Any]] = []
     if "bsonType" in schema:
         names = schema["bsonType"] if isinstance(schema["bsonType"], list) else [schema["bsonType"]]
@@ -142,26 +171,28 @@ def _translate(schema: Any, used: set[str]) -> dict[str, Any]:
     elif types:
         out["anyOf"] = types
     if "properties" in schema:
-        out["properties"] = {name: _translate(sub, used) for name, sub in schema["properties"].items()}
+        out["properties"] = {name: _translate(sub, used, copies) for name, sub in schema["properties"].items()}
     if "patternProperties" in schema:
-        out["patternProperties"] = {pat: _translate(sub, used) for pat, sub in schema["patternProperties"].items()}
+        out["patternProperties"] = {
+            pat: _translate(sub, used, copies) for pat, sub in schema["patternProperties"].items()
+        }
     if "additionalProperties" in schema:
         extra = schema["additionalProperties"]
-        out["additionalProperties"] = extra if isinstance(extra, bool) else _translate(extra, used)
+        out["additionalProperties"] = extra if isinstance(extra, bool) else _translate(extra, used, copies)
     if "items" in schema:
         items = schema["items"]
         if isinstance(items, list):
-            out["prefixItems"] = [_translate(sub, used) for sub in items]
+            out["prefixItems"] = [_translate(sub, used, copies) for sub in items]
         else:
-            out["items"] = _translate(items, used)
+            out["items"] = _translate(items, used, copies)
     for key in ("oneOf", "anyOf", "allOf"):
         if key in schema:
-            translated = [_translate(sub, used) for sub in schema[key]]
+            translated = [_translate(sub, used, copies) for sub in schema[key]]
             if key == "anyOf" and "anyOf" in out:
                 out["allOf"] = [*out.get("allOf", []), {"anyOf": out.pop("anyOf")}]
             out[key] = translated
     if "not" in schema:
-        out["not"] = _translate(schema["not"], used)
+        out["not"] = _translate(schema["not"], used, copies)
     return out
 
 

@@ -14,9 +14,9 @@ from bson import Binary, Decimal128, Int64, ObjectId, Regex, Timestamp, json_uti
 from hand_designs import HOSTILE, tracker_design, tracker_project
 from seed_support import analysed, sample_ids
 
-from modeller.export.jsontext import canonical_ejson, indented
+from modeller.export.jsontext import Rendered, canonical_ejson, indented
 from modeller.export.samples import sample_documents
-from modeller.export.validators import json_schema, validator_document
+from modeller.export.validators import json_schema, json_schema_text, validator_document, validator_text
 
 
 def standard_ejson(value: Any) -> str:
@@ -127,3 +127,36 @@ def test_indented_equals_json_dumps_on_every_validator_and_schema(sample: str) -
     for coll in analysis.design.collections:
         for value in (validator_document(coll), json_schema(coll, "db")):
             assert indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", JSON_EDGE_VALUES[:8], ids=range(8))
+def test_rendered_text_embeds_like_the_value_itself(value: Any) -> None:
+    outer = {"level": 1, "inner": [{"value": value}, value], "after": "x"}
+    embedded = {"level": 1, "inner": [{"value": Rendered(indented(value))}, Rendered(indented(value))], "after": "x"}
+    assert indented(embedded) == json.dumps(outer, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("sample", sample_ids())
+def test_setup_options_with_the_rendered_validator_equal_plain_json(sample: str) -> None:
+    _project, analysis = analysed(sample)
+    for coll in analysis.design.collections:
+        text = validator_text(coll)
+        assert validator_text(coll) is text  # serialized once per collection
+        options = {"validator": validator_document(coll), "validationLevel": "strict"}
+        rendered = {"validator": Rendered(text), "validationLevel": "strict"}
+        assert indented(rendered) == json.dumps(options, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("sample", sample_ids())
+def test_schema_text_shares_nothing_it_hands_out(sample: str) -> None:
+    """The text path skips copies; the public dict still owns its values (changing it changes no validator)."""
+    _project, analysis = analysed(sample)
+    for coll in analysis.design.collections:
+        before = json.dumps(coll.validator, sort_keys=True)
+        schema = json_schema(coll, "db")
+        assert json_schema_text(coll, "db") == json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+        for prop in schema.get("properties", {}).values():
+            for key in ("enum", "required"):
+                if isinstance(prop.get(key), list):
+                    prop[key].append("changed")
+        assert json.dumps(coll.validator, sort_keys=True) == before
