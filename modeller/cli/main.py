@@ -19,9 +19,9 @@ from modeller.cli.output import EXIT_BAD_INPUT, fail
 COMMANDS: dict[str, str] = {
     "validate": "modeller.cli.cmd_validate",
     "fmt": "modeller.cli.cmd_fmt",
-    "export": "modeller.cli.cmd_export",
     "check": "modeller.cli.cmd_check",
     "design": "modeller.cli.cmd_design",
+    "export": "modeller.cli.cmd_export",
     "rules": "modeller.cli.cmd_rules",
 }
 
@@ -32,7 +32,9 @@ EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or file
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="modeller",
-        description="Design MongoDB schemas from entities, relationships and their workload.",
+        description="Design MongoDB schemas from entities, relationships and their workload.\n\n"
+        "  modeller [FILE]                     open the desktop app (FILE optional)\n"
+        "  modeller FILE --screenshot OUT.png  render the window to a PNG and exit [--size WxH]",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
