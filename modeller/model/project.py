@@ -30,7 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from modeller.model.names import check_collection_name, check_field_name, check_id
+from modeller.model.names import check_collection_name, check_database_name, check_field_name, check_id
 from modeller.model.vocabulary import (
     AggregateOp,
     Cardinality,
@@ -207,7 +207,7 @@ class Subtypes(StrictModel):
 
     @field_validator("variants")
     @classmethod
-    def _two_or_more(cls, value: dict[str, list[Field]]) -> dict[str, list[Field]]:
+    def _at_least_one(cls, value: dict[str, list[Field]]) -> dict[str, list[Field]]:
         if not value:
             raise PydanticCustomError("variants", "declare at least one variant", {})
         return value
@@ -414,8 +414,6 @@ class Project(StrictModel):
     @field_validator("database")
     @classmethod
     def _legal_database(cls, value: str | None) -> str | None:
-        from modeller.model.names import check_database_name
-
         return None if value is None else check_database_name(value)
 
 

@@ -9,14 +9,13 @@ every command can be symmetric.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Entity, Override, Position, Project, Query, Relationship
-from modeller.model.names import snake
+from modeller.ui.ids import slug, unique, used_ids
 
 
 def empty_project(name: str = "Untitled") -> Project:
@@ -111,20 +110,11 @@ class ProjectDocument(QObject):
         return [q for q in self._project.queries if q.entity == entity_id]
 
     def unique_id(self, base: str, taken: set[str] | None = None) -> str:
-        """A fresh legal id from ``base`` ("Log Message" -> ``log_message``, ``log_message_2``)."""
-        stem = re.sub(r"[^A-Za-z0-9_\-]", "_", snake(base))[:90] or "x"
-        if not (stem[0].isalpha() or stem[0] == "_"):
-            stem = "_" + stem
-        used = {e.id for e in self._project.entities}
-        used |= {r.id for r in self._project.relationships}
-        used |= {q.id for q in self._project.queries}
-        used |= taken or set()
-        if stem not in used:
-            return stem
-        n = 2
-        while f"{stem}_{n}" in used:
-            n += 1
-        return f"{stem}_{n}"
+        """A fresh legal id from ``base`` ("Log Message" -> ``log_message``, ``log_message_2``).
+
+        ``taken`` holds ids a multi-object command has handed out but not inserted yet.
+        """
+        return unique(slug(base), used_ids(self._project) | (taken or set()))
 
     def unique_entity_name(self, base: str) -> str:
         names = {e.name for e in self._project.entities}

@@ -38,10 +38,12 @@ def slug(text: str) -> str:
 
 
 def used_ids(project: Project) -> set[str]:
+    """Entities, relationships and queries share one id space (overrides name a subject by id alone)."""
     return {e.id for e in project.entities} | {r.id for r in project.relationships} | {q.id for q in project.queries}
 
 
-def _unique(stem: str, used: set[str]) -> str:
+def unique(stem: str, used: set[str]) -> str:
+    """``stem``, or ``stem_2``, ``stem_3``... whichever is free first."""
     if stem not in used:
         return stem
     n = 2
@@ -65,18 +67,18 @@ def suggested_id(project: Project, kind: IdKind, ident: str) -> str | None:
     used = used_ids(project) - {ident}
     if kind == "entity":
         entity = next((e for e in project.entities if e.id == ident), None)
-        return _unique(slug(entity.name), used) if entity is not None else None
+        return unique(slug(entity.name), used) if entity is not None else None
     if kind == "relationship":
         rel = next((r for r in project.relationships if r.id == ident), None)
         if rel is None:
             return None
         many = next((e for e in project.entities if e.id == rel.many), None)
         role = rel.name or plural(slug(many.name) if many is not None else rel.many)
-        return _unique(slug(f"{rel.one}_{role}"), used)
+        return unique(slug(f"{rel.one}_{role}"), used)
     query = next((q for q in project.queries if q.id == ident), None)
     if query is None:
         return None
-    return _unique(slug(query.name or f"{query.entity} query"), used)
+    return unique(slug(query.name or f"{query.entity} query"), used)
 
 
 def offered_id(project: Project, kind: IdKind, ident: str) -> str | None:

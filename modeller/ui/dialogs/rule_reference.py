@@ -161,9 +161,6 @@ class RuleReferenceDialog(QDialog):
         self.page.setHtml(f"<p>No rule named <code>{html.escape(wanted)}</code> in this version of Modeller.</p>")
         return False
 
-    def current_html(self) -> str:
-        return self.page.toHtml()
-
     def _doc(self, rule_id: str) -> RuleDoc | None:
         return next((d for d in self.docs if d.id == rule_id), None)
 

@@ -12,17 +12,14 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -31,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Field
 from modeller.model.vocabulary import FIELD_TYPES
-from modeller.ui.panels.form import ModelForm
+from modeller.ui.panels.form import ComboDelegate, ModelForm
 
 DATA = Qt.ItemDataRole.UserRole
 COL_NAME, COL_TYPE, COL_ITEMS, COL_REQUIRED, COL_UNIQUE = range(5)
@@ -44,29 +41,6 @@ FLAGS = frozenset({"required", "unique", "immutable", "counter", "monotonic", "e
 #: edited box (field name, its index path, the key) so typing in one box merges into one undo entry
 ApplyFields = Callable[[list[dict[str, Any]], "Detail | None"], str | None]
 Detail = tuple[str, tuple[int, ...], str]
-
-
-class TypeDelegate(QStyledItemDelegate):
-    """A combo box of BSON types for the Type and Items columns."""
-
-    def createEditor(
-        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QWidget:
-        combo = QComboBox(parent)
-        if index.column() == COL_ITEMS:
-            combo.addItem("")
-        combo.addItems(list(FIELD_TYPES))
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentText(str(index.data() or ""))
-
-    def setModelData(
-        self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText())
 
 
 class FieldTree(QTreeWidget):
@@ -130,8 +104,8 @@ class FieldsEditor(QWidget):
         self.tree.header().setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
         for col in (COL_TYPE, COL_ITEMS, COL_REQUIRED, COL_UNIQUE):
             self.tree.header().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.setItemDelegateForColumn(COL_TYPE, TypeDelegate(self.tree))
-        self.tree.setItemDelegateForColumn(COL_ITEMS, TypeDelegate(self.tree))
+        self.tree.setItemDelegateForColumn(COL_TYPE, ComboDelegate(FIELD_TYPES, self.tree))
+        self.tree.setItemDelegateForColumn(COL_ITEMS, ComboDelegate(["", *FIELD_TYPES], self.tree))
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +36,31 @@ Apply = Callable[[Sequence[PathStep], Any], str | None]
 
 class Refused(ValueError):
     """Text that cannot even be parsed (``"abc"`` in a number box)."""
+
+
+class ComboDelegate(QStyledItemDelegate):
+    """A fixed-choice combo box for one table column."""
+
+    def __init__(self, choices: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choices = list(choices)
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
+        combo = QComboBox(parent)
+        combo.addItems(self.choices)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data() or ""))
+
+    def setModelData(
+        self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText())
 
 
 def get_in(model: Any, path: Sequence[PathStep]) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,8 +23,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -39,7 +37,7 @@ from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
 from modeller.ui.panels.fields_editor import Detail, FieldsEditor
-from modeller.ui.panels.form import ModelForm
+from modeller.ui.panels.form import ComboDelegate, ModelForm
 from modeller.ui.panels.id_row import IdRow
 from modeller.ui.panels.indexes_editor import IndexesEditor
 
@@ -58,31 +56,6 @@ STRATEGY_HELP = {
 
 def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]:
     return (kind, object_id, "/".join(str(p) for p in path))
-
-
-class ComboDelegate(QStyledItemDelegate):
-    """A fixed-choice combo box for one table column."""
-
-    def __init__(self, choices: Sequence[str], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.choices = list(choices)
-
-    def createEditor(
-        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QWidget:
-        combo = QComboBox(parent)
-        combo.addItems(self.choices)
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentText(str(index.data() or ""))
-
-    def setModelData(
-        self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentText())
 
 
 def scrolled(widget: QWidget) -> QScrollArea:

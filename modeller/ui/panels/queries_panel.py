@@ -32,8 +32,8 @@ from modeller.ui.commands.composite import new_query
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
-from modeller.ui.panels.form import ModelForm
-from modeller.ui.panels.properties_panel import ComboDelegate, scrolled
+from modeller.ui.panels.form import ComboDelegate, ModelForm
+from modeller.ui.panels.properties_panel import scrolled
 
 OP_HELP = {
     "eq": "equality",

@@ -183,9 +183,6 @@ class RecommendationsPanel(QWidget):
         """The findings listed right now, in display order."""
         return list(self._shown)
 
-    def current_finding(self) -> Finding | None:
-        return self._current
-
     def item_for(self, finding: Finding) -> QTreeWidgetItem | None:
         wanted = finding_key(finding)
         for g in range(self.tree.topLevelItemCount()):

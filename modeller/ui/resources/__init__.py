@@ -30,11 +30,3 @@ def read_text(*parts: str) -> str | None:
     if not node.is_file():
         return None
     return node.read_text(encoding="utf-8")
-
-
-def names(folder: str, suffix: str) -> list[str]:
-    """Stems of the files in ``folder`` ending in ``suffix`` (``names("icons", ".svg")``)."""
-    node = resources_dir() / folder
-    if not node.is_dir():
-        return []
-    return sorted(child.name.removesuffix(suffix) for child in node.iterdir() if child.name.endswith(suffix))

@@ -97,7 +97,3 @@ def icon(name: str) -> QIcon:
     if _svg(name, False) is None:
         return QIcon()
     return QIcon(PaletteIconEngine(name))
-
-
-def icon_names() -> list[str]:
-    return resources.names("icons", ".svg")
