@@ -57,7 +57,11 @@ def _check_number(low: float, high: float, value: Any) -> int | float:
     Refuses booleans, strings, NaN and infinities with one plain message
     instead of pydantic's per-union-member errors.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
         raise PydanticCustomError("number", "{msg}", {"msg": f"expected a number, got {value!r:.60}"})
     if not low <= value <= high:
         raise PydanticCustomError("number", "{msg}", {"msg": f"{value!r:.40} is outside {low:g}..{high:g}"})

@@ -11,7 +11,7 @@ import contextlib
 import json
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, count
 
 PathPart = str | int
@@ -130,19 +130,20 @@ class _Frame:
         self.member: Path = path
 
 
-def _scan(text: str, targets: set[Path], found: dict[Path, int]) -> None:
+def _walk(text: str) -> Iterator[tuple[Path, int, bool]]:
+    """``(path, offset, is_key)`` for every object key and every value, in text order.
+
+    A key yields the path of its member; a value yields its own path. In a
+    file without repeated keys every key path is unique.
+    """
     stack: list[_Frame] = []
     value_path: Path | None = ()  # path of the next value; None while an object key is expected
-    remaining = len(targets)
     for match in _TOKEN.finditer(text):
         token = match.group()
-        offset = match.start()
         if stack and stack[-1].is_object and value_path is None and token[0] == '"':
             frame = stack[-1]
             frame.member = (*frame.path, json.loads(token))
-            if frame.member in targets and frame.member not in found:
-                found[frame.member] = offset
-                remaining -= 1
+            yield frame.member, match.start(), True
             continue
         if token == ":":
             value_path = stack[-1].member
@@ -160,11 +161,7 @@ def _scan(text: str, targets: set[Path], found: dict[Path, int]) -> None:
             value_path = None
             continue
         path = value_path if value_path is not None else ()
-        if path in targets and path not in found:
-            found[path] = offset
-            remaining -= 1
-        if remaining <= 0:
-            return
+        yield path, match.start(), False
         if token == "{":
             stack.append(_Frame(True, path))
             value_path = None
@@ -173,6 +170,16 @@ def _scan(text: str, targets: set[Path], found: dict[Path, int]) -> None:
             value_path = (*path, 0)
         else:
             value_path = None
+
+
+def _scan(text: str, targets: set[Path], found: dict[Path, int]) -> None:
+    remaining = len(targets)
+    for path, offset, _is_key in _walk(text):
+        if path in targets and path not in found:
+            found[path] = offset
+            remaining -= 1
+            if remaining <= 0:
+                return
 
 
 def find_bare_word(text: str, predicate: object) -> int | None:
@@ -219,40 +226,10 @@ def deepest(text: str, limit: int) -> int | None:
 
 def find_duplicate_key(text: str) -> tuple[Path, int] | None:
     """The path and offset of the first key repeated inside one object of ``text``."""
-    stack: list[tuple[_Frame, set[str]]] = []
-    value_path: Path | None = ()
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if stack and stack[-1][0].is_object and value_path is None and token[0] == '"':
-            frame, keys = stack[-1]
-            key = json.loads(token)
-            if key in keys:
-                return (*frame.path, key), match.start()
-            keys.add(key)
-            frame.member = (*frame.path, key)
-            continue
-        if token == ":":
-            value_path = stack[-1][0].member
-            continue
-        if token == ",":
-            frame = stack[-1][0]
-            if frame.is_object:
-                value_path = None
-            else:
-                frame.index += 1
-                value_path = (*frame.path, frame.index)
-            continue
-        if token in ("}", "]"):
-            stack.pop()
-            value_path = None
-            continue
-        path = value_path if value_path is not None else ()
-        if token == "{":
-            stack.append((_Frame(True, path), set()))
-            value_path = None
-        elif token == "[":
-            stack.append((_Frame(False, path), set()))
-            value_path = (*path, 0)
-        else:
-            value_path = None
+    seen: set[Path] = set()
+    for path, offset, is_key in _walk(text):
+        if is_key:
+            if path in seen:
+                return path, offset
+            seen.add(path)
     return None

@@ -55,6 +55,8 @@ def test_counts_are_non_negative_integers(value: Any, message: str) -> None:
         ("5", "expected a number, got '5'"),
         (float("nan"), "expected a number, got nan"),
         (float("inf"), "expected a number, got inf"),
+        # an integer beyond float range: refused by range, not an OverflowError from math.isfinite
+        (10**400, f"{str(10**400)[:40]} is outside 0..1e+15"),
     ],
 )
 def test_rates_are_finite_non_negative_numbers(value: Any, message: str) -> None:
