@@ -17,13 +17,12 @@ from modeller.cli.main import main as cli_main
 
 def wants_cli(args: Sequence[str]) -> bool:
     """Commands and the top-level ``--help``/``--version`` go to the command line."""
-    if not args:
-        return importlib.util.find_spec("modeller.ui") is None
-    return args[0] in COMMANDS or args[0] in ("-h", "--help", "--version")
+    return bool(args) and (args[0] in COMMANDS or args[0] in ("-h", "--help", "--version"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    # without the GUI package (a CLI-only install) everything goes to the command line
     if wants_cli(args) or importlib.util.find_spec("modeller.ui") is None:
         return cli_main(args)
     from modeller.ui.app import main as gui_main  # imported late: Qt loads only for the GUI

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour
+from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, clean, fail, use_colour
 
 if TYPE_CHECKING:
     from modeller.rules.findings import Finding
@@ -64,28 +64,21 @@ def render_text(findings: list[Finding], colour: bool) -> str:
     lines: list[str] = []
     counts = {level: 0 for level in LEVELS}
     for (kind, subject_id), items in groups.items():
-        lines.append(f"{kind} {_clean(subject_id)}")
+        lines.append(f"{kind} {clean(subject_id)}")
         for f in items:
             counts[f.severity] += 1
             label = f.severity.upper()
             if colour:
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
-            mark = " (overridden" + (f": {_clean(f.note)}" if f.note else "") + ")" if f.overridden else ""
-            lines.append(f"  {label} {f.rule}{mark}: {_clean(f.message)}")
-            lines.append(f"      why: {_clean(f.why)}")
+            mark = " (overridden" + (f": {clean(f.note)}" if f.note else "") + ")" if f.overridden else ""
+            lines.append(f"  {label} {f.rule}{mark}: {clean(f.message)}")
+            lines.append(f"      why: {clean(f.why)}")
             if f.tradeoff:
-                lines.append(f"      trade-off: {_clean(f.tradeoff)}")
-            lines.append(f"      reference: {_clean(f.reference)}")
+                lines.append(f"      trade-off: {clean(f.tradeoff)}")
+            lines.append(f"      reference: {clean(f.reference)}")
             if f.fix is not None:
-                lines.append(f"      fix: {_clean(f.fix.description)}")
+                lines.append(f"      fix: {clean(f.fix.description)}")
         lines.append("")
     summary = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS))
     lines.append(f"{len(findings)} findings: {summary}")
     return "\n".join(lines) + "\n"
-
-
-def _clean(text: str | None) -> str:
-    """User names may hold control characters: never let them drive the terminal."""
-    if text is None:
-        return ""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

@@ -9,6 +9,7 @@ is one line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail
 
@@ -68,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
     except ExportError as exc:
         return fail(str(exc))
     except OSError as exc:
-        from pathlib import Path
-
         return fail(describe_os_error(exc, Path(args.out)))
     for path in result.files:
         print(f"wrote {path}")

@@ -20,3 +20,10 @@ def use_colour(stream: object = None) -> bool:
     target = sys.stdout if stream is None else stream
     isatty = getattr(target, "isatty", None)
     return bool(isatty and isatty())
+
+
+def clean(text: str | None) -> str:
+    """User names may hold control characters: never let them drive the terminal."""
+    if text is None:
+        return ""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
