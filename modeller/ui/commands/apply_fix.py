@@ -1,8 +1,8 @@
 """Acting on advice: apply a finding's fix, or keep the design and record why.
 
 Both are ordinary commands through the document, so one click is one undo
-entry: :class:`ApplyFixCommand` groups one edit per touched subject under a
-parent command; :class:`OverrideCommand` records the user's note in
+entry: :class:`ApplyFixCommand` runs one edit per touched subject as its
+parts (:attr:`DocumentCommand.kids`); :class:`OverrideCommand` records the user's note in
 ``project.overrides`` (and, for a relationship, in its ``decision``) so the
 engine keeps reporting the finding, marked as overridden.
 """
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from PySide6.QtGui import QUndoCommand
 
 from modeller.model import Decision, Entity, Override, Query, Relationship, Subject
 from modeller.rules.findings import Change, Finding, Fix, SubjectRef
@@ -86,7 +84,7 @@ def fixed_objects(document: ProjectDocument, fix: Fix) -> list[Editable]:
     return [validated(types[key], data[key]) for key in order]
 
 
-def _edit_command(document: ProjectDocument, new: Editable) -> QUndoCommand:
+def _edit_command(document: ProjectDocument, new: Editable) -> DocumentCommand:
     if isinstance(new, Entity):
         return EditEntityCommand(document, new)
     if isinstance(new, Relationship):
@@ -94,34 +92,13 @@ def _edit_command(document: ProjectDocument, new: Editable) -> QUndoCommand:
     return EditQueryCommand(document, new)
 
 
-class MacroCommand(DocumentCommand):
-    """Runs its steps in order and undoes them in reverse, as one undo entry.
-
-    The steps are plain Python references, not Qt child commands: PySide6 6.12
-    crashes when a Python-subclassed child command's wrapper is released while
-    only its C++ parent owns it.
-    """
-
-    def __init__(self, document: ProjectDocument, text: str, parent: QUndoCommand | None = None) -> None:
-        super().__init__(document, text, parent)
-        self.steps: list[QUndoCommand] = []
-
-    def redo(self) -> None:
-        for step in self.steps:
-            step.redo()
-
-    def undo(self) -> None:
-        for step in reversed(self.steps):
-            step.undo()
-
-
-class ApplyFixCommand(MacroCommand):
+class ApplyFixCommand(DocumentCommand):
     """All changes of one fix as one undo entry ("Apply: Store tasks as parent references")."""
 
-    def __init__(self, document: ProjectDocument, fix: Fix, parent: QUndoCommand | None = None) -> None:
+    def __init__(self, document: ProjectDocument, fix: Fix, parent: DocumentCommand | None = None) -> None:
         super().__init__(document, f"Apply: {fix.description}", parent)
         self.fix = fix
-        self.steps = [_edit_command(document, new) for new in fixed_objects(document, fix)]
+        self.kids = [_edit_command(document, new) for new in fixed_objects(document, fix)]
 
 
 def apply_fix_command(document: ProjectDocument, finding: Finding) -> ApplyFixCommand:
@@ -145,7 +122,7 @@ class SetOverridesCommand(DocumentCommand):
     """Replace the project's override list (the primitive both override commands share)."""
 
     def __init__(
-        self, document: ProjectDocument, overrides: list[Override], text: str, parent: QUndoCommand | None = None
+        self, document: ProjectDocument, overrides: list[Override], text: str, parent: DocumentCommand | None = None
     ) -> None:
         super().__init__(document, text, parent)
         self.new = list(overrides)
@@ -158,7 +135,7 @@ class SetOverridesCommand(DocumentCommand):
         self.document.replace_overrides(self.old)
 
 
-class OverrideCommand(MacroCommand):
+class OverrideCommand(DocumentCommand):
     """Keep the design against one finding: record the note; a relationship also gets a ``decision``.
 
     An existing override of the same rule and subject is replaced (editing the
@@ -166,31 +143,31 @@ class OverrideCommand(MacroCommand):
     """
 
     def __init__(
-        self, document: ProjectDocument, finding: Finding, note: str, parent: QUndoCommand | None = None
+        self, document: ProjectDocument, finding: Finding, note: str, parent: DocumentCommand | None = None
     ) -> None:
         super().__init__(document, f"Override {finding.rule}", parent)
         entry = validated(Override, {"rule": finding.rule, "subject": finding.subject.to_json(), "note": note})
         wanted = override_key(finding.rule, finding.subject)
         kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
-        self.steps.append(SetOverridesCommand(document, [*kept, entry], self.text()))
+        self.kids.append(SetOverridesCommand(document, [*kept, entry], self.text()))
         if finding.subject.kind == "relationship":
             rel = document.relationship(finding.subject.id)
             if rel is not None:
                 chosen = None if rel.strategy == "auto" else rel.strategy
                 decision = validated(Decision, {"strategy": chosen, "note": note})
-                self.steps.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": decision})))
+                self.kids.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": decision})))
 
 
-class RemoveOverrideCommand(MacroCommand):
+class RemoveOverrideCommand(DocumentCommand):
     """Take the advice into account again: drop the override (and the relationship's decision note)."""
 
-    def __init__(self, document: ProjectDocument, finding: Finding, parent: QUndoCommand | None = None) -> None:
+    def __init__(self, document: ProjectDocument, finding: Finding, parent: DocumentCommand | None = None) -> None:
         super().__init__(document, f"Remove override {finding.rule}", parent)
         wanted = override_key(finding.rule, finding.subject)
         kept = [o for o in document.project.overrides if override_key(o.rule, o.subject) != wanted]
-        self.steps.append(SetOverridesCommand(document, kept, self.text()))
+        self.kids.append(SetOverridesCommand(document, kept, self.text()))
         if finding.subject.kind == "relationship":
             rel = document.relationship(finding.subject.id)
             others = [o for o in kept if o.subject.kind == "relationship" and o.subject.id == finding.subject.id]
             if rel is not None and rel.decision is not None and not others:
-                self.steps.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": None})))
+                self.kids.append(EditRelationshipCommand(document, rel.model_copy(update={"decision": None})))

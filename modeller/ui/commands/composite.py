@@ -31,8 +31,8 @@ class PasteCommand(DocumentCommand):
     """Parent of the additions of one paste or duplicate."""
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def delete_command(
@@ -43,21 +43,22 @@ def delete_command(
 ) -> DeleteCommand | None:
     """One undoable delete of entities (with their relationships and queries), relationships and queries."""
     project = document.project
-    entities = [e.id for e in project.entities if e.id in set(entity_ids)]
+    chosen_entities, chosen_rels, chosen_queries = set(entity_ids), set(rel_ids), set(query_ids)
+    entities = [e.id for e in project.entities if e.id in chosen_entities]
     gone = set(entities)
-    rels = [r.id for r in project.relationships if r.id in set(rel_ids) or r.one in gone or r.many in gone]
+    rels = [r.id for r in project.relationships if r.id in chosen_rels or r.one in gone or r.many in gone]
     gone_rels = set(rels)
-    queries = [q.id for q in project.queries if q.id in set(query_ids) or q.entity in gone]
+    queries = [q.id for q in project.queries if q.id in chosen_queries or q.entity in gone]
     gone_queries = set(queries)
     if not (entities or rels or queries):
         return None
-    if len(entities) == 1 and not set(rel_ids) and not set(query_ids):
+    if len(entities) == 1 and not chosen_rels and not chosen_queries:
         entity = document.entity(entities[0])
         text = f"Delete {entity.name if entity else entities[0]}"
     else:
-        parts = [_plural(len(entities), "entity").replace("entitys", "entities")] if entities else []
-        parts += [_plural(len(rels), "relationship")] if rels else []
-        parts += [_plural(len(queries), "query").replace("querys", "queries")] if queries else []
+        parts = [_count(len(entities), "entity", "entities")] if entities else []
+        parts += [_count(len(rels), "relationship", "relationships")] if rels else []
+        parts += [_count(len(queries), "query", "queries")] if queries else []
         text = "Delete " + ", ".join(parts)
     parent = DeleteCommand(document, text)
     # surviving queries stop joining relationships that go away
