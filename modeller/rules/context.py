@@ -150,6 +150,13 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
     return ctx
 
 
+def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]:
+    """New facts of a relationship whose ends resolve (an incremental patch), with their cache entry."""
+    one, many = ctx.entities[rel.one], ctx.entities[rel.many]
+    facts = _facts(ctx, rel, one, many)
+    return facts, (rel, one, many, *ctx.queries_of[many.id], facts)
+
+
 def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
     settings = ctx.settings
     n_max = rel.max if rel.max is not None else _default_max(rel, settings)

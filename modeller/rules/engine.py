@@ -7,6 +7,7 @@ then rule id, so the GUI and ``modeller check`` list them the same way.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import operator
 import threading
@@ -19,10 +20,12 @@ from modeller.rules.context import Context, ContextCache, RelFacts, build_contex
 from modeller.rules.design import Analysis, CollectionDesign, Design, RelationshipDesign
 from modeller.rules.findings import SEVERITY_RANK, Finding
 from modeller.rules.naming import collection_name
+from modeller.rules.patch import Patched, Previous, patch
 from modeller.rules.plans import RelPlan
 from modeller.rules.registry import REGISTRY
 from modeller.rules.resolver import Resolution, ResolveCache, resolve
 from modeller.rules.settings import DEFAULT_SETTINGS, Settings
+from modeller.rules.snapshot import Snapshot
 
 
 @dataclass(slots=True)
@@ -140,7 +143,7 @@ class _State:
     """What an :class:`Analyser` keeps from its last analysis."""
 
     token: tuple[Any, ...]
-    snapshots: dict[int, tuple[Any, Any]]
+    snap: Snapshot
     ctx_cache: ContextCache
     resolve_cache: ResolveCache
     #: producer -> the objects its findings were computed from
@@ -150,6 +153,13 @@ class _State:
     order_token: tuple[Any, ...]
     override_token: tuple[Any, ...]
     order: dict[tuple[str, str], tuple[int, ...]] = field(default_factory=dict)
+    #: the last analysis' context and design (patched in place after a small edit)
+    prev: Previous | None = None
+    #: every finding of the last analysis, sorted: keys and findings side by side
+    keys: list[tuple[Any, ...]] = field(default_factory=list)
+    finds: list[Finding] = field(default_factory=list)
+    overrides: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    decisions: dict[str, Any] = field(default_factory=dict)
 
 
 class Analyser:
@@ -193,18 +203,28 @@ class Analyser:
     def _analyse(self, project: Project) -> Analysis:
         settings = self.settings
         token = (settings, project.server_version, project.database)
-        snapshots = _snapshots(project)
         state = self._state
-        if state is not None and (not _same_token(state.token, token) or _mutated(state.snapshots, snapshots)):
+        if state is not None and not _same_token(state.token, token):
             state = None
+        if state is not None and state.prev is not None and _overrides(project) == state.overrides:
+            done = patch(state.prev, state.snap, project, state.ctx_cache, state.resolve_cache)
+            if done is not None:
+                patched, state.snap = done
+                self.last_mode = "incremental"
+                rctx = RuleContext(patched.ctx, patched.design, patched.res)
+                return Analysis(findings=_rerun_rules(rctx, state, patched), design=patched.design)
+        if state is not None and state.snap.mutated(project):
+            state = None
+        now = Snapshot.of(project)
         self.last_mode = "full" if state is None else "incremental"
         if state is None:
-            state = _State(token, snapshots, ContextCache(), ResolveCache(), {}, {}, (), ())
+            state = _State(token, now, ContextCache(), ResolveCache(), {}, {}, (), ())
         facts = build_context(project, settings, state.ctx_cache)
         design, res = resolve(facts, state.resolve_cache)
         rctx = RuleContext(facts, design, res)
         findings = _run_rules(rctx, state)
-        state.token, state.snapshots = token, snapshots
+        state.token, state.snap = token, now
+        state.prev = Previous.of(facts, design, res)
         self._state = state
         return Analysis(findings=findings, design=design)
 
@@ -213,41 +233,8 @@ def _same_token(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return all(map(operator.is_, a, b)) or a == b
 
 
-def _snap_entity(e: Any) -> tuple[Any, ...]:
-    """An entity's attribute values and the items of its lists (an in-place edit changes one of them)."""
-    d = e.__dict__
-    return (*d.values(), *d["fields"], None, *d["indexes"], None, *(d["shard_key"] or ()))
-
-
-def _snap_rel(r: Any) -> tuple[Any, ...]:
-    d = r.__dict__
-    return (*d.values(), *d["denormalize"], None, *d["aggregates"], None, *d["tree_ops"])
-
-
-def _snap_query(q: Any) -> tuple[Any, ...]:
-    d = q.__dict__
-    return (*d.values(), *d["filter"].items(), None, *d["sort"], None, *d["projection"], None, *d["joins"])
-
-
-def _snapshots(project: Project) -> dict[int, tuple[Any, Any]]:
-    out: dict[int, tuple[Any, Any]] = {}
-    for group, snap in (
-        (project.entities, _snap_entity),
-        (project.relationships, _snap_rel),
-        (project.queries, _snap_query),
-    ):
-        for obj in group:
-            out[id(obj)] = (obj, snap(obj))
-    return out
-
-
-def _mutated(before: dict[int, tuple[Any, Any]], now: dict[int, tuple[Any, Any]]) -> bool:
-    """Was an object of the previous analysis changed in place (same object, other content)?"""
-    for key, (obj, snap) in now.items():
-        old = before.get(key)
-        if old is not None and old[0] is obj and old[1] != snap:
-            return True
-    return False
+def _overrides(project: Project) -> dict[tuple[str, str, str], str]:
+    return {(o.rule, o.subject.kind, o.subject.id): o.note for o in project.overrides}
 
 
 def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
@@ -306,9 +293,7 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
         tuple(f.rel.id for f in facts.rels),
         tuple(q.id for q in facts.queries),
     )
-    overrides: dict[tuple[str, str, str], str] = {
-        (o.rule, o.subject.kind, o.subject.id): o.note for o in project.overrides
-    }
+    overrides = _overrides(project)
     decisions = {r.id: r.decision for r in project.relationships if r.decision is not None}
     override_token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
     rekey = order_token != state.order_token
@@ -348,7 +333,67 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
     out.sort(key=_first)
     state.producer_keys = keys
     state.order_token, state.override_token = order_token, override_token
-    return [f for _, f in out]
+    state.overrides, state.decisions = overrides, decisions
+    state.keys = [k for k, _ in out]
+    state.finds = [f for _, f in out]
+    return list(state.finds)
+
+
+def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Finding]:
+    """Every rule on the subjects a patch changed; their findings replace the old ones in the sorted list."""
+    facts, res = rctx.facts, rctx.res
+    dirty_rels, dirty_colls, dirty_queries = patched.dirty_rels, patched.dirty_colls, patched.dirty_queries
+    keys = state.producer_keys
+    for _, f in dirty_rels:
+        rid = f.rel.id
+        keys[("r", rid)] = (rctx.rel_design(rid), *facts.queries_joining.get(rid, ()))
+    for _, coll in dirty_colls:
+        keys[("c", coll.name)] = (coll,)
+    for _, q in dirty_queries:
+        keys[("q", q.id)] = (q, res.unit_of.get(q.entity))
+    dirty: list[Producer] = [("r", f.rel.id) for _, f in dirty_rels]
+    dirty.extend(("c", c.name) for _, c in dirty_colls)
+    dirty.extend(("q", q.id) for _, q in dirty_queries)
+    dirty.append(("g", ""))
+    order, overrides, decisions = state.order, state.overrides, state.decisions
+    sorted_keys, sorted_finds = state.keys, state.finds
+    for rule_cls in REGISTRY:
+        kept = state.findings.setdefault(rule_cls.id, {})
+        if rule_cls.scope == "global":
+            for _raw, final in kept.values():
+                _remove(sorted_keys, sorted_finds, final)
+            kept.clear()
+            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
+        else:
+            for p in dirty:
+                entry = kept.pop(p, None)
+                if entry is not None:
+                    _remove(sorted_keys, sorted_finds, entry[1])
+            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
+        rule = rule_cls()
+        rctx.current = ("g", "", 0)
+        for seq, f in enumerate(rule.check(rctx)):
+            kind, sid, pos = rctx.current
+            key = (*_sort_key(order, f), kind, pos, seq)
+            entry = kept.get((kind, sid))
+            if entry is None:
+                entry = kept[(kind, sid)] = ([], [])
+            shown = _override(f, overrides, decisions)
+            entry[0].append((key, f))
+            entry[1].append((key, shown))
+            i = bisect.bisect_left(sorted_keys, key)
+            sorted_keys.insert(i, key)
+            sorted_finds.insert(i, shown)
+    return list(sorted_finds)
+
+
+def _remove(sorted_keys: list[tuple[Any, ...]], sorted_finds: list[Finding], items: list[Keyed]) -> None:
+    """Take findings out of the sorted list (keys are unique per rule run; identity settles ties)."""
+    for key, f in items:
+        i = bisect.bisect_left(sorted_keys, key)
+        while sorted_finds[i] is not f:
+            i += 1
+        del sorted_keys[i], sorted_finds[i]
 
 
 def _first(item: Keyed) -> tuple[Any, ...]:

@@ -120,17 +120,7 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
         if entry is not None and entry[2] == cycle:
             plan = entry[3]
         else:
-            if plan is None:
-                plan = _plan(ctx, facts, sizes)
-            if cycle:
-                rec = plan.rec
-                fallback = rec.strategy if rec.strategy != "embed" else "parent-ref"
-                plan.warnings.append(
-                    f"{facts.many.name} cannot be embedded in {facts.one.name}: {facts.one.name} is already stored "
-                    f"inside {facts.many.name} (a document cannot contain itself); stored as {fallback} instead"
-                )
-                plan.strategy = fallback
-            _plan_copies(ctx, plan)
+            plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes), cycle)
         assert plan is not None
         if plan.strategy == "embed":
             embed_parent.setdefault(facts.many.id, set()).add(facts.one.id)
@@ -140,6 +130,26 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
         cache.clear()
         cache.update(new_cache)
     return plans
+
+
+def finish_plan(ctx: Context, plan: RelPlan, cycle: bool) -> RelPlan:
+    """Apply the embed-cycle answer and plan the copies (the steps after :func:`first_plan`)."""
+    if cycle:
+        facts = plan.facts
+        rec = plan.rec
+        fallback = rec.strategy if rec.strategy != "embed" else "parent-ref"
+        plan.warnings.append(
+            f"{facts.many.name} cannot be embedded in {facts.one.name}: {facts.one.name} is already stored "
+            f"inside {facts.many.name} (a document cannot contain itself); stored as {fallback} instead"
+        )
+        plan.strategy = fallback
+    _plan_copies(ctx, plan)
+    return plan
+
+
+def first_plan(ctx: Context, facts: RelFacts) -> RelPlan:
+    """The plan of one relationship before the embed-cycle check (what an incremental re-plan starts from)."""
+    return _plan(ctx, facts, {})
 
 
 def _plan(ctx: Context, facts: RelFacts, sizes: dict[str, tuple[int, int]]) -> RelPlan:

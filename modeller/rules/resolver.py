@@ -57,6 +57,13 @@ class Resolution:
     shapes: dict[str, list[ShapeNode]] = field(default_factory=dict)
     #: entity id -> the unit result holding its documents (identity changes when the unit was recomputed)
     unit_of: dict[str, object] = field(default_factory=dict)
+    #: what the design was resolved from (kept so an incremental analysis can patch one unit)
+    embedded_in: dict[str, list[str]] = field(default_factory=dict)
+    buckets: dict[str, BucketPlan] = field(default_factory=dict)
+    shared_with: dict[str, str] = field(default_factory=dict)
+    #: the units (root ids, embedded ids) and their results, in the same order
+    units: list[tuple[list[str], list[str]]] = field(default_factory=list)
+    unit_results: list[UnitResult] = field(default_factory=list)
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -164,8 +171,8 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
             shared_with.setdefault(facts.many.id, facts.one.id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder)
-    results: list[UnitResult] = []
+    res = Resolution(plans, builder, embedded_in=embedded_in, buckets=buckets, shared_with=shared_with, units=units)
+    results: list[UnitResult] = res.unit_results
     old_units = cache.units if cache is not None else {}
     new_units: dict[str, UnitResult] = {}
     for roots, embedded_members in units:
@@ -1017,3 +1024,9 @@ def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
         found = [node]
         nodes = node.items.children if node.items is not None else node.children
     return found
+
+
+#: the per-unit and per-relationship steps, for an incremental patch (``modeller.rules.patch``)
+unit_key = _unit_key
+resolve_unit = _resolve_unit
+relationship_design = _relationship_design

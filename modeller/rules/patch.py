@@ -1,0 +1,279 @@
+"""Patch the previous analysis' context and design after a small edit, instead of rebuilding them.
+
+The GUI edits one object at a time: it replaces that entity, relationship
+or query with a new object (``model_copy``) and keeps every other object.
+When the lists keep their length, every replaced object keeps its id (and
+its ends, for a relationship) and no unit of collections has to be
+regrouped, the previous :class:`~modeller.rules.context.Context`,
+:class:`~modeller.rules.resolver.Resolution` and design are updated in
+place for the replaced objects and the units that read them, so the work
+is proportional to the edit, not to the model. Anything else returns None
+and the caller runs the identity-cached analysis over the whole model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from modeller.model.paths import all_fields, iter_paths
+from modeller.model.project import Project, Query, Relationship
+from modeller.rules.context import Context, ContextCache, RelFacts, refacts
+from modeller.rules.design import CollectionDesign, Design
+from modeller.rules.naming import collection_name
+from modeller.rules.plans import RelPlan, finish_plan, first_plan
+from modeller.rules.resolver import Resolution, ResolveCache, UnitResult, relationship_design, resolve_unit, unit_key
+from modeller.rules.snapshot import Snapshot
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: above this many replaced objects the whole-model pass is as quick
+MAX_EDITS = 16
+#: strategies that decide which collection an entity's documents live in
+GROUPING = frozenset({"embed", "bucket", "single-collection"})
+
+
+@dataclass(slots=True)
+class Previous:
+    """The last analysis' context and design, with the indexes a patch needs."""
+
+    ctx: Context
+    design: Design
+    res: Resolution
+    #: entity id -> index of its unit in ``res.units``
+    unit_index: dict[str, int]
+    #: per unit: positions of its collections in ``design.collections``
+    coll_pos: list[list[int]]
+    #: relationship id -> position in ``ctx.rels`` and ``design.relationships``
+    rel_pos: dict[str, int]
+    #: id(query) -> position in ``ctx.queries``
+    query_pos: dict[int, int]
+    #: every entity id, relationship id and query id is unique and every reference resolves
+    simple: bool
+
+    @classmethod
+    def of(cls, ctx: Context, design: Design, res: Resolution) -> Previous:
+        project = ctx.project
+        simple = (
+            len(ctx.entities) == len(project.entities)
+            and len(ctx.rels) == len(project.relationships)
+            and len(ctx.queries) == len(project.queries)
+            and len({q.id for q in ctx.queries}) == len(ctx.queries)
+            and len(design.relationships) == len(ctx.rels)
+        )
+        unit_index: dict[str, int] = {}
+        for i, (roots, embedded) in enumerate(res.units):
+            for eid in itertools.chain(roots, embedded):
+                unit_index[eid] = i
+        where = {c.name: i for i, c in enumerate(design.collections)}
+        coll_pos = [[where[c.name] for c in unit.collections] for unit in res.unit_results]
+        rel_pos = {f.rel.id: i for i, f in enumerate(ctx.rels)}
+        query_pos = {id(q): i for i, q in enumerate(ctx.queries)}
+        simple = simple and len(where) == len(design.collections)
+        return cls(ctx, design, res, unit_index, coll_pos, rel_pos, query_pos, simple)
+
+
+@dataclass(slots=True)
+class Patched:
+    """The patched analysis inputs and the subjects whose findings must be recomputed."""
+
+    ctx: Context
+    design: Design
+    res: Resolution
+    dirty_rels: list[tuple[int, RelFacts]] = field(default_factory=list)
+    dirty_colls: list[tuple[int, CollectionDesign]] = field(default_factory=list)
+    dirty_queries: list[tuple[int, Query]] = field(default_factory=list)
+    #: relationships whose object was replaced (their ``decision`` may have changed)
+    replaced_rels: list[tuple[Relationship, Relationship]] = field(default_factory=list)
+
+
+def _replaced(old: list[Any], new: list[Any]) -> list[int]:
+    return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
+
+
+def patch(
+    prev: Previous, snap: Snapshot, project: Project, ccache: ContextCache, rcache: ResolveCache
+) -> tuple[Patched, Snapshot] | None:
+    """The analysis inputs of ``project`` derived from ``prev`` (and the new snapshot), or None for a big edit.
+
+    ``prev`` is changed in place (its caches stay consistent either way, so a
+    None answer only means the caller must run the whole-model pass).
+    """
+    if not prev.simple:
+        return None
+    ents, rels, queries = project.entities, project.relationships, project.queries
+    if len(snap.ents.objs) != len(ents) or len(snap.rels.objs) != len(rels) or len(snap.queries.objs) != len(queries):
+        return None
+    ce, cr = _replaced(snap.ents.objs, ents), _replaced(snap.rels.objs, rels)
+    if len(ce) + len(cr) > MAX_EDITS or _replaced(snap.queries.objs, queries):
+        return None
+    # every object not replaced must have kept its content
+    if snap.ents.changed(ents) - set(ce) or snap.rels.changed(rels) - set(cr) or snap.queries.changed(queries):
+        return None
+    now = Snapshot(snap.ents.then(ents, ce), snap.rels.then(rels, cr), snap.queries)
+    for i in ce:
+        old_e, new_e = snap.ents.objs[i], ents[i]
+        if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
+            return None
+        if old_e.timeseries is not None or new_e.timeseries is not None:
+            return None
+    replaced_rels = []
+    for j in cr:
+        old_r, new_r = snap.rels.objs[j], rels[j]
+        if old_r.id != new_r.id or old_r.one != new_r.one or old_r.many != new_r.many:
+            return None
+        old_d, new_d = old_r.decision, new_r.decision
+        if (old_d is None) != (new_d is None) or (old_d is not None and new_d is not None and old_d.note != new_d.note):
+            return None  # the decision's note overrides findings: the whole-model pass re-applies it
+        replaced_rels.append((old_r, new_r))
+    ctx, res = prev.ctx, prev.res
+    # ----- context: new entities, their paths, the facts of every relationship that reads them -----
+    ctx.project = project
+    stale: dict[str, None] = {}
+    for i in ce:
+        e = ents[i]
+        ctx.entities[e.id] = e
+        paths = dict(iter_paths(all_fields(e)))
+        ctx.fields_of[e.id] = paths
+        ccache.fields[e.id] = (e, paths)
+        for f in ctx.rels_of_one[e.id]:
+            stale[f.rel.id] = None
+        for f in ctx.rels_of_many[e.id]:
+            stale[f.rel.id] = None
+    for j in cr:
+        stale[rels[j].id] = None
+    new_facts: dict[str, RelFacts] = {}
+    for rid in stale:
+        pos = prev.rel_pos[rid]
+        old_f = ctx.rels[pos]
+        f, entry = refacts(ctx, rels[pos])
+        ccache.facts[rid] = entry
+        ctx.rels[pos] = f
+        ctx.rel_by_id[rid] = f
+        for group in (ctx.rels_of_one[f.one.id], ctx.rels_of_many[f.many.id]):
+            group[group.index(old_f)] = f
+        new_facts[rid] = f
+    # ----- plans: the same embed-cycle answers as long as no strategy that groups collections changes -----
+    plans = res.plans
+    changed_plans: dict[str, RelPlan] = {}
+    for rid, f in new_facts.items():
+        _, chosen_old, cycle, old_plan = rcache.plans[rid]
+        plan = first_plan(ctx, f)
+        chosen = plan.strategy
+        if chosen != chosen_old and "embed" in (chosen, chosen_old):
+            return None
+        plan = finish_plan(ctx, plan, cycle if chosen == "embed" else False)
+        if plan.strategy != old_plan.strategy and (plan.strategy in GROUPING or old_plan.strategy in GROUPING):
+            return None
+        if "bucket" in (plan.strategy, old_plan.strategy):
+            return None
+        rcache.plans[rid] = (f, chosen, cycle if chosen == "embed" else False, plan)
+        changed_plans[rid] = plan
+    plans.update(changed_plans)
+    # ----- units that read a new entity or plan -----
+    affected: dict[str, None] = dict.fromkeys(ents[i].id for i in ce)
+    for rid, plan in changed_plans.items():
+        affected[plan.facts.one.id] = None
+        affected[plan.facts.many.id] = None
+        for q in ctx.queries_joining.get(rid, ()):
+            affected[q.entity] = None
+    dirty_units = sorted({prev.unit_index[eid] for eid in affected if eid in prev.unit_index})
+    design = prev.design
+    collections = list(design.collections)
+    embedded = dict(design.embedded)
+    out = Patched(ctx, design, res, replaced_rels=replaced_rels)
+    touched_rels: dict[str, None] = dict.fromkeys(changed_plans)
+    unit_of = res.unit_of
+    for u in dirty_units:
+        roots, members = res.units[u]
+        key = unit_key(ctx, plans, roots, members)
+        old = res.unit_results[u]
+        if len(old.key) == len(key) and all(map(operator.is_, old.key, key)):
+            continue
+        new = resolve_unit(ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key)
+        if not _same_layout(old, new):
+            rcache.units[roots[0]] = new
+            return None
+        rcache.units[roots[0]] = new
+        res.unit_results[u] = new
+        _swap_unit(res, old, new)
+        for pos, coll in zip(prev.coll_pos[u], new.collections, strict=True):
+            collections[pos] = coll
+            out.dirty_colls.append((pos, coll))
+        for _, eid, placement in new.placements:
+            embedded[eid] = placement
+        for eid in new.location:
+            unit_of[eid] = new
+            for f in ctx.rels_of_one[eid]:
+                touched_rels[f.rel.id] = None
+            for f in ctx.rels_of_many[eid]:
+                touched_rels[f.rel.id] = None
+            for q in ctx.queries_of[eid]:
+                out.dirty_queries.append((prev.query_pos[id(q)], q))
+    # ----- relationship designs -----
+    rel_designs = list(design.relationships)
+    for rid in touched_rels:
+        plan = plans[rid]
+        rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
+        entry = rcache.rel_designs[rid]
+        if len(entry[0]) == 3 and all(map(operator.is_, entry[0], rkey)):
+            continue
+        entry = (rkey, relationship_design(ctx, res, plan))
+        rcache.rel_designs[rid] = entry
+        pos = prev.rel_pos[rid]
+        rel_designs[pos] = entry[1]
+        out.dirty_rels.append((pos, ctx.rels[pos]))
+    out.dirty_colls.sort(key=_first)
+    out.dirty_rels.sort(key=_first)
+    out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
+    out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
+    return out, now
+
+
+def _first(item: tuple[int, Any]) -> int:
+    return item[0]
+
+
+def _placed(unit: UnitResult) -> list[tuple[str, str]]:
+    return [(trigger, eid) for trigger, eid, _ in unit.placements]
+
+
+def _same_layout(old: UnitResult, new: UnitResult) -> bool:
+    """Same collections, placements and entities: the new unit can take the old one's place."""
+    return (
+        [c.name for c in old.collections] == [c.name for c in new.collections]
+        and _placed(old) == _placed(new)
+        and old.location.keys() == new.location.keys()
+        and old.query_plans.keys() == new.query_plans.keys()
+    )
+
+
+def _replace_part(mine: dict[K, V], old: dict[K, V], new: dict[K, V]) -> None:
+    """``mine`` held ``old``'s entries: now it holds ``new``'s (existing keys keep their place)."""
+    for key in old.keys() - new.keys():
+        mine.pop(key, None)
+    mine.update(new)
+
+
+def _swap_unit(res: Resolution, old: UnitResult, new: UnitResult) -> None:
+    """Replace one unit's entries in the resolution's whole-design maps."""
+    res.location.update(new.location)
+    routes = res.builder.routes
+    for key in old.routes.keys() - new.routes.keys():
+        routes.pop(key, None)
+    routes.update(new.routes)
+    copy_paths = res.builder.copy_paths
+    for ck in old.copy_paths.keys() - new.copy_paths.keys():
+        copy_paths.pop(ck, None)
+    copy_paths.update(new.copy_paths)
+    _replace_part(res.query_plans, old.query_plans, new.query_plans)
+    _replace_part(res.query_index, old.query_index, new.query_index)
+    _replace_part(res.query_joins, old.query_joins, new.query_joins)
+    res.array_paths.update(new.array_paths)
+    for coll in new.collections:
+        res.shapes[coll.name] = coll.shape
+    if old.dropped_prefixes or new.dropped_prefixes:
+        res.dropped_prefixes = [d for unit in res.unit_results for d in unit.dropped_prefixes]

@@ -1,0 +1,112 @@
+"""Copies of the model objects' contents, to notice an object changed in place between two analyses.
+
+The incremental analyser keys its results on object identity, which is only
+sound while nobody mutates a kept object. Each object's attribute dict and
+the lists (and dicts) it holds are copied once; a later call compares the
+copies with the live objects in C (``map(operator.ne, ...)``), so checking a
+whole model costs no Python-level work per object and no new copies.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from modeller.model.project import Project
+
+
+def _copy_optional(value: list[Any] | None) -> list[Any] | None:
+    return None if value is None else list(value)
+
+
+#: (read a part of an object, copy that part)
+Part = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+ENTITY_PARTS: tuple[Part, ...] = (
+    (vars, dict.copy),
+    (operator.attrgetter("fields"), list),
+    (operator.attrgetter("indexes"), list),
+    (operator.attrgetter("shard_key"), _copy_optional),
+)
+REL_PARTS: tuple[Part, ...] = (
+    (vars, dict.copy),
+    (operator.attrgetter("denormalize"), list),
+    (operator.attrgetter("aggregates"), list),
+    (operator.attrgetter("tree_ops"), list),
+)
+QUERY_PARTS: tuple[Part, ...] = (
+    (vars, dict.copy),
+    (operator.attrgetter("filter"), dict.copy),
+    (operator.attrgetter("sort"), list),
+    (operator.attrgetter("projection"), list),
+    (operator.attrgetter("joins"), list),
+)
+
+
+@dataclass(slots=True)
+class Group:
+    """The objects of one kind, in project order, and per part a copy of each object's part."""
+
+    objs: list[Any]
+    copies: list[list[Any]]
+    parts: tuple[Part, ...]
+
+    @classmethod
+    def of(cls, objs: Sequence[Any], parts: tuple[Part, ...]) -> Group:
+        return cls(list(objs), [list(map(copy, map(read, objs))) for read, copy in parts], parts)
+
+    def changed(self, objs: Sequence[Any]) -> set[int]:
+        """Positions whose live content differs from the copy (``objs`` as long as the copied list)."""
+        out: set[int] = set()
+        positions = range(len(objs))
+        for (read, _), copies in zip(self.parts, self.copies, strict=True):
+            out.update(itertools.compress(positions, map(operator.ne, copies, map(read, objs))))
+        return out
+
+    def then(self, objs: Sequence[Any], replaced: list[int]) -> Group:
+        """The group of ``objs``: same objects as before except at ``replaced`` positions."""
+        copies = [list(c) for c in self.copies]
+        for (read, copy), column in zip(self.parts, copies, strict=True):
+            for i in replaced:
+                column[i] = copy(read(objs[i]))
+        return Group(list(objs), copies, self.parts)
+
+    def mutated(self, objs: Sequence[Any]) -> bool:
+        """Is an object of this group, still in ``objs``, changed in place?"""
+        if len(objs) == len(self.objs) and all(map(operator.is_, self.objs, objs)):
+            return bool(self.changed(objs))
+        kept = {id(o) for o in objs}  # the group holds its objects: an id cannot be reused meanwhile
+        for i, obj in enumerate(self.objs):
+            if id(obj) in kept:
+                for (read, _), copies in zip(self.parts, self.copies, strict=True):
+                    if copies[i] != read(obj):
+                        return True
+        return False
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """Entities, relationships and queries of the last analysis, with copies of their contents."""
+
+    ents: Group
+    rels: Group
+    queries: Group
+
+    @classmethod
+    def of(cls, project: Project) -> Snapshot:
+        return cls(
+            Group.of(project.entities, ENTITY_PARTS),
+            Group.of(project.relationships, REL_PARTS),
+            Group.of(project.queries, QUERY_PARTS),
+        )
+
+    def mutated(self, project: Project) -> bool:
+        """Was an object of the previous analysis changed in place (same object, other content)?"""
+        return (
+            self.ents.mutated(project.entities)
+            or self.rels.mutated(project.relationships)
+            or self.queries.mutated(project.queries)
+        )
