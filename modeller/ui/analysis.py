@@ -1,21 +1,20 @@
 """Runs the recommendation engine after edits, debounced, off the typing and dragging path.
 
-The engine (``modeller.rules.analyse``) is a pure function of the project. It
-is looked up at run time (a capability check, not a version guess): while the
-engine package does not provide it, the canvas shows the user's own strategy
-only. Issue 6's recommendations dock subscribes to :attr:`AnalysisService.analysed`.
+The engine is a pure function of the project. Without one (``analyse`` None,
+as some tests build the window) the canvas shows the user's own strategy only.
+The recommendations and preview docks subscribe to :attr:`AnalysisService.analysed`.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from modeller.model import Project
+from modeller.rules import Analyser
 from modeller.ui.analysis_worker import FRAME_S, AnalysisWorker
 from modeller.ui.document import ProjectDocument
 
@@ -31,21 +30,13 @@ def is_large(project: Project) -> bool:
     return len(project.entities) + len(project.relationships) >= LARGE_PROJECT
 
 
-def engine_analyse() -> Analyse | None:
-    """The engine's incremental ``Analyser().analyse`` (else ``modeller.rules.analyse``), or None.
+def engine_analyse() -> Analyse:
+    """A fresh incremental analyser, one per window.
 
-    The document replaces edited objects and keeps the others, so one
-    analyser per window re-checks only what an edit touched.
+    The document replaces edited objects and keeps the others, so the
+    analyser re-checks only what an edit touched.
     """
-    try:
-        rules = importlib.import_module("modeller.rules")
-    except ImportError:
-        return None
-    analyser = getattr(rules, "Analyser", None)
-    if callable(analyser):
-        return cast(Analyse, analyser().analyse)
-    found = getattr(rules, "analyse", None)
-    return found if callable(found) else None
+    return Analyser().analyse
 
 
 class AnalysisService(QObject):
@@ -74,7 +65,7 @@ class AnalysisService(QObject):
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self._run_scheduled)
         document.changed.connect(self.schedule)
-        # issue 6: newest-wins worker thread once an analysis takes longer than a frame
+        # newest-wins worker thread once an analysis takes longer than a frame
         self.delay_ms = delay_ms
         self.generation = 0
         self.last_seconds = 0.0

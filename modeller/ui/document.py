@@ -217,7 +217,7 @@ class ProjectDocument(QObject):
         return old
 
     def replace_overrides(self, overrides: list[Override]) -> list[Override]:
-        """Set the recorded overrides of findings; returns the previous list (issue 6: Override...)."""
+        """Set the recorded overrides of findings; returns the previous list."""
         old = self._project.overrides
         self._project = self._project.model_copy(update={"overrides": list(overrides)})
         self.project_changed.emit()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modeller.model import Project
+from modeller.model import Position, Project
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.scene import CanvasScene
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)
         self.add_dock("queries", "Queries", self.queries, Qt.DockWidgetArea.RightDockWidgetArea, "properties")
         self.docks["properties"].raise_()
-        # issue 6: live advice and the preview of the documents
+        # live advice and the preview of the documents
         self.recommendations = RecommendationsPanel(self.document)
         self.preview = PreviewPanel(self.document)
         self.add_dock("recommendations", "Recommendations", self.recommendations, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -421,8 +421,6 @@ class MainWindow(QMainWindow):
         ids = self.scene.selected_entity_ids()
         if not ids:
             return False
-        from PySide6.QtCore import QMimeData
-
         text = fragment_text(self.document, ids)
         mime = QMimeData()
         mime.setData(FRAGMENT_MIME, QByteArray(text.encode("utf-8")))
@@ -460,8 +458,6 @@ class MainWindow(QMainWindow):
 
     def auto_layout(self) -> None:
         positions, engine = auto_layout(self.document.project, self.scene.card_sizes())
-        from modeller.model import Position
-
         new = {key: Position(x=x, y=y) for key, (x, y) in positions.items()}
         if new:
             self.document.push(MoveCommand(self.document, new, "Auto-layout"))
@@ -513,7 +509,6 @@ class MainWindow(QMainWindow):
         self.recovery.clear()
         self.add_recent(path)
         self.view.fit_to_window()
-        self.analysis.schedule()
         return True
 
     def _load(self, path: Path) -> Project | None:
@@ -636,7 +631,7 @@ class MainWindow(QMainWindow):
         else:
             event.ignore()
 
-    # ------------------------------------------------------------ issue 6: export and rule reference
+    # ------------------------------------------------------------ export and rule reference
     def show_export_dialog(self) -> ExportDialog:
         """File → Export…: non-modal, so the window stays usable while it runs."""
         base = self.document.path.parent if self.document.path else Path.home()

@@ -149,7 +149,7 @@ class CanvasScene(QGraphicsScene):
         def shown(resolved: Any) -> tuple[Any, Any]:
             return getattr(resolved, "strategy", None), getattr(resolved, "why", None)
 
-        # issue 6 (1,000-entity projects): only relationships whose badge or tooltip changed are redrawn
+        # 1,000-entity projects: only relationships whose badge or tooltip changed are redrawn
         for rel_id in self.relationship_items:
             if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
                 self._refresh_relationship(rel_id)
@@ -184,12 +184,16 @@ class CanvasScene(QGraphicsScene):
             self._overview_heads = {
                 key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
             }
-            self._overview_cache = (
-                list(self._overview_lines.values()),
-                list(self._overview_boxes.values()),
-                list(self._overview_heads.values()),
-            )
+            self._pack_overview()
+        assert self._overview_cache is not None
         return self._overview_cache
+
+    def _pack_overview(self) -> None:
+        self._overview_cache = (
+            list(self._overview_lines.values()),
+            list(self._overview_boxes.values()),
+            list(self._overview_heads.values()),
+        )
 
     def _overview_moved(self, entity_id: str, attached: list[str]) -> None:
         if self._overview_cache is None:
@@ -205,11 +209,7 @@ class CanvasScene(QGraphicsScene):
             chord = self.relationship_items[rel_id].chord
             if chord is not None:
                 self._overview_lines[rel_id] = chord
-        self._overview_cache = (
-            list(self._overview_lines.values()),
-            list(self._overview_boxes.values()),
-            list(self._overview_heads.values()),
-        )
+        self._pack_overview()
 
     def paint_overview(self, painter: QPainter, exposed: QRectF) -> None:
         """Boxes, header bands and lines of the whole diagram in a handful of draw calls."""

@@ -102,7 +102,7 @@ class EntityItem(QGraphicsItem):
         self._rows: list[Row] = []
         self._more = 0
         self._rect = QRectF(0, 0, style.min_width, 60)
-        #: issue 6: worst open warning/error of the engine, and the entity this one is embedded in
+        #: worst open warning/error of the engine, and the entity this one is embedded in
         self.marker: str | None = None
         self.embedded_in: str | None = None
         self.setFlags(

@@ -76,7 +76,7 @@ class RelationshipItem(QGraphicsItem):
         self.chord: QLineF | None = None
         self._label_box = QRectF()
         self._label_fit = ""
-        #: issue 6: worst open warning/error of the engine about this relationship
+        #: worst open warning/error of the engine about this relationship
         self.marker: str | None = None
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         # exposedRect lets paint skip glyphs and badges that are off-screen (long lines on big diagrams)
