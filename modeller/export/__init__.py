@@ -171,7 +171,7 @@ def export_project(
         for kind, relative, produce in steps:
             _check_cancel(cancel)
             if progress is not None:
-                progress(done, total, f"writing {relative}")
+                progress(done, total, f"generating {relative}")
             started = time.perf_counter()
             staging.write(relative, produce())
             timings[kind] = timings.get(kind, 0.0) + time.perf_counter() - started
@@ -190,7 +190,7 @@ def export_project(
             done += 1
         _check_cancel(cancel)
         if progress is not None:
-            progress(done, total, f"moving files into {target}")
+            progress(done, total, f"writing the files into {target}")
         files = staging.commit()
     except BaseException:
         staging.discard()

@@ -1,4 +1,4 @@
-"""``Staging``: background writers, whole-folder moves and merges, errors from the writer threads."""
+"""``Staging``: files created at flush (one thread per folder), whole-folder moves and merges, write errors."""
 
 from __future__ import annotations
 
@@ -24,15 +24,19 @@ CONTENT = {
 }
 
 
-@pytest.mark.parametrize("background", [True, False])
-def test_new_folders_move_whole_and_text_is_utf8_with_lf(tmp_path: Path, background: bool) -> None:
+@pytest.mark.parametrize("extra", [0, 100])
+def test_new_folders_move_whole_and_text_is_utf8_with_lf(tmp_path: Path, extra: int) -> None:
+    """Few files are written inline, many by the folder threads: the same result."""
     out = tmp_path / "out"
-    staging = Staging(out, background=background)
+    staging = Staging(out)
     for relative, text in CONTENT.items():
         staging.write(relative, text)
+    for number in range(extra):
+        staging.write(f"schema/c{number}.schema.json", f"{number}\n")
     staging.write("raw.bin", b"\x00\xff")
     files = staging.commit()
     expected = {relative: text.encode("utf-8") for relative, text in CONTENT.items()} | {"raw.bin": b"\x00\xff"}
+    expected |= {f"schema/c{number}.schema.json": f"{number}\n".encode() for number in range(extra)}
     assert listing(out) == expected
     assert sorted(files) == sorted(out / relative for relative in expected)
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
@@ -57,18 +61,20 @@ def test_existing_folders_are_merged_file_by_file(tmp_path: Path) -> None:
 def test_flush_makes_staged_files_readable_before_commit(tmp_path: Path) -> None:
     staging = Staging(tmp_path / "out")
     staging.write("diagram.dot", "digraph {}\n")
+    assert not (staging.path / "diagram.dot").exists()
     staging.flush()
     assert (staging.path / "diagram.dot").read_text() == "digraph {}\n"
-    staging.write("after.txt", "written inline once the writers stopped\n")
+    staging.write("after.txt", "written at the next flush\n")
     staging.commit()
     assert listing(tmp_path / "out") == {
         "diagram.dot": b"digraph {}\n",
-        "after.txt": b"written inline once the writers stopped\n",
+        "after.txt": b"written at the next flush\n",
     }
 
 
-def test_a_failing_background_write_fails_the_commit_and_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("extra", [0, 100])
+def test_a_failing_write_fails_the_commit_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: int
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -82,16 +88,17 @@ def test_a_failing_background_write_fails_the_commit_and_leaves_nothing(
 
     monkeypatch.setattr(files_module, "open", quota, raising=False)
     staging = Staging(out)
+    for relative, text in CONTENT.items():
+        staging.write(relative, text)
+    for number in range(extra):
+        staging.write(f"validators/c{number}.json", "{}\n")
     with pytest.raises(ExportError, match="the disk quota is exceeded"):
-        for relative, text in CONTENT.items():
-            staging.write(relative, text)
         staging.commit()
-    staging.discard()
     assert listing(out) == {"keep.txt": b"mine"}
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
 
-def test_discard_with_queued_files_removes_the_staging_folder(tmp_path: Path) -> None:
+def test_discard_with_unwritten_files_removes_the_staging_folder(tmp_path: Path) -> None:
     staging = Staging(tmp_path / "out")
     for number in range(200):
         staging.write(f"samples/c{number}.json", "[]\n")
