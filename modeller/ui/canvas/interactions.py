@@ -16,6 +16,8 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent, QGraphicsView
 
 from modeller.model import Relationship
+from modeller.ui.commands.layout import MoveCommand
+from modeller.ui.commands.relationship import AddRelationshipCommand
 
 if TYPE_CHECKING:
     from modeller.ui.canvas.items.entity_item import EntityItem
@@ -71,8 +73,6 @@ class SelectMoveInteraction(Interaction):
         self.scene.user_moving = False
         moved = self.scene.moved_positions()
         if moved:
-            from modeller.ui.commands.layout import MoveCommand
-
             n = len(moved)
             text = "Move " + (self.scene.document.entity(next(iter(moved))).name if n == 1 else f"{n} entities")  # type: ignore[union-attr]
             self.scene.document.push(MoveCommand(self.scene.document, moved, text))
@@ -92,7 +92,6 @@ class ConnectInteraction(Interaction):
         super().__init__(scene)
         self.source = source
         self.line: QGraphicsLineItem | None = None
-        self.target: EntityItem | None = None
         self.moved = False
 
     def mouse_press(self, event: QGraphicsSceneMouseEvent) -> bool:
@@ -111,11 +110,6 @@ class ConnectInteraction(Interaction):
         line = self.line.line()
         line.setP2(event.scenePos())
         self.line.setLine(line)
-        target = self.scene.entity_item_at(event.scenePos())
-        if target is not self.target:
-            if self.target is not None:
-                self.target.setSelected(False)
-            self.target = target
         return True
 
     def mouse_release(self, event: QGraphicsSceneMouseEvent) -> bool:
@@ -130,8 +124,6 @@ class ConnectInteraction(Interaction):
         document = self.scene.document
         one, many = self.source.entity_id, target.entity_id
         rel = Relationship(id=document.unique_id(f"{one}_{many}"), one=one, many=many, cardinality="one-to-many")
-        from modeller.ui.commands.relationship import AddRelationshipCommand
-
         document.push(AddRelationshipCommand(document, rel))
         self.scene.select_only(rel_ids=[rel.id])
         self.scene.relationship_created.emit(rel.id)

@@ -158,7 +158,7 @@ class EntityItem(QGraphicsItem):
         self.update()
 
     def set_advice(self, marker: str | None, embedded_in: str | None) -> None:
-        """Issue 6: show a severity marker and an "embedded in X" note (from the latest analysis)."""
+        """A severity marker and an "embedded in X" note from the latest analysis; repaint only on change."""
         if (marker, embedded_in) != (self.marker, self.embedded_in):
             self.marker, self.embedded_in = marker, embedded_in
             self.update()

@@ -212,7 +212,7 @@ class RelationshipItem(QGraphicsItem):
         return self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
 
     def set_advice(self, marker: str | None) -> None:
-        """Issue 6: a severity marker left of the strategy badge (None hides it)."""
+        """A severity marker left of the strategy badge (None hides it)."""
         if marker != self.marker:
             self.prepareGeometryChange()
             self.marker = marker
