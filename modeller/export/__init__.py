@@ -60,7 +60,11 @@ __all__ = [
 
 @dataclass(slots=True)
 class ExportResult:
-    """What an export wrote: final paths (sorted), notices for the user, seconds per step."""
+    """What an export wrote: final paths (sorted), notices for the user, seconds per step.
+
+    ``timings`` has one entry per kind (generating its text), ``graphviz`` for
+    the layout and ``files`` for creating the files and moving them into place.
+    """
 
     out_dir: Path
     files: list[Path]
@@ -191,7 +195,9 @@ def export_project(
         _check_cancel(cancel)
         if progress is not None:
             progress(done, total, f"writing the files into {target}")
+        started = time.perf_counter()
         files = staging.commit()
+        timings["files"] = time.perf_counter() - started
     except BaseException:
         staging.discard()
         raise

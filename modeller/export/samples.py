@@ -11,6 +11,18 @@ values (agree with the children they summarize). Bucket documents get ``count``
 equal to their readings and exact min/max/sum. Polymorphic collections get at
 least one document per variant. Everything is drawn from ``random.Random``
 instances seeded from ``(seed, collection)``: the same seed gives the same bytes.
+
+Sizes are capped so samples stay readable and a 1,000-collection export stays
+fast, always inside what the design requires:
+
+- an array with a bound (one-to-few embedding, ``maxItems``) gets 1..min(bound,
+  :data:`_ARRAY_CAP`) elements, an unbounded one 1..:data:`_ARRAY_CAP`: always
+  a size in the issue's 1..max; the validator's ``minItems`` wins over the cap;
+- a subset holds the latest children of its One, up to the subset size (not
+  capped: it is the relationship's own bound);
+- a bucket document holds 1..min(bucket size, :data:`_BUCKET_CAP`,
+  ``maxItems``) readings (at least ``minItems``), and its count field equals
+  the number of readings it holds; min/max/sum are computed from them.
 """
 
 from __future__ import annotations
@@ -512,7 +524,8 @@ class _Builder:
             return self._array(coll, index, doc, node, schema, rng, variant, path)
         item_schema = _items_schema(schema)
         limit = min(bucket.size, _BUCKET_CAP, int(schema.get("maxItems", bucket.size)))
-        count = rng.randint(max(1, int(schema.get("minItems", 1))), max(1, limit))
+        low = max(1, int(schema.get("minItems", 1)))
+        count = rng.randint(low, max(low, limit))  # a validator minItems above the cap still wins
         interval = self._interval(coll)
         start = self.values.date_value(bucket.time_field, rng).replace(second=0, microsecond=0)
         readings: list[Any] = []
