@@ -25,6 +25,7 @@ from modeller.rules.design import CollectionDesign, Design
 from modeller.rules.naming import collection_name
 from modeller.rules.plans import RelPlan, finish_plan, first_plan
 from modeller.rules.resolver import Resolution, ResolveCache, UnitResult, relationship_design, resolve_unit, unit_key
+from modeller.rules.shapes import make_bucket
 from modeller.rules.snapshot import Snapshot
 
 K = TypeVar("K")
@@ -111,9 +112,10 @@ def patch(
     if len(ce) + len(cr) > MAX_EDITS or _replaced(snap.queries.objs, queries):
         return None
     # every object not replaced must have kept its content
-    if snap.ents.changed(ents) - set(ce) or snap.rels.changed(rels) - set(cr) or snap.queries.changed(queries):
+    new_ents, new_rels = snap.ents.then(ents, ce), snap.rels.then(rels, cr)
+    if new_ents is None or new_rels is None or not snap.queries.same(queries):
         return None
-    now = Snapshot(snap.ents.then(ents, ce), snap.rels.then(rels, cr), snap.queries)
+    now = Snapshot(new_ents, new_rels, snap.queries)
     for i in ce:
         old_e, new_e = snap.ents.objs[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
@@ -168,11 +170,13 @@ def patch(
         plan = finish_plan(ctx, plan, cycle if chosen == "embed" else False)
         if plan.strategy != old_plan.strategy and (plan.strategy in GROUPING or old_plan.strategy in GROUPING):
             return None
-        if "bucket" in (plan.strategy, old_plan.strategy):
-            return None
         rcache.plans[rid] = (f, chosen, cycle if chosen == "embed" else False, plan)
         changed_plans[rid] = plan
     plans.update(changed_plans)
+    for rid, plan in changed_plans.items():
+        many = plan.facts.many
+        if plan.strategy == "bucket" and _bucket_rel(ctx, plans, many.id) == rid:
+            res.buckets[many.id] = make_bucket(ctx, many, plan)
     # ----- units that read a new entity or plan -----
     affected: dict[str, None] = dict.fromkeys(ents[i].id for i in ce)
     for rid, plan in changed_plans.items():
@@ -231,6 +235,14 @@ def patch(
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
     return out, now
+
+
+def _bucket_rel(ctx: Context, plans: dict[str, RelPlan], many_id: str) -> str | None:
+    """The relationship whose plan lays out the buckets of ``many_id`` (the first bucket one, as in resolve)."""
+    for f in ctx.rels_of_many[many_id]:
+        if plans[f.rel.id].strategy == "bucket":
+            return f.rel.id
+    return None
 
 
 def _first(item: tuple[int, Any]) -> int:

@@ -9,7 +9,6 @@ whole model costs no Python-level work per object and no new copies.
 
 from __future__ import annotations
 
-import itertools
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,31 +17,26 @@ from typing import Any
 from modeller.model.project import Project
 
 
-def _copy_optional(value: list[Any] | None) -> list[Any] | None:
-    return None if value is None else list(value)
+def _copy_each(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Copies of an object's lists and dicts (None stays None)."""
+    return tuple(None if v is None else v.copy() for v in values)
 
 
 #: (read a part of an object, copy that part)
 Part = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
+#: the attribute dict (assignments) and, in one tuple, the lists and dicts it holds (appends, item edits)
 ENTITY_PARTS: tuple[Part, ...] = (
     (vars, dict.copy),
-    (operator.attrgetter("fields"), list),
-    (operator.attrgetter("indexes"), list),
-    (operator.attrgetter("shard_key"), _copy_optional),
+    (operator.attrgetter("fields", "indexes", "shard_key"), _copy_each),
 )
 REL_PARTS: tuple[Part, ...] = (
     (vars, dict.copy),
-    (operator.attrgetter("denormalize"), list),
-    (operator.attrgetter("aggregates"), list),
-    (operator.attrgetter("tree_ops"), list),
+    (operator.attrgetter("denormalize", "aggregates", "tree_ops"), _copy_each),
 )
 QUERY_PARTS: tuple[Part, ...] = (
     (vars, dict.copy),
-    (operator.attrgetter("filter"), dict.copy),
-    (operator.attrgetter("sort"), list),
-    (operator.attrgetter("projection"), list),
-    (operator.attrgetter("joins"), list),
+    (operator.attrgetter("filter", "sort", "projection", "joins"), _copy_each),
 )
 
 
@@ -58,26 +52,28 @@ class Group:
     def of(cls, objs: Sequence[Any], parts: tuple[Part, ...]) -> Group:
         return cls(list(objs), [list(map(copy, map(read, objs))) for read, copy in parts], parts)
 
-    def changed(self, objs: Sequence[Any]) -> set[int]:
-        """Positions whose live content differs from the copy (``objs`` as long as the copied list)."""
-        out: set[int] = set()
-        positions = range(len(objs))
-        for (read, _), copies in zip(self.parts, self.copies, strict=True):
-            out.update(itertools.compress(positions, map(operator.ne, copies, map(read, objs))))
-        return out
+    def same(self, objs: Sequence[Any]) -> bool:
+        """Does every object still hold its copied content (``objs``: the copied objects, in order)?"""
+        return all(
+            all(map(operator.eq, copies, map(read, objs)))
+            for (read, _), copies in zip(self.parts, self.copies, strict=True)
+        )
 
-    def then(self, objs: Sequence[Any], replaced: list[int]) -> Group:
-        """The group of ``objs``: same objects as before except at ``replaced`` positions."""
+    def then(self, objs: Sequence[Any], replaced: list[int]) -> Group | None:
+        """The group of ``objs`` (the same objects except at ``replaced`` positions), or None when one of the
+        other objects was changed in place (``objs`` as long as the copied list)."""
         copies = [list(c) for c in self.copies]
         for (read, copy), column in zip(self.parts, copies, strict=True):
             for i in replaced:
                 column[i] = copy(read(objs[i]))
+            if not all(map(operator.eq, column, map(read, objs))):
+                return None
         return Group(list(objs), copies, self.parts)
 
     def mutated(self, objs: Sequence[Any]) -> bool:
         """Is an object of this group, still in ``objs``, changed in place?"""
         if len(objs) == len(self.objs) and all(map(operator.is_, self.objs, objs)):
-            return bool(self.changed(objs))
+            return not self.same(objs)
         kept = {id(o) for o in objs}  # the group holds its objects: an id cannot be reused meanwhile
         for i, obj in enumerate(self.objs):
             if id(obj) in kept:
