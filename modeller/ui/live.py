@@ -18,7 +18,7 @@ from modeller.model import Project
 from modeller.rules.design import Analysis
 from modeller.rules.findings import SEVERITY_RANK
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import Lookup, related_entities
+from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 
@@ -68,16 +68,15 @@ class LiveController(QObject):
 
     def update_markers(self, analysis: Analysis) -> None:
         """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""
-        project = self.recommendations.document.project
-        entity_marks, rel_marks = canvas_markers(analysis, project)
-        names = {e.id: e.name for e in project.entities}
+        ids = Lookup(self.recommendations.document.project)
+        entity_marks, rel_marks = canvas_markers(analysis, ids)
         design = analysis.design
         for entity_id, item in self.scene.entity_items.items():
             placement = design.embedded.get(entity_id)
             host = None
             if placement is not None:
                 coll = design.collection(placement.collection)
-                host = names.get(coll.root, coll.root) if coll is not None and coll.entities else placement.collection
+                host = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
             item.set_advice(entity_marks.get(entity_id), host)
         for rel_id, item in self.scene.relationship_items.items():
             item.set_advice(rel_marks.get(rel_id))
@@ -131,11 +130,11 @@ class LiveController(QObject):
 MARKED = ("warning", "error")
 
 
-def canvas_markers(analysis: Analysis, project: Project) -> tuple[dict[str, str], dict[str, str]]:
+def canvas_markers(analysis: Analysis, project: Project | Lookup) -> tuple[dict[str, str], dict[str, str]]:
     """Worst open warning/error per entity and per relationship (suggestions keep the canvas calm)."""
     entities: dict[str, str] = {}
     rels: dict[str, str] = {}
-    ids = Lookup(project)
+    ids = lookup(project)
     for finding in analysis.findings:
         if finding.overridden or finding.severity not in MARKED:
             continue

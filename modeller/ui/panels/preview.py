@@ -177,10 +177,6 @@ def shape_items(nodes: list[ShapeNode], names: dict[str, str]) -> list[QTreeWidg
     return items
 
 
-def _key_text(value: Any) -> str:
-    return str(value)
-
-
 def indexes_html(coll: CollectionDesign) -> str:
     """The collection's indexes, each key with its ESR role, escaped."""
     esc = html.escape
@@ -202,12 +198,12 @@ def _index_html(index: IndexDesign) -> str:
     if index.partial:
         flags.append("partial")
     flags.append("declared by you" if index.origin == "user" else "proposed by the engine")
-    keys = ", ".join(f"{esc(path)}: {esc(_key_text(kind))}" for path, kind in index.keys)
+    keys = ", ".join(f"{esc(path)}: {esc(str(kind))}" for path, kind in index.keys)
     rows = []
     for i, (path, kind) in enumerate(index.keys):
         why = index.key_reasons[i] if i < len(index.key_reasons) else ""
         rows.append(
-            f"<tr><td>{i + 1}.</td><td><code>{esc(path)}</code></td><td><code>{esc(_key_text(kind))}</code></td>"
+            f"<tr><td>{i + 1}.</td><td><code>{esc(path)}</code></td><td><code>{esc(str(kind))}</code></td>"
             f"<td>{esc(why)}</td></tr>"
         )
     why = f"<p>{esc(index.why)}</p>" if index.why else ""

@@ -241,31 +241,26 @@ class EntityEditor(QWidget):
             value = {name: [f.model_dump(exclude_defaults=True) for f in old.get(name, [])] for name in value or []}
         return self.apply(path, value)
 
-    def _toggle_timeseries(self, on: bool) -> None:
+    def _first_date(self, default: str) -> str:
         entity = self.entity()
-        if entity is None:
+        return next((f.name for f in entity.fields if f.type == "date"), default) if entity else default
+
+    def _toggle(self, key: str, value: dict[str, Any] | None, label: str) -> None:
+        """Switch a section on (with a starting value) or off; a refused switch puts the box back."""
+        if self.entity() is None:
             return
-        dates = [f.name for f in entity.fields if f.type == "date"]
-        value = {"time_field": dates[0] if dates else "time"} if on else None
-        problem = self.apply(["timeseries"], value, "Time series on" if on else "Time series off", merge=False)
-        if problem:
+        if self.apply([key], value, f"{label} {'on' if value is not None else 'off'}", merge=False):
             self.reload()
+
+    def _toggle_timeseries(self, on: bool) -> None:
+        self._toggle("timeseries", {"time_field": self._first_date("time")} if on else None, "Time series")
 
     def _toggle_archive(self, on: bool) -> None:
-        entity = self.entity()
-        if entity is None:
-            return
-        dates = [f.name for f in entity.fields if f.type == "date"]
-        value = {"age_field": dates[0] if dates else "created_at", "cold_after_s": 90 * 86400} if on else None
-        problem = self.apply(["archive"], value, "Archive on" if on else "Archive off", merge=False)
-        if problem:
-            self.reload()
+        value = {"age_field": self._first_date("created_at"), "cold_after_s": 90 * 86400} if on else None
+        self._toggle("archive", value, "Archive")
 
     def _toggle_subtypes(self, on: bool) -> None:
-        value = {"discriminator": "type", "variants": {"a": [], "b": []}} if on else None
-        problem = self.apply(["subtypes"], value, "Subtypes on" if on else "Subtypes off", merge=False)
-        if problem:
-            self.reload()
+        self._toggle("subtypes", {"discriminator": "type", "variants": {"a": [], "b": []}} if on else None, "Subtypes")
 
 
 class RelationshipEditor(QWidget):

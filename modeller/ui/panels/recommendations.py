@@ -243,22 +243,22 @@ class RecommendationsPanel(QWidget):
         self.message.setStyleSheet(f"color: {sev.COLORS['error']};" if error else "")
         self.message.setText(text)
 
-    def _filtered(self) -> list[Finding]:
+    def _filtered(self, ids: Lookup) -> list[Finding]:
         if self.analysis is None:
             return []
         findings = self.analysis.findings
         if self._selection and not self.show_all.isChecked():
-            ids, design = Lookup(self.document.project), self.analysis.design
+            design = self.analysis.design
             findings = [f for f in findings if concerns(f, self._selection, ids, design)]
         return findings
 
     def _refill(self) -> None:
         keep = finding_key(self._current) if self._current is not None else None
-        findings = self._filtered()
+        project = Lookup(self.document.project)
+        findings = self._filtered(project)
         groups: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
         for finding in findings:
             groups.setdefault(finding.severity, []).append(finding)
-        project = Lookup(self.document.project)
         self.tree.setUpdatesEnabled(False)
         self.tree.blockSignals(True)
         try:
