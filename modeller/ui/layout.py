@@ -18,6 +18,8 @@ Positions = dict[str, tuple[float, float]]
 
 H_GAP, V_GAP = 60.0, 90.0
 POINTS_PER_INCH = 72.0
+#: a card the scene has not measured (not shown yet)
+DEFAULT_SIZE = (180.0, 120.0)
 
 
 def _quote(text: str) -> str:
@@ -32,7 +34,7 @@ def dot_source(project: Project, sizes: Sizes) -> str:
         '  node [shape=box, fixedsize=true, label=""];',
     ]
     for entity in project.entities:
-        w, h = sizes.get(entity.id, (180.0, 120.0))
+        w, h = sizes.get(entity.id, DEFAULT_SIZE)
         lines.append(f"  {_quote(entity.id)} [width={w / POINTS_PER_INCH:.3f}, height={h / POINTS_PER_INCH:.3f}];")
     known = {e.id for e in project.entities}
     for rel in project.relationships:
@@ -86,7 +88,7 @@ def parse_plain(text: str, sizes: Sizes) -> Positions:
         elif tokens[0] == "node":
             name = _unquote(tokens[1])
             x, y = float(tokens[2]) * POINTS_PER_INCH, (height - float(tokens[3])) * POINTS_PER_INCH
-            w, h = sizes.get(name, (180.0, 120.0))
+            w, h = sizes.get(name, DEFAULT_SIZE)
             out[name] = (round(x - w / 2), round(y - h / 2))
     return out
 
@@ -173,7 +175,7 @@ def layered_positions(project: Project, sizes: Sizes) -> Positions:
         x = 0.0
         tallest = 0.0
         for node in row:
-            w, h = sizes.get(node, (180.0, 120.0))
+            w, h = sizes.get(node, DEFAULT_SIZE)
             out[node] = (round(x), round(y))
             x += w + H_GAP
             tallest = max(tallest, h)

@@ -43,20 +43,21 @@ class RecoveryStore:
             os.replace(tmp, self.directory / name)
 
     def read(self) -> Recovered | None:
+        """The recovery copy, if any; a damaged copy is still offered (the loader will say what is wrong)."""
         if not self.path.is_file():
             return None
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        try:
             meta = json.loads((self.directory / META_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             meta = {}
-            try:
-                text = self.path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                return None
-        original = meta.get("original") if isinstance(meta, dict) else None
-        saved_at = meta.get("saved_at", "an earlier session") if isinstance(meta, dict) else "an earlier session"
-        return Recovered(text, Path(original) if original else None, str(saved_at))
+        if not isinstance(meta, dict):
+            meta = {}
+        original = meta.get("original")
+        return Recovered(text, Path(original) if original else None, str(meta.get("saved_at", "an earlier session")))
 
     def clear(self) -> None:
         for name in (RECOVERY_FILE, META_FILE):

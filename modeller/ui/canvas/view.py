@@ -27,7 +27,6 @@ from modeller.ui.templates import TEMPLATE_KEYS, default_name, make_entity
 
 #: MIME type of a palette drag: the template key as UTF-8
 TEMPLATE_MIME = "application/x-modeller-template"
-PROJECT_SUFFIX = ".modeller.json"
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 #: below this zoom the scene switches to overview drawing (cards are unreadable anyway)
