@@ -233,11 +233,20 @@ class ExcessiveLookup(Rule):
         joining = [q for q in queries if ctx.res.query_joins.get(q.id)]
         share = len(joining) / len(queries) if queries else 0.0
         many = (share > s.lookup_share and len(queries) >= 4) or len(joining) > s.lookup_count
+        # a re-analysis yields the same Finding object when nothing it says has changed
+        memo: dict[str, tuple[Any, ...]] = ctx.memo.setdefault(self.id, {})
+        seen: dict[str, tuple[Any, ...]] = {}
         for q in joining:
             rels = ctx.res.query_joins[q.id]
+            missing = self._missing(ctx, q, rels)
+            inputs = (q, rels, missing, many, len(joining), len(queries))
+            old = memo.get(q.id)
+            if old is not None and old[0] is q and old[1:-1] == inputs[1:]:
+                seen[q.id] = old
+                yield old[-1]
+                continue
             hot = ctx.facts.is_hot(q)
             sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
-            missing = self._missing(ctx, q, rels)
             changes = tuple(
                 Change(
                     "append",
@@ -253,7 +262,7 @@ class ExcessiveLookup(Rule):
                 else None
             )
             names = ", ".join(rels)
-            yield self.finding(
+            finding = self.finding(
                 sev,
                 "query",
                 q.id,
@@ -274,6 +283,10 @@ class ExcessiveLookup(Rule):
                     "share_with_joins": round(share, 2),
                 },
             )
+            seen[q.id] = (*inputs, finding)
+            yield finding
+        memo.clear()
+        memo.update(seen)
 
     def _missing(self, ctx: RuleContext, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
         """(rel, field, direction) copies that would remove the joins of ``q``."""

@@ -46,10 +46,14 @@ class RuleContext:
     current: tuple[str, str, int] = ("", "", 0)
     #: per query position, a unique name for it (a half-edited model may repeat a query id)
     query_producers: list[str] = field(default_factory=list)
+    #: rule id -> what a global rule keeps between the analyses of one Analyser (to reuse unchanged findings)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._collections = {c.name: c for c in self.design.collections}
-        self._rel_designs = {r.id: r for r in self.design.relationships}
+        if not self._collections:
+            self._collections = {c.name: c for c in self.design.collections}
+        if not self._rel_designs:
+            self._rel_designs = {r.id: r for r in self.design.relationships}
 
     # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
     def each_rel(self) -> Iterator[RelFacts]:
@@ -160,6 +164,8 @@ class _State:
     finds: list[Finding] = field(default_factory=list)
     overrides: dict[tuple[str, str, str], str] = field(default_factory=dict)
     decisions: dict[str, Any] = field(default_factory=dict)
+    #: what global rules keep between analyses (``RuleContext.memo``)
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 class Analyser:
@@ -211,7 +217,15 @@ class Analyser:
             if done is not None:
                 patched, state.snap = done
                 self.last_mode = "incremental"
-                rctx = RuleContext(patched.ctx, patched.design, patched.res)
+                prev = state.prev
+                rctx = RuleContext(
+                    patched.ctx,
+                    patched.design,
+                    patched.res,
+                    _collections=prev.coll_by_name,
+                    _rel_designs=prev.rel_design_by_id,
+                    memo=state.memo,
+                )
                 return Analysis(findings=_rerun_rules(rctx, state, patched), design=patched.design)
         if state is not None and state.snap.mutated(project):
             state = None
@@ -221,7 +235,7 @@ class Analyser:
             state = _State(token, now, ContextCache(), ResolveCache(), {}, {}, (), ())
         facts = build_context(project, settings, state.ctx_cache)
         design, res = resolve(facts, state.resolve_cache)
-        rctx = RuleContext(facts, design, res)
+        rctx = RuleContext(facts, design, res, memo=state.memo)
         findings = _run_rules(rctx, state)
         state.token, state.snap = token, now
         state.prev = Previous.of(facts, design, res)
@@ -359,9 +373,12 @@ def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Fin
     sorted_keys, sorted_finds = state.keys, state.finds
     for rule_cls in REGISTRY:
         kept = state.findings.setdefault(rule_cls.id, {})
+        before: dict[int, tuple[Finding, tuple[Any, ...], Finding]] = {}
         if rule_cls.scope == "global":
-            for _raw, final in kept.values():
-                _remove(sorted_keys, sorted_finds, final)
+            # findings the rule yields again (same object, same key) stay where they are in the sorted list
+            for raw, final in kept.values():
+                for (key, was), (_, shown) in zip(raw, final, strict=True):
+                    before[id(was)] = (was, key, shown)
             kept.clear()
             rctx.only_rels = rctx.only_collections = rctx.only_queries = None
         else:
@@ -378,12 +395,20 @@ def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Fin
             entry = kept.get((kind, sid))
             if entry is None:
                 entry = kept[(kind, sid)] = ([], [])
+            same = before.pop(id(f), None) if before else None
+            if same is not None and same[1] == key:
+                entry[0].append((key, f))
+                entry[1].append((key, same[2]))
+                continue
+            if same is not None:
+                _remove(sorted_keys, sorted_finds, [(same[1], same[2])])
             shown = _override(f, overrides, decisions)
             entry[0].append((key, f))
             entry[1].append((key, shown))
             i = bisect.bisect_left(sorted_keys, key)
             sorted_keys.insert(i, key)
             sorted_finds.insert(i, shown)
+        _remove(sorted_keys, sorted_finds, [(key, shown) for _, key, shown in before.values()])
     return list(sorted_finds)
 
 

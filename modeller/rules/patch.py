@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
 from modeller.rules.context import Context, ContextCache, RelFacts, refacts
-from modeller.rules.design import CollectionDesign, Design
+from modeller.rules.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.naming import collection_name
 from modeller.rules.plans import RelPlan, finish_plan, first_plan
 from modeller.rules.resolver import Resolution, ResolveCache, UnitResult, relationship_design, resolve_unit, unit_key
@@ -54,6 +54,9 @@ class Previous:
     query_pos: dict[int, int]
     #: every entity id, relationship id and query id is unique and every reference resolves
     simple: bool
+    #: the design's collections by name and relationship designs by id (what ``RuleContext`` looks up)
+    coll_by_name: dict[str, CollectionDesign]
+    rel_design_by_id: dict[str, RelationshipDesign]
 
     @classmethod
     def of(cls, ctx: Context, design: Design, res: Resolution) -> Previous:
@@ -74,7 +77,9 @@ class Previous:
         rel_pos = {f.rel.id: i for i, f in enumerate(ctx.rels)}
         query_pos = {id(q): i for i, q in enumerate(ctx.queries)}
         simple = simple and len(where) == len(design.collections)
-        return cls(ctx, design, res, unit_index, coll_pos, rel_pos, query_pos, simple)
+        coll_by_name = {c.name: c for c in design.collections}
+        rel_design_by_id = {r.id: r for r in design.relationships}
+        return cls(ctx, design, res, unit_index, coll_pos, rel_pos, query_pos, simple, coll_by_name, rel_design_by_id)
 
 
 @dataclass(slots=True)
@@ -206,6 +211,7 @@ def patch(
         _swap_unit(res, old, new)
         for pos, coll in zip(prev.coll_pos[u], new.collections, strict=True):
             collections[pos] = coll
+            prev.coll_by_name[coll.name] = coll
             out.dirty_colls.append((pos, coll))
         for _, eid, placement in new.placements:
             embedded[eid] = placement
@@ -228,7 +234,7 @@ def patch(
         entry = (rkey, relationship_design(ctx, res, plan))
         rcache.rel_designs[rid] = entry
         pos = prev.rel_pos[rid]
-        rel_designs[pos] = entry[1]
+        rel_designs[pos] = prev.rel_design_by_id[rid] = entry[1]
         out.dirty_rels.append((pos, ctx.rels[pos]))
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
