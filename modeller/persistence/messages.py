@@ -191,10 +191,5 @@ def _join(words: list[str]) -> str:
 
 
 def _dedupe(items: Iterable[tuple[Path, str]]) -> list[tuple[Path, str]]:
-    seen: set[tuple[Path, str]] = set()
-    out: list[tuple[Path, str]] = []
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            out.append(item)
-    return out
+    """First occurrences, in order (a union can report one problem through several members)."""
+    return list(dict.fromkeys(items))

@@ -211,12 +211,15 @@ class ListEditor(Editor):
         return items
 
     def show(self, value: Any) -> None:
+        if self.line.hasFocus():
+            try:
+                typed = self.value()
+            except Refused:
+                pass
+            else:
+                if not value or typed == value:
+                    return  # the user is typing: an empty or equal model value must not reset the box
         text = ", ".join(str(v) for v in value or [])
-        try:
-            if self.line.hasFocus() and self.value() == (value if value else self.value()):
-                return
-        except Refused:
-            pass
         if self.line.text() != text:
             self.line.setText(text)
 
