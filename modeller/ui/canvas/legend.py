@@ -25,6 +25,11 @@ class LegendWidget(QWidget):
         self._cache: QPixmap | None = None
         self.resize(self.sizeHint())
 
+    def refresh(self) -> None:
+        """Repaint from scratch after a palette change (the widget keeps one pixmap of itself)."""
+        self._cache = None
+        self.update()
+
     def sizeHint(self) -> QSize:
         width = max(self._style.label_metrics.horizontalAdvance(text) for _, text in LEGEND)
         width = max(width, self._style.label_metrics.horizontalAdvance("auto → x: engine's choice"))

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from modeller.ui import resources
 from modeller.ui.theme.colors import CanvasColors
+from modeller.ui.widgets.highlighter import CodeHighlighter
 
 THEMES = ("system", "light", "dark")
 THEME_LABELS = {"system": "&System", "light": "&Light", "dark": "&Dark"}
@@ -93,17 +94,12 @@ def recolor_canvas(scene: Any, view: Any | None = None) -> None:
     if view is not None:
         legend = getattr(view, "legend", None)
         if legend is not None:
-            legend._cache = None  # the legend keeps one pixmap of itself
-            legend.update()
+            legend.refresh()
         view.resetCachedContent()
         view.viewport().update()
 
 
 def refresh_highlighters(root: Any) -> None:
     """Code views under ``root`` (Preview ▸ Script, Validator) take the new palette's colours."""
-    from modeller.ui.widgets import highlighter
-
-    dark = highlighter._palette_is_dark()
-    for code in root.findChildren(highlighter.CodeHighlighter):
-        code._formats = highlighter._formats(dark)  # formats are computed once per highlighter
-        code.rehighlight()
+    for code in root.findChildren(CodeHighlighter):
+        code.refresh_palette()

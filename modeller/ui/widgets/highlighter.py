@@ -86,6 +86,11 @@ class CodeHighlighter(QSyntaxHighlighter):
         self._rules = [(re.compile(pattern), kind) for pattern, kind in _RULES[language]]
         self._formats = _formats(_palette_is_dark())
 
+    def refresh_palette(self) -> None:
+        """Take the current palette's colours (the formats are computed once, not per block)."""
+        self._formats = _formats(_palette_is_dark())
+        self.rehighlight()
+
     def highlightBlock(self, text: str) -> None:
         for pattern, kind in self._rules:
             fmt = self._formats[kind]
