@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -236,15 +237,27 @@ class ExcessiveLookup(Rule):
         # a re-analysis yields the same Finding object when nothing it says has changed
         memo: dict[str, tuple[Any, ...]] = ctx.memo.setdefault(self.id, {})
         seen: dict[str, tuple[Any, ...]] = {}
+        # what a finding reads: the query, its unit (routes), the joined relationships' facts (their entities)
+        unit_of, rel_by_id = ctx.res.unit_of, ctx.facts.rel_by_id
+        totals = (many, len(joining), len(queries))
         for q in joining:
             rels = ctx.res.query_joins[q.id]
-            missing = self._missing(ctx, q, rels)
-            inputs = (q, rels, missing, many, len(joining), len(queries))
+            unit = unit_of.get(q.entity)
+            rel_facts = tuple(map(rel_by_id.get, rels))
             old = memo.get(q.id)
-            if old is not None and old[0] is q and old[1:-1] == inputs[1:]:
+            if (
+                old is not None
+                and old[0] is q
+                and old[2] is unit
+                and old[1] == rels
+                and old[4] == totals
+                and all(map(operator.is_, old[3], rel_facts))
+            ):
                 seen[q.id] = old
                 yield old[-1]
                 continue
+            inputs = (q, list(rels), unit, rel_facts, totals)
+            missing = self._missing(ctx, q, rels)
             hot = ctx.facts.is_hot(q)
             sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
             changes = tuple(

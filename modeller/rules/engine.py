@@ -187,6 +187,8 @@ class Analyser:
         self._lock = threading.Lock()
         #: what the last call reused: "full" (nothing) or "incremental"
         self.last_mode = "full"
+        #: the last call patched the previous analysis (a small edit) instead of a whole-model pass
+        self.last_patched = False
 
     def reset(self) -> None:
         """Forget everything (the next call is a full analysis)."""
@@ -216,7 +218,7 @@ class Analyser:
             done = patch(state.prev, state.snap, project, state.ctx_cache, state.resolve_cache)
             if done is not None:
                 patched, state.snap = done
-                self.last_mode = "incremental"
+                self.last_mode, self.last_patched = "incremental", True
                 prev = state.prev
                 rctx = RuleContext(
                     patched.ctx,
@@ -227,6 +229,7 @@ class Analyser:
                     memo=state.memo,
                 )
                 return Analysis(findings=_rerun_rules(rctx, state, patched), design=patched.design)
+        self.last_patched = False
         if state is not None and state.snap.mutated(project):
             state = None
         now = Snapshot.of(project)

@@ -77,6 +77,21 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
     if kind == "move-entity":
         rest = [x for x in ents if x is not e]
         return project.model_copy(update={"entities": [e, *rest]})
+    if kind == "entity-count":
+        new = e.model_copy(update={"count": 10 + choice * 37})
+        return project.model_copy(update={"entities": _replace(ents, ents.index(e), new)})
+    if kind == "field-unique":
+        f = e.fields[choice % len(e.fields)]
+        new_fields = _replace(e.fields, e.fields.index(f), f.model_copy(update={"unique": not f.unique}))
+        return project.model_copy(
+            update={"entities": _replace(ents, ents.index(e), e.model_copy(update={"fields": new_fields}))}
+        )
+    if kind == "rel-read-together" and r is not None:
+        new = r.model_copy(update={"read_together": (choice % 11) / 10, "many_standalone": choice % 2 == 0})
+        return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "rel-max" and r is not None:
+        new = r.model_copy(update={"max": 1 + choice * 13, "typical": None})
+        return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
     if kind == "in-place-assign" and r is not None:
         r.read_together = (choice % 10) / 10
         r.many_standalone = not r.many_standalone
@@ -104,7 +119,13 @@ EDITS = [
     "in-place-assign",
     "in-place-append",
     "in-place-entity",
+    "entity-count",
+    "field-unique",
+    "rel-read-together",
+    "rel-max",
 ]
+#: the edits the GUI makes most (one object replaced, same ids): the analyser patches its last result
+SMALL_EDITS = ["rename-field", "cardinality", "strategy", "denormalize", "entity-count", "field-unique", "rel-max"]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -149,3 +170,46 @@ def test_in_place_change_is_noticed() -> None:
     assert dump(project, result) == dump(project, analyse(project))
     design = next(d for d in result.design.relationships if d.id == rel.id)
     assert design.strategy == next(d for d in analyse(project).design.relationships if d.id == rel.id).strategy
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.sampled_from(sorted(BASE)),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from([*SMALL_EDITS, "rel-read-together", "in-place-append", "in-place-assign"]),
+            st.integers(0, 1000),
+            st.integers(0, 1000),
+        ),
+        min_size=4,
+        max_size=14,
+    ),
+)
+def test_long_chains_of_small_edits_equal_fresh(seed: int, steps: list[tuple[str, int, int]]) -> None:
+    """The patched context and design stay right over many edits in a row (each patch builds on the last)."""
+    project = BASE[seed].model_copy(deep=True)
+    analyser = Analyser()
+    analyser.analyse(project)
+    for kind, i, choice in steps:
+        project = edit(project, kind, i, choice)
+        incremental = analyser.analyse(project)
+        assert dump(project, incremental) == dump(project, analyse(project)), (kind, i, choice)
+
+
+def test_small_edits_are_patched() -> None:
+    """A field rename or a relationship annotation patches the last analysis instead of re-resolving all."""
+    project = generate_project(60, 1.5, 0.6, seed=3)
+    analyser = Analyser()
+    analyser.analyse(project)
+    patched = 0
+    for k, kind in enumerate(["rename-field", "rel-read-together", "entity-count", "field-unique"] * 3):
+        project = edit(project, kind, k * 7 + 1, k)
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), kind
+    assert patched >= 8
+    # an in-place change is still noticed after patches
+    project.relationships[0].many_standalone = not project.relationships[0].many_standalone
+    result = analyser.analyse(project)
+    assert not analyser.last_patched and analyser.last_mode == "full"
+    assert dump(project, result) == dump(project, analyse(project))
