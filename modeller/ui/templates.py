@@ -19,6 +19,8 @@ class Template:
     label: str
     icon: str
     tooltip: str
+    #: what a new card of this kind is called (and, through it, its placeholder id)
+    default_name: str
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -27,6 +29,7 @@ TEMPLATES: tuple[Template, ...] = (
         "Entity",
         "entity",
         "Entity: a kind of thing the application stores (Person, Task).\nDrag onto the canvas or double-click.",
+        "Entity",
     ),
     Template(
         "event_stream",
@@ -34,6 +37,7 @@ TEMPLATES: tuple[Template, ...] = (
         "event-stream",
         "Event stream: append-only timestamped events or measurements (log lines, sensor readings),\n"
         "preset as a time series. Drag onto the canvas or double-click.",
+        "Event",
     ),
     Template(
         "lookup",
@@ -41,10 +45,12 @@ TEMPLATES: tuple[Template, ...] = (
         "lookup",
         "Lookup / catalog: a small, read-mostly list (countries, product categories).\n"
         "Drag onto the canvas or double-click.",
+        "Lookup",
     ),
 )
 
 TEMPLATE_KEYS = tuple(t.key for t in TEMPLATES)
+_BY_KEY = {t.key: t for t in TEMPLATES}
 
 
 def make_entity(key: str, entity_id: str, name: str) -> Entity:
@@ -80,4 +86,5 @@ def make_entity(key: str, entity_id: str, name: str) -> Entity:
 
 
 def default_name(key: str) -> str:
-    return {"entity": "Entity", "event_stream": "Event", "lookup": "Lookup"}[key]
+    """The name of a new card of palette kind ``key`` (``KeyError`` for an unknown kind)."""
+    return _BY_KEY[key].default_name
