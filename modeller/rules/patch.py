@@ -294,4 +294,10 @@ def _swap_unit(res: Resolution, old: UnitResult, new: UnitResult) -> None:
     for coll in new.collections:
         res.shapes[coll.name] = coll.shape
     if old.dropped_prefixes or new.dropped_prefixes:
+        dropped = res.dropped_prefixes
+        if len(old.dropped_prefixes) == len(new.dropped_prefixes):
+            start = operator.indexOf(dropped, old.dropped_prefixes[0])
+            if dropped[start] is old.dropped_prefixes[0]:
+                dropped[start : start + len(new.dropped_prefixes)] = new.dropped_prefixes
+                return
         res.dropped_prefixes = [d for unit in res.unit_results for d in unit.dropped_prefixes]
