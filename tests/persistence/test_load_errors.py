@@ -14,6 +14,7 @@ from modeller.persistence import (
     FileTooLargeError,
     ProjectFileError,
     UnsupportedVersionError,
+    dumps_project,
     load_project,
     loads_project,
 )
@@ -169,6 +170,21 @@ def test_deep_nesting_refused_before_parsing() -> None:
     err = error_of(text)
     assert err.problem == f"the file is nested more than {MAX_DEPTH} levels deep"
     assert err.line == 1 and err.column == text.index("[") + MAX_DEPTH
+
+
+def test_deepest_loadable_file_can_be_saved_again() -> None:
+    # the outer levels: project, entities, entity, fields, field; the rest is the field's example
+    example: Any = 1
+    for _ in range(MAX_DEPTH - 5):
+        example = [example]
+    doc = {
+        "format": "mongo-schema-modeller",
+        "format_version": 1,
+        "name": "x",
+        "entities": [{"id": "a", "name": "A", "fields": [{"name": "f", "type": "int", "example": example}]}],
+    }
+    project = loads_project(json.dumps(doc))
+    assert loads_project(dumps_project(project)) == project
 
 
 def test_extreme_nesting_does_not_crash() -> None:
