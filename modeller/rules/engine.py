@@ -48,6 +48,10 @@ class RuleContext:
     query_producers: list[str] = field(default_factory=list)
     #: rule id -> what a global rule keeps between the analyses of one Analyser (to reuse unchanged findings)
     memo: dict[str, Any] = field(default_factory=dict)
+    #: (current, subject) of every relationship / collection / query, built by the first full walk
+    _rel_items: list[tuple[tuple[str, str, int], RelFacts]] | None = None
+    _coll_items: list[tuple[tuple[str, str, int], CollectionDesign]] | None = None
+    _query_items: list[tuple[tuple[str, str, int], Query]] | None = None
 
     def __post_init__(self) -> None:
         if not self._collections:
@@ -57,21 +61,33 @@ class RuleContext:
 
     # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
     def each_rel(self) -> Iterator[RelFacts]:
-        items = self.only_rels if self.only_rels is not None else enumerate(self.facts.rels)
-        for i, facts in items:
-            self.current = ("r", facts.rel.id, i)
+        items = self._rel_items
+        if self.only_rels is not None:
+            items = [(("r", facts.rel.id, i), facts) for i, facts in self.only_rels]
+        elif items is None:
+            # every rule walks the relationships: the (kind, id, position) tuples are built once per analysis
+            items = self._rel_items = [(("r", facts.rel.id, i), facts) for i, facts in enumerate(self.facts.rels)]
+        for self.current, facts in items:
             yield facts
 
     def each_collection(self) -> Iterator[CollectionDesign]:
-        items = self.only_collections if self.only_collections is not None else enumerate(self.design.collections)
-        for i, coll in items:
-            self.current = ("c", coll.name, i)
+        items = self._coll_items
+        if self.only_collections is not None:
+            items = [(("c", coll.name, i), coll) for i, coll in self.only_collections]
+        elif items is None:
+            items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
+        for self.current, coll in items:
             yield coll
 
     def each_query(self) -> Iterator[Query]:
-        items = self.only_queries if self.only_queries is not None else enumerate(self.facts.queries)
-        for i, q in items:
-            self.current = ("q", self.query_producers[i] if self.query_producers else q.id, i)
+        names = self.query_producers
+        items = self._query_items
+        if self.only_queries is not None:
+            items = [(("q", names[i] if names else q.id, i), q) for i, q in self.only_queries]
+        elif items is None:
+            queries = self.facts.queries
+            items = self._query_items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
+        for self.current, q in items:
             yield q
 
     def collection(self, name: str) -> CollectionDesign | None:
@@ -430,13 +446,11 @@ def _first(item: Keyed) -> tuple[Any, ...]:
 
 def _sort_key(order: dict[tuple[str, str], tuple[int, ...]], f: Finding) -> tuple[Any, ...]:
     """By the subject's position in the project, most severe first, then rule id, subject id and message."""
-    return (
-        order.get((f.subject.kind, f.subject.id), _fallback(order, f)),
-        -SEVERITY_RANK[f.severity],
-        f.rule,
-        f.subject.id,
-        f.message,
-    )
+    subject = f.subject
+    pos = order.get((subject.kind, subject.id))
+    if pos is None:
+        pos = _fallback(order, f)
+    return (pos, -SEVERITY_RANK[f.severity], f.rule, subject.id, f.message)
 
 
 def _override(f: Finding, overrides: dict[tuple[str, str, str], str], decisions: dict[str, Any]) -> Finding:
