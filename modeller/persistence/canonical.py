@@ -8,6 +8,8 @@ The text is produced by pydantic-core's JSON writer (Rust, ten times faster
 than ``json.dumps(indent=2)``, which falls back to pure Python). It matches
 ``json.dumps(data, indent=2, ensure_ascii=False)`` except for very small
 floats, which it writes without an exponent (``0.00001``, not ``1e-05``).
+A project nested deeper than it can write (254 levels) is written by
+``json.dumps`` itself.
 """
 
 from __future__ import annotations
@@ -46,7 +48,13 @@ def dumps_data(data: dict[str, Any]) -> str:
     try:
         raw = pydantic_core.to_json(data, indent=2, inf_nan_mode="constants")
     except pydantic_core.PydanticSerializationError as exc:
-        raise ValueError(str(exc)) from None
+        # pydantic-core stops at 254 levels, the loader accepts 256: what loads must save
+        try:
+            text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+            text.encode("utf-8")
+        except (ValueError, TypeError, RecursionError):
+            raise ValueError(str(exc)) from None
+        return text + "\n"
     if b"NaN" in raw or b"Infinity" in raw:
         # usually just text that mentions them; the strict encoder tells a real number apart
         json.dumps(data, allow_nan=False)

@@ -40,8 +40,7 @@ from modeller.persistence.messages import problems_from_validation, show
 #: Files above this size are refused before reading (a real project is a few MB at most).
 MAX_FILE_BYTES = 50 * 1024 * 1024
 #: JSON nesting deeper than this is refused before parsing; room for MongoDB's 100 field levels.
-#: No higher than pydantic-core's JSON writer goes (254 levels), so every file that loads can be saved.
-MAX_DEPTH = 254
+MAX_DEPTH = 256
 
 _BOM = "\ufeff"
 # a JSON escape of a UTF-16 surrogate; only then can a string fail to encode as UTF-8
