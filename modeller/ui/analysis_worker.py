@@ -50,10 +50,6 @@ class AnalysisWorker(QObject):
         # queued: runs on the UI thread once each result has been delivered
         self.finished.connect(self._after_result)
 
-    @property
-    def busy(self) -> bool:
-        return self._running or self._pending is not None
-
     def submit(self, generation: int, project: Project) -> None:
         """Analyse ``project`` as it is now; a request still waiting is replaced, not queued."""
         self._pending = (generation, snapshot(project))

@@ -106,9 +106,6 @@ class ProjectDocument(QObject):
     def relationships_of(self, entity_id: str) -> list[Relationship]:
         return [r for r in self._project.relationships if entity_id in (r.one, r.many)]
 
-    def queries_of(self, entity_id: str) -> list[Query]:
-        return [q for q in self._project.queries if q.entity == entity_id]
-
     def unique_id(self, base: str, taken: set[str] | None = None) -> str:
         """A fresh legal id from ``base`` ("Log Message" -> ``log_message``, ``log_message_2``).
 
