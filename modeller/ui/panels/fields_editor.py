@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -28,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Field
 from modeller.model.vocabulary import FIELD_TYPES
-from modeller.ui.panels.form import ComboDelegate, ModelForm
+from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 
 DATA = Qt.ItemDataRole.UserRole
 COL_NAME, COL_TYPE, COL_ITEMS, COL_REQUIRED, COL_UNIQUE = range(5)
@@ -121,10 +120,7 @@ class FieldsEditor(QWidget):
         self.tree.itemChanged.connect(self._item_changed)
         self.tree.reordered.connect(self._commit)
         self.tree.currentItemChanged.connect(lambda *_: self._show_detail())
-        self.error = QLabel()
-        self.error.setStyleSheet("color: #c0392b;")
-        self.error.setWordWrap(True)
-        self.error.setVisible(False)
+        self.error = error_label()
         buttons = QHBoxLayout()
         self.add_button = self._button("Add", "Add a field after the selected one (Ctrl+Shift+F)", self.add_field)
         self.nest_button = self._button(

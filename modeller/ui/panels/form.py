@@ -38,6 +38,15 @@ class Refused(ValueError):
     """Text that cannot even be parsed (``"abc"`` in a number box)."""
 
 
+def error_label() -> QLabel:
+    """The hidden, wrapping red label under an editor that says why a value was refused."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #c0392b;")
+    label.setVisible(False)
+    return label
+
+
 class ComboDelegate(QStyledItemDelegate):
     """A fixed-choice combo box for one table column."""
 
@@ -108,10 +117,7 @@ class Editor:
         self.form = form
         self.path = list(path)
         self.widget = widget
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
-        self.error.setVisible(False)
+        self.error = error_label()
         self.error.setObjectName("error_" + "_".join(str(p) for p in path))
         widget.setToolTip(tip)
         self.label = label

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from modeller.ui.commands.rename_id import RenameIdCommand
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.ids import IdKind, offered_id
+from modeller.ui.panels.form import error_label
 
 
 class IdRow(QWidget):
@@ -41,10 +42,7 @@ class IdRow(QWidget):
         self.offer = QPushButton()
         self.offer.setObjectName(f"{kind}_id_offer")
         self.offer.clicked.connect(self._take_offer)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
-        self.error.setVisible(False)
+        self.error = error_label()
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.line, 1)

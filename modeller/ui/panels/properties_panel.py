@@ -37,7 +37,7 @@ from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
 from modeller.ui.panels.fields_editor import Detail, FieldsEditor
-from modeller.ui.panels.form import ComboDelegate, ModelForm
+from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 from modeller.ui.panels.id_row import IdRow
 from modeller.ui.panels.indexes_editor import IndexesEditor
 
@@ -320,9 +320,7 @@ class RelationshipEditor(QWidget):
         )
         self.denormalize.setMaximumHeight(120)
         self.denormalize.itemChanged.connect(lambda _item: self._commit_denormalize())
-        self.denorm_error = QLabel()
-        self.denorm_error.setStyleSheet("color: #c0392b;")
-        self.denorm_error.setVisible(False)
+        self.denorm_error = error_label()
         add_copy = QPushButton("Add copied field")
         add_copy.setToolTip("Copy a field across this relationship (denormalize)")
         add_copy.clicked.connect(self.add_denormalized)
@@ -341,11 +339,8 @@ class RelationshipEditor(QWidget):
         )
         self.aggregates.setMaximumHeight(110)
         self.aggregates.itemChanged.connect(lambda _item: self._commit_aggregates())
-        self.aggregates_error = QLabel()
+        self.aggregates_error = error_label()
         self.aggregates_error.setObjectName("aggregates_error")
-        self.aggregates_error.setWordWrap(True)
-        self.aggregates_error.setStyleSheet("color: #c0392b;")
-        self.aggregates_error.setVisible(False)
         self.add_aggregate_button = QPushButton("Add aggregate")
         self.add_aggregate_button.setToolTip("Show a count (or sum, average, ...) of the N on the One")
         self.add_aggregate_button.clicked.connect(self.add_aggregate)

@@ -32,7 +32,7 @@ from modeller.ui.commands.composite import new_query
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
-from modeller.ui.panels.form import ComboDelegate, ModelForm
+from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 from modeller.ui.panels.properties_panel import scrolled
 
 OP_HELP = {
@@ -104,10 +104,7 @@ class QueryEditor(QWidget):
         self.joins.setToolTip("Relationships this query traverses: it needs the related documents too")
         self.joins.setMaximumHeight(90)
         self.joins.itemChanged.connect(lambda _i: self._commit_joins())
-        self.error = QLabel()
-        self.error.setStyleSheet("color: #c0392b;")
-        self.error.setWordWrap(True)
-        self.error.setVisible(False)
+        self.error = error_label()
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(self.filters)
