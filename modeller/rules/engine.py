@@ -220,6 +220,9 @@ class Analyser:
             gc.disable()
             try:
                 return self._analyse(project)
+            except BaseException:
+                self._state = None  # a patch may have been half applied: start afresh next time
+                raise
             finally:
                 if gc_was_enabled:
                     gc.enable()

@@ -117,10 +117,8 @@ def patch(
     if len(ce) + len(cr) > MAX_EDITS or _replaced(snap.queries.objs, queries):
         return None
     # every object not replaced must have kept its content
-    new_ents, new_rels = snap.ents.then(ents, ce), snap.rels.then(rels, cr)
-    if new_ents is None or new_rels is None or not snap.queries.same(queries):
+    if not snap.ents.then(ents, ce) or not snap.rels.then(rels, cr) or not snap.queries.same(queries):
         return None
-    now = Snapshot(new_ents, new_rels, snap.queries)
     for i in ce:
         old_e, new_e = snap.ents.objs[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
@@ -240,7 +238,7 @@ def patch(
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
-    return out, now
+    return out, snap
 
 
 def _bucket_rel(ctx: Context, plans: dict[str, RelPlan], many_id: str) -> str | None:

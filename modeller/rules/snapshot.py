@@ -59,16 +59,21 @@ class Group:
             for (read, _), copies in zip(self.parts, self.copies, strict=True)
         )
 
-    def then(self, objs: Sequence[Any], replaced: list[int]) -> Group | None:
-        """The group of ``objs`` (the same objects except at ``replaced`` positions), or None when one of the
-        other objects was changed in place (``objs`` as long as the copied list)."""
-        copies = [list(c) for c in self.copies]
-        for (read, copy), column in zip(self.parts, copies, strict=True):
+    def then(self, objs: Sequence[Any], replaced: list[int]) -> bool:
+        """Take ``objs`` as the group's objects (the same ones except at ``replaced`` positions); False when one of
+        the other objects was changed in place (``objs`` as long as the copied list).
+
+        Updated in place (copying the columns would touch every copy): after a False answer the group holds
+        the new objects and their copies at ``replaced`` positions, so :meth:`mutated` still answers right.
+        """
+        for i in replaced:
+            self.objs[i] = objs[i]
+        for (read, copy), column in zip(self.parts, self.copies, strict=True):
             for i in replaced:
                 column[i] = copy(read(objs[i]))
             if not all(map(operator.eq, column, map(read, objs))):
-                return None
-        return Group(list(objs), copies, self.parts)
+                return False
+        return True
 
     def mutated(self, objs: Sequence[Any]) -> bool:
         """Is an object of this group, still in ``objs``, changed in place?"""
