@@ -116,9 +116,6 @@ def patch(
     ce, cr = _replaced(snap.ents.objs, ents), _replaced(snap.rels.objs, rels)
     if len(ce) + len(cr) > MAX_EDITS or _replaced(snap.queries.objs, queries):
         return None
-    # every object not replaced must have kept its content
-    if not snap.ents.then(ents, ce) or not snap.rels.then(rels, cr) or not snap.queries.same(queries):
-        return None
     for i in ce:
         old_e, new_e = snap.ents.objs[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
@@ -134,6 +131,9 @@ def patch(
         if (old_d is None) != (new_d is None) or (old_d is not None and new_d is not None and old_d.note != new_d.note):
             return None  # the decision's note overrides findings: the whole-model pass re-applies it
         replaced_rels.append((old_r, new_r))
+    # every object not replaced must have kept its content (the snapshot takes the replaced ones)
+    if not snap.ents.then(ents, ce) or not snap.rels.then(rels, cr) or not snap.queries.same(queries):
+        return None
     ctx, res = prev.ctx, prev.res
     # ----- context: new entities, their paths, the facts of every relationship that reads them -----
     ctx.project = project
