@@ -213,3 +213,15 @@ def test_small_edits_are_patched() -> None:
     result = analyser.analyse(project)
     assert not analyser.last_patched and analyser.last_mode == "full"
     assert dump(project, result) == dump(project, analyse(project))
+
+
+def test_reordered_entities_equal_fresh() -> None:
+    """Swapping two entities replaces two positions with other ids: never patched, still equal to fresh."""
+    project = BASE[0].model_copy(deep=True)
+    analyser = Analyser()
+    analyser.analyse(project)
+    for i in (1, 3, 0):
+        project = edit(project, "move-entity", i, 0)
+        result = analyser.analyse(project)
+        assert not analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project))
