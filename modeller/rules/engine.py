@@ -189,11 +189,16 @@ class Analyser:
 
     The GUI replaces edited model objects with new ones and keeps the others,
     so every per-entity, per-relationship, per-collection and per-rule result
-    is keyed on the identity of the objects it was computed from. Each call
-    also compares a snapshot of every entity, relationship and query (its
-    attributes and the items of its lists) with the one taken last time: an
-    object changed in place makes the analyser start from scratch. The result
-    always equals ``analyse(project)`` (``tests/rules/test_incremental.py``).
+    is keyed on the identity of the objects it was computed from. When only a
+    few entities/relationships were replaced (same ids, no regrouping of
+    collections), the last context and design are patched in place and only
+    the subjects that read the replaced objects are re-checked
+    (``modeller.rules.patch``); otherwise the whole model is walked with those
+    identity caches. Each call also compares a snapshot of every entity,
+    relationship and query (its attributes and the items of its lists) with
+    the one taken last time: an object changed in place makes the analyser
+    start from scratch. The result always equals ``analyse(project)``
+    (``tests/rules/test_incremental.py``).
     Thread-safe: calls are serialized.
     """
 
