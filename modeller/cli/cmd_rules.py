@@ -16,12 +16,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from modeller.rules import load_rules
     from modeller.rules.docs import render_markdown
-    from modeller.rules.engine import _load_rules
     from modeller.rules.references import cite
     from modeller.rules.registry import REGISTRY
 
-    _load_rules()
+    load_rules()
     if args.markdown:
         sys.stdout.write(render_markdown())
         return EXIT_OK

@@ -7,6 +7,7 @@ refuse is caught here, with a message that says what to type instead.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pydantic_core import PydanticCustomError
 
@@ -84,6 +85,7 @@ def check_database_name(value: str) -> str:
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 
 
+@lru_cache(maxsize=16384)  # the engine asks for the same few hundred names thousands of times per analysis
 def snake(name: str) -> str:
     """``"Log Message"`` -> ``"log_message"``; the base of every generated name.
 
@@ -95,6 +97,7 @@ def snake(name: str) -> str:
     return out or "x"
 
 
+@lru_cache(maxsize=16384)
 def plural(word: str) -> str:
     """A naive English plural, good enough for generated field names."""
     if word.endswith(("s", "x", "z", "ch", "sh")):

@@ -60,9 +60,9 @@ def render_rule(rule: type[Rule]) -> str:
 
 
 def render_markdown() -> str:
-    from modeller.rules.engine import _load_rules
+    from modeller.rules import load_rules
 
-    _load_rules()
+    load_rules()
     out = [
         "# Rules",
         "",

@@ -137,7 +137,7 @@ class RuleContext:
         return None if loc is None else self._collections.get(loc[0])
 
 
-def _load_rules() -> None:
+def load_rules() -> None:
     """Import the rule families so their classes register themselves."""
     # order of import = order of registration = order of `modeller rules` and docs/rules.md
     from modeller.rules import shape  # noqa: F401, I001
@@ -217,7 +217,7 @@ class Analyser:
             self._state = None
 
     def analyse(self, project: Project) -> Analysis:
-        _load_rules()
+        load_rules()
         # analyse allocates many small objects that are all alive until it returns: cyclic GC passes in
         # the middle would only rescan them (2-3x slower on big models); collection resumes afterwards
         with self._lock:

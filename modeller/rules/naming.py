@@ -1,49 +1,34 @@
-"""The naming convention of ``modeller.model.conventions`` with ``snake``/``plural`` memoized.
+"""Names in the engine: the documented convention of ``modeller.model.conventions``, and plurals for prose.
 
-``snake`` is two regex passes; the engine asks for the same few hundred
-names thousands of times per analysis (every reference, copy and collection
-name), so the results are cached. The functions mirror
-``modeller.model.conventions`` exactly (``tests/rules/test_naming.py``
-checks that they agree).
+``snake``/``plural`` are memoized in ``modeller.model.names`` (the engine asks for
+the same names thousands of times per analysis).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from modeller.model import names as _names
-from modeller.model.project import Entity, Relationship
+from modeller.model.conventions import (
+    child_refs_field,
+    collection_name,
+    embed_field,
+    extended_ref_field,
+    parent_ref_field,
+    subset_field,
+)
+from modeller.model.names import plural, snake
 
-#: bounded: user-typed names are arbitrary, the cache must not grow with every keystroke forever
-snake = lru_cache(maxsize=16384)(_names.snake)
-plural = lru_cache(maxsize=16384)(_names.plural)
-
-
-def collection_name(entity: Entity) -> str:
-    return entity.collection or snake(entity.name)
-
-
-def parent_ref_field(rel: Relationship, one: Entity) -> str:
-    return f"{rel.inverse or snake(one.name)}_id"
-
-
-def child_refs_field(rel: Relationship, many: Entity) -> str:
-    return f"{snake(many.name)}_ids"
-
-
-def embed_field(rel: Relationship, many: Entity) -> str:
-    if rel.name:
-        return rel.name
-    return snake(many.name) if rel.cardinality == "one-to-one" else plural(snake(many.name))
-
-
-def subset_field(rel: Relationship, many: Entity) -> str:
-    return "recent_" + (rel.name or plural(snake(many.name)))
-
-
-def extended_ref_field(rel: Relationship, one: Entity) -> str:
-    return rel.inverse or snake(one.name)
-
+__all__ = [
+    "child_refs_field",
+    "collection_name",
+    "embed_field",
+    "extended_ref_field",
+    "parent_ref_field",
+    "plural",
+    "plural_label",
+    "snake",
+    "subset_field",
+]
 
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women", "datum": "data"}
 
@@ -60,7 +45,7 @@ def plural_label(name: str) -> str:
     if irregular is not None:
         word = irregular.capitalize() if last[:1].isupper() else irregular
     elif last.isascii() and last[:1].isalpha():  # other scripts have no -s plural
-        word = _names.plural(last)
+        word = plural(last)
     else:
         return name
     return f"{head} {word}" if head else word

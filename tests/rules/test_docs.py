@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from modeller.rules import load_rules
 from modeller.rules.docs import render_markdown
-from modeller.rules.engine import _load_rules
 from modeller.rules.registry import REGISTRY
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -21,7 +21,7 @@ def test_rules_md_is_up_to_date() -> None:
 
 
 def test_rules_md_documents_every_rule_and_the_naming_convention() -> None:
-    _load_rules()
+    load_rules()
     text = render_markdown()
     for rule in REGISTRY:
         assert f"### `{rule.id}` ({rule.code})" in text

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from modeller.rules import load_rules
 from modeller.rules.base import SECTIONS, Rule
-from modeller.rules.engine import _load_rules
 from modeller.rules.references import SOURCES
 from modeller.rules.registry import REGISTRY, DuplicateRuleError, Registry
 
-_load_rules()
+load_rules()
 RULES = list(REGISTRY)
 CASES_DIR = Path(__file__).parent / "cases"
 RULES_MD = Path("/work/shared/RULES.md")
