@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -52,7 +53,9 @@ def test_rule_has_a_case_file_with_firing_and_silent_cases(rule: type[Rule]) -> 
     assert "severity:" in text, f"{rule.id}: no case where the rule fires"
 
 
-@pytest.mark.skipif(not RULES_MD.exists(), reason="shared RULES.md not present in this checkout")
+@pytest.mark.skipif(
+    not RULES_MD.exists() and not os.environ.get("CI"), reason="shared RULES.md not present in this checkout"
+)
 def test_ids_match_the_catalog() -> None:
     catalog = set(re.findall(r"^#### \d+\. `([a-z0-9-]+)`", RULES_MD.read_text(encoding="utf-8"), re.M))
     assert {r.id for r in RULES} <= catalog
