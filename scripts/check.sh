@@ -9,6 +9,7 @@ echo "== ruff check";  .venv/bin/ruff check .
 echo "== ruff format"; .venv/bin/ruff format --check .
 echo "== mypy";        .venv/bin/mypy
 echo "== import-linter"; .venv/bin/lint-imports
+echo "== samples"; .venv/bin/modeller validate samples/*.modeller.json && .venv/bin/modeller fmt --check samples/*.modeller.json
 echo "== pytest"
 status=0
 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@" || status=$?
