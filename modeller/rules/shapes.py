@@ -450,13 +450,20 @@ class ShapeBuilder:
                 only[cp.denorm.field] = f"{sub}.{cp.name}"
                 self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{sub}.{cp.name}"
             a, m = self._object_size(children)
-            item = self._size(ShapeNode("items", "object", role="subset", entity=many.id, children=children), a, m)
+            # the full set of the N side stays in its own collection: the subset's elements are copies from it
+            ref_coll = self.collection_of(many.id)
+            item = self._size(
+                ShapeNode("items", "object", role="subset", entity=many.id, children=children, ref_collection=ref_coll),
+                a,
+                m,
+            )
             node = ShapeNode(
                 sub,
                 "array",
                 role="subset",
                 entity=many.id,
                 relationship=rel.id,
+                ref_collection=ref_coll,
                 items=item,
                 max_items=k,
                 sort=subset_sort(self.ctx, many),

@@ -97,6 +97,11 @@ def test_sd03_parent_reference_index_and_no_unbounded_array() -> None:
     hosts = coll("host-logs", "hosts")
     arrays = [n for n in hosts.shape if n.bson_type == "array"]
     assert [(a.name, a.role, a.max_items) for a in arrays] == [("recent_logmsgs", "subset", 1000)]
+    # the subset copies the latest 1,000; the full set stays in the logmsg collection
+    (recent,) = arrays
+    assert recent.ref_collection == "logmsg" and recent.items is not None
+    assert recent.items.ref_collection == "logmsg"
+    assert recent.to_json()["ref_collection"] == "logmsg"
     (f,) = findings("host-logs", "parent-ref-one-to-squillions")
     assert "16 MiB" in f.message and f.subject.id == "host_logmsgs"
 
