@@ -193,6 +193,11 @@ class CollectionDesign:
     discriminator: str | None = None
     variants: list[str] = field(default_factory=list)
     why: str = ""
+    #: how the server applies the validator: ``strict`` checks every insert and update, ``moderate`` lets
+    #: updates to already-invalid documents through (a schema migration in progress)
+    validation_level: str = "strict"
+    #: ``error`` rejects an invalid write, ``warn`` only logs it (tightening a validator step by step)
+    validation_action: str = "error"
 
     @property
     def root(self) -> str:
@@ -224,6 +229,8 @@ class CollectionDesign:
             "discriminator": self.discriminator,
             "variants": list(self.variants),
             "why": self.why,
+            "validation_level": self.validation_level,
+            "validation_action": self.validation_action,
         }
 
 

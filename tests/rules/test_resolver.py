@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
+from modeller.export.mongosh import mongosh_script
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.rules import analyse
 from modeller.rules.design import CollectionDesign
@@ -244,3 +246,25 @@ def test_findings_are_sorted_by_subject_then_severity() -> None:
     rel = [f.severity for f in findings if f.subject.kind == "relationship"]
     order = ["error", "warning", "suggestion", "info"]
     assert rel == sorted(rel, key=order.index)
+
+
+def test_collections_validate_strictly_and_reject_invalid_writes_by_default() -> None:
+    """No rule relaxes the validator yet: every collection is strict/error, and the JSON design says so."""
+    coll = only(project(entities=[{"id": "task", "fields": [{"name": "title", "type": "string", "required": True}]}]))
+    assert (coll.validation_level, coll.validation_action) == ("strict", "error")
+    out = coll.to_json()
+    assert out["validation_level"] == "strict" and out["validation_action"] == "error"
+
+
+def test_the_mongosh_script_uses_the_collection_validation_settings() -> None:
+    """The exporter reads the design's level/action: defaults give the strict script, other values appear as set."""
+    p = project(entities=[{"id": "task", "fields": [{"name": "title", "type": "string", "required": True}]}])
+    analysis = analyse(p)
+    script = mongosh_script(analysis.design, p)
+    assert '"validationLevel": "strict"' in script and '"validationAction": "error"' in script
+    (coll,) = analysis.design.collections
+    relaxed = replace(coll, validation_level="moderate", validation_action="warn")
+    analysis.design.collections[0] = relaxed
+    script = mongosh_script(analysis.design, p)
+    assert '"validationLevel": "moderate"' in script and '"validationAction": "warn"' in script
+    assert '"validationLevel": "strict"' not in script
