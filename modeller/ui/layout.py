@@ -93,11 +93,25 @@ def parse_plain(text: str, sizes: Sizes) -> Positions:
     return out
 
 
+def dot_binary(dot: str | None = None) -> str | None:
+    """The ``dot`` to run: the one given, else the one on PATH (None when Graphviz is missing)."""
+    return dot or shutil.which("dot")
+
+
+def complete_positions(text: str, project: Project, sizes: Sizes) -> Positions | None:
+    """Parsed ``dot -Tplain`` output, or None unless it places every entity (a truncated run is a failure)."""
+    positions = parse_plain(text, sizes)
+    return positions if set(positions) >= {e.id for e in project.entities} else None
+
+
 def graphviz_positions(
     project: Project, sizes: Sizes, timeout: float = 10.0, dot: str | None = None
 ) -> Positions | None:
-    """Positions from ``dot``, or None if it is missing, fails or takes longer than ``timeout`` seconds."""
-    binary = dot or shutil.which("dot")
+    """Positions from ``dot``, or None if it is missing, fails or takes longer than ``timeout`` seconds.
+
+    Blocking: the GUI uses :class:`modeller.ui.layout_job.LayoutJob` instead.
+    """
+    binary = dot_binary(dot)
     if binary is None or not project.entities:
         return None
     try:
@@ -113,8 +127,7 @@ def graphviz_positions(
         return None
     if done.returncode != 0:
         return None
-    positions = parse_plain(done.stdout, sizes)
-    return positions if set(positions) >= {e.id for e in project.entities} else None
+    return complete_positions(done.stdout, project, sizes)
 
 
 def layered_positions(project: Project, sizes: Sizes) -> Positions:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
+    QProgressBar,
+    QToolButton,
     QWidget,
 )
 
@@ -34,7 +36,7 @@ from modeller.ui.dialogs.export_dialog import ExportDialog
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
-from modeller.ui.layout import auto_layout
+from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
 from modeller.ui.panels.empty_hint import EmptyCanvasHint
 from modeller.ui.panels.palette_panel import PalettePanel
@@ -109,6 +111,10 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["properties"]], [420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["palette"]], [190], Qt.Orientation.Horizontal)
         self._paste_count = 0
+        #: the running auto-layout, and the ``dot`` it runs (None: the one on PATH)
+        self.layout_job: LayoutJob | None = None
+        self.layout_dot: str | None = None
+        self._layout_started_at: dict[str, Position | None] = {}
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -119,6 +125,7 @@ class MainWindow(QMainWindow):
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
         self.document.changed.connect(self._update_status)
+        self.document.project_reset.connect(self.cancel_auto_layout)  # another project: the result is meaningless
         self.document.path_changed.connect(self._update_title)
         self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
@@ -351,6 +358,31 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.findings_label)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.zoom_label)
+        self._build_layout_progress()
+
+    def _build_layout_progress(self) -> None:
+        """ "Laying out N entities…" with a busy bar and Cancel, shown in the status bar while a layout runs.
+
+        Permanent widgets, because a temporary status message would hide ordinary ones.
+        """
+        self.layout_progress_label = QLabel()
+        self.layout_progress_bar = QProgressBar()
+        self.layout_progress_bar.setRange(0, 0)  # busy: dot reports no progress
+        self.layout_progress_bar.setMaximumWidth(90)
+        self.layout_progress_bar.setTextVisible(False)
+        self.layout_cancel_button = QToolButton()
+        self.layout_cancel_button.setText("Cancel")
+        self.layout_cancel_button.setToolTip("Stop the auto-layout and leave the cards where they are (Esc)")
+        self.layout_cancel_button.clicked.connect(self.cancel_auto_layout)
+        self.layout_cancel_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        self.layout_cancel_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.layout_cancel_shortcut.activated.connect(self.cancel_auto_layout)
+        self.layout_cancel_shortcut.setEnabled(False)
+        for index, widget in enumerate(
+            [self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button]
+        ):
+            self.statusBar().insertPermanentWidget(index, widget)
+            widget.hide()
 
     # ------------------------------------------------------------ status and title
     def _update_status(self) -> None:
@@ -457,12 +489,75 @@ class MainWindow(QMainWindow):
             self.paste()
 
     def auto_layout(self) -> None:
-        positions, engine = auto_layout(self.document.project, self.scene.card_sizes())
-        new = {key: Position(x=x, y=y) for key, (x, y) in positions.items()}
+        """View → Auto-layout: run ``dot`` asynchronously; the window stays usable and Cancel (or Esc) stops it.
+
+        The result is one "Auto-layout" undo entry, as before. Edits made while
+        ``dot`` runs win over the layout: cards deleted meanwhile are skipped,
+        cards added or moved meanwhile stay where the user put them, every
+        other card gets its new position (the status bar says how many were
+        left alone). A failed, crashed or timed-out ``dot`` falls back to the
+        built-in layered layout; a cancelled run changes nothing. Opening or
+        creating another project cancels a run.
+        """
+        if self.layout_job is not None:
+            return
+        project = self.document.project
+        if not project.entities:
+            return
+        self._layout_started_at = {e.id: self.document.position(e.id) for e in project.entities}
+        job = LayoutJob(project, self.scene.card_sizes(), dot=self.layout_dot, parent=self)
+        self.layout_job = job
+        job.finished.connect(self._layout_finished)
+        job.cancelled.connect(self._layout_cancelled)
+        self._show_layout_progress(len(project.entities))
+        job.start()
+
+    def cancel_auto_layout(self) -> None:
+        """Stop a running auto-layout; positions and the undo stack stay as they are."""
+        if self.layout_job is not None:
+            self.layout_job.cancel()
+
+    def _show_layout_progress(self, count: int) -> None:
+        self.layout_progress_label.setText(f"Laying out {count} entities\u2026")
+        for widget in (self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button):
+            widget.show()
+        self.layout_cancel_shortcut.setEnabled(True)
+        self.layout_action.setEnabled(False)
+
+    def _end_layout(self) -> None:
+        for widget in (self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button):
+            widget.hide()
+        self.layout_cancel_shortcut.setEnabled(False)
+        self.layout_action.setEnabled(True)
+        if self.layout_job is not None:
+            self.layout_job.deleteLater()
+        self.layout_job = None
+
+    def _layout_cancelled(self) -> None:
+        self._end_layout()
+        self.statusBar().showMessage("Auto-layout cancelled: nothing was moved", 4000)
+
+    def _layout_finished(self, positions: dict[str, tuple[float, float]], engine: str) -> None:
+        reason = self.layout_job.fallback_reason if self.layout_job is not None else ""
+        self._end_layout()
+        started_at = self._layout_started_at
+        current = {e.id for e in self.document.project.entities}
+        new = {
+            key: Position(x=x, y=y)
+            for key, (x, y) in positions.items()
+            # still there, and not moved while dot ran
+            if key in current and key in started_at and self.document.position(key) == started_at[key]
+        }
+        left = len(self.document.project.entities) - len(new)
+        message = f"Arranged {len(new)} cards ({engine} layout)"
+        if reason:
+            message += f"; {reason}"
+        if left:
+            message += f"; {left} cards added or moved during the layout stay where they are"
         if new:
             self.document.push(MoveCommand(self.document, new, "Auto-layout"))
             self.view.fit_to_window()
-            self.statusBar().showMessage(f"Arranged {len(new)} cards ({engine} layout)", 4000)
+        self.statusBar().showMessage(message, 6000)
 
     def _toggle_snap(self, on: bool) -> None:
         self.scene.snap_to_grid = on
@@ -625,6 +720,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
+            self.cancel_auto_layout()
             self.autosave_timer.stop()
             self.recovery.clear()
             event.accept()

@@ -142,13 +142,14 @@ def test_rubber_band_delete_copy_paste(window: MainWindow) -> None:
     assert len(doc.project.entities) == 2 * n_entities
 
 
-def test_auto_layout_is_one_undo_entry_without_overlaps(window: MainWindow) -> None:
+def test_auto_layout_is_one_undo_entry_without_overlaps(window: MainWindow, qtbot) -> None:
     assert window.open_path(sample("ecommerce"), ask=False)
     doc = window.document
     for entity in doc.project.entities:  # pile every card on one spot
         doc.push(MoveCommand(doc, {entity.id: Position(x=0, y=0)}))
     count = doc.undo_stack.count()
     window.layout_action.trigger()
+    qtbot.waitUntil(lambda: window.layout_job is None, timeout=20_000)  # dot runs asynchronously
     assert doc.undo_stack.count() == count + 1 and doc.undo_stack.undoText() == "Auto-layout"
     rects = [item.sceneBoundingRect() for item in window.scene.entity_items.values()]
     for i, a in enumerate(rects):
