@@ -61,6 +61,12 @@ class Settings:
     subset_factor: float = _t(2.0, "E", "engine default: subset when n_max >= 2 x the elements shown")
     subset_small_bytes: int = _t(200_000, "G", "[Skills] 200KB: a subset array may hold up to 1,000 small elements")
     subset_seed_max: int = _t(1000, "X", "[Zola-2] hosts keep the last 1,000 log messages")
+    polymorphic_share: float = _t(
+        0.5, "E", "engine default: entities sharing >= 50 % of their fields are variants of one entity (rule 25)"
+    )
+    polymorphic_min_fields: int = _t(
+        3, "E", "engine default: variants share at least 3 fields (the CN seed's name, brand, price)"
+    )
     ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
     lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
     lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")

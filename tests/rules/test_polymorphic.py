@@ -1,0 +1,128 @@
+"""Rule 25 on the split form: entities kept in one collection per type that share most of their fields."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.rules import analyse
+from modeller.rules.engine import Analyser
+from modeller.rules.overlap import OverlapIndex, overlap_groups
+from modeller.rules.settings import DEFAULT_SETTINGS, describe
+
+CASES = yaml.safe_load((Path(__file__).parent / "cases" / "polymorphic-pattern.yml").read_text(encoding="utf-8"))
+
+
+def build(name: str) -> Project:
+    """The project of the YAML case whose name starts with ``name`` (the case file is the single source)."""
+    data: dict[str, Any] = next(c["project"] for c in CASES["cases"] if c["name"].startswith(name))
+    entities = [{"name": e["id"], **e} for e in data["entities"]]
+    return Project.model_validate(
+        {"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "name": "case", "entities": entities}
+    )
+
+
+def test_three_product_types_get_one_finding_with_the_shared_fields() -> None:
+    (f,) = [f for f in analyse(build("one collection per product type")).findings if f.rule == "polymorphic-pattern"]
+    assert f.subject.id == "phone" and f.severity == "suggestion"
+    # headphone: 3 of its 4 fields are shared, phone and laptop 3 of 5 -> the smallest share is 60 %
+    assert f.numbers == {
+        "shared_share": 0.6,
+        "shared_fields": ["brand", "name", "price"],
+        "entities": ["phone", "laptop", "headphone"],
+    }
+    assert "phone, laptop and headphone are kept in 3 collections (phone, laptop, headphone)" in f.message
+    assert "share brand, name, price (60 % or more" in f.message and "discriminator" in f.message
+    assert "oneOf" in f.message
+    assert "BwP-polymorphic" in f.reference and "Manual-inheritance" in f.reference
+    assert f.tradeoff.startswith("one query and one set of indexes") and "phones, laptops and headphones" in f.why
+
+
+def test_the_threshold_is_an_engine_default_and_can_be_raised() -> None:
+    info = {t.name: t for t in describe()}
+    assert info["polymorphic_share"].value == 0.5 and info["polymorphic_share"].kind == "E"
+    assert info["polymorphic_share"].source.startswith("engine default")
+    assert info["polymorphic_min_fields"].value == 3 and info["polymorphic_min_fields"].kind == "E"
+    strict = DEFAULT_SETTINGS.with_values(polymorphic_share=0.7)
+    found = [f for f in analyse(build("one collection per product type"), strict).findings]
+    assert [f for f in found if f.rule == "polymorphic-pattern"] == []
+
+
+def _fields(*names: str) -> frozenset[tuple[str, str]]:
+    return frozenset((n, "string") for n in names)
+
+
+def test_groups_are_keyed_by_the_shared_fields_and_nested_groups_dropped() -> None:
+    a = _fields("name", "brand", "price", "cpu", "battery")
+    b = _fields("name", "brand", "price", "cpu", "battery", "ram")
+    c = _fields("name", "brand", "price", "driver")
+    lone = _fields("title", "isbn", "pages")
+    groups = overlap_groups({"a": a, "b": b, "lone": lone, "c": c}, 0.5, 3)
+    # a and b share five fields, but both are in the three-member group sharing name/brand/price
+    assert [(g.members, sorted(n for n, _ in g.common), g.share) for g in groups] == [
+        (("a", "b", "c"), ["brand", "name", "price"], 0.5),
+    ]
+    assert overlap_groups({"a": a, "b": b, "lone": lone}, 0.5, 3)[0].common == a  # without c: a and b
+    assert overlap_groups({"a": a, "lone": lone}, 0.5, 3) == []
+
+
+def test_the_index_updated_entity_by_entity_equals_a_fresh_one() -> None:
+    """Edits (change, remove, re-add) leave the same pairs as building the index from scratch."""
+    sets = {f"e{i}": _fields("name", "brand", "price", f"own{i}", f"x{i % 3}") for i in range(12)}
+    index = OverlapIndex(0.5, 3)
+    for key, fields in sets.items():
+        index.update(key, fields)
+    index.update("e3", _fields("title", "isbn", "pages"))
+    index.update("e5", None)
+    index.update("e5", sets["e5"])
+    index.update("e7", _fields("name", "brand", "price", "own7", "x0", "extra"))
+    final = dict(
+        sets, e3=_fields("title", "isbn", "pages"), e7=_fields("name", "brand", "price", "own7", "x0", "extra")
+    )
+    fresh = OverlapIndex(0.5, 3)
+    for key, fields in final.items():
+        fresh.update(key, fields)
+    assert index.partners == fresh.partners and "e3" not in index.partners["e0"]
+    position = {key: i for i, key in enumerate(final)}
+    assert index.groups(position) == fresh.groups(position)
+    # e1/e4/e10 also share x1, e0/e6/e9 share x0 with e7, ... but all are in the 11-member name/brand/price group
+    (group,) = index.groups(position)
+    assert len(group.members) == 11 and "e3" not in group.members
+
+
+def test_identical_entities_form_one_group() -> None:
+    same = {f"e{i}": _fields("x", "y", "z") for i in range(200)}
+    (group,) = overlap_groups(same, 0.5, 3)
+    assert group.members == tuple(same) and group.share == 1.0
+
+
+def test_the_incremental_analyser_follows_edits_of_the_variants() -> None:
+    """Each edit (rename a shared field, declare subtypes, drop and re-add an entity) equals a fresh analysis."""
+    analyser = Analyser()
+    p = build("one collection per product type")
+    steps: list[list[list[str]]] = []
+
+    def entities_of(project: Project) -> list[list[str]]:
+        mine = [f for f in analyser.analyse(project).findings if f.rule == "polymorphic-pattern"]
+        fresh = [f for f in analyse(project).findings if f.rule == "polymorphic-pattern"]
+        assert [f.to_json() for f in mine] == [f.to_json() for f in fresh]
+        return [f.numbers.get("entities", []) for f in mine]
+
+    steps.append(entities_of(p))
+    phone, laptop, headphone = p.entities
+    renamed = [f.model_copy(update={"name": "label"}) if f.name == "brand" else f for f in laptop.fields]
+    p = p.model_copy(update={"entities": [phone, laptop.model_copy(update={"fields": renamed}), headphone]})
+    steps.append(entities_of(p))
+    p = p.model_copy(update={"entities": [phone, headphone]})
+    steps.append(entities_of(p))
+    p = p.model_copy(update={"entities": [phone, headphone, laptop]})
+    steps.append(entities_of(p))
+    assert steps == [
+        [["phone", "laptop", "headphone"]],
+        [["phone", "headphone"]],  # laptop no longer shares brand: only 2 of its 5 fields
+        [["phone", "headphone"]],
+        [["phone", "headphone", "laptop"]],  # re-added last: the members follow the model order
+    ]
