@@ -774,32 +774,24 @@ def _query_index(
         if not _colocated(p, eid, q, res):
             joins.append(rel_id)
     res.query_joins[q.id] = joins
-    for path in plan.text:
-        keys = [(path, "text")]
-        idx = add(
-            IndexDesign(
-                keys=keys,
-                name=default_name(keys),
-                why=f"keyword search on {path} ({q.id})",
-                key_reasons=["Text: full-text search (one text index per collection)"],
-                rules=["special-index-types"],
-                queries=[q.id],
+    special = (
+        (plan.text, "text", "keyword search", "Text: full-text search (one text index per collection)"),
+        (plan.geo, "2dsphere", "geospatial predicate", "2dsphere: GeoJSON geometry queries"),
+    )
+    for paths, kind, purpose, reason in special:
+        for path in paths:
+            keys = [(path, kind)]
+            idx = add(
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    why=f"{purpose} on {path} ({q.id})",
+                    key_reasons=[reason],
+                    rules=["special-index-types"],
+                    queries=[q.id],
+                )
             )
-        )
-        res.query_index.setdefault(q.id, (coll.name, idx.name))
-    for path in plan.geo:
-        keys = [(path, "2dsphere")]
-        idx = add(
-            IndexDesign(
-                keys=keys,
-                name=default_name(keys),
-                why=f"geospatial predicate on {path} ({q.id})",
-                key_reasons=["2dsphere: GeoJSON geometry queries"],
-                rules=["special-index-types"],
-                queries=[q.id],
-            )
-        )
-        res.query_index.setdefault(q.id, (coll.name, idx.name))
+            res.query_index.setdefault(q.id, (coll.name, idx.name))
     if not plan.keys or plan.only_id:
         if plan.only_id:
             res.query_index[q.id] = (coll.name, "_id_")
