@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(describe_os_error(exc, Path(args.out)))
     for path in result.files:
         print(f"wrote {path}")
+    for path in result.removed:
+        print(f"removed {path} (written by an earlier export, not part of this one)")
     if args.with_sharding and not project.sharded and "setup" in kinds:
         print("note: --with-sharding ignored: the project is not marked 'sharded'")
     for notice in result.notices:

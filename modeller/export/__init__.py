@@ -26,6 +26,7 @@ from modeller.export.files import (
     Staging,
     safe_file_stem,
 )
+from modeller.export.manifest import MANIFEST, Entry, manifest_text, merged, read_manifest, remove_stale, stale
 from modeller.export.mongosh import indexes_script, mongosh_script
 from modeller.export.report import design_report
 from modeller.export.samples import SampleError, sample_documents, samples_json
@@ -60,7 +61,7 @@ __all__ = [
 
 @dataclass(slots=True)
 class ExportResult:
-    """What an export wrote: final paths (sorted), notices for the user, seconds per step.
+    """What an export wrote: final paths (sorted), notices for the user, seconds per step, stale files removed.
 
     ``timings`` has one entry per kind (generating its text), ``graphviz`` for
     the layout and ``files`` for creating the files and moving them into place.
@@ -70,6 +71,8 @@ class ExportResult:
     files: list[Path]
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    #: files an earlier export of the same kinds wrote, unchanged since, that this one replaced by nothing
+    removed: list[Path] = field(default_factory=list)
 
 
 def parse_kinds(text: str | Iterable[str] | None) -> list[str]:
@@ -168,6 +171,7 @@ def export_project(
     render_step = "diagram" in chosen and render_diagram
     total = len(steps) + (1 if render_step else 0) + 1
     staging = Staging(target)
+    kind_of: dict[str, str] = {}
     timings: dict[str, float] = {}
     notices: list[str] = []
     try:
@@ -178,6 +182,7 @@ def export_project(
                 progress(done, total, f"generating {relative}")
             started = time.perf_counter()
             staging.write(relative, produce())
+            kind_of[relative] = kind
             timings[kind] = timings.get(kind, 0.0) + time.perf_counter() - started
             done += 1
         if render_step:
@@ -188,6 +193,7 @@ def export_project(
             outcome = render(staging.path / "diagram.dot", timeout_s=dot_timeout_s)
             for path in outcome.written:
                 staging.adopt(path.name)
+                kind_of[path.name] = "diagram"
             if outcome.notice:
                 notices.append(outcome.notice)
             timings["graphviz"] = outcome.seconds
@@ -196,14 +202,21 @@ def export_project(
         if progress is not None:
             progress(done, total, f"writing the files into {target}")
         started = time.perf_counter()
-        files = staging.commit()
+        old, unreadable = read_manifest(target)
+        if unreadable:
+            notices.append(unreadable)
+        new = {relative: Entry(kind_of[relative], staging.digests[relative]) for relative in staging.files}
+        staging.write(MANIFEST, manifest_text(merged(old, new, chosen, target)))
+        files = [path for path in staging.commit() if path != target / MANIFEST]
+        cleanup = remove_stale(target, old, stale(old, new, chosen))
+        notices.extend(cleanup.notices)
         timings["files"] = time.perf_counter() - started
     except BaseException:
         staging.discard()
         raise
     if progress is not None:
         progress(total, total, "done")
-    return ExportResult(target, sorted(files), notices, timings)
+    return ExportResult(target, sorted(files), notices, timings, [target / r for r in cleanup.removed])
 
 
 def _check_cancel(cancel: CancelCheck | None) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from modeller.export.manifest import digest
+
 ProgressCallback = Callable[[int, int, str], None]
 CancelCheck = Callable[[], bool]
 
@@ -94,6 +96,8 @@ class Staging:
         except OSError as exc:
             raise ExportError(describe_os_error(exc, out_dir)) from exc
         self.files: list[str] = []
+        #: relative path -> SHA-256 of the content (the export manifest records them)
+        self.digests: dict[str, str] = {}
         self._pending: dict[str, list[tuple[str, bytes]]] = {}
 
     def write(self, relative: str, content: str | bytes) -> None:
@@ -102,6 +106,7 @@ class Staging:
         folder = relative.rpartition("/")[0]
         self._pending.setdefault(folder, []).append((relative, data))
         self.files.append(relative)
+        self.digests[relative] = digest(data)
 
     def flush(self) -> None:
         """Create every staged file (before another program reads one, and before commit)."""
@@ -126,13 +131,18 @@ class Staging:
 
     def adopt(self, relative: str) -> None:
         """Record a file some other program (Graphviz) wrote into the staging folder."""
+        try:
+            self.digests[relative] = digest((self.path / relative).read_bytes())
+        except OSError as exc:
+            raise ExportError(describe_os_error(exc, self.out_dir)) from exc
         self.files.append(relative)
 
     def commit(self) -> list[Path]:
         """Move every staged file into ``out_dir`` (replacing older versions); return the final paths.
 
         A top-level folder the target does not have yet moves with one rename;
-        otherwise each file replaces its older version (other files stay).
+        otherwise each file replaces its older version (other files stay; ``manifest`` removes
+        an earlier export's files that no longer belong).
         """
         try:
             self.flush()

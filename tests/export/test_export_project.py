@@ -14,6 +14,7 @@ from hand_designs import HOSTILE, tracker_design, tracker_findings, tracker_proj
 from modeller.export import KINDS, ExportCancelled, ExportError, export_project, parse_kinds
 from modeller.export import files as files_module
 from modeller.export.diagram import INSTALL_NOTICE, render
+from modeller.export.manifest import MANIFEST
 from modeller.rules.design import Analysis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,8 @@ def analysis(names: dict[str, str] | None = None) -> Analysis:
 
 
 def listing(folder: Path) -> list[str]:
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    """The export's files (without the manifest of what it wrote, which ``test_manifest`` covers)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST)
 
 
 def test_all_kinds_write_every_file(tmp_path: Path) -> None:
@@ -42,6 +44,7 @@ def test_all_kinds_write_every_file(tmp_path: Path) -> None:
     }
     assert set(listing(out)) == expected
     assert [p.relative_to(out).as_posix() for p in result.files] == sorted(expected)
+    assert (out / MANIFEST).is_file() and result.removed == []
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.modeller-tmp-")]
 
 

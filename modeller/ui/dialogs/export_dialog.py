@@ -261,10 +261,19 @@ class ExportDialog(QDialog):
         shown = names[:12]
         more = f"<br>… and {len(names) - len(shown)} more" if len(names) > len(shown) else ""
         notices = "".join(f"<p>Note: {_escape(n)}</p>" for n in result.notices)
+        removed = describe_files(result.removed, result.out_dir)
+        cleaned = (
+            f"<p>Removed {len(removed)} file(s) an earlier export wrote that are no longer part of the design: "
+            + _escape(", ".join(removed[:6]) + (f" and {len(removed) - 6} more" if len(removed) > 6 else ""))
+            + "</p>"
+            if removed
+            else ""
+        )
         self.status.setText(
             f"<b>Exported {len(names)} file(s)</b> to {_escape(str(result.out_dir))}:<br>"
             + "<br>".join(_escape(n) for n in shown)
             + more
+            + cleaned
             + notices
         )
         self.open_button.setVisible(True)
