@@ -83,6 +83,25 @@ def index_key(index: IndexDesign) -> dict[str, Any]:
     return {path: kind for path, kind in index.keys}
 
 
+def array_index_like(name: str) -> bool:
+    """Does JavaScript treat ``name`` as an array index (``"0"``, ``"2024"``; not ``"007"``, ``"a.1"``)?"""
+    return name.isascii() and name.isdigit() and (name == "0" or name[0] != "0") and int(name) < 2**32 - 1
+
+
+def js_reorders(names: list[str]) -> bool:
+    """Would a JavaScript object literal with these keys list them in another order?
+
+    JavaScript puts keys that look like array indexes first, in numeric order,
+    whatever order the literal gives; mongosh sends key documents in that order.
+    For an index or shard key the order is the meaning, so such keys cannot be
+    written as a mongosh object literal.
+    """
+    numeric = [n for n in names if array_index_like(n)]
+    if not numeric:
+        return False
+    return sorted(numeric, key=int) + [n for n in names if not array_index_like(n)] != names
+
+
 _TS_KEYS = {
     "timeField": "timeField",
     "time_field": "timeField",

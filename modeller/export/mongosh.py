@@ -18,10 +18,12 @@ from typing import Any
 
 from modeller.export.common import (
     GENERATOR,
+    array_index_like,
     database_name,
     design_digest,
     index_key,
     index_options,
+    js_reorders,
     timeseries_options,
 )
 from modeller.export.jsontext import Rendered
@@ -134,15 +136,32 @@ def _blocked_indexes(findings: Iterable[Finding] | None) -> dict[str, Finding]:
     return blocked
 
 
+#: why an index or shard key with a field like "2024" is not in the script (``js_reorders``)
+_REORDERED = (
+    "field names that look like numbers ({names}) would be moved to the front by JavaScript, changing the "
+    "key order; rename the field, or create it with a driver that keeps key order (e.g. pymongo)"
+)
+
+
+def _numeric_names(keys: Iterable[str]) -> str:
+    return ", ".join(quoted(k) for k in keys if array_index_like(k))
+
+
 def _index_lines(coll: CollectionDesign, blocked: Mapping[str, Finding]) -> list[str]:
     lines: list[str] = []
     for index in coll.indexes:
         call = f"ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
         lines.append("  " + comment(f"Index {quoted(index.name)}: {_index_reason(index)}"))
         finding = blocked.get(f"{coll.name}#{index.name}")
+        paths = [path for path, _ in index.keys]
         if finding is not None:
             lines.append("  " + comment(f"NOT CREATED ({finding.rule}): {finding.message}"))
             lines.append("  " + comment(call))
+        elif js_reorders(paths):
+            why = _REORDERED.format(names=_numeric_names(paths))
+            lines.append("  " + comment(f"NOT CREATED: {why}"))
+            lines.append("  " + comment(call))
+            lines.append(f"  print({js_string(f'index {index.name!r} on {coll.name!r} not created: {why}')});")
         else:
             lines.append("  " + call)
     return lines
@@ -243,7 +262,14 @@ def mongosh_script(
                 continue
             key = {field: 1 for field in coll.shard_key}
             body.append("  " + comment(f"Shard key of {quoted(coll.name)}: {', '.join(map(quoted, coll.shard_key))}"))
-            body.append(f"  ensureSharded({js_string(coll.name)}, {js_value(key)});")
+            call = f"ensureSharded({js_string(coll.name)}, {js_value(key)});"
+            if js_reorders(list(coll.shard_key)):
+                why = _REORDERED.format(names=_numeric_names(coll.shard_key))
+                body.append("  " + comment(f"NOT SHARDED: {why}"))
+                body.append("  " + comment(call))
+                body.append(f"  print({js_string(f'collection {coll.name!r} not sharded: {why}')});")
+            else:
+                body.append(f"  {call}")
     return _wrap(header, body, js_string(db_name))
 
 

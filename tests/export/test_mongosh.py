@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bson import json_util
 from hand_designs import HOSTILE, tracker_design, tracker_findings, tracker_project
-from js_harness import calls, node_check, run_scripts
+from js_harness import calls, node_binary, node_check, run_scripts
 
 from modeller.export import indexes_script, mongosh_script, sample_documents
-from modeller.export.common import index_options
+from modeller.export.common import index_options, js_reorders
 from modeller.export.literals import comment, js_string
 from modeller.export.validators import validator_document
+from modeller.rules.design import IndexDesign
 
 pytestmark = pytest.mark.node
 
@@ -177,3 +179,57 @@ def test_js_string_and_comment_escape_what_would_break_out() -> None:
     assert js_string("a</script>b") == '"a<\\/script>b"'
     assert js_string("\u2028") == '"\\u2028"'
     assert comment("x\ny\rz\u2028w */") == "// x\\ny\\rz\\u2028w */"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["a", "b"],
+        ["2024", "a"],
+        ["a", "2024"],
+        ["10", "9"],
+        ["9", "10", "x"],
+        ["007", "a"],
+        ["a", "007"],
+        ["a", "0"],
+        ["a", "-1"],
+        ["a", "1.5"],
+        ["a", "4294967294"],
+        ["a", "4294967295"],
+        ["a", "\u0661"],  # an Arabic-Indic digit is not an array index
+    ],
+)
+def test_js_reorders_agrees_with_node(names: list[str]) -> None:
+    """What JavaScript does with an object literal's key order, asked of Node itself."""
+    literal = "{" + ", ".join(f"{json.dumps(n)}: 1" for n in names) + "}"
+    proc = subprocess.run(
+        [node_binary(), "-e", f"process.stdout.write(JSON.stringify(Object.keys({literal})))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert js_reorders(names) == (json.loads(proc.stdout) != names)
+
+
+def test_keys_javascript_would_reorder_are_not_created_and_the_run_says_why(tmp_path: Path) -> None:
+    design, project = tracker_design(), tracker_project()
+    tasks = next(c for c in design.collections if c.name == "tasks")
+    tasks.indexes.append(IndexDesign(keys=[("owner_id", 1), ("2024", -1)], name="by_year"))
+    tasks.shard_key = ["owner_id", "2024"]
+    text = mongosh_script(design, project, with_sharding=True)
+    script = write(tmp_path, "setup.mongosh.js", text)
+    node_check(script)
+    rec = run_scripts(script, runs=1)
+    assert "by_year" not in [c["options"]["name"] for c in calls(rec, 0, "createIndex")]
+    assert calls(rec, 0, "shardCollection") == []
+    prints = rec["runs"][0]["prints"]
+    assert any("'by_year' on 'tasks' not created" in p and '"2024"' in p for p in prints)
+    assert any("'tasks' not sharded" in p for p in prints)
+    lines = text.splitlines()
+    assert any(line.strip().startswith("// NOT CREATED: field names that look like numbers") for line in lines)
+    assert any(line.strip().startswith("// NOT SHARDED:") for line in lines)
+    # the other indexes of the collection are still created
+    assert {i.name for i in tasks.indexes} - {"by_year", "blocked_hashed"} <= {
+        c["options"]["name"] for c in calls(rec, 0, "createIndex")
+    }
