@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from modeller.model.paths import all_fields, iter_paths
-from modeller.model.project import Entity, Field, Project, Query, Relationship
+from modeller.model.paths import all_fields
+from modeller.model.project import ArrayItems, Entity, Field, Project, Query, Relationship
 from modeller.rules.naming import snake
 from modeller.rules.settings import Settings
 
@@ -115,7 +115,7 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
         ctx.entity_order[entity.id] = i
         known = old_fields.get(entity.id)
         if known is None or known[0] is not entity:
-            known = (entity, dict(iter_paths(all_fields(entity))))
+            known = (entity, field_paths(entity))
         new_fields[entity.id] = known
         ctx.fields_of[entity.id] = known[1]
         ctx.rels_of_one[entity.id] = []
@@ -148,6 +148,24 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
     if cache is not None:
         cache.fields, cache.facts = new_fields, new_facts
     return ctx
+
+
+def field_paths(entity: Entity) -> dict[str, Field]:
+    """``dict(iter_paths(all_fields(entity)))`` without a generator per field (the same keys, order and values)."""
+    out: dict[str, Field] = {}
+    _add_paths(all_fields(entity), "", out)
+    return out
+
+
+def _add_paths(fields: Iterable[Field], prefix: str, out: dict[str, Field]) -> None:
+    for f in fields:
+        path = prefix + f.name
+        out[path] = f
+        below: Field | ArrayItems | None = f
+        while below is not None and not below.fields:
+            below = below.items
+        if below is not None and below.fields:
+            _add_paths(below.fields, path + ".", out)
 
 
 def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]:

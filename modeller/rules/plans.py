@@ -66,10 +66,12 @@ class RelPlan:
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     """(average, maximum) bytes of an entity's own fields as one document (with ``_id``)."""
     avg = mx = DOC_OVERHEAD + element_overhead("_id") + 12
+    settings = ctx.settings
     for f in entity.fields:
-        a, m = value_bytes(f, ctx.settings)
-        avg += a + element_overhead(f.name)
-        mx += m + element_overhead(f.name)
+        a, m = value_bytes(f, settings)
+        o = element_overhead(f.name)
+        avg += a + o
+        mx += m + o
     if entity.subtypes is not None and entity.subtypes.variants:
         extra = []
         for fields in entity.subtypes.variants.values():
@@ -296,7 +298,7 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
     """Where each declared denormalization lands for this strategy (rules 11-16)."""
     facts, s = plan.facts, ctx.settings
     one, many, rel = facts.one, facts.many, facts.rel
-    taken = {f.name for f in many.fields}
+    taken = {f.name for f in many.fields} if rel.denormalize else set()
     seen: set[tuple[str, str]] = set()
     for d in rel.denormalize:
         key = (d.field, d.direction)

@@ -287,22 +287,22 @@ def _units(
 def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
     """Every object a unit reads: its entities, the plans of their relationships, their queries."""
     key: list[Any] = []
-    for eid in (*roots, "|", *embedded):
-        if eid == "|":
-            key.append(None)
-            continue
-        key.append(ctx.entities[eid])
-        for facts in ctx.rels_of_many[eid]:
-            key.append(plans[facts.rel.id])
-        key.append(None)
-        for facts in ctx.rels_of_one[eid]:
-            key.append(plans[facts.rel.id])
-        key.append(None)
-        for q in ctx.queries_of[eid]:
-            key.append(q)
-            for rel_id in q.joins:
-                key.append(plans.get(rel_id))
-        key.append(None)
+    append, extend = key.append, key.extend
+    entities, rels_of_many, rels_of_one, queries_of = ctx.entities, ctx.rels_of_many, ctx.rels_of_one, ctx.queries_of
+    for group, eids in enumerate((roots, embedded)):
+        if group:
+            append(None)  # between the roots and the embedded entities
+        for eid in eids:
+            append(entities[eid])
+            extend([plans[facts.rel.id] for facts in rels_of_many[eid]])
+            append(None)
+            extend([plans[facts.rel.id] for facts in rels_of_one[eid]])
+            append(None)
+            for q in queries_of[eid]:
+                append(q)
+                if q.joins:
+                    extend([plans.get(rel_id) for rel_id in q.joins])
+            append(None)
     return tuple(key)
 
 
@@ -346,7 +346,8 @@ def _resolve_unit(
         collections[name] = coll
     placements: list[tuple[str, str, Placement]] = []
     _place_embedded(res, plans, embedded_in, embedded, placements, collections)
-    for many_id in shared_with:
+    # only this unit's roots can share a host collection here (their host is in the same unit)
+    for many_id in (eid for eid in roots if eid in shared_with):
         host_coll = collections.get(res.location.get(many_id, ("", ""))[0])
         if host_coll is not None and not any(n.name == "links" for n in host_coll.shape):
             host_coll.shape.append(_links_node())
@@ -469,17 +470,23 @@ def _place_embedded(
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:
+    """Dotted paths of the array nodes (multikey); only containers are walked, leaves cost one test."""
     out: set[str] = set()
-    stack: list[tuple[str, ShapeNode]] = [("", n) for n in shape]
+    stack: list[tuple[str, ShapeNode]] = [("", n) for n in shape if n.bson_type == "array" or n.children]
     while stack:
         prefix, node = stack.pop()
-        path = f"{prefix}{node.name}"
+        path = prefix + node.name
         if node.bson_type == "array":
             out.add(path)
             if node.items is not None:
-                stack.extend((path + ".", c) for c in node.items.children)
+                below = node.items.children
+            else:
+                continue
         else:
-            stack.extend((path + ".", c) for c in node.children)
+            below = node.children
+        if below:
+            path += "."
+            stack.extend((path, c) for c in below if c.bson_type == "array" or c.children)
     return out
 
 
@@ -583,20 +590,27 @@ def _indexes(
     arrays = res.array_paths.get(coll.name, set())
     root = coll.root
 
+    #: the indexes of ``out`` by their keys, in ``out``'s order (a new index merges into the first same one)
+    by_keys: dict[tuple[tuple[str, Any], ...], list[IndexDesign]] = {}
+
     def add(index: IndexDesign) -> IndexDesign:
-        for other in out:
+        keys = _keys_key(index.keys)
+        same_keys = by_keys.get(keys)
+        if same_keys is None:
+            by_keys[keys] = [index]
+            out.append(index)
+            return index
+        for other in same_keys:
             if (
-                _keys_key(other.keys) == _keys_key(index.keys)
-                and other.unique == index.unique
-                and (
-                    other.expire_after_s == index.expire_after_s
-                    and other.partial == index.partial
-                    and other.collation == index.collation
-                )
+                other.unique == index.unique
+                and other.expire_after_s == index.expire_after_s
+                and other.partial == index.partial
+                and other.collation == index.collation
             ):
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
+        same_keys.append(index)
         out.append(index)
         return index
 
@@ -667,7 +681,9 @@ def _indexes(
                     rules=["index-reference-fields"],
                 )
             )
-        if any(n.name == "links" and n.role == "child-refs" for n in coll.shape):
+        if "links" in [n.name for n in coll.shape] and any(
+            n.name == "links" and n.role == "child-refs" for n in coll.shape
+        ):
             keys = [("links.target", 1), ("links.doc_type", 1)]
             add(
                 IndexDesign(

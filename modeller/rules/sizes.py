@@ -29,31 +29,34 @@ ARRAY_INDEX_NAME = 3  # "12" + NUL, the field name of an array element
 
 def element_overhead(name: str) -> int:
     """Type byte + the field name as a C string."""
-    return 1 + len(name.encode("utf-8")) + 1
+    return 2 + len(name) if name.isascii() else 2 + len(name.encode("utf-8"))
 
 
 def value_bytes(node: Field | ArrayItems, settings: Settings) -> tuple[int, int]:
     """(average, maximum) bytes of one value of a declared field or array element."""
-    if node.type == "string":
+    t = node.type
+    if t == "string":
         size = node.bytes if node.bytes is not None else settings.default_string_bytes
         return size + 5, size + 5
-    if node.type == "object":
-        avg = mx = DOC_OVERHEAD
-        for child in node.fields or []:
-            a, m = value_bytes(child, settings)
-            avg += a + element_overhead(child.name)
-            mx += m + element_overhead(child.name)
-        if not node.fields and node.bytes is not None:
+    if t == "object":
+        fields = node.fields
+        if not fields and node.bytes is not None:
             return node.bytes, node.bytes
+        avg = mx = DOC_OVERHEAD
+        for child in fields or ():
+            a, m = value_bytes(child, settings)
+            o = element_overhead(child.name)
+            avg += a + o
+            mx += m + o
         return avg, mx
-    if node.type == "array":
+    if t == "array":
         items = node.items
         a, m = value_bytes(items, settings) if items is not None else (settings.default_string_bytes + 5,) * 2
         a += 1 + ARRAY_INDEX_NAME
         m += 1 + ARRAY_INDEX_NAME
-        max_items = getattr(node, "max_items", None)
+        max_items = node.max_items if isinstance(node, Field) else None
         n_max = max_items if max_items is not None else settings.default_array_max
         n_avg = min(n_max, settings.default_array_items)
         return DOC_OVERHEAD + n_avg * a, DOC_OVERHEAD + n_max * m
-    size = node.bytes if node.bytes is not None else TYPE_BYTES.get(node.type, 8)
+    size = node.bytes if node.bytes is not None else TYPE_BYTES.get(t, 8)
     return size, size
