@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.paths import all_fields
-from modeller.model.project import ArrayItems, Entity, Field, Project, Query, Relationship
+from modeller.model.project import Entity, Field, Project, Query, Relationship
 from modeller.rules.naming import snake
 from modeller.rules.settings import Settings
 
@@ -67,7 +67,8 @@ class Context:
         return self.server_version is not None and self.server_version >= self.settings.ts_min_version
 
     def field(self, entity_id: str, path: str) -> Field | None:
-        return self.fields_of.get(entity_id, {}).get(path)
+        paths = self.fields_of.get(entity_id)
+        return None if paths is None else paths.get(path)
 
     def is_hot(self, query: Query) -> bool:
         return query.hot or (query.per_sec or 0) >= self.settings.hot_per_sec
@@ -108,43 +109,47 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
     ctx = Context(project=project, settings=settings, server_version=_version(project.server_version))
     old_fields = cache.fields if cache is not None else {}
     new_fields: dict[str, tuple[Entity, dict[str, Field]]] = {}
+    # model attributes are read once into locals: each pydantic attribute read costs a few dict lookups
+    entities, rels_of_one, rels_of_many, queries_of = ctx.entities, ctx.rels_of_one, ctx.rels_of_many, ctx.queries_of
     for i, entity in enumerate(project.entities):
-        if entity.id in ctx.entities:
+        eid = entity.id
+        if eid in entities:
             continue
-        ctx.entities[entity.id] = entity
-        ctx.entity_order[entity.id] = i
-        known = old_fields.get(entity.id)
+        entities[eid] = entity
+        ctx.entity_order[eid] = i
+        known = old_fields.get(eid)
         if known is None or known[0] is not entity:
             known = (entity, field_paths(entity))
-        new_fields[entity.id] = known
-        ctx.fields_of[entity.id] = known[1]
-        ctx.rels_of_one[entity.id] = []
-        ctx.rels_of_many[entity.id] = []
-        ctx.queries_of[entity.id] = []
+        new_fields[eid] = known
+        ctx.fields_of[eid] = known[1]
+        rels_of_one[eid] = []
+        rels_of_many[eid] = []
+        queries_of[eid] = []
     for query in project.queries:
-        if query.entity in ctx.entities:
+        own = queries_of.get(query.entity)
+        if own is not None:
             ctx.queries.append(query)
-            ctx.queries_of[query.entity].append(query)
+            own.append(query)
             for rel_id in dict.fromkeys(query.joins):
                 ctx.queries_joining.setdefault(rel_id, []).append(query)
     old_facts = cache.facts if cache is not None else {}
     new_facts: dict[str, tuple[Any, ...]] = {}
-    seen_rel: set[str] = set()
+    rel_by_id = ctx.rel_by_id
     for rel in project.relationships:
-        one, many = ctx.entities.get(rel.one), ctx.entities.get(rel.many)
-        if one is None or many is None or rel.id in seen_rel:
+        one, many = entities.get(rel.one), entities.get(rel.many)
+        rid = rel.id
+        if one is None or many is None or rid in rel_by_id:
             continue
-        seen_rel.add(rel.id)
-        key = (rel, one, many, *ctx.queries_of[many.id])
-        entry = old_facts.get(rel.id)
+        key = (rel, one, many, *queries_of[many.id])
+        entry = old_facts.get(rid)
         if entry is None or len(entry) != len(key) + 1 or not all(map(operator.is_, key, entry)):
             entry = (*key, _facts(ctx, rel, one, many))
-        new_facts[rel.id] = entry
+        new_facts[rid] = entry
         facts = entry[-1]
         ctx.rels.append(facts)
-        ctx.rel_by_id[rel.id] = facts
-        ctx.rels_of_one[one.id].append(facts)
-        ctx.rels_of_many[many.id].append(facts)
+        rel_by_id[rid] = facts
+        rels_of_one[one.id].append(facts)
+        rels_of_many[many.id].append(facts)
     if cache is not None:
         cache.fields, cache.facts = new_fields, new_facts
     return ctx
@@ -159,13 +164,15 @@ def field_paths(entity: Entity) -> dict[str, Field]:
 
 def _add_paths(fields: Iterable[Field], prefix: str, out: dict[str, Field]) -> None:
     for f in fields:
-        path = prefix + f.name
+        d = f.__dict__  # one pydantic attribute read instead of three per field
+        path = prefix + d["name"]
         out[path] = f
-        below: Field | ArrayItems | None = f
-        while below is not None and not below.fields:
-            below = below.items
-        if below is not None and below.fields:
-            _add_paths(below.fields, path + ".", out)
+        below = d["fields"]
+        items = d["items"]
+        while not below and items is not None:
+            below, items = items.fields, items.items
+        if below:
+            _add_paths(below, path + ".", out)
 
 
 def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]:

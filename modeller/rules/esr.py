@@ -130,4 +130,7 @@ def covers_fields(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
 
 def default_name(keys: list[tuple[str, Any]]) -> str:
     """MongoDB's default index name: ``field_1_other_-1``."""
-    return "_".join(f"{k}_{v}" for k, v in keys)
+    if len(keys) == 1:  # most indexes
+        k, v = keys[0]
+        return f"{k}_{v}"
+    return "_".join([f"{k}_{v}" for k, v in keys])

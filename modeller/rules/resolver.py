@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal, cast
 
-from modeller.model.project import Query
+from modeller.model.project import Field, Query
 from modeller.rules import js
 from modeller.rules.context import Context
 from modeller.rules.design import (
@@ -356,7 +357,7 @@ def _resolve_unit(
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
         res.array_paths[coll.name] = _array_paths(coll.shape)
         coll.timeseries = _timeseries(ctx, coll, buckets)
-        coll.validator = collection_validator(coll.shape, coll.discriminator)
+        coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
     for coll in collections.values():
         coll.indexes = _indexes(ctx, res, coll, buckets)
@@ -633,12 +634,13 @@ def _indexes(
                     key_reasons=["declared" for _ in keys],
                 )
             )
+    tops: dict[str, tuple[list[str], list[tuple[str, Field]]]] = {}
     # (b) unique fields (special-index-types) — top-level documents only
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "" or root in buckets:
             continue
-        for path, f in ctx.fields_of[eid].items():
-            if f.unique and "." not in path and path != "_id":
+        for path in _top_fields(ctx, eid, tops)[0]:
+            if path != "_id":
                 add(
                     IndexDesign(
                         keys=[(path, 1)],
@@ -739,8 +741,8 @@ def _indexes(
                     rules=["ttl-retention-index"],
                 )
             )
-        for path, f in ctx.fields_of[eid].items():
-            if f.expire_after_s is not None and "." not in path:
+        for path, f in _top_fields(ctx, eid, tops)[1]:
+            if f.expire_after_s is not None:
                 add(
                     IndexDesign(
                         keys=[(path, 1)],
@@ -754,14 +756,35 @@ def _indexes(
     return _drop_redundant(res, coll, out)
 
 
+def _top_fields(
+    ctx: Context, eid: str, memo: dict[str, tuple[list[str], list[tuple[str, Field]]]]
+) -> tuple[list[str], list[tuple[str, Field]]]:
+    """Top-level paths of unique fields, and (path, field) of those with ``expire_after_s``: one pass for both."""
+    found = memo.get(eid)
+    if found is None:
+        unique: list[str] = []
+        ttl: list[tuple[str, Field]] = []
+        for path, f in ctx.fields_of[eid].items():
+            if "." not in path:
+                d = f.__dict__  # one pydantic attribute read instead of two
+                if d["unique"]:
+                    unique.append(path)
+                if d["expire_after_s"] is not None:
+                    ttl.append((path, f))
+        found = memo[eid] = (unique, ttl)
+    return found
+
+
 def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | None:
     if plan.strategy in ("embed", "child-refs", "bucket"):
         return None
+    rel_id = plan.facts.rel.id
     for node in coll.shape:
-        if node.relationship == plan.facts.rel.id and node.role == "parent-ref":
-            return node.name
-        if node.relationship == plan.facts.rel.id and node.role == "extended-ref" and not plan.keep_ref_field:
-            return f"{node.name}._id"
+        if node.relationship == rel_id:
+            if node.role == "parent-ref":
+                return node.name
+            if node.role == "extended-ref" and not plan.keep_ref_field:
+                return f"{node.name}._id"
     return None
 
 
@@ -861,9 +884,12 @@ def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
 def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]) -> list[IndexDesign]:
     """Remove engine indexes that are a prefix of another index (Manual-AP-unnecessary-indexes)."""
     kept: list[IndexDesign] = []
+    if len(indexes) < 2:
+        return list(indexes)
+    longest = max(len(i.keys) for i in indexes)  # an index with as many keys is a prefix of none
     for idx in indexes:
         longer = None
-        if idx.origin == "engine" and _plain(idx):
+        if idx.origin == "engine" and len(idx.keys) < longest and _plain(idx):
             longer = next(
                 (
                     o
