@@ -330,3 +330,35 @@ def test_value_bytes_and_element_overhead_follow_the_bson_encoding() -> None:
     arr = Field.model_validate({"name": "a", "type": "array", "items": {"type": "int"}, "max_items": 3})
     n_avg = min(3, DEFAULT_SETTINGS.default_array_items)
     assert value_bytes(arr, DEFAULT_SETTINGS) == (5 + n_avg * (4 + 4), 5 + 3 * (4 + 4))
+
+
+def test_validators_read_on_demand_equal_the_eager_ones() -> None:
+    from benchmarks.generate import generate_project
+    from modeller.rules.validator import collection_validator
+
+    design = analyse(generate_project(80, seed=4)).design
+    for coll in design.collections:
+        eager = collection_validator(coll.shape, coll.discriminator)
+        assert json.dumps(coll.to_json()["validator"], sort_keys=True) == json.dumps(eager, sort_keys=True)
+        assert coll.validator == eager and coll.validator is coll.validator  # computed once, then stored
+    coll = design.collections[0]
+    copy = replace(coll, why="changed")
+    assert copy.validator == coll.validator and copy == replace(coll, why="changed")
+
+
+def test_a_deferred_validator_is_computed_on_first_read_and_can_be_overwritten() -> None:
+    coll = CollectionDesign(name="c", entities=["e"], shape=[], indexes=[], validator={"x": 1})
+    assert coll.validator == {"x": 1}
+    calls: list[int] = []
+
+    def make() -> dict[str, Any]:
+        calls.append(1)
+        return {"$jsonSchema": {"bsonType": "object"}}
+
+    coll.defer_validator(make)
+    assert calls == []
+    assert coll.to_json()["validator"] == {"$jsonSchema": {"bsonType": "object"}}
+    assert coll.validator == {"$jsonSchema": {"bsonType": "object"}} and calls == [1]
+    assert "bsonType" in repr(coll)
+    coll.validator = {"y": 2}
+    assert coll.validator == {"y": 2} and calls == [1]
