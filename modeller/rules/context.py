@@ -41,6 +41,11 @@ class RelFacts:
     self_ref: bool
     #: a query on the N side filters by its reference to the One
     many_needs_one: bool
+    #: ``rel.id``, ``one.id``, ``many.id`` read once (a pydantic attribute read costs several dict lookups and the
+    #: resolver reads these tens of thousands of times)
+    rel_id: str = ""
+    one_id: str = ""
+    many_id: str = ""
 
 
 @dataclass(slots=True)
@@ -210,6 +215,9 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
         standalone_reason=reason,
         self_ref=one.id == many.id,
         many_needs_one=many_needs_one,
+        rel_id=rel.id,
+        one_id=one.id,
+        many_id=many.id,
     )
 
 

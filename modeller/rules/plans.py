@@ -109,7 +109,7 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
     embed_parent: dict[str, set[str]] = {}
     new_cache: dict[str, Any] = {}
     for facts in ctx.rels:
-        rel_id = facts.rel.id
+        rel_id = facts.rel_id
         entry = cache.get(rel_id) if cache is not None else None
         plan: RelPlan | None = None
         if entry is not None and entry[0] is facts:
@@ -118,14 +118,14 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
             entry = None
             plan = _plan(ctx, facts, sizes)
             chosen = plan.strategy
-        cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one.id, facts.many.id)
+        cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one_id, facts.many_id)
         if entry is not None and entry[2] == cycle:
             plan = entry[3]
         else:
             plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes), cycle)
         assert plan is not None
         if plan.strategy == "embed":
-            embed_parent.setdefault(facts.many.id, set()).add(facts.one.id)
+            embed_parent.setdefault(facts.many_id, set()).add(facts.one_id)
         new_cache[rel_id] = (facts, chosen, cycle, plan)
         plans[rel_id] = plan
     if cache is not None:
@@ -225,7 +225,7 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         ref = f"{rel.inverse or snake(facts.one.name)}_id"
         plan.keep_ref_field = facts.many_needs_one or any(
             ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
-            for q in ctx.queries_of[facts.many.id]
+            for q in ctx.queries_of[facts.many_id]
         )
     return plan
 

@@ -158,7 +158,7 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     for plan in plans.values():
         many = plan.facts.many
         if plan.strategy == "embed":
-            embedded_in.setdefault(many.id, []).append(plan.facts.rel.id)
+            embedded_in.setdefault(many.id, []).append(plan.facts.rel_id)
         elif plan.strategy == "bucket" and many.id not in buckets:
             buckets[many.id] = make_bucket(ctx, many, plan)
     for eid, entity in ctx.entities.items():
@@ -168,8 +168,8 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
-        if plan.strategy == "single-collection" and not facts.self_ref and facts.many.id not in embedded_in:
-            shared_with.setdefault(facts.many.id, facts.one.id)
+        if plan.strategy == "single-collection" and not facts.self_ref and facts.many_id not in embedded_in:
+            shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
     res = Resolution(plans, builder, embedded_in=embedded_in, buckets=buckets, shared_with=shared_with, units=units)
@@ -213,7 +213,7 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     new_rels: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = {}
     rels: list[RelationshipDesign] = []
     for rel_id, plan in plans.items():
-        rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
+        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
         entry = old_rels.get(rel_id)
         if entry is None or not _same(entry[0], rkey):
             entry = (rkey, _relationship_design(ctx, res, plan))
@@ -264,7 +264,7 @@ def _units(
         found: set[str] = set()
         if depth <= len(embedded_in):
             for rel_id in embedded_in.get(eid, ()):
-                found |= roots_above(plans[rel_id].facts.one.id, depth + 1)
+                found |= roots_above(plans[rel_id].facts.one_id, depth + 1)
         tops[eid] = found
         return found
 
@@ -295,9 +295,9 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
             append(None)  # between the roots and the embedded entities
         for eid in eids:
             append(entities[eid])
-            extend([plans[facts.rel.id] for facts in rels_of_many[eid]])
+            extend([plans[facts.rel_id] for facts in rels_of_many[eid]])
             append(None)
-            extend([plans[facts.rel.id] for facts in rels_of_one[eid]])
+            extend([plans[facts.rel_id] for facts in rels_of_one[eid]])
             append(None)
             for q in queries_of[eid]:
                 append(q)
@@ -453,7 +453,7 @@ def _place_embedded(
             return None
         for rel_id in embedded_in[eid]:
             plan = plans[rel_id]
-            host = place(plan.facts.one.id, depth + 1)
+            host = place(plan.facts.one_id, depth + 1)
             if host is None:
                 continue
             name = embed_field(plan.facts.rel, plan.facts.many)
@@ -669,7 +669,7 @@ def _indexes(
         )
     else:
         for facts in ctx.rels_of_many[root]:
-            plan = res.plans[facts.rel.id]
+            plan = res.plans[facts.rel_id]
             node = _ref_path(res, plan, coll)
             if node is None:
                 continue
@@ -677,7 +677,7 @@ def _indexes(
                 IndexDesign(
                     keys=[(node, 1)],
                     name=default_name([(node, 1)]),
-                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel.id}): always index "
+                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel_id}): always index "
                     "reference fields (CN); the join is then one index lookup per read (Zola-3)",
                     key_reasons=[f"Equality: reference to the {facts.one.name}"],
                     rules=["index-reference-fields"],
@@ -697,10 +697,10 @@ def _indexes(
                 )
             )
         for facts in ctx.rels_of_one[root]:
-            plan = res.plans[facts.rel.id]
+            plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
                 arr = next(
-                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel.id), None
+                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None
                 )
                 if arr is not None:
                     path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
@@ -708,7 +708,7 @@ def _indexes(
                         IndexDesign(
                             keys=[(path, 1)],
                             name=default_name([(path, 1)]),
-                            why=f"multikey index on the references of {facts.rel.id}: finds which "
+                            why=f"multikey index on the references of {facts.rel_id}: finds which "
                             f"{facts.one.name} link a {facts.many.name}",
                             key_reasons=["Equality: reference array (multikey)"],
                             rules=["many-to-many-refs", "index-reference-fields"],
@@ -778,7 +778,7 @@ def _top_fields(
 def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | None:
     if plan.strategy in ("embed", "child-refs", "bucket"):
         return None
-    rel_id = plan.facts.rel.id
+    rel_id = plan.facts.rel_id
     for node in coll.shape:
         if node.relationship == rel_id:
             if node.role == "parent-ref":
@@ -924,7 +924,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
     if plan.dropped:
         why += "; not copied: " + "; ".join(f"{d.field} ({reason})" for d, reason in plan.dropped)
     return RelationshipDesign(
-        id=plan.facts.rel.id,
+        id=plan.facts.rel_id,
         strategy=plan.strategy,
         chosen_by=cast(ChosenBy, plan.chosen_by),
         rules=list(plan.rules),
@@ -936,9 +936,9 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:
-    rel = plan.facts.rel
-    rel_path = res.builder.copy_paths.get((rel.id, cp.denorm.field, cp.denorm.direction), cp.name)
-    coll, prefix = res.location.get(cp.target.id, (collection_name(cp.target), ""))
+    rel_path = res.builder.copy_paths.get((plan.facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
+    located = res.location.get(cp.target.id)
+    coll, prefix = located if located is not None else (collection_name(cp.target), "")
     path = f"{prefix}.{rel_path}" if prefix else rel_path
     advice = sync_advice(ctx, res, plan, cp, coll, path)
     return DenormalizedCopy(
@@ -956,7 +956,8 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
 
 def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str) -> str:
     """The mongosh that keeps one copy in sync, plus the seed-003 alternatives."""
-    src_coll = res.location.get(cp.source.id, (collection_name(cp.source), ""))[0]
+    located = res.location.get(cp.source.id)
+    src_coll = located[0] if located is not None else collection_name(cp.source)
     f = cp.denorm.field
     new = "newValue"
     if plan.strategy == "subset" and cp.location == "subset":
@@ -1005,7 +1006,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             (
                 n.name
                 for n in _find_nodes(res, coll, "")
-                if n.relationship == plan.facts.rel.id and n.role == "parent-ref"
+                if n.relationship == plan.facts.rel_id and n.role == "parent-ref"
             ),
             None,
         )
@@ -1016,7 +1017,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
                 (
                     n
                     for n in _find_nodes(res, src_coll, "")
-                    if n.relationship == plan.facts.rel.id and n.role == "child-refs"
+                    if n.relationship == plan.facts.rel_id and n.role == "child-refs"
                 ),
                 None,
             )

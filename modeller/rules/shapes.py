@@ -201,7 +201,7 @@ class ShapeBuilder:
     # ----- entities -----
     def has_identity(self, entity: Entity) -> bool:
         """Embedded elements keep an ``_id`` when other documents refer to them."""
-        return any(self.plans[f.rel.id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id])
+        return any(self.plans[f.rel_id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id])
 
     def id_node(self, entity: Entity) -> ShapeNode:
         declared = self.ctx.field(entity.id, "_id")
@@ -257,14 +257,14 @@ class ShapeBuilder:
                     nodes.append(field_node(f, f.name, variant=variant))
                     routes.setdefault(f.name, Route(f.name))
         for facts in self.ctx.rels_of_many[entity.id]:
-            plan = self.plans[facts.rel.id]
+            plan = self.plans[facts.rel_id]
             if plan.strategy == "embed" or (entity.id in self.buckets and plan.strategy == "bucket"):
                 if plan.strategy == "bucket":
                     self._copies_flat(plan, nodes, routes)
                 continue
             nodes.extend(self._many_side(plan, routes))
         for facts in self.ctx.rels_of_one[entity.id]:
-            plan = self.plans[facts.rel.id]
+            plan = self.plans[facts.rel_id]
             nodes.extend(self._one_side(plan, routes, (*stack, entity.id)))
         self.routes[entity.id] = routes
         return nodes
@@ -280,7 +280,7 @@ class ShapeBuilder:
                 role="parent-ref",
                 required=True,
                 entity=one.id,
-                relationship=plan.facts.rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 source=Source(one.id, "_id"),
             )
@@ -291,7 +291,7 @@ class ShapeBuilder:
             "array",
             role="parent-ref",
             entity=one.id,
-            relationship=plan.facts.rel.id,
+            relationship=plan.facts.rel_id,
             ref_collection=ref_coll,
             items=item,
         )
@@ -307,7 +307,7 @@ class ShapeBuilder:
         if plan.strategy == "child-refs":
             self._copies_flat(plan, out, routes)
             role = extended_ref_field(rel, one)
-            routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=rel.id))
+            routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=plan.facts.rel_id))
             return out
         ref_name = parent_ref_field(rel, one)
         if rel.cardinality == "many-to-many":
@@ -339,25 +339,27 @@ class ShapeBuilder:
                 if cp.location == "extended":
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{ext}.{cp.name}"
-                    self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{ext}.{cp.name}"
+                    self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{ext}.{cp.name}"
             node = ShapeNode(
                 ext,
                 "object",
                 role="extended-ref",
                 required=True,
                 entity=one.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=self.collection_of(one.id),
                 children=children,
             )
             out.append(self._size(node, *self._object_size(children)))
-            routes[ext] = Route(ext, only=only, rel=rel.id)
+            routes[ext] = Route(ext, only=only, rel=plan.facts.rel_id)
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
         self._copies_flat(plan, out, routes)
         role = extended_ref_field(rel, one)
-        routes.setdefault(role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=rel.id))
+        routes.setdefault(
+            role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=plan.facts.rel_id)
+        )
         return out
 
     def _only_copies(self, plan: RelPlan, location: str) -> dict[str, str]:
@@ -368,7 +370,7 @@ class ShapeBuilder:
             if cp.location == "flat":
                 out.append(self._copy_node(plan, cp))
                 routes.setdefault(cp.name, Route(cp.name))
-                self.copy_paths[(plan.facts.rel.id, cp.denorm.field, cp.denorm.direction)] = cp.name
+                self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = cp.name
 
     def _copy_node(self, plan: RelPlan, cp: CopyPlan) -> ShapeNode:
         if cp.field is not None:
@@ -380,13 +382,14 @@ class ShapeBuilder:
         node.role = "denormalized"
         node.source = Source(cp.source.id, cp.denorm.field)
         node.entity = cp.source.id
-        node.relationship = plan.facts.rel.id
+        node.relationship = plan.facts.rel_id
         return node
 
     def _one_side(self, plan: RelPlan, routes: dict[str, Route], stack: tuple[str, ...]) -> list[ShapeNode]:
         facts = plan.facts
         rel, many = facts.rel, facts.many
-        name = embed_field(rel, many)
+        # the field name the One side gives the N side: only these strategies store something under it
+        name = embed_field(rel, many) if plan.strategy in ("embed", "child-refs", "two-way", "subset") else ""
         out: list[ShapeNode] = []
         if plan.strategy == "embed":
             if many.id in stack:
@@ -395,7 +398,7 @@ class ShapeBuilder:
             a, m = self._object_size(children)
             if rel.cardinality == "one-to-one":
                 node = ShapeNode(
-                    name, "object", role="embedded", entity=many.id, relationship=rel.id, children=children
+                    name, "object", role="embedded", entity=many.id, relationship=plan.facts.rel_id, children=children
                 )
                 out.append(self._size(node, a, m))
             else:
@@ -407,12 +410,12 @@ class ShapeBuilder:
                     "array",
                     role="embedded",
                     entity=many.id,
-                    relationship=rel.id,
+                    relationship=plan.facts.rel_id,
                     items=item,
                     max_items=facts.n_max if (facts.max_declared or not facts.unbounded) else None,
                 )
                 out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
-            routes[name] = Route(name, entity=many.id, rel=rel.id)
+            routes[name] = Route(name, entity=many.id, rel=plan.facts.rel_id)
         elif plan.strategy in ("child-refs", "two-way"):
             copies = [cp for cp in plan.copies if cp.location == "child-array"]
             t = self.ref_type(many)
@@ -438,7 +441,7 @@ class ShapeBuilder:
                 for cp in copies:
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{name}.{cp.name}"
-                    self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{name}.{cp.name}"
+                    self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{name}.{cp.name}"
                 a, m = self._object_size(children)
                 item = self._size(
                     ShapeNode(
@@ -460,14 +463,14 @@ class ShapeBuilder:
                 "array",
                 role="child-refs",
                 entity=many.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 items=item,
                 max_items=max_items,
             )
             out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
             routes[field_name] = Route(field_name)
-            routes.setdefault(name, Route(name, only=only, rel=rel.id))
+            routes.setdefault(name, Route(name, only=only, rel=plan.facts.rel_id))
         elif plan.strategy == "subset":
             k = plan.subset_k or 10
             sub = subset_field(rel, many)
@@ -477,7 +480,7 @@ class ShapeBuilder:
             for cp in copies:
                 children.append(self._copy_node(plan, cp))
                 only[cp.denorm.field] = f"{sub}.{cp.name}"
-                self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{sub}.{cp.name}"
+                self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{sub}.{cp.name}"
             a, m = self._object_size(children)
             # the full set of the N side stays in its own collection: the subset's elements are copies from it
             ref_coll = self.collection_of(many.id)
@@ -491,15 +494,15 @@ class ShapeBuilder:
                 "array",
                 role="subset",
                 entity=many.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 items=item,
                 max_items=k,
                 sort=subset_sort(self.ctx, many),
             )
             out.append(self._size(node, DOC_OVERHEAD + min(k, facts.n_typ) * (a + 4), DOC_OVERHEAD + k * (m + 4)))
-            routes[name] = Route(sub, only=only, rel=rel.id)
-            routes[sub] = Route(sub, only=only, rel=rel.id)
+            routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
+            routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
         out.extend(self._computed(plan, routes))
         return out
 
@@ -539,7 +542,12 @@ class ShapeBuilder:
                 if "avg" in present and "count" not in present:
                     nodes.append(self._computed_node(plan, "count", "count", None))
                 node = ShapeNode(
-                    head, "object", role="computed", relationship=rel.id, children=nodes, entity=plan.facts.many.id
+                    head,
+                    "object",
+                    role="computed",
+                    relationship=plan.facts.rel_id,
+                    children=nodes,
+                    entity=plan.facts.many_id,
                 )
                 out.append(self._size(node, *self._object_size(nodes)))
             else:
@@ -549,15 +557,15 @@ class ShapeBuilder:
     def _computed_node(self, plan: RelPlan, name: str, op: str, fld: str | None) -> ShapeNode:
         t: BsonType = "long" if op == "count" else "double"
         if op in ("min", "max") and fld is not None:
-            f = self.ctx.field(plan.facts.many.id, fld)
+            f = self.ctx.field(plan.facts.many_id, fld)
             if f is not None and f.type in BSON and f.type not in ("object", "array"):
                 t = BSON[f.type]
         node = ShapeNode(
             name,
             t,
             role="computed",
-            relationship=plan.facts.rel.id,
-            computation=Computation(plan.facts.rel.id, cast(AggregateOp, op), fld),
+            relationship=plan.facts.rel_id,
+            computation=Computation(plan.facts.rel_id, cast(AggregateOp, op), fld),
         )
         return self._size(node, 8, 8)
 
@@ -627,7 +635,7 @@ class ShapeBuilder:
                     )
                 )
         for facts in self.ctx.rels_of_many[entity.id]:
-            plan = self.plans[facts.rel.id]
+            plan = self.plans[facts.rel_id]
             self._copies_flat(plan, nodes, routes)
         children = []
         for f in entity.fields:
@@ -696,4 +704,4 @@ def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPla
     if items in (series, "start", "end", "count", "sum", "min", "max", "_id"):
         items = "items"
     design = BucketDesign(size=size, series_field=series, items_field=items, time_field=time_field, value_field=value)
-    return BucketPlan(entity.id, design, plan.facts.rel.id if plan is not None else None)
+    return BucketPlan(entity.id, design, plan.facts.rel_id if plan is not None else None)
