@@ -189,35 +189,38 @@ def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]
 
 def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
     settings = ctx.settings
-    n_max = rel.max if rel.max is not None else _default_max(rel, settings)
-    if rel.typical is not None:
-        n_typ = rel.typical
-    elif one.count and many.count is not None and rel.cardinality != "many-to-many":
+    r = rel.__dict__  # the relationship's attributes, read without pydantic's per-attribute lookups
+    cardinality, declared_max, typical, growth = r["cardinality"], r["max"], r["typical"], r["growth"]
+    n_max = declared_max if declared_max is not None else _default_max(rel, settings)
+    if typical is not None:
+        n_typ = typical
+    elif one.count and many.count is not None and cardinality != "many-to-many":
         n_typ = max(1, math.ceil(many.count / one.count))
-        n_typ = min(n_typ, n_max) if rel.max is not None else n_typ
+        n_typ = min(n_typ, n_max) if declared_max is not None else n_typ
     else:
-        n_typ = max(1, n_max // 2) if rel.cardinality != "one-to-one" else 1
-    unbounded = rel.growth == "unbounded" or (rel.growth is None and rel.cardinality == "one-to-squillions")
-    read_together = float(rel.read_together) if rel.read_together is not None else 1.0
+        n_typ = max(1, n_max // 2) if cardinality != "one-to-one" else 1
+    unbounded = growth == "unbounded" or (growth is None and cardinality == "one-to-squillions")
+    read_together = float(r["read_together"]) if r["read_together"] is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
-    ref = f"{rel.inverse or snake(one.name)}_id"
-    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many.id])
+    one_id, many_id = one.id, many.id
+    ref = f"{r['inverse'] or snake(one.name)}_id"
+    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id])
     return RelFacts(
-        rel=rel,
-        one=one,
-        many=many,
-        n_max=n_max,
-        n_typ=n_typ,
-        max_declared=rel.max is not None,
-        unbounded=unbounded,
-        read_together=read_together,
-        standalone=standalone,
-        standalone_reason=reason,
-        self_ref=one.id == many.id,
-        many_needs_one=many_needs_one,
-        rel_id=rel.id,
-        one_id=one.id,
-        many_id=many.id,
+        rel,
+        one,
+        many,
+        n_max,
+        n_typ,
+        declared_max is not None,
+        unbounded,
+        read_together,
+        standalone,
+        reason,
+        one_id == many_id,
+        many_needs_one,
+        r["id"],
+        one_id,
+        many_id,
     )
 
 

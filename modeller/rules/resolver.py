@@ -799,8 +799,9 @@ def _query_index(
     arrays: set[str],
 ) -> None:
     s = ctx.settings
+    qid = q.id
     plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
-    res.query_plans[q.id] = plan
+    res.query_plans[qid] = plan
     joins = []
     for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
         rel = res.join_rel(eid, logical)
@@ -812,7 +813,7 @@ def _query_index(
             continue
         if not _colocated(p, eid, q, res):
             joins.append(rel_id)
-    res.query_joins[q.id] = joins
+    res.query_joins[qid] = joins
     special = (
         (plan.text, "text", "keyword search", "Text: full-text search (one text index per collection)"),
         (plan.geo, "2dsphere", "geospatial predicate", "2dsphere: GeoJSON geometry queries"),
@@ -824,24 +825,24 @@ def _query_index(
                 IndexDesign(
                     keys=keys,
                     name=default_name(keys),
-                    why=f"{purpose} on {path} ({q.id})",
+                    why=f"{purpose} on {path} ({qid})",
                     key_reasons=[reason],
                     rules=["special-index-types"],
-                    queries=[q.id],
+                    queries=[qid],
                 )
             )
-            res.query_index.setdefault(q.id, (coll.name, idx.name))
+            res.query_index.setdefault(qid, (coll.name, idx.name))
     if not plan.keys or plan.only_id:
         if plan.only_id:
-            res.query_index[q.id] = (coll.name, "_id_")
+            res.query_index[qid] = (coll.name, "_id_")
         return
     for idx in out:
         if idx.partial is None and serves(idx.keys, plan) and (idx.collation == plan.collation):
-            if q.id not in idx.queries:
-                idx.queries.append(q.id)
+            if qid not in idx.queries:
+                idx.queries.append(qid)
             if idx.origin == "engine" and "esr-compound-index" not in idx.rules and plan.components >= 2:
                 idx.rules.append("esr-compound-index")
-            res.query_index[q.id] = (coll.name, idx.name)
+            res.query_index[qid] = (coll.name, idx.name)
             return
     keys = plan.keys
     reasons = [plan.reasons.get(k, "") for k, _ in keys]
@@ -857,7 +858,7 @@ def _query_index(
         keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
         notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
     rules = ["esr-compound-index"] if plan.components >= 2 else ["index-hot-queries"]
-    why = f"serves query {q.id!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {q.id!r}"
+    why = f"serves query {qid!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {qid!r}"
     if notes:
         why += "; " + "; ".join(notes)
     idx = add(
@@ -868,10 +869,10 @@ def _query_index(
             why=why,
             key_reasons=reasons,
             rules=rules,
-            queries=[q.id],
+            queries=[qid],
         )
     )
-    res.query_index[q.id] = (coll.name, idx.name)
+    res.query_index[qid] = (coll.name, idx.name)
 
 
 def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
