@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from modeller.model.paths import all_fields, iter_paths
+from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
 from modeller.rules.naming import snake
 from modeller.rules.settings import Settings
@@ -41,6 +41,11 @@ class RelFacts:
     self_ref: bool
     #: a query on the N side filters by its reference to the One
     many_needs_one: bool
+    #: ``rel.id``, ``one.id``, ``many.id`` read once (a pydantic attribute read costs several dict lookups and the
+    #: resolver reads these tens of thousands of times)
+    rel_id: str = ""
+    one_id: str = ""
+    many_id: str = ""
 
 
 @dataclass(slots=True)
@@ -67,7 +72,8 @@ class Context:
         return self.server_version is not None and self.server_version >= self.settings.ts_min_version
 
     def field(self, entity_id: str, path: str) -> Field | None:
-        return self.fields_of.get(entity_id, {}).get(path)
+        paths = self.fields_of.get(entity_id)
+        return None if paths is None else paths.get(path)
 
     def is_hot(self, query: Query) -> bool:
         return query.hot or (query.per_sec or 0) >= self.settings.hot_per_sec
@@ -108,46 +114,70 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
     ctx = Context(project=project, settings=settings, server_version=_version(project.server_version))
     old_fields = cache.fields if cache is not None else {}
     new_fields: dict[str, tuple[Entity, dict[str, Field]]] = {}
+    # model attributes are read once into locals: each pydantic attribute read costs a few dict lookups
+    entities, rels_of_one, rels_of_many, queries_of = ctx.entities, ctx.rels_of_one, ctx.rels_of_many, ctx.queries_of
     for i, entity in enumerate(project.entities):
-        if entity.id in ctx.entities:
+        eid = entity.id
+        if eid in entities:
             continue
-        ctx.entities[entity.id] = entity
-        ctx.entity_order[entity.id] = i
-        known = old_fields.get(entity.id)
+        entities[eid] = entity
+        ctx.entity_order[eid] = i
+        known = old_fields.get(eid)
         if known is None or known[0] is not entity:
-            known = (entity, dict(iter_paths(all_fields(entity))))
-        new_fields[entity.id] = known
-        ctx.fields_of[entity.id] = known[1]
-        ctx.rels_of_one[entity.id] = []
-        ctx.rels_of_many[entity.id] = []
-        ctx.queries_of[entity.id] = []
+            known = (entity, field_paths(entity))
+        new_fields[eid] = known
+        ctx.fields_of[eid] = known[1]
+        rels_of_one[eid] = []
+        rels_of_many[eid] = []
+        queries_of[eid] = []
     for query in project.queries:
-        if query.entity in ctx.entities:
+        own = queries_of.get(query.entity)
+        if own is not None:
             ctx.queries.append(query)
-            ctx.queries_of[query.entity].append(query)
+            own.append(query)
             for rel_id in dict.fromkeys(query.joins):
                 ctx.queries_joining.setdefault(rel_id, []).append(query)
     old_facts = cache.facts if cache is not None else {}
     new_facts: dict[str, tuple[Any, ...]] = {}
-    seen_rel: set[str] = set()
+    rel_by_id = ctx.rel_by_id
     for rel in project.relationships:
-        one, many = ctx.entities.get(rel.one), ctx.entities.get(rel.many)
-        if one is None or many is None or rel.id in seen_rel:
+        one, many = entities.get(rel.one), entities.get(rel.many)
+        rid = rel.id
+        if one is None or many is None or rid in rel_by_id:
             continue
-        seen_rel.add(rel.id)
-        key = (rel, one, many, *ctx.queries_of[many.id])
-        entry = old_facts.get(rel.id)
+        key = (rel, one, many, *queries_of[many.id])
+        entry = old_facts.get(rid)
         if entry is None or len(entry) != len(key) + 1 or not all(map(operator.is_, key, entry)):
             entry = (*key, _facts(ctx, rel, one, many))
-        new_facts[rel.id] = entry
+        new_facts[rid] = entry
         facts = entry[-1]
         ctx.rels.append(facts)
-        ctx.rel_by_id[rel.id] = facts
-        ctx.rels_of_one[one.id].append(facts)
-        ctx.rels_of_many[many.id].append(facts)
+        rel_by_id[rid] = facts
+        rels_of_one[one.id].append(facts)
+        rels_of_many[many.id].append(facts)
     if cache is not None:
         cache.fields, cache.facts = new_fields, new_facts
     return ctx
+
+
+def field_paths(entity: Entity) -> dict[str, Field]:
+    """``dict(iter_paths(all_fields(entity)))`` without a generator per field (the same keys, order and values)."""
+    out: dict[str, Field] = {}
+    _add_paths(all_fields(entity), "", out)
+    return out
+
+
+def _add_paths(fields: Iterable[Field], prefix: str, out: dict[str, Field]) -> None:
+    for f in fields:
+        d = f.__dict__  # one pydantic attribute read instead of three per field
+        path = prefix + d["name"]
+        out[path] = f
+        below = d["fields"]
+        items = d["items"]
+        while not below and items is not None:
+            below, items = items.fields, items.items
+        if below:
+            _add_paths(below, path + ".", out)
 
 
 def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]:
@@ -159,32 +189,38 @@ def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]
 
 def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
     settings = ctx.settings
-    n_max = rel.max if rel.max is not None else _default_max(rel, settings)
-    if rel.typical is not None:
-        n_typ = rel.typical
-    elif one.count and many.count is not None and rel.cardinality != "many-to-many":
+    r = rel.__dict__  # the relationship's attributes, read without pydantic's per-attribute lookups
+    cardinality, declared_max, typical, growth = r["cardinality"], r["max"], r["typical"], r["growth"]
+    n_max = declared_max if declared_max is not None else _default_max(rel, settings)
+    if typical is not None:
+        n_typ = typical
+    elif one.count and many.count is not None and cardinality != "many-to-many":
         n_typ = max(1, math.ceil(many.count / one.count))
-        n_typ = min(n_typ, n_max) if rel.max is not None else n_typ
+        n_typ = min(n_typ, n_max) if declared_max is not None else n_typ
     else:
-        n_typ = max(1, n_max // 2) if rel.cardinality != "one-to-one" else 1
-    unbounded = rel.growth == "unbounded" or (rel.growth is None and rel.cardinality == "one-to-squillions")
-    read_together = float(rel.read_together) if rel.read_together is not None else 1.0
+        n_typ = max(1, n_max // 2) if cardinality != "one-to-one" else 1
+    unbounded = growth == "unbounded" or (growth is None and cardinality == "one-to-squillions")
+    read_together = float(r["read_together"]) if r["read_together"] is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
-    ref = f"{rel.inverse or snake(one.name)}_id"
-    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many.id])
+    one_id, many_id = one.id, many.id
+    ref = f"{r['inverse'] or snake(one.name)}_id"
+    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id])
     return RelFacts(
-        rel=rel,
-        one=one,
-        many=many,
-        n_max=n_max,
-        n_typ=n_typ,
-        max_declared=rel.max is not None,
-        unbounded=unbounded,
-        read_together=read_together,
-        standalone=standalone,
-        standalone_reason=reason,
-        self_ref=one.id == many.id,
-        many_needs_one=many_needs_one,
+        rel,
+        one,
+        many,
+        n_max,
+        n_typ,
+        declared_max is not None,
+        unbounded,
+        read_together,
+        standalone,
+        reason,
+        one_id == many_id,
+        many_needs_one,
+        r["id"],
+        one_id,
+        many_id,
     )
 
 

@@ -7,6 +7,7 @@ model), so the script, the samples and the diagram always agree with the advice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -203,6 +204,15 @@ class CollectionDesign:
     def root(self) -> str:
         return self.entities[0]
 
+    def defer_validator(self, make: Callable[[], dict[str, Any]]) -> None:
+        """Let ``validator`` be ``make()``, computed on its first read (no rule reads it: exporters and the GUI do).
+
+        Reading ``validator`` (directly, through ``to_json``, ``==``, ``repr`` or
+        ``dataclasses.replace``) always gives the computed dict; ``make`` must
+        only depend on what is final when it is deferred.
+        """
+        _VALIDATOR_SLOT.__set__(self, _Deferred(make))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -232,6 +242,38 @@ class CollectionDesign:
             "validation_level": self.validation_level,
             "validation_action": self.validation_action,
         }
+
+
+class _Deferred:
+    """A field value waiting to be computed (see :class:`_OnFirstRead`)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
+class _OnFirstRead:
+    """Stands in for a slot of a dataclass: a :class:`_Deferred` value is computed and stored on its first read."""
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = self.slot.__get__(obj, owner)
+        if type(value) is _Deferred:
+            value = value.make()
+            self.slot.__set__(obj, value)
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self.slot.__set__(obj, value)
+
+
+_VALIDATOR_SLOT = CollectionDesign.__dict__["validator"]
+setattr(CollectionDesign, "validator", _OnFirstRead(_VALIDATOR_SLOT))  # noqa: B010 (mypy refuses a slot rebind)
 
 
 SyncMethod = Literal["application", "change-stream", "scheduled", "none"]

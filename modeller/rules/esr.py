@@ -105,14 +105,13 @@ def plan_query(query: Query, resolve: Resolve, in_max: int) -> EsrPlan:
 def serves(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
     """Can an index with ``index_keys`` serve the query's filter and sort without a blocking sort?"""
     keys = list(index_keys)
-    if any(v not in (1, -1) for _, v in keys[: len(plan.keys)]):
-        return False
-    n_eq = len(plan.eq)
-    if len(keys) < len(plan.keys):
+    n_eq, n_sort, n_range = len(plan.eq), len(plan.sort), len(plan.range)
+    wanted = n_eq + n_sort + n_range
+    if len(keys) < wanted or any(v not in (1, -1) for _, v in keys[:wanted]):
         return False
     if {k for k, _ in keys[:n_eq]} != set(plan.eq):
         return False
-    sort_part = keys[n_eq : n_eq + len(plan.sort)]
+    sort_part = keys[n_eq : n_eq + n_sort]
     if [k for k, _ in sort_part] != [k for k, _ in plan.sort]:
         return False
     if plan.sort:
@@ -120,7 +119,7 @@ def serves(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
         inverted = all(d == -qd for (_, d), (_, qd) in zip(sort_part, plan.sort, strict=True))
         if not (same or inverted):
             return False
-    rest = keys[n_eq + len(plan.sort) : n_eq + len(plan.sort) + len(plan.range)]
+    rest = keys[n_eq + n_sort : wanted]
     return {k for k, _ in rest} == set(plan.range)
 
 
@@ -131,4 +130,7 @@ def covers_fields(index_keys: list[tuple[str, Any]], plan: EsrPlan) -> bool:
 
 def default_name(keys: list[tuple[str, Any]]) -> str:
     """MongoDB's default index name: ``field_1_other_-1``."""
-    return "_".join(f"{k}_{v}" for k, v in keys)
+    if len(keys) == 1:  # most indexes
+        k, v = keys[0]
+        return f"{k}_{v}"
+    return "_".join([f"{k}_{v}" for k, v in keys])

@@ -8,6 +8,8 @@ from typing import Any
 
 def q(name: str) -> str:
     """A JS string literal / object key for any user-supplied name (quotes, newlines, ``</script>`` safe)."""
+    if name.isascii() and name.isprintable() and '"' not in name and "\\" not in name and "</" not in name:
+        return f'"{name}"'  # what json.dumps gives for printable ASCII without quote or backslash
     return json.dumps(name, ensure_ascii=True).replace("</", "<\\/")
 
 

@@ -66,10 +66,12 @@ class RelPlan:
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     """(average, maximum) bytes of an entity's own fields as one document (with ``_id``)."""
     avg = mx = DOC_OVERHEAD + element_overhead("_id") + 12
+    settings = ctx.settings
     for f in entity.fields:
-        a, m = value_bytes(f, ctx.settings)
-        avg += a + element_overhead(f.name)
-        mx += m + element_overhead(f.name)
+        a, m = value_bytes(f, settings)
+        o = element_overhead(f.name)
+        avg += a + o
+        mx += m + o
     if entity.subtypes is not None and entity.subtypes.variants:
         extra = []
         for fields in entity.subtypes.variants.values():
@@ -107,7 +109,7 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
     embed_parent: dict[str, set[str]] = {}
     new_cache: dict[str, Any] = {}
     for facts in ctx.rels:
-        rel_id = facts.rel.id
+        rel_id = facts.rel_id
         entry = cache.get(rel_id) if cache is not None else None
         plan: RelPlan | None = None
         if entry is not None and entry[0] is facts:
@@ -116,14 +118,14 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
             entry = None
             plan = _plan(ctx, facts, sizes)
             chosen = plan.strategy
-        cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one.id, facts.many.id)
+        cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one_id, facts.many_id)
         if entry is not None and entry[2] == cycle:
             plan = entry[3]
         else:
             plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes), cycle)
         assert plan is not None
         if plan.strategy == "embed":
-            embed_parent.setdefault(facts.many.id, set()).add(facts.one.id)
+            embed_parent.setdefault(facts.many_id, set()).add(facts.one_id)
         new_cache[rel_id] = (facts, chosen, cycle, plan)
         plans[rel_id] = plan
     if cache is not None:
@@ -223,7 +225,7 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         ref = f"{rel.inverse or snake(facts.one.name)}_id"
         plan.keep_ref_field = facts.many_needs_one or any(
             ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
-            for q in ctx.queries_of[facts.many.id]
+            for q in ctx.queries_of[facts.many_id]
         )
     return plan
 
@@ -296,7 +298,7 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
     """Where each declared denormalization lands for this strategy (rules 11-16)."""
     facts, s = plan.facts, ctx.settings
     one, many, rel = facts.one, facts.many, facts.rel
-    taken = {f.name for f in many.fields}
+    taken = {f.name for f in many.fields} if rel.denormalize else set()
     seen: set[tuple[str, str]] = set()
     for d in rel.denormalize:
         key = (d.field, d.direction)
@@ -365,7 +367,8 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
         for f in many.fields:
             if f.type in ("object", "array"):
                 continue
-            d = Denormalization(field=f.name, direction="many-to-one", staleness="seconds")
+            # a declared field name and fixed literals: nothing to validate, and validation costs more than the rest
+            d = Denormalization.model_construct(field=f.name, direction="many-to-one", staleness="seconds")
             plan.copies.append(
                 CopyPlan(
                     d,

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal, cast
 
-from modeller.model.project import Query
+from modeller.model.project import Field, Query
 from modeller.rules import js
 from modeller.rules.context import Context
 from modeller.rules.design import (
@@ -157,7 +158,7 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     for plan in plans.values():
         many = plan.facts.many
         if plan.strategy == "embed":
-            embedded_in.setdefault(many.id, []).append(plan.facts.rel.id)
+            embedded_in.setdefault(many.id, []).append(plan.facts.rel_id)
         elif plan.strategy == "bucket" and many.id not in buckets:
             buckets[many.id] = make_bucket(ctx, many, plan)
     for eid, entity in ctx.entities.items():
@@ -167,8 +168,8 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
-        if plan.strategy == "single-collection" and not facts.self_ref and facts.many.id not in embedded_in:
-            shared_with.setdefault(facts.many.id, facts.one.id)
+        if plan.strategy == "single-collection" and not facts.self_ref and facts.many_id not in embedded_in:
+            shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
     res = Resolution(plans, builder, embedded_in=embedded_in, buckets=buckets, shared_with=shared_with, units=units)
@@ -212,7 +213,7 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
     new_rels: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = {}
     rels: list[RelationshipDesign] = []
     for rel_id, plan in plans.items():
-        rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
+        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
         entry = old_rels.get(rel_id)
         if entry is None or not _same(entry[0], rkey):
             entry = (rkey, _relationship_design(ctx, res, plan))
@@ -263,7 +264,7 @@ def _units(
         found: set[str] = set()
         if depth <= len(embedded_in):
             for rel_id in embedded_in.get(eid, ()):
-                found |= roots_above(plans[rel_id].facts.one.id, depth + 1)
+                found |= roots_above(plans[rel_id].facts.one_id, depth + 1)
         tops[eid] = found
         return found
 
@@ -287,22 +288,22 @@ def _units(
 def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
     """Every object a unit reads: its entities, the plans of their relationships, their queries."""
     key: list[Any] = []
-    for eid in (*roots, "|", *embedded):
-        if eid == "|":
-            key.append(None)
-            continue
-        key.append(ctx.entities[eid])
-        for facts in ctx.rels_of_many[eid]:
-            key.append(plans[facts.rel.id])
-        key.append(None)
-        for facts in ctx.rels_of_one[eid]:
-            key.append(plans[facts.rel.id])
-        key.append(None)
-        for q in ctx.queries_of[eid]:
-            key.append(q)
-            for rel_id in q.joins:
-                key.append(plans.get(rel_id))
-        key.append(None)
+    append, extend = key.append, key.extend
+    entities, rels_of_many, rels_of_one, queries_of = ctx.entities, ctx.rels_of_many, ctx.rels_of_one, ctx.queries_of
+    for group, eids in enumerate((roots, embedded)):
+        if group:
+            append(None)  # between the roots and the embedded entities
+        for eid in eids:
+            append(entities[eid])
+            extend([plans[facts.rel_id] for facts in rels_of_many[eid]])
+            append(None)
+            extend([plans[facts.rel_id] for facts in rels_of_one[eid]])
+            append(None)
+            for q in queries_of[eid]:
+                append(q)
+                if q.joins:
+                    extend([plans.get(rel_id) for rel_id in q.joins])
+            append(None)
     return tuple(key)
 
 
@@ -346,7 +347,8 @@ def _resolve_unit(
         collections[name] = coll
     placements: list[tuple[str, str, Placement]] = []
     _place_embedded(res, plans, embedded_in, embedded, placements, collections)
-    for many_id in shared_with:
+    # only this unit's roots can share a host collection here (their host is in the same unit)
+    for many_id in (eid for eid in roots if eid in shared_with):
         host_coll = collections.get(res.location.get(many_id, ("", ""))[0])
         if host_coll is not None and not any(n.name == "links" for n in host_coll.shape):
             host_coll.shape.append(_links_node())
@@ -355,7 +357,7 @@ def _resolve_unit(
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
         res.array_paths[coll.name] = _array_paths(coll.shape)
         coll.timeseries = _timeseries(ctx, coll, buckets)
-        coll.validator = collection_validator(coll.shape, coll.discriminator)
+        coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
     for coll in collections.values():
         coll.indexes = _indexes(ctx, res, coll, buckets)
@@ -451,7 +453,7 @@ def _place_embedded(
             return None
         for rel_id in embedded_in[eid]:
             plan = plans[rel_id]
-            host = place(plan.facts.one.id, depth + 1)
+            host = place(plan.facts.one_id, depth + 1)
             if host is None:
                 continue
             name = embed_field(plan.facts.rel, plan.facts.many)
@@ -469,17 +471,23 @@ def _place_embedded(
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:
+    """Dotted paths of the array nodes (multikey); only containers are walked, leaves cost one test."""
     out: set[str] = set()
-    stack: list[tuple[str, ShapeNode]] = [("", n) for n in shape]
+    stack: list[tuple[str, ShapeNode]] = [("", n) for n in shape if n.bson_type == "array" or n.children]
     while stack:
         prefix, node = stack.pop()
-        path = f"{prefix}{node.name}"
+        path = prefix + node.name
         if node.bson_type == "array":
             out.add(path)
             if node.items is not None:
-                stack.extend((path + ".", c) for c in node.items.children)
+                below = node.items.children
+            else:
+                continue
         else:
-            stack.extend((path + ".", c) for c in node.children)
+            below = node.children
+        if below:
+            path += "."
+            stack.extend((path, c) for c in below if c.bson_type == "array" or c.children)
     return out
 
 
@@ -583,20 +591,27 @@ def _indexes(
     arrays = res.array_paths.get(coll.name, set())
     root = coll.root
 
+    #: the indexes of ``out`` by their keys, in ``out``'s order (a new index merges into the first same one)
+    by_keys: dict[tuple[tuple[str, Any], ...], list[IndexDesign]] = {}
+
     def add(index: IndexDesign) -> IndexDesign:
-        for other in out:
+        keys = _keys_key(index.keys)
+        same_keys = by_keys.get(keys)
+        if same_keys is None:
+            by_keys[keys] = [index]
+            out.append(index)
+            return index
+        for other in same_keys:
             if (
-                _keys_key(other.keys) == _keys_key(index.keys)
-                and other.unique == index.unique
-                and (
-                    other.expire_after_s == index.expire_after_s
-                    and other.partial == index.partial
-                    and other.collation == index.collation
-                )
+                other.unique == index.unique
+                and other.expire_after_s == index.expire_after_s
+                and other.partial == index.partial
+                and other.collation == index.collation
             ):
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
+        same_keys.append(index)
         out.append(index)
         return index
 
@@ -619,12 +634,13 @@ def _indexes(
                     key_reasons=["declared" for _ in keys],
                 )
             )
+    tops: dict[str, tuple[list[str], list[tuple[str, Field]]]] = {}
     # (b) unique fields (special-index-types) — top-level documents only
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "" or root in buckets:
             continue
-        for path, f in ctx.fields_of[eid].items():
-            if f.unique and "." not in path and path != "_id":
+        for path in _top_fields(ctx, eid, tops)[0]:
+            if path != "_id":
                 add(
                     IndexDesign(
                         keys=[(path, 1)],
@@ -653,7 +669,7 @@ def _indexes(
         )
     else:
         for facts in ctx.rels_of_many[root]:
-            plan = res.plans[facts.rel.id]
+            plan = res.plans[facts.rel_id]
             node = _ref_path(res, plan, coll)
             if node is None:
                 continue
@@ -661,13 +677,15 @@ def _indexes(
                 IndexDesign(
                     keys=[(node, 1)],
                     name=default_name([(node, 1)]),
-                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel.id}): always index "
+                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel_id}): always index "
                     "reference fields (CN); the join is then one index lookup per read (Zola-3)",
                     key_reasons=[f"Equality: reference to the {facts.one.name}"],
                     rules=["index-reference-fields"],
                 )
             )
-        if any(n.name == "links" and n.role == "child-refs" for n in coll.shape):
+        if "links" in [n.name for n in coll.shape] and any(
+            n.name == "links" and n.role == "child-refs" for n in coll.shape
+        ):
             keys = [("links.target", 1), ("links.doc_type", 1)]
             add(
                 IndexDesign(
@@ -679,10 +697,10 @@ def _indexes(
                 )
             )
         for facts in ctx.rels_of_one[root]:
-            plan = res.plans[facts.rel.id]
+            plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
                 arr = next(
-                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel.id), None
+                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None
                 )
                 if arr is not None:
                     path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
@@ -690,7 +708,7 @@ def _indexes(
                         IndexDesign(
                             keys=[(path, 1)],
                             name=default_name([(path, 1)]),
-                            why=f"multikey index on the references of {facts.rel.id}: finds which "
+                            why=f"multikey index on the references of {facts.rel_id}: finds which "
                             f"{facts.one.name} link a {facts.many.name}",
                             key_reasons=["Equality: reference array (multikey)"],
                             rules=["many-to-many-refs", "index-reference-fields"],
@@ -723,8 +741,8 @@ def _indexes(
                     rules=["ttl-retention-index"],
                 )
             )
-        for path, f in ctx.fields_of[eid].items():
-            if f.expire_after_s is not None and "." not in path:
+        for path, f in _top_fields(ctx, eid, tops)[1]:
+            if f.expire_after_s is not None:
                 add(
                     IndexDesign(
                         keys=[(path, 1)],
@@ -738,14 +756,35 @@ def _indexes(
     return _drop_redundant(res, coll, out)
 
 
+def _top_fields(
+    ctx: Context, eid: str, memo: dict[str, tuple[list[str], list[tuple[str, Field]]]]
+) -> tuple[list[str], list[tuple[str, Field]]]:
+    """Top-level paths of unique fields, and (path, field) of those with ``expire_after_s``: one pass for both."""
+    found = memo.get(eid)
+    if found is None:
+        unique: list[str] = []
+        ttl: list[tuple[str, Field]] = []
+        for path, f in ctx.fields_of[eid].items():
+            if "." not in path:
+                d = f.__dict__  # one pydantic attribute read instead of two
+                if d["unique"]:
+                    unique.append(path)
+                if d["expire_after_s"] is not None:
+                    ttl.append((path, f))
+        found = memo[eid] = (unique, ttl)
+    return found
+
+
 def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | None:
     if plan.strategy in ("embed", "child-refs", "bucket"):
         return None
+    rel_id = plan.facts.rel_id
     for node in coll.shape:
-        if node.relationship == plan.facts.rel.id and node.role == "parent-ref":
-            return node.name
-        if node.relationship == plan.facts.rel.id and node.role == "extended-ref" and not plan.keep_ref_field:
-            return f"{node.name}._id"
+        if node.relationship == rel_id:
+            if node.role == "parent-ref":
+                return node.name
+            if node.role == "extended-ref" and not plan.keep_ref_field:
+                return f"{node.name}._id"
     return None
 
 
@@ -760,8 +799,9 @@ def _query_index(
     arrays: set[str],
 ) -> None:
     s = ctx.settings
+    qid = q.id
     plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
-    res.query_plans[q.id] = plan
+    res.query_plans[qid] = plan
     joins = []
     for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
         rel = res.join_rel(eid, logical)
@@ -773,7 +813,7 @@ def _query_index(
             continue
         if not _colocated(p, eid, q, res):
             joins.append(rel_id)
-    res.query_joins[q.id] = joins
+    res.query_joins[qid] = joins
     special = (
         (plan.text, "text", "keyword search", "Text: full-text search (one text index per collection)"),
         (plan.geo, "2dsphere", "geospatial predicate", "2dsphere: GeoJSON geometry queries"),
@@ -785,24 +825,24 @@ def _query_index(
                 IndexDesign(
                     keys=keys,
                     name=default_name(keys),
-                    why=f"{purpose} on {path} ({q.id})",
+                    why=f"{purpose} on {path} ({qid})",
                     key_reasons=[reason],
                     rules=["special-index-types"],
-                    queries=[q.id],
+                    queries=[qid],
                 )
             )
-            res.query_index.setdefault(q.id, (coll.name, idx.name))
+            res.query_index.setdefault(qid, (coll.name, idx.name))
     if not plan.keys or plan.only_id:
         if plan.only_id:
-            res.query_index[q.id] = (coll.name, "_id_")
+            res.query_index[qid] = (coll.name, "_id_")
         return
     for idx in out:
         if idx.partial is None and serves(idx.keys, plan) and (idx.collation == plan.collation):
-            if q.id not in idx.queries:
-                idx.queries.append(q.id)
+            if qid not in idx.queries:
+                idx.queries.append(qid)
             if idx.origin == "engine" and "esr-compound-index" not in idx.rules and plan.components >= 2:
                 idx.rules.append("esr-compound-index")
-            res.query_index[q.id] = (coll.name, idx.name)
+            res.query_index[qid] = (coll.name, idx.name)
             return
     keys = plan.keys
     reasons = [plan.reasons.get(k, "") for k, _ in keys]
@@ -818,7 +858,7 @@ def _query_index(
         keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
         notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
     rules = ["esr-compound-index"] if plan.components >= 2 else ["index-hot-queries"]
-    why = f"serves query {q.id!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {q.id!r}"
+    why = f"serves query {qid!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {qid!r}"
     if notes:
         why += "; " + "; ".join(notes)
     idx = add(
@@ -829,10 +869,10 @@ def _query_index(
             why=why,
             key_reasons=reasons,
             rules=rules,
-            queries=[q.id],
+            queries=[qid],
         )
     )
-    res.query_index[q.id] = (coll.name, idx.name)
+    res.query_index[qid] = (coll.name, idx.name)
 
 
 def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
@@ -845,9 +885,12 @@ def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
 def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]) -> list[IndexDesign]:
     """Remove engine indexes that are a prefix of another index (Manual-AP-unnecessary-indexes)."""
     kept: list[IndexDesign] = []
+    if len(indexes) < 2:
+        return list(indexes)
+    longest = max(len(i.keys) for i in indexes)  # an index with as many keys is a prefix of none
     for idx in indexes:
         longer = None
-        if idx.origin == "engine" and _plain(idx):
+        if idx.origin == "engine" and len(idx.keys) < longest and _plain(idx):
             longer = next(
                 (
                     o
@@ -882,7 +925,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
     if plan.dropped:
         why += "; not copied: " + "; ".join(f"{d.field} ({reason})" for d, reason in plan.dropped)
     return RelationshipDesign(
-        id=plan.facts.rel.id,
+        id=plan.facts.rel_id,
         strategy=plan.strategy,
         chosen_by=cast(ChosenBy, plan.chosen_by),
         rules=list(plan.rules),
@@ -894,9 +937,9 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:
-    rel = plan.facts.rel
-    rel_path = res.builder.copy_paths.get((rel.id, cp.denorm.field, cp.denorm.direction), cp.name)
-    coll, prefix = res.location.get(cp.target.id, (collection_name(cp.target), ""))
+    rel_path = res.builder.copy_paths.get((plan.facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
+    located = res.location.get(cp.target.id)
+    coll, prefix = located if located is not None else (collection_name(cp.target), "")
     path = f"{prefix}.{rel_path}" if prefix else rel_path
     advice = sync_advice(ctx, res, plan, cp, coll, path)
     return DenormalizedCopy(
@@ -914,7 +957,8 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
 
 def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str) -> str:
     """The mongosh that keeps one copy in sync, plus the seed-003 alternatives."""
-    src_coll = res.location.get(cp.source.id, (collection_name(cp.source), ""))[0]
+    located = res.location.get(cp.source.id)
+    src_coll = located[0] if located is not None else collection_name(cp.source)
     f = cp.denorm.field
     new = "newValue"
     if plan.strategy == "subset" and cp.location == "subset":
@@ -963,7 +1007,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             (
                 n.name
                 for n in _find_nodes(res, coll, "")
-                if n.relationship == plan.facts.rel.id and n.role == "parent-ref"
+                if n.relationship == plan.facts.rel_id and n.role == "parent-ref"
             ),
             None,
         )
@@ -974,7 +1018,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
                 (
                     n
                     for n in _find_nodes(res, src_coll, "")
-                    if n.relationship == plan.facts.rel.id and n.role == "child-refs"
+                    if n.relationship == plan.facts.rel_id and n.role == "child-refs"
                 ),
                 None,
             )

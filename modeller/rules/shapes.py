@@ -73,32 +73,39 @@ class ShapeBuilder:
     plans: dict[str, RelPlan]
     embedded_in: dict[str, list[str]]  # entity -> rel ids embedding it
     buckets: dict[str, BucketPlan]
-    sizes: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: id(node) -> (average bytes, maximum bytes, node): holding the node keeps its id from being reused by
+    #: a later unsized node once a merge drops it (one of two same-named fields)
+    sizes: dict[int, tuple[int, int, ShapeNode]] = field(default_factory=dict)
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)
     #: (rel id, copy name) -> path of the copy relative to the target entity's element
     copy_paths: dict[tuple[str, str, str], str] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)
-    #: every sized node stays alive as long as ``sizes``: a node dropped during the build (a merge keeps
-    #: one of two same-named fields) must not hand its id, and so its size, to a later unsized node
-    _sized: list[ShapeNode] = field(default_factory=list)
 
     # ----- sizes -----
     def _size(self, node: ShapeNode, avg: int, mx: int) -> ShapeNode:
-        self.sizes[id(node)] = (avg, mx)
-        self._sized.append(node)
+        self.sizes[id(node)] = (avg, mx, node)
         return node
 
     def size_of(self, node: ShapeNode) -> tuple[int, int]:
-        a, m = self.sizes.get(id(node), (8, 8))
-        o = element_overhead(node.name)
+        entry = self.sizes.get(id(node))
+        a, m = (8, 8) if entry is None else (entry[0], entry[1])
+        o = _overhead(node.name)
         return a + o, m + o
 
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
+        """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead."""
         avg = mx = DOC_OVERHEAD
+        sizes = self.sizes
         for c in children:
-            a, m = self.size_of(c)
-            avg += a
-            mx += m
+            entry = sizes.get(id(c))
+            name = c.name
+            o = 2 + len(name) if name.isascii() else element_overhead(name)
+            if entry is None:
+                avg += 8 + o
+                mx += 8 + o
+            else:
+                avg += entry[0] + o
+                mx += entry[1] + o
         return avg, mx
 
     def doc_size(self, nodes: list[ShapeNode]) -> tuple[int, int]:
@@ -106,22 +113,69 @@ class ShapeBuilder:
 
     # ----- declared fields -----
     def field_node(self, f: Field | ArrayItems, name: str, variant: str | None = None) -> ShapeNode:
-        s = self.ctx.settings
-        node = ShapeNode(
-            name=name,
-            bson_type=BSON[f.type],
-            role="field",
-            field_type=f.type if f.type in ("uuid", "point") else None,
-            enum=list(f.enum) if f.enum else None,
-            faker=f.faker,
-            example=f.example,
-            variant=variant,
-        )
+        """The node of a declared field (or array element) with its size; one call per node of the tree."""
+        # the model's attributes are read from the instance dict: a pydantic attribute read costs several
+        # lookups and this runs once per declared field and array element
+        d = f.__dict__
+        t = d["type"]
+        # positional arguments and only the non-default attributes: a keyword call on the 21-field
+        # dataclass costs more than the rest of this function
         if isinstance(f, Field):
-            node.required = f.required
-            node.unique = f.unique
-            node.description = f.description
-        if f.type == "point":
+            node = ShapeNode(
+                name, BSON[t], "field", t if t == "uuid" or t == "point" else None, d["required"], d["unique"]
+            )
+            description = d["description"]
+            if description is not None:
+                node.description = description
+        else:
+            node = ShapeNode(name, BSON[t], "field", t if t == "uuid" or t == "point" else None)
+        enum = d["enum"]
+        if enum:
+            node.enum = list(enum)
+        if variant is not None:
+            node.variant = variant
+        faker = d["faker"]
+        if faker is not None:
+            node.faker = faker
+        example = d["example"]
+        if example is not None:
+            node.example = example
+        sizes = self.sizes
+        if t == "string":
+            b = d["bytes"]
+            b = (self.ctx.settings.default_string_bytes if b is None else b) + 5
+            sizes[id(node)] = (b, b, node)
+            return node
+        if t == "object":
+            children = node.children = [self.field_node(c, c.name) for c in (f.fields or ())]
+            if not children and f.bytes is not None:
+                sizes[id(node)] = (f.bytes, f.bytes, node)
+                return node
+            a, m = self._object_size(children)
+            sizes[id(node)] = (a, m, node)
+            return node
+        if t == "array":
+            s = self.ctx.settings
+            items = f.items
+            if items is not None:
+                item_node = self.field_node(items, "items")
+                a, m, _ = sizes[id(item_node)]
+            else:
+                item_node = ShapeNode("items", "string")
+                a = m = s.default_string_bytes + 5
+                sizes[id(item_node)] = (a, m, item_node)
+            node.items = item_node
+            max_items = f.max_items if isinstance(f, Field) else None
+            node.max_items = max_items
+            n_max = max_items if max_items is not None else s.default_array_max
+            n_avg = min(n_max, s.default_array_items)
+            sizes[id(node)] = (
+                DOC_OVERHEAD + n_avg * (a + 1 + ARRAY_INDEX_NAME),
+                DOC_OVERHEAD + n_max * (m + 1 + ARRAY_INDEX_NAME),
+                node,
+            )
+            return node
+        if t == "point":
             node.children = [
                 self._size(ShapeNode("type", "string", enum=["Point"], required=True), 10, 10),
                 self._size(
@@ -136,40 +190,18 @@ class ShapeBuilder:
                     40,
                 ),
             ]
-            return self._size(node, TYPE_BYTES["point"], TYPE_BYTES["point"])
-        if f.type == "object":
-            node.children = [self.field_node(c, c.name) for c in (f.fields or [])]
-            if not node.children and f.bytes is not None:
-                return self._size(node, f.bytes, f.bytes)
-            return self._size(node, *self._object_size(node.children))
-        if f.type == "array":
-            items = f.items
-            item_node = (
-                self.field_node(items, "items")
-                if items is not None
-                else self._size(ShapeNode("items", "string"), s.default_string_bytes + 5, s.default_string_bytes + 5)
-            )
-            node.items = item_node
-            max_items = f.max_items if isinstance(f, Field) else None
-            node.max_items = max_items
-            a, m = self.sizes[id(item_node)]
-            n_max = max_items if max_items is not None else s.default_array_max
-            n_avg = min(n_max, s.default_array_items)
-            return self._size(
-                node,
-                DOC_OVERHEAD + n_avg * (a + 1 + ARRAY_INDEX_NAME),
-                DOC_OVERHEAD + n_max * (m + 1 + ARRAY_INDEX_NAME),
-            )
-        if f.type == "string":
-            b = (f.bytes if f.bytes is not None else s.default_string_bytes) + 5
+            b = TYPE_BYTES["point"]
         else:
-            b = f.bytes if f.bytes is not None else TYPE_BYTES.get(f.type, 8)
-        return self._size(node, b, b)
+            b = d["bytes"]
+            if b is None:
+                b = TYPE_BYTES.get(t, 8)
+        sizes[id(node)] = (b, b, node)
+        return node
 
     # ----- entities -----
     def has_identity(self, entity: Entity) -> bool:
         """Embedded elements keep an ``_id`` when other documents refer to them."""
-        return any(self.plans[f.rel.id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id])
+        return any(self.plans[f.rel_id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id])
 
     def id_node(self, entity: Entity) -> ShapeNode:
         declared = self.ctx.field(entity.id, "_id")
@@ -190,16 +222,21 @@ class ShapeBuilder:
         if root or self.has_identity(entity):
             nodes.append(self.id_node(entity))
         routes["_id"] = Route("_id")
-        declared_id = self.ctx.field(entity.id, "_id") is not None
-        if entity.subtypes is not None:
-            disc = entity.subtypes.discriminator
+        #: declared names that get no node of their own here (the declared ``_id``, the discriminator)
+        skip: set[str] = set()
+        if self.ctx.field(entity.id, "_id") is not None:
+            skip.add("_id")
+        subtypes = entity.subtypes
+        if subtypes is not None:
+            disc = subtypes.discriminator
+            skip.add(disc)
             declared = next((f for f in entity.fields if f.name == disc), None)
             node = ShapeNode(
                 disc,
                 "string",
                 role="discriminator",
                 required=True,
-                enum=list(entity.subtypes.variants),
+                enum=list(subtypes.variants),
                 entity=entity.id,
             )
             if declared is not None:
@@ -207,29 +244,28 @@ class ShapeBuilder:
                 node.faker, node.example = declared.faker, declared.example
             nodes.append(self._size(node, 16, 16))
             routes[disc] = Route(disc)
+        field_node = self.field_node
         for f in entity.fields:
-            if f.name == "_id" and declared_id:
+            name = f.name
+            if name in skip:
                 continue
-            if entity.subtypes is not None and f.name == entity.subtypes.discriminator:
-                continue
-            nodes.append(self.field_node(f, f.name))
-            routes[f.name] = Route(f.name)
-        if entity.subtypes is not None:
-            for variant, fields in entity.subtypes.variants.items():
+            nodes.append(field_node(f, name))
+            routes[name] = Route(name)
+        if subtypes is not None:
+            for variant, fields in subtypes.variants.items():
                 for f in fields:
-                    nodes.append(self.field_node(f, f.name, variant=variant))
+                    nodes.append(field_node(f, f.name, variant=variant))
                     routes.setdefault(f.name, Route(f.name))
-        taken = {n.name for n in nodes}
         for facts in self.ctx.rels_of_many[entity.id]:
-            plan = self.plans[facts.rel.id]
+            plan = self.plans[facts.rel_id]
             if plan.strategy == "embed" or (entity.id in self.buckets and plan.strategy == "bucket"):
                 if plan.strategy == "bucket":
-                    self._copies_flat(plan, nodes, routes, taken)
+                    self._copies_flat(plan, nodes, routes)
                 continue
-            nodes.extend(self._many_side(plan, routes, taken))
+            nodes.extend(self._many_side(plan, routes))
         for facts in self.ctx.rels_of_one[entity.id]:
-            plan = self.plans[facts.rel.id]
-            nodes.extend(self._one_side(plan, routes, taken, (*stack, entity.id)))
+            plan = self.plans[facts.rel_id]
+            nodes.extend(self._one_side(plan, routes, (*stack, entity.id)))
         self.routes[entity.id] = routes
         return nodes
 
@@ -244,7 +280,7 @@ class ShapeBuilder:
                 role="parent-ref",
                 required=True,
                 entity=one.id,
-                relationship=plan.facts.rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 source=Source(one.id, "_id"),
             )
@@ -255,23 +291,23 @@ class ShapeBuilder:
             "array",
             role="parent-ref",
             entity=one.id,
-            relationship=plan.facts.rel.id,
+            relationship=plan.facts.rel_id,
             ref_collection=ref_coll,
             items=item,
         )
         n = plan.facts.n_typ
         return self._size(node, DOC_OVERHEAD + n * 17, DOC_OVERHEAD + max(n, 1) * 17 * 4)
 
-    def _many_side(self, plan: RelPlan, routes: dict[str, Route], taken: set[str]) -> list[ShapeNode]:
+    def _many_side(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         facts = plan.facts
         rel, one = facts.rel, facts.one
         out: list[ShapeNode] = []
         if plan.strategy == "single-collection":
             return out
         if plan.strategy == "child-refs":
-            self._copies_flat(plan, out, routes, taken)
+            self._copies_flat(plan, out, routes)
             role = extended_ref_field(rel, one)
-            routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=rel.id))
+            routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=plan.facts.rel_id))
             return out
         ref_name = parent_ref_field(rel, one)
         if rel.cardinality == "many-to-many":
@@ -303,39 +339,38 @@ class ShapeBuilder:
                 if cp.location == "extended":
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{ext}.{cp.name}"
-                    self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{ext}.{cp.name}"
+                    self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{ext}.{cp.name}"
             node = ShapeNode(
                 ext,
                 "object",
                 role="extended-ref",
                 required=True,
                 entity=one.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=self.collection_of(one.id),
                 children=children,
             )
             out.append(self._size(node, *self._object_size(children)))
-            routes[ext] = Route(ext, only=only, rel=rel.id)
-            taken.add(ext)
+            routes[ext] = Route(ext, only=only, rel=plan.facts.rel_id)
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
-        taken.add(ref_name)
-        self._copies_flat(plan, out, routes, taken)
+        self._copies_flat(plan, out, routes)
         role = extended_ref_field(rel, one)
-        routes.setdefault(role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=rel.id))
+        routes.setdefault(
+            role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=plan.facts.rel_id)
+        )
         return out
 
     def _only_copies(self, plan: RelPlan, location: str) -> dict[str, str]:
         return {cp.denorm.field: cp.name for cp in plan.copies if cp.location == location}
 
-    def _copies_flat(self, plan: RelPlan, out: list[ShapeNode], routes: dict[str, Route], taken: set[str]) -> None:
+    def _copies_flat(self, plan: RelPlan, out: list[ShapeNode], routes: dict[str, Route]) -> None:
         for cp in plan.copies:
             if cp.location == "flat":
                 out.append(self._copy_node(plan, cp))
                 routes.setdefault(cp.name, Route(cp.name))
-                taken.add(cp.name)
-                self.copy_paths[(plan.facts.rel.id, cp.denorm.field, cp.denorm.direction)] = cp.name
+                self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = cp.name
 
     def _copy_node(self, plan: RelPlan, cp: CopyPlan) -> ShapeNode:
         if cp.field is not None:
@@ -347,15 +382,14 @@ class ShapeBuilder:
         node.role = "denormalized"
         node.source = Source(cp.source.id, cp.denorm.field)
         node.entity = cp.source.id
-        node.relationship = plan.facts.rel.id
+        node.relationship = plan.facts.rel_id
         return node
 
-    def _one_side(
-        self, plan: RelPlan, routes: dict[str, Route], taken: set[str], stack: tuple[str, ...]
-    ) -> list[ShapeNode]:
+    def _one_side(self, plan: RelPlan, routes: dict[str, Route], stack: tuple[str, ...]) -> list[ShapeNode]:
         facts = plan.facts
         rel, many = facts.rel, facts.many
-        name = embed_field(rel, many)
+        # the field name the One side gives the N side: only these strategies store something under it
+        name = embed_field(rel, many) if plan.strategy in ("embed", "child-refs", "two-way", "subset") else ""
         out: list[ShapeNode] = []
         if plan.strategy == "embed":
             if many.id in stack:
@@ -364,7 +398,7 @@ class ShapeBuilder:
             a, m = self._object_size(children)
             if rel.cardinality == "one-to-one":
                 node = ShapeNode(
-                    name, "object", role="embedded", entity=many.id, relationship=rel.id, children=children
+                    name, "object", role="embedded", entity=many.id, relationship=plan.facts.rel_id, children=children
                 )
                 out.append(self._size(node, a, m))
             else:
@@ -376,13 +410,12 @@ class ShapeBuilder:
                     "array",
                     role="embedded",
                     entity=many.id,
-                    relationship=rel.id,
+                    relationship=plan.facts.rel_id,
                     items=item,
                     max_items=facts.n_max if (facts.max_declared or not facts.unbounded) else None,
                 )
                 out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
-            routes[name] = Route(name, entity=many.id, rel=rel.id)
-            taken.add(name)
+            routes[name] = Route(name, entity=many.id, rel=plan.facts.rel_id)
         elif plan.strategy in ("child-refs", "two-way"):
             copies = [cp for cp in plan.copies if cp.location == "child-array"]
             t = self.ref_type(many)
@@ -408,7 +441,7 @@ class ShapeBuilder:
                 for cp in copies:
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{name}.{cp.name}"
-                    self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{name}.{cp.name}"
+                    self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{name}.{cp.name}"
                 a, m = self._object_size(children)
                 item = self._size(
                     ShapeNode(
@@ -430,15 +463,14 @@ class ShapeBuilder:
                 "array",
                 role="child-refs",
                 entity=many.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 items=item,
                 max_items=max_items,
             )
             out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
             routes[field_name] = Route(field_name)
-            routes.setdefault(name, Route(name, only=only, rel=rel.id))
-            taken.add(field_name)
+            routes.setdefault(name, Route(name, only=only, rel=plan.facts.rel_id))
         elif plan.strategy == "subset":
             k = plan.subset_k or 10
             sub = subset_field(rel, many)
@@ -448,7 +480,7 @@ class ShapeBuilder:
             for cp in copies:
                 children.append(self._copy_node(plan, cp))
                 only[cp.denorm.field] = f"{sub}.{cp.name}"
-                self.copy_paths[(rel.id, cp.denorm.field, cp.denorm.direction)] = f"{sub}.{cp.name}"
+                self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{sub}.{cp.name}"
             a, m = self._object_size(children)
             # the full set of the N side stays in its own collection: the subset's elements are copies from it
             ref_coll = self.collection_of(many.id)
@@ -462,20 +494,19 @@ class ShapeBuilder:
                 "array",
                 role="subset",
                 entity=many.id,
-                relationship=rel.id,
+                relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
                 items=item,
                 max_items=k,
                 sort=subset_sort(self.ctx, many),
             )
             out.append(self._size(node, DOC_OVERHEAD + min(k, facts.n_typ) * (a + 4), DOC_OVERHEAD + k * (m + 4)))
-            routes[name] = Route(sub, only=only, rel=rel.id)
-            routes[sub] = Route(sub, only=only, rel=rel.id)
-            taken.add(sub)
-        out.extend(self._computed(plan, routes, taken))
+            routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
+            routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
+        out.extend(self._computed(plan, routes))
         return out
 
-    def _computed(self, plan: RelPlan, routes: dict[str, Route], taken: set[str]) -> list[ShapeNode]:
+    def _computed(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         """Aggregates of the N side stored in the One (computed pattern); ``x_count``/``x_sum`` group as ``x``."""
         rel = plan.facts.rel
         if not rel.aggregates:
@@ -511,27 +542,30 @@ class ShapeBuilder:
                 if "avg" in present and "count" not in present:
                     nodes.append(self._computed_node(plan, "count", "count", None))
                 node = ShapeNode(
-                    head, "object", role="computed", relationship=rel.id, children=nodes, entity=plan.facts.many.id
+                    head,
+                    "object",
+                    role="computed",
+                    relationship=plan.facts.rel_id,
+                    children=nodes,
+                    entity=plan.facts.many_id,
                 )
                 out.append(self._size(node, *self._object_size(nodes)))
-                taken.add(head)
             else:
                 out.extend(nodes)
-                taken.update(n.name for n in nodes)
         return out
 
     def _computed_node(self, plan: RelPlan, name: str, op: str, fld: str | None) -> ShapeNode:
         t: BsonType = "long" if op == "count" else "double"
         if op in ("min", "max") and fld is not None:
-            f = self.ctx.field(plan.facts.many.id, fld)
+            f = self.ctx.field(plan.facts.many_id, fld)
             if f is not None and f.type in BSON and f.type not in ("object", "array"):
                 t = BSON[f.type]
         node = ShapeNode(
             name,
             t,
             role="computed",
-            relationship=plan.facts.rel.id,
-            computation=Computation(plan.facts.rel.id, cast(AggregateOp, op), fld),
+            relationship=plan.facts.rel_id,
+            computation=Computation(plan.facts.rel_id, cast(AggregateOp, op), fld),
         )
         return self._size(node, 8, 8)
 
@@ -600,10 +634,9 @@ class ShapeBuilder:
                         8,
                     )
                 )
-        taken = {n.name for n in nodes}
         for facts in self.ctx.rels_of_many[entity.id]:
-            plan = self.plans[facts.rel.id]
-            self._copies_flat(plan, nodes, routes, taken)
+            plan = self.plans[facts.rel_id]
+            self._copies_flat(plan, nodes, routes)
         children = []
         for f in entity.fields:
             if f.name == b.series_field:
@@ -641,6 +674,11 @@ class ShapeBuilder:
         return name
 
 
+def _overhead(name: str) -> int:
+    """``element_overhead`` without the encode for ASCII names (nearly all of them)."""
+    return 2 + len(name) if name.isascii() else element_overhead(name)
+
+
 def subset_sort(ctx: Context, many: Entity) -> tuple[str, int] | None:
     """The subset keeps the latest elements: by the time series time field or the first date field."""
     if many.timeseries is not None:
@@ -666,4 +704,4 @@ def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPla
     if items in (series, "start", "end", "count", "sum", "min", "max", "_id"):
         items = "items"
     design = BucketDesign(size=size, series_field=series, items_field=items, time_field=time_field, value_field=value)
-    return BucketPlan(entity.id, design, plan.facts.rel.id if plan is not None else None)
+    return BucketPlan(entity.id, design, plan.facts.rel_id if plan is not None else None)

@@ -18,9 +18,10 @@ def node_schema(node: ShapeNode) -> dict[str, Any]:
         schema["enum"] = list(node.enum)
     if node.description:
         schema["description"] = node.description
-    if node.bson_type == "object" and node.children:
-        schema.update(object_schema(node.children))
-    if node.bson_type == "array":
+    if node.bson_type == "object":
+        if node.children:
+            _add_properties(schema, node.children)
+    elif node.bson_type == "array":
         if node.max_items is not None:
             schema["maxItems"] = node.max_items
         if node.items is not None:
@@ -29,16 +30,22 @@ def node_schema(node: ShapeNode) -> dict[str, Any]:
 
 
 def object_schema(children: list[ShapeNode]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    _add_properties(out, children)
+    return out
+
+
+def _add_properties(schema: dict[str, Any], children: list[ShapeNode]) -> None:
+    """``properties`` (and ``required`` when any) of a sub-document, added to ``schema`` in that order."""
     props: dict[str, Any] = {}
     required: list[str] = []
     for child in children:
         props[child.name] = node_schema(child)
         if child.required and child.name not in required:
             required.append(child.name)
-    out: dict[str, Any] = {"properties": props}
+    schema["properties"] = props
     if required:
-        out["required"] = required
-    return out
+        schema["required"] = required
 
 
 def collection_validator(shape: list[ShapeNode], discriminator: str | None = None) -> dict[str, Any]:

@@ -268,3 +268,97 @@ def test_the_mongosh_script_uses_the_collection_validation_settings() -> None:
     script = mongosh_script(analysis.design, p)
     assert '"validationLevel": "moderate"' in script and '"validationAction": "warn"' in script
     assert '"validationLevel": "strict"' not in script
+
+
+# ----- the fast paths of the resolver give what the plain forms give -----
+
+
+def test_field_paths_equal_iter_paths_of_all_fields() -> None:
+    from benchmarks.generate import generate_project
+    from modeller.model.paths import all_fields, iter_paths
+    from modeller.rules.context import field_paths
+
+    p = generate_project(60, seed=3)
+    nested = project(
+        entities=[
+            {
+                "id": "e",
+                "fields": [
+                    {
+                        "name": "a",
+                        "type": "array",
+                        "items": {
+                            "type": "array",
+                            "items": {"type": "object", "fields": [{"name": "deep", "type": "int"}]},
+                        },
+                    },
+                    {"name": "o", "type": "object", "fields": [{"name": "x", "type": "string"}]},
+                    {"name": "kind", "type": "string"},
+                ],
+                "subtypes": {"discriminator": "kind", "variants": {"v": [{"name": "o", "type": "int"}]}},
+            }
+        ]
+    )
+    for entity in [*p.entities, *nested.entities]:
+        expected = dict(iter_paths(all_fields(entity)))
+        got = field_paths(entity)
+        assert list(got.items()) == list(expected.items())
+    assert list(field_paths(nested.entities[0])) == ["a", "a.deep", "o", "o.x", "kind"]
+    assert field_paths(nested.entities[0])["o"].type == "int"  # a variant's field wins, as with dict(iter_paths)
+
+
+def test_js_quoting_fast_path_equals_json_dumps() -> None:
+    from modeller.rules import js
+
+    names = ["plain", "", "with space", 'q"uote', "back\\slash", "</script>", "a</b", "tab\t", "del\x7f", "é", "\u2028"]
+    names += [chr(i) for i in range(128)]
+    for name in names:
+        assert js.q(name) == json.dumps(name, ensure_ascii=True).replace("</", "<\\/"), repr(name)
+
+
+def test_value_bytes_and_element_overhead_follow_the_bson_encoding() -> None:
+    from modeller.model.project import Field
+    from modeller.rules.settings import DEFAULT_SETTINGS
+    from modeller.rules.sizes import element_overhead, value_bytes
+
+    assert element_overhead("ab") == 4 and element_overhead("é") == 4  # type byte + UTF-8 name + NUL
+    obj = Field.model_validate(
+        {"name": "o", "type": "object", "fields": [{"name": "n", "type": "int"}, {"name": "s", "type": "string"}]}
+    )
+    s = DEFAULT_SETTINGS.default_string_bytes + 5
+    assert value_bytes(obj, DEFAULT_SETTINGS) == (5 + 3 + 4 + 3 + s, 5 + 3 + 4 + 3 + s)
+    arr = Field.model_validate({"name": "a", "type": "array", "items": {"type": "int"}, "max_items": 3})
+    n_avg = min(3, DEFAULT_SETTINGS.default_array_items)
+    assert value_bytes(arr, DEFAULT_SETTINGS) == (5 + n_avg * (4 + 4), 5 + 3 * (4 + 4))
+
+
+def test_validators_read_on_demand_equal_the_eager_ones() -> None:
+    from benchmarks.generate import generate_project
+    from modeller.rules.validator import collection_validator
+
+    design = analyse(generate_project(80, seed=4)).design
+    for coll in design.collections:
+        eager = collection_validator(coll.shape, coll.discriminator)
+        assert json.dumps(coll.to_json()["validator"], sort_keys=True) == json.dumps(eager, sort_keys=True)
+        assert coll.validator == eager and coll.validator is coll.validator  # computed once, then stored
+    coll = design.collections[0]
+    copy = replace(coll, why="changed")
+    assert copy.validator == coll.validator and copy == replace(coll, why="changed")
+
+
+def test_a_deferred_validator_is_computed_on_first_read_and_can_be_overwritten() -> None:
+    coll = CollectionDesign(name="c", entities=["e"], shape=[], indexes=[], validator={"x": 1})
+    assert coll.validator == {"x": 1}
+    calls: list[int] = []
+
+    def make() -> dict[str, Any]:
+        calls.append(1)
+        return {"$jsonSchema": {"bsonType": "object"}}
+
+    coll.defer_validator(make)
+    assert calls == []
+    assert coll.to_json()["validator"] == {"$jsonSchema": {"bsonType": "object"}}
+    assert coll.validator == {"$jsonSchema": {"bsonType": "object"}} and calls == [1]
+    assert "bsonType" in repr(coll)
+    coll.validator = {"y": 2}
+    assert coll.validator == {"y": 2} and calls == [1]
