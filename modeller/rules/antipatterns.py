@@ -132,15 +132,19 @@ class UnboundedArray(Rule):
 
 
 def _depth(nodes: list[ShapeNode]) -> int:
-    best = 0
-    stack = [(n, 1) for n in nodes]
-    while stack:
-        node, level = stack.pop()
-        best = max(best, level)
-        stack.extend((c, level + 1) for c in node.children)
-        if node.items is not None:
-            stack.append((node.items, level + 1))
-    return best
+    """Levels of a shape tree, walked one level at a time (no per-node tuples or calls)."""
+    depth = 0
+    level = nodes
+    while level:
+        depth += 1
+        below: list[ShapeNode] = []
+        for node in level:
+            if node.children:
+                below += node.children
+            if node.items is not None:
+                below.append(node.items)
+        level = below
+    return depth
 
 
 @register

@@ -35,7 +35,8 @@ class RuleContext:
     facts: Context
     design: Design
     res: Resolution
-    _inverse: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: entity id -> (physical -> logical path read so far, the (physical, logical) pairs not read yet)
+    _inverse: dict[str, tuple[dict[str, str], Iterator[tuple[str, str]]]] = field(default_factory=dict)
     _collections: dict[str, CollectionDesign] = field(default_factory=dict)
     _rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
     #: what ``each_*`` iterate: (position in the whole list, subject); None = everything
@@ -52,6 +53,9 @@ class RuleContext:
     _rel_items: list[tuple[tuple[str, str, int], RelFacts]] | None = None
     _coll_items: list[tuple[tuple[str, str, int], CollectionDesign]] | None = None
     _query_items: list[tuple[tuple[str, str, int], Query]] | None = None
+    #: "r"/"c"/"q" -> (the ``only_*`` list, its length, its (current, subject) items): every rule walks the
+    #: same dirty subjects, so their items are built once per analysis, not once per rule
+    _only_items: dict[str, tuple[list[Any], int, list[Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self._collections:
@@ -60,33 +64,66 @@ class RuleContext:
             self._rel_designs = {r.id: r for r in self.design.relationships}
 
     # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
+    def rel_items(self) -> list[tuple[tuple[str, str, int], RelFacts]]:
+        """(current, facts) of the relationships ``each_rel`` walks, built once per ``only_rels`` list."""
+        only = self.only_rels
+        if only is None:
+            items = self._rel_items
+            if items is None:
+                items = self._rel_items = [(("r", f.rel.id, i), f) for i, f in enumerate(self.facts.rels)]
+            return items
+        cached = self._only_items.get("r")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("r", f.rel.id, i), f) for i, f in only]
+        self._only_items["r"] = (only, len(only), items)
+        return items
+
+    def coll_items(self) -> list[tuple[tuple[str, str, int], CollectionDesign]]:
+        """(current, collection) of the collections ``each_collection`` walks."""
+        only = self.only_collections
+        if only is None:
+            items = self._coll_items
+            if items is None:
+                items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
+            return items
+        cached = self._only_items.get("c")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("c", c.name, i), c) for i, c in only]
+        self._only_items["c"] = (only, len(only), items)
+        return items
+
+    def query_items(self) -> list[tuple[tuple[str, str, int], Query]]:
+        """(current, query) of the queries ``each_query`` walks."""
+        names = self.query_producers
+        only = self.only_queries
+        if only is None:
+            items = self._query_items
+            if items is None:
+                queries = self.facts.queries
+                items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
+                self._query_items = items
+            return items
+        cached = self._only_items.get("q")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("q", names[i] if names else q.id, i), q) for i, q in only]
+        self._only_items["q"] = (only, len(only), items)
+        return items
+
     def each_rel(self) -> Iterator[RelFacts]:
-        items = self._rel_items
-        if self.only_rels is not None:
-            items = [(("r", facts.rel.id, i), facts) for i, facts in self.only_rels]
-        elif items is None:
-            # every rule walks the relationships: the (kind, id, position) tuples are built once per analysis
-            items = self._rel_items = [(("r", facts.rel.id, i), facts) for i, facts in enumerate(self.facts.rels)]
+        items = self.rel_items()
         for self.current, facts in items:
             yield facts
 
     def each_collection(self) -> Iterator[CollectionDesign]:
-        items = self._coll_items
-        if self.only_collections is not None:
-            items = [(("c", coll.name, i), coll) for i, coll in self.only_collections]
-        elif items is None:
-            items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
+        items = self.coll_items()
         for self.current, coll in items:
             yield coll
 
     def each_query(self) -> Iterator[Query]:
-        names = self.query_producers
-        items = self._query_items
-        if self.only_queries is not None:
-            items = [(("q", names[i] if names else q.id, i), q) for i, q in self.only_queries]
-        elif items is None:
-            queries = self.facts.queries
-            items = self._query_items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
+        items = self.query_items()
         for self.current, q in items:
             yield q
 
@@ -109,28 +146,38 @@ class RuleContext:
 
     def logical_keys(self, entity_id: str, keys: list[tuple[str, object]]) -> list[tuple[str, object]] | None:
         """Index keys in the model's own paths (for a fix), or None when a key has no model path."""
-        inverse = self._inverse.get(entity_id)
-        if inverse is None:
-            inverse = {}
-            routes = self.res.builder.routes.get(entity_id, {})
-            for name, route in routes.items():
-                if route.only is not None:
-                    for sub, phys in route.only.items():
-                        inverse.setdefault(phys, f"{name}.{sub}")
-                elif route.entity is None:
-                    inverse.setdefault(route.path, name)
-            for path in self.facts.fields_of.get(entity_id, {}):
-                physical = self.res.resolve_path(entity_id, path)
-                if physical is not None:
-                    inverse.setdefault(physical, path)
-            self._inverse[entity_id] = inverse
+        found = self._inverse.get(entity_id)
+        if found is None:
+            found = self._inverse[entity_id] = ({}, self._inverse_pairs(entity_id))
+        inverse, pairs = found
         out: list[tuple[str, object]] = []
         for key, value in keys:
             logical = inverse.get(key)
             if logical is None:
-                return None
+                # the first pair naming a physical path wins: read the pairs only as far as this key needs
+                for physical, path in pairs:
+                    inverse.setdefault(physical, path)
+                    if physical == key:
+                        logical = inverse[key]
+                        break
+                else:
+                    return None
             out.append((logical, value))
         return out
+
+    def _inverse_pairs(self, entity_id: str) -> Iterator[tuple[str, str]]:
+        """(physical path, logical path) of an entity's names in priority order: routes, then declared paths."""
+        for name, route in self.res.builder.routes.get(entity_id, {}).items():
+            if route.only is not None:
+                for sub, phys in route.only.items():
+                    yield phys, f"{name}.{sub}"
+            elif route.entity is None:
+                yield route.path, name
+        resolve_path = self.res.resolve_path
+        for path in self.facts.fields_of.get(entity_id, {}):
+            physical = resolve_path(entity_id, path)
+            if physical is not None:
+                yield physical, path
 
     def collection_of(self, entity_id: str) -> CollectionDesign | None:
         loc = self.res.location.get(entity_id)
@@ -342,33 +389,41 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
     order = state.order if not rekey and state.order else _subject_order(project)
     state.order = order
     rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
+    plain = not overrides and not decisions
     out: list[Keyed] = []
     for rule_cls in REGISTRY:
         kept = state.findings.setdefault(rule_cls.id, {})
-        if rule_cls.scope == "global":
+        is_global = rule_cls.scope == "global"
+        if is_global:
             kept.clear()
-        else:
-            for p in dirty:
-                kept.pop(p, None)
-        rule = rule_cls()
-        if rule_cls.scope == "global":
-            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
-        rctx.current = ("g", "", 0)
-        for seq, f in enumerate(rule.check(rctx)):
-            kind, sid, pos = rctx.current
-            key = (*_sort_key(order, f), kind, pos, seq)
-            entry = kept.get((kind, sid))
-            if entry is None:
-                entry = kept[(kind, sid)] = ([], [])
-            entry[0].append((key, f))
-            entry[1].append((key, _override(f, overrides, decisions)))
-        if rule_cls.scope == "global":
-            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
-        if rekey or reapply:
+        elif kept:
+            _drop(kept, dirty)
+        # what is left was computed by an earlier analysis: it follows the current order and overrides
+        # (the findings made below are keyed and overridden with them already)
+        if kept and (rekey or reapply):
             for raw, final in kept.values():
                 if rekey:
                     raw[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in raw]
                 final[:] = [(k, _override(f, overrides, decisions)) for k, f in raw]
+        rule = rule_cls()
+        if is_global:
+            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
+        rctx.current = last = ("g", "", 0)
+        entry: tuple[list[Keyed], list[Keyed]] | None = None
+        for seq, f in enumerate(rule.check(rctx)):
+            current = rctx.current
+            kind, sid, pos = current
+            if current is not last or entry is None:
+                # a subject's findings come one after another: one producer lookup per subject
+                last = current
+                entry = kept.get((kind, sid))
+                if entry is None:
+                    entry = kept[(kind, sid)] = ([], [])
+            keyed = ((*_sort_key(order, f), kind, pos, seq), f)
+            entry[0].append(keyed)
+            entry[1].append(keyed if plain else (keyed[0], _override(f, overrides, decisions)))
+        if is_global:
+            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
         for _raw, final in kept.values():
             out.extend(final)
     out.sort(key=_first)
@@ -446,6 +501,16 @@ def _remove(sorted_keys: list[tuple[Any, ...]], sorted_finds: list[Finding], ite
         while sorted_finds[i] is not f:
             i += 1
         del sorted_keys[i], sorted_finds[i]
+
+
+def _drop(kept: dict[Producer, Any], dirty: set[Producer]) -> None:
+    """Forget the findings of the dirty producers, walking the smaller of the two."""
+    if len(dirty) <= len(kept):
+        for p in dirty:
+            kept.pop(p, None)
+    else:
+        for p in [p for p in kept if p in dirty]:
+            del kept[p]
 
 
 def _first(item: Keyed) -> tuple[Any, ...]:

@@ -1,0 +1,108 @@
+"""What ``RuleContext`` shares between rules: iteration items, the lazy key inverse, the engine's bookkeeping.
+
+These mechanisms exist for speed; each test compares them with the plain
+computation they replace.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from benchmarks.generate import generate_project
+from modeller.rules.context import ContextCache, build_context
+from modeller.rules.engine import RuleContext, _drop, load_rules
+from modeller.rules.resolver import ResolveCache, resolve
+from modeller.rules.settings import DEFAULT_SETTINGS
+
+load_rules()
+PROJECT = generate_project(60, seed=4)
+FACTS = build_context(PROJECT, DEFAULT_SETTINGS, ContextCache())
+DESIGN, RES = resolve(FACTS, ResolveCache())
+
+
+def fresh() -> RuleContext:
+    return RuleContext(FACTS, DESIGN, RES)
+
+
+def eager_inverse(ctx: RuleContext, entity_id: str) -> dict[str, str]:
+    """The physical -> logical map built in full (what ``logical_keys`` used to build for every entity)."""
+    inverse: dict[str, str] = {}
+    for name, route in RES.builder.routes.get(entity_id, {}).items():
+        if route.only is not None:
+            for sub, phys in route.only.items():
+                inverse.setdefault(phys, f"{name}.{sub}")
+        elif route.entity is None:
+            inverse.setdefault(route.path, name)
+    for path in FACTS.fields_of.get(entity_id, {}):
+        physical = RES.resolve_path(entity_id, path)
+        if physical is not None:
+            inverse.setdefault(physical, path)
+    return inverse
+
+
+def test_logical_keys_equal_the_eager_inverse_for_every_index_key() -> None:
+    ctx = fresh()
+    checked = 0
+    for coll in DESIGN.collections:
+        for entity_id in coll.entities:
+            inverse = eager_inverse(ctx, entity_id)
+            for idx in coll.indexes:
+                want = [(inverse[k], v) for k, v in idx.keys] if all(k in inverse for k, _ in idx.keys) else None
+                assert ctx.logical_keys(entity_id, idx.keys) == want
+                checked += want is not None
+            # every physical path maps back, asked in reverse order (late pairs first, then early ones)
+            for physical in reversed(list(inverse)):
+                assert ctx.logical_keys(entity_id, [(physical, 1)]) == [(inverse[physical], 1)]
+    assert checked > 50
+
+
+def test_logical_keys_unknown_key_is_none_and_later_lookups_still_work() -> None:
+    ctx = fresh()
+    coll = next(c for c in DESIGN.collections if c.indexes)
+    entity_id = coll.root
+    assert ctx.logical_keys(entity_id, [("no_such_path", 1)]) is None
+    inverse = eager_inverse(ctx, entity_id)
+    first = next(iter(inverse))
+    assert ctx.logical_keys(entity_id, [(first, -1)]) == [(inverse[first], -1)]
+    assert ctx.logical_keys("no-such-entity", [("_id", 1)]) is None
+
+
+def test_each_rel_walks_only_rels_with_their_current_subject() -> None:
+    ctx = fresh()
+    every = list(enumerate(FACTS.rels))
+    ctx.only_rels = every[3:9:2]
+    seen = []
+    for facts in ctx.each_rel():
+        seen.append((ctx.current, facts))
+    assert seen == [(("r", f.rel.id, i), f) for i, f in every[3:9:2]]
+    # the same list again: the same items; another list: its own items
+    assert ctx.rel_items() is ctx.rel_items()
+    ctx.only_rels = every[:2]
+    assert [c for c, _ in ctx.rel_items()] == [("r", f.rel.id, i) for i, f in every[:2]]
+    ctx.only_rels = None
+    assert [f for _, f in ctx.rel_items()] == FACTS.rels
+
+
+def test_each_collection_and_query_follow_only_lists() -> None:
+    ctx = fresh()
+    colls = list(enumerate(DESIGN.collections))
+    ctx.only_collections = colls[-3:]
+    assert [(ctx.current, c) for c in ctx.each_collection()] == [(("c", c.name, i), c) for i, c in colls[-3:]]
+    queries = list(enumerate(FACTS.queries))
+    ctx.query_producers = [f"n{i}" for i in range(len(queries))]
+    ctx.only_queries = queries[1:4]
+    assert [(ctx.current, q) for q in ctx.each_query()] == [(("q", f"n{i}", i), q) for i, q in queries[1:4]]
+    ctx.only_queries = None
+    assert [ctx.current[1] for _ in ctx.each_query()] == ctx.query_producers
+
+
+def test_drop_removes_dirty_producers_and_keeps_the_order_of_the_rest() -> None:
+    for dirty in ({("r", "b")}, {("r", "b"), ("c", "x"), ("q", "y"), ("g", ""), ("r", "z")}):
+        kept: dict[tuple[str, str], object] = {("r", "a"): 1, ("r", "b"): 2, ("c", "x"): 3, ("q", "q1"): 4}
+        _drop(kept, dirty)  # type: ignore[arg-type]
+        assert list(kept.items()) == [
+            (p, v) for p, v in [(("r", "a"), 1), (("r", "b"), 2), (("c", "x"), 3), (("q", "q1"), 4)] if p not in dirty
+        ]
