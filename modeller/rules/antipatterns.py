@@ -7,12 +7,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.rules.base import Rule, set_strategy
+from modeller.rules.context import RelFacts
 from modeller.rules.design import ShapeNode
 from modeller.rules.engine import RuleContext
 from modeller.rules.findings import Change, Finding, Fix, SubjectRef
 from modeller.rules.indexes import keys_text
 from modeller.rules.plans import days_to_limit
 from modeller.rules.registry import register
+
+
+def _holds_array(ctx: RuleContext, facts: RelFacts) -> bool:
+    """The One keeps an array for this relationship (embedded documents or references)."""
+    strategy = ctx.res.plans[facts.rel.id].strategy
+    return strategy in ("embed", "child-refs", "two-way") and facts.rel.cardinality != "one-to-one"
 
 
 @register
@@ -43,10 +50,8 @@ class UnboundedArray(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(_holds_array, True):
             plan = ctx.plan(facts.rel.id)
-            if plan.strategy not in ("embed", "child-refs", "two-way") or facts.rel.cardinality == "one-to-one":
-                continue
             embedded = plan.strategy == "embed"
             item = plan.elem_bytes if embedded else 17
             array_bytes = facts.n_max * (item + 4)

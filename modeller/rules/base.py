@@ -12,13 +12,13 @@ import inspect
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.model.vocabulary import SubjectKind
 from modeller.rules.findings import Change, Finding, Fix, Severity, SubjectRef
 from modeller.rules.references import cite
 
 if TYPE_CHECKING:
+    from modeller.rules.context import RelFacts
     from modeller.rules.engine import RuleContext
 
 SECTIONS = ("Why", "Anti-pattern", "Best practice")
@@ -72,17 +72,43 @@ class Rule:
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
     ) -> Finding:
+        # positional and without typing.cast: thousands of findings per analysis, each call counts
         return Finding(
-            rule=self.id,
-            severity=cast(Severity, severity),
-            subject=SubjectRef(cast(SubjectKind, kind), subject_id),
-            message=message,
-            why=why if why is not None else _why(type(self)),  # type: ignore[arg-type]
-            tradeoff=tradeoff if tradeoff is not None else self.tradeoff,
-            reference=_cite(tuple(sources or self.sources)),
-            fix=fix,
-            numbers=dict(numbers or {}),
+            self.id,
+            severity,  # type: ignore[arg-type]
+            SubjectRef(kind, subject_id),  # type: ignore[arg-type]
+            message,
+            why if why is not None else _why(type(self)),  # type: ignore[arg-type]
+            tradeoff if tradeoff is not None else self.tradeoff,
+            _cite(tuple(sources)) if sources else _cite(self.sources),
+            fix,
+            {} if numbers is None else dict(numbers),
         )
+
+
+# ----- keys for ``RuleContext.each_rel_where`` (module functions: groupings are kept per function) -----
+def strategy_of(ctx: RuleContext, facts: RelFacts) -> str:
+    """The strategy the relationship is stored with."""
+    return ctx.res.plans[facts.rel.id].strategy
+
+
+def recommended_of(ctx: RuleContext, facts: RelFacts) -> str:
+    """The strategy the engine recommends (after refinements)."""
+    return ctx.res.plans[facts.rel.id].rec.strategy
+
+
+def base_rule_of(ctx: RuleContext, facts: RelFacts) -> str | None:
+    """The rule whose recommendation the engine started from."""
+    return ctx.res.plans[facts.rel.id].rec.base_rule
+
+
+def has_copies(ctx: RuleContext, facts: RelFacts) -> bool:
+    """The relationship's plan copies fields (denormalization)."""
+    return bool(ctx.res.plans[facts.rel.id].copies)
+
+
+def cardinality_of(ctx: RuleContext, facts: RelFacts) -> str:
+    return facts.rel.cardinality
 
 
 @cache

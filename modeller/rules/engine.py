@@ -11,7 +11,7 @@ import bisect
 import gc
 import operator
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,6 +56,8 @@ class RuleContext:
     #: "r"/"c"/"q" -> (the ``only_*`` list, its length, its (current, subject) items): every rule walks the
     #: same dirty subjects, so their items are built once per analysis, not once per rule
     _only_items: dict[str, tuple[list[Any], int, list[Any]]] = field(default_factory=dict)
+    #: key function -> (the items it grouped, key value -> items): see ``each_rel_where``
+    _rel_groups: dict[Any, tuple[list[Any], dict[Hashable, list[Any]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self._collections:
@@ -111,6 +113,27 @@ class RuleContext:
         items = [(("q", names[i] if names else q.id, i), q) for i, q in only]
         self._only_items["q"] = (only, len(only), items)
         return items
+
+    def each_rel_where(self, key: Callable[[RuleContext, RelFacts], Hashable], value: Hashable) -> Iterator[RelFacts]:
+        """``each_rel`` restricted to the relationships with ``key(self, facts) == value``, in the same order.
+
+        Most rules look at one strategy or recommendation only: the relationships are grouped by ``key``
+        once per analysis (per ``only_rels`` list) instead of every such rule walking all of them.
+        """
+        items = self.rel_items()
+        groups = self._rel_groups.get(key)
+        if groups is None or groups[0] is not items:
+            by: dict[Hashable, list[tuple[tuple[str, str, int], RelFacts]]] = {}
+            for item in items:
+                group = by.get(k := key(self, item[1]))
+                if group is None:
+                    by[k] = [item]
+                else:
+                    group.append(item)
+            groups = self._rel_groups[key] = (items, by)
+        selected = groups[1].get(value, ())
+        for self.current, facts in selected:
+            yield facts
 
     def each_rel(self) -> Iterator[RelFacts]:
         items = self.rel_items()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -78,6 +79,8 @@ class EsrCompoundIndex(Rule):
                 continue
             coll, idx = found
             declared = _model_indexes(coll)
+            if any(serves(d.keys, plan) for d in declared):
+                continue
             reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
             nums = {
                 "keys": [[k, v] for k, v in idx.keys],
@@ -85,8 +88,6 @@ class EsrCompoundIndex(Rule):
                 "sort": [[k, d] for k, d in plan.sort],
                 "range": plan.range,
             }
-            if any(serves(d.keys, plan) for d in declared):
-                continue
             wrong = next((d for d in declared if covers_fields(d.keys, plan)), None)
             if wrong is not None:
                 yield self.finding(
@@ -287,6 +288,9 @@ class SpecialIndexTypes(Rule):
                 )
 
 
+_second = operator.itemgetter(1)
+
+
 def _variant_only(entity: Any, path: str) -> bool:
     head = path.split(".")[0]
     if any(f.name == head for f in entity.fields):
@@ -331,7 +335,7 @@ class IndexHardLimits(Rule):
                     f"{coll.name} would have {total} indexes (with _id); MongoDB allows {s.max_indexes}",
                     numbers={"indexes": total},
                 )
-            texts = [i for i in coll.indexes if any(v == "text" for _, v in i.keys)]
+            texts = [i for i in coll.indexes if "text" in map(_second, i.keys)]
             if len(texts) > 1:
                 yield self.finding(
                     "error",
@@ -350,8 +354,12 @@ class IndexHardLimits(Rule):
                         f"{s.max_compound_fields}",
                         numbers={"keys": len(idx.keys)},
                     )
-                multikey = [k for k, _ in idx.keys if is_multikey(k, arrays)]
-                if parallel_arrays([k for k, _ in idx.keys], arrays):
+                if not arrays:
+                    continue  # nothing in these documents is an array: no multikey limit applies
+                # a top-level key is multikey when it is an array itself (no prefix to look at)
+                multikey = [k for k, _ in idx.keys if (k in arrays if "." not in k else is_multikey(k, arrays))]
+                # parallel arrays need two multikey keys at least
+                if len(multikey) > 1 and parallel_arrays([k for k, _ in idx.keys], arrays):
                     yield self.finding(
                         "error",
                         "entity",

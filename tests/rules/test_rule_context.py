@@ -12,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
 from benchmarks.generate import generate_project
+from modeller.rules.base import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
 from modeller.rules.context import ContextCache, build_context
 from modeller.rules.engine import RuleContext, _drop, load_rules
 from modeller.rules.resolver import ResolveCache, resolve
@@ -106,3 +107,28 @@ def test_drop_removes_dirty_producers_and_keeps_the_order_of_the_rest() -> None:
         assert list(kept.items()) == [
             (p, v) for p, v in [(("r", "a"), 1), (("r", "b"), 2), (("c", "x"), 3), (("q", "q1"), 4)] if p not in dirty
         ]
+
+
+def test_each_rel_where_is_each_rel_filtered_in_order_with_current_set() -> None:
+    ctx = fresh()
+    every = list(enumerate(FACTS.rels))
+    for key in (strategy_of, base_rule_of, recommended_of, has_copies, cardinality_of):
+        values = {key(ctx, f) for f in FACTS.rels}
+        assert len(values) > 1, key  # the generated model has several groups for each key
+        for value in values:
+            got = [(ctx.current, f) for f in ctx.each_rel_where(key, value)]
+            assert got == [(("r", f.rel.id, i), f) for i, f in every if key(ctx, f) == value]
+    assert list(ctx.each_rel_where(strategy_of, "no such strategy")) == []
+
+
+def test_each_rel_where_follows_a_new_only_rels_list() -> None:
+    ctx = fresh()
+    every = list(enumerate(FACTS.rels))
+    embedded = [f for f in ctx.each_rel_where(strategy_of, "embed")]
+    assert embedded
+    ctx.only_rels = [item for item in every if item[1] is not embedded[0]]
+    assert [f for f in ctx.each_rel_where(strategy_of, "embed")] == embedded[1:]
+    ctx.only_rels = []
+    assert list(ctx.each_rel_where(strategy_of, "embed")) == []
+    ctx.only_rels = None
+    assert [f for f in ctx.each_rel_where(strategy_of, "embed")] == embedded
