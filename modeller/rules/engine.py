@@ -12,7 +12,7 @@ import gc
 import operator
 import threading
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Project, Query
@@ -56,6 +56,9 @@ class RuleContext:
     #: "r"/"c"/"q" -> (the ``only_*`` list, its length, its (current, subject) items): every rule walks the
     #: same dirty subjects, so their items are built once per analysis, not once per rule
     _only_items: dict[str, tuple[list[Any], int, list[Any]]] = field(default_factory=dict)
+    #: what rules compute once per analysis and share (e.g. a collection's indexes by name); checked against
+    #: the objects it was computed from, so it is right for the subset of subjects an incremental run re-checks
+    scratch: dict[str, Any] = field(default_factory=dict)
     #: key function -> (the items it grouped, key value -> items): see ``each_rel_where``
     _rel_groups: dict[Any, tuple[list[Any], dict[Hashable, list[Any]]]] = field(default_factory=dict)
 
@@ -388,16 +391,18 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
         # queries sharing an id share the resolver's per-id maps: always re-checked together
         if old is None or old[0] is not k[0] or old[1] is not k[1] or seen[q.id] > 1:
             dirty_queries.append((i, q))
-    gone = [p for p in old_keys if p not in keys]
-    dirty = {("r", f.rel.id) for _, f in dirty_rels}
-    dirty.update(("c", c.name) for _, c in dirty_colls)
-    dirty.update(("q", names[i]) for i, _ in dirty_queries)
-    dirty.update(gone)
-    dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
+    dirty: set[Producer] = set()
+    if any(state.findings.values()):  # (a first analysis has no findings to forget)
+        dirty.update(p for p in old_keys if p not in keys)  # gone
+        dirty.update(("r", f.rel.id) for _, f in dirty_rels)
+        dirty.update(("c", c.name) for _, c in dirty_colls)
+        dirty.update(("q", names[i]) for i, _ in dirty_queries)
+        dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
     # ----- sort keys and overrides depend on the order of subjects and on the overrides -----
+    coll_names = tuple(map(collection_name, project.entities))
     order_token = (
         tuple(e.id for e in project.entities),
-        tuple(map(collection_name, project.entities)),
+        coll_names,
         tuple(r.id for r in project.relationships),
         tuple(q.id for q in project.queries),
         tuple(c.name for c in design.collections),
@@ -409,10 +414,11 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
     override_token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
     rekey = order_token != state.order_token
     reapply = override_token != state.override_token
-    order = state.order if not rekey and state.order else _subject_order(project)
+    order = state.order if not rekey and state.order else _subject_order(project, coll_names)
     state.order = order
     rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
     plain = not overrides and not decisions
+    only_decisions = not overrides  # then only relationship findings can be overridden
     out: list[Keyed] = []
     for rule_cls in REGISTRY:
         kept = state.findings.setdefault(rule_cls.id, {})
@@ -431,20 +437,32 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
         rule = rule_cls()
         if is_global:
             rctx.only_rels = rctx.only_collections = rctx.only_queries = None
-        rctx.current = last = ("g", "", 0)
-        entry: tuple[list[Keyed], list[Keyed]] | None = None
+        rctx.current = ("g", "", 0)
+        last: tuple[str, str, int] | None = None
+        made: list[Keyed] = []
+        shown: list[Keyed] = []
+        kind, pos = "", 0
         for seq, f in enumerate(rule.check(rctx)):
             current = rctx.current
-            kind, sid, pos = current
-            if current is not last or entry is None:
+            if current is not last:
                 # a subject's findings come one after another: one producer lookup per subject
                 last = current
+                kind, sid, pos = current
                 entry = kept.get((kind, sid))
                 if entry is None:
                     entry = kept[(kind, sid)] = ([], [])
-            keyed = ((*_sort_key(order, f), kind, pos, seq), f)
-            entry[0].append(keyed)
-            entry[1].append(keyed if plain else (keyed[0], _override(f, overrides, decisions)))
+                made, shown = entry
+            # the key of _sort_key, inlined (thousands of findings): subject position, severity, rule, ...
+            subject = f.subject
+            where = order.get((subject.kind, subject.id))
+            if where is None:
+                where = _fallback(order, f)
+            keyed = ((where, -SEVERITY_RANK[f.severity], f.rule, subject.id, f.message, kind, pos, seq), f)
+            made.append(keyed)
+            if plain or (only_decisions and subject.kind != "relationship"):
+                shown.append(keyed)
+            else:
+                shown.append((keyed[0], _override(f, overrides, decisions)))
         if is_global:
             rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
         for _raw, final in kept.values():
@@ -552,19 +570,26 @@ def _sort_key(order: dict[tuple[str, str], tuple[int, ...]], f: Finding) -> tupl
 def _override(f: Finding, overrides: dict[tuple[str, str, str], str], decisions: dict[str, Any]) -> Finding:
     if not overrides and not decisions:
         return f
-    key = (f.rule, f.subject.kind, f.subject.id)
+    subject = f.subject
+    key = (f.rule, subject.kind, subject.id)
     if key in overrides:
-        return replace(f, overridden=True, note=overrides[key] or None)
-    if f.subject.kind == "relationship" and f.subject.id in decisions:
-        return replace(f, overridden=True, note=decisions[f.subject.id].note or None)
-    return f
+        note = overrides[key]
+    elif subject.kind == "relationship" and subject.id in decisions:
+        note = decisions[subject.id].note
+    else:
+        return f
+    # what dataclasses.replace(f, overridden=True, note=...) builds, without its per-field introspection
+    return Finding(
+        f.rule, f.severity, subject, f.message, f.why, f.tradeoff, f.reference, f.fix, f.numbers, True, note or None
+    )
 
 
-def _subject_order(project: Project) -> dict[tuple[str, str], tuple[int, ...]]:
+def _subject_order(project: Project, coll_names: tuple[str, ...]) -> dict[tuple[str, str], tuple[int, ...]]:
+    """Position of every subject; ``coll_names`` are the entities' collection names, in entity order."""
     order: dict[tuple[str, str], tuple[int, ...]] = {}
     for i, e in enumerate(project.entities):
         order.setdefault(("entity", e.id), (0, i, 0))
-        order.setdefault(("collection", collection_name(e)), (0, i, 1))
+        order.setdefault(("collection", coll_names[i]), (0, i, 1))
     for j, r in enumerate(project.relationships):
         order.setdefault(("relationship", r.id), (1, j))
     for k, q in enumerate(project.queries):

@@ -24,15 +24,33 @@ def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:
     return [i for i in coll.indexes if i.origin == "user" or (i.unique and "special-index-types" in i.rules)]
 
 
-def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign] | None:
+def _indexes(
+    ctx: RuleContext, coll: CollectionDesign
+) -> tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]:
+    """(coll, its indexes by name (the first of a name), its model indexes), once per collection and analysis."""
+    memo: dict[str, tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]] = ctx.scratch.setdefault(
+        "indexes", {}
+    )
+    got = memo.get(coll.name)
+    if got is None or got[0] is not coll:
+        by_name: dict[str, IndexDesign] = {}
+        for idx in coll.indexes:
+            by_name.setdefault(idx.name, idx)
+        got = memo[coll.name] = (coll, by_name, _model_indexes(coll))
+    return got
+
+
+def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign, list[IndexDesign]] | None:
+    """The collection and index serving a query, with the collection's model indexes."""
     loc = ctx.res.query_index.get(qid)
     if loc is None:
         return None
     coll = ctx.collection(loc[0])
     if coll is None:
         return None
-    idx = next((i for i in coll.indexes if i.name == loc[1]), None)
-    return None if idx is None else (coll, idx)
+    _, by_name, declared = _indexes(ctx, coll)
+    idx = by_name.get(loc[1])
+    return None if idx is None else (coll, idx, declared)
 
 
 def _fix(ctx: RuleContext, entity_id: str, idx: IndexDesign) -> Any:
@@ -77,8 +95,7 @@ class EsrCompoundIndex(Rule):
             found = _query_index(ctx, q.id)
             if found is None:
                 continue
-            coll, idx = found
-            declared = _model_indexes(coll)
+            coll, idx, declared = found
             if any(serves(d.keys, plan) for d in declared):
                 continue
             reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
@@ -144,8 +161,8 @@ class IndexHotQueries(Rule):
             found = _query_index(ctx, q.id)
             if found is None:
                 continue
-            coll, idx = found
-            if any(serves(d.keys, plan) for d in _model_indexes(coll)):
+            coll, idx, declared = found
+            if any(serves(d.keys, plan) for d in declared):
                 continue
             yield self.finding(
                 "suggestion",

@@ -446,4 +446,4 @@ BOOKKEEPING_TYPES = frozenset({"date", "objectId", "uuid"})
 
 def compared_fields(entity: Entity) -> frozenset[Token]:
     """The top-level fields that tell variants apart from unrelated entities: (name, type), no bookkeeping."""
-    return frozenset((f.name, f.type) for f in entity.fields if f.type not in BOOKKEEPING_TYPES)
+    return frozenset([(f.name, f.type) for f in entity.fields if f.type not in BOOKKEEPING_TYPES])

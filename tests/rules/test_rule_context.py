@@ -132,3 +132,52 @@ def test_each_rel_where_follows_a_new_only_rels_list() -> None:
     assert list(ctx.each_rel_where(strategy_of, "embed")) == []
     ctx.only_rels = None
     assert [f for f in ctx.each_rel_where(strategy_of, "embed")] == embedded
+
+
+def test_override_equals_dataclasses_replace() -> None:
+    from dataclasses import replace
+
+    from modeller.model.project import Decision
+    from modeller.rules.engine import _override
+    from modeller.rules.findings import Finding, SubjectRef
+
+    f = Finding("rule-a", "warning", SubjectRef("relationship", "r1"), "m", "w", "t", "ref", None, {"n": 1})
+    g = Finding("rule-b", "info", SubjectRef("entity", "e1"), "m2", "w", "t", "ref")
+    decision = Decision.model_validate({"strategy": "embed", "note": "kept on purpose"})
+    overrides = {("rule-b", "entity", "e1"): "why not", ("rule-a", "relationship", "r9"): ""}
+    assert _override(f, {}, {}) is f
+    assert _override(g, overrides, {}) == replace(g, overridden=True, note="why not")
+    assert _override(f, overrides, {"r1": decision}) == replace(f, overridden=True, note="kept on purpose")
+    assert _override(f, {("rule-a", "relationship", "r1"): ""}, {"r1": decision}) == replace(
+        f, overridden=True, note=None
+    )
+    assert _override(g, {}, {"r1": decision}) is g
+    assert _override(f, overrides, {}) is f
+
+
+def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
+    from modeller.rules.engine import _run_rules, _sort_key, _State
+    from modeller.rules.snapshot import Snapshot
+
+    state = _State((), Snapshot.of(PROJECT), ContextCache(), ResolveCache(), {}, {}, (), ())
+    findings = _run_rules(RuleContext(FACTS, DESIGN, RES, memo=state.memo), state)
+    assert len(findings) > 100 and findings == state.finds
+    assert [k[:5] for k in state.keys] == [_sort_key(state.order, f) for f in findings]
+    assert state.keys == sorted(state.keys)
+
+
+def test_query_index_memo_matches_the_collections() -> None:
+    from modeller.rules.indexes import _model_indexes, _query_index
+
+    ctx = fresh()
+    found = 0
+    for qid, (coll_name, index_name) in RES.query_index.items():
+        coll = ctx.collection(coll_name)
+        got = _query_index(ctx, qid)
+        want = next((i for i in coll.indexes if i.name == index_name), None) if coll is not None else None
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None and got[0] is coll and got[1] is want and got[2] == _model_indexes(coll)
+        found += 1
+    assert found > 10
