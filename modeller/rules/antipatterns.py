@@ -374,12 +374,12 @@ class UnnecessaryIndexes(Rule):
                     ),
                     None,
                 )
-                remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
-                fix = Fix(
-                    f"drop the index {keys_text(idx.keys)} from {entity.id}",
-                    (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
-                )
                 if longer is not None:
+                    remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
+                    fix = Fix(
+                        f"drop the index {keys_text(idx.keys)} from {entity.id}",
+                        (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
+                    )
                     yield self.finding(
                         "warning",
                         "entity",

@@ -143,5 +143,6 @@ def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
 
 def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, **options: Any) -> Fix:
     value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
-    value.update({k: v for k, v in options.items() if v is not None and v is not False})
+    if options:
+        value.update({k: v for k, v in options.items() if v is not None and v is not False})
     return Fix(description, (Change("append", SubjectRef("entity", entity_id), "indexes", value),))

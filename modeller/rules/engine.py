@@ -174,13 +174,13 @@ class RuleContext:
         """Index keys in the model's own paths (for a fix), or None when a key has no model path."""
         found = self._inverse.get(entity_id)
         if found is None:
-            found = self._inverse[entity_id] = ({}, self._inverse_pairs(entity_id))
+            found = self._inverse[entity_id] = (self._route_inverse(entity_id), self._field_pairs(entity_id))
         inverse, pairs = found
         out: list[tuple[str, object]] = []
         for key, value in keys:
             logical = inverse.get(key)
             if logical is None:
-                # the first pair naming a physical path wins: read the pairs only as far as this key needs
+                # the first pair naming a physical path wins: read the declared paths only as far as this key needs
                 for physical, path in pairs:
                     inverse.setdefault(physical, path)
                     if physical == key:
@@ -191,14 +191,20 @@ class RuleContext:
             out.append((logical, value))
         return out
 
-    def _inverse_pairs(self, entity_id: str) -> Iterator[tuple[str, str]]:
-        """(physical path, logical path) of an entity's names in priority order: routes, then declared paths."""
+    def _route_inverse(self, entity_id: str) -> dict[str, str]:
+        """Physical -> logical name of an entity's routes (the first wins): the pairs read before any field."""
+        inverse: dict[str, str] = {}
         for name, route in self.res.builder.routes.get(entity_id, {}).items():
             if route.only is not None:
                 for sub, phys in route.only.items():
-                    yield phys, f"{name}.{sub}"
-            elif route.entity is None:
-                yield route.path, name
+                    if phys not in inverse:
+                        inverse[phys] = f"{name}.{sub}"
+            elif route.entity is None and route.path not in inverse:
+                inverse[route.path] = name
+        return inverse
+
+    def _field_pairs(self, entity_id: str) -> Iterator[tuple[str, str]]:
+        """(physical path, logical path) of an entity's declared paths, in declaration order (after the routes)."""
         resolve_path = self.res.resolve_path
         for path in self.facts.fields_of.get(entity_id, {}):
             physical = resolve_path(entity_id, path)

@@ -16,7 +16,7 @@ from modeller.rules.resolver import is_multikey, parallel_arrays
 
 
 def keys_text(keys: list[tuple[str, Any]]) -> str:
-    return "{" + ", ".join(f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys) + "}"
+    return "{" + ", ".join([f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys]) + "}"
 
 
 def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:

@@ -429,11 +429,11 @@ class IndexReferenceFields(Rule):
                 if "index-reference-fields" not in idx.rules or idx.origin == "user":
                     continue
                 ref = idx.keys[0][0]
-                if any(d.keys and d.keys[0][0] == ref for d in declared):
+                if declared and any(d.keys and d.keys[0][0] == ref for d in declared):
                     continue
-                used = [q for q in idx.queries]
+                used = list(idx.queries)
                 sev = "warning" if used and declared else "suggestion"
-                keys_text = ", ".join(f"{k}: {v}" for k, v in idx.keys)
+                keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
                 logical = ctx.logical_keys(entity.id, idx.keys)
                 yield self.finding(
                     sev,
