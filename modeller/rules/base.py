@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.findings import Change, Finding, Fix, Severity, SubjectRef
+from modeller.rules.findings import Change, Finding, Fix, Severity, new_finding, new_subject
 from modeller.rules.references import cite
 
 if TYPE_CHECKING:
@@ -72,15 +72,15 @@ class Rule:
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
     ) -> Finding:
-        # positional and without typing.cast: thousands of findings per analysis, each call counts
-        return Finding(
+        why_default, reference_default = _defaults(type(self))  # type: ignore[arg-type]
+        return new_finding(
             self.id,
             severity,  # type: ignore[arg-type]
-            SubjectRef(kind, subject_id),  # type: ignore[arg-type]
+            new_subject(kind, subject_id),  # type: ignore[arg-type]
             message,
-            why if why is not None else _why(type(self)),  # type: ignore[arg-type]
+            why if why is not None else why_default,
             tradeoff if tradeoff is not None else self.tradeoff,
-            _cite(tuple(sources)) if sources else _cite(self.sources),
+            _cite(tuple(sources)) if sources else reference_default,
             fix,
             {} if numbers is None else dict(numbers),
         )
@@ -134,10 +134,16 @@ def _cite(keys: tuple[str, ...]) -> str:
     return cite(*keys)
 
 
+@cache
+def _defaults(cls: Any) -> tuple[str, str]:
+    """A rule's default ``why`` and ``reference`` (one cached call per finding instead of two)."""
+    return _why(cls), _cite(tuple(cls.sources))
+
+
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
     return Fix(
         f"set the strategy of {rel_id} to {strategy} ({why})",
-        (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
+        (Change("set", new_subject("relationship", rel_id), "strategy", strategy),),
     )
 
 
@@ -145,4 +151,4 @@ def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, 
     value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
     if options:
         value.update({k: v for k, v in options.items() if v is not None and v is not False})
-    return Fix(description, (Change("append", SubjectRef("entity", entity_id), "indexes", value),))
+    return Fix(description, (Change("append", new_subject("entity", entity_id), "indexes", value),))
