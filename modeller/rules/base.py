@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.findings import Change, Finding, Fix, Severity, new_finding, new_subject
+from modeller.rules.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
 from modeller.rules.references import cite
 
 if TYPE_CHECKING:
@@ -141,9 +141,12 @@ def _defaults(cls: Any) -> tuple[str, str]:
 
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
-    return Fix(
+    return new_fix(
         f"set the strategy of {rel_id} to {strategy} ({why})",
-        (Change("set", new_subject("relationship", rel_id), "strategy", strategy),),
+        "set",
+        new_subject("relationship", rel_id),
+        "strategy",
+        strategy,
     )
 
 
@@ -151,4 +154,4 @@ def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, 
     value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
     if options:
         value.update({k: v for k, v in options.items() if v is not None and v is not False})
-    return Fix(description, (Change("append", new_subject("entity", entity_id), "indexes", value),))
+    return new_fix(description, "append", new_subject("entity", entity_id), "indexes", value)

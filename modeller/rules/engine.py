@@ -424,7 +424,8 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
     state.order = order
     rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
     plain = not overrides and not decisions
-    only_decisions = not overrides  # then only relationship findings can be overridden
+    # only these rules' findings, and relationship findings (decisions), can be overridden
+    overridden_rules = {rule for rule, _, _ in overrides}
     out: list[Keyed] = []
     for rule_cls in REGISTRY:
         kept = state.findings.setdefault(rule_cls.id, {})
@@ -465,7 +466,7 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
                 where = _fallback(order, f)
             keyed = ((where, -SEVERITY_RANK[f.severity], f.rule, subject.id, f.message, kind, pos, seq), f)
             made.append(keyed)
-            if plain or (only_decisions and subject.kind != "relationship"):
+            if plain or (subject.kind != "relationship" and f.rule not in overridden_rules):
                 shown.append(keyed)
             else:
                 shown.append((keyed[0], _override(f, overrides, decisions)))

@@ -105,6 +105,8 @@ _f_overridden = Finding.__dict__["overridden"].__set__
 _f_note = Finding.__dict__["note"].__set__
 _s_kind = SubjectRef.__dict__["kind"].__set__
 _s_id = SubjectRef.__dict__["id"].__set__
+_c_op, _c_subject, _c_key, _c_value = (Change.__dict__[name].__set__ for name in ("op", "subject", "key", "value"))
+_x_description, _x_changes = (Fix.__dict__[name].__set__ for name in ("description", "changes"))
 _new = object.__new__
 
 
@@ -141,3 +143,16 @@ def new_finding(
     _f_overridden(f, False)
     _f_note(f, None)
     return f
+
+
+def new_fix(description: str, op: Literal["set", "append"], subject: SubjectRef, key: str, value: Any) -> Fix:
+    """``Fix(description, (Change(op, subject, key, value),))``, built faster: the usual one-change fix."""
+    change = _new(Change)
+    _c_op(change, op)
+    _c_subject(change, subject)
+    _c_key(change, key)
+    _c_value(change, value)
+    fix = _new(Fix)
+    _x_description(fix, description)
+    _x_changes(fix, (change,))
+    return fix

@@ -42,3 +42,17 @@ def test_new_finding_without_fix_and_with_empty_numbers() -> None:
     fast = new_finding("r", "info", subject, "m", "w", "t", "ref", None, {})
     assert fast == Finding("r", "info", subject, "m", "w", "t", "ref")
     assert fast.to_json()["fix"] is None and fast.numbers == {}
+
+
+def test_new_fix_equals_a_one_change_fix() -> None:
+    from modeller.rules.findings import new_fix
+
+    subject = SubjectRef("entity", "e1")
+    value = {"keys": [["a", 1]]}
+    fast = new_fix("add the index", "append", subject, "indexes", value)
+    slow = Fix("add the index", (Change("append", subject, "indexes", value),))
+    assert type(fast) is Fix and type(fast.changes[0]) is Change
+    assert fast == slow and repr(fast) == repr(slow) and fast.to_json() == slow.to_json()
+    assert fast.changes[0].value is value
+    with pytest.raises(FrozenInstanceError):
+        fast.changes[0].key = "x"  # type: ignore[misc]

@@ -181,3 +181,30 @@ def test_query_index_memo_matches_the_collections() -> None:
         assert got is not None and got[0] is coll and got[1] is want and got[2] == _model_indexes(coll)
         found += 1
     assert found > 10
+
+
+def test_overrides_reach_findings_of_every_subject_kind() -> None:
+    from modeller.model.project import Override
+    from modeller.rules import analyse
+
+    plain = analyse(PROJECT).findings
+    picked = {}
+    for f in plain:
+        picked.setdefault(f.subject.kind, f)
+    assert {"entity", "relationship", "query"} <= set(picked)
+    overrides = [
+        Override.model_validate({"rule": f.rule, "subject": {"kind": f.subject.kind, "id": f.subject.id}, "note": k})
+        for k, f in picked.items()
+    ]
+    findings = analyse(PROJECT.model_copy(update={"overrides": [*PROJECT.overrides, *overrides]})).findings
+    chosen = {(f.rule, f.subject.kind, f.subject.id): k for k, f in picked.items()}
+    assert len(findings) == len(plain)
+    for before, after in zip(plain, findings, strict=True):
+        note = chosen.get((before.rule, before.subject.kind, before.subject.id))
+        decided = before.subject.kind == "relationship" and any(
+            r.id == before.subject.id and r.decision is not None for r in PROJECT.relationships
+        )
+        assert after.overridden == (note is not None or decided or before.overridden)
+        if note is not None:
+            assert after.note == note
+        assert (after.rule, after.subject, after.message) == (before.rule, before.subject, before.message)
