@@ -7,12 +7,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.rules.base import Rule, set_strategy
+from modeller.rules.context import RelFacts
 from modeller.rules.design import ShapeNode
 from modeller.rules.engine import RuleContext
 from modeller.rules.findings import Change, Finding, Fix, SubjectRef
 from modeller.rules.indexes import keys_text
 from modeller.rules.plans import days_to_limit
 from modeller.rules.registry import register
+
+
+def _holds_array(ctx: RuleContext, facts: RelFacts) -> bool:
+    """The One keeps an array for this relationship (embedded documents or references)."""
+    strategy = ctx.res.plans[facts.rel.id].strategy
+    return strategy in ("embed", "child-refs", "two-way") and facts.rel.cardinality != "one-to-one"
 
 
 @register
@@ -43,10 +50,8 @@ class UnboundedArray(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(_holds_array, True):
             plan = ctx.plan(facts.rel.id)
-            if plan.strategy not in ("embed", "child-refs", "two-way") or facts.rel.cardinality == "one-to-one":
-                continue
             embedded = plan.strategy == "embed"
             item = plan.elem_bytes if embedded else 17
             array_bytes = facts.n_max * (item + 4)
@@ -132,15 +137,19 @@ class UnboundedArray(Rule):
 
 
 def _depth(nodes: list[ShapeNode]) -> int:
-    best = 0
-    stack = [(n, 1) for n in nodes]
-    while stack:
-        node, level = stack.pop()
-        best = max(best, level)
-        stack.extend((c, level + 1) for c in node.children)
-        if node.items is not None:
-            stack.append((node.items, level + 1))
-    return best
+    """Levels of a shape tree, walked one level at a time (no per-node tuples or calls)."""
+    depth = 0
+    level = nodes
+    while level:
+        depth += 1
+        below: list[ShapeNode] = []
+        for node in level:
+            if node.children:
+                below += node.children
+            if node.items is not None:
+                below.append(node.items)
+        level = below
+    return depth
 
 
 @register
@@ -365,12 +374,12 @@ class UnnecessaryIndexes(Rule):
                     ),
                     None,
                 )
-                remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
-                fix = Fix(
-                    f"drop the index {keys_text(idx.keys)} from {entity.id}",
-                    (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
-                )
                 if longer is not None:
+                    remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
+                    fix = Fix(
+                        f"drop the index {keys_text(idx.keys)} from {entity.id}",
+                        (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
+                    )
                     yield self.finding(
                         "warning",
                         "entity",

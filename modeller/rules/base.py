@@ -12,13 +12,13 @@ import inspect
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.model.vocabulary import SubjectKind
-from modeller.rules.findings import Change, Finding, Fix, Severity, SubjectRef
+from modeller.rules.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
 from modeller.rules.references import cite
 
 if TYPE_CHECKING:
+    from modeller.rules.context import RelFacts
     from modeller.rules.engine import RuleContext
 
 SECTIONS = ("Why", "Anti-pattern", "Best practice")
@@ -72,17 +72,43 @@ class Rule:
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
     ) -> Finding:
-        return Finding(
-            rule=self.id,
-            severity=cast(Severity, severity),
-            subject=SubjectRef(cast(SubjectKind, kind), subject_id),
-            message=message,
-            why=why if why is not None else _why(type(self)),  # type: ignore[arg-type]
-            tradeoff=tradeoff if tradeoff is not None else self.tradeoff,
-            reference=_cite(tuple(sources or self.sources)),
-            fix=fix,
-            numbers=dict(numbers or {}),
+        why_default, reference_default = _defaults(type(self))  # type: ignore[arg-type]
+        return new_finding(
+            self.id,
+            severity,  # type: ignore[arg-type]
+            new_subject(kind, subject_id),  # type: ignore[arg-type]
+            message,
+            why if why is not None else why_default,
+            tradeoff if tradeoff is not None else self.tradeoff,
+            _cite(tuple(sources)) if sources else reference_default,
+            fix,
+            {} if numbers is None else dict(numbers),
         )
+
+
+# ----- keys for ``RuleContext.each_rel_where`` (module functions: groupings are kept per function) -----
+def strategy_of(ctx: RuleContext, facts: RelFacts) -> str:
+    """The strategy the relationship is stored with."""
+    return ctx.res.plans[facts.rel.id].strategy
+
+
+def recommended_of(ctx: RuleContext, facts: RelFacts) -> str:
+    """The strategy the engine recommends (after refinements)."""
+    return ctx.res.plans[facts.rel.id].rec.strategy
+
+
+def base_rule_of(ctx: RuleContext, facts: RelFacts) -> str | None:
+    """The rule whose recommendation the engine started from."""
+    return ctx.res.plans[facts.rel.id].rec.base_rule
+
+
+def has_copies(ctx: RuleContext, facts: RelFacts) -> bool:
+    """The relationship's plan copies fields (denormalization)."""
+    return bool(ctx.res.plans[facts.rel.id].copies)
+
+
+def cardinality_of(ctx: RuleContext, facts: RelFacts) -> str:
+    return facts.rel.cardinality
 
 
 @cache
@@ -108,14 +134,24 @@ def _cite(keys: tuple[str, ...]) -> str:
     return cite(*keys)
 
 
+@cache
+def _defaults(cls: Any) -> tuple[str, str]:
+    """A rule's default ``why`` and ``reference`` (one cached call per finding instead of two)."""
+    return _why(cls), _cite(tuple(cls.sources))
+
+
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
-    return Fix(
+    return new_fix(
         f"set the strategy of {rel_id} to {strategy} ({why})",
-        (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
+        "set",
+        new_subject("relationship", rel_id),
+        "strategy",
+        strategy,
     )
 
 
 def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, **options: Any) -> Fix:
     value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
-    value.update({k: v for k, v in options.items() if v is not None and v is not False})
-    return Fix(description, (Change("append", SubjectRef("entity", entity_id), "indexes", value),))
+    if options:
+        value.update({k: v for k, v in options.items() if v is not None and v is not False})
+    return new_fix(description, "append", new_subject("entity", entity_id), "indexes", value)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.base import Rule
+from modeller.rules.base import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.engine import RuleContext
 from modeller.rules.findings import Finding
 from modeller.rules.plans import CopyPlan, RelPlan
@@ -35,7 +35,7 @@ def _numbers(cp: CopyPlan) -> dict[str, Any]:
 
 
 def _copies(ctx: RuleContext, rule_id: str) -> Iterable[tuple[RelPlan, CopyPlan]]:
-    for facts in ctx.each_rel():
+    for facts in ctx.each_rel_where(has_copies, True):
         plan = ctx.plan(facts.rel.id)
         for cp in plan.copies:
             if cp.rule == rule_id and not cp.implied:
@@ -185,9 +185,7 @@ class DenormIntoSquillionsImmutable(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.each_rel():
-            if facts.rel.cardinality != "one-to-squillions":
-                continue
+        for facts in ctx.each_rel_where(cardinality_of, "one-to-squillions"):
             plan = ctx.plan(facts.rel.id)
             for cp in plan.copies:
                 if cp.denorm.direction != "one-to-many" or cp.implied or cp.denorm.staleness == "forever":
@@ -243,9 +241,9 @@ class SquillionsToOneLastN(Rule):
     tradeoff = "the One renders without a second query; two writes per new N and K copies in the One"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(strategy_of, "subset"):
             plan = ctx.plan(facts.rel.id)
-            if plan.strategy != "subset" or self.id not in plan.rec.rules:
+            if self.id not in plan.rec.rules:
                 continue
             rd = ctx.rel_design(facts.rel.id)
             push = next((c.sync_advice for c in rd.denormalized if c.direction == "many-to-one"), "")
@@ -293,10 +291,8 @@ class ExtendedReference(Rule):
     )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(strategy_of, "extended-ref"):
             plan = ctx.plan(facts.rel.id)
-            if plan.strategy != "extended-ref":
-                continue
             copies = [cp for cp in plan.copies if cp.location == "extended"]
             rd = ctx.rel_design(facts.rel.id)
             ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
@@ -385,7 +381,7 @@ class NoDenormVolatile(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(has_copies, True):
             plan = ctx.plan(facts.rel.id)
             for cp in plan.copies:
                 if cp.implied or cp.denorm.staleness == "forever":

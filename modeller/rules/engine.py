@@ -11,8 +11,8 @@ import bisect
 import gc
 import operator
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Project, Query
@@ -35,7 +35,8 @@ class RuleContext:
     facts: Context
     design: Design
     res: Resolution
-    _inverse: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: entity id -> (physical -> logical path read so far, the (physical, logical) pairs not read yet)
+    _inverse: dict[str, tuple[dict[str, str], Iterator[tuple[str, str]]]] = field(default_factory=dict)
     _collections: dict[str, CollectionDesign] = field(default_factory=dict)
     _rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
     #: what ``each_*`` iterate: (position in the whole list, subject); None = everything
@@ -52,6 +53,14 @@ class RuleContext:
     _rel_items: list[tuple[tuple[str, str, int], RelFacts]] | None = None
     _coll_items: list[tuple[tuple[str, str, int], CollectionDesign]] | None = None
     _query_items: list[tuple[tuple[str, str, int], Query]] | None = None
+    #: "r"/"c"/"q" -> (the ``only_*`` list, its length, its (current, subject) items): every rule walks the
+    #: same dirty subjects, so their items are built once per analysis, not once per rule
+    _only_items: dict[str, tuple[list[Any], int, list[Any]]] = field(default_factory=dict)
+    #: what rules compute once per analysis and share (e.g. a collection's indexes by name); checked against
+    #: the objects it was computed from, so it is right for the subset of subjects an incremental run re-checks
+    scratch: dict[str, Any] = field(default_factory=dict)
+    #: key function -> (the items it grouped, key value -> items): see ``each_rel_where``
+    _rel_groups: dict[Any, tuple[list[Any], dict[Hashable, list[Any]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self._collections:
@@ -60,33 +69,87 @@ class RuleContext:
             self._rel_designs = {r.id: r for r in self.design.relationships}
 
     # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
+    def rel_items(self) -> list[tuple[tuple[str, str, int], RelFacts]]:
+        """(current, facts) of the relationships ``each_rel`` walks, built once per ``only_rels`` list."""
+        only = self.only_rels
+        if only is None:
+            items = self._rel_items
+            if items is None:
+                items = self._rel_items = [(("r", f.rel.id, i), f) for i, f in enumerate(self.facts.rels)]
+            return items
+        cached = self._only_items.get("r")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("r", f.rel.id, i), f) for i, f in only]
+        self._only_items["r"] = (only, len(only), items)
+        return items
+
+    def coll_items(self) -> list[tuple[tuple[str, str, int], CollectionDesign]]:
+        """(current, collection) of the collections ``each_collection`` walks."""
+        only = self.only_collections
+        if only is None:
+            items = self._coll_items
+            if items is None:
+                items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
+            return items
+        cached = self._only_items.get("c")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("c", c.name, i), c) for i, c in only]
+        self._only_items["c"] = (only, len(only), items)
+        return items
+
+    def query_items(self) -> list[tuple[tuple[str, str, int], Query]]:
+        """(current, query) of the queries ``each_query`` walks."""
+        names = self.query_producers
+        only = self.only_queries
+        if only is None:
+            items = self._query_items
+            if items is None:
+                queries = self.facts.queries
+                items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
+                self._query_items = items
+            return items
+        cached = self._only_items.get("q")
+        if cached is not None and cached[0] is only and cached[1] == len(only):
+            return cached[2]
+        items = [(("q", names[i] if names else q.id, i), q) for i, q in only]
+        self._only_items["q"] = (only, len(only), items)
+        return items
+
+    def each_rel_where(self, key: Callable[[RuleContext, RelFacts], Hashable], value: Hashable) -> Iterator[RelFacts]:
+        """``each_rel`` restricted to the relationships with ``key(self, facts) == value``, in the same order.
+
+        Most rules look at one strategy or recommendation only: the relationships are grouped by ``key``
+        once per analysis (per ``only_rels`` list) instead of every such rule walking all of them.
+        """
+        items = self.rel_items()
+        groups = self._rel_groups.get(key)
+        if groups is None or groups[0] is not items:
+            by: dict[Hashable, list[tuple[tuple[str, str, int], RelFacts]]] = {}
+            for item in items:
+                group = by.get(k := key(self, item[1]))
+                if group is None:
+                    by[k] = [item]
+                else:
+                    group.append(item)
+            groups = self._rel_groups[key] = (items, by)
+        selected = groups[1].get(value, ())
+        for self.current, facts in selected:
+            yield facts
+
     def each_rel(self) -> Iterator[RelFacts]:
-        items = self._rel_items
-        if self.only_rels is not None:
-            items = [(("r", facts.rel.id, i), facts) for i, facts in self.only_rels]
-        elif items is None:
-            # every rule walks the relationships: the (kind, id, position) tuples are built once per analysis
-            items = self._rel_items = [(("r", facts.rel.id, i), facts) for i, facts in enumerate(self.facts.rels)]
+        items = self.rel_items()
         for self.current, facts in items:
             yield facts
 
     def each_collection(self) -> Iterator[CollectionDesign]:
-        items = self._coll_items
-        if self.only_collections is not None:
-            items = [(("c", coll.name, i), coll) for i, coll in self.only_collections]
-        elif items is None:
-            items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
+        items = self.coll_items()
         for self.current, coll in items:
             yield coll
 
     def each_query(self) -> Iterator[Query]:
-        names = self.query_producers
-        items = self._query_items
-        if self.only_queries is not None:
-            items = [(("q", names[i] if names else q.id, i), q) for i, q in self.only_queries]
-        elif items is None:
-            queries = self.facts.queries
-            items = self._query_items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
+        items = self.query_items()
         for self.current, q in items:
             yield q
 
@@ -109,28 +172,44 @@ class RuleContext:
 
     def logical_keys(self, entity_id: str, keys: list[tuple[str, object]]) -> list[tuple[str, object]] | None:
         """Index keys in the model's own paths (for a fix), or None when a key has no model path."""
-        inverse = self._inverse.get(entity_id)
-        if inverse is None:
-            inverse = {}
-            routes = self.res.builder.routes.get(entity_id, {})
-            for name, route in routes.items():
-                if route.only is not None:
-                    for sub, phys in route.only.items():
-                        inverse.setdefault(phys, f"{name}.{sub}")
-                elif route.entity is None:
-                    inverse.setdefault(route.path, name)
-            for path in self.facts.fields_of.get(entity_id, {}):
-                physical = self.res.resolve_path(entity_id, path)
-                if physical is not None:
-                    inverse.setdefault(physical, path)
-            self._inverse[entity_id] = inverse
+        found = self._inverse.get(entity_id)
+        if found is None:
+            found = self._inverse[entity_id] = (self._route_inverse(entity_id), self._field_pairs(entity_id))
+        inverse, pairs = found
         out: list[tuple[str, object]] = []
         for key, value in keys:
             logical = inverse.get(key)
             if logical is None:
-                return None
+                # the first pair naming a physical path wins: read the declared paths only as far as this key needs
+                for physical, path in pairs:
+                    inverse.setdefault(physical, path)
+                    if physical == key:
+                        logical = inverse[key]
+                        break
+                else:
+                    return None
             out.append((logical, value))
         return out
+
+    def _route_inverse(self, entity_id: str) -> dict[str, str]:
+        """Physical -> logical name of an entity's routes (the first wins): the pairs read before any field."""
+        inverse: dict[str, str] = {}
+        for name, route in self.res.builder.routes.get(entity_id, {}).items():
+            if route.only is not None:
+                for sub, phys in route.only.items():
+                    if phys not in inverse:
+                        inverse[phys] = f"{name}.{sub}"
+            elif route.entity is None and route.path not in inverse:
+                inverse[route.path] = name
+        return inverse
+
+    def _field_pairs(self, entity_id: str) -> Iterator[tuple[str, str]]:
+        """(physical path, logical path) of an entity's declared paths, in declaration order (after the routes)."""
+        resolve_path = self.res.resolve_path
+        for path in self.facts.fields_of.get(entity_id, {}):
+            physical = resolve_path(entity_id, path)
+            if physical is not None:
+                yield physical, path
 
     def collection_of(self, entity_id: str) -> CollectionDesign | None:
         loc = self.res.location.get(entity_id)
@@ -318,16 +397,18 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
         # queries sharing an id share the resolver's per-id maps: always re-checked together
         if old is None or old[0] is not k[0] or old[1] is not k[1] or seen[q.id] > 1:
             dirty_queries.append((i, q))
-    gone = [p for p in old_keys if p not in keys]
-    dirty = {("r", f.rel.id) for _, f in dirty_rels}
-    dirty.update(("c", c.name) for _, c in dirty_colls)
-    dirty.update(("q", names[i]) for i, _ in dirty_queries)
-    dirty.update(gone)
-    dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
+    dirty: set[Producer] = set()
+    if any(state.findings.values()):  # (a first analysis has no findings to forget)
+        dirty.update(p for p in old_keys if p not in keys)  # gone
+        dirty.update(("r", f.rel.id) for _, f in dirty_rels)
+        dirty.update(("c", c.name) for _, c in dirty_colls)
+        dirty.update(("q", names[i]) for i, _ in dirty_queries)
+        dirty.add(("g", ""))  # findings a rule yields outside its loop over subjects
     # ----- sort keys and overrides depend on the order of subjects and on the overrides -----
+    coll_names = tuple(map(collection_name, project.entities))
     order_token = (
         tuple(e.id for e in project.entities),
-        tuple(map(collection_name, project.entities)),
+        coll_names,
         tuple(r.id for r in project.relationships),
         tuple(q.id for q in project.queries),
         tuple(c.name for c in design.collections),
@@ -339,36 +420,58 @@ def _run_rules(rctx: RuleContext, state: _State) -> list[Finding]:
     override_token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
     rekey = order_token != state.order_token
     reapply = override_token != state.override_token
-    order = state.order if not rekey and state.order else _subject_order(project)
+    order = state.order if not rekey and state.order else _subject_order(project, coll_names)
     state.order = order
     rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
+    plain = not overrides and not decisions
+    # only these rules' findings, and relationship findings (decisions), can be overridden
+    overridden_rules = {rule for rule, _, _ in overrides}
     out: list[Keyed] = []
     for rule_cls in REGISTRY:
         kept = state.findings.setdefault(rule_cls.id, {})
-        if rule_cls.scope == "global":
+        is_global = rule_cls.scope == "global"
+        if is_global:
             kept.clear()
-        else:
-            for p in dirty:
-                kept.pop(p, None)
-        rule = rule_cls()
-        if rule_cls.scope == "global":
-            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
-        rctx.current = ("g", "", 0)
-        for seq, f in enumerate(rule.check(rctx)):
-            kind, sid, pos = rctx.current
-            key = (*_sort_key(order, f), kind, pos, seq)
-            entry = kept.get((kind, sid))
-            if entry is None:
-                entry = kept[(kind, sid)] = ([], [])
-            entry[0].append((key, f))
-            entry[1].append((key, _override(f, overrides, decisions)))
-        if rule_cls.scope == "global":
-            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
-        if rekey or reapply:
+        elif kept:
+            _drop(kept, dirty)
+        # what is left was computed by an earlier analysis: it follows the current order and overrides
+        # (the findings made below are keyed and overridden with them already)
+        if kept and (rekey or reapply):
             for raw, final in kept.values():
                 if rekey:
                     raw[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in raw]
                 final[:] = [(k, _override(f, overrides, decisions)) for k, f in raw]
+        rule = rule_cls()
+        if is_global:
+            rctx.only_rels = rctx.only_collections = rctx.only_queries = None
+        rctx.current = ("g", "", 0)
+        last: tuple[str, str, int] | None = None
+        made: list[Keyed] = []
+        shown: list[Keyed] = []
+        kind, pos = "", 0
+        for seq, f in enumerate(rule.check(rctx)):
+            current = rctx.current
+            if current is not last:
+                # a subject's findings come one after another: one producer lookup per subject
+                last = current
+                kind, sid, pos = current
+                entry = kept.get((kind, sid))
+                if entry is None:
+                    entry = kept[(kind, sid)] = ([], [])
+                made, shown = entry
+            # the key of _sort_key, inlined (thousands of findings): subject position, severity, rule, ...
+            subject = f.subject
+            where = order.get((subject.kind, subject.id))
+            if where is None:
+                where = _fallback(order, f)
+            keyed = ((where, -SEVERITY_RANK[f.severity], f.rule, subject.id, f.message, kind, pos, seq), f)
+            made.append(keyed)
+            if plain or (subject.kind != "relationship" and f.rule not in overridden_rules):
+                shown.append(keyed)
+            else:
+                shown.append((keyed[0], _override(f, overrides, decisions)))
+        if is_global:
+            rctx.only_rels, rctx.only_collections, rctx.only_queries = dirty_rels, dirty_colls, dirty_queries
         for _raw, final in kept.values():
             out.extend(final)
     out.sort(key=_first)
@@ -448,6 +551,16 @@ def _remove(sorted_keys: list[tuple[Any, ...]], sorted_finds: list[Finding], ite
         del sorted_keys[i], sorted_finds[i]
 
 
+def _drop(kept: dict[Producer, Any], dirty: set[Producer]) -> None:
+    """Forget the findings of the dirty producers, walking the smaller of the two."""
+    if len(dirty) <= len(kept):
+        for p in dirty:
+            kept.pop(p, None)
+    else:
+        for p in [p for p in kept if p in dirty]:
+            del kept[p]
+
+
 def _first(item: Keyed) -> tuple[Any, ...]:
     return item[0]
 
@@ -464,19 +577,26 @@ def _sort_key(order: dict[tuple[str, str], tuple[int, ...]], f: Finding) -> tupl
 def _override(f: Finding, overrides: dict[tuple[str, str, str], str], decisions: dict[str, Any]) -> Finding:
     if not overrides and not decisions:
         return f
-    key = (f.rule, f.subject.kind, f.subject.id)
+    subject = f.subject
+    key = (f.rule, subject.kind, subject.id)
     if key in overrides:
-        return replace(f, overridden=True, note=overrides[key] or None)
-    if f.subject.kind == "relationship" and f.subject.id in decisions:
-        return replace(f, overridden=True, note=decisions[f.subject.id].note or None)
-    return f
+        note = overrides[key]
+    elif subject.kind == "relationship" and subject.id in decisions:
+        note = decisions[subject.id].note
+    else:
+        return f
+    # what dataclasses.replace(f, overridden=True, note=...) builds, without its per-field introspection
+    return Finding(
+        f.rule, f.severity, subject, f.message, f.why, f.tradeoff, f.reference, f.fix, f.numbers, True, note or None
+    )
 
 
-def _subject_order(project: Project) -> dict[tuple[str, str], tuple[int, ...]]:
+def _subject_order(project: Project, coll_names: tuple[str, ...]) -> dict[tuple[str, str], tuple[int, ...]]:
+    """Position of every subject; ``coll_names`` are the entities' collection names, in entity order."""
     order: dict[tuple[str, str], tuple[int, ...]] = {}
     for i, e in enumerate(project.entities):
         order.setdefault(("entity", e.id), (0, i, 0))
-        order.setdefault(("collection", collection_name(e)), (0, i, 1))
+        order.setdefault(("collection", coll_names[i]), (0, i, 1))
     for j, r in enumerate(project.relationships):
         order.setdefault(("relationship", r.id), (1, j))
     for k, q in enumerate(project.queries):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,7 +16,7 @@ from modeller.rules.resolver import is_multikey, parallel_arrays
 
 
 def keys_text(keys: list[tuple[str, Any]]) -> str:
-    return "{" + ", ".join(f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys) + "}"
+    return "{" + ", ".join([f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys]) + "}"
 
 
 def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:
@@ -23,15 +24,33 @@ def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:
     return [i for i in coll.indexes if i.origin == "user" or (i.unique and "special-index-types" in i.rules)]
 
 
-def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign] | None:
+def _indexes(
+    ctx: RuleContext, coll: CollectionDesign
+) -> tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]:
+    """(coll, its indexes by name (the first of a name), its model indexes), once per collection and analysis."""
+    memo: dict[str, tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]] = ctx.scratch.setdefault(
+        "indexes", {}
+    )
+    got = memo.get(coll.name)
+    if got is None or got[0] is not coll:
+        by_name: dict[str, IndexDesign] = {}
+        for idx in coll.indexes:
+            by_name.setdefault(idx.name, idx)
+        got = memo[coll.name] = (coll, by_name, _model_indexes(coll))
+    return got
+
+
+def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign, list[IndexDesign]] | None:
+    """The collection and index serving a query, with the collection's model indexes."""
     loc = ctx.res.query_index.get(qid)
     if loc is None:
         return None
     coll = ctx.collection(loc[0])
     if coll is None:
         return None
-    idx = next((i for i in coll.indexes if i.name == loc[1]), None)
-    return None if idx is None else (coll, idx)
+    _, by_name, declared = _indexes(ctx, coll)
+    idx = by_name.get(loc[1])
+    return None if idx is None else (coll, idx, declared)
 
 
 def _fix(ctx: RuleContext, entity_id: str, idx: IndexDesign) -> Any:
@@ -76,8 +95,9 @@ class EsrCompoundIndex(Rule):
             found = _query_index(ctx, q.id)
             if found is None:
                 continue
-            coll, idx = found
-            declared = _model_indexes(coll)
+            coll, idx, declared = found
+            if any(serves(d.keys, plan) for d in declared):
+                continue
             reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
             nums = {
                 "keys": [[k, v] for k, v in idx.keys],
@@ -85,8 +105,6 @@ class EsrCompoundIndex(Rule):
                 "sort": [[k, d] for k, d in plan.sort],
                 "range": plan.range,
             }
-            if any(serves(d.keys, plan) for d in declared):
-                continue
             wrong = next((d for d in declared if covers_fields(d.keys, plan)), None)
             if wrong is not None:
                 yield self.finding(
@@ -143,8 +161,8 @@ class IndexHotQueries(Rule):
             found = _query_index(ctx, q.id)
             if found is None:
                 continue
-            coll, idx = found
-            if any(serves(d.keys, plan) for d in _model_indexes(coll)):
+            coll, idx, declared = found
+            if any(serves(d.keys, plan) for d in declared):
                 continue
             yield self.finding(
                 "suggestion",
@@ -287,6 +305,9 @@ class SpecialIndexTypes(Rule):
                 )
 
 
+_second = operator.itemgetter(1)
+
+
 def _variant_only(entity: Any, path: str) -> bool:
     head = path.split(".")[0]
     if any(f.name == head for f in entity.fields):
@@ -331,7 +352,7 @@ class IndexHardLimits(Rule):
                     f"{coll.name} would have {total} indexes (with _id); MongoDB allows {s.max_indexes}",
                     numbers={"indexes": total},
                 )
-            texts = [i for i in coll.indexes if any(v == "text" for _, v in i.keys)]
+            texts = [i for i in coll.indexes if "text" in map(_second, i.keys)]
             if len(texts) > 1:
                 yield self.finding(
                     "error",
@@ -350,8 +371,12 @@ class IndexHardLimits(Rule):
                         f"{s.max_compound_fields}",
                         numbers={"keys": len(idx.keys)},
                     )
-                multikey = [k for k, _ in idx.keys if is_multikey(k, arrays)]
-                if parallel_arrays([k for k, _ in idx.keys], arrays):
+                if not arrays:
+                    continue  # nothing in these documents is an array: no multikey limit applies
+                # a top-level key is multikey when it is an array itself (no prefix to look at)
+                multikey = [k for k, _ in idx.keys if (k in arrays if "." not in k else is_multikey(k, arrays))]
+                # parallel arrays need two multikey keys at least
+                if len(multikey) > 1 and parallel_arrays([k for k, _ in idx.keys], arrays):
                     yield self.finding(
                         "error",
                         "entity",

@@ -66,8 +66,12 @@ class OverlapIndex:
         self._keys[key] = pairs
         seen: set[str] = set()
         mine: dict[str, frozenset[Token]] = {}
+        posting = self._posting
         for pair in pairs:
-            posted = self._posting.setdefault(pair, set())
+            posted = posting.get(pair)
+            if posted is None:  # most pairs are filed under one entity only: nothing to compare
+                posting[pair] = {key}
+                continue
             for other in posted:
                 if other in seen:
                     continue

@@ -8,7 +8,7 @@ from typing import Any
 
 from modeller.model.project import Entity
 from modeller.rules import js
-from modeller.rules.base import Rule, set_strategy
+from modeller.rules.base import Rule, recommended_of, set_strategy
 from modeller.rules.design import CollectionDesign
 from modeller.rules.engine import RuleContext
 from modeller.rules.findings import Finding
@@ -228,10 +228,8 @@ class SubsetPattern(Rule):
     tradeoff = "smaller working set and a single-query page vs. two collections and duplicated elements"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(recommended_of, "subset"):
             plan = ctx.plan(facts.rel.id)
-            if plan.rec.strategy != "subset":
-                continue
             k = facts.rel.show_latest or 0
             if plan.strategy == "subset":
                 sev = (
@@ -448,4 +446,4 @@ BOOKKEEPING_TYPES = frozenset({"date", "objectId", "uuid"})
 
 def compared_fields(entity: Entity) -> frozenset[Token]:
     """The top-level fields that tell variants apart from unrelated entities: (name, type), no bookkeeping."""
-    return frozenset((f.name, f.type) for f in entity.fields if f.type not in BOOKKEEPING_TYPES)
+    return frozenset([(f.name, f.type) for f in entity.fields if f.type not in BOOKKEEPING_TYPES])

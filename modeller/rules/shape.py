@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from modeller.rules.base import Rule, append_index, set_strategy
+from modeller.rules.base import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.engine import RuleContext
 from modeller.rules.findings import Finding
 from modeller.rules.plans import RelPlan
@@ -17,16 +18,14 @@ class _StrategyRule(Rule):
     strategies: tuple[str, ...] = ()
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
-            plan = ctx.plan(facts.rel.id)
-            if plan.rec.base_rule != self.id:
-                continue
-            yield self._report(ctx, plan)
+        for facts in ctx.each_rel_where(base_rule_of, self.id):
+            yield self._report(ctx, ctx.plan(facts.rel.id))
 
     def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
         rec, rel = plan.rec, plan.facts.rel
         target = rec.base_strategy
         nums = dict(rec.numbers)
+        extra = self._extra(ctx, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
             msg = f"{rel.id}: {target} — {rec.base_reason or rec.reason}"
@@ -36,7 +35,7 @@ class _StrategyRule(Rule):
                 sev,
                 "relationship",
                 rel.id,
-                msg,
+                msg + extra,
                 fix=set_strategy(rel.id, rec.strategy, self.id),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
@@ -46,7 +45,7 @@ class _StrategyRule(Rule):
                 "info",
                 "relationship",
                 rel.id,
-                f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}",
+                f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
             )
@@ -54,11 +53,15 @@ class _StrategyRule(Rule):
             "suggestion",
             "relationship",
             rel.id,
-            f"{rel.id} is stored as {plan.strategy}, but {rec.reason}",
+            f"{rel.id} is stored as {plan.strategy}, but {rec.reason}{extra}",
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
         )
+
+    def _extra(self, ctx: RuleContext, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        """What a subclass appends to the message (and adds to ``numbers``)."""
+        return ""
 
 
 @register
@@ -194,9 +197,9 @@ class NoEmbedIndependentAccess(Rule):
     tradeoff = "independent access and a smaller parent vs. an extra query when both are shown"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
+        for facts in ctx.each_rel_where(strategy_of, "embed"):
             plan = ctx.plan(facts.rel.id)
-            if plan.strategy != "embed" or not facts.standalone:
+            if not facts.standalone:
                 continue
             target = plan.rec.strategy if plan.rec.strategy != "embed" else "child-refs"
             yield self.finding(
@@ -238,20 +241,13 @@ class ManyToManyRefs(_StrategyRule):
         "atomic without a multi-document transaction (default lifetime 60 s)"
     )
 
-    def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
-        f = super()._report(ctx, plan)
-        extra = (
+    def _extra(self, ctx: RuleContext, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        numbers["transaction_lifetime_s"] = ctx.settings.transaction_lifetime_s
+        return (
             f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
             f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
             f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
             f"{ctx.settings.transaction_lifetime_s} s)."
-        )
-        from dataclasses import replace
-
-        return replace(
-            f,
-            message=f.message + extra,
-            numbers={**f.numbers, "transaction_lifetime_s": ctx.settings.transaction_lifetime_s},
         )
 
 
@@ -282,9 +278,7 @@ class SingleCollectionManyToMany(Rule):
     tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
-            if facts.rel.cardinality != "many-to-many":
-                continue
+        for facts in ctx.each_rel_where(cardinality_of, "many-to-many"):
             plan = ctx.plan(facts.rel.id)
             if plan.strategy == "single-collection":
                 continue
@@ -380,10 +374,7 @@ class SplitByUpdateFrequency(Rule):
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for facts in ctx.each_rel():
-            plan = ctx.plan(facts.rel.id)
-            if plan.strategy != "embed":
-                continue
+        for facts in ctx.each_rel_where(strategy_of, "embed"):
             writes = facts.many.writes_per_sec
             reads = facts.one.reads_per_sec
             coll = ctx.collection_of(facts.one.id)
@@ -438,11 +429,11 @@ class IndexReferenceFields(Rule):
                 if "index-reference-fields" not in idx.rules or idx.origin == "user":
                     continue
                 ref = idx.keys[0][0]
-                if any(d.keys and d.keys[0][0] == ref for d in declared):
+                if declared and any(d.keys and d.keys[0][0] == ref for d in declared):
                     continue
-                used = [q for q in idx.queries]
+                used = list(idx.queries)
                 sev = "warning" if used and declared else "suggestion"
-                keys_text = ", ".join(f"{k}: {v}" for k, v in idx.keys)
+                keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
                 logical = ctx.logical_keys(entity.id, idx.keys)
                 yield self.finding(
                     sev,
