@@ -69,53 +69,43 @@ class RuleContext:
             self._rel_designs = {r.id: r for r in self.design.relationships}
 
     # ----- what rules iterate (an incremental analysis re-checks only the subjects whose inputs changed) -----
-    def rel_items(self) -> list[tuple[tuple[str, str, int], RelFacts]]:
-        """(current, facts) of the relationships ``each_rel`` walks, built once per ``only_rels`` list."""
-        only = self.only_rels
-        if only is None:
-            items = self._rel_items
-            if items is None:
-                items = self._rel_items = [(("r", f.rel.id, i), f) for i, f in enumerate(self.facts.rels)]
-            return items
-        cached = self._only_items.get("r")
+    def _only(self, kind: str, only: list[tuple[int, Any]], item: Callable[[int, Any], Any]) -> list[Any]:
+        """The (current, subject) items of a dirty-subject list, built once per list (every rule walks it)."""
+        cached = self._only_items.get(kind)
         if cached is not None and cached[0] is only and cached[1] == len(only):
             return cached[2]
-        items = [(("r", f.rel.id, i), f) for i, f in only]
-        self._only_items["r"] = (only, len(only), items)
+        items = [item(i, subject) for i, subject in only]
+        self._only_items[kind] = (only, len(only), items)
         return items
+
+    def rel_items(self) -> list[tuple[tuple[str, str, int], RelFacts]]:
+        """(current, facts) of the relationships ``each_rel`` walks, built once per ``only_rels`` list."""
+        if self.only_rels is not None:
+            return self._only("r", self.only_rels, _rel_item)
+        if self._rel_items is None:
+            self._rel_items = [_rel_item(i, f) for i, f in enumerate(self.facts.rels)]
+        return self._rel_items
 
     def coll_items(self) -> list[tuple[tuple[str, str, int], CollectionDesign]]:
         """(current, collection) of the collections ``each_collection`` walks."""
-        only = self.only_collections
-        if only is None:
-            items = self._coll_items
-            if items is None:
-                items = self._coll_items = [(("c", c.name, i), c) for i, c in enumerate(self.design.collections)]
-            return items
-        cached = self._only_items.get("c")
-        if cached is not None and cached[0] is only and cached[1] == len(only):
-            return cached[2]
-        items = [(("c", c.name, i), c) for i, c in only]
-        self._only_items["c"] = (only, len(only), items)
-        return items
+        if self.only_collections is not None:
+            return self._only("c", self.only_collections, _coll_item)
+        if self._coll_items is None:
+            self._coll_items = [_coll_item(i, c) for i, c in enumerate(self.design.collections)]
+        return self._coll_items
 
     def query_items(self) -> list[tuple[tuple[str, str, int], Query]]:
-        """(current, query) of the queries ``each_query`` walks."""
+        """(current, query) of the queries ``each_query`` walks (named by ``query_producers`` when set)."""
         names = self.query_producers
-        only = self.only_queries
-        if only is None:
-            items = self._query_items
-            if items is None:
-                queries = self.facts.queries
-                items = [(("q", names[i] if names else q.id, i), q) for i, q in enumerate(queries)]
-                self._query_items = items
-            return items
-        cached = self._only_items.get("q")
-        if cached is not None and cached[0] is only and cached[1] == len(only):
-            return cached[2]
-        items = [(("q", names[i] if names else q.id, i), q) for i, q in only]
-        self._only_items["q"] = (only, len(only), items)
-        return items
+
+        def item(i: int, q: Query) -> tuple[tuple[str, str, int], Query]:
+            return ("q", names[i] if names else q.id, i), q
+
+        if self.only_queries is not None:
+            return self._only("q", self.only_queries, item)
+        if self._query_items is None:
+            self._query_items = [item(i, q) for i, q in enumerate(self.facts.queries)]
+        return self._query_items
 
     def each_rel_where(self, key: Callable[[RuleContext, RelFacts], Hashable], value: Hashable) -> Iterator[RelFacts]:
         """``each_rel`` restricted to the relationships with ``key(self, facts) == value``, in the same order.
@@ -214,6 +204,14 @@ class RuleContext:
     def collection_of(self, entity_id: str) -> CollectionDesign | None:
         loc = self.res.location.get(entity_id)
         return None if loc is None else self._collections.get(loc[0])
+
+
+def _rel_item(i: int, facts: RelFacts) -> tuple[tuple[str, str, int], RelFacts]:
+    return ("r", facts.rel.id, i), facts
+
+
+def _coll_item(i: int, coll: CollectionDesign) -> tuple[tuple[str, str, int], CollectionDesign]:
+    return ("c", coll.name, i), coll
 
 
 def load_rules() -> None:
