@@ -519,15 +519,18 @@ def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Fin
         rctx.current = ("g", "", 0)
         for seq, f in enumerate(rule.check(rctx)):
             kind, sid, pos = rctx.current
-            key = (*_sort_key(order, f), kind, pos, seq)
             entry = kept.get((kind, sid))
             if entry is None:
                 entry = kept[(kind, sid)] = ([], [])
             same = before.pop(id(f), None) if before else None
-            if same is not None and same[1] == key:
-                entry[0].append((key, f))
-                entry[1].append((key, same[2]))
-                continue
+            if same is not None:
+                # the subject order is the same within a patch: the same finding at the same place keeps its key
+                key = same[1]
+                if key[-1] == seq and key[-2] == pos and key[-3] == kind:
+                    entry[0].append((key, f))
+                    entry[1].append((key, same[2]))
+                    continue
+            key = (*_sort_key(order, f), kind, pos, seq)
             if same is not None:
                 _remove(sorted_keys, sorted_finds, [(same[1], same[2])])
             shown = _override(f, overrides, decisions)

@@ -1,90 +1,150 @@
-"""Copies of the model objects' contents, to notice an object changed in place between two analyses.
+"""Flat copies of the model objects' contents, to notice an object changed in place between two analyses.
 
 The incremental analyser keys its results on object identity, which is only
-sound while nobody mutates a kept object. Each object's attribute dict and
-the lists (and dicts) it holds are copied once; a later call compares the
-copies with the live objects in C (``map(operator.ne, ...)``), so checking a
-whole model costs no Python-level work per object and no new copies.
+sound while nobody mutates a kept object. A snapshot holds, per kind of
+object, *columns*: every object's attribute values one after the other
+(plus each object's attribute count), and likewise the items of the lists
+and dicts it holds (``fields``, ``indexes``...) with each container's size.
+The columns are read with C-level calls (``gc.get_referents`` lists what a
+dict or list refers to: a dict's values, a list's items), so checking a
+whole model costs no Python-level work per object: a later call builds the
+columns again and compares them with ``==`` (identical items compare in one
+pointer test). The attribute names of a model object are fixed by its class
+(pydantic rejects unknown ones), so the values in order and their count
+identify its content; a dict's keys (``Query.filter``) are columns too.
 """
 
 from __future__ import annotations
 
+import gc
+import itertools
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from modeller.model.project import Project
 
+#: (the size of each object's part, every item of every object's part)
+Column = tuple[list[int], list[Any]]
+#: reads one column of a list of objects
+Reader = Callable[[Sequence[dict[str, Any]]], Column]
 
-def _copy_each(values: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Copies of an object's lists and dicts (None stays None)."""
-    return tuple(None if v is None else v.copy() for v in values)
+
+#: an object's attribute dict, read through the descriptor: ``vars``/``getattr`` pass through pydantic's
+#: ``__getattr__`` hook, several times slower per object
+_dict_of = BaseModel.__dict__["__dict__"].__get__
 
 
-#: (read a part of an object, copy that part)
-Part = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+def _attributes(dicts: Sequence[dict[str, Any]]) -> Column:
+    """Each object's attribute count, and its attribute values in order (C-level reads)."""
+    return list(map(len, dicts)), gc.get_referents(*dicts)
 
-#: the attribute dict (assignments) and, in one tuple, the lists and dicts it holds (appends, item edits)
-ENTITY_PARTS: tuple[Part, ...] = (
-    (vars, dict.copy),
-    (operator.attrgetter("fields", "indexes", "shard_key"), _copy_each),
+
+def _items(*names: str) -> Reader:
+    """The list (or dict) attributes ``names`` of each object: the size of each (None: 0) and their items (a dict's
+    values), object after object."""
+    get = operator.itemgetter(*names)
+
+    def read(dicts: Sequence[dict[str, Any]]) -> Column:
+        # the containers in order, None included (a tuple lists every item as a referent)
+        parts = gc.get_referents(*map(get, dicts)) if len(names) > 1 else list(map(get, dicts))
+        # None is no container: gc.get_referents skips it, its size is 0
+        return list(map(operator.length_hint, parts)), gc.get_referents(*parts)
+
+    return read
+
+
+def _keys(name: str) -> Reader:
+    """A dict attribute's keys (a dict of str keys lists only its values as referents)."""
+    get = operator.itemgetter(name)
+
+    def read(dicts: Sequence[dict[str, Any]]) -> Column:
+        parts = list(map(get, dicts))
+        return list(map(len, parts)), list(itertools.chain.from_iterable(parts))
+
+    return read
+
+
+#: per kind of object: (reader, sizes per object) of each column
+ENTITY_READERS: tuple[tuple[Reader, int], ...] = ((_attributes, 1), (_items("fields", "indexes", "shard_key"), 3))
+REL_READERS: tuple[tuple[Reader, int], ...] = ((_attributes, 1), (_items("denormalize", "aggregates", "tree_ops"), 3))
+QUERY_READERS: tuple[tuple[Reader, int], ...] = (
+    (_attributes, 1),
+    (_items("filter", "sort", "projection", "joins"), 4),
+    (_keys("filter"), 1),
 )
-REL_PARTS: tuple[Part, ...] = (
-    (vars, dict.copy),
-    (operator.attrgetter("denormalize", "aggregates", "tree_ops"), _copy_each),
-)
-QUERY_PARTS: tuple[Part, ...] = (
-    (vars, dict.copy),
-    (operator.attrgetter("filter", "sort", "projection", "joins"), _copy_each),
-)
+
+
+def _splice(old: Column, new: Column, replaced: list[int], stride: int) -> None:
+    """Put ``new``'s entries of the ``replaced`` objects in place of ``old``'s (``stride`` sizes per object)."""
+    old_sizes, old_items = old
+    new_sizes, new_items = new
+    old_at = new_at = done = 0
+    for i in replaced:  # ascending: offsets move forward only
+        first, end = i * stride, (i + 1) * stride
+        old_at += sum(itertools.islice(old_sizes, done, first))
+        new_at += sum(itertools.islice(new_sizes, done, first))
+        n_old, n_new = sum(old_sizes[first:end]), sum(new_sizes[first:end])
+        old_items[old_at : old_at + n_old] = new_items[new_at : new_at + n_new]
+        old_sizes[first:end] = new_sizes[first:end]
+        old_at += n_new
+        new_at += n_new
+        done = end
 
 
 @dataclass(slots=True)
 class Group:
-    """The objects of one kind, in project order, and per part a copy of each object's part."""
+    """The objects of one kind, in project order, and the columns of their contents."""
 
     objs: list[Any]
-    copies: list[list[Any]]
-    parts: tuple[Part, ...]
+    columns: list[Column]
+    readers: tuple[tuple[Reader, int], ...]
 
     @classmethod
-    def of(cls, objs: Sequence[Any], parts: tuple[Part, ...]) -> Group:
-        return cls(list(objs), [list(map(copy, map(read, objs))) for read, copy in parts], parts)
+    def of(cls, objs: Sequence[Any], readers: tuple[tuple[Reader, int], ...]) -> Group:
+        dicts = list(map(_dict_of, objs))
+        return cls(list(objs), [read(dicts) for read, _ in readers], readers)
 
     def same(self, objs: Sequence[Any]) -> bool:
         """Does every object still hold its copied content (``objs``: the copied objects, in order)?"""
-        return all(
-            all(map(operator.eq, copies, map(read, objs)))
-            for (read, _), copies in zip(self.parts, self.copies, strict=True)
-        )
+        dicts = list(map(_dict_of, objs))
+        return all(read(dicts) == column for (read, _), column in zip(self.readers, self.columns, strict=True))
 
     def then(self, objs: Sequence[Any], replaced: list[int]) -> bool:
-        """Take ``objs`` as the group's objects (the same ones except at ``replaced`` positions); False when one of
-        the other objects was changed in place (``objs`` as long as the copied list).
+        """Take ``objs`` as the group's objects (the same ones except at ``replaced`` positions, ascending); False
+        when one of the other objects was changed in place (``objs`` as long as the copied list).
 
-        Updated in place (copying the columns would touch every copy): after a False answer the group holds
-        the new objects and their copies at ``replaced`` positions, so :meth:`mutated` still answers right.
+        Either way the group then holds the new objects and their contents at ``replaced`` positions, and the
+        copied contents elsewhere, so :meth:`mutated` still answers right after a False answer.
         """
         for i in replaced:
             self.objs[i] = objs[i]
-        for (read, copy), column in zip(self.parts, self.copies, strict=True):
-            for i in replaced:
-                column[i] = copy(read(objs[i]))
-            if not all(map(operator.eq, column, map(read, objs))):
-                return False
-        return True
+        same = True
+        dicts = list(map(_dict_of, objs))
+        for (read, stride), column in zip(self.readers, self.columns, strict=True):
+            now = read(dicts)
+            if replaced:
+                _splice(column, now, replaced, stride)
+            # equal sizes align the items object by object: equal items <=> every other object is unchanged
+            same = same and now == column
+        return same
 
     def mutated(self, objs: Sequence[Any]) -> bool:
         """Is an object of this group, still in ``objs``, changed in place?"""
         if len(objs) == len(self.objs) and all(map(operator.is_, self.objs, objs)):
             return not self.same(objs)
         kept = {id(o) for o in objs}  # the group holds its objects: an id cannot be reused meanwhile
-        for i, obj in enumerate(self.objs):
-            if id(obj) in kept:
-                for (read, _), copies in zip(self.parts, self.copies, strict=True):
-                    if copies[i] != read(obj):
-                        return True
+        for (read, stride), (sizes, items) in zip(self.readers, self.columns, strict=True):
+            at = 0
+            for i, obj in enumerate(self.objs):
+                mine = sizes[i * stride : (i + 1) * stride]
+                size = sum(mine)
+                if id(obj) in kept and read([_dict_of(obj)]) != (mine, items[at : at + size]):
+                    return True
+                at += size
         return False
 
 
@@ -99,9 +159,9 @@ class Snapshot:
     @classmethod
     def of(cls, project: Project) -> Snapshot:
         return cls(
-            Group.of(project.entities, ENTITY_PARTS),
-            Group.of(project.relationships, REL_PARTS),
-            Group.of(project.queries, QUERY_PARTS),
+            Group.of(project.entities, ENTITY_READERS),
+            Group.of(project.relationships, REL_READERS),
+            Group.of(project.queries, QUERY_READERS),
         )
 
     def mutated(self, project: Project) -> bool:

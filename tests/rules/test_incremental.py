@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,10 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 from benchmarks.generate import generate_project
 from modeller.model import Project
-from modeller.model.project import Denormalization, Field, Query
+from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser
+from modeller.rules.snapshot import Snapshot
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 
@@ -225,3 +228,100 @@ def test_reordered_entities_equal_fresh() -> None:
         result = analyser.analyse(project)
         assert not analyser.last_patched
         assert dump(project, result) == dump(project, analyse(project))
+
+
+# ----- the snapshot (the content check behind every incremental analysis) -----
+
+
+def _move_field(first: bool) -> Callable[[Project], None]:
+    """A field moved to the next entity keeps the items of all lists in a row: only the list sizes differ."""
+
+    def move(p: Project) -> None:
+        i = next(i for i, e in enumerate(p.entities) if not e.indexes and not e.shard_key and len(e.fields) > 1)
+        a, b = p.entities[i], p.entities[i + 1]
+        if first:
+            b.fields.append(a.fields.pop(0))
+        else:
+            b.fields.insert(0, a.fields.pop())
+
+    return move
+
+
+def _rename_filter_key(p: Project) -> None:
+    q = next(q for q in p.queries if q.filter)
+    key = next(iter(q.filter))
+    q.filter[f"{key}_renamed"] = q.filter.pop(key)
+
+
+IN_PLACE = {
+    "entity-attribute": lambda p: setattr(p.entities[2], "name", "Other name"),
+    "entity-number": lambda p: setattr(p.entities[2], "count", (p.entities[2].count or 0) + 1),
+    "field-appended": lambda p: p.entities[3].fields.append(Field(name="extra", type="int")),
+    "field-replaced": lambda p: p.entities[3].fields.__setitem__(0, Field(name="other", type="string")),
+    "first-field-moved-to-next-entity": _move_field(True),
+    "last-field-moved-to-next-entity": _move_field(False),
+    "index-appended": lambda p: p.entities[4].indexes.append(Index(keys=[(p.entities[4].fields[0].name, 1)])),
+    "shard-key-set": lambda p: setattr(p.entities[4], "shard_key", [p.entities[4].fields[0].name]),
+    "rel-attribute": lambda p: setattr(p.relationships[1], "many_standalone", not p.relationships[1].many_standalone),
+    "denormalize-appended": lambda p: p.relationships[1].denormalize.append(
+        Denormalization(field="x", direction="many-to-one")
+    ),
+    "filter-key-renamed": _rename_filter_key,
+    "join-appended": lambda p: p.queries[0].joins.append(p.relationships[0].id),
+    "sort-replaced": lambda p: p.queries[0].sort.append((p.entities[0].fields[0].name, -1)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(IN_PLACE))
+def test_snapshot_notices_each_in_place_change(kind: str) -> None:
+    project = BASE[2].model_copy(deep=True)
+    snap = Snapshot.of(project)
+    assert not snap.mutated(project)
+    IN_PLACE[kind](project)
+    assert snap.mutated(project)
+    # a patch replacing another object must still see it: then() answers False for that group
+    edited = BASE[2].model_copy(deep=True)
+    snap = Snapshot.of(edited)
+    IN_PLACE[kind](edited)
+    ents = list(edited.entities)
+    ents[-1] = ents[-1].model_copy(update={"name": "Replaced"})
+    rels = list(edited.relationships)
+    rels[-1] = rels[-1].model_copy(update={"read_together": 0.5})
+    answers = [
+        snap.ents.then(ents, [len(ents) - 1]),
+        snap.rels.then(rels, [len(rels) - 1]),
+        snap.queries.then(edited.queries, []),
+    ]
+    assert not all(answers)
+    assert snap.mutated(edited.model_copy(update={"entities": ents, "relationships": rels}))
+
+
+def test_snapshot_takes_replaced_objects() -> None:
+    """Replacing objects (other sizes too) is no change in place, and the columns then equal a fresh snapshot."""
+    project = BASE[0].model_copy(deep=True)
+    snap = Snapshot.of(project)
+    ents = list(project.entities)
+    for i in (1, 4):
+        e = ents[i]
+        ents[i] = e.model_copy(update={"fields": [*e.fields, Field(name=f"new_{i}", type="int")], "indexes": []})
+    ents[2] = ents[2].model_copy(update={"fields": ents[2].fields[:1]})
+    rels = list(project.relationships)
+    rels[0] = rels[0].model_copy(update={"denormalize": [Denormalization(field="x", direction="many-to-one")]})
+    assert snap.ents.then(ents, [1, 2, 4])
+    assert snap.rels.then(rels, [0])
+    fresh = Snapshot.of(project.model_copy(update={"entities": ents, "relationships": rels}))
+    assert snap.ents.columns == fresh.ents.columns and snap.ents.objs == ents
+    assert snap.rels.columns == fresh.rels.columns and snap.rels.objs == rels
+    assert not snap.mutated(project.model_copy(update={"entities": ents, "relationships": rels}))
+
+
+def test_field_edits_are_patched() -> None:
+    """A field edit replaces the entity and its field list: the snapshot takes them, the analysis is patched."""
+    project = generate_project(40, 1.5, 0.6, seed=4)
+    analyser = Analyser()
+    analyser.analyse(project)
+    for k, kind in enumerate(["rename-field", "field-unique", "rename-field"]):
+        project = edit(project, kind, k * 5 + 2, k)
+        result = analyser.analyse(project)
+        assert analyser.last_patched, kind
+        assert dump(project, result) == dump(project, analyse(project)), kind
