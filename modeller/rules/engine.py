@@ -524,16 +524,21 @@ def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Fin
                 entry = kept[(kind, sid)] = ([], [])
             same = before.pop(id(f), None) if before else None
             if same is not None:
-                # the subject order is the same within a patch: the same finding at the same place keeps its key
-                key = same[1]
-                if key[-1] == seq and key[-2] == pos and key[-3] == kind:
+                # the subject order is the same within a patch: the same finding at the same place keeps its key,
+                # at another place of the run only the key's tail changes (often without moving in the list)
+                _, old_key, shown = same
+                if old_key[-1] == seq and old_key[-2] == pos and old_key[-3] == kind:
+                    key = old_key
+                else:
+                    key = (*old_key[:-3], kind, pos, seq)
+                if key is old_key or _rekey(sorted_keys, sorted_finds, old_key, shown, key):
                     entry[0].append((key, f))
-                    entry[1].append((key, same[2]))
+                    entry[1].append((key, shown))
                     continue
-            key = (*_sort_key(order, f), kind, pos, seq)
-            if same is not None:
-                _remove(sorted_keys, sorted_finds, [(same[1], same[2])])
-            shown = _override(f, overrides, decisions)
+                _remove(sorted_keys, sorted_finds, [(old_key, shown)])
+            else:
+                key = (*_sort_key(order, f), kind, pos, seq)
+                shown = _override(f, overrides, decisions)
             entry[0].append((key, f))
             entry[1].append((key, shown))
             i = bisect.bisect_left(sorted_keys, key)
@@ -541,6 +546,24 @@ def _rerun_rules(rctx: RuleContext, state: _State, patched: Patched) -> list[Fin
             sorted_finds.insert(i, shown)
         _remove(sorted_keys, sorted_finds, [(key, shown) for _, key, shown in before.values()])
     return list(sorted_finds)
+
+
+def _rekey(
+    sorted_keys: list[tuple[Any, ...]],
+    sorted_finds: list[Finding],
+    old: tuple[Any, ...],
+    f: Finding,
+    new: tuple[Any, ...],
+) -> bool:
+    """Give ``f`` the key ``new`` where it stands when no other key lies between ``old`` and ``new``
+    (no list shift); False leaves the list as it was."""
+    i = bisect.bisect_left(sorted_keys, old)
+    while sorted_finds[i] is not f:
+        i += 1
+    if (i and not sorted_keys[i - 1] < new) or (i + 1 < len(sorted_keys) and not new < sorted_keys[i + 1]):
+        return False
+    sorted_keys[i] = new
+    return True
 
 
 def _remove(sorted_keys: list[tuple[Any, ...]], sorted_finds: list[Finding], items: list[Keyed]) -> None:

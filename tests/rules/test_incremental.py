@@ -253,6 +253,19 @@ def _rename_filter_key(p: Project) -> None:
     q.filter[f"{key}_renamed"] = q.filter.pop(key)
 
 
+def _reorder_filter(p: Project) -> None:
+    """The same filter keys and values in another order (a dict's == ignores the order, the analysis does not)."""
+    q = next(q for q in p.queries if len(q.filter) >= 2)
+    key = next(iter(q.filter))
+    q.filter[key] = q.filter.pop(key)
+
+
+def _shard_key_item(p: Project) -> None:
+    e = next(e for e in p.entities if e.shard_key)
+    assert e.shard_key is not None
+    e.shard_key.append(e.fields[-1].name)
+
+
 IN_PLACE = {
     "entity-attribute": lambda p: setattr(p.entities[2], "name", "Other name"),
     "entity-number": lambda p: setattr(p.entities[2], "count", (p.entities[2].count or 0) + 1),
@@ -267,6 +280,9 @@ IN_PLACE = {
         Denormalization(field="x", direction="many-to-one")
     ),
     "filter-key-renamed": _rename_filter_key,
+    "filter-keys-reordered": _reorder_filter,
+    "shard-key-appended": _shard_key_item,
+    "projection-item-replaced": lambda p: next(q for q in p.queries if q.projection).projection.__setitem__(0, "x"),
     "join-appended": lambda p: p.queries[0].joins.append(p.relationships[0].id),
     "sort-replaced": lambda p: p.queries[0].sort.append((p.entities[0].fields[0].name, -1)),
 }
@@ -312,6 +328,9 @@ def test_snapshot_takes_replaced_objects() -> None:
     fresh = Snapshot.of(project.model_copy(update={"entities": ents, "relationships": rels}))
     assert snap.ents.columns == fresh.ents.columns and snap.ents.objs == ents
     assert snap.rels.columns == fresh.rels.columns and snap.rels.objs == rels
+    # the copied containers of the replaced objects are their new lists' items, copies (not the lists themselves)
+    assert snap.ents.held == fresh.ents.held and snap.rels.held == fresh.rels.held
+    assert snap.ents.held[0][1] == ents[1].fields and snap.ents.held[0][1] is not ents[1].fields
     assert not snap.mutated(project.model_copy(update={"entities": ents, "relationships": rels}))
 
 
