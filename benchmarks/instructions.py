@@ -7,8 +7,9 @@ not. Use this to compare two versions of the engine:
     .venv/bin/python benchmarks/instructions.py full --size 1000
     .venv/bin/python benchmarks/instructions.py incremental --size 1000
 
-Each figure is (instructions of a run with 1 + K calls - instructions of a run
-with 1 call) / K, so start-up, imports and generating the project cancel out.
+Each figure is (instructions of a run with 1 + K measured calls - instructions
+of a run with 1) / K: start-up, imports, generating the project, the warm-up
+call and what the interpreter frees at exit are in both runs and cancel out.
 On this machine about 7 M instructions take 1 ms. Needs ``valgrind`` (Debian
 package ``valgrind``); not part of ``run.py``.
 """
@@ -84,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2
-    base = count(args.mode, 0, args.size)
-    more = count(args.mode, args.calls, args.size)
+    base = count(args.mode, 1, args.size)
+    more = count(args.mode, 1 + args.calls, args.size)
     per_call = (more - base) / args.calls / 1e6
     print(f"{args.mode} analysis of {args.size} entities: {per_call:.0f} M instructions per call")
     return 0
