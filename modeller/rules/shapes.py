@@ -89,23 +89,16 @@ class ShapeBuilder:
     def size_of(self, node: ShapeNode) -> tuple[int, int]:
         entry = self.sizes.get(id(node))
         a, m = (8, 8) if entry is None else (entry[0], entry[1])
-        o = _overhead(node.name)
+        o = element_overhead(node.name)
         return a + o, m + o
 
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
         """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead."""
         avg = mx = DOC_OVERHEAD
-        sizes = self.sizes
         for c in children:
-            entry = sizes.get(id(c))
-            name = c.name
-            o = 2 + len(name) if name.isascii() else element_overhead(name)
-            if entry is None:
-                avg += 8 + o
-                mx += 8 + o
-            else:
-                avg += entry[0] + o
-                mx += entry[1] + o
+            a, m = self.size_of(c)
+            avg += a
+            mx += m
         return avg, mx
 
     def doc_size(self, nodes: list[ShapeNode]) -> tuple[int, int]:
@@ -672,11 +665,6 @@ class ShapeBuilder:
         if name is None:
             name = self._names[entity_id] = collection_name(self.ctx.entities[entity_id])
         return name
-
-
-def _overhead(name: str) -> int:
-    """``element_overhead`` without the encode for ASCII names (nearly all of them)."""
-    return 2 + len(name) if name.isascii() else element_overhead(name)
 
 
 def subset_sort(ctx: Context, many: Entity) -> tuple[str, int] | None:
