@@ -19,8 +19,9 @@ from typing import Any
 from benchmarks.generate import generate_project
 from modeller.model import Field, Project
 from modeller.rules import analyse
-from modeller.rules.design import Analysis, IndexDesign, ShapeNode
-from modeller.rules.findings import Finding, SubjectRef
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.framework.findings import Finding, SubjectRef
+from modeller.rules.physical.design import IndexDesign, ShapeNode
 
 SIZE = 1000
 REPEAT = 7

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, clean, fail, use_colour
 
 if TYPE_CHECKING:
-    from modeller.rules.findings import Finding
+    from modeller.rules.framework.findings import Finding
 
 HELP = "check a project against the schema-design rules"
 LEVELS = ("info", "suggestion", "warning", "error")
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from modeller.persistence import ProjectFileError, load_project
     from modeller.rules import analyse
-    from modeller.rules.findings import SEVERITY_RANK
+    from modeller.rules.framework.findings import SEVERITY_RANK
 
     try:
         project = load_project(args.file)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from modeller.cli.output import EXIT_OK, clean, fail, use_colour
 
 if TYPE_CHECKING:
-    from modeller.rules.design import Design, ShapeNode
+    from modeller.rules.physical.design import Design, ShapeNode
 
 HELP = "print the resolved physical design of a project"
 BOLD, RESET = "\033[1m", "\033[0m"

@@ -17,9 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from modeller.rules import load_rules
-    from modeller.rules.docs import render_markdown
-    from modeller.rules.references import cite
-    from modeller.rules.registry import REGISTRY
+    from modeller.rules.framework.docs import render_markdown
+    from modeller.rules.framework.references import cite
+    from modeller.rules.framework.registry import REGISTRY
 
     load_rules()
     if args.markdown:

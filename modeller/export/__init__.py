@@ -33,7 +33,7 @@ from modeller.export.samples import SampleError, sample_documents, samples_json
 from modeller.export.validators import collection_schema, json_schema, json_schema_text, validator_json
 from modeller.model.checks import check_project
 from modeller.model.project import Project
-from modeller.rules.design import Analysis
+from modeller.rules.framework.analysis import Analysis
 
 #: Export kinds, in the order they are written (``--only`` takes these names).
 KINDS: tuple[str, ...] = ("setup", "validators", "schema", "indexes", "samples", "diagram", "report")

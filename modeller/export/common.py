@@ -8,7 +8,7 @@ from typing import Any, TypeVar, cast
 
 from modeller import __version__
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, IndexDesign
+from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 
 GENERATOR = f"modeller {__version__}"
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from modeller.export.common import database_name, entity_names, human_bytes, human_count
 from modeller.export.literals import one_line
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 FONT = "DejaVu Sans"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

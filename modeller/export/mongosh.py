@@ -31,8 +31,8 @@ from modeller.export.literals import comment, harden, js_string, js_value, quote
 from modeller.export.samples import canonical_rows
 from modeller.export.validators import validator_text
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, IndexDesign
-from modeller.rules.findings import Finding
+from modeller.rules.framework.findings import Finding
+from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 
 #: mongosh 2.x functions the script calls (also what the test stand-in implements).
 _HELPERS = """\

@@ -26,8 +26,8 @@ from modeller.export.common import (
 from modeller.export.literals import js_value, one_line
 from modeller.export.snippets import bucket_snippet, relationship_snippet, sync_snippet
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, ShapeNode
-from modeller.rules.findings import SEVERITIES, Finding
+from modeller.rules.framework.findings import SEVERITIES, Finding
+from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BACKTICKS = re.compile(r"`+")

@@ -42,7 +42,7 @@ from modeller.export.jsontext import canonical_ejson
 from modeller.export.validators import collection_schema
 from modeller.export.values import ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}

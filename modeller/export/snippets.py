@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from modeller.export.common import per_design
 from modeller.export.literals import js_string
-from modeller.rules.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from modeller.export.jsontext import indented
-from modeller.rules.design import CollectionDesign
+from modeller.rules.physical.design import CollectionDesign
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
 from modeller.model import Project
-from modeller.rules.design import Analysis
-from modeller.rules.findings import SEVERITY_RANK
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.framework.findings import SEVERITY_RANK
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
 from modeller.ui.panels.preview import PreviewPanel

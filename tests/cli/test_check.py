@@ -102,7 +102,7 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
 
 
 def test_text_colour_only_when_asked_and_control_characters_escaped() -> None:
-    from modeller.rules.findings import Finding, SubjectRef
+    from modeller.rules.framework.findings import Finding, SubjectRef
 
     f = Finding("unbounded-array", "error", SubjectRef("relationship", "r\x1b[2J"), "m\nx", "w", "t", "[X] ref")
     plain = render_text([f], colour=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from modeller.cli.main import main
-from modeller.rules.docs import render_markdown
+from modeller.rules.framework.docs import render_markdown
 
 
 def test_list_has_every_rule_with_severity_range(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from modeller.model.project import Project
-from modeller.rules.design import (
+from modeller.rules.framework.findings import Finding, Fix, SubjectRef
+from modeller.rules.physical.design import (
     BucketDesign,
     CollectionDesign,
     Computation,
@@ -24,7 +25,6 @@ from modeller.rules.design import (
     ShapeNode,
     Source,
 )
-from modeller.rules.findings import Finding, Fix, SubjectRef
 
 
 def node_schema(node: ShapeNode) -> dict[str, Any]:

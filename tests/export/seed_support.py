@@ -15,7 +15,7 @@ import pytest
 from modeller.model.project import Project
 from modeller.persistence import load_project
 from modeller.rules import analyse
-from modeller.rules.design import Analysis
+from modeller.rules.framework.analysis import Analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.modeller.json"))

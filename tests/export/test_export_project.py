@@ -15,7 +15,7 @@ from modeller.export import KINDS, ExportCancelled, ExportError, export_project,
 from modeller.export import files as files_module
 from modeller.export.diagram import INSTALL_NOTICE, render
 from modeller.export.manifest import MANIFEST
-from modeller.rules.design import Analysis
+from modeller.rules.framework.analysis import Analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 

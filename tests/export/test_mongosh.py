@@ -16,7 +16,7 @@ from modeller.export import indexes_script, mongosh_script, sample_documents
 from modeller.export.common import index_options, js_reorders
 from modeller.export.literals import comment, js_string
 from modeller.export.validators import validator_document
-from modeller.rules.design import IndexDesign
+from modeller.rules.physical.design import IndexDesign
 
 pytestmark = pytest.mark.node
 

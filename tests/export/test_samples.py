@@ -13,7 +13,7 @@ from hand_designs import HOSTILE, tracker_design, tracker_project
 
 from modeller.export import sample_documents, samples_json
 from modeller.export.samples import SampleError
-from modeller.rules.design import ShapeNode
+from modeller.rules.physical.design import ShapeNode
 
 
 @pytest.fixture(scope="module")

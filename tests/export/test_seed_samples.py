@@ -12,7 +12,7 @@ from seed_support import analysed, check_golden, sample_ids
 
 from modeller.export import dot_source, export_project, mongosh_script, sample_documents, validator_json
 from modeller.export.validators import validator_document
-from modeller.rules.design import Design, ShapeNode
+from modeller.rules.physical.design import Design, ShapeNode
 
 SAMPLES = sample_ids()
 

@@ -9,12 +9,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 from benchmarks.generate import generate_project
 from modeller.rules import analyse
-from modeller.rules.design import ShapeNode
 from modeller.rules.engine import load_rules
+from modeller.rules.physical.design import ShapeNode
 
 load_rules()  # the rule modules register in catalog order only when load_rules imports them first
 
-from modeller.rules.antipatterns import _depth  # noqa: E402
+from modeller.rules.catalog.antipatterns import _depth  # noqa: E402
 
 
 def chain(levels: int) -> list[ShapeNode]:

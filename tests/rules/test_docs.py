@@ -1,6 +1,6 @@
 """``docs/rules.md`` is generated from the rule classes and must not go stale.
 
-Regenerate with ``python -m modeller.rules.docs docs/rules.md``.
+Regenerate with ``modeller rules --markdown > docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from modeller.rules import load_rules
-from modeller.rules.docs import render_markdown
-from modeller.rules.registry import REGISTRY
+from modeller.rules.framework.docs import render_markdown
+from modeller.rules.framework.registry import REGISTRY
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 def test_rules_md_is_up_to_date() -> None:
     assert DOC.read_text(encoding="utf-8") == render_markdown(), (
-        "docs/rules.md is stale: run `python -m modeller.rules.docs docs/rules.md`"
+        "docs/rules.md is stale: run `modeller rules --markdown > docs/rules.md`"
     )
 
 

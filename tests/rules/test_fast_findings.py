@@ -8,7 +8,7 @@ from dataclasses import FrozenInstanceError, fields, replace
 
 import pytest
 
-from modeller.rules.findings import Change, Finding, Fix, SubjectRef, new_finding, new_subject
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, new_finding, new_subject
 
 
 def test_new_subject_equals_subjectref() -> None:
@@ -45,7 +45,7 @@ def test_new_finding_without_fix_and_with_empty_numbers() -> None:
 
 
 def test_new_fix_equals_a_one_change_fix() -> None:
-    from modeller.rules.findings import new_fix
+    from modeller.rules.framework.findings import new_fix
 
     subject = SubjectRef("entity", "e1")
     value = {"keys": [["a", 1]]}

@@ -26,7 +26,7 @@ from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser
-from modeller.rules.snapshot import Snapshot
+from modeller.rules.incremental.snapshot import Snapshot
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 

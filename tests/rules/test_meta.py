@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from modeller.rules import load_rules
-from modeller.rules.base import SECTIONS, Rule
-from modeller.rules.references import SOURCES
-from modeller.rules.registry import REGISTRY, DuplicateRuleError, Registry
+from modeller.rules.framework.references import SOURCES
+from modeller.rules.framework.registry import REGISTRY, DuplicateRuleError, Registry
+from modeller.rules.framework.rule import SECTIONS, Rule
 
 load_rules()
 RULES = list(REGISTRY)

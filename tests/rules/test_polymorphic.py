@@ -9,8 +9,8 @@ import yaml
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.rules import analyse
+from modeller.rules.catalog.overlap import OverlapIndex, overlap_groups
 from modeller.rules.engine import Analyser
-from modeller.rules.overlap import OverlapIndex, overlap_groups
 from modeller.rules.settings import DEFAULT_SETTINGS, describe
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "polymorphic-pattern.yml").read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from modeller.rules.engine import _rekey
-from modeller.rules.findings import Finding, SubjectRef
+from modeller.rules.framework.findings import Finding, SubjectRef
 
 
 def _finding(message: str) -> Finding:

@@ -9,8 +9,8 @@ from typing import Any
 from modeller.export.mongosh import mongosh_script
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.rules import analyse
-from modeller.rules.design import CollectionDesign
-from modeller.rules.esr import EsrPlan, serves
+from modeller.rules.physical.design import CollectionDesign
+from modeller.rules.physical.esr import EsrPlan, serves
 
 
 def project(**data: Any) -> Project:
@@ -276,7 +276,7 @@ def test_the_mongosh_script_uses_the_collection_validation_settings() -> None:
 def test_field_paths_equal_iter_paths_of_all_fields() -> None:
     from benchmarks.generate import generate_project
     from modeller.model.paths import all_fields, iter_paths
-    from modeller.rules.context import field_paths
+    from modeller.rules.physical.facts import field_paths
 
     p = generate_project(60, seed=3)
     nested = project(
@@ -308,7 +308,7 @@ def test_field_paths_equal_iter_paths_of_all_fields() -> None:
 
 
 def test_js_quoting_fast_path_equals_json_dumps() -> None:
-    from modeller.rules import js
+    from modeller.rules.physical import js
 
     names = ["plain", "", "with space", 'q"uote', "back\\slash", "</script>", "a</b", "tab\t", "del\x7f", "é", "\u2028"]
     names += [chr(i) for i in range(128)]
@@ -318,8 +318,8 @@ def test_js_quoting_fast_path_equals_json_dumps() -> None:
 
 def test_value_bytes_and_element_overhead_follow_the_bson_encoding() -> None:
     from modeller.model.project import Field
+    from modeller.rules.physical.sizes import element_overhead, value_bytes
     from modeller.rules.settings import DEFAULT_SETTINGS
-    from modeller.rules.sizes import element_overhead, value_bytes
 
     assert element_overhead("ab") == 4 and element_overhead("é") == 4  # type byte + UTF-8 name + NUL
     obj = Field.model_validate(
@@ -334,7 +334,7 @@ def test_value_bytes_and_element_overhead_follow_the_bson_encoding() -> None:
 
 def test_validators_read_on_demand_equal_the_eager_ones() -> None:
     from benchmarks.generate import generate_project
-    from modeller.rules.validator import collection_validator
+    from modeller.rules.physical.validators import collection_validator
 
     design = analyse(generate_project(80, seed=4)).design
     for coll in design.collections:

@@ -12,10 +12,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
 from benchmarks.generate import generate_project
-from modeller.rules.base import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
-from modeller.rules.context import ContextCache, build_context
-from modeller.rules.engine import RuleContext, _drop, load_rules
-from modeller.rules.resolver import ResolveCache, resolve
+from modeller.rules.catalog import load_rules
+from modeller.rules.engine import _drop
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.rule import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
+from modeller.rules.physical.facts import ContextCache, build_context
+from modeller.rules.physical.resolver import ResolveCache, resolve
 from modeller.rules.settings import DEFAULT_SETTINGS
 
 load_rules()
@@ -139,7 +141,7 @@ def test_override_equals_dataclasses_replace() -> None:
 
     from modeller.model.project import Decision
     from modeller.rules.engine import _override
-    from modeller.rules.findings import Finding, SubjectRef
+    from modeller.rules.framework.findings import Finding, SubjectRef
 
     f = Finding("rule-a", "warning", SubjectRef("relationship", "r1"), "m", "w", "t", "ref", None, {"n": 1})
     g = Finding("rule-b", "info", SubjectRef("entity", "e1"), "m2", "w", "t", "ref")
@@ -157,7 +159,7 @@ def test_override_equals_dataclasses_replace() -> None:
 
 def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
     from modeller.rules.engine import _run_rules, _sort_key, _State
-    from modeller.rules.snapshot import Snapshot
+    from modeller.rules.incremental.snapshot import Snapshot
 
     state = _State((), Snapshot.of(PROJECT), ContextCache(), ResolveCache(), {}, {}, (), ())
     findings = _run_rules(RuleContext(FACTS, DESIGN, RES, memo=state.memo), state)
@@ -167,7 +169,7 @@ def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
 
 
 def test_query_index_memo_matches_the_collections() -> None:
-    from modeller.rules.indexes import _model_indexes, _query_index
+    from modeller.rules.catalog.indexes import _model_indexes, _query_index
 
     ctx = fresh()
     found = 0

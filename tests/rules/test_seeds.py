@@ -9,8 +9,8 @@ import pytest
 
 from modeller.persistence import load_project
 from modeller.rules import Analysis, analyse
-from modeller.rules.design import CollectionDesign, RelationshipDesign, ShapeNode
-from modeller.rules.findings import Finding
+from modeller.rules.framework.findings import Finding
+from modeller.rules.physical.design import CollectionDesign, RelationshipDesign, ShapeNode
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

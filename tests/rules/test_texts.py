@@ -8,7 +8,7 @@ import pytest
 
 from modeller.persistence import load_project
 from modeller.rules import analyse
-from modeller.rules.naming import plural_label
+from modeller.rules.physical.naming import plural_label
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

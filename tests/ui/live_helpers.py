@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from modeller.rules.findings import Finding
+from modeller.rules.framework.findings import Finding
 from modeller.ui.main_window import MainWindow
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

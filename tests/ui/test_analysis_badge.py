@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import modeller.rules
-from modeller.rules.design import Analysis, Design, RelationshipDesign
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.physical.design import Design, RelationshipDesign
 from modeller.ui.analysis import engine_analyse
 from modeller.ui.commands import EditRelationshipCommand
 from modeller.ui.main_window import MainWindow

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from modeller.persistence import load_project, save_project
-from modeller.rules.findings import Change, Finding, Fix, SubjectRef
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.ui.commands.apply_fix import (
     OverrideCommand,
     RemoveOverrideCommand,

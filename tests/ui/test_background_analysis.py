@@ -12,7 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 from benchmarks.generate import generate_project
 from modeller.persistence import save_project
-from modeller.rules.design import Analysis, Design, RelationshipDesign
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.physical.design import Design, RelationshipDesign
 from modeller.ui.analysis import LARGE_PROJECT, is_large
 from modeller.ui.commands import EditEntityCommand
 from modeller.ui.main_window import MainWindow

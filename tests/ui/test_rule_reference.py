@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modeller.rules.registry import REGISTRY
+from modeller.rules.framework.registry import REGISTRY
 from modeller.ui.dialogs.rule_reference import all_rule_docs, rule_html
 
 from .live_helpers import open_sample

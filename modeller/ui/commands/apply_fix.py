@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from modeller.model import Decision, Entity, Override, Query, Relationship, Subject
-from modeller.rules.findings import Change, Finding, Fix, SubjectRef
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.ui.commands.base import DocumentCommand
 from modeller.ui.commands.entity import EditEntityCommand
 from modeller.ui.commands.query import EditQueryCommand

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 import modeller.rules  # noqa: F401 - importing the engine registers every rule
-from modeller.rules.base import SECTIONS, Rule
-from modeller.rules.registry import REGISTRY
+from modeller.rules.framework.registry import REGISTRY
+from modeller.rules.framework.rule import SECTIONS, Rule
 from modeller.ui.panels.finding_item import RULE_SCHEME, reference_html
 
 RULE_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model import Project
-from modeller.rules.design import Analysis, Design
-from modeller.rules.findings import Finding, SubjectRef
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.framework.findings import Finding, SubjectRef
+from modeller.rules.physical.design import Design
 
 #: links inside the detail view: ``rule:<id>`` opens the rule reference in the app
 RULE_SCHEME = "rule"

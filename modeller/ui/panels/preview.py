@@ -41,7 +41,8 @@ from modeller.export.diagram import dot_source, render
 from modeller.export.mongosh import mongosh_script
 from modeller.export.samples import sample_documents
 from modeller.export.validators import validator_json
-from modeller.rules.design import Analysis, CollectionDesign, Design, IndexDesign, ShapeNode
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 from modeller.ui.document import ProjectDocument
 from modeller.ui.widgets.highlighter import CodeHighlighter
 

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modeller.rules.design import Analysis
-from modeller.rules.findings import Finding
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.framework.findings import Finding
 from modeller.ui.commands.apply_fix import (
     OverrideCommand,
     RemoveOverrideCommand,

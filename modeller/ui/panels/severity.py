@@ -12,7 +12,7 @@ from functools import cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
-from modeller.rules.findings import SEVERITIES, Severity
+from modeller.rules.framework.findings import SEVERITIES, Severity
 
 #: most severe first: the order of the panel's groups and the status bar
 ORDER: tuple[Severity, ...] = tuple(reversed(SEVERITIES))

@@ -11,11 +11,11 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.base import Rule, cardinality_of, has_copies, strategy_of
-from modeller.rules.engine import RuleContext
-from modeller.rules.findings import Finding
-from modeller.rules.plans import CopyPlan, RelPlan
-from modeller.rules.registry import register
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.registry import register
+from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
+from modeller.rules.physical.plans import CopyPlan, RelPlan
 
 
 def _rw_text(rw: float | None) -> str:
@@ -401,7 +401,7 @@ class NoDenormVolatile(Rule):
                     if d.field == cp.denorm.field and d.direction == cp.denorm.direction
                 )
                 remaining = [d.model_dump() for j, d in enumerate(facts.rel.denormalize) if j != idx]
-                from modeller.rules.findings import Change, Fix, SubjectRef
+                from modeller.rules.framework.findings import Change, Fix, SubjectRef
 
                 yield self.finding(
                     "warning",

@@ -13,9 +13,9 @@ from typing import cast
 
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
-from modeller.rules.context import NUMERIC_TYPES, Context
-from modeller.rules.design import BsonType, BucketDesign, Computation, ShapeNode, Source
-from modeller.rules.naming import (
+from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
+from modeller.rules.physical.facts import NUMERIC_TYPES, Context
+from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
     embed_field,
@@ -25,8 +25,8 @@ from modeller.rules.naming import (
     snake,
     subset_field,
 )
-from modeller.rules.plans import CopyPlan, RelPlan
-from modeller.rules.sizes import ARRAY_INDEX_NAME, DOC_OVERHEAD, TYPE_BYTES, element_overhead
+from modeller.rules.physical.plans import CopyPlan, RelPlan
+from modeller.rules.physical.sizes import ARRAY_INDEX_NAME, DOC_OVERHEAD, TYPE_BYTES, element_overhead
 
 BSON: dict[str, BsonType] = {
     "string": "string",

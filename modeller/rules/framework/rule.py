@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
-from modeller.rules.references import cite
+from modeller.rules.framework.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
+from modeller.rules.framework.references import cite
 
 if TYPE_CHECKING:
-    from modeller.rules.context import RelFacts
-    from modeller.rules.engine import RuleContext
+    from modeller.rules.framework.context import RuleContext
+    from modeller.rules.physical.facts import RelFacts
 
 SECTIONS = ("Why", "Anti-pattern", "Best practice")
 

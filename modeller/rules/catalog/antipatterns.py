@@ -6,14 +6,14 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.base import Rule, set_strategy
-from modeller.rules.context import RelFacts
-from modeller.rules.design import ShapeNode
-from modeller.rules.engine import RuleContext
-from modeller.rules.findings import Change, Finding, Fix, SubjectRef
-from modeller.rules.indexes import keys_text
-from modeller.rules.plans import days_to_limit
-from modeller.rules.registry import register
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
+from modeller.rules.framework.registry import register
+from modeller.rules.framework.rule import Rule, set_strategy
+from modeller.rules.framework.wording import keys_text
+from modeller.rules.physical.design import ShapeNode
+from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.plans import days_to_limit
 
 
 def _holds_array(ctx: RuleContext, facts: RelFacts) -> bool:

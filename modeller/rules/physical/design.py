@@ -1,7 +1,6 @@
 """The resolved physical design: what the engine decided, for exporters and the GUI.
 
-``analyse(project)`` returns an :class:`Analysis` holding the findings and a
-:class:`Design`. Exporters generate only from the Design (never from the raw
+``analyse(project)`` returns the findings and a :class:`Design`. Exporters generate only from the Design (never from the raw
 model), so the script, the samples and the diagram always agree with the advice.
 """
 
@@ -10,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
-
-from modeller.rules.findings import Finding
 
 #: How a node of a document shape came to be.
 Role = Literal[
@@ -362,11 +359,3 @@ class Design:
             "relationships": [r.to_json() for r in self.relationships],
             "embedded": {k: {"collection": v.collection, "path": v.path} for k, v in self.embedded.items()},
         }
-
-
-@dataclass(slots=True)
-class Analysis:
-    """Everything ``analyse`` returns: advice and the design it leads to."""
-
-    findings: list[Finding]
-    design: Design

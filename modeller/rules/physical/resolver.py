@@ -15,9 +15,8 @@ from functools import partial
 from typing import Any, Literal, cast
 
 from modeller.model.project import Field, Query
-from modeller.rules import js
-from modeller.rules.context import Context
-from modeller.rules.design import (
+from modeller.rules.physical import js
+from modeller.rules.physical.design import (
     CollectionDesign,
     DenormalizedCopy,
     Design,
@@ -27,11 +26,12 @@ from modeller.rules.design import (
     ShapeNode,
     SyncMethod,
 )
-from modeller.rules.esr import EsrPlan, default_name, plan_query, serves
-from modeller.rules.naming import collection_name, embed_field, snake
-from modeller.rules.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
-from modeller.rules.shapes import BucketPlan, Route, ShapeBuilder, make_bucket
-from modeller.rules.validator import collection_validator
+from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
+from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
+from modeller.rules.physical.facts import Context
+from modeller.rules.physical.naming import collection_name, embed_field, snake
+from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
 ChosenBy = Literal["user", "engine"]
@@ -1062,7 +1062,7 @@ def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
     return found
 
 
-#: the per-unit and per-relationship steps, for an incremental patch (``modeller.rules.patch``)
+#: the per-unit and per-relationship steps, for an incremental patch (``modeller.rules.incremental.patch``)
 unit_key = _unit_key
 resolve_unit = _resolve_unit
 relationship_design = _relationship_design

@@ -14,7 +14,7 @@ from typing import Any
 
 from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
-from modeller.rules.naming import snake
+from modeller.rules.physical.naming import snake
 from modeller.rules.settings import Settings
 
 NUMERIC_TYPES = frozenset({"int", "long", "double", "decimal"})

@@ -6,17 +6,14 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.base import Rule, append_index
-from modeller.rules.design import CollectionDesign, IndexDesign
-from modeller.rules.engine import RuleContext
-from modeller.rules.esr import covers_fields, serves
-from modeller.rules.findings import Finding
-from modeller.rules.registry import register
-from modeller.rules.resolver import is_multikey, parallel_arrays
-
-
-def keys_text(keys: list[tuple[str, Any]]) -> str:
-    return "{" + ", ".join([f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys]) + "}"
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.registry import register
+from modeller.rules.framework.rule import Rule, append_index
+from modeller.rules.framework.wording import keys_text
+from modeller.rules.physical.design import CollectionDesign, IndexDesign
+from modeller.rules.physical.esr import covers_fields, serves
+from modeller.rules.physical.resolver import is_multikey, parallel_arrays
 
 
 def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:

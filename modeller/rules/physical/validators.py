@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modeller.rules.design import ShapeNode
+from modeller.rules.physical.design import ShapeNode
 
 
 def node_schema(node: ShapeNode) -> dict[str, Any]:

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Denormalization, Entity, Field
-from modeller.rules.context import Context, RelFacts
-from modeller.rules.naming import snake
-from modeller.rules.sizes import DOC_OVERHEAD, element_overhead, value_bytes
-from modeller.rules.strategy import Recommendation, bucket_wanted, recommend
+from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.naming import snake
+from modeller.rules.physical.sizes import DOC_OVERHEAD, element_overhead, value_bytes
+from modeller.rules.physical.strategy import Recommendation, bucket_wanted, recommend
 
 
 @dataclass(slots=True)

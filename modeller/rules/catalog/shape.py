@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.base import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
-from modeller.rules.engine import RuleContext
-from modeller.rules.findings import Finding
-from modeller.rules.plans import RelPlan
-from modeller.rules.registry import register
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.registry import register
+from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.physical.plans import RelPlan
 
 
 class _StrategyRule(Rule):

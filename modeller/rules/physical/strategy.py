@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Entity
-from modeller.rules.context import Context, RelFacts
-from modeller.rules.naming import plural_label
+from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.naming import plural_label
 
 #: strategies whose N side stores a reference to its One
 N_HOLDS_REF = frozenset({"parent-ref", "two-way", "subset", "bucket", "extended-ref"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modeller.rules.base import Rule
+from modeller.rules.framework.rule import Rule
 
 
 class DuplicateRuleError(ValueError):

@@ -4,8 +4,8 @@ The GUI edits one object at a time: it replaces that entity, relationship
 or query with a new object (``model_copy``) and keeps every other object.
 When the lists keep their length, every replaced object keeps its id (and
 its ends, for a relationship) and no unit of collections has to be
-regrouped, the previous :class:`~modeller.rules.context.Context`,
-:class:`~modeller.rules.resolver.Resolution` and design are updated in
+regrouped, the previous :class:`~modeller.rules.physical.facts.Context`,
+:class:`~modeller.rules.physical.resolver.Resolution` and design are updated in
 place for the replaced objects and the units that read them, so the work
 is proportional to the edit, not to the model. Anything else returns None
 and the caller runs the identity-cached analysis over the whole model.
@@ -20,13 +20,20 @@ from typing import Any, TypeVar
 
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
-from modeller.rules.context import Context, ContextCache, RelFacts, refacts
-from modeller.rules.design import CollectionDesign, Design, RelationshipDesign
-from modeller.rules.naming import collection_name
-from modeller.rules.plans import RelPlan, finish_plan, first_plan
-from modeller.rules.resolver import Resolution, ResolveCache, UnitResult, relationship_design, resolve_unit, unit_key
-from modeller.rules.shapes import make_bucket
-from modeller.rules.snapshot import Snapshot
+from modeller.rules.incremental.snapshot import Snapshot
+from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
+from modeller.rules.physical.documents import make_bucket
+from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
+from modeller.rules.physical.naming import collection_name
+from modeller.rules.physical.plans import RelPlan, finish_plan, first_plan
+from modeller.rules.physical.resolver import (
+    Resolution,
+    ResolveCache,
+    UnitResult,
+    relationship_design,
+    resolve_unit,
+    unit_key,
+)
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -7,13 +7,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from modeller.model.project import Entity
-from modeller.rules import js
-from modeller.rules.base import Rule, recommended_of, set_strategy
-from modeller.rules.design import CollectionDesign
-from modeller.rules.engine import RuleContext
-from modeller.rules.findings import Finding
-from modeller.rules.overlap import OverlapGroup, OverlapIndex, Token
-from modeller.rules.registry import register
+from modeller.rules.catalog.overlap import OverlapGroup, OverlapIndex, Token
+from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.registry import register
+from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
+from modeller.rules.physical import js
+from modeller.rules.physical.design import CollectionDesign
 
 
 @register
