@@ -7,6 +7,7 @@ Python and would slow down every successful load.
 from __future__ import annotations
 
 import ast
+import bisect
 import contextlib
 import json
 import operator
@@ -76,9 +77,17 @@ def parse_path(text: str) -> Path | None:
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of ``offset`` in ``text``."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - text.rfind("\n", 0, offset)
-    return line, column
+    return line_columns(text, [offset])[0]
+
+
+def line_columns(text: str, offsets: Iterable[int]) -> list[tuple[int, int]]:
+    """1-based line and column of each offset, from one pass over ``text`` (10,000 errors: one scan, not 10,000)."""
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    out: list[tuple[int, int]] = []
+    for offset in offsets:
+        line = bisect.bisect_right(starts, offset)
+        out.append((line, offset - starts[line - 1] + 1))
+    return out
 
 
 def locate(text: str, wanted: Iterable[Sequence[PathPart]]) -> dict[Path, tuple[int, int]]:
@@ -94,7 +103,7 @@ def locate(text: str, wanted: Iterable[Sequence[PathPart]]) -> dict[Path, tuple[
         return {}
     with contextlib.suppress(ValueError, IndexError):  # text that is not JSON: locate what we could
         _scan(text, targets, found)
-    return {path: line_column(text, offset) for path, offset in found.items()}
+    return dict(zip(found, line_columns(text, found.values()), strict=True))
 
 
 def nearest(located: dict[Path, tuple[int, int]], path: Sequence[PathPart]) -> tuple[int, int] | None:

@@ -13,6 +13,7 @@ from modeller.persistence.jsonpath import (
     find_duplicate_key,
     format_path,
     line_column,
+    line_columns,
     locate,
     max_depth,
     nearest,
@@ -75,6 +76,13 @@ def test_locate_survives_text_that_is_not_json() -> None:
 def test_line_column_counts_characters() -> None:
     text = "é\nab😀c"
     assert line_column(text, text.index("c")) == (2, 4)
+
+
+@given(st.text(alphabet="ab\né", max_size=40), st.data())
+def test_line_columns_of_many_offsets_equal_counting_from_the_start(text: str, data: st.DataObject) -> None:
+    offsets = data.draw(st.lists(st.integers(0, len(text)), max_size=8))
+    expected = [(text.count("\n", 0, o) + 1, o - text.rfind("\n", 0, o)) for o in offsets]
+    assert line_columns(text, offsets) == expected
 
 
 @pytest.mark.parametrize(
