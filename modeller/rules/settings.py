@@ -67,6 +67,9 @@ class Settings:
     polymorphic_min_fields: int = _t(
         3, "E", "engine default: variants share at least 3 fields (the CN seed's name, brand, price)"
     )
+    polymorphic_max_shared: int = _t(
+        50, "E", "engine default: two fields held by more than 50 kinds of entity are too common to mark variants"
+    )
     ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
     lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
     lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")
