@@ -15,6 +15,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 def test_rules_md_is_up_to_date() -> None:
+    load_rules()
     assert DOC.read_text(encoding="utf-8") == render_markdown(), (
         "docs/rules.md is stale: run `modeller rules --markdown > docs/rules.md`"
     )
