@@ -102,12 +102,15 @@ def export_project(
     cancel: CancelCheck | None = None,
     render_diagram: bool = True,
     dot_timeout_s: float = 60.0,
+    protect: Sequence[Path] = (),
 ) -> ExportResult:
     """Write the chosen export kinds of ``analysis.design`` into ``out_dir``.
 
     Raises :class:`ExportError` (one clear sentence) when the project is invalid,
     the folder cannot be written or the disk is full, and :class:`ExportCancelled`
     when ``cancel()`` turns true; in both cases ``out_dir`` is left as it was.
+    Files in ``protect`` (the project file, when exporting into its folder) are
+    never removed as left-overs of an earlier export.
     """
     chosen = parse_kinds(kinds)
     if samples < 0:
@@ -208,7 +211,7 @@ def export_project(
         new = {relative: Entry(kind_of[relative], staging.digests[relative]) for relative in staging.files}
         staging.write(MANIFEST, manifest_text(merged(old, new, chosen, target)))
         files = [path for path in staging.commit() if path != target / MANIFEST]
-        cleanup = remove_stale(target, old, stale(old, new, chosen))
+        cleanup = remove_stale(target, old, stale(old, new, chosen), protect)
         notices.extend(cleanup.notices)
         timings["files"] = time.perf_counter() - started
     except BaseException:
