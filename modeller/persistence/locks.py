@@ -19,7 +19,9 @@ try:  # POSIX
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-_OPEN_FLAGS = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NO_LINK = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_OPEN_FLAGS = os.O_RDWR | _NO_LINK | getattr(os, "O_NONBLOCK", 0)
+_FOLDER_FLAGS = os.O_RDONLY | _NO_LINK | getattr(os, "O_DIRECTORY", 0)
 
 
 def lock_fd(fd: int) -> bool:
@@ -39,17 +41,22 @@ def lock_fd(fd: int) -> bool:
     return True
 
 
-def try_lock(path: str | os.PathLike[str], *, create: bool = False) -> int | None:
-    """An open, locked descriptor of the regular file ``path``, or None when it is locked, missing or not a file.
+def try_lock(path: str | os.PathLike[str], *, create: bool = False, folder: bool = False) -> int | None:
+    """An open, locked descriptor of the regular file (or ``folder``) ``path``; None when locked or missing.
 
-    The caller owns the descriptor: closing it (or dying) releases the lock.
+    Never through a symbolic link. The caller owns the descriptor: closing it
+    (or dying) releases the lock. Folders can be locked on POSIX only.
     """
+    if folder and fcntl is None:  # pragma: no cover - Windows
+        return None
+    flags = _FOLDER_FLAGS if folder else _OPEN_FLAGS | (os.O_CREAT if create else 0)
     try:
-        fd = os.open(path, _OPEN_FLAGS | (os.O_CREAT if create else 0), 0o600)
+        fd = os.open(path, flags, 0o600)
     except OSError:
         return None
     try:
-        if not _is_regular(fd) or not lock_fd(fd):
+        kind = stat.S_ISDIR if folder else stat.S_ISREG
+        if not kind(os.fstat(fd).st_mode) or not lock_fd(fd):
             os.close(fd)
             return None
     except OSError:
@@ -84,5 +91,14 @@ def remove_if_unowned(path: str | os.PathLike[str]) -> bool:
             os.close(fd)
 
 
-def _is_regular(fd: int) -> bool:
-    return stat.S_ISREG(os.fstat(fd).st_mode)
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` may be running (True when that cannot be known, and for this process)."""
+    if pid == os.getpid() or os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

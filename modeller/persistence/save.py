@@ -21,7 +21,7 @@ from pathlib import Path
 from modeller.model import Project
 from modeller.persistence.canonical import dumps_project
 from modeller.persistence.errors import ProjectSaveError
-from modeller.persistence.locks import lock_fd, remove_if_unowned
+from modeller.persistence.locks import lock_fd, process_alive, remove_if_unowned
 
 BACKUP_SUFFIX = ".bak"
 TEMP_SUFFIX = ".tmp"
@@ -149,23 +149,11 @@ def remove_stale_temps(target: Path) -> list[str]:
             empty = os.lstat(path).st_size == 0
         except OSError:
             continue
-        if empty and _process_alive(int(match.group(1))):
+        if empty and process_alive(int(match.group(1))):
             continue
         if remove_if_unowned(path):
             removed.append(entry)
     return removed
-
-
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid() or os.name != "posix":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def _create_temp(target: Path) -> tuple[str, int]:

@@ -185,6 +185,7 @@ def test_kill_9_during_saves_leaves_old_or_new_and_the_next_save_cleans_up(
         versions.append(project)
     texts = {dumps_project(p).encode("utf-8") for p in versions}
     save_project(versions[0], path)
+    save_project(versions[1], path)  # and a .bak
     rng = random.Random(1717)
     stale_seen = 0
     for _ in range(120):
