@@ -17,12 +17,21 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from modeller.export.manifest import MANIFEST, Cleanup, Entry, digest, remove_stale
+from modeller.export.manifest import (
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    Cleanup,
+    Entry,
+    digest,
+    read_bounded,
+    remove_stale,
+    safe_relative,
+)
 from modeller.persistence.locks import process_alive, try_lock
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -197,7 +206,7 @@ class Staging:
         """
         try:
             self.flush()
-            self._check_destinations()
+            check_destinations(self.real, self.out_dir, self.files)
             self.real.mkdir(parents=True, exist_ok=True)
             order = sorted(self.files, key=lambda relative: relative == MANIFEST)
             journal = {
@@ -213,32 +222,6 @@ class Staging:
             self.discard()
         return [self.out_dir / relative for relative in self.files], cleanup
 
-    def _check_destinations(self) -> None:
-        """No file goes through a symbolic link or onto a folder: refuse before anything moves."""
-        checked: set[str] = set()
-        for relative in self.files:
-            parts = relative.split("/")
-            for depth in range(1, len(parts) + 1):
-                sub = "/".join(parts[:depth])
-                if sub in checked:
-                    continue
-                checked.add(sub)
-                try:
-                    mode = os.lstat(self.real / sub).st_mode
-                except FileNotFoundError:
-                    break
-                last = depth == len(parts)
-                where = self.out_dir / sub
-                if not last and stat.S_ISLNK(mode):
-                    raise ExportError(
-                        f"cannot write the export into {where}: it is a symbolic link, and an export never "
-                        "writes through one; remove the link or choose another folder"
-                    )
-                if not last and not stat.S_ISDIR(mode):
-                    raise ExportError(f"cannot write the export into {where}: it is a file, not a folder")
-                if last and stat.S_ISDIR(mode):
-                    raise ExportError(f"cannot write the export to {where}: a folder of that name is in the way")
-
     def discard(self) -> None:
         """Forget unwritten files and remove the staging folder (whatever is in it)."""
         self._pending = {}
@@ -246,6 +229,38 @@ class Staging:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+
+def check_destinations(real: Path, shown: Path, relatives: Iterable[str]) -> None:
+    """Refuse, before anything moves, a path that leaves the folder, goes through a symbolic link or onto a folder.
+
+    ``real`` is the export folder after links, ``shown`` the user's name for it (used in the messages).
+    """
+    checked: set[str] = set()
+    for relative in relatives:
+        if not safe_relative(relative):
+            raise ExportError(f"cannot write {relative!r} into {shown}: not a path inside the folder")
+        parts = relative.split("/")
+        for depth in range(1, len(parts) + 1):
+            sub = "/".join(parts[:depth])
+            if sub in checked:
+                continue
+            checked.add(sub)
+            try:
+                mode = os.lstat(real / sub).st_mode
+            except FileNotFoundError:
+                break
+            last = depth == len(parts)
+            where = shown / sub
+            if not last and stat.S_ISLNK(mode):
+                raise ExportError(
+                    f"cannot write the export into {where}: it is a symbolic link, and an export never "
+                    "writes through one; remove the link or choose another folder"
+                )
+            if not last and not stat.S_ISDIR(mode):
+                raise ExportError(f"cannot write the export into {where}: it is a file, not a folder")
+            if last and stat.S_ISDIR(mode):
+                raise ExportError(f"cannot write the export to {where}: a folder of that name is in the way")
 
 
 def _write_journal(staging: Path, journal: dict[str, Any]) -> None:
@@ -315,13 +330,14 @@ def recover(out_dir: Path) -> list[str]:
                 if not os.listdir(path) and process_alive(int(pattern.fullmatch(name).group(1))):  # type: ignore[union-attr]
                     continue  # just created, not locked yet
                 if (path / JOURNAL).is_file():
-                    journal = json.loads((path / JOURNAL).read_text(encoding="utf-8"))
+                    journal = json.loads(read_bounded(path / JOURNAL, MAX_MANIFEST_BYTES).decode("utf-8"))
+                    check_destinations(real, out_dir, journal["files"])
                     cleanup = _complete(path, real, journal)
                     notices.extend(cleanup.notices)
                     notices.append(f"completed an export to {out_dir} that was interrupted")
                 shutil.rmtree(path)
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                notices.append(f"could not clean up {path} left by an interrupted export: {exc}")
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, ExportError) as exc:
+                notices.append(f"could not finish the interrupted export left in {path}: {exc}; remove it by hand")
             finally:
                 os.close(lock)
     return notices

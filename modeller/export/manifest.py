@@ -76,7 +76,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _safe_relative(relative: str) -> bool:
+def safe_relative(relative: str) -> bool:
     """A path inside the export folder: relative, forward slashes, no ``..``, no empty or dot parts."""
     if not relative or "\\" in relative or "\x00" in relative:
         return False
@@ -89,7 +89,7 @@ def believable(relative: str, kind: str) -> bool:
     pattern = KIND_NAMES.get(kind)
     return (
         pattern is not None
-        and _safe_relative(relative)
+        and safe_relative(relative)
         and pattern.fullmatch(relative) is not None
         and not _NEVER.fullmatch(relative.rpartition("/")[2])
     )

@@ -188,3 +188,15 @@ def test_kill_9_during_exports_leaves_old_or_new_and_nothing_stale(tmp_path: Pat
         assert listing(out) == expected[pick]
         assert sorted(p.name for p in out.parent.iterdir()) == ["out"] and MANIFEST in listing(out)
     assert journalled > 0, "no kill landed between the journal and the end of the moves: the loop tests nothing"
+
+
+def test_a_crafted_journal_moves_nothing_out_of_the_folder(tmp_path: Path) -> None:
+    out = tmp_path / "work" / "out"
+    out.mkdir(parents=True)
+    staged = tmp_path / "work" / f".out.modeller-tmp-{2**22 + 7}-evil01"
+    (staged / "x").mkdir(parents=True)
+    (staged / "x" / "payload").write_text("payload\n")
+    (staged / JOURNAL).write_text('{"files": ["x/../../../escaped"], "stale": {}, "protect": []}')
+    notices = recover(out)
+    assert any("could not finish the interrupted export" in n and "remove it by hand" in n for n in notices)
+    assert not (tmp_path / "escaped").exists() and listing(out) == {}
