@@ -10,6 +10,7 @@ untouched.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -130,6 +131,7 @@ class Staging:
         self.real = Path(os.path.realpath(out_dir))
         self.notices = recover(out_dir)
         self._lock: int | None = None
+        self._journalled = False
         self.path = self._create()
         self.files: list[str] = []
         #: relative path -> SHA-256 of the content (the export manifest records them)
@@ -215,17 +217,29 @@ class Staging:
                 "protect": [os.path.abspath(p) for p in protect],
             }
             _write_journal(self.path, journal)
+            self._journalled = True  # from here on, the next export completes what this one could not
             cleanup = _complete(self.path, self.real, journal)
+            self._journalled = False
         except OSError as exc:
-            raise ExportError(describe_os_error(exc, self.out_dir)) from exc
+            message = describe_os_error(exc, self.out_dir)
+            if self._journalled:
+                message += "; some files were already replaced: export again to finish"
+            raise ExportError(message) from exc
         finally:
             self.discard()
         return [self.out_dir / relative for relative in self.files], cleanup
 
     def discard(self) -> None:
-        """Forget unwritten files and remove the staging folder (whatever is in it)."""
+        """Forget unwritten files and remove the staging folder (whatever is in it) and the lock.
+
+        A staging folder whose moves have begun stays for :func:`recover`
+        instead (removing it would leave the folder a mix of two exports).
+        """
         self._pending = {}
-        shutil.rmtree(self.path, ignore_errors=True)
+        if not self._journalled:
+            with contextlib.suppress(FileNotFoundError):
+                (self.path / JOURNAL).unlink()  # first: a removal killed half-way is then a plain abandoned one
+            shutil.rmtree(self.path, ignore_errors=True)
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None

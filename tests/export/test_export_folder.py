@@ -200,3 +200,30 @@ def test_a_crafted_journal_moves_nothing_out_of_the_folder(tmp_path: Path) -> No
     notices = recover(out)
     assert any("could not finish the interrupted export" in n and "remove it by hand" in n for n in notices)
     assert not (tmp_path / "escaped").exists() and listing(out) == {}
+
+
+def test_a_commit_failing_half_way_is_finished_by_the_next_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = load_project(SAMPLE)
+    new = renamed(base, "parts", "components")
+    out, expected = tmp_path / "work" / "out", tmp_path / "expected"
+    export(new, expected)
+    export(base, out)
+    real_replace, calls = os.replace, []
+
+    def fail_second(source: object, destination: object) -> None:
+        calls.append(destination)
+        if len(calls) == 3:
+            raise PermissionError(13, "Permission denied")
+        real_replace(source, destination)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files_module.os, "replace", fail_second)
+    with pytest.raises(ExportError, match="permission denied; some files were already replaced: export again"):
+        export(new, out)
+    assert listing(out) != listing(expected)  # half-way (the journal and one file moved); staging kept for next run
+    assert len(list((tmp_path / "work").iterdir())) == 2
+    monkeypatch.setattr(files_module.os, "replace", real_replace)
+    result = export(new, out, kinds="setup")  # any next export completes it first
+    assert any("completed an export" in n for n in result.notices)
+    assert listing(out) == listing(expected) and sorted(p.name for p in (tmp_path / "work").iterdir()) == ["out"]
