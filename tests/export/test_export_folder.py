@@ -227,3 +227,14 @@ def test_a_commit_failing_half_way_is_finished_by_the_next_export(
     result = export(new, out, kinds="setup")  # any next export completes it first
     assert any("completed an export" in n for n in result.notices)
     assert listing(out) == listing(expected) and sorted(p.name for p in (tmp_path / "work").iterdir()) == ["out"]
+
+
+def test_a_linked_file_in_the_folder_is_replaced_not_written_through(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    outside = tmp_path / "outside.js"
+    outside.write_text("mine\n")
+    (out / "setup.mongosh.js").symlink_to(outside)
+    export(load_project(SAMPLE), out, kinds="setup")
+    assert outside.read_text() == "mine\n"
+    assert not (out / "setup.mongosh.js").is_symlink() and "setup.mongosh.js" in listing(out)
