@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             with_samples=args.with_samples,
             with_sharding=args.with_sharding,
             render_diagram=not args.no_render,
+            protect=[Path(args.file)],
         )
     except ExportError as exc:
         return fail(str(exc))

@@ -26,7 +26,7 @@ from modeller.export.files import (
     Staging,
     safe_file_stem,
 )
-from modeller.export.manifest import MANIFEST, Entry, manifest_text, merged, read_manifest, remove_stale, stale
+from modeller.export.manifest import MANIFEST, Entry, manifest_text, merged, read_manifest, stale
 from modeller.export.mongosh import indexes_script, mongosh_script
 from modeller.export.report import design_report
 from modeller.export.samples import SampleError, sample_documents, samples_json
@@ -102,12 +102,15 @@ def export_project(
     cancel: CancelCheck | None = None,
     render_diagram: bool = True,
     dot_timeout_s: float = 60.0,
+    protect: Sequence[Path] = (),
 ) -> ExportResult:
     """Write the chosen export kinds of ``analysis.design`` into ``out_dir``.
 
     Raises :class:`ExportError` (one clear sentence) when the project is invalid,
     the folder cannot be written or the disk is full, and :class:`ExportCancelled`
     when ``cancel()`` turns true; in both cases ``out_dir`` is left as it was.
+    Files in ``protect`` (the project file, when exporting into its folder) are
+    never removed as left-overs of an earlier export.
     """
     chosen = parse_kinds(kinds)
     if samples < 0:
@@ -173,7 +176,7 @@ def export_project(
     staging = Staging(target)
     kind_of: dict[str, str] = {}
     timings: dict[str, float] = {}
-    notices: list[str] = []
+    notices: list[str] = list(staging.notices)
     try:
         done = 0
         for kind, relative, produce in steps:
@@ -207,8 +210,8 @@ def export_project(
             notices.append(unreadable)
         new = {relative: Entry(kind_of[relative], staging.digests[relative]) for relative in staging.files}
         staging.write(MANIFEST, manifest_text(merged(old, new, chosen, target)))
-        files = [path for path in staging.commit() if path != target / MANIFEST]
-        cleanup = remove_stale(target, old, stale(old, new, chosen))
+        written, cleanup = staging.commit({r: old[r] for r in stale(old, new, chosen)}, protect)
+        files = [path for path in written if path != target / MANIFEST]
         notices.extend(cleanup.notices)
         timings["files"] = time.perf_counter() - started
     except BaseException:

@@ -8,13 +8,25 @@ removes a recorded file it did not write again — only when the file is still
 byte for byte what Modeller wrote. A file the user edited, a file the
 manifest names outside the folder, a symbolic link or anything not in the
 manifest is never touched.
+
+The manifest is plain JSON anyone can write, so an entry is only believed
+when its name is one an export of its kind produces (:data:`KIND_NAMES`), and
+no project file (``*.modeller.json``), backup or protected path (the project
+being exported, when ``--out`` is its folder) is ever removed. The manifest
+itself is read without following a symbolic link, only if it is a regular
+file, and at most :data:`MAX_MANIFEST_BYTES` of it (a FIFO or a link to
+``/dev/zero`` must neither hang nor fill memory).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
+import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -22,6 +34,25 @@ from pathlib import Path, PurePosixPath
 MANIFEST = ".modeller-export.json"
 _FORMAT = "modeller-export"
 _VERSION = 1
+#: A manifest of 10,000 collections is about 4 MB; anything larger is not one Modeller wrote.
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+_STEM = r"[\w\-][\w.\-]{0,140}"
+#: The names each export kind writes (``export_project``'s steps; a test checks that every written file matches).
+KIND_NAMES: dict[str, re.Pattern[str]] = {
+    kind: re.compile(pattern)
+    for kind, pattern in {
+        "setup": r"setup\.mongosh\.js",
+        "validators": rf"validators/{_STEM}\.json",
+        "schema": rf"schema/{_STEM}\.schema\.json",
+        "indexes": r"indexes\.mongosh\.js",
+        "samples": rf"samples/{_STEM}\.json",
+        "diagram": r"diagram\.(?:dot|svg|png)",
+        "report": r"DESIGN\.md",
+    }.items()
+}
+#: Never removed whatever a manifest says: project files and their backups.
+_NEVER = re.compile(r".*\.modeller\.json|.*\.bak|.*\.tmp", re.IGNORECASE)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +76,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _safe_relative(relative: str) -> bool:
+def safe_relative(relative: str) -> bool:
     """A path inside the export folder: relative, forward slashes, no ``..``, no empty or dot parts."""
     if not relative or "\\" in relative or "\x00" in relative:
         return False
@@ -53,15 +84,55 @@ def _safe_relative(relative: str) -> bool:
     return not PurePosixPath(relative).is_absolute() and all(p not in ("", ".", "..") for p in parts)
 
 
+def believable(relative: str, kind: str) -> bool:
+    """Whether an export of ``kind`` writes a file named ``relative`` (and it is not one never to remove)."""
+    pattern = KIND_NAMES.get(kind)
+    return (
+        pattern is not None
+        and safe_relative(relative)
+        and pattern.fullmatch(relative) is not None
+        and not _NEVER.fullmatch(relative.rpartition("/")[2])
+    )
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """The bytes of regular file ``path``: never through a symbolic link, never blocking, at most ``limit``.
+
+    Raises OSError with a plain reason otherwise (``ValueError`` when larger than ``limit``).
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "it is a symbolic link") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "it is not a regular file")
+        chunks, size = [], 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise ValueError(f"it is larger than {limit // (1024 * 1024)} MB")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_manifest(out_dir: Path) -> tuple[dict[str, Entry], str | None]:
-    """The entries of ``out_dir``'s manifest and a notice when it exists but cannot be used (then: no entries)."""
+    """The entries of ``out_dir``'s manifest and a notice when it exists but cannot be used (then: no entries).
+
+    Entries an export could not have written (:func:`believable`) are dropped.
+    """
     path = out_dir / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bounded(path, MAX_MANIFEST_BYTES).decode("utf-8"))
     except FileNotFoundError:
         return {}, None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return {}, f"{path} could not be read ({exc}); no file of an earlier export was removed"
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        return {}, f"{path} could not be read ({reason}); no file of an earlier export was removed"
     files = data.get("files") if isinstance(data, dict) and data.get("format") == _FORMAT else None
     if not isinstance(files, dict):
         return {}, f"{path} is not a Modeller export manifest; no file of an earlier export was removed"
@@ -69,10 +140,10 @@ def read_manifest(out_dir: Path) -> tuple[dict[str, Entry], str | None]:
     for relative, item in files.items():
         if (
             isinstance(relative, str)
-            and _safe_relative(relative)
             and isinstance(item, dict)
             and isinstance(item.get("kind"), str)
             and isinstance(item.get("sha256"), str)
+            and believable(relative, item["kind"])
         ):
             entries[relative] = Entry(item["kind"], item["sha256"])
     return entries, None
@@ -98,16 +169,22 @@ def stale(old: dict[str, Entry], new: dict[str, Entry], kinds: Iterable[str]) ->
     return sorted(r for r, e in old.items() if e.kind in chosen and r not in new)
 
 
-def remove_stale(out_dir: Path, old: dict[str, Entry], relatives: list[str]) -> Cleanup:
-    """Remove each file that is still exactly what the earlier export wrote, then its folder if now empty."""
+def remove_stale(out_dir: Path, old: dict[str, Entry], relatives: list[str], protect: Iterable[Path] = ()) -> Cleanup:
+    """Remove each file that is still exactly what the earlier export wrote, then its folder if now empty.
+
+    Only a regular file reached without any symbolic link inside ``out_dir``,
+    under a name its kind writes, and none of ``protect`` (the project file).
+    """
     done = Cleanup()
-    root = out_dir.resolve()
+    guarded = {_identity(p) for p in protect} - {None}
     for relative in relatives:
         path = out_dir / relative
         try:
-            if not path.resolve().is_relative_to(root) or path.is_symlink() or not path.is_file():
+            if not believable(relative, old[relative].kind) or not _plain_file_inside(out_dir, relative):
                 continue
-            if digest(path.read_bytes()) != old[relative].sha256:
+            if _identity(path) in guarded:
+                continue
+            if _file_digest(path) != old[relative].sha256:
                 done.kept.append(relative)
                 continue
             path.unlink()
@@ -124,3 +201,39 @@ def remove_stale(out_dir: Path, old: dict[str, Entry], relatives: list[str]) -> 
             "delete by hand if no longer needed"
         )
     return done
+
+
+def _plain_file_inside(out_dir: Path, relative: str) -> bool:
+    """Every folder on the way is a real folder (no link), and the file itself a regular file (no link)."""
+    here = out_dir
+    parts = relative.split("/")
+    try:
+        for part in parts[:-1]:
+            here = here / part
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return False
+        return stat.S_ISREG(os.lstat(here / parts[-1]).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _file_digest(path: Path) -> str:
+    """SHA-256 of a regular file, opened without following a link or blocking."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        sha = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            sha.update(chunk)
+        return sha.hexdigest()
+    finally:
+        os.close(fd)

@@ -3,22 +3,25 @@
 The text goes to a temporary file in the same folder, is flushed and
 fsynced, and only then replaces the original with ``os.replace``: a crash or
 a full disk at any moment leaves either the old file or the new one, never
-a mix, and never a stray temporary file.
+a mix. A temporary file stays locked by its save until the rename; when a
+save is killed (``kill -9``), the next save of the same file removes the
+unlocked ones it left (:func:`remove_stale_temps`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 
 from modeller.model import Project
 from modeller.persistence.canonical import dumps_project
 from modeller.persistence.errors import ProjectSaveError
+from modeller.persistence.locks import lock_fd, process_alive, remove_if_unowned
 
 BACKUP_SUFFIX = ".bak"
 TEMP_SUFFIX = ".tmp"
@@ -64,15 +67,15 @@ def save_text(data: bytes, path: str | os.PathLike[str], *, backup: bool = True)
     except OSError as exc:
         raise _save_error(name, exc) from None
 
+    remove_stale_temps(target)
     temp_name: str | None = None
+    fd: int | None = None
     try:
-        temp_name, fd = _create_temp(target)
-        with os.fdopen(fd, "wb") as handle:
-            _write_all(handle, data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        temp_name, fd = _create_temp(target)  # locked until closed: no other save takes it for stale
+        _write_all(fd, data)
+        os.fsync(fd)
         if existing is not None:
-            os.chmod(temp_name, stat.S_IMODE(existing.st_mode))
+            _chmod(fd, temp_name, stat.S_IMODE(existing.st_mode))
         if backup and existing is not None:
             _keep_backup(target)
         os.replace(temp_name, target)
@@ -84,35 +87,89 @@ def save_text(data: bytes, path: str | os.PathLike[str], *, backup: bool = True)
         if temp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
+        if fd is not None:
+            os.close(fd)
 
 
-def _write_all(handle: object, data: bytes) -> None:
-    """The write itself, separate so tests can make it fail half-way."""
-    handle.write(data)  # type: ignore[attr-defined]
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte (``os.write`` may write fewer); separate so tests can make it fail half-way."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _chmod(fd: int, name: str, mode: int) -> None:
+    if os.chmod in os.supports_fd:
+        os.chmod(fd, mode)
+    else:  # pragma: no cover - Windows
+        os.chmod(name, mode)
 
 
 def _keep_backup(target: Path) -> None:
     """Copy the current file to ``.bak`` through a temporary name, so ``.bak`` is never half-written."""
     bak = backup_path(target)
-    fd, temp_bak = tempfile.mkstemp(prefix=f".{bak.name}.", suffix=TEMP_SUFFIX, dir=target.parent)
-    os.close(fd)
+    temp_bak, fd = _create_temp(bak)
     try:
-        shutil.copy2(target, temp_bak)
+        with open(target, "rb") as source:
+            while chunk := source.read(1 << 20):
+                _write_all(fd, chunk)
+        shutil.copystat(target, temp_bak)
         os.replace(temp_bak, bak)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp_bak)
         raise
+    finally:
+        os.close(fd)
+
+
+def temp_pattern(target: Path) -> re.Pattern[str]:
+    """The names :func:`_create_temp` gives temporary files of ``target`` (and of its ``.bak``)."""
+    return re.compile(rf"\.{re.escape(target.name)}(?:{re.escape(BACKUP_SUFFIX)})?\.(\d+)\.[0-9a-f]{{8}}{TEMP_SUFFIX}")
+
+
+def remove_stale_temps(target: Path) -> list[str]:
+    """Remove temporary files an earlier save of ``target`` left when its process died; their names.
+
+    A temporary file is locked by its save from creation to rename, so an
+    unlocked one is abandoned — except an empty one of a live process, which
+    may be between creating and locking it.
+    """
+    pattern = temp_pattern(target)
+    removed = []
+    try:
+        names = [n for n in os.listdir(target.parent) if pattern.fullmatch(n)]
+    except OSError:
+        return []
+    for entry in names:
+        path = target.parent / entry
+        match = pattern.fullmatch(entry)
+        assert match is not None
+        try:
+            empty = os.lstat(path).st_size == 0
+        except OSError:
+            continue
+        if empty and process_alive(int(match.group(1))):
+            continue
+        if remove_if_unowned(path):
+            removed.append(entry)
+    return removed
 
 
 def _create_temp(target: Path) -> tuple[str, int]:
-    """A new file next to ``target``, created like ``open(path, "x")`` would (0o666 minus the umask)."""
+    """A new, locked file next to ``target``, created like ``open(path, "x")`` would (0o666 minus the umask).
+
+    The name holds the process id and :func:`remove_stale_temps` recognises it.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        name = str(target.with_name(f".{target.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}"))
+        name = str(target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"))
         try:
-            return name, os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            fd = os.open(name, flags, 0o666)
         except FileExistsError:
             continue
+        lock_fd(fd)
+        return name, fd
     raise FileExistsError(f"no free temporary name next to {target.name}")
 
 

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from modeller.export import KINDS as ALL_KINDS
 from modeller.export import export_project
-from modeller.export.manifest import MANIFEST, Entry, digest, read_manifest, remove_stale
+from modeller.export.manifest import (
+    KIND_NAMES,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    Entry,
+    digest,
+    read_manifest,
+    remove_stale,
+)
 from modeller.model import Project
 from modeller.persistence import load_project, save_project
 from modeller.rules import analyse
@@ -147,3 +158,111 @@ def test_the_cli_says_what_it_removed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"removed {out / 'validators' / 'parts.json'} (written by an earlier export" in done.stdout
     assert f"wrote {out / 'validators' / 'components.json'}" in done.stdout
+
+
+def write_manifest(out: Path, entries: dict[str, dict[str, str]]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MANIFEST).write_text(json.dumps({"format": "modeller-export", "version": 1, "files": entries}))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_manifest_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / MANIFEST)
+    outcome: list[object] = []
+    reader = threading.Thread(target=lambda: outcome.append(read_manifest(out)), daemon=True)
+    reader.start()
+    reader.join(60)  # a guard against hanging the suite, not a speed check
+    if reader.is_alive():  # unblock the reader before failing
+        os.close(os.open(out / MANIFEST, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("reading a FIFO manifest blocked")
+    entries, notice = outcome[0]  # type: ignore[misc]
+    assert entries == {} and "it is not a regular file" in notice
+    assert "no file of an earlier export was removed" in notice
+
+
+def test_a_manifest_linked_to_dev_zero_or_elsewhere_is_not_followed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MANIFEST).symlink_to("/dev/zero")
+    entries, notice = read_manifest(out)
+    assert entries == {} and notice is not None and "it is a symbolic link" in notice
+    real = tmp_path / "real.json"
+    real.write_text(json.dumps({"format": "modeller-export", "version": 1, "files": {}}))
+    (out / MANIFEST).unlink()
+    (out / MANIFEST).symlink_to(real)
+    assert "it is a symbolic link" in (read_manifest(out)[1] or "")
+
+
+def test_an_oversized_manifest_is_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / MANIFEST, "wb") as handle:
+        handle.truncate(MAX_MANIFEST_BYTES + 1)  # sparse: costs no disk
+    entries, notice = read_manifest(out)
+    assert entries == {} and notice is not None and "larger than 16 MB" in notice
+
+
+def test_entries_with_names_no_export_writes_are_ignored(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    sha = digest(b"x")
+    write_manifest(
+        out,
+        {
+            "validators/people.json": {"kind": "validators", "sha256": sha},
+            "schema/people.schema.json": {"kind": "schema", "sha256": sha},
+            "diagram.svg": {"kind": "diagram", "sha256": sha},
+            "notes.txt": {"kind": "setup", "sha256": sha},
+            "validators/people.json.bak": {"kind": "validators", "sha256": sha},
+            "validators/plan.modeller.json": {"kind": "validators", "sha256": sha},
+            "schema/people.json": {"kind": "schema", "sha256": sha},
+            "setup.mongosh.js": {"kind": "report", "sha256": sha},
+            "validators/.hidden.json": {"kind": "validators", "sha256": sha},
+            "DESIGN.md": {"kind": "nonsense", "sha256": sha},
+        },
+    )
+    assert sorted(read_manifest(out)[0]) == ["diagram.svg", "schema/people.schema.json", "validators/people.json"]
+
+
+def test_every_file_an_export_writes_has_a_name_of_its_kind(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    project = load_project(SAMPLE)
+    export(renamed(project, "parts", "con"), out, kinds=",".join(ALL_KINDS))
+    recorded, _ = read_manifest(out)
+    written = files(out) - {MANIFEST}
+    assert set(recorded) == written and "validators/_con.json" in written
+    assert set(KIND_NAMES) == set(ALL_KINDS)
+
+
+def test_a_crafted_manifest_never_removes_the_project_being_exported(tmp_path: Path) -> None:
+    """``modeller export p.modeller.json --out .`` with a manifest naming the project (and its backup)."""
+    project = load_project(SAMPLE)
+    source = tmp_path / "validators" / "plan.json"  # a project file under a name validators use
+    source.parent.mkdir()
+    save_project(project, source)
+    save_project(project, source)  # and its .bak
+    precious = {p: p.read_bytes() for p in (source, tmp_path / "validators" / "plan.json.bak")}
+    write_manifest(
+        tmp_path,
+        {
+            "validators/plan.json": {"kind": "validators", "sha256": digest(source.read_bytes())},
+            "validators/plan.json.bak": {"kind": "validators", "sha256": digest(source.read_bytes())},
+        },
+    )
+    cmd = [sys.executable, "-m", "modeller", "export", "validators/plan.json", "--out", ".", "--only", "validators"]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "removed" not in done.stdout
+    assert {p: p.read_bytes() for p in precious} == precious
+    # the library call protects what it is told to, whatever its name
+    assert (
+        remove_stale(
+            tmp_path,
+            read_manifest(tmp_path)[0] | {"validators/plan.json": Entry("validators", digest(source.read_bytes()))},
+            ["validators/plan.json"],
+            [source],
+        ).removed
+        == []
+    )
+    assert source.read_bytes() == precious[source]

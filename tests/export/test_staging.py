@@ -34,7 +34,7 @@ def test_new_folders_move_whole_and_text_is_utf8_with_lf(tmp_path: Path, extra: 
     for number in range(extra):
         staging.write(f"schema/c{number}.schema.json", f"{number}\n")
     staging.write("raw.bin", b"\x00\xff")
-    files = staging.commit()
+    files, _ = staging.commit()
     expected = {relative: text.encode("utf-8") for relative, text in CONTENT.items()} | {"raw.bin": b"\x00\xff"}
     expected |= {f"schema/c{number}.schema.json": f"{number}\n".encode() for number in range(extra)}
     assert listing(out) == expected

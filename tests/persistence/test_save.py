@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import random
 import stat
 from pathlib import Path
 from typing import Any
 
 import pytest
+from killing import kill_at_random, needs_fork
 from persistence_fixtures import pretty
 
 from modeller.persistence import ProjectSaveError, backup_path, dumps_project, load_project, loads_project, save_project
@@ -80,8 +82,8 @@ def test_failure_midway_leaves_original_intact_and_no_temp_file(
     project = loads_project(original)
     project.name = "Changed"
 
-    def half_write(handle: Any, data: bytes) -> None:
-        handle.write(data[: len(data) // 2])
+    def half_write(fd: int, data: bytes) -> None:
+        os.write(fd, data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
     def fail(*args: Any) -> None:
@@ -136,3 +138,61 @@ def test_symlink_is_written_through(tmp_path: Path, tiny: dict[str, Any]) -> Non
     save_project(project, link)
     assert link.is_symlink()
     assert load_project(real).name == "Through"
+
+
+def test_a_stale_temporary_file_of_a_dead_save_is_removed_by_the_next_save(
+    tmp_path: Path, tiny: dict[str, Any]
+) -> None:
+    path = tmp_path / "plan.modeller.json"
+    other = tmp_path / "plan.modeller.json.old"
+    # left by a killed save (no lock held, pid of no live process), one of its .bak copy, one of another file
+    dead = 2**22 + 12345
+    (tmp_path / f".plan.modeller.json.{dead}.0123abcd.tmp").write_text("half")
+    (tmp_path / f".plan.modeller.json.bak.{dead}.89abcdef.tmp").write_text("")
+    (tmp_path / f".{other.name}.{dead}.0123abcd.tmp").write_text("not this file's")
+    (tmp_path / ".plan.modeller.json.mine.tmp").write_text("not a name saves use")
+    save_project(loads_project(pretty(tiny)), path)
+    assert leftovers(tmp_path) == [".plan.modeller.json.mine.tmp", f".{other.name}.{dead}.0123abcd.tmp"]
+
+
+def test_a_temporary_file_of_a_running_save_is_left_alone(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    path = tmp_path / "plan.modeller.json"
+    name, fd = save_module._create_temp(path)  # another save, still writing (it holds the lock)
+    try:
+        os.write(fd, b"in progress")
+        assert save_module.remove_stale_temps(path) == []
+        save_project(loads_project(pretty(tiny)), path)
+        assert Path(name).read_bytes() == b"in progress"
+    finally:
+        os.close(fd)
+    # an empty one of a live process may be between creating and locking it: kept too
+    Path(name).write_bytes(b"")
+    assert save_module.remove_stale_temps(path) == []
+    Path(name).write_bytes(b"x")
+    assert save_module.remove_stale_temps(path) == [Path(name).name]
+
+
+@needs_fork
+@pytest.mark.slow
+def test_kill_9_during_saves_leaves_old_or_new_and_the_next_save_cleans_up(
+    tmp_path: Path, tiny: dict[str, Any]
+) -> None:
+    path = tmp_path / "plan.modeller.json"
+    versions = []
+    for name in ("Old", "New"):
+        project = loads_project(pretty(tiny))
+        project.name = name
+        versions.append(project)
+    texts = {dumps_project(p).encode("utf-8") for p in versions}
+    save_project(versions[0], path)
+    save_project(versions[1], path)  # and a .bak
+    rng = random.Random(1717)
+    stale_seen = 0
+    for _ in range(120):
+        kill_at_random(lambda n: save_project(versions[n % 2], path), rng, 0.02)
+        assert path.read_bytes() in texts
+        assert backup_path(path).read_bytes() in texts
+        stale_seen += bool(leftovers(tmp_path))
+        save_project(versions[rng.randrange(2)], path)
+        assert leftovers(tmp_path) == []
+    assert stale_seen > 0, "no kill landed inside a save: the loop tests nothing"

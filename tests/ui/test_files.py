@@ -112,7 +112,10 @@ def test_autosave_recovery_restores_edits(make_window: Callable[..., MainWindow]
     assert crashed.autosave_timer.interval() == 60_000 and crashed.autosave_timer.isActive()
     assert crashed.autosave_now()
     edited = crashed.document.project.model_copy(deep=True)
-    # the session "crashes": no close, so the recovery copy stays
+    # the session "crashes": no close, so the recovery copy stays, and its lock goes with the process
+    restarted_too_early = make_window()
+    assert not restarted_too_early.offer_recovery()  # the owner still runs: not offered
+    crashed.recovery.abandon()
 
     restarted = make_window()
     dialogs.answers = [B.Yes]
@@ -135,8 +138,10 @@ def test_recovery_discarded_on_request_and_cleared_on_save(
     assert not crashed.recovery.path.exists()
     modify(crashed)
     crashed.autosave_now()
+    crashed.recovery.abandon()  # the crash
     restarted = make_window()
     dialogs.answers = [B.Discard]
     assert not restarted.offer_recovery()
     assert not restarted.recovery.path.exists()
+    assert list(restarted.recovery.directory.iterdir()) == []  # the copy, its meta and its lock are gone
     assert restarted.document.project == empty_project()
