@@ -9,8 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
+from modeller.model.text import neutralize, shorten
+
 #: How many problems ``str(error)`` lists before summarising the rest.
 MAX_LISTED = 20
+#: The longest problem line (a file name is at most a few thousand characters; a quoted value far less).
+MAX_LINE = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +27,19 @@ class FileProblem:
     column: int | None = None
 
     def format(self, file: str | None) -> str:
-        """``FILE:LINE:COL: $.path: problem``, omitting the parts we do not have."""
+        """``FILE:LINE:COL: $.path: problem``, omitting the parts we do not have.
+
+        Always one line: a newline or an ESC sequence in the file name (or in a
+        quoted value) is shown escaped, so it can neither fake another problem
+        line nor drive the terminal or dialog that shows it.
+        """
         head = file or ""
         if self.line is not None:
             head += f":{self.line}"
             if self.column is not None:
                 head += f":{self.column}"
         parts = [p for p in (head, self.location) if p]
-        return ": ".join([*parts, self.problem])
+        return neutralize(shorten(": ".join([*parts, self.problem]), MAX_LINE))
 
 
 class ProjectFileError(Exception):
