@@ -13,8 +13,9 @@ from modeller.model.text import neutralize, shorten
 
 #: How many problems ``str(error)`` lists before summarising the rest.
 MAX_LISTED = 20
-#: The longest problem line (a file name is at most a few thousand characters; a quoted value far less).
-MAX_LINE = 5000
+#: How much of a file name, a location and a problem a line shows (a problem quoting a 10 MB key is cut).
+MAX_PATH = 4096
+MAX_PART = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +34,13 @@ class FileProblem:
         quoted value) is shown escaped, so it can neither fake another problem
         line nor drive the terminal or dialog that shows it.
         """
-        head = file or ""
+        head = shorten(file or "", MAX_PATH)
         if self.line is not None:
             head += f":{self.line}"
             if self.column is not None:
                 head += f":{self.column}"
-        parts = [p for p in (head, self.location) if p]
-        return neutralize(shorten(": ".join([*parts, self.problem]), MAX_LINE))
+        parts = [p for p in (head, shorten(self.location or "", MAX_PART)) if p]
+        return neutralize(": ".join([*parts, shorten(self.problem, MAX_PART)]))
 
 
 class ProjectFileError(Exception):

@@ -191,3 +191,24 @@ def test_no_crash_report_possible_still_one_line_exit_3(
 def test_help_documents_exit_code_3(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "3 internal error" in out
+
+
+@pytest.mark.parametrize("where", ["root", "layout", "enum"])
+def test_a_10_mb_key_or_value_is_cut_in_the_message(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "K" * 10_000_000 + "\x1b[2J"
+    data = json.loads(json.dumps(PROJECT))
+    if where == "root":
+        data[huge] = 1
+    elif where == "layout":
+        data["layout"] = {huge: {"x": 1, "y": 2}}
+    else:
+        data["relationships"][0]["cardinality"] = huge
+    path = tmp_path / "huge.modeller.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(path))
+    assert code == 2
+    first = err.splitlines()[0]
+    assert first.startswith(f"{path}:") and "KKKKKKKKKK" in first
+    assert len(err) < 3000 and unsafe_characters(err) == []
