@@ -207,7 +207,7 @@ def test_a_10_mb_key_or_value_is_cut_in_the_message(
         data["relationships"][0]["cardinality"] = huge
     path = tmp_path / "huge.modeller.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    code, out, err = run(capsys, "validate", str(path))
+    code, _out, err = run(capsys, "validate", str(path))
     assert code == 2
     first = err.splitlines()[0]
     assert first.startswith(f"{path}:") and "KKKKKKKKKK" in first
