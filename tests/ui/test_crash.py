@@ -150,3 +150,25 @@ def test_file_error_dialog_and_title_show_hostile_names_escaped_and_plain(
     assert not unsafe(window.windowTitle()) and "\\u202eRTL" in window.windowTitle()
     window.notify(f"Saved {bad}", 1000)
     assert not unsafe(window.statusBar().currentMessage())
+
+
+def test_an_exporter_bug_in_the_dialog_is_one_line_and_a_crash_report(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from modeller.ui.dialogs import export_dialog
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyError(f"exporter bug on {EVIL}")
+
+    monkeypatch.setattr(export_dialog, "export_project", broken)
+    assert window.open_path(sample("blog"))
+    dialog = window.show_export_dialog()
+    dialog.folder.setText(str(tmp_path / "out"))
+    dialog.start_export()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=30000)
+    assert dialog.error is not None and dialog.error.startswith("internal error: KeyError: ")
+    assert "Traceback" not in dialog.error and not unsafe(dialog.error) and "\n" not in dialog.error
+    report = Path(dialog.error.split(" — details in ", 1)[1].removesuffix(", please report it"))
+    assert "in broken" in report.read_text(encoding="utf-8")
+    assert "<img" not in dialog.status.text()  # the name is escaped as HTML too
+    assert not (tmp_path / "out").exists()
