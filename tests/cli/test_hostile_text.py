@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -212,3 +214,13 @@ def test_a_10_mb_key_or_value_is_cut_in_the_message(
     first = err.splitlines()[0]
     assert first.startswith(f"{path}:") and "KKKKKKKKKK" in first
     assert len(err) < 3000 and unsafe_characters(err) == []
+
+
+def test_a_terminal_that_cannot_show_a_name_gets_escapes_not_a_crash(evil_file: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [sys.executable, "-m", "modeller", "design", str(evil_file)], capture_output=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("ascii")  # every byte is ASCII: the em dash and the names became \\u escapes
+    assert "collection person_" in out and "\\u202e" in out and "internal error" not in done.stderr.decode()
