@@ -78,7 +78,11 @@ def write_crash_report(
 
 def summary(exc: BaseException) -> str:
     """``Type: short message`` on one line, as the user sees it."""
-    message = shown(mask_secrets(str(exc)))
+    try:
+        text = str(exc)
+    except Exception:  # an exception whose message itself fails: the last line of defence must not
+        text = "(the error message could not be read)"
+    message = shown(mask_secrets(text))
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
@@ -86,8 +90,8 @@ def save_crash_report(exc: BaseException, where: str, argv: Sequence[str] | None
     """Write the report if possible: (its path, "") or (None, why it could not be written)."""
     try:
         return write_crash_report(exc, where, argv=argv), ""
-    except (OSError, ValueError) as err:
-        return None, shown(getattr(err, "strerror", None) or err)
+    except Exception as err:  # a full disk, a read-only cache, an unprintable traceback: still one line
+        return None, shown(getattr(err, "strerror", None) or type(err).__name__)
 
 
 def internal_error_line(exc: BaseException, report: Path | None, why_not: str = "", doing: str = "") -> str:

@@ -224,3 +224,19 @@ def test_a_terminal_that_cannot_show_a_name_gets_escapes_not_a_crash(evil_file: 
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode("ascii")  # every byte is ASCII: the em dash and the names became \\u escapes
     assert "collection person_" in out and "\\u202e" in out and "internal error" not in done.stderr.decode()
+
+
+def test_an_exception_that_cannot_even_print_itself_is_still_one_line(
+    evil_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Unprintable(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no str")
+
+    def broken(args: Any) -> int:
+        raise Unprintable
+
+    monkeypatch.setattr(cmd_check, "run", broken)
+    code, out, err = run(capsys, "check", str(evil_file))
+    assert code == 3 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("modeller: internal error: Unprintable: (the error message could not be read) — details in ")
