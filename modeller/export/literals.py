@@ -2,7 +2,8 @@
 
 Every user-supplied name is hostile (quotes, backslashes, newlines, ``</script>``,
 ``${...}``, ``*/``, U+2028). Generated code therefore never splices a name raw:
-names become JSON string literals, and comments are forced onto one line.
+names become JSON string literals, and comments are forced onto one line with
+every control and bidi character escaped.
 """
 
 from __future__ import annotations
@@ -12,20 +13,28 @@ import re
 from typing import Any
 
 from modeller.export.jsontext import indented
+from modeller.model.text import BIDI_CONTROLS, neutralize
 
-#: JavaScript line terminators: any of them inside a ``//`` comment would end it.
-_LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
-_ANY_TERMINATOR = re.compile("[" + "".join(_LINE_TERMINATORS) + "]")
+#: characters JSON writes raw that a reader of the script would not see as they are: DEL, C1, bidi controls
+_INVISIBLE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")
 
 
 def harden(text: str) -> str:
-    """Escape what JSON leaves alone but JS or an HTML ``<script>`` host would misread."""
-    return (
+    """Escape what JSON leaves alone but JS, an HTML ``<script>`` host or a code viewer would misread.
+
+    ``text`` is JSON, so a bidi control or a C1 character can only sit inside a
+    string literal, where ``\\uXXXX`` is the same value and no longer reorders
+    or hides the code around it when the script is reviewed.
+    """
+    hardened = (
         text.replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
         .replace("</", "<\\/")
         .replace("<!--", "<\\u0021--")
     )
+    if _INVISIBLE.search(hardened) is None:
+        return hardened
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", hardened)
 
 
 def js_string(value: str) -> str:
@@ -48,13 +57,13 @@ def js_value(value: Any, indent: int | None = None) -> str:
 
 
 def one_line(text: str) -> str:
-    """Text safe inside a ``//`` comment (or a Markdown table cell): no line terminator survives."""
-    if _ANY_TERMINATOR.search(text) is None:  # the usual case: one scan, no copies
-        return text
-    out = text
-    for char, escaped in _LINE_TERMINATORS.items():
-        out = out.replace(char, escaped)
-    return out
+    """Text safe inside a ``//`` comment (or a Markdown line): no line terminator, control or bidi character survives.
+
+    A newline, CR, U+2028 or U+2029 would end a ``//`` comment and turn the
+    rest of a name into code; a bidi override would make the comment read
+    differently from the code around it (Trojan Source).
+    """
+    return neutralize(text)
 
 
 def comment(text: str) -> str:
