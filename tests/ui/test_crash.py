@@ -61,7 +61,7 @@ def test_an_exception_in_a_slot_flushes_autosave_writes_a_report_and_shows_the_d
 ) -> None:
     assert window.open_path(sample("blog"))
     rename_first(window, "Unsaved Rename")
-    assert window.recovery.read() is None  # the minute-timer has not written anything yet
+    assert not window.recovery.path.exists()  # the minute-timer has not written anything yet
 
     def broken_slot() -> None:
         raise RuntimeError(f"slot broke on {EVIL}")
@@ -71,8 +71,8 @@ def test_an_exception_in_a_slot_flushes_autosave_writes_a_report_and_shows_the_d
     QTimer.singleShot(0, emitter.fired.emit)
     qtbot.waitUntil(lambda: len(handler.show.calls) == 1, timeout=5000)
 
-    recovered = window.recovery.read()  # the autosave was flushed before anything else
-    assert recovered is not None and "Unsaved Rename" in recovered.text
+    # the autosave was flushed before anything else, into this instance's own recovery copy
+    assert "Unsaved Rename" in window.recovery.path.read_text(encoding="utf-8")
     parent, summary, report, saved = handler.show.calls[0]
     assert parent is window
     assert summary.startswith("RuntimeError: slot broke on evil\\x1b]0;pwned") and not unsafe(summary)
