@@ -580,7 +580,11 @@ def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> boo
         return False
     head = long[: len(short)]
     same = all(a == b for a, b in zip(short, head, strict=True))
-    inverted = all(k1 == k2 and v1 == -v2 for (k1, v1), (k2, v2) in zip(short, head, strict=True))
+    # only ascending/descending keys invert; "hashed", "text", "2dsphere" have no opposite
+    inverted = all(
+        k1 == k2 and v1 in PLAIN_KEYS and v2 in PLAIN_KEYS and v1 == -v2
+        for (k1, v1), (k2, v2) in zip(short, head, strict=True)
+    )
     return same or inverted
 
 
@@ -788,6 +792,31 @@ def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | N
     return None
 
 
+def _joined_text_index(
+    res: Resolution, coll: CollectionDesign, out: list[IndexDesign], path: str, qid: str, reason: str
+) -> bool:
+    """Serve a text search with the collection's text index when it has one: the server allows only one.
+
+    The engine's own text index takes the new field as one more text key; the
+    user's index is left as declared (rule index-hard-limits speaks about it).
+    """
+    existing = next((i for i in out if any(v == "text" for _, v in i.keys)), None)
+    if existing is None:
+        return False
+    if existing.origin == "engine" and all(k != path for k, _ in existing.keys):
+        old = existing.name
+        existing.keys.append((path, "text"))
+        existing.key_reasons.append(reason)
+        existing.name = default_name(existing.keys)
+        for other, where in res.query_index.items():
+            if where == (coll.name, old):
+                res.query_index[other] = (coll.name, existing.name)
+    if qid not in existing.queries:
+        existing.queries.append(qid)
+    res.query_index.setdefault(qid, (coll.name, existing.name))
+    return True
+
+
 def _query_index(
     ctx: Context,
     res: Resolution,
@@ -820,6 +849,8 @@ def _query_index(
     )
     for paths, kind, purpose, reason in special:
         for path in paths:
+            if kind == "text" and _joined_text_index(res, coll, out, path, qid, reason):
+                continue
             keys = [(path, kind)]
             idx = add(
                 IndexDesign(
