@@ -1,0 +1,37 @@
+"""Project files that validate must analyse, export, run twice in the stand-in and give samples the server accepts.
+
+One regression file per reproducer in ``hostile/``; each test runs ``validate``,
+``check``, ``design`` and ``export`` through the CLI, runs the setup script
+twice on the recording ``db``, checks every sample against its collection's
+exported validator and unique indexes, and then asserts what the fix is about.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hostile_support import HOSTILE, Exported, assert_server_would_accept, export_all
+
+FILES = sorted(path.name.removesuffix(".modeller.json") for path in HOSTILE.glob("*.modeller.json"))
+
+
+def exported(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Exported:
+    result = export_all(HOSTILE / f"{name}.modeller.json", tmp_path, capsys)
+    assert_server_would_accept(result)
+    return result
+
+
+def test_there_are_regression_files() -> None:
+    assert len(FILES) >= 1
+
+
+@pytest.mark.node
+def test_compound_index_led_by_a_special_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A plain index next to ``{f: "hashed", g: 1}`` crashed the prefix comparison; text indexes stay one."""
+    out = exported("compound-special-index", tmp_path, capsys)
+    indexes = {ix["name"]: ix["keys"] for ix in out.collection("item")["indexes"]}
+    assert indexes["f_hashed_g_1"] == [["f", "hashed"], ["g", 1]]
+    assert indexes["f_1"] == [["f", 1]]  # a hashed key is no prefix of an ordered one: the query keeps its index
+    texts = [name for name, keys in indexes.items() if any(kind == "text" for _, kind in keys)]
+    assert texts == ["body_text_g_1"]  # the declared text index serves the search; the server allows only one
