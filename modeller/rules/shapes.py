@@ -272,6 +272,7 @@ class ShapeBuilder:
                 t,
                 role="parent-ref",
                 required=True,
+                nullable=plan.facts.self_ref,  # the root of a tree has no parent (Manual: parent: null)
                 entity=one.id,
                 relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
