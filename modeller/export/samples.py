@@ -655,7 +655,8 @@ class _Builder:
         if target is None:
             return self._scalar(node, link.schema, rng, link.index, fresh=False)
         docs = self.docs[target]
-        if target == link.coll.name:  # a tree: point to an earlier document, the first one is a root
+        if target == link.coll.name and node.bson_type != "array":
+            # a tree: point to an earlier document; the first one is a root, whose parent the validator allows as null
             if link.index == 0:
                 return None
             return docs[rng.randrange(link.index)]["_id"]

@@ -35,3 +35,21 @@ def test_compound_index_led_by_a_special_key(tmp_path: Path, capsys: pytest.Capt
     assert indexes["f_1"] == [["f", 1]]  # a hashed key is no prefix of an ordered one: the query keeps its index
     texts = [name for name, keys in indexes.items() if any(kind == "text" for _, kind in keys)]
     assert texts == ["body_text_g_1"]  # the declared text index serves the search; the server allows only one
+
+
+@pytest.mark.node
+def test_the_root_of_a_tree_has_a_null_parent_the_validator_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = exported("tree", tmp_path, capsys)
+    for name, field in (("category", "category_id"), ("employee", "employee_id")):
+        schema = out.validators[name]["$jsonSchema"]
+        assert schema["properties"][field]["bsonType"] == ["objectId", "null"]
+        assert field in schema["required"]  # a forgotten parent is still refused; only null marks a root
+        docs = out.samples[name]
+        assert docs[0][field] is None
+        ids = [doc["_id"] for doc in docs]
+        assert all(doc[field] in ids[:position] for position, doc in enumerate(docs) if position)
+    folders = out.samples["folder"]
+    ids = {doc["_id"] for doc in folders}
+    assert all(set(doc["folder_ids"]) <= ids for doc in folders)
