@@ -575,6 +575,17 @@ def _plain(index: IndexDesign) -> bool:
     )
 
 
+def _name_apart(index: IndexDesign, out: list[IndexDesign]) -> None:
+    """A name no other index of the collection has (the server refuses a second index under one name)."""
+    taken = {other.name for other in out}
+    if index.name not in taken:
+        return
+    n = 2
+    while f"{index.name}_{n}" in taken:
+        n += 1
+    index.name = f"{index.name}_{n}"
+
+
 def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> bool:
     if len(short) > len(long):
         return False
@@ -603,19 +614,22 @@ def _indexes(
         same_keys = by_keys.get(keys)
         if same_keys is None:
             by_keys[keys] = [index]
+            _name_apart(index, out)
             out.append(index)
             return index
         for other in same_keys:
-            if (
-                other.unique == index.unique
-                and other.expire_after_s == index.expire_after_s
-                and other.partial == index.partial
-                and other.collation == index.collation
-            ):
+            # the server keeps one index per key pattern, partial filter and collation: unique and TTL join it
+            if other.partial == index.partial and other.collation == index.collation:
+                if (other.unique, other.expire_after_s) != (index.unique, index.expire_after_s):
+                    other.unique = other.unique or index.unique
+                    if other.expire_after_s is None:
+                        other.expire_after_s = index.expire_after_s
+                    other.why += f"; {index.why}"
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
         same_keys.append(index)
+        _name_apart(index, out)
         out.append(index)
         return index
 
