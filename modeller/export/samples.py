@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from modeller.export.jsontext import canonical_ejson
 from modeller.export.validators import collection_schema
 from modeller.export.values import ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
-from modeller.rules.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.design import CollectionDesign, Design, IndexDesign, ShapeNode
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
@@ -136,6 +137,46 @@ def get_path(doc: Any, path: str) -> Any:
     return value
 
 
+def index_entries(doc: Mapping[str, Any], paths: Sequence[str]) -> set[str]:
+    """The entries ``doc`` makes in an index over ``paths``: one per element of an array on the way.
+
+    A missing value is indexed as null, as the server does (two documents
+    without the field clash in a unique index).
+    """
+    per_key = [sorted({_entry_text(v) for v in _indexed_values(doc, path)}) for path in paths]
+    return {"|".join(combination) for combination in itertools.product(*per_key)}
+
+
+def _indexed_values(doc: Any, path: str) -> list[Any]:
+    current = [doc]
+    for part in path.split("."):
+        found: list[Any] = []
+        for value in current:
+            if isinstance(value, list):
+                found.extend(v.get(part) if isinstance(v, dict) else None for v in value)
+            elif isinstance(value, dict):
+                found.append(value.get(part))
+            else:
+                found.append(None)
+        current = found
+    flat: list[Any] = []
+    for value in current:
+        flat.extend(value if isinstance(value, list) and value else [value])
+    return flat
+
+
+def _entry_text(value: Any) -> str:
+    return json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True)
+
+
+def _container(doc: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """The sub-document holding the last key of ``path`` (None when an array or a gap is on the way)."""
+    container: Any = doc
+    for part in path.split(".")[:-1]:
+        container = container.get(part) if isinstance(container, dict) else None
+    return container if isinstance(container, dict) else None
+
+
 def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | None = None) -> Mapping[str, Any]:
     """The subschema of property ``name`` (looking into ``oneOf``/``anyOf``/``allOf`` branches).
 
@@ -210,6 +251,11 @@ class _Builder:
         self.links: list[_Link] = []
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
+        #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
+        self.unique_paths = {
+            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and ix.partial is None and len(ix.keys) == 1}
+            for c in design.collections
+        }
         self.intervals = {
             e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
         }
@@ -237,6 +283,7 @@ class _Builder:
                 if coll.bucket is not None:
                     self._bucket_stats(coll, doc)
                 docs.append(doc)
+            docs = self._honour_unique_indexes(coll, docs, rng)
             self.docs[coll.name] = docs
             self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
         self._resolve_links()
@@ -342,9 +389,86 @@ class _Builder:
             return obj
         if node.bson_type == "array":
             return self._array(coll, index, doc, node, schema, rng, variant, path)
-        if node.unique:
+        if node.unique or path in self.unique_paths[coll.name]:
             return self._unique(coll, node, schema, rng, path, index)
         return self._scalar(node, schema, rng, index, fresh=False)
+
+    # -- unique indexes over several keys ------------------------------------------------------------
+
+    def _honour_unique_indexes(
+        self, coll: CollectionDesign, docs: list[dict[str, Any]], rng: random.Random
+    ) -> list[dict[str, Any]]:
+        """Documents whose entries in every unique index differ, as the server requires.
+
+        One-key indexes are unique by construction (:meth:`_value`). For a
+        compound one, a document that repeats an entry gets its own values of
+        the keys drawn again; when the keys cannot take another combination
+        (enums, booleans, references filled later), the document is left out:
+        fewer samples, never a duplicate-key error on insert.
+        """
+        indexes = [ix for ix in coll.indexes if ix.unique and ix.partial is None and len(ix.keys) > 1]
+        if not indexes or len(docs) < 2:
+            return docs
+        slots = [[self._slot(coll, path) for path, _ in ix.keys] for ix in indexes]
+        seen: list[set[str]] = [set() for _ in indexes]
+        kept: list[dict[str, Any]] = []
+        for index, doc in enumerate(docs):
+            if self._fits_unique(coll, index, doc, indexes, slots, seen, rng):
+                kept.append(doc)
+            else:
+                self.links = [link for link in self.links if link.doc is not doc]
+        return kept
+
+    def _fits_unique(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        indexes: list[IndexDesign],
+        slots: list[list[tuple[ShapeNode, Mapping[str, Any]] | None]],
+        seen: list[set[str]],
+        rng: random.Random,
+    ) -> bool:
+        """Give ``doc`` unused entries in every index (drawing its key values again), then record them."""
+        for _attempt in range(24):
+            entries = [index_entries(doc, [path for path, _ in ix.keys]) for ix in indexes]
+            clashes = [i for i, found in enumerate(entries) if found & seen[i]]
+            if not clashes:
+                for i, found in enumerate(entries):
+                    seen[i] |= found
+                return True
+            redraw = [
+                (path, slot)
+                for i in clashes
+                for (path, _), slot in zip(indexes[i].keys, slots[i], strict=True)
+                if slot is not None and _container(doc, path) is not None
+            ]
+            if not redraw:
+                return False
+            path, (node, sub) = rng.choice(redraw)
+            container = _container(doc, path)
+            assert container is not None
+            if node.enum or sub.get("enum"):
+                container[node.name] = rng.choice(list(node.enum or sub["enum"]))
+            else:
+                container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
+        return False
+
+    def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
+        """The node and schema of a key whose value the document draws itself (through sub-documents only)."""
+        nodes, schema = coll.shape, self.schemas[coll.name]
+        node: ShapeNode | None = None
+        for part in path.split("."):
+            node = next((n for n in nodes if n.name == part and n.variant is None), None)
+            if node is None:
+                return None
+            schema = property_schema(schema, part)
+            nodes = node.children if node.bson_type == "object" else []
+        if node is None or node.bson_type in ("object", "array") or node.role != "field":
+            return None
+        if node.source is not None or node.computation is not None:
+            return None
+        return node, schema
 
     def _array(
         self,

@@ -53,3 +53,23 @@ def test_the_root_of_a_tree_has_a_null_parent_the_validator_accepts(
     folders = out.samples["folder"]
     ids = {doc["_id"] for doc in folders}
     assert all(set(doc["folder_ids"]) <= ids for doc in folders)
+
+
+@pytest.mark.node
+def test_unique_indexes_hold_in_the_samples_and_unique_ttl_fields_get_one_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = exported("unique-indexes", tmp_path, capsys)  # checks every unique index on the samples
+    sessions = {ix["name"]: ix for ix in out.collection("session")["indexes"]}
+    assert sorted(sessions) == ["created_1", "seen_1", "token_1"]
+    assert (sessions["created_1"]["unique"], sessions["created_1"]["expire_after_s"]) == (True, 3600)
+    assert (sessions["seen_1"]["unique"], sessions["seen_1"]["expire_after_s"]) == (True, 600)
+    accounts = out.samples["account"]
+    # status (2 values) x tier (2 values) is unique: 4 documents at most, each combination once
+    assert sorted((d["status"], d["tier"]) for d in accounts) == [
+        ("active", 1),
+        ("active", 2),
+        ("closed", 1),
+        ("closed", 2),
+    ]
+    assert len({d["email"] for d in accounts}) == len({d["profile"]["handle"] for d in accounts}) == len(accounts)
