@@ -53,6 +53,10 @@ _ARRAY_CAP = 3
 _BUCKET_CAP = 6
 
 _MISSING: Any = object()
+_INT32 = (-(2**31), 2**31 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+#: BSON types :meth:`_Builder._coerce` converts to
+_SCALAR_KINDS = frozenset({"string", "int", "long", "double", "decimal", "bool"})
 #: The schema of a property the validator does not describe (read-only, shared).
 _NO_SCHEMA: Mapping[str, Any] = MappingProxyType({})
 
@@ -251,6 +255,8 @@ class _Builder:
         self.links: list[_Link] = []
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
+        #: id(bucket document) -> the times its readings span (the document is alive while building)
+        self.bucket_times: dict[int, list[dt.datetime]] = {}
         #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
         self.unique_paths = {
             c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and ix.partial is None and len(ix.keys) == 1}
@@ -380,7 +386,7 @@ class _Builder:
         """A value for a node that needs nothing but itself."""
         enum = node.enum or schema.get("enum")
         if enum:
-            return rng.choice(list(enum))
+            return rng.choice(self._enum_choices(node, enum))
         if node.bson_type == "object":
             if node.field_type == "point":
                 return self.values.point(rng)
@@ -449,7 +455,7 @@ class _Builder:
             container = _container(doc, path)
             assert container is not None
             if node.enum or sub.get("enum"):
-                container[node.name] = rng.choice(list(node.enum or sub["enum"]))
+                container[node.name] = rng.choice(self._enum_choices(node, node.enum or sub["enum"]))
             else:
                 container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
         return False
@@ -541,6 +547,27 @@ class _Builder:
             return self.values.uuid_value(rng) if node.field_type == "uuid" else self.values.bin_value(rng)
         return None
 
+    def _enum_choices(self, node: ShapeNode, enum: Sequence[Any]) -> list[Any]:
+        """The enum values the node's BSON type can hold (as that type: ``2.0`` on an int field is ``2``).
+
+        The validator checks both ``bsonType`` and ``enum``; a value of another
+        type passes neither. When no value fits, the enum is used as is.
+        """
+        if node.bson_type not in _SCALAR_KINDS:
+            return list(enum)
+        fitting = []
+        for value in enum:
+            typed = self._coerce(node, value)
+            if isinstance(value, bool):  # True == 1 in Python, not in BSON
+                same = typed is value
+            elif isinstance(typed, Decimal128):
+                same = typed.to_decimal() == Decimal(str(value))
+            else:
+                same = typed == value
+            if typed is not _MISSING and same:
+                fitting.append(typed)
+        return fitting or list(enum)
+
     def _fit_string(self, text: str, schema: Mapping[str, Any]) -> str:
         max_length = schema.get("maxLength")
         if isinstance(max_length, int) and len(text) > max_length:
@@ -564,7 +591,8 @@ class _Builder:
                 return raw if isinstance(raw, str) else str(raw)
             if kind in ("int", "long") and not isinstance(raw, bool):
                 value = int(raw) if isinstance(raw, (int, float, Decimal)) or str(raw).lstrip("-").isdigit() else None
-                if value is None:
+                low, high = _INT32 if kind == "int" else _INT64
+                if value is None or not low <= value <= high:  # a larger number would be stored as another type
                     return _MISSING
                 return Int64(value) if kind == "long" else value
             if kind == "double" and isinstance(raw, (int, float, Decimal)) and not isinstance(raw, bool):
@@ -653,11 +681,14 @@ class _Builder:
         interval = self._interval(coll)
         start = self.values.date_value(bucket.time_field, rng).replace(second=0, microsecond=0)
         readings: list[Any] = []
-        for position in range(count):
+        stamps = [truncate_ms(start + dt.timedelta(seconds=interval * position)) for position in range(count)]
+        # readings without a time field (a bucket forced on an entity that is no time series) still span a time
+        self.bucket_times[id(doc)] = stamps
+        for stamp in stamps:
             element: dict[str, Any] = {}
             self._fill(coll, index, doc, element, items.children, item_schema, rng, variant, path)
             if bucket.time_field in element or any(c.name == bucket.time_field for c in items.children):
-                element[bucket.time_field] = truncate_ms(start + dt.timedelta(seconds=interval * position))
+                element[bucket.time_field] = stamp
             readings.append(element)
         return readings
 
@@ -679,6 +710,7 @@ class _Builder:
             r.get(bucket.value_field) for r in readings if bucket.value_field and r.get(bucket.value_field) is not None
         ]
         times = [r[bucket.time_field] for r in readings if isinstance(r.get(bucket.time_field), dt.datetime)]
+        times = times or self.bucket_times.pop(id(doc), [])
         for node in coll.shape:
             if node.role != "bucket-stat":
                 continue

@@ -73,3 +73,17 @@ def test_unique_indexes_hold_in_the_samples_and_unique_ttl_fields_get_one_index(
         ("closed", 2),
     ]
     assert len({d["email"] for d in accounts}) == len({d["profile"]["handle"] for d in accounts}) == len(accounts)
+
+
+@pytest.mark.node
+def test_a_bucket_forced_without_a_time_series_spans_a_time_and_values_fit_their_types(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = exported("forced-bucket", tmp_path, capsys)
+    for name, items in (("sale", "sales"), ("note", "notes")):
+        for doc in out.samples[name]:
+            assert doc["start"] <= doc["end"] and doc["count"] == len(doc[items]) >= 1
+    readings = [reading for doc in out.samples["sale"] for reading in doc["sales"]]
+    assert {r["qty"] for r in readings} <= {1, 2, 3} and {r["channel"] for r in readings} <= {"web", "store"}
+    # the example 5000000000 does not fit an int field: it is not used (it would be stored as a long)
+    assert all(type(r["big"]) is int and -(2**31) <= r["big"] < 2**31 for r in readings)
