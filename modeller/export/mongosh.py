@@ -27,7 +27,7 @@ from modeller.export.common import (
     timeseries_options,
 )
 from modeller.export.jsontext import Rendered
-from modeller.export.literals import comment, harden, js_string, js_value, quoted
+from modeller.export.literals import comment, js_json, js_string, js_value, quoted
 from modeller.export.samples import canonical_rows
 from modeller.export.validators import validator_text
 from modeller.model.project import Project
@@ -173,7 +173,7 @@ def _samples_literal(docs: Sequence[Mapping[str, Any]]) -> str:
     Canonical EJSON keeps every type exact (an int stays Int32, a double a Double)
     where plain JS numbers would not.
     """
-    rows = ["    " + harden(text) for text in canonical_rows(docs)]
+    rows = ["    " + js_json(text) for text in canonical_rows(docs)]
     return "EJSON.deserialize([\n" + ",\n".join(rows) + "\n  ], { relaxed: false })"
 
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hand_designs import tracker_design, tracker_project
 from hostile_support import HOSTILE, Exported, assert_server_would_accept, export_all
+from js_harness import calls, node_check, run_scripts
+
+from modeller.export import mongosh_script, sample_documents
+from modeller.export.validators import validator_document
 
 FILES = sorted(path.name.removesuffix(".modeller.json") for path in HOSTILE.glob("*.modeller.json"))
 
@@ -87,3 +92,28 @@ def test_a_bucket_forced_without_a_time_series_spans_a_time_and_values_fit_their
     assert {r["qty"] for r in readings} <= {1, 2, 3} and {r["channel"] for r in readings} <= {"web", "store"}
     # the example 5000000000 does not fit an int field: it is not used (it would be stored as a long)
     assert all(type(r["big"]) is int and -(2**31) <= r["big"] < 2**31 for r in readings)
+
+
+@pytest.mark.node
+def test_a_proto_key_survives_in_validators_indexes_samples_and_shard_keys(tmp_path: Path) -> None:
+    """``"__proto__": v`` in a JS object literal sets the prototype and the key vanishes; the script keeps it.
+
+    The loader refuses the name, so a hand-built design stands for whatever still carries it to the exporter.
+    """
+    names = {"email": "__proto__", "owner_id": "__proto__"}
+    design, project = tracker_design(names), tracker_project(names)
+    text = mongosh_script(design, project, samples=sample_documents(design, project, n=2, seed=1), with_sharding=True)
+    script = tmp_path / "setup.mongosh.js"
+    script.write_text(text, encoding="utf-8")
+    node_check(script)
+    rec = run_scripts(script, runs=2)
+    people, tasks = design.collections[0].name, design.collections[1].name
+    created = next(c for c in calls(rec, 0, "createCollection") if c["collection"] == people)
+    assert created["options"]["validator"] == validator_document(design.collections[0])
+    assert "__proto__" in created["options"]["validator"]["$jsonSchema"]["properties"]
+    keys = [c["key"] for c in calls(rec, 0, "createIndex") if c["collection"] == tasks]
+    assert [["__proto__", 1], ["due_date", -1]] in keys
+    inserted = [c["doc"] for c in calls(rec, 0, "insertOne") if c["collection"] == people]
+    assert inserted and all("__proto__" in doc for doc in inserted)
+    assert next(c["key"] for c in calls(rec, 0, "shardCollection")) == [["__proto__", 1]]
+    assert '"__proto__":' not in text.replace('["__proto__"]:', "")  # no literal key left to lose
