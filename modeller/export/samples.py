@@ -141,14 +141,20 @@ def get_path(doc: Any, path: str) -> Any:
     return value
 
 
-def index_entries(doc: Mapping[str, Any], paths: Sequence[str]) -> set[str]:
+def index_entries(doc: Mapping[str, Any], paths: Sequence[str], caseless: bool = False) -> set[str]:
     """The entries ``doc`` makes in an index over ``paths``: one per element of an array on the way.
 
     A missing value is indexed as null, as the server does (two documents
-    without the field clash in a unique index).
+    without the field clash in a unique index); ``caseless`` compares strings
+    as a collation of strength 1 or 2 does (ignoring case).
     """
-    per_key = [sorted({_entry_text(v) for v in _indexed_values(doc, path)}) for path in paths]
+    per_key = [sorted({_entry_text(v, caseless) for v in _indexed_values(doc, path)}) for path in paths]
     return {"|".join(combination) for combination in itertools.product(*per_key)}
+
+
+def _caseless(index: IndexDesign) -> bool:
+    collation = index.collation or {}
+    return isinstance(collation, dict) and collation.get("strength") in (1, 2)
 
 
 def _indexed_values(doc: Any, path: str) -> list[Any]:
@@ -169,7 +175,9 @@ def _indexed_values(doc: Any, path: str) -> list[Any]:
     return flat
 
 
-def _entry_text(value: Any) -> str:
+def _entry_text(value: Any, caseless: bool) -> str:
+    if caseless and isinstance(value, str):
+        value = value.casefold()
     return json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True)
 
 
@@ -259,8 +267,7 @@ class _Builder:
         self.bucket_times: dict[int, list[dt.datetime]] = {}
         #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
         self.unique_paths = {
-            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and ix.partial is None and len(ix.keys) == 1}
-            for c in design.collections
+            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and len(ix.keys) == 1} for c in design.collections
         }
         self.intervals = {
             e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
@@ -412,7 +419,7 @@ class _Builder:
         (enums, booleans, references filled later), the document is left out:
         fewer samples, never a duplicate-key error on insert.
         """
-        indexes = [ix for ix in coll.indexes if ix.unique and ix.partial is None and len(ix.keys) > 1]
+        indexes = [ix for ix in coll.indexes if ix.unique]  # a partial one is held over all documents: safe
         if not indexes or len(docs) < 2:
             return docs
         slots = [[self._slot(coll, path) for path, _ in ix.keys] for ix in indexes]
@@ -437,7 +444,7 @@ class _Builder:
     ) -> bool:
         """Give ``doc`` unused entries in every index (drawing its key values again), then record them."""
         for _attempt in range(24):
-            entries = [index_entries(doc, [path for path, _ in ix.keys]) for ix in indexes]
+            entries = [index_entries(doc, [path for path, _ in ix.keys], _caseless(ix)) for ix in indexes]
             clashes = [i for i, found in enumerate(entries) if found & seen[i]]
             if not clashes:
                 for i, found in enumerate(entries):

@@ -78,6 +78,10 @@ def test_unique_indexes_hold_in_the_samples_and_unique_ttl_fields_get_one_index(
         ("closed", 2),
     ]
     assert len({d["email"] for d in accounts}) == len({d["profile"]["handle"] for d in accounts}) == len(accounts)
+    # a partial unique index and a case-insensitive one hold too; so do unique enum and bool fields (2 values each)
+    assert len({d["nick"] for d in accounts}) == len({d["login"].casefold() for d in accounts}) == len(accounts)
+    switches = out.samples["switch"]
+    assert sorted(d["level"] for d in switches) == ["high", "low"] and {d["on"] for d in switches} == {True, False}
 
 
 @pytest.mark.node
