@@ -40,6 +40,7 @@ from typing import Any
 from bson import Decimal128, Int64, ObjectId, json_util
 
 from modeller.export.jsontext import canonical_ejson
+from modeller.export.literals import quoted
 from modeller.export.validators import collection_schema
 from modeller.export.values import ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
@@ -84,17 +85,34 @@ class _Link:
 
 
 def sample_documents(design: Design, project: Project, n: int = 5, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
-    """``n`` documents per collection (at least one per variant), keyed by collection name, in design order."""
+    """``n`` documents per collection (at least one per variant), keyed by collection name, in design order.
+
+    Fewer when a unique index allows no more distinct values (see :func:`samples_and_notices`).
+    """
+    return samples_and_notices(design, project, n, seed)[0]
+
+
+def samples_and_notices(
+    design: Design, project: Project, n: int = 5, seed: int = 0
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """:func:`sample_documents`, and a line per collection that got fewer: the unique indexes that allow no more."""
     if n < 0:
         raise SampleError(f"the number of samples must be 0 or more, not {n}")
     # Thousands of small dicts and no reference cycles: the cyclic GC only costs time here (about 25 %).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _Builder(design, project, n, seed).build()
+        builder = _Builder(design, project, n, seed)
+        docs = builder.build()
     finally:
         if was_enabled:
             gc.enable()
+    notices = [
+        f"{len(docs[name])} sample document(s) for {quoted(name)} instead of {n}: the unique index(es) "
+        f"{', '.join(map(quoted, indexes))} allow no more distinct values"
+        for name, indexes in builder.limited.items()
+    ]
+    return docs, notices
 
 
 _ROWS: dict[int, tuple[Sequence[Mapping[str, Any]], list[str]]] = {}
@@ -265,6 +283,8 @@ class _Builder:
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
         #: id(bucket document) -> the times its readings span (the document is alive while building)
         self.bucket_times: dict[int, list[dt.datetime]] = {}
+        #: collection -> the unique indexes that left documents out (no more distinct values)
+        self.limited: dict[str, list[str]] = {}
         #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
         self.unique_paths = {
             c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and len(ix.keys) == 1} for c in design.collections
@@ -426,13 +446,16 @@ class _Builder:
         seen: list[set[str]] = [set() for _ in indexes]
         kept: list[dict[str, Any]] = []
         for index, doc in enumerate(docs):
-            if self._fits_unique(coll, index, doc, indexes, slots, seen, rng):
+            blocking = self._unique_clashes(coll, index, doc, indexes, slots, seen, rng)
+            if not blocking:
                 kept.append(doc)
             else:
                 self.links = [link for link in self.links if link.doc is not doc]
+                limited = self.limited.setdefault(coll.name, [])
+                limited.extend(name for name in blocking if name not in limited)
         return kept
 
-    def _fits_unique(
+    def _unique_clashes(
         self,
         coll: CollectionDesign,
         index: int,
@@ -441,15 +464,19 @@ class _Builder:
         slots: list[list[tuple[ShapeNode, Mapping[str, Any]] | None]],
         seen: list[set[str]],
         rng: random.Random,
-    ) -> bool:
-        """Give ``doc`` unused entries in every index (drawing its key values again), then record them."""
+    ) -> list[str]:
+        """Give ``doc`` unused entries in every index (drawing its key values again) and record them.
+
+        Returns the names of the indexes it could not fit (empty when it fits).
+        """
+        clashes: list[int] = []
         for _attempt in range(24):
             entries = [index_entries(doc, [path for path, _ in ix.keys], _caseless(ix)) for ix in indexes]
             clashes = [i for i, found in enumerate(entries) if found & seen[i]]
             if not clashes:
                 for i, found in enumerate(entries):
                     seen[i] |= found
-                return True
+                return []
             redraw = [
                 (path, slot)
                 for i in clashes
@@ -457,7 +484,7 @@ class _Builder:
                 if slot is not None and _container(doc, path) is not None
             ]
             if not redraw:
-                return False
+                break
             path, (node, sub) = rng.choice(redraw)
             container = _container(doc, path)
             assert container is not None
@@ -465,7 +492,7 @@ class _Builder:
                 container[node.name] = rng.choice(self._enum_choices(node, node.enum or sub["enum"]))
             else:
                 container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
-        return False
+        return [indexes[i].name for i in clashes]
 
     def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
         """The node and schema of a key whose value the document draws itself (through sub-documents only)."""

@@ -35,6 +35,8 @@ class Exported:
     recording: dict[str, Any]
     validators: dict[str, dict[str, Any]]
     samples: dict[str, list[dict[str, Any]]]
+    #: what ``modeller export`` printed (written files, notes)
+    printed: str
 
     def collection(self, name: str) -> dict[str, Any]:
         return next(c for c in self.design["collections"] if c["name"] == name)
@@ -72,6 +74,7 @@ def export_all(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], s
         str(samples),
     )
     assert code == 0, out
+    printed = out
     for name in ("setup.mongosh.js", "indexes.mongosh.js"):
         node_check(target / name)
     recording = run_scripts(target / "setup.mongosh.js", runs=2)
@@ -82,7 +85,7 @@ def export_all(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], s
         if (target / "validators" / f"{name}.json").exists()
     }
     samples = {name: load_docs((target / "samples" / f"{name}.json").read_text(encoding="utf-8")) for name in names}
-    return Exported(findings, design, target, recording, validators, samples)
+    return Exported(findings, design, target, recording, validators, samples, printed)
 
 
 def assert_server_would_accept(exported: Exported) -> None:

@@ -82,6 +82,13 @@ def test_unique_indexes_hold_in_the_samples_and_unique_ttl_fields_get_one_index(
     assert len({d["nick"] for d in accounts}) == len({d["login"].casefold() for d in accounts}) == len(accounts)
     switches = out.samples["switch"]
     assert sorted(d["level"] for d in switches) == ["high", "low"] and {d["on"] for d in switches} == {True, False}
+    notes = [line for line in out.printed.splitlines() if line.startswith("note: ") and "sample" in line]
+    assert notes == [
+        'note: 4 sample document(s) for "account" instead of 6: the unique index(es) "status_tier" allow no more '
+        "distinct values",
+        'note: 2 sample document(s) for "switch" instead of 6: the unique index(es) "level_1", "on_1" allow no more '
+        "distinct values",
+    ]
 
 
 @pytest.mark.node
