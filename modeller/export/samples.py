@@ -496,7 +496,8 @@ class _Builder:
 
     def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
         """The node and schema of a key whose value the document draws itself (through sub-documents only)."""
-        nodes, schema = coll.shape, self.schemas[coll.name]
+        nodes = coll.shape
+        schema: Mapping[str, Any] = self.schemas[coll.name]
         node: ShapeNode | None = None
         for part in path.split("."):
             node = next((n for n in nodes if n.name == part and n.variant is None), None)
