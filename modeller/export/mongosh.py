@@ -147,23 +147,53 @@ def _numeric_names(keys: Iterable[str]) -> str:
     return ", ".join(quoted(k) for k in keys if array_index_like(k))
 
 
+#: what the server accepts (Manual limits): indexes per collection with the one on _id, keys per index
+_MAX_INDEXES = 64
+_MAX_KEYS = 32
+
+
+def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign]) -> str | None:
+    """Why the server would refuse ``index`` once ``created`` (same collection) exist, or None.
+
+    The engine reports these as findings on the collection; the script must
+    still run to the end, so such an index is left out and the run says why.
+    """
+    kinds = [kind for _, kind in index.keys]
+    if len(kinds) > _MAX_KEYS:
+        return f"it has {len(kinds)} keys; a compound index holds at most {_MAX_KEYS}"
+    if kinds.count("hashed") > 1:
+        return "it hashes more than one field; an index can hash one"
+    if index.unique and "hashed" in kinds:
+        return "a hashed index cannot be unique"
+    if "text" in kinds:
+        first = next((other for other in created if any(kind == "text" for _, kind in other.keys)), None)
+        if first is not None:
+            return f"the collection has a text index already ({quoted(first.name)}) and can have one only"
+    if len(created) + 2 > _MAX_INDEXES:
+        return f"the collection would have more than {_MAX_INDEXES} indexes (with the one on _id)"
+    return None
+
+
 def _index_lines(coll: CollectionDesign, blocked: Mapping[str, Finding]) -> list[str]:
     lines: list[str] = []
+    created: list[IndexDesign] = []
     for index in coll.indexes:
         call = f"ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
         lines.append("  " + comment(f"Index {quoted(index.name)}: {_index_reason(index)}"))
         finding = blocked.get(f"{coll.name}#{index.name}")
         paths = [path for path, _ in index.keys]
+        refusal = _server_refusal(index, created)
         if finding is not None:
             lines.append("  " + comment(f"NOT CREATED ({finding.rule}): {finding.message}"))
             lines.append("  " + comment(call))
-        elif js_reorders(paths):
-            why = _REORDERED.format(names=_numeric_names(paths))
+        elif js_reorders(paths) or refusal is not None:
+            why = refusal or _REORDERED.format(names=_numeric_names(paths))
             lines.append("  " + comment(f"NOT CREATED: {why}"))
             lines.append("  " + comment(call))
             lines.append(f"  print({js_string(f'index {index.name!r} on {coll.name!r} not created: {why}')});")
         else:
             lines.append("  " + call)
+            created.append(index)
     return lines
 
 

@@ -17,6 +17,7 @@ from js_harness import calls, node_check, run_scripts
 
 from modeller.export import mongosh_script, sample_documents
 from modeller.export.validators import validator_document
+from modeller.rules.design import IndexDesign
 
 FILES = sorted(path.name.removesuffix(".modeller.json") for path in HOSTILE.glob("*.modeller.json"))
 
@@ -128,3 +129,32 @@ def test_a_proto_key_survives_in_validators_indexes_samples_and_shard_keys(tmp_p
     assert inserted and all("__proto__" in doc for doc in inserted)
     assert next(c["key"] for c in calls(rec, 0, "shardCollection")) == [["__proto__", 1]]
     assert '"__proto__":' not in text.replace('["__proto__"]:', "")  # no literal key left to lose
+
+
+@pytest.mark.node
+def test_indexes_the_server_refuses_are_left_out_and_the_run_says_why(tmp_path: Path) -> None:
+    design, project = tracker_design(), tracker_project()
+    products = next(c for c in design.collections if any(k == "text" for ix in c.indexes for _, k in ix.keys))
+    title = next(path for ix in products.indexes for path, kind in ix.keys if kind == "text")
+    products.indexes += [
+        IndexDesign([("kind", "text")], "second_text", why="a second text index", origin="user"),
+        IndexDesign([("kind", "hashed")], "unique_hashed", unique=True, why="unique and hashed", origin="user"),
+        IndexDesign([("kind", "hashed"), ("price", "hashed")], "two_hashed", why="two hashed keys", origin="user"),
+        *(IndexDesign([(f"f{i}", 1)], f"extra_{i}", why="one too many", origin="user") for i in range(70)),
+    ]
+    script = tmp_path / "setup.mongosh.js"
+    script.write_text(mongosh_script(design, project), encoding="utf-8")
+    node_check(script)
+    rec = run_scripts(script, runs=2)
+    made = [c["options"]["name"] for c in calls(rec, 0, "createIndex") if c["collection"] == products.name]
+    assert len(made) == 63  # with _id, 64: the server's limit
+    assert not {"second_text", "unique_hashed", "two_hashed"} & set(made)
+    assert [k for c in calls(rec, 0, "createIndex") for k, kind in c["key"] if kind == "text"] == [title]
+    prints = rec["runs"][0]["prints"]
+    for name, why in (
+        ("second_text", 'has a text index already ("title_text") and can have one only'),
+        ("unique_hashed", "a hashed index cannot be unique"),
+        ("two_hashed", "it hashes more than one field"),
+        ("extra_69", "more than 64 indexes"),
+    ):
+        assert any(f"index '{name}' on '{products.name}' not created: " in p and why in p for p in prints), name
