@@ -152,13 +152,28 @@ _MAX_INDEXES = 64
 _MAX_KEYS = 32
 
 
-def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign]) -> str | None:
+def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign], timeseries: bool) -> str | None:
     """Why the server would refuse ``index`` once ``created`` (same collection) exist, or None.
 
-    The engine reports these as findings on the collection; the script must
-    still run to the end, so such an index is left out and the run says why.
+    The script must run to the end, so such an index is left out and the run
+    says why. A time-series collection takes no unique, text or 2d index, and
+    TTL only on a partial index (Manual: time series collection limitations;
+    the collection's own ``expireAfterSeconds`` expires its documents).
     """
     kinds = [kind for _, kind in index.keys]
+    if timeseries:
+        refused = [
+            what
+            for what, present in (
+                ("unique", index.unique),
+                ("text", "text" in kinds),
+                ("2d", "2d" in kinds),
+                ("TTL", index.expire_after_s is not None and index.partial is None),
+            )
+            if present
+        ]
+        if refused:
+            return f"a time-series collection takes no {' or '.join(refused)} index"
     if len(kinds) > _MAX_KEYS:
         return f"it has {len(kinds)} keys; a compound index holds at most {_MAX_KEYS}"
     if kinds.count("hashed") > 1:
@@ -177,12 +192,13 @@ def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign]) -> str |
 def _index_lines(coll: CollectionDesign, blocked: Mapping[str, Finding]) -> list[str]:
     lines: list[str] = []
     created: list[IndexDesign] = []
+    timeseries = timeseries_options(coll) is not None
     for index in coll.indexes:
         call = f"ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
         lines.append("  " + comment(f"Index {quoted(index.name)}: {_index_reason(index)}"))
         finding = blocked.get(f"{coll.name}#{index.name}")
         paths = [path for path, _ in index.keys]
-        refusal = _server_refusal(index, created)
+        refusal = _server_refusal(index, created, timeseries)
         if finding is not None:
             lines.append("  " + comment(f"NOT CREATED ({finding.rule}): {finding.message}"))
             lines.append("  " + comment(call))

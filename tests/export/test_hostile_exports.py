@@ -158,3 +158,28 @@ def test_indexes_the_server_refuses_are_left_out_and_the_run_says_why(tmp_path: 
         ("extra_69", "more than 64 indexes"),
     ):
         assert any(f"index '{name}' on '{products.name}' not created: " in p and why in p for p in prints), name
+
+
+@pytest.mark.node
+def test_a_time_series_collection_gets_no_unique_text_2d_or_plain_ttl_index(tmp_path: Path) -> None:
+    design, project = tracker_design(), tracker_project()
+    measures = next(c for c in design.collections if c.timeseries)
+    measures.indexes = [
+        IndexDesign([("value", 1)], "unique_value", unique=True, why="unique", origin="user"),
+        IndexDesign([("note", "text")], "note_text", why="text", origin="user"),
+        IndexDesign([("where", "2d")], "where_2d", why="2d", origin="user"),
+        IndexDesign([("ts", 1)], "ts_ttl", expire_after_s=60, why="TTL", origin="user"),
+        IndexDesign([("ts", -1)], "meta_ttl", expire_after_s=60, partial={"sensor": "a"}, why="TTL", origin="user"),
+        IndexDesign([("value", -1)], "value_-1", why="plain", origin="user"),
+    ]
+    script = tmp_path / "setup.mongosh.js"
+    script.write_text(mongosh_script(design, project), encoding="utf-8")
+    node_check(script)
+    rec = run_scripts(script, runs=2)
+    made = [c["options"]["name"] for c in calls(rec, 0, "createIndex") if c["collection"] == measures.name]
+    assert made == ["meta_ttl", "value_-1"]
+    prints = "\n".join(rec["runs"][0]["prints"])
+    for name, kind in (("unique_value", "unique"), ("note_text", "text"), ("where_2d", "2d"), ("ts_ttl", "TTL")):
+        assert f"index '{name}' on '{measures.name}' not created: a time-series collection takes no {kind} index" in (
+            prints
+        )
