@@ -150,6 +150,7 @@ def _numeric_names(keys: Iterable[str]) -> str:
 #: what the server accepts (Manual limits): indexes per collection with the one on _id, keys per index
 _MAX_INDEXES = 64
 _MAX_KEYS = 32
+_MAX_TTL_S = 2**31 - 1
 
 
 def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign], timeseries: bool) -> str | None:
@@ -161,6 +162,9 @@ def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign], timeseri
     the collection's own ``expireAfterSeconds`` expires its documents).
     """
     kinds = [kind for _, kind in index.keys]
+    ttl = index.expire_after_s
+    if ttl is not None and not 0 <= ttl <= _MAX_TTL_S:
+        return f"expireAfterSeconds {ttl} is outside what the server takes (0 to {_MAX_TTL_S})"
     if timeseries:
         refused = [
             what

@@ -140,6 +140,7 @@ def test_indexes_the_server_refuses_are_left_out_and_the_run_says_why(tmp_path: 
         IndexDesign([("kind", "text")], "second_text", why="a second text index", origin="user"),
         IndexDesign([("kind", "hashed")], "unique_hashed", unique=True, why="unique and hashed", origin="user"),
         IndexDesign([("kind", "hashed"), ("price", "hashed")], "two_hashed", why="two hashed keys", origin="user"),
+        IndexDesign([("expires", 1)], "long_ttl", expire_after_s=2**31, why="TTL out of range", origin="user"),
         *(IndexDesign([(f"f{i}", 1)], f"extra_{i}", why="one too many", origin="user") for i in range(70)),
     ]
     script = tmp_path / "setup.mongosh.js"
@@ -148,13 +149,14 @@ def test_indexes_the_server_refuses_are_left_out_and_the_run_says_why(tmp_path: 
     rec = run_scripts(script, runs=2)
     made = [c["options"]["name"] for c in calls(rec, 0, "createIndex") if c["collection"] == products.name]
     assert len(made) == 63  # with _id, 64: the server's limit
-    assert not {"second_text", "unique_hashed", "two_hashed"} & set(made)
+    assert not {"second_text", "unique_hashed", "two_hashed", "long_ttl"} & set(made)
     assert [k for c in calls(rec, 0, "createIndex") for k, kind in c["key"] if kind == "text"] == [title]
     prints = rec["runs"][0]["prints"]
     for name, why in (
         ("second_text", 'has a text index already ("title_text") and can have one only'),
         ("unique_hashed", "a hashed index cannot be unique"),
         ("two_hashed", "it hashes more than one field"),
+        ("long_ttl", "expireAfterSeconds 2147483648 is outside what the server takes (0 to 2147483647)"),
         ("extra_69", "more than 64 indexes"),
     ):
         assert any(f"index '{name}' on '{products.name}' not created: " in p and why in p for p in prints), name
