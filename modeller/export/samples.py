@@ -934,6 +934,10 @@ class _Builder:
             low, high = self._array_bounds(node, link.schema)
             chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
             return [self._element(node.items, d, _items_schema(link.schema), rng, link) for d in chosen]
+        if node.nullable and target == link.coll.name:  # a tree, as in _parent_ref: the first document is a root
+            if link.index == 0:
+                return None
+            return self._element(node, self.docs[target][rng.randrange(link.index)], link.schema, rng, link)
         doc = self._source_doc(link, target, rng)
         if doc is None:
             return _MISSING

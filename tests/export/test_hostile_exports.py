@@ -185,3 +185,31 @@ def test_a_time_series_collection_gets_no_unique_text_2d_or_plain_ttl_index(tmp_
         assert f"index '{name}' on '{measures.name}' not created: a time-series collection takes no {kind} index" in (
             prints
         )
+
+
+@pytest.mark.node
+def test_edge_cases_empty_entities_deep_nesting_subtyped_time_series_and_self_references(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = exported("edge-cases", tmp_path, capsys)
+    boxes = out.samples["box"]
+    assert all(1 <= len(box["things"]) <= 3 and all(thing == {} for thing in box["things"]) for box in boxes)
+    for doc in out.samples["deep"]:
+        value = doc
+        for level in range(11, -1, -1):
+            value = value[f"l{level}"]
+        assert isinstance(value["leaf"], str)
+    created = next(c for c in calls(out.recording, 0, "createCollection") if c["collection"] == "reading")
+    assert created["options"]["timeseries"] == {"timeField": "t", "granularity": "minutes", "metaField": "sensor"}
+    assert created["options"]["expireAfterSeconds"] == 604800 and "validator" not in created["options"]
+    readings = out.samples["reading"]
+    assert {r["kind"] for r in readings} == {"temp", "door"}
+    assert all(type(r["celsius"]) is float for r in readings if r["kind"] == "temp")
+    assert all(type(r["open"]) is bool for r in readings if r["kind"] == "door")
+    # an extended reference to the same collection is a tree too: the root copies no parent (null, allowed)
+    people = out.samples["person"]
+    assert out.validators["person"]["$jsonSchema"]["properties"]["person"]["bsonType"] == ["object", "null"]
+    assert people[0]["person"] is None
+    for position, doc in enumerate(people[1:], start=1):
+        parent = next(p for p in people[:position] if p["_id"] == doc["person"]["_id"])
+        assert doc["person"]["name"] == parent["name"]
