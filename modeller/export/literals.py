@@ -37,6 +37,29 @@ def harden(text: str) -> str:
     return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", hardened)
 
 
+#: a ``"__proto__"`` key of JSON text: the opening quote follows ``{`` or ``,`` (inside a JSON string every
+#: quote is escaped, so neither this nor a key merely ending in ``__proto__`` can match)
+_PROTO_KEY = re.compile(r'([{,]\s*)"__proto__"(\s*:)')
+
+
+def keep_proto_keys(json_text: str) -> str:
+    """JSON text as a JS expression in which a ``"__proto__"`` key stays a key.
+
+    In a JS object literal ``"__proto__": value`` sets the object's prototype,
+    so the key vanishes (quoting does not help); the computed key
+    ``["__proto__"]: value`` defines an own property, which mongosh's BSON
+    serializer sends like any other.
+    """
+    if "__proto__" not in json_text:  # the usual case: one scan
+        return json_text
+    return _PROTO_KEY.sub(r'\1["__proto__"]\2', json_text)
+
+
+def js_json(json_text: str) -> str:
+    """JSON text (a document, an Extended JSON row) as a JS expression that evaluates to the same data."""
+    return keep_proto_keys(harden(json_text))
+
+
 def js_string(value: str) -> str:
     """A JS string literal that evaluates to exactly ``value``.
 
@@ -46,14 +69,20 @@ def js_string(value: str) -> str:
     return harden(json.dumps(value, ensure_ascii=False))
 
 
+def js_key(name: str) -> str:
+    """A property name for a JS object literal: quoted, and computed for ``__proto__`` (see :func:`keep_proto_keys`)."""
+    text = js_string(name)
+    return f"[{text}]" if name == "__proto__" else text
+
+
 def js_value(value: Any, indent: int | None = None) -> str:
     """A JSON-compatible Python value (dicts, lists, scalars) as a JS expression.
 
-    Keys are always quoted, so a key such as ``__proto__`` or ``a-b`` stays data.
+    Keys are always quoted (``a-b`` stays data) and ``__proto__`` is a computed key (:func:`keep_proto_keys`).
     """
     if indent is not None:
-        return harden(indented(value, indent))
-    return harden(json.dumps(value, ensure_ascii=False))
+        return js_json(indented(value, indent))
+    return js_json(json.dumps(value, ensure_ascii=False))
 
 
 def one_line(text: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from modeller.export.common import per_design
-from modeller.export.literals import comment, js_string, quoted
+from modeller.export.literals import comment, js_key, js_string, quoted
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 
 
@@ -56,7 +56,7 @@ def _c(name: str) -> str:
 
 
 def _k(path: str) -> str:
-    return js_string(path)
+    return js_key(path)
 
 
 def _first_scalar(node: ShapeNode) -> ShapeNode | None:

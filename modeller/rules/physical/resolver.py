@@ -575,12 +575,27 @@ def _plain(index: IndexDesign) -> bool:
     )
 
 
+def _name_apart(index: IndexDesign, out: list[IndexDesign]) -> None:
+    """A name no other index of the collection has (the server refuses a second index under one name)."""
+    taken = {other.name for other in out}
+    if index.name not in taken:
+        return
+    n = 2
+    while f"{index.name}_{n}" in taken:
+        n += 1
+    index.name = f"{index.name}_{n}"
+
+
 def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> bool:
     if len(short) > len(long):
         return False
     head = long[: len(short)]
     same = all(a == b for a, b in zip(short, head, strict=True))
-    inverted = all(k1 == k2 and v1 == -v2 for (k1, v1), (k2, v2) in zip(short, head, strict=True))
+    # only ascending/descending keys invert; "hashed", "text", "2dsphere" have no opposite
+    inverted = all(
+        k1 == k2 and v1 in PLAIN_KEYS and v2 in PLAIN_KEYS and v1 == -v2
+        for (k1, v1), (k2, v2) in zip(short, head, strict=True)
+    )
     return same or inverted
 
 
@@ -599,19 +614,22 @@ def _indexes(
         same_keys = by_keys.get(keys)
         if same_keys is None:
             by_keys[keys] = [index]
+            _name_apart(index, out)
             out.append(index)
             return index
         for other in same_keys:
-            if (
-                other.unique == index.unique
-                and other.expire_after_s == index.expire_after_s
-                and other.partial == index.partial
-                and other.collation == index.collation
-            ):
+            # the server keeps one index per key pattern, partial filter and collation: unique and TTL join it
+            if other.partial == index.partial and other.collation == index.collation:
+                if (other.unique, other.expire_after_s) != (index.unique, index.expire_after_s):
+                    other.unique = other.unique or index.unique
+                    if other.expire_after_s is None:
+                        other.expire_after_s = index.expire_after_s
+                    other.why += f"; {index.why}"
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
         same_keys.append(index)
+        _name_apart(index, out)
         out.append(index)
         return index
 
@@ -788,6 +806,31 @@ def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | N
     return None
 
 
+def _joined_text_index(
+    res: Resolution, coll: CollectionDesign, out: list[IndexDesign], path: str, qid: str, reason: str
+) -> bool:
+    """Serve a text search with the collection's text index when it has one: the server allows only one.
+
+    The engine's own text index takes the new field as one more text key; the
+    user's index is left as declared (rule index-hard-limits speaks about it).
+    """
+    existing = next((i for i in out if any(v == "text" for _, v in i.keys)), None)
+    if existing is None:
+        return False
+    if existing.origin == "engine" and all(k != path for k, _ in existing.keys):
+        old = existing.name
+        existing.keys.append((path, "text"))
+        existing.key_reasons.append(reason)
+        existing.name = default_name(existing.keys)
+        for other, where in res.query_index.items():
+            if where == (coll.name, old):
+                res.query_index[other] = (coll.name, existing.name)
+    if qid not in existing.queries:
+        existing.queries.append(qid)
+    res.query_index.setdefault(qid, (coll.name, existing.name))
+    return True
+
+
 def _query_index(
     ctx: Context,
     res: Resolution,
@@ -820,6 +863,8 @@ def _query_index(
     )
     for paths, kind, purpose, reason in special:
         for path in paths:
+            if kind == "text" and _joined_text_index(res, coll, out, path, qid, reason):
+                continue
             keys = [(path, kind)]
             idx = add(
                 IndexDesign(
