@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeller.model.fakers import faker_problem
+from modeller.model.names import JS_MANGLED_NAMES
 from modeller.model.paths import all_fields, find_field
 from modeller.model.project import ArrayItems, Entity, Field, Index, TimeSeries
 
@@ -149,6 +150,13 @@ def _check_index(entity: Entity, index: Index, where: str, report: Report, serve
             )
     _check_index_ttl(index, where, report)
     _check_index_name(index, where, report)
+    for option in ("partial", "collation"):
+        if _has_mangled_key(getattr(index, option)):
+            report(
+                f"{where}.{option}",
+                "'__proto__' cannot be a key in the generated mongosh script (JavaScript makes it the object's "
+                "prototype); rename that field",
+            )
     if keys == [("_id", 1)] and index.partial is not None:
         report(f"{where}.partial", "the _id index cannot be partial; remove 'partial' or index another field")
     for k, (path, kind) in enumerate(keys):
@@ -189,6 +197,20 @@ def _check_index_name(index: Index, where: str, report: Report) -> None:
         report(f"{where}.name", "the index name '_id_' is reserved for the _id index; choose another name")
     elif "\x00" in name:
         report(f"{where}.name", "index names cannot contain a NUL character; remove it")
+
+
+def _has_mangled_key(value: Any) -> bool:
+    """Whether a JSON value holds an object key that a JavaScript object literal does not keep."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if JS_MANGLED_NAMES.intersection(item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _pattern_bytes(keys: Iterable[tuple[str, Any]]) -> int:

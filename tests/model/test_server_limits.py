@@ -353,7 +353,16 @@ def test_proto_field_name_is_refused_with_a_rename() -> None:
     assert "'__proto__'" in error["msg"] and "rename it, e.g. to 'proto'" in error["msg"]
 
 
-def test_proto_is_refused_as_role_aggregate_and_discriminator() -> None:
+@pytest.mark.parametrize(
+    "options",
+    [{"partial": {"__proto__": {"$exists": True}}}, {"partial": {"$and": [{"a": 1}, {"__proto__": 1}]}}],
+)
+def test_proto_inside_a_partial_filter(options: dict[str, Any]) -> None:
+    path, message = only(index_problems(("title", 1), **options))
+    assert path == f"{IX}.partial" and "rename that field" in message
+
+
+def test_proto_is_refused_as_role_and_discriminator() -> None:
     data = project()
     data["entities"].append({"id": "c", "name": "C", "fields": []})
     data["relationships"] = [{"id": "r", "one": "post", "many": "c", "cardinality": "one-to-many", "name": "__proto__"}]
