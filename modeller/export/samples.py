@@ -333,7 +333,9 @@ class _Builder:
         """A value for a node that needs nothing but itself."""
         enum = node.enum or schema.get("enum")
         if enum:
-            return rng.choice(list(enum))
+            picked = rng.choice(list(enum))  # JSON enums hold plain numbers: 1 in a long field must become Int64(1)
+            coerced = self._coerce(node, picked)
+            return picked if coerced is _MISSING else coerced
         if node.bson_type == "object":
             if node.field_type == "point":
                 return self.values.point(rng)
