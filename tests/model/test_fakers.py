@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,3 +66,18 @@ def test_every_provider_suits_known_types_only() -> None:
 @pytest.mark.parametrize(("name", "field_type"), [(n, t) for n, ts in FAKER_PROVIDERS.items() for t in sorted(ts)])
 def test_every_listed_pair_validates(name: str, field_type: str) -> None:
     assert faker_problem(name, field_type) is None
+
+
+def test_the_documented_list_is_the_allow_list() -> None:
+    """docs/file-format.md lists every provider with exactly the types it fills (and nothing else)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "file-format.md").read_text(encoding="utf-8")
+    section = text.split("#### Faker providers", 1)[1].split("\n#", 1)[0]
+    documented: dict[str, frozenset[str]] = {}
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        types_cell, providers_cell = line.strip("|").split("|")
+        types = frozenset(re.findall(r"`(\w+)`", types_cell))
+        for name in re.findall(r"`(\w+)`", providers_cell):
+            documented[name] = types
+    assert documented == FAKER_PROVIDERS
