@@ -63,17 +63,7 @@ def check_entity(entity: Entity, where: str, report: Report, server_version: str
     """Indexes, TTLs, time-series options and field values of one entity."""
     for j, index in enumerate(entity.indexes):
         _check_index(entity, index, f"{where}.indexes[{j}]", report, server_version)
-    names: dict[str, int] = {}
-    for j, index in enumerate(entity.indexes):
-        if index.name is None:
-            continue
-        if index.name in names:
-            report(
-                f"{where}.indexes[{j}].name",
-                f"index name {index.name[:80]!r} is also used by indexes[{names[index.name]}]; "
-                "MongoDB refuses a second index with the same name: rename one",
-            )
-        names.setdefault(index.name, j)
+    _check_index_pairs(entity.indexes, f"{where}.indexes", report)
     _check_fields(entity.fields, f"{where}.fields", report, top=True)
     if entity.subtypes is not None:
         for name, variant in entity.subtypes.variants.items():
@@ -168,6 +158,40 @@ def _check_index(entity: Entity, index: Index, where: str, report: Report, serve
                     f"field {path[:80]!r} is {field.type!r}: a 2dsphere index refuses every document whose value "
                     "is not GeoJSON; declare the field as 'point' (or an object holding GeoJSON)",
                 )
+
+
+def _check_index_pairs(indexes: list[Index], where: str, report: Report) -> None:
+    """Two indexes the server cannot both create: one name, or the same keys, filter and collation."""
+    names: dict[str, int] = {}
+    by_keys: dict[tuple[tuple[str, Any], ...], int] = {}
+    for j, index in enumerate(indexes):
+        if index.name is not None:
+            if index.name in names:
+                report(
+                    f"{where}[{j}].name",
+                    f"index name {index.name[:80]!r} is also used by indexes[{names[index.name]}]; "
+                    "MongoDB refuses a second index with the same name: rename one",
+                )
+            names.setdefault(index.name, j)
+        keys = tuple(index.keys)
+        if keys not in by_keys:
+            by_keys[keys] = j
+            continue
+        first = indexes[by_keys[keys]]
+        if index == first:
+            report(f"{where}[{j}]", f"this index repeats indexes[{by_keys[keys]}]; remove one")
+        elif index.name is None and first.name is None:
+            report(
+                f"{where}[{j}].name",
+                f"this index has the keys of indexes[{by_keys[keys]}], so both get the same default name and "
+                "MongoDB refuses the second: give this one a 'name' (or merge the two)",
+            )
+        elif index.partial == first.partial and index.collation == first.collation:
+            report(
+                f"{where}[{j}].keys",
+                f"indexes[{by_keys[keys]}] has the same keys, filter and collation; MongoDB keeps one index per "
+                "such spec: merge the two into one",
+            )
 
 
 def _check_index_ttl(index: Index, where: str, report: Report) -> None:

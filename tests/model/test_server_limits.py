@@ -172,6 +172,36 @@ def test_two_indexes_with_one_name() -> None:
     assert "'x' is also used by indexes[0]" in message and "rename one" in message
 
 
+def test_the_same_index_twice() -> None:
+    data = project(indexes=[{"keys": [["title", 1]]}, {"keys": [["title", 1]]}])
+    path, message = only(problems(data))
+    assert path == "$.entities[0].indexes[1]" and "repeats indexes[0]" in message
+
+
+def test_same_keys_other_options_without_names() -> None:
+    data = project(indexes=[{"keys": [["title", 1]]}, {"keys": [["title", 1]], "unique": True}])
+    path, message = only(problems(data))
+    assert path == "$.entities[0].indexes[1].name" and "same default name" in message and "give this one" in message
+
+
+def test_same_keys_filter_and_collation_under_two_names() -> None:
+    data = project(
+        indexes=[{"keys": [["title", 1]], "name": "a"}, {"keys": [["title", 1]], "name": "b", "unique": True}]
+    )
+    path, message = only(problems(data))
+    assert path == "$.entities[0].indexes[1].keys" and "merge the two" in message
+
+
+def test_same_keys_with_other_filters_under_two_names_pass() -> None:
+    data = project(
+        indexes=[
+            {"keys": [["title", 1]], "name": "open_titles", "partial": {"open": True}},
+            {"keys": [["title", 1]], "name": "closed_titles", "partial": {"open": False}},
+        ]
+    )
+    assert problems(data) == []
+
+
 def test_partial_id_index() -> None:
     path, message = only(index_problems(("_id", 1), partial={"open": True}))
     assert path == f"{IX}.partial" and "cannot be partial" in message
