@@ -249,7 +249,8 @@ def _pattern_bytes(keys: Iterable[tuple[str, Any]]) -> int:
 def _older_than(version: str | None, minimum: tuple[int, int]) -> bool:
     if version is None:
         return False
-    parts = [int(p) for p in version.split(".")]
+    # each part is digits (the model's pattern); a few keep int() clear of Python's digit limit
+    parts = [int(p[:6]) if len(p) <= 6 else 999_999 for p in version.split(".")]
     return tuple([*parts, 0][:2]) < minimum
 
 

@@ -118,6 +118,13 @@ def test_compound_hashed_before_4_4() -> None:
     assert path == f"{IX}.keys" and "4.4" in message and "4.2" in message
 
 
+@pytest.mark.parametrize("version", ["4.4", "7", "9" * 5000])
+def test_compound_hashed_from_4_4_on(version: str) -> None:
+    data = project(indexes=[{"keys": [["owner", "hashed"], ["created", 1]]}])
+    data["server_version"] = version
+    assert problems(data) == []
+
+
 @pytest.mark.parametrize(
     ("keys", "named"),
     [
