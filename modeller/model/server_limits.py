@@ -271,22 +271,25 @@ def _geo_capable(field: Field) -> bool:
 
 def _check_fields(fields: list[Field], path: str, report: Report, top: bool = False) -> None:
     for i, field in enumerate(fields):
-        where = f"{path}[{i}]"
-        _check_node(field, where, report)
-        check_ttl(field.expire_after_s, f"{where}.expire_after_s", report)
-        if top and field.name == "_id" and field.expire_after_s is not None:
-            report(
-                f"{where}.expire_after_s",
-                "MongoDB does not support a TTL on _id; put expire_after_s on a date field",
-            )
+        # paths are built only for fields that carry something to check (load time on big projects)
+        if field.faker is not None or field.enum or field.example is not None:
+            _check_node(field, f"{path}[{i}]", report)
+        if field.expire_after_s is not None:
+            check_ttl(field.expire_after_s, f"{path}[{i}].expire_after_s", report)
+            if top and field.name == "_id":
+                report(
+                    f"{path}[{i}].expire_after_s",
+                    "MongoDB does not support a TTL on _id; put expire_after_s on a date field",
+                )
         if field.fields:
-            _check_fields(field.fields, f"{where}.fields", report)
-        items, sub = field.items, f"{where}.items"
-        while items is not None:
-            _check_node(items, sub, report)
-            if items.fields:
-                _check_fields(items.fields, f"{sub}.fields", report)
-            items, sub = items.items, sub + ".items"
+            _check_fields(field.fields, f"{path}[{i}].fields", report)
+        if field.items is not None:
+            items, sub = field.items, f"{path}[{i}].items"
+            while items is not None:
+                _check_node(items, sub, report)
+                if items.fields:
+                    _check_fields(items.fields, f"{sub}.fields", report)
+                items, sub = items.items, sub + ".items"
 
 
 def _check_node(node: Field | ArrayItems, where: str, report: Report) -> None:
