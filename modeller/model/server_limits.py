@@ -64,6 +64,7 @@ def check_entity(entity: Entity, where: str, report: Report, server_version: str
     for j, index in enumerate(entity.indexes):
         _check_index(entity, index, f"{where}.indexes[{j}]", report, server_version)
     _check_index_pairs(entity.indexes, f"{where}.indexes", report)
+    _check_field_index_clashes(entity, f"{where}.indexes", report)
     _check_fields(entity.fields, f"{where}.fields", report, top=True)
     if entity.subtypes is not None:
         for name, variant in entity.subtypes.variants.items():
@@ -192,6 +193,43 @@ def _check_index_pairs(indexes: list[Index], where: str, report: Report) -> None
                 f"indexes[{by_keys[keys]}] has the same keys, filter and collation; MongoDB keeps one index per "
                 "such spec: merge the two into one",
             )
+
+
+def _check_field_index_clashes(entity: Entity, where: str, report: Report) -> None:
+    """A declared ``{f: 1}`` next to the index that ``unique`` / ``expire_after_s`` on field ``f`` creates.
+
+    Both would be ``{f: 1}``; MongoDB refuses the second when it has the same
+    default name, or the same filter and collation under another name.
+    """
+    top = {f.name: f for f in all_fields(entity) if f.unique or f.expire_after_s is not None}
+    if not top:
+        return
+    for j, index in enumerate(entity.indexes):
+        if len(index.keys) != 1 or index.keys[0][1] != 1:
+            continue
+        field = top.get(index.keys[0][0])
+        if field is None or field.name == "_id":
+            continue
+        path = field.name
+        default_name = index.name in (None, f"{path}_1")
+        plain = index.partial is None and not index.collation
+        if plain and default_name and index.unique == field.unique and index.expire_after_s == field.expire_after_s:
+            continue  # the very index the field asks for: one index is created
+        if not default_name and not plain:
+            continue  # another filter or collation under its own name: a distinct index
+        made = " and ".join(
+            part
+            for part in (
+                "'unique'" if field.unique else "",
+                f"'expire_after_s' ({field.expire_after_s} s)" if field.expire_after_s is not None else "",
+            )
+            if part
+        )
+        report(
+            f"{where}[{j}]",
+            f"field {path[:80]!r} already gets the index {{{path[:80]}: 1}} from its {made}; MongoDB refuses "
+            "a second index on the same key with other options: remove this index, or give it the same options",
+        )
 
 
 def _check_index_ttl(index: Index, where: str, report: Report) -> None:

@@ -209,6 +209,40 @@ def test_same_keys_with_other_filters_under_two_names_pass() -> None:
     assert problems(data) == []
 
 
+@pytest.mark.parametrize(
+    ("field", "index"),
+    [
+        ({"name": "email", "type": "string", "unique": True}, {"keys": [["email", 1]]}),
+        ({"name": "email", "type": "string", "unique": True}, {"keys": [["email", 1]], "name": "by_email"}),
+        ({"name": "seen", "type": "date", "expire_after_s": 60}, {"keys": [["seen", 1]]}),
+        ({"name": "seen", "type": "date", "expire_after_s": 60}, {"keys": [["seen", 1]], "expire_after_s": 90}),
+        ({"name": "email", "type": "string", "unique": True}, {"keys": [["email", 1]], "partial": {"a": 1}}),
+    ],
+)
+def test_declared_index_clashing_with_a_fields_own_index(field: dict[str, Any], index: dict[str, Any]) -> None:
+    path, message = only(problems(project([field], indexes=[index])))
+    assert path == IX
+    assert f"field {field['name']!r} already gets the index" in message and "remove this index" in message
+
+
+@pytest.mark.parametrize(
+    ("field", "index"),
+    [
+        ({"name": "email", "type": "string", "unique": True}, {"keys": [["email", 1]], "unique": True}),
+        ({"name": "email", "type": "string", "unique": True}, {"keys": [["email", -1]]}),
+        (
+            {"name": "email", "type": "string", "unique": True},
+            {"keys": [["email", 1]], "partial": {"a": 1}, "name": "p"},
+        ),
+        ({"name": "seen", "type": "date", "expire_after_s": 60}, {"keys": [["seen", 1]], "expire_after_s": 60}),
+    ],
+)
+def test_declared_index_that_matches_or_differs_from_the_fields_own(
+    field: dict[str, Any], index: dict[str, Any]
+) -> None:
+    assert problems(project([field], indexes=[index])) == []
+
+
 def test_partial_id_index() -> None:
     path, message = only(index_problems(("_id", 1), partial={"open": True}))
     assert path == f"{IX}.partial" and "cannot be partial" in message
