@@ -322,7 +322,8 @@ def _check_fields(fields: list[Field], path: str, report: Report, top: bool = Fa
         if field.fields:
             _check_fields(field.fields, f"{path}[{i}].fields", report)
         if field.items is not None:
-            items, sub = field.items, f"{path}[{i}].items"
+            items: ArrayItems | None = field.items
+            sub = f"{path}[{i}].items"
             while items is not None:
                 _check_node(items, sub, report)
                 if items.fields:
