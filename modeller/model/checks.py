@@ -20,6 +20,7 @@ from modeller.model.conventions import (
 from modeller.model.names import check_collection_name
 from modeller.model.paths import all_fields, depth, find_field
 from modeller.model.project import Entity, Field, Project
+from modeller.model.server_limits import check_entity
 from modeller.model.vocabulary import FORMAT_NAME
 
 #: MongoDB refuses documents nested deeper than 100 levels.
@@ -117,9 +118,13 @@ def check_project(project: Project) -> list[Problem]:
     entities = {e.id: e for e in project.entities}
     paths = _Paths(project, entities)
 
+    def report(path: str, message: str) -> None:
+        out.append(Problem(path, message))
+
     for i, entity in enumerate(project.entities):
         where = f"$.entities[{i}]"
         _check_fields(entity.fields, f"{where}.fields", out)
+        check_entity(entity, where, report, project.server_version)
         if entity.collection is None:
             try:
                 check_collection_name(collection_name(entity))

@@ -209,6 +209,11 @@ class Subtypes(StrictModel):
     discriminator: Name = "type"
     variants: dict[Name, list[Field]]
 
+    @field_validator("discriminator")
+    @classmethod
+    def _legal_discriminator(cls, value: str) -> str:
+        return check_field_name(value)
+
     @field_validator("variants")
     @classmethod
     def _at_least_one(cls, value: dict[str, list[Field]]) -> dict[str, list[Field]]:
