@@ -17,7 +17,7 @@ from modeller.export.values import FAKER_CALLS, ValueFactory
 from modeller.model import Project, check_project
 from modeller.model.fakers import FAKER_PROVIDERS
 from modeller.rules import analyse
-from modeller.rules.design import ShapeNode
+from modeller.rules.physical.design import ShapeNode
 
 BSON = {"string": "string", "int": "int", "long": "long", "double": "double", "decimal": "decimal"}
 BSON |= {"bool": "bool", "date": "date"}
