@@ -199,7 +199,9 @@ def _check_field_index_clashes(entity: Entity, where: str, report: Report) -> No
     """A declared ``{f: 1}`` next to the index that ``unique`` / ``expire_after_s`` on field ``f`` creates.
 
     Both would be ``{f: 1}``; MongoDB refuses the second when it has the same
-    default name, or the same filter and collation under another name.
+    default name, or the same filter and collation under another name. Without
+    a filter or collation the engine merges them into one index, unless the two
+    ask for different TTLs.
     """
     top = {f.name: f for f in all_fields(entity) if f.unique or f.expire_after_s is not None}
     if not top:
@@ -213,8 +215,9 @@ def _check_field_index_clashes(entity: Entity, where: str, report: Report) -> No
         path = field.name
         default_name = index.name in (None, f"{path}_1")
         plain = index.partial is None and not index.collation
-        if plain and default_name and index.unique == field.unique and index.expire_after_s == field.expire_after_s:
-            continue  # the very index the field asks for: one index is created
+        ttls = {t for t in (index.expire_after_s, field.expire_after_s) if t is not None}
+        if plain and len(ttls) <= 1:
+            continue  # the engine merges the two into one index (unique and TTL together)
         if not default_name and not plain:
             continue  # another filter or collation under its own name: a distinct index
         made = " and ".join(
