@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -103,7 +104,7 @@ class Patched:
     replaced_rels: list[tuple[Relationship, Relationship]] = field(default_factory=list)
 
 
-def _replaced(old: list[Any], new: list[Any]) -> list[int]:
+def _replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
     return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
 
 
