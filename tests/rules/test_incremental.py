@@ -210,7 +210,7 @@ def test_reordered_entities_equal_fresh() -> None:
 
 
 def test_field_edits_are_patched() -> None:
-    """A field edit replaces the entity and its field list: the snapshot takes them, the analysis is patched."""
+    """A field edit replaces the entity and its field list: the analysis is patched."""
     project = generate_project(40, 1.5, 0.6, seed=4)
     analyser = Analyser()
     analyser.analyse(project)
@@ -265,7 +265,7 @@ def _with_example(p: Project, example: Any) -> Project:
 
 @pytest.mark.parametrize("kind", sorted(IN_PLACE))
 def test_in_place_changes_are_refused(kind: str) -> None:
-    """Every in-place change the old content snapshot had to notice now fails, and leaves the project as it was."""
+    """Every in-place change a content check would have had to notice fails, and leaves the project as it was."""
     project = Project.model_validate(json.loads(BASE[2].model_dump_json()))  # with a layout
     project = project.model_copy(update={"layout": {e.id: {"x": 1, "y": 2} for e in project.entities}})
     before = project.model_dump_json()

@@ -38,7 +38,6 @@ from modeller.export import KINDS, ExportCancelled, ExportError, ExportResult, d
 from modeller.export.files import describe_os_error
 from modeller.model import Project
 from modeller.rules import analyse
-from modeller.ui.analysis_worker import snapshot
 
 KIND_LABELS: dict[str, str] = {
     "setup": "mongosh setup script (setup.mongosh.js)",
@@ -93,7 +92,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("ExportDialog")
         self.setWindowTitle("Export")
-        self.project = snapshot(project)
+        self.project = project  # immutable: the worker reads it as it is
         self.job: _ExportJob | None = None
         self.result: ExportResult | None = None
         self.error: str | None = None
