@@ -4,7 +4,9 @@ Orange's ``Scheme`` is a QObject with signals; our model is plain pydantic, so
 this class plays that role. Commands (``modeller.ui.commands``) call its
 primitive methods; views subscribe to its fine-grained signals and never
 write the model themselves. Each primitive is the exact inverse of another, so
-every command can be symmetric.
+every command can be symmetric. The model is immutable: a primitive swaps in a
+new :class:`Project` that shares every object it does not replace, and a
+command keeps the old and the new object, so undo brings back the very object.
 """
 
 from __future__ import annotations
@@ -145,8 +147,8 @@ class ProjectDocument(QObject):
         self.undo_stack.cleanChanged.emit(self.undo_stack.isClean())
 
     # --- primitives: called by commands only, each paired with its inverse
-    # The model is immutable: each primitive swaps in a new project holding the new tuple (or layout), and
-    # every object it does not touch is kept, so the analyser re-checks only what an edit replaced.
+    # each swaps in a new project holding the new tuple (or layout); every object it does not touch is
+    # kept, so the analyser re-checks only what an edit replaced
     def _update(self, **update: Any) -> None:
         self._project = self._project.model_copy(update=update)
 
