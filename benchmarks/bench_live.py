@@ -10,7 +10,7 @@ Figures (issue 6):
 - ``live.burst_to_findings``: the last of a burst of edits (typing) until findings are on
   screen: the 150 ms debounce waits for the pause, by design (informational).
 - ``live.ui_after_analysis``: edit_to_findings minus the analysis itself: this issue's share
-  (snapshot, hand-over from the worker, panels, markers, paint).
+  (hand-over from the worker, panels, markers, paint).
 - ``live.panel_refresh``: the recommendations panel rebuilding its list from one analysis.
 - ``live.ui_blocked_max``: the longest the UI thread was busy during an edit-to-findings cycle
   (how long a keystroke could wait); informational, a frame is 16 ms.

@@ -6,7 +6,7 @@ every problem, so ``modeller validate`` and the GUI can list them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from modeller.model.conventions import (
@@ -82,7 +82,7 @@ def _duplicates(values: Iterable[str]) -> list[str]:
     return dups
 
 
-def _check_fields(fields: list[Field], path: str, out: list[Problem]) -> None:
+def _check_fields(fields: Sequence[Field], path: str, out: list[Problem]) -> None:
     for dup in _duplicates(f.name for f in fields):
         out.append(Problem(path, f"field name {dup!r} is used twice here; rename one of them"))
     for i, field in enumerate(fields):

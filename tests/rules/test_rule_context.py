@@ -159,9 +159,8 @@ def test_override_equals_dataclasses_replace() -> None:
 
 def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
     from modeller.rules.engine import _run_rules, _sort_key, _State
-    from modeller.rules.incremental.snapshot import Snapshot
 
-    state = _State((), Snapshot.of(PROJECT), ContextCache(), ResolveCache(), {}, {}, (), ())
+    state = _State((), PROJECT, ContextCache(), ResolveCache(), {}, {}, (), ())
     findings = _run_rules(RuleContext(FACTS, DESIGN, RES, memo=state.memo), state)
     assert len(findings) > 100 and findings == state.finds
     assert [k[:5] for k in state.keys] == [_sort_key(state.order, f) for f in findings]

@@ -39,7 +39,6 @@ from modeller.model import Project
 from modeller.model.text import neutralize, shorten
 from modeller.persistence.crash import internal_error_line, save_crash_report
 from modeller.rules import analyse
-from modeller.ui.analysis_worker import snapshot
 
 KIND_LABELS: dict[str, str] = {
     "setup": "mongosh setup script (setup.mongosh.js)",
@@ -95,7 +94,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("ExportDialog")
         self.setWindowTitle("Export")
-        self.project = snapshot(project)
+        self.project = project  # immutable: the worker reads it as it is
         self.job: _ExportJob | None = None
         self.result: ExportResult | None = None
         self.error: str | None = None
