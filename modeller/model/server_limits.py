@@ -11,7 +11,7 @@ place (a JSON path) and what to do instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from modeller.model.fakers import faker_problem
@@ -161,7 +161,7 @@ def _check_index(entity: Entity, index: Index, where: str, report: Report, serve
                 )
 
 
-def _check_index_pairs(indexes: list[Index], where: str, report: Report) -> None:
+def _check_index_pairs(indexes: Sequence[Index], where: str, report: Report) -> None:
     """Two indexes the server cannot both create: one name, or the same keys, filter and collation."""
     names: dict[str, int] = {}
     by_keys: dict[tuple[tuple[str, Any], ...], int] = {}
@@ -310,7 +310,7 @@ def _geo_capable(field: Field) -> bool:
 # -- field values -------------------------------------------------------------------------------------
 
 
-def _check_fields(fields: list[Field], path: str, report: Report, top: bool = False) -> None:
+def _check_fields(fields: Sequence[Field], path: str, report: Report, top: bool = False) -> None:
     for i, field in enumerate(fields):
         # paths are built only for fields that carry something to check (load time on big projects)
         if field.faker is not None or field.enum or field.example is not None:
@@ -350,7 +350,7 @@ def _check_node(node: Field | ArrayItems, where: str, report: Report) -> None:
                 report(f"{where}.example", f"example {message}")
 
 
-def _check_enum(values: list[Any], field_type: str, where: str, report: Report) -> None:
+def _check_enum(values: Sequence[Any], field_type: str, where: str, report: Report) -> None:
     if field_type == "array":
         report(where, "'enum' on an array field would compare whole arrays; put 'enum' on 'items' instead")
         return
