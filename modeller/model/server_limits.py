@@ -148,7 +148,7 @@ def _check_index(entity: Entity, index: Index, where: str, report: Report, serve
                 "'__proto__' cannot be a key in the generated mongosh script (JavaScript makes it the object's "
                 "prototype); rename that field",
             )
-    if keys == [("_id", 1)] and index.partial is not None:
+    if list(keys) == [("_id", 1)] and index.partial is not None:
         report(f"{where}.partial", "the _id index cannot be partial; remove 'partial' or index another field")
     for k, (path, kind) in enumerate(keys):
         if kind == "2dsphere":
@@ -258,7 +258,7 @@ def _check_index_name(index: Index, where: str, report: Report) -> None:
         return
     if name == "*":
         report(f"{where}.name", "MongoDB refuses the index name '*' (it means 'all indexes'); choose another name")
-    elif name == "_id_" and index.keys != [("_id", 1)]:
+    elif name == "_id_" and list(index.keys) != [("_id", 1)]:
         report(f"{where}.name", "the index name '_id_' is reserved for the _id index; choose another name")
     elif "\x00" in name:
         report(f"{where}.name", "index names cannot contain a NUL character; remove it")

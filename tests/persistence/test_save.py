@@ -183,9 +183,7 @@ def test_kill_9_during_saves_leaves_old_or_new_and_the_next_save_cleans_up(
     path = tmp_path / "plan.modeller.json"
     versions = []
     for name in ("Old", "New"):
-        project = loads_project(pretty(tiny))
-        project.name = name
-        versions.append(project)
+        versions.append(loads_project(pretty(tiny)).model_copy(update={"name": name}))
     texts = {dumps_project(p).encode("utf-8") for p in versions}
     save_project(versions[0], path)
     save_project(versions[1], path)  # and a .bak
