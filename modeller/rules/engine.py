@@ -100,8 +100,7 @@ class Analyser:
 
     def analyse(self, project: Project) -> Analysis:
         load_rules()
-        # speed only, for "cold analysis near 250 ms at 1,000 entities, linear in size" (DESIGN.md Performance
-        # targets): passes amid the analysis would rescan its live objects (bench_analyse: 2.2x the CPU, 2.4x at 5,000)
+        # speed only, for DESIGN.md's "cold analysis near 250 ms at 1,000 entities" (bench_analyse: 2.2x CPU without)
         with self._lock:
             gc_was_enabled = gc.isenabled()
             gc.disable()
