@@ -254,23 +254,9 @@ def _units(
         host = shared_with.get(eid)
         name_of[eid] = "c:" + collection_name(ctx.entities[host] if host is not None else entity)
     tops: dict[str, set[str]] = {}
-
-    def roots_above(eid: str, depth: int) -> set[str]:
-        if eid in name_of:
-            return {name_of[eid]}
-        if eid in tops:
-            return tops[eid]
-        tops[eid] = set()  # cycle guard
-        found: set[str] = set()
-        if depth <= len(embedded_in):
-            for rel_id in embedded_in.get(eid, ()):
-                found |= roots_above(plans[rel_id].facts.one_id, depth + 1)
-        tops[eid] = found
-        return found
-
     embedded_where: dict[str, str] = {}
     for eid in embedded_in:
-        names = sorted(roots_above(eid, 0))
+        names = sorted(_roots_above(eid, 0, plans, embedded_in, name_of, tops))
         for other in names[1:]:
             union(names[0], other)
         if names:
@@ -283,6 +269,33 @@ def _units(
         if where is not None:
             groups[find(where)][1].append(eid)
     return list(groups.values())
+
+
+def _roots_above(
+    eid: str,
+    depth: int,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    name_of: dict[str, str],
+    tops: dict[str, set[str]],
+) -> set[str]:
+    """Collection names of the roots ``eid`` is embedded under (``tops`` memoizes and guards embed cycles).
+
+    A module function rather than a closure: a nested function that calls
+    itself is a reference cycle, which keeps the whole analysis alive until
+    the cyclic garbage collector runs.
+    """
+    if eid in name_of:
+        return {name_of[eid]}
+    if eid in tops:
+        return tops[eid]
+    tops[eid] = set()  # cycle guard
+    found: set[str] = set()
+    if depth <= len(embedded_in):
+        for rel_id in embedded_in.get(eid, ()):
+            found |= _roots_above(plans[rel_id].facts.one_id, depth + 1, plans, embedded_in, name_of, tops)
+    tops[eid] = found
+    return found
 
 
 def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
@@ -444,30 +457,43 @@ def _place_embedded(
     whose placement triggered a chain orders the design's ``embedded`` map as
     a whole-project pass would.
     """
-    trigger = ""
-
-    def place(eid: str, depth: int) -> tuple[str, str] | None:
-        if eid in res.location:
-            return res.location[eid]
-        if depth > len(embedded_in) or eid not in embedded_in:
-            return None
-        for rel_id in embedded_in[eid]:
-            plan = plans[rel_id]
-            host = place(plan.facts.one_id, depth + 1)
-            if host is None:
-                continue
-            name = embed_field(plan.facts.rel, plan.facts.many)
-            loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
-            res.location[eid] = loc
-            placements.append((trigger, eid, Placement(*loc)))
-            if eid not in collections[host[0]].entities:
-                collections[host[0]].entities.append(eid)
-            return loc
-        return None
-
     for eid in members:  # project order
-        trigger = eid
-        place(eid, 0)
+        _place(eid, 0, eid, res, plans, embedded_in, placements, collections)
+
+
+def _place(
+    eid: str,
+    depth: int,
+    trigger: str,
+    res: Resolution,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    placements: list[tuple[str, str, Placement]],
+    collections: dict[str, CollectionDesign],
+) -> tuple[str, str] | None:
+    """Place ``eid`` under the first host that has a place, placing the hosts first (``_place_embedded``).
+
+    A module function rather than a closure: a nested function that calls
+    itself is a reference cycle, which keeps the whole analysis alive until
+    the cyclic garbage collector runs.
+    """
+    if eid in res.location:
+        return res.location[eid]
+    if depth > len(embedded_in) or eid not in embedded_in:
+        return None
+    for rel_id in embedded_in[eid]:
+        plan = plans[rel_id]
+        host = _place(plan.facts.one_id, depth + 1, trigger, res, plans, embedded_in, placements, collections)
+        if host is None:
+            continue
+        name = embed_field(plan.facts.rel, plan.facts.many)
+        loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
+        res.location[eid] = loc
+        placements.append((trigger, eid, Placement(*loc)))
+        if eid not in collections[host[0]].entities:
+            collections[host[0]].entities.append(eid)
+        return loc
+    return None
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:
