@@ -121,7 +121,7 @@ class Analyser:
         if state is not None and not _same_token(state.token, token):
             state = None
         if state is not None and state.prev is not None and _overrides(project) == state.overrides:
-            done = patch(state.prev, state.snap, project, state.ctx_cache, state.resolve_cache)
+            done = patch(state.prev, state.snap, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if done is not None:
                 patched, state.snap = done
                 self.last_mode, self.last_patched = "incremental", True
@@ -143,7 +143,7 @@ class Analyser:
         if state is None:
             state = _State(token, now, ContextCache(), ResolveCache(), {}, {}, (), ())
         facts = build_context(project, settings, state.ctx_cache)
-        design, res = resolve(facts, state.resolve_cache)
+        design, res = resolve(facts, REGISTRY.deciders(), state.resolve_cache)
         rctx = RuleContext(facts, design, res, memo=state.memo)
         findings = _run_rules(rctx, state)
         state.token, state.snap = token, now

@@ -34,6 +34,7 @@ from modeller.rules.physical.resolver import (
     resolve_unit,
     unit_key,
 )
+from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -108,9 +109,16 @@ def _replaced(old: list[Any], new: list[Any]) -> list[int]:
 
 
 def patch(
-    prev: Previous, snap: Snapshot, project: Project, ccache: ContextCache, rcache: ResolveCache
+    prev: Previous,
+    snap: Snapshot,
+    project: Project,
+    ccache: ContextCache,
+    rcache: ResolveCache,
+    deciders: Deciders,
 ) -> tuple[Patched, Snapshot] | None:
     """The analysis inputs of ``project`` derived from ``prev`` (and the new snapshot), or None for a big edit.
+
+    Replaced relationships are re-planned with the strategy rules' votes (``deciders``).
 
     ``prev`` is changed in place (its caches stay consistent either way, so a
     None answer only means the caller must run the whole-model pass).
@@ -173,7 +181,7 @@ def patch(
     changed_plans: dict[str, RelPlan] = {}
     for rid, f in new_facts.items():
         _, chosen_old, cycle, old_plan = rcache.plans[rid]
-        plan = first_plan(ctx, f)
+        plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
         if chosen != chosen_old and "embed" in (chosen, chosen_old):
             return None

@@ -31,6 +31,7 @@ from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serve
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.naming import collection_name, embed_field, snake
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -150,9 +151,10 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
-def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
-    """The design of ``ctx``; with ``cache``, units whose inputs are the same objects are reused."""
-    plans = plan_relationships(ctx, cache.plans if cache is not None else None)
+def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
+    """The design of ``ctx`` with the strategies the rules decide; with ``cache``, units whose inputs are the same
+    objects are reused."""
+    plans = plan_relationships(ctx, deciders, cache.plans if cache is not None else None)
     embedded_in: dict[str, list[str]] = {}
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
@@ -975,7 +977,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             f"latest {k}; {src_coll} stays the source of truth"
         )
     if cp.sync == "none":
-        if cp.rule == "point-in-time-snapshot":
+        if cp.denorm.staleness == "forever":
             return (
                 f"none: {f} is copied when the {cp.target.name} is created and never synced — it is the value at "
                 f"that time (point-in-time snapshot)"
