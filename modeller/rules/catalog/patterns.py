@@ -16,6 +16,7 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
 from modeller.rules.physical import js
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.index_reasons import BUCKET_SERIES
 from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
 
 
@@ -49,6 +50,7 @@ class BucketPattern(Rule):
     )
     decides = "refinement"
     precedence = BUCKET
+    index_claims = ((BUCKET_SERIES, 0),)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A time series kept by parent reference is grouped in buckets (when no time series collection fits)."""

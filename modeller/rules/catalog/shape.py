@@ -17,6 +17,7 @@ from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -366,6 +367,7 @@ class ManyToManyRefs(_StrategyRule):
         "atomic without a multi-document transaction (default lifetime 60 s)"
     )
     precedence = MANY_TO_MANY
+    index_claims = ((LINK_ARRAY, 0),)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         s = view.ctx.settings
@@ -435,6 +437,7 @@ class SingleCollectionManyToMany(Rule):
     severities = ("suggestion",)
     sources = ("Manual-single-collection",)
     tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
+    index_claims = ((LINKS, 0),)
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(cardinality_of, "many-to-many"):
@@ -579,13 +582,15 @@ class IndexReferenceFields(Rule):
     severities = ("suggestion", "warning")
     sources = ("CN", "Zola-3")
     tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
+    #: second to the pattern that asks for the index (bucket, single collection, two-way many-to-many)
+    index_claims = ((REFERENCE, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for coll in ctx.each_collection():
             entity = ctx.facts.entities[coll.root]
             declared = [idx for idx in coll.indexes if idx.origin == "user"]
             for idx in coll.indexes:
-                if "index-reference-fields" not in idx.rules or idx.origin == "user":
+                if self.id not in idx.rules or idx.origin == "user":
                     continue
                 ref = idx.keys[0][0]
                 if declared and any(d.keys and d.keys[0][0] == ref for d in declared):

@@ -47,15 +47,25 @@ class Registry:
         return list(self._rules)
 
     def deciders(self) -> Deciders:
-        """The strategy rules (``Rule.decides``), in registration order, as the resolver takes them."""
+        """The strategy rules (``Rule.decides``) in registration order and the rules behind each index reason
+        (``Rule.index_claims``, by rank then registration order), as the resolver takes them."""
         if self._deciders is None:
             rules = [cls() for cls in self._rules.values() if cls.decides]
             for rule in rules:
                 if rule.decides not in ("base", "refinement"):
                     raise ValueError(f"{type(rule).__name__}.decides must be 'base' or 'refinement'")
+            claims = sorted(
+                (rank, order, reason, cls.id)
+                for order, cls in enumerate(self._rules.values())
+                for reason, rank in cls.index_claims
+            )
+            index_rules: dict[str, tuple[str, ...]] = {}
+            for _, _, reason, rule_id in claims:
+                index_rules[reason] = (*index_rules.get(reason, ()), rule_id)
             self._deciders = Deciders(
                 tuple(r for r in rules if r.decides == "base"),
                 tuple(r for r in rules if r.decides == "refinement"),
+                index_rules,
             )
         return self._deciders
 

@@ -48,6 +48,9 @@ class Rule:
     decides: ClassVar[str] = ""
     #: the weight of this rule's votes: the highest of a stage wins (Zola's questions in order)
     precedence: ClassVar[int] = 0
+    #: (reason, rank): the reasons for an index this rule stands behind (``physical.index_reasons``), each with
+    #: the place of this rule in such an index's ``rules`` (rank 0 first, then registration order)
+    index_claims: ClassVar[tuple[tuple[str, int], ...]] = ()
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError

@@ -215,7 +215,9 @@ def patch(
         old = res.unit_results[u]
         if len(old.key) == len(key) and all(map(operator.is_, old.key, key)):
             continue
-        new = resolve_unit(ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key)
+        new = resolve_unit(
+            ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key, deciders.index_rules
+        )
         if not _same_layout(old, new):
             rcache.units[roots[0]] = new
             return None

@@ -83,10 +83,12 @@ class NoDecisionError(LookupError):
 
 @dataclass(frozen=True, slots=True)
 class Deciders:
-    """The strategy rules, in registry order: those that choose the storage and those that refine it."""
+    """What the rules decide for the resolver: the strategy rules in registry order (those that choose the
+    storage, those that refine it) and the rules behind each reason for an index (``physical.index_reasons``)."""
 
     base: tuple[Decider, ...] = ()
     refinements: tuple[Decider, ...] = ()
+    index_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def bucket_wanted(ctx: Context, entity: Entity) -> bool:
