@@ -249,7 +249,7 @@ class ParentRefOneToSquillions(_StrategyRule):
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
     tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
-    precedence = SQUILLIONS
+    precedence = TREE
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         one, many = facts.one, facts.many
@@ -259,7 +259,6 @@ class ParentRefOneToSquillions(_StrategyRule):
                 f"{one.name} refers to itself (a tree): each node stores a reference to its parent; a document "
                 "cannot embed itself",
                 "children and parent are one indexed query each; ancestors and subtrees need $graphLookup",
-                precedence=TREE,
             )
         if not _one_to_n(facts):
             return None
@@ -277,6 +276,7 @@ class ParentRefOneToSquillions(_StrategyRule):
             f"{many.name} and index it",
             f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
             "counts and sums over them are not free (see computed-pattern)",
+            precedence=SQUILLIONS,
         )
 
 

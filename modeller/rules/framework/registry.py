@@ -50,7 +50,8 @@ class Registry:
         """The strategy rules (``Rule.decides``) in registration order and the rules behind each index reason
         (``Rule.index_claims``, by rank then registration order), as the resolver takes them."""
         if self._deciders is None:
-            rules = [cls() for cls in self._rules.values() if cls.decides]
+            # asked in this order: highest precedence first, then registration order (``sorted`` is stable)
+            rules = sorted((cls() for cls in self._rules.values() if cls.decides), key=_by_precedence)
             for rule in rules:
                 if rule.decides not in ("base", "refinement"):
                     raise ValueError(f"{type(rule).__name__}.decides must be 'base' or 'refinement'")
@@ -71,6 +72,10 @@ class Registry:
 
 
 REGISTRY = Registry()
+
+
+def _by_precedence(rule: Rule) -> int:
+    return -rule.precedence
 
 
 def register(rule: type[Rule]) -> type[Rule]:

@@ -46,7 +46,8 @@ class Rule:
     #: "base": ``decide`` votes for how a relationship is stored; "refinement": it votes for a refinement of
     #: the base choice (``view.base``); "": the rule only reports
     decides: ClassVar[str] = ""
-    #: the weight of this rule's votes: the highest of a stage wins (Zola's questions in order)
+    #: the highest weight this rule votes with (a vote may carry a lower one): the highest vote of a stage
+    #: wins, and the rules are asked in this order (Zola's questions in order)
     precedence: ClassVar[int] = 0
     #: (reason, rank): the reasons for an index this rule stands behind (``physical.index_reasons``), each with
     #: the place of this rule in such an index's ``rules`` (rank 0 first, then registration order)

@@ -42,7 +42,7 @@ class Recommendation:
     base_reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Vote:
     """One strategy rule's decision for one relationship, as the resolver applies it."""
 
@@ -51,7 +51,7 @@ class Vote:
     rule: str
     reason: str
     tradeoff: str
-    #: the highest precedence among the votes of a stage wins (ties: the rule registered first)
+    #: the highest precedence among the votes of a stage wins (ties: the rule asked first)
     precedence: int
     #: the rules that justify the decision, in the order a reader sees them
     rules: tuple[str, ...]
@@ -60,7 +60,7 @@ class Vote:
     borderline: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StrategyView:
     """What a strategy rule sees besides the relationship's facts."""
 
@@ -74,6 +74,11 @@ class StrategyView:
 class Decider(Protocol):
     """A strategy rule as the resolver sees it."""
 
+    @property
+    def precedence(self) -> int:
+        """The highest precedence this rule votes with."""
+        ...
+
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None: ...
 
 
@@ -83,8 +88,9 @@ class NoDecisionError(LookupError):
 
 @dataclass(frozen=True, slots=True)
 class Deciders:
-    """What the rules decide for the resolver: the strategy rules in registry order (those that choose the
-    storage, those that refine it) and the rules behind each reason for an index (``physical.index_reasons``)."""
+    """What the rules decide for the resolver: the strategy rules (those that choose the storage, those that
+    refine it), each stage in the order they are asked — highest precedence first, then registration order —
+    and the rules behind each reason for an index (``physical.index_reasons``)."""
 
     base: tuple[Decider, ...] = ()
     refinements: tuple[Decider, ...] = ()
@@ -125,7 +131,7 @@ def recommend(ctx: Context, facts: RelFacts, elem_bytes: int, deciders: Deciders
         "array_bytes": facts.n_max * elem_bytes,
         "read_together": facts.read_together,
     }
-    view = StrategyView(ctx, elem_bytes)
+    view = StrategyView(ctx, elem_bytes)  # one per relationship: the refinements see it with ``base`` set
     vote = _winner(facts, view, deciders.base)
     if vote is None:
         raise NoDecisionError(f"no strategy rule decided relationship {facts.rel.id!r}: load the rule catalog")
@@ -140,7 +146,8 @@ def recommend(ctx: Context, facts: RelFacts, elem_bytes: int, deciders: Deciders
         vote.borderline,
         vote.reason,
     )
-    refined = _winner(facts, StrategyView(ctx, elem_bytes, base), deciders.refinements)
+    view.base = base
+    refined = _winner(facts, view, deciders.refinements)
     if refined is None:
         return base
     return Recommendation(
@@ -157,9 +164,20 @@ def recommend(ctx: Context, facts: RelFacts, elem_bytes: int, deciders: Deciders
 
 
 def _winner(facts: RelFacts, view: StrategyView, deciders: tuple[Decider, ...]) -> Vote | None:
+    """The vote with the highest precedence (the first asked on a tie).
+
+    The rules are asked highest precedence first, so asking stops once no rule left could outvote the best
+    vote so far: the rules that lose are mostly not asked (edit -> findings <= 100 ms at 1,000 entities).
+    """
     best: Vote | None = None
     for decider in deciders:
+        if best is not None and best.precedence >= decider.precedence:
+            break
         vote = decider.decide(facts, view)
-        if vote is not None and (best is None or vote.precedence > best.precedence):
+        if vote is None:
+            continue
+        if vote.precedence > decider.precedence:
+            raise ValueError(f"{vote.rule} votes with precedence {vote.precedence}, above its own {decider.precedence}")
+        if best is None or vote.precedence > best.precedence:
             best = vote
     return best
