@@ -1,7 +1,7 @@
 """Why the resolver derives an index, in its own words (the rules behind each reason come from the catalog).
 
 Each index the engine adds is tagged with one of these reasons; the rules
-that claim a reason (``Rule.index_reasons``) are the ``rules`` the design
+that claim a reason (``Rule.index_claims``) are the ``rules`` the design
 lists for that index. The resolver never names a rule.
 """
 
