@@ -18,6 +18,7 @@ from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
 from modeller.rules.physical import index_reasons
 from modeller.rules.physical.facts import ContextCache, build_context
+from modeller.rules.physical.plans import RelPlan
 from modeller.rules.physical.resolver import resolve
 from modeller.rules.physical.strategy import Deciders, NoDecisionError
 from modeller.rules.settings import DEFAULT_SETTINGS
@@ -44,7 +45,7 @@ def _project(*relationships: dict[str, object]) -> Project:
 FEW = {"id": "r", "one": "person", "many": "address", "cardinality": "one-to-few", "max": 3}
 
 
-def _plan(project: Project, deciders: Deciders):  # type: ignore[no-untyped-def]
+def _plan(project: Project, deciders: Deciders) -> RelPlan:
     _, res = resolve(build_context(project, DEFAULT_SETTINGS, ContextCache()), deciders)
     return res.plans["r"]
 
@@ -63,7 +64,13 @@ def test_physical_names_no_rule() -> None:
 
 def test_every_deciding_rule_implements_decide() -> None:
     deciders = REGISTRY.deciders()
-    assert len(deciders.base) == 6 and len(deciders.refinements) == 4
+    assert {"embed-one-to-one", "child-refs-one-to-many", "parent-ref-one-to-squillions"} <= {
+        r.id for r in deciders.base
+    }
+    assert {"bucket-pattern", "subset-pattern", "extended-reference"} <= {r.id for r in deciders.refinements}
+    # asked highest precedence first
+    for stage in (deciders.base, deciders.refinements):
+        assert [r.precedence for r in stage] == sorted((r.precedence for r in stage), reverse=True)
     for rule in (*deciders.base, *deciders.refinements):
         assert isinstance(rule, Rule)
         assert type(rule).decide is not Rule.decide, f"{rule.id} decides but does not implement decide"
