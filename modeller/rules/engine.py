@@ -119,7 +119,7 @@ class Analyser:
         if state is not None and not _same_token(state.token, token):
             state = None
         if state is not None and state.prev is not None and _overrides(project) == state.overrides:
-            patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache)
+            patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if patched is not None:
                 state.last = project
                 self.last_mode, self.last_patched = "incremental", True
@@ -138,7 +138,7 @@ class Analyser:
         if state is None:
             state = _State(token, project, ContextCache(), ResolveCache(), {}, {}, (), ())
         facts = build_context(project, settings, state.ctx_cache)
-        design, res = resolve(facts, state.resolve_cache)
+        design, res = resolve(facts, REGISTRY.deciders(), state.resolve_cache)
         rctx = RuleContext(facts, design, res, memo=state.memo)
         findings = _run_rules(rctx, state)
         state.token, state.last = token, project

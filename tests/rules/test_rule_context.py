@@ -15,6 +15,7 @@ from benchmarks.generate import generate_project
 from modeller.rules.catalog import load_rules
 from modeller.rules.engine import _drop
 from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.resolver import ResolveCache, resolve
@@ -23,7 +24,7 @@ from modeller.rules.settings import DEFAULT_SETTINGS
 load_rules()
 PROJECT = generate_project(60, seed=4)
 FACTS = build_context(PROJECT, DEFAULT_SETTINGS, ContextCache())
-DESIGN, RES = resolve(FACTS, ResolveCache())
+DESIGN, RES = resolve(FACTS, REGISTRY.deciders(), ResolveCache())
 
 
 def fresh() -> RuleContext:

@@ -34,6 +34,7 @@ from modeller.rules.physical.resolver import (
     resolve_unit,
     unit_key,
 )
+from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -108,12 +109,19 @@ def _replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
 
 
 def patch(
-    prev: Previous, last: Project, project: Project, ccache: ContextCache, rcache: ResolveCache
+    prev: Previous,
+    last: Project,
+    project: Project,
+    ccache: ContextCache,
+    rcache: ResolveCache,
+    deciders: Deciders,
 ) -> Patched | None:
     """The analysis inputs of ``project`` derived from ``prev`` (the analysis of ``last``), or None for a big edit.
 
-    Model objects are immutable, so the objects ``project`` shares with ``old``
+    Model objects are immutable, so the objects ``project`` shares with ``last``
     are unchanged and the replaced ones are found by identity alone.
+
+    Replaced relationships are re-planned with the strategy rules' votes (``deciders``).
 
     ``prev`` is changed in place (its caches stay consistent either way, so a
     None answer only means the caller must run the whole-model pass).
@@ -174,7 +182,7 @@ def patch(
     changed_plans: dict[str, RelPlan] = {}
     for rid, f in new_facts.items():
         _, chosen_old, cycle, old_plan = rcache.plans[rid]
-        plan = first_plan(ctx, f)
+        plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
         if chosen != chosen_old and "embed" in (chosen, chosen_old):
             return None
@@ -208,7 +216,9 @@ def patch(
         old = res.unit_results[u]
         if len(old.key) == len(key) and all(map(operator.is_, old.key, key)):
             continue
-        new = resolve_unit(ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key)
+        new = resolve_unit(
+            ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key, deciders.index_rules
+        )
         if not _same_layout(old, new):
             rcache.units[roots[0]] = new
             return None

@@ -29,8 +29,20 @@ from modeller.rules.physical.design import (
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
+from modeller.rules.physical.index_reasons import (
+    BUCKET_SERIES,
+    COMPOUND_QUERY,
+    EXPIRY,
+    LINK_ARRAY,
+    LINKS,
+    QUERY,
+    REFERENCE,
+    TEXT_OR_GEO,
+    UNIQUE,
+)
 from modeller.rules.physical.naming import collection_name, embed_field, snake
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -65,6 +77,12 @@ class Resolution:
     #: the units (root ids, embedded ids) and their results, in the same order
     units: list[tuple[list[str], list[str]]] = field(default_factory=list)
     unit_results: list[UnitResult] = field(default_factory=list)
+    #: index reason -> the rules behind it (``Deciders.index_rules``)
+    index_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def rules_for(self, reason: str) -> list[str]:
+        """The rule ids an index derived for ``reason`` lists (``physical.index_reasons``)."""
+        return list(self.index_rules.get(reason, ()))
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -150,9 +168,10 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
-def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
-    """The design of ``ctx``; with ``cache``, units whose inputs are the same objects are reused."""
-    plans = plan_relationships(ctx, cache.plans if cache is not None else None)
+def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
+    """The design of ``ctx`` with the strategies the rules decide; with ``cache``, units whose inputs are the same
+    objects are reused."""
+    plans = plan_relationships(ctx, deciders, cache.plans if cache is not None else None)
     embedded_in: dict[str, list[str]] = {}
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
@@ -172,7 +191,15 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder, embedded_in=embedded_in, buckets=buckets, shared_with=shared_with, units=units)
+    res = Resolution(
+        plans,
+        builder,
+        embedded_in=embedded_in,
+        buckets=buckets,
+        shared_with=shared_with,
+        units=units,
+        index_rules=deciders.index_rules,
+    )
     results: list[UnitResult] = res.unit_results
     old_units = cache.units if cache is not None else {}
     new_units: dict[str, UnitResult] = {}
@@ -180,7 +207,9 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
         key = _unit_key(ctx, plans, roots, embedded_members)
         old = old_units.get(roots[0])
         if old is None or not _same(old.key, key):
-            old = _resolve_unit(ctx, plans, embedded_in, buckets, shared_with, roots, embedded_members, key)
+            old = _resolve_unit(
+                ctx, plans, embedded_in, buckets, shared_with, roots, embedded_members, key, deciders.index_rules
+            )
         new_units[roots[0]] = old
         results.append(old)
     if cache is not None:
@@ -329,10 +358,11 @@ def _resolve_unit(
     roots: list[str],
     embedded: list[str],
     key: tuple[Any, ...],
+    index_rules: dict[str, tuple[str, ...]],
 ) -> UnitResult:
     """Collections, shapes, placements, sizes, validators and indexes of one unit."""
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder)
+    res = Resolution(plans, builder, index_rules=index_rules)
     collections: dict[str, CollectionDesign] = {}
     for eid in roots:
         entity = ctx.entities[eid]
@@ -692,7 +722,7 @@ def _indexes(
                         unique=True,
                         why=f"{path} is unique in the model: a unique index enforces it",
                         key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
-                        rules=["special-index-types"],
+                        rules=res.rules_for(UNIQUE),
                     )
                 )
     # (c) reference fields (index-reference-fields) and the bucket series index
@@ -708,7 +738,7 @@ def _indexes(
                     f"Equality: buckets of one {b.series_field}",
                     f"Sort: newest bucket first by {b.start_field}",
                 ],
-                rules=["bucket-pattern", "index-reference-fields"],
+                rules=res.rules_for(BUCKET_SERIES),
             )
         )
     else:
@@ -724,7 +754,7 @@ def _indexes(
                     why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel_id}): always index "
                     "reference fields (CN); the join is then one index lookup per read (Zola-3)",
                     key_reasons=[f"Equality: reference to the {facts.one.name}"],
-                    rules=["index-reference-fields"],
+                    rules=res.rules_for(REFERENCE),
                 )
             )
         if "links" in [n.name for n in coll.shape] and any(
@@ -737,7 +767,7 @@ def _indexes(
                     name=default_name(keys),
                     why="finds a document and everything linked to it in one query (single collection)",
                     key_reasons=["Equality: linked document id", "Equality: linked document type"],
-                    rules=["single-collection-many-to-many", "index-reference-fields"],
+                    rules=res.rules_for(LINKS),
                 )
             )
         for facts in ctx.rels_of_one[root]:
@@ -755,7 +785,7 @@ def _indexes(
                             why=f"multikey index on the references of {facts.rel_id}: finds which "
                             f"{facts.one.name} link a {facts.many.name}",
                             key_reasons=["Equality: reference array (multikey)"],
-                            rules=["many-to-many-refs", "index-reference-fields"],
+                            rules=res.rules_for(LINK_ARRAY),
                         )
                     )
     # (d) one ESR index per declared query on an entity stored here
@@ -782,7 +812,7 @@ def _indexes(
                     why=f"documents expire {ts.retention_s} s after {path} (retention); the TTL monitor "
                     "deletes them about every 60 s",
                     key_reasons=["TTL: single-field date index"],
-                    rules=["ttl-retention-index"],
+                    rules=res.rules_for(EXPIRY),
                 )
             )
         for path, f in _top_fields(ctx, eid, tops)[1]:
@@ -794,7 +824,7 @@ def _indexes(
                         expire_after_s=f.expire_after_s,
                         why=f"{path} carries expire_after_s: a TTL index deletes expired documents",
                         key_reasons=["TTL: single-field date index"],
-                        rules=["ttl-retention-index"],
+                        rules=res.rules_for(EXPIRY),
                     )
                 )
     return _drop_redundant(res, coll, out)
@@ -898,7 +928,7 @@ def _query_index(
                     name=default_name(keys),
                     why=f"{purpose} on {path} ({qid})",
                     key_reasons=[reason],
-                    rules=["special-index-types"],
+                    rules=res.rules_for(TEXT_OR_GEO),
                     queries=[qid],
                 )
             )
@@ -911,8 +941,8 @@ def _query_index(
         if idx.partial is None and serves(idx.keys, plan) and (idx.collation == plan.collation):
             if qid not in idx.queries:
                 idx.queries.append(qid)
-            if idx.origin == "engine" and "esr-compound-index" not in idx.rules and plan.components >= 2:
-                idx.rules.append("esr-compound-index")
+            if idx.origin == "engine" and plan.components >= 2:
+                idx.rules.extend(r for r in res.rules_for(COMPOUND_QUERY) if r not in idx.rules)
             res.query_index[qid] = (coll.name, idx.name)
             return
     keys = plan.keys
@@ -928,7 +958,7 @@ def _query_index(
     if len(keys) > s.max_compound_fields:
         keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
         notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
-    rules = ["esr-compound-index"] if plan.components >= 2 else ["index-hot-queries"]
+    rules = res.rules_for(COMPOUND_QUERY if plan.components >= 2 else QUERY)
     why = f"serves query {qid!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {qid!r}"
     if notes:
         why += "; " + "; ".join(notes)
@@ -1046,7 +1076,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             f"latest {k}; {src_coll} stays the source of truth"
         )
     if cp.sync == "none":
-        if cp.rule == "point-in-time-snapshot":
+        if cp.denorm.staleness == "forever":
             return (
                 f"none: {f} is copied when the {cp.target.name} is created and never synced — it is the value at "
                 f"that time (point-in-time snapshot)"
