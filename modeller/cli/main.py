@@ -24,10 +24,11 @@ COMMANDS: dict[str, str] = {
     "check": "modeller.cli.cmd_check",
     "design": "modeller.cli.cmd_design",
     "export": "modeller.cli.cmd_export",
+    "diff": "modeller.cli.cmd_diff",
     "rules": "modeller.cli.cmd_rules",
 }
 
-EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);
+EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check), files not canonical (fmt --check) or breaking changes (diff --fail-on breaking);
 2 bad input (missing file, invalid JSON, schema violation, unknown version);
 3 internal error (a bug: one line on stderr names the crash report to attach to a bug report)."""
 

@@ -1,0 +1,275 @@
+"""``migration.mongosh.js``: the mongosh script that brings a database of the OLD design to the NEW one.
+
+Safe order for a live database: new collections and indexes first; validators rolled out with
+``validationLevel: "moderate"`` / ``validationAction: "warn"`` (documents not migrated yet stay
+writable); then the data steps, each a batched ``updateMany`` over ``_id`` ranges that records its
+progress in a marker document (``modeller_migrations``), so a run killed between two batches
+continues where it stopped and a finished step is skipped; removed indexes are hidden
+(``hideIndex``), and dropping them, unsetting removed fields and tightening the validators are
+commented steps a DBA runs when the applications are ready. Idempotent: every step selects only
+documents that still need it. Every user name is a JSON string literal (``modeller.export.literals``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modeller.export.common import GENERATOR, database_name, design_digest, index_key, index_options
+from modeller.export.literals import comment, js_string, js_value, quoted
+from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
+from modeller.review.changes import Change
+from modeller.review.diff import SchemaDiff
+from modeller.rules.physical.design import CollectionDesign
+
+#: documents per batch ([Skills] example batch size, RULES.md rule 26)
+BATCH = 1000
+#: the collection holding one marker document per migration step
+MARKERS = "modeller_migrations"
+
+_MIGRATION_HELPERS = """\
+  const markers = target.getCollection(MARKERS);
+
+  // One data step: batches of BATCH documents in _id order; the marker keeps the last _id done.
+  function migrate(step, collection, filter, update, label) {
+    const key = MIGRATION + " " + step;
+    const marker = markers.findOne({ _id: key });
+    if (marker !== null && marker.done === true) {
+      print(label + ": done in an earlier run (" + marker.count + " document(s))");
+      return;
+    }
+    const coll = target.getCollection(collection);
+    let last = marker === null ? null : marker.last;
+    let count = marker === null ? 0 : marker.count;
+    for (;;) {
+      const range = last === null ? filter : { $and: [filter, { _id: { $gt: last } }] };
+      const ids = coll.find(range, { _id: 1 }).sort({ _id: 1 }).limit(BATCH).toArray().map((doc) => doc._id);
+      if (ids.length === 0) break;
+      coll.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update);
+      last = ids[ids.length - 1];
+      count += ids.length;
+      markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: false } }, { upsert: true });
+      print(label + ": " + count + " document(s) so far");
+    }
+    markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: true } }, { upsert: true });
+    print(label + ": done (" + count + " document(s))");
+  }
+
+  function renameCollection(from, to) {
+    if (existing.has(from) && !existing.has(to)) {
+      target.getCollection(from).renameCollection(to);
+      existing.delete(from);
+      existing.add(to);
+      print("renamed collection " + JSON.stringify(from) + " to " + JSON.stringify(to));
+    }
+  }
+
+  function replaceIndex(collection, keys, options) {
+    const coll = target.getCollection(collection);
+    const old = coll.getIndexes().find((index) => index.name === options.name);
+    if (old !== undefined && JSON.stringify(old.key) !== JSON.stringify(keys)) coll.dropIndex(options.name);
+    else if (old !== undefined) {
+      const same = Object.keys(options).every((k) => JSON.stringify(old[k]) === JSON.stringify(options[k]));
+      if (!same) coll.dropIndex(options.name);
+    }
+    ensureIndex(collection, keys, options);
+  }
+
+  function hideIndex(collection, name) {
+    const coll = target.getCollection(collection);
+    const index = coll.getIndexes().find((ix) => ix.name === name);
+    if (index !== undefined && index.hidden !== true) {
+      coll.hideIndex(name);
+      print("hid index " + JSON.stringify(name) + " on " + JSON.stringify(collection));
+    }
+  }
+"""
+
+#: $convert targets (the server converts to these; arrays and objects are not convertible)
+_CONVERTIBLE = {"string", "int", "long", "double", "decimal", "bool", "date", "objectId"}
+_ZERO: dict[str, Any] = {
+    "string": "",
+    "int": {"$toInt": 0},
+    "long": {"$toLong": 0},
+    "double": {"$toDouble": 0},
+    "decimal": {"$toDecimal": "0"},
+    "bool": False,
+    "date": {"$toDate": 0},
+    "object": {"$literal": {}},
+    "array": {"$literal": []},
+}
+
+
+def default_value(bson_type: str, example: Any) -> Any | None:
+    """The aggregation expression a new required field gets: its example (converted to its type), else a zero.
+
+    None when there is no sensible default (an ObjectId, binary data): the step is left to the DBA.
+    """
+    if example is not None:
+        if bson_type in ("int", "long", "double", "decimal", "date") and isinstance(example, (int, float, str)):
+            return {"$convert": {"input": {"$literal": example}, "to": bson_type}}
+        if bson_type in ("string", "bool") or isinstance(example, (dict, list)):
+            return {"$literal": example}
+    return _ZERO.get(bson_type)
+
+
+def migration_script(diff: SchemaDiff) -> str:
+    """The whole script; ``node --check`` parses it (no ``use``, no top-level ``await``)."""
+    old, new = diff.old_design, diff.new_design
+    db_name = database_name(new, diff.new)
+    migration_id = f"{design_digest(old, diff.old)}->{design_digest(new, diff.new)}"
+    colls = {c.name: c for c in new.collections}
+    by_kind: dict[str, list[Change]] = {}
+    for change in diff.changes:
+        by_kind.setdefault(change.kind, []).append(change)
+
+    body = [
+        f"  const MIGRATION = {js_string(migration_id)};",
+        f"  const MARKERS = {js_string(MARKERS)};",
+        f"  const BATCH = {BATCH};",
+        "  const existing = new Set(target.getCollectionNames());",
+        _HELPERS.rstrip("\n"),
+        _INDEX_HELPER.rstrip("\n"),
+        _MIGRATION_HELPERS.rstrip("\n"),
+    ]
+
+    body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
+    for change in by_kind.get("collection-renamed", []):
+        body.append("  " + comment(change.summary))
+        body.append(f"  renameCollection({js_string(change.details['old'])}, {js_string(change.details['new'])});")
+    for change in by_kind.get("collection-added", []):
+        coll = colls[change.collection]
+        body.append("  " + comment(change.summary))
+        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        for index in coll.indexes:
+            body.append(
+                f"  ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, "
+                f"{js_value(index_options(index))});"
+            )
+    for change in by_kind.get("index-added", []) + by_kind.get("index-changed", []):
+        call = "ensureIndex" if change.kind == "index-added" else "replaceIndex"
+        body.append("  " + comment(f"{change.summary} ({change.risk})"))
+        body.append(
+            f"  {call}({js_string(change.collection)}, {js_value(change.details['key'])}, "
+            f"{js_value(change.details['options'])});"
+        )
+
+    changed = _changed_collections(diff, colls)
+    body += ["", "  " + comment("2. Validators of changed collections, rolled out as moderate / warn")]
+    for coll in changed:
+        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+
+    body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
+    for number, change in enumerate(diff.changes, start=1):
+        body.extend(_data_step(f"{number:03d}-{change.kind}", change))
+
+    body += ["", "  " + comment("4. Removed indexes: hidden now; drop them once no query needs them")]
+    for change in by_kind.get("index-removed", []):
+        name, coll_name = change.details["name"], change.collection
+        body.append(f"  hideIndex({js_string(coll_name)}, {js_string(name)});")
+        body.append("  " + comment(f"target.getCollection({js_string(coll_name)}).dropIndex({js_string(name)});"))
+
+    body += ["", "  " + comment("5. When every document is migrated and the applications write the new shape:")]
+    body.append("  " + comment("tighten the validators (uncomment):"))
+    for coll in changed + [colls[c.collection] for c in by_kind.get("collection-added", [])]:
+        if coll.timeseries:
+            continue
+        tighten = {
+            "collMod": coll.name,
+            "validationLevel": coll.validation_level,
+            "validationAction": coll.validation_action,
+        }
+        body.append("  " + comment(f"target.runCommand({js_value(tighten)});"))
+
+    header = [
+        comment("Modeller migration script"),
+        comment(f"Project {quoted(diff.new.name)}, database {quoted(db_name)}; {len(diff.changes)} change(s)."),
+        comment("Idempotent and resumable: every step selects only documents that still need it, and records its"),
+        comment(f"progress in the collection {quoted(MARKERS)}; run it again after an interruption."),
+        comment("Destructive steps (dropping indexes, unsetting removed fields) are comments: run them by hand."),
+        comment('Run it with: mongosh "mongodb://HOST:PORT" migration.mongosh.js'),
+        comment(f"Generated by {GENERATOR}; do not edit by hand, change the projects and diff again."),
+    ]
+    lines = [
+        *header,
+        "",
+        "(function () {",
+        '  "use strict";',
+        f"  const target = db.getSiblingDB({js_string(db_name)});",
+        *body,
+        "})();",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _rollout(coll: CollectionDesign) -> dict[str, Any]:
+    """``createCollection`` / ``collMod`` options with the validator only warning, for documents not migrated yet."""
+    options, _ = _collection_options(coll)
+    if "validator" in options:
+        options["validationLevel"] = "moderate"
+        options["validationAction"] = "warn"
+    return options
+
+
+def _changed_collections(diff: SchemaDiff, colls: dict[str, CollectionDesign]) -> list[CollectionDesign]:
+    """The NEW collections whose documents change shape (existing ones, not those created in step 1)."""
+    names: list[str] = []
+    for change in diff.changes:
+        reshaped = change.kind.startswith("field-") or change.kind == "validator-changed"
+        if reshaped and change.collection in colls and change.collection not in names:
+            names.append(change.collection)
+    return [colls[n] for n in names]
+
+
+def _field(path: str) -> str:
+    """``$path`` for an aggregation expression (field names never start with ``$``, the model refuses that)."""
+    return "$" + path
+
+
+def _data_step(step: str, change: Change) -> list[str]:
+    """The lines of one data step (none for changes that need no data change)."""
+    details, coll = change.details, change.collection
+    label = f"{coll}: {change.kind} {change.subject}"
+    head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
+
+    def call(filter_: Any, update: Any) -> str:
+        return (
+            f"migrate({js_string(step)}, {js_string(coll)}, {js_value(filter_)}, {js_value(update)}, "
+            f"{js_string(label)});"
+        )
+
+    if details.get("in_array"):
+        if change.kind in ("field-renamed", "field-moved", "field-added", "field-required", "field-retyped"):
+            return [*head, "  " + comment("NOT MIGRATED: the field is inside an array; update its elements by hand")]
+        return []
+    if change.kind in ("field-renamed", "field-moved"):
+        old, new = details["old"], details["new"]
+        return [*head, "  " + call({old: {"$exists": True}, new: {"$exists": False}}, {"$rename": {old: new}})]
+    if change.kind in ("field-added", "field-required") and details.get("required"):
+        path = details["path"]
+        value = default_value(details["bson_type"], details.get("example"))
+        if value is None:
+            return [*head, "  " + comment(f"NOT MIGRATED: no default for a new {details['bson_type']}; set it by hand")]
+        return [*head, "  " + call({path: {"$exists": False}}, [{"$set": {path: value}}])]
+    if change.kind == "field-retyped":
+        path, to = details["path"], details["bson_type"]
+        if to not in _CONVERTIBLE:
+            return [*head, "  " + comment(f"NOT MIGRATED: $convert cannot make a {details['type']}; reshape by hand")]
+        convert = {"$convert": {"input": _field(path), "to": to, "onError": _field(path), "onNull": None}}
+        return [*head, "  " + call({path: {"$exists": True, "$not": {"$type": to}}}, [{"$set": {path: convert}}])]
+    if change.kind == "field-removed":
+        path = details["path"]
+        return [
+            *head,
+            "  " + comment("after the applications stop reading it (uncomment):"),
+            "  " + comment(call({path: {"$exists": True}}, {"$unset": {path: ""}})),
+        ]
+    if change.kind == "strategy-changed":
+        return [
+            *head,
+            "  "
+            + comment(
+                "NOT MIGRATED: copying documents between collections for a strategy change "
+                "is not generated yet; move them by hand"
+            ),
+        ]
+    return []
