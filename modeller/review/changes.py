@@ -32,11 +32,7 @@ ChangeKind = Literal[
 ]
 
 #: the kinds that describe the schema itself (findings are advice about it)
-SCHEMA_KINDS: frozenset[str] = frozenset(
-    k
-    for k in ChangeKind.__args__
-    if not k.startswith("finding-")  # type: ignore[attr-defined]
-)
+SCHEMA_KINDS: frozenset[str] = frozenset(k for k in get_args(ChangeKind) if not k.startswith("finding-"))
 
 
 @dataclass(frozen=True, slots=True)

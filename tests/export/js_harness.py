@@ -33,12 +33,21 @@ def node_check(script: Path) -> None:
     assert proc.returncode == 0, f"node --check {script.name} failed:\n{proc.stderr}"
 
 
-def run_scripts(*scripts: Path, runs: int = 2) -> dict[str, Any]:
-    """Run the scripts ``runs`` times against one stateful stand-in; return its recording."""
+def run_scripts(
+    *scripts: Path, runs: int = 2, seeds: tuple[Path, ...] = (), kill_after: int | None = None
+) -> dict[str, Any]:
+    """Run the scripts ``runs`` times against one stateful stand-in; return its recording.
+
+    ``seeds`` run once before, against the same stand-in (e.g. the OLD design's setup script with samples);
+    ``kill_after`` makes the first run die before its (N+1)th ``updateMany`` (a run killed between batches).
+    """
+    seed_args = [arg for seed in seeds for arg in ("--seed", str(seed))]
+    if kill_after is not None:
+        seed_args += ["--kill-after", str(kill_after)]
     env = dict(os.environ)
     env.setdefault("MODELLER_NODE_MODULES", str(ROOT / ".cache" / "node" / "node_modules"))
     proc = subprocess.run(
-        [node_binary(), str(HARNESS), "--runs", str(runs), *map(str, scripts)],
+        [node_binary(), str(HARNESS), "--runs", str(runs), *seed_args, *map(str, scripts)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,7 +1,10 @@
 // Runs generated mongosh scripts in a Node `vm` against a recording, stateful stand-in for `db`.
 //
-//   node harness.js [--runs N] [--state FILE] SCRIPT...
+//   node harness.js [--runs N] [--state FILE] [--seed SCRIPT]... SCRIPT...
 //
+// A --seed script runs once before the runs (e.g. the OLD design's setup script with samples, before a
+// migration script); --kill-after N makes the first run die before its (N+1)th updateMany (a run killed
+// between two batches); "documents" in the output holds every stored document as canonical Extended JSON.
 // Every script runs N times (default 2) against the same in-memory server state, the
 // way a DBA would run it twice against one cluster. Prints one JSON document:
 //   {"runs": [{"calls": [...], "prints": [...]}, ...], "state": {...}}
@@ -48,7 +51,165 @@ function strict(target, what) {
   });
 }
 
+// --- a small query and update evaluator: what the migration scripts use ($and, $exists, $gt, $in, $not/$type,
+// $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX) on dotted paths without arrays
+const MISSING = undefined;
+function getPath(doc, path) {
+  let value = doc;
+  for (const part of path.split(".")) {
+    if (value === null || typeof value !== "object" || Array.isArray(value) || !(part in value)) return MISSING;
+    value = value[part];
+  }
+  return value;
+}
+function setPath(doc, path, value) {
+  const parts = path.split(".");
+  let at = doc;
+  for (const part of parts.slice(0, -1)) {
+    if (at[part] === null || typeof at[part] !== "object" || Array.isArray(at[part])) at[part] = {};
+    at = at[part];
+  }
+  at[parts[parts.length - 1]] = value;
+}
+function unsetPath(doc, path) {
+  const parts = path.split(".");
+  let at = doc;
+  for (const part of parts.slice(0, -1)) {
+    if (at === null || typeof at !== "object" || !(part in at)) return;
+    at = at[part];
+  }
+  if (at !== null && typeof at === "object") delete at[parts[parts.length - 1]];
+}
+function typeName(value) {
+  if (value === MISSING) return "missing";
+  if (value === null) return "null";
+  if (typeof value === "string") return "string";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "double";
+  if (value instanceof Date) return "date";
+  if (Array.isArray(value)) return "array";
+  const bsontype = value._bsontype;
+  const names = { Int32: "int", Double: "double", Long: "long", Decimal128: "decimal", ObjectId: "objectId",
+                  Binary: "binData", UUID: "binData" };
+  if (bsontype && names[bsontype]) return names[bsontype];
+  return "object";
+}
+function compare(a, b) {
+  const key = (v) => (v && v._bsontype === "ObjectId" ? v.toHexString() : v && v.valueOf ? v.valueOf() : v);
+  const x = key(a);
+  const y = key(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+function matchValue(value, cond) {
+  if (cond !== null && typeof cond === "object" && !Array.isArray(cond) && !cond._bsontype && !(cond instanceof Date)
+      && Object.keys(cond).some((k) => k.startsWith("$"))) {
+    return Object.entries(cond).every(([op, arg]) => {
+      if (op === "$exists") return (value !== MISSING) === Boolean(arg);
+      if (op === "$gt") return value !== MISSING && compare(value, arg) > 0;
+      if (op === "$in") return arg.some((v) => same(v, value === MISSING ? null : value));
+      if (op === "$type") return typeName(value) === arg;
+      if (op === "$not") return !matchValue(value, arg);
+      throw new Error(`the stand-in does not evaluate the query operator ${op}`);
+    });
+  }
+  return value !== MISSING && same(value, cond);
+}
+function matches(doc, filter) {
+  return Object.entries(filter).every(([key, cond]) => {
+    if (key === "$and") return cond.every((f) => matches(doc, f));
+    if (key.startsWith("$")) throw new Error(`the stand-in does not evaluate ${key}`);
+    return matchValue(getPath(doc, key), cond);
+  });
+}
+function convert(value, to) {
+  if (to === "string") return value instanceof Date ? value.toISOString() : String(value.valueOf());
+  const n = Number(value instanceof Date ? value.getTime() : value.valueOf());
+  if (to === "int") {
+    if (!Number.isInteger(n)) throw new Error("not an int");
+    return new Int32(n);
+  }
+  if (to === "long") {
+    if (!Number.isInteger(n)) throw new Error("not a long");
+    return Long.fromNumber(n);
+  }
+  if (to === "double") {
+    if (Number.isNaN(n)) throw new Error("not a number");
+    return new Double(n);
+  }
+  if (to === "decimal") return Decimal128.fromString(String(value.valueOf()));
+  if (to === "bool") return Boolean(value.valueOf());
+  if (to === "date") {
+    const d = new Date(typeof value === "string" ? value : n);
+    if (Number.isNaN(d.getTime())) throw new Error("not a date");
+    return d;
+  }
+  if (to === "objectId") return new ObjectId(String(value));
+  throw new Error(`the stand-in cannot $convert to ${to}`);
+}
+function evaluate(expr, doc) {
+  if (typeof expr === "string" && expr.startsWith("$")) {
+    const v = getPath(doc, expr.slice(1));
+    return v === MISSING ? null : v;
+  }
+  if (expr === null || typeof expr !== "object" || expr._bsontype || expr instanceof Date) return expr;
+  if (Array.isArray(expr)) return expr.map((e) => evaluate(e, doc));
+  const keys = Object.keys(expr);
+  if (keys.length === 1 && keys[0].startsWith("$")) {
+    const op = keys[0];
+    const arg = expr[op];
+    if (op === "$literal") return arg;
+    if (op === "$convert") {
+      const input = evaluate(arg.input, doc);
+      if (input === null) return "onNull" in arg ? evaluate(arg.onNull, doc) : null;
+      try {
+        return convert(input, arg.to);
+      } catch (err) {
+        if ("onError" in arg) return evaluate(arg.onError, doc);
+        throw err;
+      }
+    }
+    const to = { $toInt: "int", $toLong: "long", $toDouble: "double", $toDecimal: "decimal", $toDate: "date",
+                 $toString: "string", $toBool: "bool", $toObjectId: "objectId" }[op];
+    if (to) return convert(evaluate(arg, doc), to);
+    throw new Error(`the stand-in does not evaluate the expression ${op}`);
+  }
+  return Object.fromEntries(keys.map((k) => [k, evaluate(expr[k], doc)]));
+}
+function applyUpdate(doc, update) {
+  const out = EJSON.deserialize(EJSON.serialize(doc, { relaxed: false }), { relaxed: false });
+  if (Array.isArray(update)) {
+    for (const stage of update) {
+      const [op] = Object.keys(stage);
+      if (op === "$set" || op === "$addFields") {
+        const values = Object.entries(stage[op]).map(([path, expr]) => [path, evaluate(expr, out)]);
+        for (const [path, value] of values) setPath(out, path, value);
+      } else if (op === "$unset") {
+        for (const path of [].concat(stage[op])) unsetPath(out, path);
+      } else throw new Error(`the stand-in does not run the pipeline stage ${op}`);
+    }
+    return out;
+  }
+  for (const [op, fields] of Object.entries(update)) {
+    for (const [path, value] of Object.entries(fields)) {
+      if (op === "$set") setPath(out, path, value);
+      else if (op === "$unset") unsetPath(out, path);
+      else if (op === "$rename") {
+        const v = getPath(out, path);
+        if (v !== MISSING) {
+          unsetPath(out, path);
+          setPath(out, value, v);
+        }
+      } else throw new Error(`the stand-in does not apply the update operator ${op}`);
+    }
+  }
+  return out;
+}
+
 const state = { databases: {}, sharded: {}, shardingEnabled: [] };
+// --kill-after N: the first run dies before its (N+1)th updateMany, as a killed mongosh would between two batches
+const KILLED = "killed by the harness (--kill-after)";
+let killAfter = null;
+let updatesLeft = 0;
 let calls = [];
 let prints = [];
 
@@ -113,7 +274,100 @@ function makeCollection(dbName, name) {
         calls.push({ op: "findOne", db: dbName, collection: name, filter: relaxed(filter), found: Boolean(entry) });
         return entry ? { _id: filter._id, key: entry } : null;
       }
-      throw new Error("findOne is only supported on config.collections");
+      const doc = coll().docs.find((d) => matches(d, filter));
+      calls.push({ op: "findOne", db: dbName, collection: name, filter: relaxed(filter), found: Boolean(doc) });
+      return doc === undefined ? null : doc;
+    },
+    find(filter, projection) {
+      const found = coll().docs.filter((d) => matches(d, filter || {}));
+      let order = null;
+      let limit = 0;
+      const cursor = strict({
+        sort(spec) {
+          order = Object.entries(spec);
+          return cursor;
+        },
+        limit(n) {
+          limit = n;
+          return cursor;
+        },
+        toArray() {
+          let docs = found.slice();
+          if (order) {
+            docs.sort((a, b) => {
+              for (const [path, dir] of order) {
+                const c = compare(getPath(a, path), getPath(b, path));
+                if (c !== 0) return c * dir;
+              }
+              return 0;
+            });
+          }
+          if (limit) docs = docs.slice(0, limit);
+          calls.push({ op: "find", db: dbName, collection: nameOf(), filter: relaxed(filter || {}),
+                       returned: docs.length });
+          if (projection && Object.keys(projection).length === 1 && projection._id === 1) {
+            return docs.map((d) => ({ _id: d._id }));
+          }
+          return docs;
+        },
+      }, "cursor");
+      return cursor;
+    },
+    updateMany(filter, update) {
+      if (killAfter !== null && updatesLeft-- <= 0) throw new Error(KILLED);
+      let modified = 0;
+      const docs = coll().docs;
+      for (let i = 0; i < docs.length; i += 1) {
+        if (!matches(docs[i], filter)) continue;
+        const changed = applyUpdate(docs[i], update);
+        if (!same(changed, docs[i])) modified += 1;
+        docs[i] = changed;
+      }
+      calls.push({ op: "updateMany", db: dbName, collection: nameOf(), filter: relaxed(filter),
+                   update: relaxed(update), modified });
+      return { acknowledged: true, modifiedCount: modified };
+    },
+    updateOne(filter, update, options) {
+      const docs = coll().docs;
+      const at = docs.findIndex((d) => matches(d, filter));
+      let upserted = false;
+      if (at >= 0) docs[at] = applyUpdate(docs[at], update);
+      else if (options && options.upsert) {
+        const seed = {};
+        for (const [k, v] of Object.entries(filter)) if (!k.startsWith("$")) seed[k] = v;
+        docs.push(applyUpdate(seed, update));
+        upserted = true;
+      }
+      calls.push({ op: "updateOne", db: dbName, collection: nameOf(), filter: relaxed(filter), upserted });
+      return { acknowledged: true, matchedCount: at >= 0 ? 1 : 0 };
+    },
+    getIndexes() {
+      return coll().indexes.map((ix) => Object.assign({ v: 2, key: Object.fromEntries(ix.key), name: ix.name },
+                                                      ix.options));
+    },
+    hideIndex(indexName) {
+      const ix = coll().indexes.find((i) => i.name === indexName);
+      if (!ix) throw new Error(`IndexNotFound: ${indexName}`);
+      ix.options = Object.assign({}, ix.options, { hidden: true });
+      calls.push({ op: "hideIndex", db: dbName, collection: nameOf(), name: indexName });
+      return { ok: 1 };
+    },
+    dropIndex(indexName) {
+      const c = coll();
+      const at = c.indexes.findIndex((i) => i.name === indexName);
+      if (at < 0) throw new Error(`IndexNotFound: ${indexName}`);
+      c.indexes.splice(at, 1);
+      calls.push({ op: "dropIndex", db: dbName, collection: nameOf(), name: indexName });
+      return { ok: 1 };
+    },
+    renameCollection(to) {
+      const d = dbState(dbName);
+      if (!d.collections[name]) throw new Error(`NamespaceNotFound: ${dbName}.${name}`);
+      if (d.collections[to]) throw new Error(`NamespaceExists: ${dbName}.${to}`);
+      d.collections[to] = d.collections[name];
+      delete d.collections[name];
+      calls.push({ op: "renameCollection", db: dbName, collection: name, to });
+      return { ok: 1 };
     },
   }, `db.getCollection(${JSON.stringify(name)})`);
   function nameOf() {
@@ -196,22 +450,43 @@ function main(argv) {
   let runs = 2;
   let stateFile = null;
   const scripts = [];
+  const seeds = [];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--runs") runs = Number(argv[++i]);
     else if (argv[i] === "--state") stateFile = argv[++i];
+    else if (argv[i] === "--seed") seeds.push(argv[++i]);
+    else if (argv[i] === "--kill-after") killAfter = Number(argv[++i]);
     else scripts.push(argv[i]);
   }
   const out = { runs: [] };
+  for (const file of seeds) {
+    vm.runInContext(fs.readFileSync(file, "utf8"), sandbox(), { filename: file });
+  }
+  calls = [];
+  prints = [];
   for (let r = 0; r < runs; r += 1) {
     calls = [];
     prints = [];
+    updatesLeft = r === 0 && killAfter !== null ? killAfter : Infinity;
+    let killed = false;
     for (const file of scripts) {
       const code = fs.readFileSync(file, "utf8");
-      vm.runInContext(code, sandbox(), { filename: file });
+      try {
+        vm.runInContext(code, sandbox(), { filename: file });
+      } catch (err) {
+        if (!(err instanceof Error) || err.message !== KILLED) throw err;
+        killed = true;
+        break;
+      }
     }
-    out.runs.push({ calls, prints });
+    out.runs.push(killed ? { calls, prints, killed } : { calls, prints });
   }
   out.state = relaxed(state);
+  out.documents = {};
+  for (const [dbName, d] of Object.entries(state.databases)) {
+    out.documents[dbName] = {};
+    for (const [collName, c] of Object.entries(d.collections)) out.documents[dbName][collName] = c.docs.map(canonical);
+  }
   const text = JSON.stringify(out);
   if (stateFile) fs.writeFileSync(stateFile, text);
   process.stdout.write(text);
