@@ -30,7 +30,7 @@ _MIGRATION_HELPERS = """\
   const markers = target.getCollection(MARKERS);
 
   // One data step: batches of BATCH documents in _id order; the marker keeps the last _id done.
-  function migrate(step, collection, filter, update, label) {
+  function inBatches(step, collection, filter, work, label) {
     const key = MIGRATION + " " + step;
     const marker = markers.findOne({ _id: key });
     if (marker !== null && marker.done === true) {
@@ -44,7 +44,7 @@ _MIGRATION_HELPERS = """\
       const range = last === null ? filter : { $and: [filter, { _id: { $gt: last } }] };
       const ids = coll.find(range, { _id: 1 }).sort({ _id: 1 }).limit(BATCH).toArray().map((doc) => doc._id);
       if (ids.length === 0) break;
-      coll.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update);
+      work(ids);
       last = ids[ids.length - 1];
       count += ids.length;
       markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: false } }, { upsert: true });
@@ -52,6 +52,29 @@ _MIGRATION_HELPERS = """\
     }
     markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: true } }, { upsert: true });
     print(label + ": done (" + count + " document(s))");
+  }
+
+  function migrate(step, collection, filter, update, label) {
+    const coll = target.getCollection(collection);
+    inBatches(step, collection, filter, (ids) => coll.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update),
+      label);
+  }
+
+  // Embedded documents at `path` become documents of `child` with `ref` = their parent's _id. A parent whose
+  // copies exist already is skipped, so a batch cut short is completed, never copied twice.
+  function copyOut(step, parent, path, child, ref, label) {
+    const from = target.getCollection(parent);
+    const to = target.getCollection(child);
+    const filter = { [path]: { $exists: true } };
+    inBatches(step, parent, filter, (ids) => {
+      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
+        if (to.countDocuments({ [ref]: doc._id }, { limit: 1 }) > 0) continue;
+        const value = doc[path];
+        const items = Array.isArray(value) ? value : value === null ? [] : [value];
+        const copies = items.map((item) => Object.assign({ _id: ObjectId() }, item, { [ref]: doc._id }));
+        if (copies.length > 0) to.insertMany(copies);
+      }
+    }, label);
   }
 
   function renameCollection(from, to) {
@@ -160,7 +183,9 @@ def migration_script(diff: SchemaDiff) -> str:
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
     for number, change in enumerate(diff.changes, start=1):
-        body.extend(_data_step(f"{number:03d}-{change.kind}", change))
+        step = f"{number:03d}-{change.kind}"
+        copy = _copy_out(step, change, diff) if change.kind == "strategy-changed" else None
+        body.extend(copy if copy is not None else _data_step(step, change))
 
     body += ["", "  " + comment("4. Removed indexes: hidden now; drop them once no query needs them")]
     for change in by_kind.get("index-removed", []):
@@ -268,8 +293,35 @@ def _data_step(step: str, change: Change) -> list[str]:
             *head,
             "  "
             + comment(
-                "NOT MIGRATED: copying documents between collections for a strategy change "
-                "is not generated yet; move them by hand"
+                "NOT MIGRATED: copying documents for this strategy change is not generated yet "
+                "(only embed -> parent-ref is); move them by hand"
             ),
         ]
     return []
+
+
+def _copy_out(step: str, change: Change, diff: SchemaDiff) -> list[str] | None:
+    """embed -> parent-ref: the embedded documents become their own collection's, each with its parent's _id.
+
+    None for every other strategy change (the caller then writes the NOT MIGRATED note).
+    """
+    rel_id = change.details["relationship"]
+    if (change.details["old"], change.details["new"]) != ("embed", "parent-ref"):
+        return None
+    rel = next((r for r in diff.new.relationships if r.id == rel_id), None)
+    placement = diff.old_design.embedded.get(rel.many) if rel is not None else None
+    old_parent = diff.old_design.collection(placement.collection) if placement is not None else None
+    new_parent = next((c for c in diff.new_design.collections if old_parent and c.root == old_parent.root), None)
+    child = next((c for c in diff.new_design.collections if rel is not None and c.root == rel.many), None)
+    ref = next(
+        (n.name for n in (child.shape if child else []) if n.role == "parent-ref" and n.relationship == rel_id), None
+    )
+    if placement is None or "." in placement.path or new_parent is None or child is None or ref is None:
+        return None
+    label = f"{change.subject}: copy {placement.path} of {new_parent.name} into {child.name}"
+    call = (
+        f"copyOut({js_string(step)}, {js_string(new_parent.name)}, {js_string(placement.path)}, "
+        f"{js_string(child.name)}, {js_string(ref)}, {js_string(label)});"
+    )
+    note = f"the embedded copies stay in {quoted(new_parent.name)} until the removed field is unset (step below)"
+    return ["", "  " + comment(f"{change.summary}: {change.risk}"), "  " + comment(note), "  " + call]

@@ -118,12 +118,37 @@ def test_a_run_killed_between_batches_completes_when_run_again(scripts: tuple[Pa
     assert strip == {k: v for k, v in whole["documents"]["shop"].items() if k != MARKERS}
 
 
-def test_removed_fields_and_strategy_changes_are_left_to_the_dba() -> None:
+def test_removed_fields_and_other_strategy_changes_are_left_to_the_dba() -> None:
     def edit(d: dict[str, Any]) -> None:
         entity(d, "shop")["fields"].remove(field(d, "shop", "city"))
-        d["relationships"][0]["strategy"] = "parent-ref"
+        d["relationships"][0]["strategy"] = "child-refs"
 
     text = migration_script(diff_projects(project(BASE), project(edited(edit))))
     unset = [line for line in text.splitlines() if '"$unset": {"city": ""}' in line]
     assert unset and all(line.lstrip().startswith("//") for line in unset)
-    assert "NOT MIGRATED: copying documents between collections" in text
+    assert "NOT MIGRATED: copying documents for this strategy change is not generated yet" in text
+    assert "copyOut(" not in text.split("function renameCollection")[1]
+
+
+def test_embedded_documents_are_copied_out_once(tmp_path: Path) -> None:
+    """embed -> parent-ref: every embedded review becomes a review document pointing at its product."""
+    diff = diff_projects(project(BASE), project(edited(lambda d: d["relationships"][0].update(strategy="parent-ref"))))
+    setup = tmp_path / "setup.mongosh.js"
+    setup.write_text(
+        mongosh_script(diff.old_design, diff.old, samples=sample_documents(diff.old_design, diff.old, n=4))
+    )
+    migration = tmp_path / "migration.mongosh.js"
+    migration.write_text(migration_script(diff))
+    node_check(migration)
+    recording = run_scripts(migration, runs=2, seeds=(setup,))
+    products = _docs(recording, "products")
+    reviews = _docs(recording, "review")
+    embedded = [(p["_id"], r["text"]) for p in products for r in p.get("reviews", [])]
+    assert embedded, "the samples embed reviews"
+    child = diff.new_design.collection("review")
+    assert child is not None
+    ref = next(n.name for n in child.shape if n.role == "parent-ref")
+    assert sorted((r[ref], r["text"]) for r in reviews) == sorted(embedded)
+    for doc in reviews:
+        assert errors(validator_document(child), doc) == [], doc
+    assert calls(recording, 1, "insertMany") == [], "the second run copies nothing"

@@ -254,11 +254,19 @@ function makeCollection(dbName, name) {
     },
     countDocuments(filter, options) {
       const c = coll();
-      const keys = Object.keys(filter);
-      if (keys.length !== 1 || keys[0] !== "_id") throw new Error("countDocuments: only {_id: value} is supported");
-      const n = c.docs.filter((d) => same(d._id, filter._id)).length;
+      const n = c.docs.filter((d) => matches(d, filter)).length;
       calls.push({ op: "countDocuments", db: dbName, collection: nameOf(), filter: relaxed(filter), result: n });
       return options && options.limit ? Math.min(n, options.limit) : n;
+    },
+    insertMany(docs) {
+      const c = coll();
+      for (const doc of docs) {
+        if (doc._id === undefined) throw new Error("insertMany: a document has no _id");
+        if (c.docs.some((d) => same(d._id, doc._id))) throw new Error("E11000 duplicate key error on _id");
+        c.docs.push(doc);
+      }
+      calls.push({ op: "insertMany", db: dbName, collection: nameOf(), n: docs.length });
+      return { acknowledged: true, insertedCount: docs.length };
     },
     insertOne(doc) {
       const c = coll();
