@@ -187,11 +187,18 @@ def migration_script(diff: SchemaDiff) -> str:
         copy = _copy_out(step, change, diff) if change.kind == "strategy-changed" else None
         body.extend(copy if copy is not None else _data_step(step, change))
 
-    body += ["", "  " + comment("4. Removed indexes: hidden now; drop them once no query needs them")]
+    body += [
+        "",
+        "  " + comment("4. Removed indexes hidden now, dropped (with removed collections) once nothing needs them"),
+    ]
     for change in by_kind.get("index-removed", []):
         name, coll_name = change.details["name"], change.collection
         body.append(f"  hideIndex({js_string(coll_name)}, {js_string(name)});")
         body.append("  " + comment(f"target.getCollection({js_string(coll_name)}).dropIndex({js_string(name)});"))
+
+    for change in by_kind.get("collection-removed", []):
+        body.append("  " + comment(f"{change.summary}; once nothing reads it (uncomment):"))
+        body.append("  " + comment(f"target.getCollection({js_string(change.collection)}).drop();"))
 
     body += ["", "  " + comment("5. When every document is migrated and the applications write the new shape:")]
     body.append("  " + comment("tighten the validators (uncomment):"))

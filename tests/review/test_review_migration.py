@@ -130,6 +130,12 @@ def test_removed_fields_and_other_strategy_changes_are_left_to_the_dba() -> None
     assert "copyOut(" not in text.split("function renameCollection")[1]
 
 
+def test_a_removed_collection_is_dropped_only_by_hand() -> None:
+    text = migration_script(diff_projects(project(BASE), project(edited(lambda d: d["entities"].pop(0)))))
+    drops = [line.strip() for line in text.splitlines() if ".drop()" in line]
+    assert drops == ['// target.getCollection("shops").drop();']
+
+
 def test_embedded_documents_are_copied_out_once(tmp_path: Path) -> None:
     """embed -> parent-ref: every embedded review becomes a review document pointing at its product."""
     diff = diff_projects(project(BASE), project(edited(lambda d: d["relationships"][0].update(strategy="parent-ref"))))
