@@ -94,13 +94,13 @@ class RelationshipItem(QGraphicsItem):
         self.setToolTip(tooltip)
         if self._ends:
             self._ends = [(tip, angle, kind) for (tip, angle, _old), kind in zip(self._ends, self._kinds, strict=True)]
-            self.prepareGeometryChange()
+            # a new badge text rarely changes the bounds: only a real change may touch the scene's index
+            # (prepareGeometryChange costs milliseconds per call on a 5,000-card scene)
             self._relayout()
         self.update()
 
     def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
         """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
-        self.prepareGeometryChange()
         path = QPainterPath()
         self._is_loop = loop >= 0
         if loop >= 0:
@@ -153,7 +153,12 @@ class RelationshipItem(QGraphicsItem):
         return self._label_fit
 
     def _relayout(self) -> None:
-        """Cache badge, label and hit areas (paint runs far more often than geometry changes)."""
+        """Cache badge, label and hit areas (paint runs far more often than geometry changes).
+
+        The bounds always leave room for a severity marker left of the badge, so advice
+        arriving or leaving never changes the geometry; ``prepareGeometryChange`` runs only
+        when the bounds really move (a text-only change stays out of the scene's index).
+        """
         self._badge_box = self._compute_badge_rect()
         self._label_box = self._compute_label_rect()
         self._label_fit = self._compute_fitted_label()
@@ -161,9 +166,12 @@ class RelationshipItem(QGraphicsItem):
         stroker.setWidth(10)
         self._hit = stroker.createStroke(self._path)
         self._hit.addRect(self._badge_box)
-        self._bounds = (
-            self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
-        )
+        bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
+        if self._badge:
+            bounds = bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
 
     def _compute_badge_rect(self) -> QRectF:
         """On the line's middle; on a line too short for it (cards close together) the badge
@@ -214,17 +222,14 @@ class RelationshipItem(QGraphicsItem):
     def set_advice(self, marker: str | None) -> None:
         """A severity marker left of the strategy badge (None hides it)."""
         if marker != self.marker:
-            self.prepareGeometryChange()
-            self.marker = marker
-            self.update()
+            self.marker = marker  # the bounds already hold the marker's place (see _relayout)
+            self.update(self._marker_rect().adjusted(-1, -1, 1, 1))
 
     def _marker_rect(self) -> QRectF:
         badge = self._badge_rect()
         return QRectF(badge.left() - 17, badge.center().y() - 7.5, 15, 15)
 
     def boundingRect(self) -> QRectF:
-        if self.marker and self._badge:
-            return self._bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
         return self._bounds
 
     def shape(self) -> QPainterPath:
