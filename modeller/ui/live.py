@@ -18,6 +18,7 @@ from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import SEVERITY_RANK
 from modeller.ui.panels import severity as sev
+from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
@@ -71,11 +72,12 @@ class LiveController(QObject):
         ids = Lookup(self.recommendations.document.project)
         entity_marks, rel_marks = canvas_markers(analysis, ids)
         design = analysis.design
+        index = design_index(design)
         for entity_id, item in self.scene.entity_items.items():
             placement = design.embedded.get(entity_id)
             host = None
             if placement is not None:
-                coll = design.collection(placement.collection)
+                coll = index.collection(placement.collection)
                 host = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
             item.set_advice(entity_marks.get(entity_id), host)
         for rel_id, item in self.scene.relationship_items.items():

@@ -15,6 +15,7 @@ from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
+from modeller.ui.panels.design_index import design_index
 
 #: links inside the detail view: ``rule:<id>`` opens the rule reference in the app
 RULE_SCHEME = "rule"
@@ -71,7 +72,7 @@ def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
 def _collection_of(design: Design | None, name: str) -> list[str]:
     if design is None:
         return []
-    coll = design.collection(name)
+    coll = design_index(design).collection(name)
     return list(coll.entities) if coll is not None else []
 
 
