@@ -134,14 +134,14 @@ class EntityItem(QGraphicsItem):
         self._more = max(0, len(rows) - style.max_rows)
         self._rows = rows[: style.max_rows]
         width = max(
-            style.title_metrics.horizontalAdvance(self._title) + 2 * style.padding + 16,
-            style.sub_metrics.horizontalAdvance(self._subtitle) + 2 * style.padding,
+            style.title_width(self._title) + 2 * style.padding + 16,
+            style.sub_width(self._subtitle) + 2 * style.padding,
             *(
                 style.padding * 2
                 + row.level * style.indent
-                + style.field_metrics.horizontalAdvance(row.name + " *")
+                + style.field_width(row.name + " *")
                 + 16
-                + style.type_metrics.horizontalAdvance(row.type_text)
+                + style.type_width(row.type_text)
                 for row in self._rows
             ),
             style.min_width,
@@ -240,7 +240,7 @@ class EntityItem(QGraphicsItem):
             painter.drawText(QRectF(pad, y, inner, rh), Qt.AlignmentFlag.AlignVCenter, "no fields yet")
         for row in self._rows:
             x = pad + row.level * style.indent
-            type_w = style.type_metrics.horizontalAdvance(row.type_text)
+            type_w = style.type_width(row.type_text)
             painter.setFont(style.type_font)
             painter.setPen(colors.card_muted)
             painter.drawText(

@@ -68,7 +68,7 @@ class RelationshipItem(QGraphicsItem):
         self._steep = False
         self._is_loop = False
         self._bounds = QRectF()
-        self._hit = QPainterPath()
+        self._hit: QPainterPath | None = None
         self._badge_box = QRectF()
         self._badge_shown = ""
         self._badge_lifted = False
@@ -162,10 +162,7 @@ class RelationshipItem(QGraphicsItem):
         self._badge_box = self._compute_badge_rect()
         self._label_box = self._compute_label_rect()
         self._label_fit = self._compute_fitted_label()
-        stroker = QPainterPathStroker()
-        stroker.setWidth(10)
-        self._hit = stroker.createStroke(self._path)
-        self._hit.addRect(self._badge_box)
+        self._hit = None  # the hit area is stroked when first asked for (clicks are rarer than layouts)
         bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
         if self._badge:
             bounds = bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
@@ -183,12 +180,12 @@ class RelationshipItem(QGraphicsItem):
         self._badge_lifted = False
         if not self._badge:
             return QRectF(self._mid, self._mid)
-        w = metrics.horizontalAdvance(self._badge) + 12
+        w = self._style.badge_width(self._badge) + 12
         length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
         if w > room and "→" in self._badge:
             self._badge_shown = self._badge.split("→")[-1].strip()
-            w = metrics.horizontalAdvance(self._badge_shown) + 12
+            w = self._style.badge_width(self._badge_shown) + 12
         if w <= room:
             return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
         self._badge_lifted = True
@@ -201,7 +198,7 @@ class RelationshipItem(QGraphicsItem):
         if not self._label:
             return QRectF(self._mid, self._mid)
         metrics = self._style.label_metrics
-        w = metrics.horizontalAdvance(self._label) + 8
+        w = self._style.label_width(self._label) + 8
         h = metrics.height() + 2
         badge = self._badge_box
         if self._steep:
@@ -233,6 +230,11 @@ class RelationshipItem(QGraphicsItem):
         return self._bounds
 
     def shape(self) -> QPainterPath:
+        if self._hit is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(10)
+            self._hit = stroker.createStroke(self._path)
+            self._hit.addRect(self._badge_box)
         return self._hit
 
     def end_points(self) -> list[QPointF]:
@@ -283,7 +285,7 @@ class RelationshipItem(QGraphicsItem):
             painter.setBrush(back)
             rect = self._label_rect()
             if label != self._label:
-                width = self._style.label_metrics.horizontalAdvance(label) + 8
+                width = self._style.label_width(label) + 8
                 rect = (
                     QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height())
                     if not self._steep
