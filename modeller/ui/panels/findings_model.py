@@ -1,4 +1,4 @@
-"""The findings as a Qt item model: four severity groups, their findings sorted beneath.
+"""The findings as a Qt item model: a header row per severity, its findings sorted beneath.
 
 A 10,000-entity project has tens of thousands of findings: the view paints only
 the rows on screen, and a new analysis is merged into the rows already there
@@ -9,9 +9,10 @@ by the canvas selection and by severity is :class:`FindingsFilter`, a proxy.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QGuiApplication
 
 from modeller.rules.framework.analysis import Analysis
@@ -22,11 +23,12 @@ from modeller.ui.panels.finding_item import Lookup, related_entities, subject_la
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+HEADER_ROLE = Qt.ItemDataRole.UserRole + 3
 
-#: the internal id of a group row; a finding row stores its group's number + 1
-_GROUP = 0
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
+_HEADER_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_FINDING_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 def sort_key(finding: Finding) -> tuple[bool, str, str, str, str]:
@@ -42,8 +44,13 @@ def group_label(severity: str, findings: list[Finding]) -> str:
     return label
 
 
-class FindingsModel(QAbstractItemModel):
-    """Severity groups (always four rows) with their findings as children."""
+class FindingsModel(QAbstractListModel):
+    """One flat list: per severity a header row, then that severity's findings.
+
+    Flat on purpose: a list view with uniform rows lays out tens of thousands of rows without
+    asking the (Python) model about each one, where a tree view walks every expanded row again
+    after each inserted or removed row.
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -67,21 +74,22 @@ class FindingsModel(QAbstractItemModel):
         for finding in analysis.findings if analysis is not None else ():
             buckets.setdefault(finding.severity, []).append(finding)
         for g, severity in enumerate(sev.ORDER):
-            new = sorted(buckets[severity], key=sort_key)
-            self._merge(g, new, [sort_key(f) for f in new])
-            group = self.index(g, 0)
+            keyed = sorted(((sort_key(f), f) for f in buckets[severity]), key=itemgetter(0))
+            new = [f for _key, f in keyed]
+            self._merge(g, new, [key for key, _f in keyed])
+            header = self.index(self.start(g))
             label = group_label(severity, new)
             if label != self._labels[g]:
                 self._labels[g] = label
-                self.dataChanged.emit(group, group)
+                self.dataChanged.emit(header, header)
             if names_changed and self.groups[g]:
                 # a renamed entity changes the subject labels of its rows, not the rows themselves
-                self.dataChanged.emit(self.index(0, 0, group), self.index(len(self.groups[g]) - 1, 0, group))
+                self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
 
     def _merge(self, g: int, new: list[Finding], new_keys: list[tuple[bool, str, str, str, str]]) -> None:
         """Walk the old and the new sorted rows together, emitting one signal per run of rows."""
         rows, keys = self.groups[g], self._keys[g]
-        parent = self.index(g, 0)
+        base = self.start(g) + 1
         row = j = 0
         changed: list[int] = []
         while row < len(rows) or j < len(new):
@@ -89,7 +97,7 @@ class FindingsModel(QAbstractItemModel):
                 end = row
                 while end < len(rows) and (j == len(new) or keys[end] < new_keys[j]):
                     end += 1
-                self.beginRemoveRows(parent, row, end - 1)
+                self.beginRemoveRows(_ROOT, base + row, base + end - 1)
                 del rows[row:end]
                 del keys[row:end]
                 self.endRemoveRows()
@@ -97,7 +105,7 @@ class FindingsModel(QAbstractItemModel):
                 end = j
                 while end < len(new) and (row == len(rows) or new_keys[end] < keys[row]):
                     end += 1
-                self.beginInsertRows(parent, row, row + end - j - 1)
+                self.beginInsertRows(_ROOT, base + row, base + row + end - j - 1)
                 rows[row:row] = new[j:end]
                 keys[row:row] = new_keys[j:end]
                 self.endInsertRows()
@@ -106,83 +114,73 @@ class FindingsModel(QAbstractItemModel):
             else:
                 if rows[row] is not new[j] and rows[row] != new[j]:
                     rows[row] = new[j]
-                    changed.append(row)
+                    changed.append(base + row)
                 row += 1
                 j += 1
         for first, last in _runs(changed):
-            self.dataChanged.emit(self.index(first, 0, parent), self.index(last, 0, parent))
+            self.dataChanged.emit(self.index(first), self.index(last))
 
     # ------------------------------------------------------------ reading
-    def finding(self, index: AnyIndex) -> Finding | None:
-        if not index.isValid() or index.internalId() == _GROUP:
-            return None
-        return self.groups[index.internalId() - 1][index.row()]
+    def start(self, g: int) -> int:
+        """The row of group ``g``'s header."""
+        return sum(len(group) + 1 for group in self.groups[:g])
 
-    def group_of(self, index: AnyIndex) -> int:
-        """The group number of a group row or of a finding row."""
-        return index.row() if index.internalId() == _GROUP else index.internalId() - 1
+    def locate(self, row: int) -> tuple[int, int]:
+        """``(group, position)`` of a row; position -1 is the group's header."""
+        for g, group in enumerate(self.groups):
+            if row <= len(group):
+                return g, row - 1
+            row -= len(group) + 1
+        raise IndexError(row)
+
+    def finding(self, index: AnyIndex) -> Finding | None:
+        if not index.isValid():
+            return None
+        g, i = self.locate(index.row())
+        return self.groups[g][i] if i >= 0 else None
 
     def text(self, finding: Finding) -> str:
         label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
         text = f"{label}: {finding.message}"
         return "[overridden] " + text if finding.overridden else text
 
-    # ------------------------------------------------------------ QAbstractItemModel
-    def index(self, row: int, column: int, parent: AnyIndex = _ROOT) -> QModelIndex:
-        if column != 0 or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, 0, _GROUP) if row < len(self.groups) else QModelIndex()
-        if parent.internalId() != _GROUP or row >= len(self.groups[parent.row()]):
-            return QModelIndex()
-        return self.createIndex(row, 0, parent.row() + 1)
-
-    def parent(self, index: AnyIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid() or index.internalId() == _GROUP:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _GROUP)
-
+    # ------------------------------------------------------------ QAbstractListModel
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        if not parent.isValid():
-            return len(self.groups)
-        if parent.internalId() == _GROUP:
-            return len(self.groups[parent.row()])
-        return 0
-
-    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 1
-
-    def hasChildren(self, parent: AnyIndex = _ROOT) -> bool:
-        return self.rowCount(parent) > 0
+        return 0 if parent.isValid() else sum(len(group) + 1 for group in self.groups)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        if index.internalId() == _GROUP:
-            return Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _HEADER_FLAGS if self.locate(index.row())[1] < 0 else _FINDING_FLAGS
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        if index.internalId() == _GROUP:
-            severity = sev.ORDER[index.row()]
+        g, i = self.locate(index.row())
+        if i < 0:
+            severity = sev.ORDER[g]
             if role == Qt.ItemDataRole.DisplayRole:
-                return self._labels[index.row()]
+                return self._labels[g]
             if role == Qt.ItemDataRole.DecorationRole:
                 return sev.icon(severity)
             if role == Qt.ItemDataRole.FontRole:
                 return self._bold
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QGuiApplication.palette().alternateBase()
             if role == SEVERITY_ROLE:
                 return severity
+            if role == HEADER_ROLE:
+                return True
             return None
-        finding = self.groups[index.internalId() - 1][index.row()]
+        finding = self.groups[g][i]
         if role == Qt.ItemDataRole.DisplayRole:
             return self.text(finding)
         if role == FINDING_ROLE:
             return finding
         if role == SEVERITY_ROLE:
             return finding.severity
+        if role == HEADER_ROLE:
+            return False
         if role == Qt.ItemDataRole.DecorationRole:
             return sev.icon(finding.severity)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -196,14 +194,13 @@ class FindingsModel(QAbstractItemModel):
 
 
 class FindingsFilter(QSortFilterProxyModel):
-    """Shows the findings that concern the canvas selection and have a chosen severity; groups without
-    any shown finding disappear. Changing the filter re-checks rows, it never rebuilds the model."""
+    """Shows the findings that concern the canvas selection and have a chosen severity; a header shows
+    while one of its findings does. Changing the filter re-checks rows, it never rebuilds the model."""
 
     def __init__(self, source: FindingsModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.findings = source
         self.setSourceModel(source)
-        self.setRecursiveFilteringEnabled(True)
         self._chosen: set[tuple[str, str]] = set()
         self._chosen_entities: set[str] = set()
         self.severities: set[str] | None = None
@@ -227,10 +224,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
 
-    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
-        if not source_parent.isValid():
-            return False  # a group shows when one of its findings does (recursive filtering)
-        finding = self.findings.groups[source_parent.row()][source_row]
+    def accepts(self, finding: Finding) -> bool:
         if self.severities is not None and finding.severity not in self.severities:
             return False
         if not self._chosen:
@@ -239,30 +233,35 @@ class FindingsFilter(QSortFilterProxyModel):
             return True
         if not self._chosen_entities or self.findings.ids is None:
             return False
-        return any(
-            e in self._chosen_entities for e in related_entities(finding, self.findings.ids, self.findings.design)
-        )
+        chosen = self._chosen_entities
+        return any(e in chosen for e in related_entities(finding, self.findings.ids, self.findings.design))
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        g, i = self.findings.locate(source_row)
+        group = self.findings.groups[g]
+        if i >= 0:
+            return self.accepts(group[i])
+        if self.severities is not None and sev.ORDER[g] not in self.severities:
+            return False
+        return any(map(self.accepts, group)) if self._chosen else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and not index.parent().isValid() and self._chosen:
+        if role == Qt.ItemDataRole.DisplayRole and self._chosen and index.isValid() and index.data(HEADER_ROLE):
             label = self._labels.get(index.row())
             if label is None:
-                severity = self.mapToSource(index).data(SEVERITY_ROLE)
-                shown = [self.index(r, 0, index).data(FINDING_ROLE) for r in range(self.rowCount(index))]
-                label = self._labels[index.row()] = group_label(severity, shown)
+                g = self.findings.locate(self.mapToSource(index).row())[0]
+                shown = [f for f in self.findings.groups[g] if self.accepts(f)]
+                label = self._labels[index.row()] = group_label(sev.ORDER[g], shown)
             return label
         return super().data(index, role)
 
-    def shown_count(self) -> int:
-        return sum(self.rowCount(self.index(g, 0)) for g in range(self.rowCount()))
-
     def shown_findings(self) -> list[Finding]:
         """Every finding the view lists, in display order."""
-        out: list[Finding] = []
-        for g in range(self.rowCount()):
-            group = self.index(g, 0)
-            out.extend(self.index(r, 0, group).data(FINDING_ROLE) for r in range(self.rowCount(group)))
-        return out
+        rows = (self.index(r, 0).data(FINDING_ROLE) for r in range(self.rowCount()))
+        return [f for f in rows if f is not None]
+
+    def shown_count(self) -> int:
+        return self.rowCount() - sum(1 for r in range(self.rowCount()) if self.index(r, 0).data(HEADER_ROLE))
 
 
 def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:

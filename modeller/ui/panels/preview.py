@@ -47,6 +47,8 @@ from modeller.ui.widgets.highlighter import CodeHighlighter
 #: how long the Diagram tab lets ``dot`` run before giving up
 DOT_TIMEOUT_S = 30.0
 PREVIEW_SEED = 0
+#: a sample whose references reach more collections than this is generated off the UI thread
+SYNC_SAMPLE_COLLECTIONS = 40
 
 DOT_MISSING = (
     "Graphviz is not installed, so the diagram cannot be drawn here.\n"
@@ -239,6 +241,23 @@ class _DiagramRenderer(QObject):
         self.finished.emit(ticket, data, outcome.notice or "")
 
 
+class _SampleMaker(QObject):
+    """Generates a preview sample in a thread when it needs many collections (a large, linked design):
+    the exporter's generator is the same, only the UI thread does not wait for it."""
+
+    finished = Signal(int, object, str)
+
+    def start(self, ticket: int, design: Design, project: Any, collection: str) -> None:
+        threading.Thread(target=self._run, args=(ticket, design, project, collection), daemon=True).start()
+
+    def _run(self, ticket: int, design: Design, project: Any, collection: str) -> None:
+        try:
+            sample = preview_sample(design, project, collection)
+            self.finished.emit(ticket, sample, relaxed_json(sample))
+        except Exception as err:  # the generator must never take the preview down
+            self.finished.emit(ticket, {}, f"// no sample: {type(err).__name__}: {err}")
+
+
 class PreviewPanel(QWidget):
     """Tabs Document / Indexes / Validator / Script / Diagram for the chosen collection."""
 
@@ -327,6 +346,9 @@ class PreviewPanel(QWidget):
 
         self._renderer = _DiagramRenderer()
         self._renderer.finished.connect(self._diagram_done)
+        self._sampler = _SampleMaker()
+        self._sampler.finished.connect(self._sample_done)
+        self._sample_ticket = 0
         self.diagram_notice.setText("Press Refresh to draw the design with Graphviz.")
 
         layout = QVBoxLayout(self)
@@ -420,6 +442,7 @@ class PreviewPanel(QWidget):
             self.script_view.setPlainText(self.script_text())
 
     def _fill_document(self, coll: CollectionDesign | None) -> None:
+        self._sample_ticket += 1  # a sample still being generated is for another collection now
         self.shape_tree.clear()
         if coll is None or self.analysis is None:
             self.summary.setText("No collection yet: add an entity to the canvas.")
@@ -435,12 +458,24 @@ class PreviewPanel(QWidget):
         self.shape_tree.addTopLevelItems(shape_items(coll.shape, names))
         self.shape_tree.expandToDepth(1)
         self.shape_tree.resizeColumnToContents(0)
+        linked = len(_linked_collections(self.analysis.design, coll.name))
+        if linked > SYNC_SAMPLE_COLLECTIONS:
+            self.sample = {}
+            self.sample_view.setPlainText(f"// generating a sample (its references reach {linked:,} collections)…")
+            self._sampler.start(self._sample_ticket, self.analysis.design, project, coll.name)
+            return
         try:
             self.sample = preview_sample(self.analysis.design, project, coll.name)
             text = relaxed_json(self.sample)
         except Exception as err:  # the generator must never take the preview down
             self.sample = {}
             text = f"// no sample: {type(err).__name__}: {err}"
+        self.sample_view.setPlainText(text)
+
+    def _sample_done(self, ticket: int, sample: dict[str, Any], text: str) -> None:
+        if ticket != self._sample_ticket:
+            return  # another collection or analysis is on its way
+        self.sample = sample
         self.sample_view.setPlainText(text)
 
     def _diagram_done(self, ticket: int, svg: bytes, notice: str) -> None:

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QListView,
     QPushButton,
     QSplitter,
     QTextBrowser,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -105,11 +105,10 @@ class RecommendationsPanel(QWidget):
         # model/view: tens of thousands of findings cost only the rows on screen
         self.model = FindingsModel(self)
         self.proxy = FindingsFilter(self.model, self)
-        self.proxy.rowsInserted.connect(self._expand_groups)
-        self.tree = QTreeView()
+        #: the findings list (a list view: uniform rows lay out without asking the model row by row)
+        self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
-        self.tree.setHeaderHidden(True)
-        self.tree.setUniformRowHeights(True)
+        self.tree.setUniformItemSizes(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setModel(self.proxy)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
@@ -165,14 +164,11 @@ class RecommendationsPanel(QWidget):
         keep = finding_key(self._current) if self._current is not None else None
         self.analysis = analysis
         self.model.set_analysis(analysis, Lookup(self.document.project))
-        self._expand_groups()
         self._restore_current(keep)
         if self._fresh and analysis is not None:
             self._fresh = False
-            if self._current is None and self.proxy.rowCount():
-                first = self.proxy.index(0, 0, self.proxy.index(0, 0))
-                if first.isValid():
-                    self.tree.setCurrentIndex(first)
+            if self._current is None and self.proxy.rowCount() > 1:
+                self.tree.setCurrentIndex(self.proxy.index(1, 0))  # the first finding under the first header
         self._update_header()
         self.counts_changed.emit(self.counts())
 
@@ -254,17 +250,10 @@ class RecommendationsPanel(QWidget):
         """Apply the selection and severity filter (the proxy re-checks rows; nothing is rebuilt)."""
         selecting = bool(self._selection) and not self.show_all.isChecked()
         self.proxy.set_filter(set(self._selection) if selecting else None, self._severities())
-        self._expand_groups()
         self._update_header()
 
     def _severities(self) -> set[str] | None:
         return SEVERITY_CHOICES[self.severity_box.currentIndex()][1]
-
-    def _expand_groups(self, *_args: object) -> None:
-        for g in range(self.proxy.rowCount()):
-            group = self.proxy.index(g, 0)
-            if not self.tree.isExpanded(group):
-                self.tree.expand(group)
 
     def _restore_current(self, keep: tuple[str, str, str] | None) -> None:
         """After an analysis: keep showing the finding the user had chosen (its row may have moved)."""
@@ -282,12 +271,11 @@ class RecommendationsPanel(QWidget):
             self._show_details(finding)
 
     def _index_for_key(self, key: tuple[str, str, str]) -> QModelIndex:
-        for g in range(self.proxy.rowCount()):
-            group = self.proxy.index(g, 0)
-            for r in range(self.proxy.rowCount(group)):
-                index = self.proxy.index(r, 0, group)
-                if finding_key(index.data(FINDING_ROLE)) == key:
-                    return index
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            finding = index.data(FINDING_ROLE)
+            if finding is not None and finding_key(finding) == key:
+                return index
         return QModelIndex()
 
     def _update_header(self) -> None:
