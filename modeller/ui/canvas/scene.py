@@ -296,7 +296,8 @@ class CanvasScene(QGraphicsScene):
         if entity is None:
             return
         item = EntityItem(entity_id, self.style)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
+        if self.overview:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         item.set_entity(entity)
         self.entity_items[entity_id] = item
         self._attached.setdefault(entity_id, set())
@@ -337,7 +338,8 @@ class CanvasScene(QGraphicsScene):
         if rel is None:
             return
         item = RelationshipItem(rel_id, self.style)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
+        if self.overview:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.relationship_items[rel_id] = item
         if not self._building:
             self.addItem(item)
