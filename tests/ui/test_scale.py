@@ -166,11 +166,15 @@ def test_the_ui_thread_keeps_answering_while_a_large_project_opens(make_window, 
     window.analysis.analysed.connect(arrived.append)
     assert window.open_path(path, ask=False)
     assert window.findings_label.text() in ("Analysing…", "no analysis yet")
+    busy: list[bool] = []
+    window.analysis.running.connect(lambda on: busy.append(window.analysis_progress.isVisible()))
     qtbot.waitUntil(lambda: bool(arrived), timeout=60_000)
     timer.stop()
     assert sum(ticks) >= 3, "the UI thread did not run its timer while the analysis ran"
+    assert busy == [True, False]  # a busy bar in the status bar while the engine ran, gone with its findings
     assert len(window.recommendations.visible_findings()) == len(window.analysis.latest.findings)
     assert window.findings_label.text() != "Analysing…"
+    assert not window.analysis_progress.isVisible()
     index = window.recommendations.tree.currentIndex()
     assert isinstance(index, QModelIndex) and index.data(FINDING_ROLE) is not None
     # the preview's sample of a collection linked to most of the design is generated off the UI thread too
