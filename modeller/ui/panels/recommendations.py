@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -60,6 +62,18 @@ def ask_note_dialog(parent: QWidget, finding: Finding, current: str) -> str | No
         current,
     )
     return text if ok else None
+
+
+class _FitWidth(QStyledItemDelegate):
+    """Rows as wide as the list, so long findings are elided (the tooltip has the whole text)."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(max(50, self._view.viewport().width() - 2), hint.height())
 
 
 class RecommendationsPanel(QWidget):
@@ -109,6 +123,9 @@ class RecommendationsPanel(QWidget):
         self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
         self.tree.setUniformItemSizes(True)
+        self.tree.setResizeMode(QListView.ResizeMode.Adjust)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setItemDelegate(_FitWidth(self.tree))
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setModel(self.proxy)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)

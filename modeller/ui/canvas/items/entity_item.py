@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from modeller.ui.canvas.scene import CanvasScene
 
 
+#: zoom (level of detail) below which a card shows only its name, no fields
+NAME_ONLY_LOD = 0.5
+#: below this even the name is unreadable: a plain box
+BOX_ONLY_LOD = 0.3
+
+
 @dataclass(frozen=True)
 class Row:
     """One line of a card: indentation level, name, type text, marks."""
@@ -198,9 +204,21 @@ class EntityItem(QGraphicsItem):
         border = colors.selection if selected else (colors.hover if self._hover else colors.card_border)
         painter.setPen(QPen(border, 2.5 if selected else 1.2))
         painter.setBrush(QBrush(colors.card))
-        if lod < 0.35:
+        if lod < NAME_ONLY_LOD:
+            # far out: a plain box with its header band, and the name while it is still legible
             painter.drawRect(rect)
             painter.fillRect(QRectF(rect.x(), rect.y(), rect.width(), style.header_height), header_color)
+            if lod >= BOX_ONLY_LOD:
+                painter.setPen(colors.header_text)
+                painter.setFont(style.title_font)
+                inner = rect.width() - 2 * style.padding
+                painter.drawText(
+                    QRectF(style.padding, 0, inner, style.header_height),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    style.title_metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, inner),
+                )
+            if self.marker:
+                paint_marker(painter, QRectF(rect.right() - 34, 5, 15, 15), self.marker)
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.drawRoundedRect(rect, style.radius, style.radius)

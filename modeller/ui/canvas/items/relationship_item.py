@@ -19,6 +19,10 @@ from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
 LANE_GAP = 26.0
+#: level of detail (zoom) below which a line is drawn without its crow's feet
+PLAIN_LINE_LOD = 0.35
+#: below this the badge, marker and workload label are hidden (unreadable, and costly by the thousand)
+TEXT_LOD = 0.5
 
 
 def clip_to_rect(rect: QRectF, inside: QPointF, outside: QPointF) -> QPointF:
@@ -255,7 +259,7 @@ class RelationshipItem(QGraphicsItem):
         pen = QPen(color, 2.2 if self.isSelected() else 1.4)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        if lod < 0.35:
+        if lod < PLAIN_LINE_LOD:
             painter.drawPath(self._path)
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -265,7 +269,7 @@ class RelationshipItem(QGraphicsItem):
         for tip, angle, kind in self._ends:
             if exposed.contains(tip):
                 draw_end(painter, tip, angle, kind, style.tag_font)
-        if lod < 0.45:
+        if lod < TEXT_LOD:
             return
         if self._badge and exposed.intersects(self._badge_box):
             rect = self._badge_rect()
