@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import SEVERITY_RANK
+from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
@@ -62,10 +63,11 @@ class LiveController(QObject):
 
     def show_analysis(self, analysis: Analysis) -> None:
         self.last_analysis = analysis
-        self.recommendations.set_analysis(analysis)
-        self.preview.set_analysis(analysis)
-        self.update_markers(analysis)
-        self._selection_changed()
+        with collector_paused():  # one bulk step over every finding and item (see gc_pause)
+            self.recommendations.set_analysis(analysis)
+            self.preview.set_analysis(analysis)
+            self.update_markers(analysis)
+            self._selection_changed()
 
     def update_markers(self, analysis: Analysis) -> None:
         """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""

@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont, QGuiApplication
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
+from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, related_entities, subject_label
 
@@ -67,6 +68,10 @@ class FindingsModel(QAbstractListModel):
     # ------------------------------------------------------------ updating
     def set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
         """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals."""
+        with collector_paused():
+            self._set_analysis(analysis, ids)
+
+    def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
         self.design = analysis.design if analysis is not None else None
         names_changed = self.ids is None or self.ids.names != ids.names or _ends(self.ids) != _ends(ids)
         self.ids = ids
