@@ -20,7 +20,7 @@ from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import Lookup, related_entities, subject_label
+from modeller.ui.panels.finding_item import Lookup, Selection, subject_label
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -206,8 +206,7 @@ class FindingsFilter(QSortFilterProxyModel):
         super().__init__(parent)
         self.findings = source
         self.setSourceModel(source)
-        self._chosen: set[tuple[str, str]] = set()
-        self._chosen_entities: set[str] = set()
+        self._chosen = Selection()
         self.severities: set[str] | None = None
         self._labels: dict[int, str] = {}
         for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
@@ -219,12 +218,11 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def set_filter(self, selection: set[tuple[str, str]] | None, severities: set[str] | None) -> None:
         """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all."""
-        chosen = set(selection or ())
+        chosen = Selection(selection or ())
         if chosen == self._chosen and severities == self.severities:
             return
         self.beginFilterChange()
         self._chosen = chosen
-        self._chosen_entities = {ident for kind, ident in chosen if kind == "entity"}
         self.severities = None if severities is None else set(severities)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
@@ -234,12 +232,7 @@ class FindingsFilter(QSortFilterProxyModel):
             return False
         if not self._chosen:
             return True
-        if (finding.subject.kind, finding.subject.id) in self._chosen:
-            return True
-        if not self._chosen_entities or self.findings.ids is None:
-            return False
-        chosen = self._chosen_entities
-        return any(e in chosen for e in related_entities(finding, self.findings.ids, self.findings.design))
+        return self.findings.ids is not None and self._chosen.concerns(finding, self.findings.ids, self.findings.design)
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         g, i = self.findings.locate(source_row)
