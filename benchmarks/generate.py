@@ -102,6 +102,8 @@ def _entity(rng: random.Random, index: int) -> dict[str, Any]:
     if rng.random() < 0.3:
         paths = [p for p, f in iter_paths(_as_fields(fields)) if f.type not in ("object", "array")]
         keys = [[p, rng.choice([1, -1])] for p in rng.sample(paths, min(len(paths), rng.randint(1, 3)))]
+        if len(keys) == 1 and any(f.get("unique") and f["name"] == keys[0][0] for f in fields):
+            keys[0][1] = -1  # {f: 1} would clash with the unique index of f that the engine creates
         entity["indexes"] = [{"keys": keys, "name": f"ix_{index}", "unique": rng.random() < 0.1}]
     if rng.random() < 0.05:
         entity["shard_key"] = ["created"]

@@ -4,7 +4,9 @@ Each module exposes ``run() -> list[dict]`` whose items have ``name``,
 ``value``, ``unit`` and ``target`` (the value must not exceed the target;
 ``None`` means informational). ``--only NAME`` runs one module
 (``files`` or ``bench_files``). Exit 1 when a figure misses its target,
-2 when a module fails to run.
+2 when a module fails to run. After the table, the design's targets (what a
+user feels, DESIGN.md "Performance targets") are listed next to the figure
+that measures each.
 """
 
 from __future__ import annotations
@@ -27,6 +29,22 @@ RESULTS = HERE / "results" / "latest.json"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+#: DESIGN.md "Performance targets" on the generated 1,000-entity project: (what a user feels, limit, unit,
+#: the figure that measures it, in the figure's unit)
+DESIGN_TARGETS: tuple[tuple[str, float, str, str], ...] = (
+    ("open -> findings on screen", 1.0, "s", "live.open_to_findings"),
+    ("edit -> findings on screen", 100, "ms", "live.edit_to_findings"),
+    ("cold full analysis (keep near)", 250, "ms", "analyse.full.1000_entities.cpu"),
+    ("modeller check, interpreter start included", 1.5, "s", "check.1000_entities.wall"),
+    ("first frame", 0.5, "s", "canvas.first_frame"),
+    ("redraw after a move", 16, "ms", "canvas.move_redraw_100pct"),
+    ("RSS", 300, "MiB", "canvas.rss"),
+    ("load + validate", 300, "ms", "files.load_validate"),
+    ("save", 200, "ms", "files.save"),
+    ("export without graphviz layout", 2.0, "s", "export 1000 entities, 5 samples, no graphviz layout"),
+)
 
 
 def discover() -> list[str]:
@@ -73,6 +91,27 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *map(fmt, lines)])
 
 
+def format_design_targets(rows: list[dict[str, Any]]) -> str:
+    """The design's targets, each next to the figure measuring it ("not run" when its module did not run)."""
+    figures = {r["name"]: r for r in rows}
+    header = ("DESIGN.md target, 1,000 entities", "target", "figure", "ok?", "measured by")
+    lines = []
+    for label, limit, unit, name in DESIGN_TARGETS:
+        row = figures.get(name)
+        value = None if row is None else row["value"]
+        shown = "not run" if value is None else f"{value:g} {row['unit'] if row else unit}"
+        ok = "-" if value is None else ("ok" if value <= limit else "MISSED")
+        lines.append((label, f"<= {limit:g} {unit}", shown, ok, name))
+    widths = [max(len(line[i]) for line in [header, *lines]) for i in range(len(header))]
+
+    def fmt(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in (1, 2) else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *map(fmt, lines)])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the Modeller benchmarks.")
     parser.add_argument("--only", metavar="NAME", help="run one module, e.g. 'files' or 'bench_files'")
@@ -102,6 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"# {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
     print(format_table(rows))
+    print()
+    print(format_design_targets(rows))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

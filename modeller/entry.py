@@ -11,7 +11,7 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
-from modeller.cli.main import COMMANDS
+from modeller.cli.main import COMMANDS, internal_error
 from modeller.cli.main import main as cli_main
 
 
@@ -27,7 +27,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli_main(args)
     from modeller.ui.app import main as gui_main  # imported late: Qt loads only for the GUI
 
-    return int(gui_main(args))
+    try:
+        return int(gui_main(args))
+    except Exception as exc:  # before the window's own handler is installed (or in --screenshot): same last line
+        return internal_error(exc, "modeller desktop app")
 
 
 if __name__ == "__main__":

@@ -20,3 +20,9 @@ def samples_dir() -> Path:
 
 def sample_paths() -> list[Path]:
     return sorted(SAMPLES.glob("*.modeller.json"))
+
+
+@pytest.fixture(autouse=True)
+def _crash_reports_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that provokes an internal error must not leave crash reports in the real ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

@@ -8,11 +8,11 @@ does, 2 when the file cannot be loaded. Overridden findings are still listed
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
 
-from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, clean, fail, use_colour
+from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour, write_json
+from modeller.model.text import neutralize
 
 if TYPE_CHECKING:
     from modeller.rules.framework.findings import Finding
@@ -42,11 +42,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         project = load_project(args.file)
     except ProjectFileError as err:
-        return fail(str(err))
+        return fail(str(err), multiline=True)  # one problem per line, each neutralized
     findings = analyse(project).findings
     if args.format == "json":
-        json.dump({"findings": [f.to_json() for f in findings]}, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json({"findings": [f.to_json() for f in findings]})
     else:
         sys.stdout.write(render_text(findings, use_colour()))
     threshold = SEVERITY_RANK[args.fail_on]
@@ -64,20 +63,20 @@ def render_text(findings: list[Finding], colour: bool) -> str:
     lines: list[str] = []
     counts = {level: 0 for level in LEVELS}
     for (kind, subject_id), items in groups.items():
-        lines.append(f"{kind} {clean(subject_id)}")
+        lines.append(f"{kind} {neutralize(subject_id)}")
         for f in items:
             counts[f.severity] += 1
             label = f.severity.upper()
             if colour:
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
-            mark = " (overridden" + (f": {clean(f.note)}" if f.note else "") + ")" if f.overridden else ""
-            lines.append(f"  {label} {f.rule}{mark}: {clean(f.message)}")
-            lines.append(f"      why: {clean(f.why)}")
+            mark = " (overridden" + (f": {neutralize(f.note)}" if f.note else "") + ")" if f.overridden else ""
+            lines.append(f"  {label} {f.rule}{mark}: {neutralize(f.message)}")
+            lines.append(f"      why: {neutralize(f.why)}")
             if f.tradeoff:
-                lines.append(f"      trade-off: {clean(f.tradeoff)}")
-            lines.append(f"      reference: {clean(f.reference)}")
+                lines.append(f"      trade-off: {neutralize(f.tradeoff)}")
+            lines.append(f"      reference: {neutralize(f.reference)}")
             if f.fix is not None:
-                lines.append(f"      fix: {clean(f.fix.description)}")
+                lines.append(f"      fix: {neutralize(f.fix.description)}")
         lines.append("")
     summary = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS))
     lines.append(f"{len(findings)} findings: {summary}")

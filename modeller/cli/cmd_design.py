@@ -7,7 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from modeller.cli.output import EXIT_OK, clean, fail, use_colour
+from modeller.cli.output import EXIT_OK, fail, use_colour, write_json
+from modeller.model.text import neutralize
 
 if TYPE_CHECKING:
     from modeller.rules.physical.design import Design, ShapeNode
@@ -28,11 +29,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         project = load_project(args.file)
     except ProjectFileError as err:
-        return fail(str(err))
+        return fail(str(err), multiline=True)  # one problem per line, each neutralized
     design = analyse(project).design
     if args.format == "json":
-        json.dump(design_json(design), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(design_json(design))
     else:
         sys.stdout.write(render_text(design, use_colour()))
     return EXIT_OK
@@ -48,46 +48,46 @@ def render_text(design: Design, colour: bool) -> str:
     def bold(text: str) -> str:
         return f"{BOLD}{text}{RESET}" if colour else text
 
-    lines: list[str] = [f"database {clean(design.database)}", ""]
+    lines: list[str] = [f"database {neutralize(design.database)}", ""]
     for coll in design.collections:
-        lines.append(bold(f"collection {clean(coll.name)}") + f"  ({clean(', '.join(coll.entities))})")
+        lines.append(bold(f"collection {neutralize(coll.name)}") + f"  ({neutralize(', '.join(coll.entities))})")
         if coll.why:
-            lines.append(f"  {clean(coll.why)}")
+            lines.append(f"  {neutralize(coll.why)}")
         lines.append(f"  size: about {coll.avg_bytes:,} bytes per document, at most {coll.max_bytes:,}")
         if coll.timeseries:
-            lines.append(f"  time series: {clean(json.dumps(coll.timeseries))}")
+            lines.append(f"  time series: {neutralize(json.dumps(coll.timeseries))}")
         lines.append("  shape:")
         for node in coll.shape:
             _shape(node, "    ", lines)
         if coll.indexes:
             lines.append("  indexes:")
             for idx in coll.indexes:
-                keys = ", ".join(f"{clean(k)}: {v}" for k, v in idx.keys)
+                keys = ", ".join(f"{neutralize(k)}: {v}" for k, v in idx.keys)
                 opts = ["unique"] if idx.unique else []
                 if idx.expire_after_s is not None:
                     opts.append(f"ttl {idx.expire_after_s}s")
                 lines.append(f"    {{{keys}}}{' ' + ' '.join(opts) if opts else ''}  [{idx.origin}]")
-                lines.append(f"      why: {clean(idx.why)}")
+                lines.append(f"      why: {neutralize(idx.why)}")
                 for (k, _), reason in zip(idx.keys, idx.key_reasons, strict=False):
                     if reason:
-                        lines.append(f"        {clean(k)}: {clean(reason)}")
+                        lines.append(f"        {neutralize(k)}: {neutralize(reason)}")
         lines.append("")
     for rel in design.relationships:
         lines.append(
-            bold(f"relationship {clean(rel.id)}") + f": {rel.strategy} (chosen by {rel.chosen_by}; "
+            bold(f"relationship {neutralize(rel.id)}") + f": {rel.strategy} (chosen by {rel.chosen_by}; "
             f"rules {', '.join(rel.rules) or '-'})"
         )
-        lines.append(f"  why: {clean(rel.why)}")
+        lines.append(f"  why: {neutralize(rel.why)}")
         if rel.tradeoff:
-            lines.append(f"  trade-off: {clean(rel.tradeoff)}")
+            lines.append(f"  trade-off: {neutralize(rel.tradeoff)}")
         for warning in rel.warnings:
-            lines.append(f"  WARNING: {clean(warning)}")
+            lines.append(f"  WARNING: {neutralize(warning)}")
         for copy in rel.denormalized:
             lines.append(
-                f"  copy {clean(copy.source_entity)}.{clean(copy.field)} -> "
-                f"{clean(copy.collection)}.{clean(copy.path)} (staleness {copy.staleness}, sync {copy.sync})"
+                f"  copy {neutralize(copy.source_entity)}.{neutralize(copy.field)} -> "
+                f"{neutralize(copy.collection)}.{neutralize(copy.path)} (staleness {copy.staleness}, sync {copy.sync})"
             )
-            lines.append(f"    {clean(copy.sync_advice)}")
+            lines.append(f"    {neutralize(copy.sync_advice)}")
         lines.append("")
     return "\n".join(lines)
 
@@ -101,11 +101,11 @@ def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:
     if node.max_items is not None:
         extra.append(f"maxItems {node.max_items}")
     if node.ref_collection:
-        extra.append(f"-> {clean(node.ref_collection)}")
+        extra.append(f"-> {neutralize(node.ref_collection)}")
     kind: str = node.bson_type
     if node.items is not None and node.items.bson_type != "object":
         kind = f"array<{node.items.bson_type}>"
-    lines.append(f"{indent}{clean(node.name)}: {kind}" + (f"  ({', '.join(extra)})" if extra else ""))
+    lines.append(f"{indent}{neutralize(node.name)}: {kind}" + (f"  ({', '.join(extra)})" if extra else ""))
     children = node.items.children if node.items is not None else node.children
     for child in children:
         _shape(child, indent + "  ", lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail
+from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, say
 
 HELP = "export the design: mongosh script, validators, indexes, samples, diagram, DESIGN.md"
 
@@ -72,11 +72,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return fail(describe_os_error(exc, Path(args.out)))
     for path in result.files:
-        print(f"wrote {path}")
+        say(f"wrote {path}")
     for path in result.removed:
-        print(f"removed {path} (written by an earlier export, not part of this one)")
+        say(f"removed {path} (written by an earlier export, not part of this one)")
     if args.with_sharding and not project.sharded and "setup" in kinds:
-        print("note: --with-sharding ignored: the project is not marked 'sharded'")
+        say("note: --with-sharding ignored: the project is not marked 'sharded'")
     for notice in result.notices:
-        print(f"note: {notice}")
+        say(f"note: {notice}")
     return EXIT_OK if result.files else EXIT_BAD_INPUT

@@ -3,7 +3,8 @@
 Canonical means what ``save`` writes (see docs/file-format.md), so a file
 formatted once never changes again and Git diffs show only real edits.
 Exit 0 when done (or, with ``--check``, when every file is canonical), 1 when
-``--check`` finds files that would change, 2 when a file cannot be read.
+``--check`` finds files that would change, 2 when a file cannot be read, 3 when
+reading one hit a bug (the others are still formatted).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from modeller.cli.output import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
+from modeller.cli.output import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, say
 
 HELP = "rewrite project files in canonical form; --check: exit 1 if any is not canonical"
 
@@ -25,9 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from modeller.persistence import ProjectFileError, dumps_project, load_project
+    from modeller.persistence.crash import internal_error_line, save_crash_report
     from modeller.persistence.save import save_text
 
-    bad = 0
+    bad = crashed = 0
     changed: list[str] = []
     unchanged = 0
     for name in args.files:
@@ -46,22 +48,24 @@ def run(args: argparse.Namespace) -> int:
         except ProjectFileError as exc:
             bad += 1
             for line in exc.lines():
-                print(line, file=sys.stderr)
+                say(line, sys.stderr)
         except OSError as exc:
             bad += 1
-            print(f"{name}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        except Exception as exc:  # a bug must still not end in a traceback
+            say(f"{name}: cannot read: {exc.strerror or exc}", sys.stderr)
+        except Exception as exc:  # a bug: one line and a crash report, then the next file
             bad += 1
-            print(f"{name}: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
+            crashed += 1
+            report, why_not = save_crash_report(exc, f"modeller fmt, formatting {name}")
+            say(internal_error_line(exc, report, why_not, doing=f"formatting {name}"), sys.stderr)
 
     verb = "would reformat" if args.check else "reformatted"
     for name in changed:
-        print(f"{verb} {name}")
+        say(f"{verb} {name}")
     summary = [f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}"]
     if unchanged:
         summary.append(f"{unchanged} file{'s' if unchanged != 1 else ''} already canonical")
-    print(", ".join(summary))
+    say(", ".join(summary))
     if bad:
-        print(f"modeller: error: {bad} file{'s' if bad != 1 else ''} could not be read", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        say(f"modeller: error: {bad} file{'s' if bad != 1 else ''} could not be read", sys.stderr)
+        return EXIT_INTERNAL if crashed else EXIT_BAD_INPUT
     return EXIT_FINDINGS if args.check and changed else EXIT_OK

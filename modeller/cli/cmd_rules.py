@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from modeller.cli.output import EXIT_OK, fail
+from modeller.model.text import shown
 
 HELP = "list the schema-design rules, or show one rule's documentation"
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     rule = REGISTRY.get(args.rule)
     if rule is None:
-        return fail(f"no rule {args.rule!r}; run 'modeller rules' for the list")
+        return fail(f"no rule '{shown(args.rule)}'; run 'modeller rules' for the list")
     print(f"{rule.id} ({rule.code}, {rule.family}): {', '.join(rule.severities)}")
     print()
     print(rule.doc())

@@ -2,7 +2,7 @@
 
 Valid files are confirmed on stdout; each problem goes to stderr as
 ``FILE:LINE:COL: $.json.path: problem``. Exit 0 when every file is valid,
-2 when any is not.
+2 when any is not, 3 when reading one hit a bug (the others are still checked).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK
+from modeller.cli.output import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, say
 
 HELP = "load and validate project files; report every error"
 
@@ -22,32 +22,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from modeller.persistence import ProjectFileError, load_project
+    from modeller.persistence.crash import internal_error_line, save_crash_report
 
-    failed = 0
+    failed = crashed = 0
     for name in args.files:
         try:
             project = load_project(name)
         except ProjectFileError as exc:
             failed += 1
             for line in exc.lines():
-                print(line, file=sys.stderr)
+                say(line, sys.stderr)
             continue
-        except Exception as exc:  # a bug in the loader must still not end in a traceback
+        except Exception as exc:  # a bug in the loader: one line and a crash report, then the next file
             failed += 1
-            print(
-                f"{name}: internal error while reading ({type(exc).__name__}: {exc}); please report it", file=sys.stderr
-            )
+            crashed += 1
+            report, why_not = save_crash_report(exc, f"modeller validate, reading {name}")
+            say(internal_error_line(exc, report, why_not, doing=f"reading {name}"), sys.stderr)
             continue
         if not args.quiet:
-            print(
+            say(
                 f"{name}: valid ({_count(len(project.entities), 'entity', 'entities')}, "
                 f"{_count(len(project.relationships), 'relationship', 'relationships')}, "
                 f"{_count(len(project.queries), 'query', 'queries')})"
             )
     if failed:
         total = len(args.files)
-        print(f"modeller: error: {failed} of {total} file{'s' if total != 1 else ''} invalid", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        say(f"modeller: error: {failed} of {total} file{'s' if total != 1 else ''} invalid", sys.stderr)
+        return EXIT_INTERNAL if crashed else EXIT_BAD_INPUT
     return EXIT_OK
 
 

@@ -11,9 +11,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from modeller import __version__
-from modeller.cli.output import EXIT_BAD_INPUT, fail
+from modeller.cli.output import EXIT_BAD_INPUT, EXIT_INTERNAL, fail, say
+from modeller.model.text import shown
 
 #: command name -> module implementing it, in the order ``--help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -26,11 +28,21 @@ COMMANDS: dict[str, str] = {
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);
-2 bad input (missing file, invalid JSON, schema violation, unknown version)."""
+2 bad input (missing file, invalid JSON, schema violation, unknown version);
+3 internal error (a bug: one line on stderr names the crash report to attach to a bug report)."""
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """argparse, except that a usage error never echoes the user's arguments raw (they may hold ESC sequences)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        say(f"{self.prog}: error: {shown(message, 1000)}", sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="modeller",
         description="Design MongoDB schemas from entities, relationships and their workload.\n\n"
         "  modeller [FILE]                     open the desktop app (FILE optional)\n"
@@ -56,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal that cannot show a character (LANG=C, a Windows code page) gets \uXXXX, not a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command is None:
@@ -69,6 +86,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except MemoryError:
         return fail("out of memory while reading the input; is the file a Modeller project?", code=EXIT_BAD_INPUT)
+    except Exception as exc:  # the last line of defence: a bug is one line and a crash report, never a traceback
+        return internal_error(exc, f"modeller {args.command}")
+
+
+def internal_error(exc: BaseException, where: str) -> int:
+    """Write the crash report, print the one line that names it, and return exit code 3."""
+    from modeller.persistence.crash import internal_error_line, save_crash_report
+
+    report, why_not = save_crash_report(exc, where)
+    say(internal_error_line(exc, report, why_not), sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from modeller.export.files import (
 from modeller.export.manifest import MANIFEST, Entry, manifest_text, merged, read_manifest, stale
 from modeller.export.mongosh import indexes_script, mongosh_script
 from modeller.export.report import design_report
-from modeller.export.samples import SampleError, sample_documents, samples_json
+from modeller.export.samples import SampleError, sample_documents, samples_and_notices, samples_json
 from modeller.export.validators import collection_schema, json_schema, json_schema_text, validator_json
 from modeller.model.checks import check_project
 from modeller.model.project import Project
@@ -129,12 +129,14 @@ def export_project(
 
     steps: list[tuple[str, str, Callable[[], Any]]] = []
     docs: dict[str, list[dict[str, Any]]] | None = None
+    notices: list[str] = []
 
     def need_samples() -> dict[str, list[dict[str, Any]]]:
         nonlocal docs
         if docs is None:
             try:
-                docs = sample_documents(design, project, samples, seed)
+                docs, fewer = samples_and_notices(design, project, samples, seed)
+                notices.extend(fewer)  # fewer samples than asked: which unique indexes allow no more
             except SampleError as exc:
                 raise ExportError(str(exc)) from exc
         return docs
@@ -176,7 +178,7 @@ def export_project(
     staging = Staging(target)
     kind_of: dict[str, str] = {}
     timings: dict[str, float] = {}
-    notices: list[str] = list(staging.notices)
+    notices.extend(staging.notices)
     try:
         done = 0
         for kind, relative, produce in steps:

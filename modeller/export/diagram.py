@@ -12,7 +12,6 @@ text is escaped for HTML and made printable, so no name can break the DOT file.
 from __future__ import annotations
 
 import html
-import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -25,7 +24,6 @@ from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 FONT = "DejaVu Sans"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # Colours (MongoDB-ish palette, readable in print).
 HEADER_BG = "#00684A"
@@ -54,10 +52,8 @@ INSTALL_NOTICE = (
 
 
 def text(value: object) -> str:
-    """User text as HTML-label content: printable, one line, escaped."""
-    flat = one_line(str(value))
-    flat = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", flat)
-    return html.escape(flat, quote=True)
+    """User text as HTML-label content: printable, one line (no control or bidi character), escaped."""
+    return html.escape(one_line(str(value)), quote=True)
 
 
 @dataclass(slots=True)

@@ -2,7 +2,8 @@
 
 Every user-supplied name is hostile (quotes, backslashes, newlines, ``</script>``,
 ``${...}``, ``*/``, U+2028). Generated code therefore never splices a name raw:
-names become JSON string literals, and comments are forced onto one line.
+names become JSON string literals, and comments are forced onto one line with
+every control and bidi character escaped.
 """
 
 from __future__ import annotations
@@ -12,20 +13,51 @@ import re
 from typing import Any
 
 from modeller.export.jsontext import indented
+from modeller.model.text import BIDI_CONTROLS, neutralize
 
-#: JavaScript line terminators: any of them inside a ``//`` comment would end it.
-_LINE_TERMINATORS = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\x85"}
-_ANY_TERMINATOR = re.compile("[" + "".join(_LINE_TERMINATORS) + "]")
+#: characters JSON writes raw that a reader of the script would not see as they are: DEL, C1, bidi controls
+_INVISIBLE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")
 
 
 def harden(text: str) -> str:
-    """Escape what JSON leaves alone but JS or an HTML ``<script>`` host would misread."""
-    return (
+    """Escape what JSON leaves alone but JS, an HTML ``<script>`` host or a code viewer would misread.
+
+    ``text`` is JSON, so a bidi control or a C1 character can only sit inside a
+    string literal, where ``\\uXXXX`` is the same value and no longer reorders
+    or hides the code around it when the script is reviewed.
+    """
+    hardened = (
         text.replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
         .replace("</", "<\\/")
         .replace("<!--", "<\\u0021--")
     )
+    if _INVISIBLE.search(hardened) is None:
+        return hardened
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", hardened)
+
+
+#: a ``"__proto__"`` key of JSON text: the opening quote follows ``{`` or ``,`` (inside a JSON string every
+#: quote is escaped, so neither this nor a key merely ending in ``__proto__`` can match)
+_PROTO_KEY = re.compile(r'([{,]\s*)"__proto__"(\s*:)')
+
+
+def keep_proto_keys(json_text: str) -> str:
+    """JSON text as a JS expression in which a ``"__proto__"`` key stays a key.
+
+    In a JS object literal ``"__proto__": value`` sets the object's prototype,
+    so the key vanishes (quoting does not help); the computed key
+    ``["__proto__"]: value`` defines an own property, which mongosh's BSON
+    serializer sends like any other.
+    """
+    if "__proto__" not in json_text:  # the usual case: one scan
+        return json_text
+    return _PROTO_KEY.sub(r'\1["__proto__"]\2', json_text)
+
+
+def js_json(json_text: str) -> str:
+    """JSON text (a document, an Extended JSON row) as a JS expression that evaluates to the same data."""
+    return keep_proto_keys(harden(json_text))
 
 
 def js_string(value: str) -> str:
@@ -37,24 +69,30 @@ def js_string(value: str) -> str:
     return harden(json.dumps(value, ensure_ascii=False))
 
 
+def js_key(name: str) -> str:
+    """A property name for a JS object literal: quoted, and computed for ``__proto__`` (see :func:`keep_proto_keys`)."""
+    text = js_string(name)
+    return f"[{text}]" if name == "__proto__" else text
+
+
 def js_value(value: Any, indent: int | None = None) -> str:
     """A JSON-compatible Python value (dicts, lists, scalars) as a JS expression.
 
-    Keys are always quoted, so a key such as ``__proto__`` or ``a-b`` stays data.
+    Keys are always quoted (``a-b`` stays data) and ``__proto__`` is a computed key (:func:`keep_proto_keys`).
     """
     if indent is not None:
-        return harden(indented(value, indent))
-    return harden(json.dumps(value, ensure_ascii=False))
+        return js_json(indented(value, indent))
+    return js_json(json.dumps(value, ensure_ascii=False))
 
 
 def one_line(text: str) -> str:
-    """Text safe inside a ``//`` comment (or a Markdown table cell): no line terminator survives."""
-    if _ANY_TERMINATOR.search(text) is None:  # the usual case: one scan, no copies
-        return text
-    out = text
-    for char, escaped in _LINE_TERMINATORS.items():
-        out = out.replace(char, escaped)
-    return out
+    """Text safe inside a ``//`` comment (or a Markdown line): no line terminator, control or bidi character survives.
+
+    A newline, CR, U+2028 or U+2029 would end a ``//`` comment and turn the
+    rest of a name into code; a bidi override would make the comment read
+    differently from the code around it (Trojan Source).
+    """
+    return neutralize(text)
 
 
 def comment(text: str) -> str:

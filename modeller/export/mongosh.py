@@ -27,7 +27,7 @@ from modeller.export.common import (
     timeseries_options,
 )
 from modeller.export.jsontext import Rendered
-from modeller.export.literals import comment, harden, js_string, js_value, quoted
+from modeller.export.literals import comment, js_json, js_string, js_value, quoted
 from modeller.export.samples import canonical_rows
 from modeller.export.validators import validator_text
 from modeller.model.project import Project
@@ -147,23 +147,73 @@ def _numeric_names(keys: Iterable[str]) -> str:
     return ", ".join(quoted(k) for k in keys if array_index_like(k))
 
 
+#: what the server accepts (Manual limits): indexes per collection with the one on _id, keys per index
+_MAX_INDEXES = 64
+_MAX_KEYS = 32
+_MAX_TTL_S = 2**31 - 1
+
+
+def _server_refusal(index: IndexDesign, created: Sequence[IndexDesign], timeseries: bool) -> str | None:
+    """Why the server would refuse ``index`` once ``created`` (same collection) exist, or None.
+
+    The script must run to the end, so such an index is left out and the run
+    says why. A time-series collection takes no unique, text or 2d index, and
+    TTL only on a partial index (Manual: time series collection limitations;
+    the collection's own ``expireAfterSeconds`` expires its documents).
+    """
+    kinds = [kind for _, kind in index.keys]
+    ttl = index.expire_after_s
+    if ttl is not None and not 0 <= ttl <= _MAX_TTL_S:
+        return f"expireAfterSeconds {ttl} is outside what the server takes (0 to {_MAX_TTL_S})"
+    if timeseries:
+        refused = [
+            what
+            for what, present in (
+                ("unique", index.unique),
+                ("text", "text" in kinds),
+                ("2d", "2d" in kinds),
+                ("TTL", index.expire_after_s is not None and index.partial is None),
+            )
+            if present
+        ]
+        if refused:
+            return f"a time-series collection takes no {' or '.join(refused)} index"
+    if len(kinds) > _MAX_KEYS:
+        return f"it has {len(kinds)} keys; a compound index holds at most {_MAX_KEYS}"
+    if kinds.count("hashed") > 1:
+        return "it hashes more than one field; an index can hash one"
+    if index.unique and "hashed" in kinds:
+        return "a hashed index cannot be unique"
+    if "text" in kinds:
+        first = next((other for other in created if any(kind == "text" for _, kind in other.keys)), None)
+        if first is not None:
+            return f"the collection has a text index already ({quoted(first.name)}) and can have one only"
+    if len(created) + 2 > _MAX_INDEXES:
+        return f"the collection would have more than {_MAX_INDEXES} indexes (with the one on _id)"
+    return None
+
+
 def _index_lines(coll: CollectionDesign, blocked: Mapping[str, Finding]) -> list[str]:
     lines: list[str] = []
+    created: list[IndexDesign] = []
+    timeseries = timeseries_options(coll) is not None
     for index in coll.indexes:
         call = f"ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
         lines.append("  " + comment(f"Index {quoted(index.name)}: {_index_reason(index)}"))
         finding = blocked.get(f"{coll.name}#{index.name}")
         paths = [path for path, _ in index.keys]
+        refusal = _server_refusal(index, created, timeseries)
         if finding is not None:
             lines.append("  " + comment(f"NOT CREATED ({finding.rule}): {finding.message}"))
             lines.append("  " + comment(call))
-        elif js_reorders(paths):
-            why = _REORDERED.format(names=_numeric_names(paths))
+        elif js_reorders(paths) or refusal is not None:
+            why = refusal or _REORDERED.format(names=_numeric_names(paths))
             lines.append("  " + comment(f"NOT CREATED: {why}"))
             lines.append("  " + comment(call))
             lines.append(f"  print({js_string(f'index {index.name!r} on {coll.name!r} not created: {why}')});")
         else:
             lines.append("  " + call)
+            created.append(index)
     return lines
 
 
@@ -173,7 +223,7 @@ def _samples_literal(docs: Sequence[Mapping[str, Any]]) -> str:
     Canonical EJSON keeps every type exact (an int stays Int32, a double a Double)
     where plain JS numbers would not.
     """
-    rows = ["    " + harden(text) for text in canonical_rows(docs)]
+    rows = ["    " + js_json(text) for text in canonical_rows(docs)]
     return "EJSON.deserialize([\n" + ",\n".join(rows) + "\n  ], { relaxed: false })"
 
 

@@ -4,7 +4,8 @@ Sections: summary, collections (shape, indexes), relationships (strategy, reason
 trade-off, how to write it), the sync plan of every denormalized field, and the
 findings grouped by severity with their references. User text is escaped:
 names sit in code spans whose fences outgrow any backticks inside them, table
-cells escape ``|``, free text escapes HTML, and nothing keeps a newline.
+cells escape ``|``, free text escapes HTML and Markdown (links, images, bare
+URLs render as text), and nothing keeps a newline, control or bidi character.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BACKTICKS = re.compile(r"`+")
+# a URL, bare or not, of any scheme a renderer might follow, and e-mail addresses (GitHub auto-links all of them)
+_URL = re.compile(
+    r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.|\b(?:javascript|vbscript|data|file|mailto|xmpp|tel):)\S*"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+)
+_WEB_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#@!$&'*+,;=%]+(?<![.,;:!?'])")
+_MARKUP = re.compile(r"[\\`*_\[\]~&<>]")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# what turns a line into a heading, list, quote, thematic break or table when it starts one
+_BLOCK_START = re.compile(r"^(?:([#+=|-])|\d{1,9}([.)]))")
 _TITLES = {"error": "Errors", "warning": "Warnings", "suggestion": "Suggestions", "info": "Information"}
 
 
@@ -44,9 +55,65 @@ def code(value: object) -> str:
 
 
 def prose(value: object) -> str:
-    """Free text from the engine or the user, on one line, with HTML and Markdown links neutralized."""
-    flat = one_line(str(value))
-    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Free text from the engine or the user, on one line, that Markdown shows as the text it is.
+
+    A description must not embed a remote image, link to ``javascript:``, inject
+    HTML or start a heading: HTML is escaped as entities, Markdown punctuation
+    with backslashes, and URLs (also bare ones, which GitHub would auto-link)
+    are shown in code spans.
+    """
+    return _block_safe(_inline(one_line(str(value)).lstrip(" ")))
+
+
+def reference(value: object) -> str:
+    """A rule's reference (engine text): like :func:`prose`, but its web URLs stay bare, for GitHub to link."""
+    flat = one_line(str(value)).lstrip(" ")
+    out: list[str] = []
+    pos = 0
+    for match in _WEB_URL.finditer(flat):
+        out.append(_inline(flat[pos : match.start()]))
+        out.append(match.group())
+        pos = match.end()
+    out.append(_inline(flat[pos:]))
+    return _block_safe("".join(out))
+
+
+def _inline(text: str) -> str:
+    """URLs in code spans, everything else with its markup escaped."""
+    out: list[str] = []
+    pos = 0
+    for match in _URL.finditer(text):
+        out.append(_inert(text[pos : match.start()]))
+        out.append(code(match.group()))
+        pos = match.end()
+    out.append(_inert(text[pos:]))
+    return "".join(out)
+
+
+def _block_safe(text: str) -> str:
+    """Escape the mark that would make a line a heading, list item, thematic break or table."""
+    match = _BLOCK_START.match(text)
+    if match is None:
+        return text
+    group = 1 if match[1] else 2
+    return text[: match.start(group)] + "\\" + match[group] + text[match.end(group) :]
+
+
+def _inert(text: str) -> str:
+    """Markdown and HTML punctuation escaped; ``_`` only where it could open or close emphasis."""
+    return _MARKUP.sub(_escape_markup, text)
+
+
+def _escape_markup(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _ENTITIES:
+        return _ENTITIES[char]
+    if char == "_":
+        text, at = match.string, match.start()
+        inside_word = 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum()
+        if inside_word:  # snake_case names stay readable: intraword _ never emphasizes
+            return char
+    return "\\" + char
 
 
 def cell(value: str) -> str:
@@ -278,7 +345,7 @@ def _findings_section(findings: Iterable[Finding]) -> list[str]:
             if f.fix is not None:
                 out.append(f"  - Fix: {prose(f.fix.description)}")
             if f.reference:
-                out.append(f"  - Reference: {prose(f.reference)}")
+                out.append(f"  - Reference: {reference(f.reference)}")
         out.append("")
     return out
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,10 +40,11 @@ from typing import Any
 from bson import Decimal128, Int64, ObjectId, json_util
 
 from modeller.export.jsontext import canonical_ejson
+from modeller.export.literals import quoted
 from modeller.export.validators import collection_schema
 from modeller.export.values import ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
-from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
@@ -52,6 +54,10 @@ _ARRAY_CAP = 3
 _BUCKET_CAP = 6
 
 _MISSING: Any = object()
+_INT32 = (-(2**31), 2**31 - 1)
+_INT64 = (-(2**63), 2**63 - 1)
+#: BSON types :meth:`_Builder._coerce` converts to
+_SCALAR_KINDS = frozenset({"string", "int", "long", "double", "decimal", "bool"})
 #: The schema of a property the validator does not describe (read-only, shared).
 _NO_SCHEMA: Mapping[str, Any] = MappingProxyType({})
 
@@ -79,17 +85,34 @@ class _Link:
 
 
 def sample_documents(design: Design, project: Project, n: int = 5, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
-    """``n`` documents per collection (at least one per variant), keyed by collection name, in design order."""
+    """``n`` documents per collection (at least one per variant), keyed by collection name, in design order.
+
+    Fewer when a unique index allows no more distinct values (see :func:`samples_and_notices`).
+    """
+    return samples_and_notices(design, project, n, seed)[0]
+
+
+def samples_and_notices(
+    design: Design, project: Project, n: int = 5, seed: int = 0
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """:func:`sample_documents`, and a line per collection that got fewer: the unique indexes that allow no more."""
     if n < 0:
         raise SampleError(f"the number of samples must be 0 or more, not {n}")
     # Thousands of small dicts and no reference cycles: the cyclic GC only costs time here (about 25 %).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _Builder(design, project, n, seed).build()
+        builder = _Builder(design, project, n, seed)
+        docs = builder.build()
     finally:
         if was_enabled:
             gc.enable()
+    notices = [
+        f"{len(docs[name])} sample document(s) for {quoted(name)} instead of {n}: the unique index(es) "
+        f"{', '.join(map(quoted, indexes))} allow no more distinct values"
+        for name, indexes in builder.limited.items()
+    ]
+    return docs, notices
 
 
 _ROWS: dict[int, tuple[Sequence[Mapping[str, Any]], list[str]]] = {}
@@ -134,6 +157,54 @@ def get_path(doc: Any, path: str) -> Any:
             return _MISSING
         value = value[part]
     return value
+
+
+def index_entries(doc: Mapping[str, Any], paths: Sequence[str], caseless: bool = False) -> set[str]:
+    """The entries ``doc`` makes in an index over ``paths``: one per element of an array on the way.
+
+    A missing value is indexed as null, as the server does (two documents
+    without the field clash in a unique index); ``caseless`` compares strings
+    as a collation of strength 1 or 2 does (ignoring case).
+    """
+    per_key = [sorted({_entry_text(v, caseless) for v in _indexed_values(doc, path)}) for path in paths]
+    return {"|".join(combination) for combination in itertools.product(*per_key)}
+
+
+def _caseless(index: IndexDesign) -> bool:
+    collation = index.collation or {}
+    return isinstance(collation, dict) and collation.get("strength") in (1, 2)
+
+
+def _indexed_values(doc: Any, path: str) -> list[Any]:
+    current = [doc]
+    for part in path.split("."):
+        found: list[Any] = []
+        for value in current:
+            if isinstance(value, list):
+                found.extend(v.get(part) if isinstance(v, dict) else None for v in value)
+            elif isinstance(value, dict):
+                found.append(value.get(part))
+            else:
+                found.append(None)
+        current = found
+    flat: list[Any] = []
+    for value in current:
+        flat.extend(value if isinstance(value, list) and value else [value])
+    return flat
+
+
+def _entry_text(value: Any, caseless: bool) -> str:
+    if caseless and isinstance(value, str):
+        value = value.casefold()
+    return json_util.dumps(value, json_options=json_util.CANONICAL_JSON_OPTIONS, sort_keys=True)
+
+
+def _container(doc: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """The sub-document holding the last key of ``path`` (None when an array or a gap is on the way)."""
+    container: Any = doc
+    for part in path.split(".")[:-1]:
+        container = container.get(part) if isinstance(container, dict) else None
+    return container if isinstance(container, dict) else None
 
 
 def property_schema(schema: Mapping[str, Any] | None, name: str, variant: str | None = None) -> Mapping[str, Any]:
@@ -210,6 +281,14 @@ class _Builder:
         self.links: list[_Link] = []
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
+        #: id(bucket document) -> the times its readings span (the document is alive while building)
+        self.bucket_times: dict[int, list[dt.datetime]] = {}
+        #: collection -> the unique indexes that left documents out (no more distinct values)
+        self.limited: dict[str, list[str]] = {}
+        #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
+        self.unique_paths = {
+            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and len(ix.keys) == 1} for c in design.collections
+        }
         self.intervals = {
             e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
         }
@@ -237,6 +316,7 @@ class _Builder:
                 if coll.bucket is not None:
                     self._bucket_stats(coll, doc)
                 docs.append(doc)
+            docs = self._honour_unique_indexes(coll, docs, rng)
             self.docs[coll.name] = docs
             self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
         self._resolve_links()
@@ -333,7 +413,7 @@ class _Builder:
         """A value for a node that needs nothing but itself."""
         enum = node.enum or schema.get("enum")
         if enum:
-            return rng.choice(list(enum))
+            return rng.choice(self._enum_choices(node, enum))
         if node.bson_type == "object":
             if node.field_type == "point":
                 return self.values.point(rng)
@@ -342,9 +422,94 @@ class _Builder:
             return obj
         if node.bson_type == "array":
             return self._array(coll, index, doc, node, schema, rng, variant, path)
-        if node.unique:
+        if node.unique or path in self.unique_paths[coll.name]:
             return self._unique(coll, node, schema, rng, path, index)
         return self._scalar(node, schema, rng, index, fresh=False)
+
+    # -- unique indexes over several keys ------------------------------------------------------------
+
+    def _honour_unique_indexes(
+        self, coll: CollectionDesign, docs: list[dict[str, Any]], rng: random.Random
+    ) -> list[dict[str, Any]]:
+        """Documents whose entries in every unique index differ, as the server requires.
+
+        One-key indexes are unique by construction (:meth:`_value`). For a
+        compound one, a document that repeats an entry gets its own values of
+        the keys drawn again; when the keys cannot take another combination
+        (enums, booleans, references filled later), the document is left out:
+        fewer samples, never a duplicate-key error on insert.
+        """
+        indexes = [ix for ix in coll.indexes if ix.unique]  # a partial one is held over all documents: safe
+        if not indexes or len(docs) < 2:
+            return docs
+        slots = [[self._slot(coll, path) for path, _ in ix.keys] for ix in indexes]
+        seen: list[set[str]] = [set() for _ in indexes]
+        kept: list[dict[str, Any]] = []
+        for index, doc in enumerate(docs):
+            blocking = self._unique_clashes(coll, index, doc, indexes, slots, seen, rng)
+            if not blocking:
+                kept.append(doc)
+            else:
+                self.links = [link for link in self.links if link.doc is not doc]
+                limited = self.limited.setdefault(coll.name, [])
+                limited.extend(name for name in blocking if name not in limited)
+        return kept
+
+    def _unique_clashes(
+        self,
+        coll: CollectionDesign,
+        index: int,
+        doc: dict[str, Any],
+        indexes: list[IndexDesign],
+        slots: list[list[tuple[ShapeNode, Mapping[str, Any]] | None]],
+        seen: list[set[str]],
+        rng: random.Random,
+    ) -> list[str]:
+        """Give ``doc`` unused entries in every index (drawing its key values again) and record them.
+
+        Returns the names of the indexes it could not fit (empty when it fits).
+        """
+        clashes: list[int] = []
+        for _attempt in range(24):
+            entries = [index_entries(doc, [path for path, _ in ix.keys], _caseless(ix)) for ix in indexes]
+            clashes = [i for i, found in enumerate(entries) if found & seen[i]]
+            if not clashes:
+                for i, found in enumerate(entries):
+                    seen[i] |= found
+                return []
+            redraw = [
+                (path, slot)
+                for i in clashes
+                for (path, _), slot in zip(indexes[i].keys, slots[i], strict=True)
+                if slot is not None and _container(doc, path) is not None
+            ]
+            if not redraw:
+                break
+            path, (node, sub) = rng.choice(redraw)
+            container = _container(doc, path)
+            assert container is not None
+            if node.enum or sub.get("enum"):
+                container[node.name] = rng.choice(self._enum_choices(node, node.enum or sub["enum"]))
+            else:
+                container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
+        return [indexes[i].name for i in clashes]
+
+    def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
+        """The node and schema of a key whose value the document draws itself (through sub-documents only)."""
+        nodes = coll.shape
+        schema: Mapping[str, Any] = self.schemas[coll.name]
+        node: ShapeNode | None = None
+        for part in path.split("."):
+            node = next((n for n in nodes if n.name == part and n.variant is None), None)
+            if node is None:
+                return None
+            schema = property_schema(schema, part)
+            nodes = node.children if node.bson_type == "object" else []
+        if node is None or node.bson_type in ("object", "array") or node.role != "field":
+            return None
+        if node.source is not None or node.computation is not None:
+            return None
+        return node, schema
 
     def _array(
         self,
@@ -417,6 +582,27 @@ class _Builder:
             return self.values.uuid_value(rng) if node.field_type == "uuid" else self.values.bin_value(rng)
         return None
 
+    def _enum_choices(self, node: ShapeNode, enum: Sequence[Any]) -> list[Any]:
+        """The enum values the node's BSON type can hold (as that type: ``2.0`` on an int field is ``2``).
+
+        The validator checks both ``bsonType`` and ``enum``; a value of another
+        type passes neither. When no value fits, the enum is used as is.
+        """
+        if node.bson_type not in _SCALAR_KINDS:
+            return list(enum)
+        fitting = []
+        for value in enum:
+            typed = self._coerce(node, value)
+            if isinstance(value, bool):  # True == 1 in Python, not in BSON
+                same = typed is value
+            elif isinstance(typed, Decimal128):
+                same = typed.to_decimal() == Decimal(str(value))
+            else:
+                same = typed == value
+            if typed is not _MISSING and same:
+                fitting.append(typed)
+        return fitting or list(enum)
+
     def _fit_string(self, text: str, schema: Mapping[str, Any]) -> str:
         max_length = schema.get("maxLength")
         if isinstance(max_length, int) and len(text) > max_length:
@@ -440,7 +626,8 @@ class _Builder:
                 return raw if isinstance(raw, str) else str(raw)
             if kind in ("int", "long") and not isinstance(raw, bool):
                 value = int(raw) if isinstance(raw, (int, float, Decimal)) or str(raw).lstrip("-").isdigit() else None
-                if value is None:
+                low, high = _INT32 if kind == "int" else _INT64
+                if value is None or not low <= value <= high:  # a larger number would be stored as another type
                     return _MISSING
                 return Int64(value) if kind == "long" else value
             if kind == "double" and isinstance(raw, (int, float, Decimal)) and not isinstance(raw, bool):
@@ -529,11 +716,14 @@ class _Builder:
         interval = self._interval(coll)
         start = self.values.date_value(bucket.time_field, rng).replace(second=0, microsecond=0)
         readings: list[Any] = []
-        for position in range(count):
+        stamps = [truncate_ms(start + dt.timedelta(seconds=interval * position)) for position in range(count)]
+        # readings without a time field (a bucket forced on an entity that is no time series) still span a time
+        self.bucket_times[id(doc)] = stamps
+        for stamp in stamps:
             element: dict[str, Any] = {}
             self._fill(coll, index, doc, element, items.children, item_schema, rng, variant, path)
             if bucket.time_field in element or any(c.name == bucket.time_field for c in items.children):
-                element[bucket.time_field] = truncate_ms(start + dt.timedelta(seconds=interval * position))
+                element[bucket.time_field] = stamp
             readings.append(element)
         return readings
 
@@ -555,6 +745,7 @@ class _Builder:
             r.get(bucket.value_field) for r in readings if bucket.value_field and r.get(bucket.value_field) is not None
         ]
         times = [r[bucket.time_field] for r in readings if isinstance(r.get(bucket.time_field), dt.datetime)]
+        times = times or self.bucket_times.pop(id(doc), [])
         for node in coll.shape:
             if node.role != "bucket-stat":
                 continue
@@ -655,7 +846,8 @@ class _Builder:
         if target is None:
             return self._scalar(node, link.schema, rng, link.index, fresh=False)
         docs = self.docs[target]
-        if target == link.coll.name:  # a tree: point to an earlier document, the first one is a root
+        if target == link.coll.name and node.bson_type != "array":
+            # a tree: point to an earlier document; the first one is a root, whose parent the validator allows as null
             if link.index == 0:
                 return None
             return docs[rng.randrange(link.index)]["_id"]
@@ -742,6 +934,10 @@ class _Builder:
             low, high = self._array_bounds(node, link.schema)
             chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
             return [self._element(node.items, d, _items_schema(link.schema), rng, link) for d in chosen]
+        if node.nullable and target == link.coll.name:  # a tree, as in _parent_ref: the first document is a root
+            if link.index == 0:
+                return None
+            return self._element(node, self.docs[target][rng.randrange(link.index)], link.schema, rng, link)
         doc = self._source_doc(link, target, rng)
         if doc is None:
             return _MISSING

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from modeller.export.common import per_design
-from modeller.export.literals import js_string
+from modeller.export.literals import comment, js_key, js_string, quoted
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 
 
@@ -56,7 +56,7 @@ def _c(name: str) -> str:
 
 
 def _k(path: str) -> str:
-    return js_string(path)
+    return js_key(path)
 
 
 def _first_scalar(node: ShapeNode) -> ShapeNode | None:
@@ -140,7 +140,11 @@ def relationship_snippet(design: Design, rel: RelationshipDesign) -> str:
         elif comp.op in ("min", "max"):
             update = f"${comp.op}: {{ {_k(hit.path)}: newValue }}"
         else:
-            lines.append(f"// {hit.path}: average kept from a stored count and sum, or recomputed by a periodic job")
+            lines.append(
+                comment(
+                    f"{quoted(hit.path)}: average kept from a stored count and sum, or recomputed by a periodic job"
+                )
+            )
             continue
         lines.append(f"// computed value: maintain it when a new N is written ({comp.op})")
         lines.append(f"{_c(hit.coll.name)}.updateOne({{ _id: oneId }}, {{ {update} }});")
@@ -188,7 +192,7 @@ def bucket_snippet(coll: CollectionDesign) -> str:
 def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
     """How a copy follows its source: ``updateMany`` (``arrayFilters`` inside arrays), change stream."""
     if copy.staleness == "forever" or copy.sync == "none":
-        return f"// point-in-time copy: written once at insert ({copy.path}), never synchronized"
+        return comment(f"point-in-time copy: written once at insert ({quoted(copy.path)}), never synchronized")
     source_coll = per_design("collection-by-entity", design, _collection_by_entity).get(
         copy.source_entity, copy.source_entity
     )

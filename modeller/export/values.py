@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import operator
 import random
 import re
 import threading
@@ -21,6 +22,8 @@ from typing import Any
 
 from bson import Binary, Decimal128, Int64, ObjectId
 from faker import Faker
+
+from modeller.model.fakers import FAKER_PROVIDERS
 
 #: Sample dates fall in this window (fixed: "now" would break determinism).
 DATE_START = dt.datetime(2023, 1, 1, tzinfo=dt.UTC)
@@ -310,6 +313,23 @@ def _float_range(field: str) -> tuple[float, float]:
     return _FLOAT_RANGES.get(key) or _FLOAT_RANGES.get(key.rsplit("_", 1)[-1]) or (0.0, 1000.0)
 
 
+#: Last day of the sample window, for the date providers (pinned: Faker's defaults depend on today).
+_DATE_END = DATE_START + dt.timedelta(seconds=DATE_SPAN_S)
+
+
+def _faker_call(name: str) -> Callable[[Faker], Any]:
+    """Call the provider ``name`` (a constant of the allow-list) with Faker's defaults."""
+    return operator.methodcaller(name)
+
+
+#: The only Faker calls an export makes: allow-listed name -> call (``modeller.model.fakers``).
+FAKER_CALLS: dict[str, Callable[[Faker], Any]] = {
+    **{name: _faker_call(name) for name in FAKER_PROVIDERS},
+    "date_time": lambda f: f.date_time_between(DATE_START, _DATE_END),
+    "date": lambda f: f.date_between(DATE_START.date(), _DATE_END.date()),
+    "date_of_birth": lambda f: f.date_between(dt.date(1950, 1, 1), dt.date(2005, 12, 31)),
+}
+
 _LOCAL = threading.local()
 
 
@@ -336,14 +356,13 @@ class ValueFactory:
         self._pools: dict[str, list[Any]] = {}
 
     def provider(self, name: str) -> Callable[[], Any] | None:
-        """A Faker provider method by name, or None when Faker has no such provider."""
-        if not name or name.startswith("_") or not name.replace("_", "").isalnum():
-            return None
-        try:
-            method = getattr(self._faker, name)
-        except AttributeError:
-            return None
-        return method if callable(method) else None
+        """The allow-listed Faker provider ``name`` bound to this export's Faker, or None.
+
+        Only names in :data:`FAKER_CALLS` are ever called: a ``faker`` key from a
+        file never reaches an arbitrary attribute of the Faker object.
+        """
+        call = FAKER_CALLS.get(name)
+        return None if call is None else functools.partial(call, self._faker)
 
     def pooled(self, provider: str, rng: random.Random) -> Any:
         """A value of ``provider`` from a pool filled once per export (same seed, same pool)."""

@@ -6,7 +6,7 @@ every problem, so ``modeller validate`` and the GUI can list them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from modeller.model.conventions import (
@@ -20,6 +20,7 @@ from modeller.model.conventions import (
 from modeller.model.names import check_collection_name
 from modeller.model.paths import all_fields, depth, find_field
 from modeller.model.project import Entity, Field, Project
+from modeller.model.server_limits import check_entity
 from modeller.model.vocabulary import FORMAT_NAME
 
 #: MongoDB refuses documents nested deeper than 100 levels.
@@ -81,7 +82,7 @@ def _duplicates(values: Iterable[str]) -> list[str]:
     return dups
 
 
-def _check_fields(fields: list[Field], path: str, out: list[Problem]) -> None:
+def _check_fields(fields: Sequence[Field], path: str, out: list[Problem]) -> None:
     for dup in _duplicates(f.name for f in fields):
         out.append(Problem(path, f"field name {dup!r} is used twice here; rename one of them"))
     for i, field in enumerate(fields):
@@ -117,9 +118,13 @@ def check_project(project: Project) -> list[Problem]:
     entities = {e.id: e for e in project.entities}
     paths = _Paths(project, entities)
 
+    def report(path: str, message: str) -> None:
+        out.append(Problem(path, message))
+
     for i, entity in enumerate(project.entities):
         where = f"$.entities[{i}]"
         _check_fields(entity.fields, f"{where}.fields", out)
+        check_entity(entity, where, report, project.server_version)
         if entity.collection is None:
             try:
                 check_collection_name(collection_name(entity))

@@ -27,8 +27,23 @@ def check_id(value: str) -> str:
     return value
 
 
+#: Names a JavaScript object literal does not keep as a key: ``{"__proto__": x}`` sets the object's
+#: prototype instead, so the generated mongosh (validators, sample documents) would silently lose the field.
+JS_MANGLED_NAMES = frozenset({"__proto__"})
+
+
 def check_field_name(value: str) -> str:
-    """MongoDB field names: not empty, no leading '$', no NUL; no '.' (it means a path here)."""
+    """MongoDB field names: not empty, no leading '$', no NUL; no '.' (it means a path here).
+
+    Also none that the generated mongosh scripts cannot carry (``__proto__``).
+    """
+    if value in JS_MANGLED_NAMES:
+        raise PydanticCustomError(
+            "field_name",
+            "field name {value} cannot be written in the generated mongosh scripts (JavaScript treats it as "
+            "the object's prototype); rename it, e.g. to {suggestion}",
+            {"value": repr(value), "suggestion": repr(value.strip("_") or "field")},
+        )
     if value.startswith("$"):
         raise PydanticCustomError(
             "field_name",

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import difflib
 import math
-from functools import partial
-from typing import Annotated, Any, ClassVar
+from collections.abc import Mapping
+from functools import cache, partial
+from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     PlainValidator,
@@ -21,6 +23,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    TypeAdapter,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -30,6 +33,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from modeller.model.frozen import FrozenDict, deep_frozen
 from modeller.model.names import check_collection_name, check_database_name, check_field_name, check_id
 from modeller.model.vocabulary import (
     AggregateOp,
@@ -88,11 +92,13 @@ Share = Annotated[
 Name = Annotated[StrictStr, PydField(min_length=1, max_length=200)]
 Text = Annotated[StrictStr, PydField(max_length=20_000)]
 Scalar = StrictBool | StrictInt | Annotated[StrictFloat, PydField(allow_inf_nan=False)] | Text
+#: free JSON (an example value, an index's partial filter), held with every dict and list inside it frozen
+Json = Annotated[Any, AfterValidator(deep_frozen)]
 
 
 def _plain_directions(value: Any, allowed: str) -> Any:
     """Refuse ``true`` and ``1.0`` where 1/-1 is meant (Literal[1] would accept both)."""
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         for pair in value:
             if isinstance(pair, (list, tuple)) and len(pair) == 2:
                 direction = pair[1]
@@ -104,13 +110,17 @@ def _plain_directions(value: Any, allowed: str) -> Any:
 
 
 class StrictModel(BaseModel):
-    """Base for every file object: unknown keys are errors that name the key.
+    """Base for every file object: unknown keys are errors that name the key; objects never change.
 
     A typo such as ``"cardinalty"`` must not be silently dropped; the message
-    suggests the closest known key.
+    suggests the closest known key. Objects are frozen and hold tuples and
+    :class:`~modeller.model.frozen.FrozenDict` s, so an edit builds a new object
+    (``model_copy(update=...)``) and an object that is still the same object
+    has the same content: caches may be keyed on identity
+    (``modeller.rules.engine.Analyser``), and a project can be read in another thread as it is.
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     #: the keys a file may use for this object, cached once per class (load speed)
     _known_keys: ClassVar[frozenset[str]] = frozenset()
@@ -136,17 +146,36 @@ class StrictModel(BaseModel):
             )
         return data
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with ``update`` applied, each value validated as its field (a list becomes the field's tuple).
+
+        pydantic's own ``model_copy`` takes update values as they are: a list
+        would make the copy mutable again, and unequal to the tuple it stands for.
+        """
+        if update:
+            cls = type(self)
+            update = {name: _adapter(cls, name).validate_python(value) for name, value in update.items()}
+        return super().model_copy(update=update, deep=deep)
+
+
+@cache
+def _adapter(cls: type[StrictModel], name: str) -> TypeAdapter[Any]:
+    """Validates one field's values (its type and constraints; model-level validators are the caller's business)."""
+    info = cls.model_fields[name]
+    kind: Any = info.annotation
+    return TypeAdapter(Annotated[kind, *info.metadata] if info.metadata else kind)
+
 
 class ArrayItems(StrictModel):
     """The element of an array field: a scalar type or a sub-document."""
 
     type: FieldType
-    enum: list[Scalar] | None = None
-    fields: list[Field] | None = None
+    enum: tuple[Scalar, ...] | None = None
+    fields: tuple[Field, ...] | None = None
     items: ArrayItems | None = None
     bytes: NonNegInt | None = None
     faker: Name | None = None
-    example: Any = None
+    example: Json = None
 
 
 class Field(StrictModel):
@@ -157,9 +186,9 @@ class Field(StrictModel):
     required: StrictBool = False
     unique: StrictBool = False
     description: Text | None = None
-    enum: list[Scalar] | None = None
+    enum: tuple[Scalar, ...] | None = None
     items: ArrayItems | None = None
-    fields: list[Field] | None = None
+    fields: tuple[Field, ...] | None = None
     max_items: NonNegInt | None = None
     bytes: NonNegInt | None = None
     reads_per_sec: NonNegNumber | None = None
@@ -170,7 +199,7 @@ class Field(StrictModel):
     expire_after_s: NonNegInt | None = None
     distinct: NonNegInt | None = None
     monotonic: StrictBool = False
-    example: Any = None
+    example: Json = None
     faker: Name | None = None
 
     @field_validator("name")
@@ -207,11 +236,16 @@ class Subtypes(StrictModel):
     """Polymorphic entity: a discriminator field and the extra fields of each variant."""
 
     discriminator: Name = "type"
-    variants: dict[Name, list[Field]]
+    variants: FrozenDict[Name, tuple[Field, ...]]
+
+    @field_validator("discriminator")
+    @classmethod
+    def _legal_discriminator(cls, value: str) -> str:
+        return check_field_name(value)
 
     @field_validator("variants")
     @classmethod
-    def _at_least_one(cls, value: dict[str, list[Field]]) -> dict[str, list[Field]]:
+    def _at_least_one(cls, value: FrozenDict[str, tuple[Field, ...]]) -> FrozenDict[str, tuple[Field, ...]]:
         if not value:
             raise PydanticCustomError("variants", "declare at least one variant", {})
         return value
@@ -227,17 +261,27 @@ class Archive(StrictModel):
 class Index(StrictModel):
     """An index the user declares; the engine keeps and critiques it."""
 
-    keys: Annotated[list[tuple[Name, IndexKind]], PydField(min_length=1)]
+    #: non-empty (checked below: a tuple's own length check would also fire when an item is wrong)
+    keys: Annotated[tuple[tuple[Name, IndexKind], ...], PydField(json_schema_extra={"minItems": 1})]
     name: Name | None = None
     unique: StrictBool = False
     expire_after_s: NonNegInt | None = None
-    partial: dict[StrictStr, Any] | None = None
-    collation: dict[StrictStr, Any] | None = None
+    partial: FrozenDict[StrictStr, Json] | None = None
+    collation: FrozenDict[StrictStr, Json] | None = None
 
     @field_validator("keys", mode="before")
     @classmethod
     def _plain_keys(cls, value: Any) -> Any:
         return _plain_directions(value, '1, -1, "text", "2dsphere" or "hashed"')
+
+    @field_validator("keys")
+    @classmethod
+    def _some_keys(cls, value: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        if not value:
+            raise PydanticCustomError(
+                "too_short", "List should have at least 1 item after validation, not 0", {"min_length": 1}
+            )
+        return value
 
 
 class Entity(StrictModel):
@@ -257,9 +301,9 @@ class Entity(StrictModel):
     history: StrictBool = False
     schema_change: StrictBool = False
     archive: Archive | None = None
-    indexes: list[Index] = []
-    shard_key: list[Name] | None = None
-    fields: list[Field]
+    indexes: tuple[Index, ...] = ()
+    shard_key: tuple[Name, ...] | None = None
+    fields: tuple[Field, ...]
 
     @field_validator("id")
     @classmethod
@@ -325,9 +369,9 @@ class Relationship(StrictModel):
     reads_per_sec: NonNegNumber | None = None
     writes_per_sec: NonNegNumber | None = None
     strategy: Strategy = "auto"
-    denormalize: list[Denormalization] = []
-    tree_ops: list[TreeOp] = []
-    aggregates: list[Aggregate] = []
+    denormalize: tuple[Denormalization, ...] = ()
+    tree_ops: tuple[TreeOp, ...] = ()
+    aggregates: tuple[Aggregate, ...] = ()
     decision: Decision | None = None
 
     @field_validator("id")
@@ -357,11 +401,11 @@ class Query(StrictModel):
     id: Name
     entity: Name
     name: Name | None = None
-    filter: dict[Name, FilterOp] = {}
-    sort: list[tuple[Name, SortDirection]] = []
+    filter: FrozenDict[Name, FilterOp] = FrozenDict()
+    sort: tuple[tuple[Name, SortDirection], ...] = ()
     limit: PositiveInt | None = None
-    projection: list[Name] = []
-    joins: list[Name] = []
+    projection: tuple[Name, ...] = ()
+    joins: tuple[Name, ...] = ()
     per_sec: NonNegNumber | None = None
     hot: StrictBool = False
 
@@ -409,11 +453,11 @@ class Project(StrictModel):
     server_version: Annotated[StrictStr, PydField(pattern=r"^\d+(\.\d+){0,2}$")] | None = None
     sharded: StrictBool = False
     shards: PositiveInt | None = None
-    entities: list[Entity] = []
-    relationships: list[Relationship] = []
-    queries: list[Query] = []
-    overrides: list[Override] = []
-    layout: dict[StrictStr, Position] = {}
+    entities: tuple[Entity, ...] = ()
+    relationships: tuple[Relationship, ...] = ()
+    queries: tuple[Query, ...] = ()
+    overrides: tuple[Override, ...] = ()
+    layout: FrozenDict[StrictStr, Position] = FrozenDict()
 
     @field_validator("database")
     @classmethod

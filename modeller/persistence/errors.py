@@ -9,8 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
+from modeller.model.text import neutralize, shorten
+
 #: How many problems ``str(error)`` lists before summarising the rest.
 MAX_LISTED = 20
+#: How much of a file name, a location and a problem a line shows (a problem quoting a 10 MB key is cut).
+MAX_PATH = 4096
+MAX_PART = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +28,19 @@ class FileProblem:
     column: int | None = None
 
     def format(self, file: str | None) -> str:
-        """``FILE:LINE:COL: $.path: problem``, omitting the parts we do not have."""
-        head = file or ""
+        """``FILE:LINE:COL: $.path: problem``, omitting the parts we do not have.
+
+        Always one line: a newline or an ESC sequence in the file name (or in a
+        quoted value) is shown escaped, so it can neither fake another problem
+        line nor drive the terminal or dialog that shows it.
+        """
+        head = shorten(file or "", MAX_PATH)
         if self.line is not None:
             head += f":{self.line}"
             if self.column is not None:
                 head += f":{self.column}"
-        parts = [p for p in (head, self.location) if p]
-        return ": ".join([*parts, self.problem])
+        parts = [p for p in (head, shorten(self.location or "", MAX_PART)) if p]
+        return neutralize(": ".join([*parts, shorten(self.problem, MAX_PART)]))
 
 
 class ProjectFileError(Exception):

@@ -15,7 +15,11 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, count
 
+from modeller.model.text import shorten
+
 PathPart = str | int
+#: the most characters of one key a path shows (a 10 MB key must not become a 10 MB message)
+_KEY_LIMIT = 80
 Path = tuple[PathPart, ...]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -39,7 +43,7 @@ def format_path(parts: Iterable[PathPart]) -> str:
     for part in parts:
         if isinstance(part, int):
             out.append(f"[{part}]")
-        elif _IDENT.match(part):
+        elif len(part) <= _KEY_LIMIT and _IDENT.match(part):
             out.append(f".{part}")
         else:
             out.append(f"[{_quote(part)}]")
@@ -48,8 +52,7 @@ def format_path(parts: Iterable[PathPart]) -> str:
 
 def _quote(key: str) -> str:
     """A key as a Python-style literal, with control characters escaped so it stays on one line."""
-    shown = key if len(key) <= 80 else key[:80] + "..."
-    return repr(shown)
+    return repr(shorten(key, _KEY_LIMIT))
 
 
 def parse_path(text: str) -> Path | None:

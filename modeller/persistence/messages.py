@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from modeller.model.text import shorten
 from modeller.persistence.jsonpath import Path, PathPart
 
 _KINDS = {
@@ -56,10 +57,8 @@ def show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "a list"
     if isinstance(value, str):
-        shown = value if len(value) <= 60 else value[:60] + "..."
-        return repr(shown)
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
+        return repr(shorten(value, 60))
+    return shorten(repr(value), 40)
 
 
 def _resolve(data: Any, loc: tuple[Any, ...]) -> tuple[Path, tuple[Any, ...], Any]:

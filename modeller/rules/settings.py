@@ -70,6 +70,18 @@ class Settings:
     polymorphic_max_shared: int = _t(
         50, "E", "engine default: two fields held by more than 50 kinds of entity are too common to mark variants"
     )
+    collections_max: int = _t(
+        10_000,
+        "G",
+        "[AP-massive-collections] limit collections to 10,000 per replica set ([Univ]: per shard on a sharded "
+        "cluster); [Compass] sidebar insight above 10,000 collections",
+    )
+    collections_small_cluster: int = _t(
+        5_000, "G", "[Univ] Advanced Schema Patterns and Antipatterns: an M10 cluster slows down beyond 5,000"
+    )
+    dynamic_collections_min: int = _t(
+        2, "E", "engine default: two collections named alike but for a date are a collection per period"
+    )
     ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
     lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
     lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")

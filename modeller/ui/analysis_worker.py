@@ -1,10 +1,10 @@
-"""Analysis off the UI thread: snapshots, one worker thread, newest request wins.
+"""Analysis off the UI thread: one worker thread, newest request wins.
 
-The document replaces model objects instead of mutating them (``edits.py``),
-so a project whose top-level lists are copied is a consistent snapshot that a
-worker thread can read while the user keeps editing. Each request carries the
-generation (edit count) it was made for; the service drops results that a
-newer edit has made stale.
+The model is immutable (each edit makes the document swap in a new
+project), so the project handed over is a consistent state that a worker
+thread can read as it is while the user keeps editing. Each request carries
+the generation (edit count) it was made for; the service drops results that
+a newer edit has made stale.
 """
 
 from __future__ import annotations
@@ -22,21 +22,8 @@ from modeller.model import Project
 FRAME_S = 0.016
 
 
-def snapshot(project: Project) -> Project:
-    """A project sharing the (never mutated) objects but owning its lists: safe to read in a thread."""
-    return project.model_copy(
-        update={
-            "entities": list(project.entities),
-            "relationships": list(project.relationships),
-            "queries": list(project.queries),
-            "overrides": list(project.overrides),
-            "layout": dict(project.layout),
-        }
-    )
-
-
 class AnalysisWorker(QObject):
-    """Runs ``analyse`` on snapshots in a single background thread, newest request wins."""
+    """Runs ``analyse`` in a single background thread, newest request wins."""
 
     #: generation, Analysis (or the exception raised), seconds the analysis took
     finished = Signal(int, object, float)
@@ -52,7 +39,7 @@ class AnalysisWorker(QObject):
 
     def submit(self, generation: int, project: Project) -> None:
         """Analyse ``project`` as it is now; a request still waiting is replaced, not queued."""
-        self._pending = (generation, snapshot(project))
+        self._pending = (generation, project)
         if not self._running:
             self._start_next()
 

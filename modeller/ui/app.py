@@ -13,13 +13,15 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from modeller.model.text import shown
+
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        raise _BadInput(f"modeller: {message}")
+        raise _BadInput(f"modeller: {shown(message, 1000)}")
 
 
 class _BadInput(Exception):
@@ -92,15 +94,16 @@ def _run(options: argparse.Namespace) -> int:
         try:
             project = load_project(options.file)
         except ProjectFileError as err:
-            print(err, file=sys.stderr)
+            print(err, file=sys.stderr)  # one neutralized line per problem
             return EXIT_BAD_INPUT
         except OSError as err:
-            print(f"{options.file}: {err.strerror or err}", file=sys.stderr)
+            print(f"{shown(options.file, 4096)}: {err.strerror or err}", file=sys.stderr)
             return EXIT_BAD_INPUT
     QCoreApplication.setOrganizationName("Modeller")
     QCoreApplication.setApplicationName("Modeller")
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "modeller"])
     assert isinstance(app, QApplication)
+    from modeller.ui.crash import CrashHandler
     from modeller.ui.main_window import MainWindow
     from modeller.ui.theme.theme import apply_theme, stored_theme
 
@@ -119,9 +122,10 @@ def _run(options: argparse.Namespace) -> int:
         window.autosave_timer.stop()
         window.hide()
         if not ok:
-            print(f"modeller: cannot write {options.screenshot}", file=sys.stderr)
+            print(f"modeller: cannot write {shown(options.screenshot, 4096)}", file=sys.stderr)
             return EXIT_FAILED
         return EXIT_OK
+    CrashHandler(window, window.autosave_now, window.document.is_modified).install()
     window.show()
     window.view.fit_to_window()
     if project is None:

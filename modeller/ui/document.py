@@ -4,18 +4,24 @@ Orange's ``Scheme`` is a QObject with signals; our model is plain pydantic, so
 this class plays that role. Commands (``modeller.ui.commands``) call its
 primitive methods; views subscribe to its fine-grained signals and never
 write the model themselves. Each primitive is the exact inverse of another, so
-every command can be symmetric.
+every command can be symmetric. The model is immutable: a primitive swaps in a
+new :class:`Project` that shares every object it does not replace, and a
+command keeps the old and the new object, so undo brings back the very object.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Entity, Override, Position, Project, Query, Relationship
 from modeller.ui.ids import slug, unique, used_ids
+
+T = TypeVar("T")
 
 
 def empty_project(name: str = "Untitled") -> Project:
@@ -73,7 +79,7 @@ class ProjectDocument(QObject):
     # ----------------------------------------------------------------- reading
     @property
     def project(self) -> Project:
-        """The live project. Read it; change it only through commands."""
+        """The current project: immutable, each edit swaps in a new one (change it only through commands)."""
         return self._project
 
     @property
@@ -141,82 +147,101 @@ class ProjectDocument(QObject):
         self.undo_stack.cleanChanged.emit(self.undo_stack.isClean())
 
     # --- primitives: called by commands only, each paired with its inverse
+    # each swaps in a new project holding the new tuple (or layout); every object it does not touch is
+    # kept, so the analyser re-checks only what an edit replaced
+    def _update(self, **update: Any) -> None:
+        self._project = self._project.model_copy(update=update)
+
     def insert_entity(self, index: int, entity: Entity, position: Position | None) -> None:
         self._entities = None
-        self._project.entities.insert(index, entity)
-        if position is not None:
-            self._project.layout[entity.id] = position
+        ents = self._project.entities
+        if position is None:
+            self._update(entities=(*ents[:index], entity, *ents[index:]))
+        else:
+            layout = {**self._project.layout, entity.id: position}
+            self._update(entities=(*ents[:index], entity, *ents[index:]), layout=layout)
         self.entity_added.emit(entity.id)
 
     def remove_entity(self, entity_id: str) -> tuple[int, Entity, Position | None]:
         self._entities = None
-        index = next(i for i, e in enumerate(self._project.entities) if e.id == entity_id)
-        entity = self._project.entities.pop(index)
-        position = self._project.layout.pop(entity_id, None)
+        ents = self._project.entities
+        index = next(i for i, e in enumerate(ents) if e.id == entity_id)
+        layout = self._project.layout
+        position = layout.get(entity_id)
+        if position is None:
+            self._update(entities=_without(ents, index))
+        else:
+            self._update(entities=_without(ents, index), layout={k: v for k, v in layout.items() if k != entity_id})
         self.entity_removed.emit(entity_id)
-        return index, entity, position
+        return index, ents[index], position
 
     def replace_entity(self, entity: Entity) -> Entity:
         self._entities = None
-        index = next(i for i, e in enumerate(self._project.entities) if e.id == entity.id)
-        old = self._project.entities[index]
-        self._project.entities[index] = entity
+        ents = self._project.entities
+        index = next(i for i, e in enumerate(ents) if e.id == entity.id)
+        self._update(entities=_with(ents, index, entity))
         self.entity_changed.emit(entity.id)
-        return old
+        return ents[index]
 
     def insert_relationship(self, index: int, rel: Relationship) -> None:
         self._relationships = None
-        self._project.relationships.insert(index, rel)
+        rels = self._project.relationships
+        self._update(relationships=(*rels[:index], rel, *rels[index:]))
         self.relationship_added.emit(rel.id)
 
     def remove_relationship(self, rel_id: str) -> tuple[int, Relationship]:
         self._relationships = None
-        index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel_id)
-        rel = self._project.relationships.pop(index)
+        rels = self._project.relationships
+        index = next(i for i, r in enumerate(rels) if r.id == rel_id)
+        self._update(relationships=_without(rels, index))
         self.relationship_removed.emit(rel_id)
-        return index, rel
+        return index, rels[index]
 
     def replace_relationship(self, rel: Relationship) -> Relationship:
         self._relationships = None
-        index = next(i for i, r in enumerate(self._project.relationships) if r.id == rel.id)
-        old = self._project.relationships[index]
-        self._project.relationships[index] = rel
+        rels = self._project.relationships
+        index = next(i for i, r in enumerate(rels) if r.id == rel.id)
+        self._update(relationships=_with(rels, index, rel))
         self.relationship_changed.emit(rel.id)
-        return old
+        return rels[index]
 
     def insert_query(self, index: int, query: Query) -> None:
-        self._project.queries.insert(index, query)
+        queries = self._project.queries
+        self._update(queries=(*queries[:index], query, *queries[index:]))
         self.query_added.emit(query.id)
 
     def remove_query(self, query_id: str) -> tuple[int, Query]:
-        index = next(i for i, q in enumerate(self._project.queries) if q.id == query_id)
-        query = self._project.queries.pop(index)
+        queries = self._project.queries
+        index = next(i for i, q in enumerate(queries) if q.id == query_id)
+        self._update(queries=_without(queries, index))
         self.query_removed.emit(query_id)
-        return index, query
+        return index, queries[index]
 
     def replace_query(self, query: Query) -> Query:
-        index = next(i for i, q in enumerate(self._project.queries) if q.id == query.id)
-        old = self._project.queries[index]
-        self._project.queries[index] = query
+        queries = self._project.queries
+        index = next(i for i, q in enumerate(queries) if q.id == query.id)
+        self._update(queries=_with(queries, index, query))
         self.query_changed.emit(query.id)
-        return old
+        return queries[index]
 
     def set_positions(self, positions: dict[str, Position | None]) -> dict[str, Position | None]:
         """Set (or clear, with None) card positions; returns the previous ones."""
+        layout = dict(self._project.layout)
         old: dict[str, Position | None] = {}
         for entity_id, position in positions.items():
-            old[entity_id] = self._project.layout.get(entity_id)
+            old[entity_id] = layout.get(entity_id)
             if position is None:
-                self._project.layout.pop(entity_id, None)
+                layout.pop(entity_id, None)
             else:
-                self._project.layout[entity_id] = position
+                layout[entity_id] = position
+        self._update(layout=layout)
         self.layout_changed.emit(list(positions))
         return old
 
-    def replace_overrides(self, overrides: list[Override]) -> list[Override]:
-        """Set the recorded overrides of findings; returns the previous list."""
+    def replace_overrides(self, overrides: Sequence[Override]) -> tuple[Override, ...]:
+        """Set the recorded overrides of findings; returns the previous ones."""
         old = self._project.overrides
-        self._project = self._project.model_copy(update={"overrides": list(overrides)})
+        self._update(overrides=tuple(overrides))
         self.project_changed.emit()
         return old
 
@@ -234,3 +259,12 @@ class ProjectDocument(QObject):
         )
         self.project_changed.emit()
         return old
+
+
+def _with(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with the one at ``index`` replaced."""
+    return (*items[:index], item, *items[index + 1 :])
+
+
+def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
+    return items[:index] + items[index + 1 :]

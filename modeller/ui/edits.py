@@ -1,7 +1,7 @@
 """Validated copies of model objects: how every panel turns user input into a new object.
 
-Model objects are never mutated in place (undo commands keep references to old
-versions); an edit builds a new, fully validated object or raises
+Model objects are immutable (undo commands keep references to old versions,
+the analyser keys its caches on them); an edit builds a new, fully validated object or raises
 :class:`EditRefused` with the model's own reason, shown next to the widget.
 """
 
@@ -32,11 +32,11 @@ def reason(err: ValidationError) -> str:
 
 
 def set_in(data: Any, path: Sequence[PathStep], value: Any) -> Any:
-    """A copy of plain ``data`` (dicts/lists) with ``path`` set to ``value`` (None removes a dict key)."""
+    """A copy of plain ``data`` (dicts, lists/tuples) with ``path`` set to ``value`` (None removes a dict key)."""
     if not path:
         return value
     head, rest = path[0], path[1:]
-    if isinstance(data, list):
+    if isinstance(data, (list, tuple)):
         out_list = list(data)
         out_list[int(head)] = set_in(out_list[int(head)], rest, value)
         return out_list

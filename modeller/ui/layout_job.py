@@ -2,8 +2,9 @@
 
 A QProcess is asynchronous on the UI thread's event loop (no worker thread and
 no locking) and can be killed at any moment, which is what Cancel needs. The
-job works on a snapshot of the project taken when it starts, so edits made
-while ``dot`` runs cannot disturb it; deciding what to do with a result that
+job works on the project as it was when it starts (model objects are
+immutable; an edit swaps in a new project), so edits made while ``dot`` runs
+cannot disturb it; deciding what to do with a result that
 the edits made stale is the caller's business (see ``MainWindow.auto_layout``).
 
 Outcomes, each reported exactly once:
@@ -21,14 +22,13 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QProcess, QTimer, Signal
 
 from modeller.model import Project
-from modeller.ui.analysis_worker import snapshot
 from modeller.ui.layout import Positions, Sizes, complete_positions, dot_binary, dot_source, layered_positions
 
 DOT_TIMEOUT_S = 10.0
 
 
 class LayoutJob(QObject):
-    """Lays out a snapshot of ``project``; start with :meth:`start`, stop with :meth:`cancel`."""
+    """Lays out ``project`` as it is now; start with :meth:`start`, stop with :meth:`cancel`."""
 
     #: positions (dict id -> (x, y)), engine ("graphviz" or "built-in")
     finished = Signal(object, str)
@@ -44,7 +44,7 @@ class LayoutJob(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.project = snapshot(project)
+        self.project = project  # immutable: the worker reads it as it is
         self.sizes = dict(sizes)
         self.binary = dot_binary(dot) if use_graphviz else None
         self.fallback_reason = ""

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.model import Position, Project
+from modeller.model.text import shown
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.scene import CanvasScene
@@ -133,7 +134,7 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.analysis.analysed.connect(self._analysed)
-        self.analysis.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        self.analysis.failed.connect(lambda message: self.notify(message, 8000))
         self.live = LiveController(
             self.analysis,
             self.recommendations,
@@ -407,7 +408,11 @@ class MainWindow(QMainWindow):
     def title_text(self) -> str:
         path = self.document.path
         name = path.name if path else self.document.project.name
-        return f"{name}{'*' if self.document.is_modified() else ''} — Modeller"
+        return f"{shown(name)}{'*' if self.document.is_modified() else ''} — Modeller"
+
+    def notify(self, message: str, timeout_ms: int) -> None:
+        """A status-bar message; the user text in it (paths, names, errors) shown escaped and cut."""
+        self.statusBar().showMessage(shown(message, 500), timeout_ms)
 
     def _update_title(self) -> None:
         self.setWindowTitle(self.title_text())
@@ -488,7 +493,7 @@ class MainWindow(QMainWindow):
             offset = 40.0 * self._paste_count
             command = paste_command(self.document, data, (offset, offset))
         except (ValueError, TypeError, AttributeError) as err:
-            self.statusBar().showMessage(f"Nothing to paste: the clipboard holds no Modeller cards ({err})"[:200], 5000)
+            self.notify(f"Nothing to paste: the clipboard holds no Modeller cards ({shown(err)})", 5000)
             return
         if command is None:
             return
@@ -569,7 +574,7 @@ class MainWindow(QMainWindow):
         if new:
             self.document.push(MoveCommand(self.document, new, "Auto-layout"))
             self.view.fit_to_window()
-        self.statusBar().showMessage(message, 6000)
+        self.notify(message, 6000)
 
     def _toggle_snap(self, on: bool) -> None:
         self.scene.snap_to_grid = on
@@ -663,7 +668,7 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.setClean()
         self.recovery.clear()
         self.add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
+        self.notify(f"Saved {path}", 4000)
         return True
 
     # ------------------------------------------------------------ recent files
@@ -698,7 +703,7 @@ class MainWindow(QMainWindow):
         try:
             self.recovery.write(dumps_project(self.document.project), self.document.path)
         except (OSError, ValueError) as err:
-            self.statusBar().showMessage(f"Autosave failed: {err}", 8000)
+            self.notify(f"Autosave failed: {err}", 8000)
             return False
         return True
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_edits import changed
 
 from modeller.cli.cmd_check import render_text
 from modeller.cli.main import main
@@ -44,7 +45,9 @@ def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]
 def test_fail_on_levels(capsys: pytest.CaptureFixture[str], tmp_path: Path, level: str, expected: int) -> None:
     # reviews kept as an array of ids in each product: an unbounded array (warning), no error
     project = load_project(SAMPLES / "ecommerce.modeller.json")
-    next(r for r in project.relationships if r.id == "product_reviews").strategy = "child-refs"
+    project = changed(
+        project, next(r for r in project.relationships if r.id == "product_reviews"), strategy="child-refs"
+    )
     path = tmp_path / "warned.modeller.json"
     path.write_text(dumps_project(project), encoding="utf-8")
     code, out, _ = check(capsys, str(path), "--fail-on", level, "--format", "json")
@@ -63,7 +66,7 @@ def test_seed_samples_pass_fail_on_warning(capsys: pytest.CaptureFixture[str]) -
 
 def _embedded_squillions(tmp_path: Path) -> Path:
     project = load_project(SAMPLES / "host-logs.modeller.json")
-    project.relationships[0].strategy = "embed"
+    project = changed(project, project.relationships[0], strategy="embed")
     path = tmp_path / "bad.modeller.json"
     path.write_text(dumps_project(project), encoding="utf-8")
     return path

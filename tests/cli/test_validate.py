@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -142,10 +143,15 @@ def test_loader_bug_is_reported_without_traceback(
 
     monkeypatch.setattr(persistence, "load_project", broken)
     path = write(tmp_path, "ok.modeller.json", GOOD)
-    assert main(["validate", str(path)]) == 2
+    assert main(["validate", str(path)]) == 3
     err = capsys.readouterr().err
-    assert err.splitlines()[0] == f"{path}: internal error while reading (RuntimeError: boom); please report it"
+    first = err.splitlines()[0]
+    assert first.startswith(f"modeller: internal error while reading {path}: RuntimeError: boom — details in ")
+    assert first.endswith(", please report it")
     assert "Traceback" not in err
+    report = Path(first.split("details in ", 1)[1].removesuffix(", please report it"))
+    assert report.parent == Path(os.environ["XDG_CACHE_HOME"]) / "modeller"
+    assert 'raise RuntimeError("boom")' in report.read_text(encoding="utf-8")
 
 
 def test_every_problem_of_every_file_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,14 +59,15 @@ def test_report_covers_collections_relationships_sync_plan_and_findings() -> Non
     ]
     assert order == sorted(order)
     assert "*(overridden: accepted by the team)*" in report
-    assert "Reference: [Manual-limits] https://www.mongodb.com/docs/manual/reference/limits/" in report
+    assert "Reference: \\[Manual-limits\\] https://www.mongodb.com/docs/manual/reference/limits/" in report
 
 
 def test_report_neutralizes_hostile_text() -> None:
     report = design_report(tracker_design(HOSTILE), tracker_project(HOSTILE), tracker_findings(HOSTILE))
     outside_code = re.sub(r"(`+)(?:(?!\1).)*\1", "", re.sub(r"^```[^\n]*\n.*?^```$", "", report, flags=re.M | re.S))
     assert "<" not in outside_code  # raw HTML only ever appears inside code spans and fenced blocks
-    assert report.startswith('# Design report: Hostile "project" &lt;/script&gt;\\n*/ ${p}\n')
+    # rendered, the title reads: Hostile "project" </script>\n*/ ${p}
+    assert report.startswith('# Design report: Hostile "project" &lt;/script&gt;\\\\n\\*/ ${p}\n')
     assert code("a`b") == "``a`b``" and code("`x`") == "`` `x` ``"
     assert fenced("x ```` y")[0] == "`````"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hand_designs import HOSTILE, tracker_design, tracker_findings, tracker_project
+from model_edits import changed
 
 from modeller.export import KINDS, ExportCancelled, ExportError, export_project, parse_kinds
 from modeller.export import files as files_module
@@ -143,7 +144,7 @@ def test_collection_names_never_escape_the_folder(tmp_path: Path) -> None:
 
 def test_invalid_project_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     project = tracker_project()
-    project.relationships[0].many = "nobody"
+    project = changed(project, project.relationships[0], many="nobody")
     with pytest.raises(ExportError, match="the project is not valid"):
         export_project(project, analysis(), tmp_path / "out")
     assert not (tmp_path / "out").exists()

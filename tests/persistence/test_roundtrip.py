@@ -67,7 +67,8 @@ def test_ids_not_positions_layout_kept_apart(tiny: dict[str, Any]) -> None:
     """Moving a box changes only the layout lines: the diff is one line."""
     project = loads_project(json.dumps(tiny))
     before = dumps_project(project).splitlines()
-    project.layout["task"].x = 999
+    moved = project.layout["task"].model_copy(update={"x": 999})
+    project = project.model_copy(update={"layout": {**project.layout, "task": moved}})
     after = dumps_project(project).splitlines()
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert changed == [('      "x": 340,', '      "x": 999,')]

@@ -44,7 +44,7 @@ def test_overwrite_keeps_previous_version_as_bak(tmp_path: Path, tiny: dict[str,
     before = path.read_bytes()
     path.chmod(0o640)
     project = loads_project(before)
-    project.name = "Renamed"
+    project = project.model_copy(update={"name": "Renamed"})
     save_project(project, path)
     assert backup_path(path) == tmp_path / "plan.modeller.json.bak"
     assert backup_path(path).read_bytes() == before
@@ -57,9 +57,9 @@ def test_second_save_replaces_the_bak(tmp_path: Path, tiny: dict[str, Any]) -> N
     path = tmp_path / "plan.modeller.json"
     project = loads_project(pretty(tiny))
     save_project(project, path)
-    project.name = "Two"
+    project = project.model_copy(update={"name": "Two"})
     save_project(project, path)
-    project.name = "Three"
+    project = project.model_copy(update={"name": "Three"})
     save_project(project, path)
     assert load_project(backup_path(path)).name == "Two"
     assert load_project(path).name == "Three"
@@ -80,7 +80,7 @@ def test_failure_midway_leaves_original_intact_and_no_temp_file(
     path.write_text(pretty(tiny))
     original = path.read_bytes()
     project = loads_project(original)
-    project.name = "Changed"
+    project = project.model_copy(update={"name": "Changed"})
 
     def half_write(fd: int, data: bytes) -> None:
         os.write(fd, data[: len(data) // 2])
@@ -121,7 +121,10 @@ def test_unstorable_value_fails_before_touching_disk(tmp_path: Path, tiny: dict[
     path.write_text(pretty(tiny))
     original = path.read_bytes()
     project = loads_project(original)
-    project.entities[0].fields[0].example = float("nan")
+    entity = project.entities[0]
+    field = entity.fields[0].model_copy(update={"example": float("nan")})
+    entity = entity.model_copy(update={"fields": (field, *entity.fields[1:])})
+    project = project.model_copy(update={"entities": (entity, *project.entities[1:])})
     with pytest.raises(ProjectSaveError, match="a value JSON cannot store"):
         save_project(project, path)
     assert path.read_bytes() == original
@@ -134,7 +137,7 @@ def test_symlink_is_written_through(tmp_path: Path, tiny: dict[str, Any]) -> Non
     link = tmp_path / "link.modeller.json"
     link.symlink_to(real)
     project = loads_project(pretty(tiny))
-    project.name = "Through"
+    project = project.model_copy(update={"name": "Through"})
     save_project(project, link)
     assert link.is_symlink()
     assert load_project(real).name == "Through"
@@ -180,9 +183,7 @@ def test_kill_9_during_saves_leaves_old_or_new_and_the_next_save_cleans_up(
     path = tmp_path / "plan.modeller.json"
     versions = []
     for name in ("Old", "New"):
-        project = loads_project(pretty(tiny))
-        project.name = name
-        versions.append(project)
+        versions.append(loads_project(pretty(tiny)).model_copy(update={"name": name}))
     texts = {dumps_project(p).encode("utf-8") for p in versions}
     save_project(versions[0], path)
     save_project(versions[1], path)  # and a .bak

@@ -3,7 +3,8 @@
 Each case is a small project and the exact findings of that rule it must
 produce (severity and subject); ``expect: []`` means the rule must not fire.
 Entities may omit ``name`` (defaults to the id) and ``fields`` (empty); the
-file header keys are added here.
+file header keys are added here. A case may lower thresholds with
+``settings: {name: value}`` (e.g. a count limit of 10,000).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import yaml
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
 from modeller.rules import analyse
+from modeller.rules.settings import DEFAULT_SETTINGS
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -41,7 +43,8 @@ def _cases() -> list[Any]:
 
 @pytest.mark.parametrize(("rule", "case"), _cases())
 def test_rule_case(rule: str, case: dict[str, Any]) -> None:
-    findings = [f for f in analyse(build(case["project"])).findings if f.rule == rule]
+    settings = DEFAULT_SETTINGS.with_values(**case.get("settings", {}))
+    findings = [f for f in analyse(build(case["project"]), settings).findings if f.rule == rule]
     got = sorted((f.severity, f.subject.kind, f.subject.id) for f in findings)
     want = sorted((e["severity"], e["subject"]["kind"], e["subject"]["id"]) for e in case["expect"])
     assert got == want, "\n".join(f"{f.severity} {f.subject.id}: {f.message}" for f in findings)

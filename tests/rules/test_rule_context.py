@@ -15,6 +15,7 @@ from benchmarks.generate import generate_project
 from modeller.rules.catalog import load_rules
 from modeller.rules.engine import _drop
 from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.resolver import ResolveCache, resolve
@@ -23,7 +24,7 @@ from modeller.rules.settings import DEFAULT_SETTINGS
 load_rules()
 PROJECT = generate_project(60, seed=4)
 FACTS = build_context(PROJECT, DEFAULT_SETTINGS, ContextCache())
-DESIGN, RES = resolve(FACTS, ResolveCache())
+DESIGN, RES = resolve(FACTS, REGISTRY.deciders(), ResolveCache())
 
 
 def fresh() -> RuleContext:
@@ -159,9 +160,8 @@ def test_override_equals_dataclasses_replace() -> None:
 
 def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
     from modeller.rules.engine import _run_rules, _sort_key, _State
-    from modeller.rules.incremental.snapshot import Snapshot
 
-    state = _State((), Snapshot.of(PROJECT), ContextCache(), ResolveCache(), {}, {}, (), ())
+    state = _State((), PROJECT, ContextCache(), ResolveCache(), {}, {}, (), ())
     findings = _run_rules(RuleContext(FACTS, DESIGN, RES, memo=state.memo), state)
     assert len(findings) > 100 and findings == state.finds
     assert [k[:5] for k in state.keys] == [_sort_key(state.order, f) for f in findings]

@@ -6,6 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from model_edits import changed
 
 from modeller.persistence import load_project
 from modeller.rules import Analysis, analyse
@@ -81,7 +82,7 @@ def test_sd02_child_refs_and_application_join() -> None:
 
 def test_sd02_without_copies_names_the_array_part_ids() -> None:
     project = load_project(SAMPLES / "product-parts.modeller.json")
-    project.relationships[0].denormalize = []
+    project = changed(project, project.relationships[0], denormalize=())
     products = analyse(project).design.collection("products")
     assert products is not None
     ids = node(products, "part_ids")
@@ -108,8 +109,8 @@ def test_sd03_parent_reference_index_and_no_unbounded_array() -> None:
 
 def test_sd03_embedding_squillions_explicitly_is_an_error_with_the_day() -> None:
     project = load_project(SAMPLES / "host-logs.modeller.json")
-    project.relationships[0].strategy = "embed"
-    project.relationships[0].typical = 1000  # a young host: 1,000 messages today, 4,320 more per day
+    # a young host: 1,000 messages today, 4,320 more per day
+    project = changed(project, project.relationships[0], strategy="embed", typical=1000)
     a = analyse(project)
     r = next(r for r in a.design.relationships if r.id == "host_logmsgs")
     assert r.chosen_by == "user" and r.strategy == "embed"

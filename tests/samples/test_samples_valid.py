@@ -152,7 +152,7 @@ def test_person_addresses_is_a_bounded_one_to_few_read_with_the_person() -> None
     assert r.read_together == 1.0 and not r.many_standalone
     assert [f.name for f in entity(p, "person").fields] == ["name", "ssn"]
     assert [f.name for f in entity(p, "address").fields] == ["street", "city", "state", "zip", "cc"]
-    assert query(p, "person_by_ssn").joins == ["person_addresses"]
+    assert query(p, "person_by_ssn").joins == ("person_addresses",)
 
 
 # -- SD02, SD05, SD06 product-parts --------------------------------------------------------------
@@ -194,8 +194,8 @@ def test_host_logs_is_one_to_squillions_keeping_the_latest_thousand() -> None:
     assert [f.name for f in entity(p, "host").fields] == ["name", "ipaddr"]
     assert [f.name for f in entity(p, "logmsg").fields] == ["time", "message"]
     latest = query(p, "latest_messages_of_host")
-    assert latest.filter == {"host_id": "eq"} and latest.sort == [("time", -1)] and latest.limit == 5000
-    assert query(p, "host_page").hot and query(p, "host_page").joins == ["host_logmsgs"]
+    assert latest.filter == {"host_id": "eq"} and latest.sort == (("time", -1),) and latest.limit == 5000
+    assert query(p, "host_page").hot and query(p, "host_page").joins == ("host_logmsgs",)
 
 
 def test_host_logs_copies_the_immutable_ipaddr_into_messages() -> None:
@@ -204,7 +204,7 @@ def test_host_logs_copies_the_immutable_ipaddr_into_messages() -> None:
     assert [(d.field, d.direction) for d in r.denormalize] == [("ipaddr", "one-to-many")]
     assert field(p, "host", "ipaddr").immutable
     by_ip = query(p, "latest_messages_by_ipaddr")
-    assert by_ip.hot and by_ip.filter == {"host.ipaddr": "eq"} and by_ip.sort == [("time", -1)]
+    assert by_ip.hot and by_ip.filter == {"host.ipaddr": "eq"} and by_ip.sort == (("time", -1),)
 
 
 # -- SD04 task-tracker ---------------------------------------------------------------------------
@@ -220,8 +220,8 @@ def test_task_tracker_reads_both_directions_of_the_reference() -> None:
     assert [f.name for f in entity(p, "task").fields] == ["description", "due_date"]
     person_side = query(p, "person_with_tasks")
     task_side = query(p, "tasks_due")
-    assert person_side.hot and person_side.joins == ["person_tasks"]
-    assert task_side.hot and task_side.joins == ["person_tasks"] and "owner.name" in task_side.projection
+    assert person_side.hot and person_side.joins == ("person_tasks",)
+    assert task_side.hot and task_side.joins == ("person_tasks",) and "owner.name" in task_side.projection
     assert query(p, "tasks_of_owner").filter == {"owner_id": "eq"}
 
 
@@ -273,7 +273,7 @@ def test_ecommerce_has_the_esr_query_on_orders() -> None:
     esr = query(p, "active_orders_of_user")
     assert esr.entity == "order" and esr.hot
     assert esr.filter == {"user_id": "eq", "status": "eq", "amount": "range"}
-    assert esr.sort == [("created_at", -1)]
+    assert esr.sort == (("created_at", -1),)
     assert rel(p, "user_orders").inverse == "user"  # so the generated parent reference is user_id
 
 
@@ -313,6 +313,6 @@ def test_ecommerce_products_are_polymorphic_with_specs() -> None:
     assert {f.name for f in specs["phone"][0].fields or []} == {"screen_size", "ram", "storage", "camera"}
     assert {f.name for f in specs["laptop"][0].fields or []} == {"screen_size", "ram", "storage", "cpu", "battery"}
     assert {f.name for f in specs["headphone"][0].fields or []} == {"driver_size", "noise_cancellation", "battery_life"}
-    assert field(p, "product", "type").enum == ["phone", "laptop", "headphone"]
+    assert field(p, "product", "type").enum == ("phone", "laptop", "headphone")
     assert query(p, "products_of_brand").filter == {"brand": "eq"}
     assert query(p, "phones_with_ram").filter == {"type": "eq", "specs.ram": "range"}

@@ -96,11 +96,11 @@ def test_override_records_note_and_decision_and_survives_save_open(document: Pro
     assert reopened.relationships[0].decision.note == "second thoughts"
 
     document.push(RemoveOverrideCommand(document, finding))
-    assert document.project.overrides == []
+    assert document.project.overrides == ()
     assert document.relationship("person_tasks").decision is None  # type: ignore[union-attr]
     for _ in range(3):
         document.undo_stack.undo()
-    assert document.project.overrides == []
+    assert document.project.overrides == ()
     assert document.relationship("person_tasks").decision is None  # type: ignore[union-attr]
 
 
@@ -110,4 +110,4 @@ def test_override_of_a_field_finding_touches_only_overrides(document: ProjectDoc
     assert document.project.overrides[0].subject.kind == "field"
     assert document.relationship("person_tasks").decision is None  # type: ignore[union-attr]
     document.undo_stack.undo()
-    assert document.project.overrides == []
+    assert document.project.overrides == ()

@@ -89,7 +89,7 @@ def test_drop_on_empty_canvas_cancels_connect(window: MainWindow) -> None:
     drop_from_palette(window, 0, QPoint(150, 150))
     before = window.document.undo_stack.count()
     drag(window, handle_point(window, "entity"), QPoint(700, 600))
-    assert window.document.project.relationships == []
+    assert window.document.project.relationships == ()
     assert window.document.undo_stack.count() == before
     assert not any(item.type() == 6 for item in window.scene.items())  # the rubber line is gone
 

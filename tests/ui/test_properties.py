@@ -158,7 +158,7 @@ def test_queries_panel_adds_and_edits_filters(window: MainWindow) -> None:
     assert "Not applied" in panel.editor.error.text()
     assert window.document.query(query.id).filter == {first_path: "range"}
     panel.editor._add_sort()
-    assert window.document.query(query.id).sort == [(first_path, 1)]
+    assert window.document.query(query.id).sort == ((first_path, 1),)
     per_sec = panel.editor.form.editor(["per_sec"])
     per_sec.widget.setText("12.5")
     per_sec.submit()

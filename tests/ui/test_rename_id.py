@@ -82,7 +82,7 @@ def test_placeholder_ids_follow_names_with_every_reference(window: MainWindow, q
     rel_row.offer.click()
     p = doc.project
     assert [r.id for r in p.relationships] == ["person_tasks"]
-    assert p.queries[0].joins == ["person_tasks"] and p.overrides[2].subject.id == "person_tasks"
+    assert p.queries[0].joins == ("person_tasks",) and p.overrides[2].subject.id == "person_tasks"
     assert window.scene.selected_relationship_ids() == ["person_tasks"]
     assert check_project(p) == []
     after = p.model_copy(deep=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -207,6 +208,98 @@ class DocumentSizeAndNesting(Rule):
                     f"{coll.name} documents nest {depth} levels; MongoDB supports at most {s.max_nesting}",
                     numbers={"depth": depth},
                 )
+
+
+@register
+class MassiveNumberOfCollections(Rule):
+    """Keep the number of collections well under 10,000, and never create one collection per day or tenant.
+
+    *Why*
+    Every collection and each of its indexes is a WiredTiger file that costs
+    cache and checkpoint work (each index at least 8 kB): MongoDB recommends
+    at most 10,000 collections per replica set, or per shard on a sharded
+    cluster, and an Atlas M10 slows down from about 5,000. Collections named
+    by date (``readings_2024_05_10``) multiply without bound and turn every
+    query across periods into one query per collection.
+
+    *Anti-pattern*
+    A ``temperatures_<day>`` collection per day with the same indexes, and a
+    cron job that drops the old ones.
+
+    *Best practice*
+    One ``temperatures`` collection (a time series collection on 5.0+) with
+    the day in an indexed ``timestamp`` field, ``createIndex({sensor: 1,
+    timestamp: 1})``, and a TTL index instead of dropping daily collections.
+    """
+
+    id = "massive-number-of-collections"
+    code = "AP40"
+    family = "antipatterns"
+    severities = ("info", "warning")
+    sources = ("AP-massive-collections", "Manual-AP-reduce-collections", "Univ", "Compass")
+    tradeoff = (
+        "fewer files and indexes for WiredTiger vs. one larger collection that needs the right indexes "
+        "(and possibly sharding)"
+    )
+    #: the number of collections and the series among their names are properties of the whole model
+    scope = "global"
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        s = ctx.settings
+        colls = ctx.design.collections
+        if not colls:
+            return
+        project = ctx.project
+        shards = project.shards if project.sharded and project.shards else 1
+        n = len(colls)
+        where = "per shard" if shards > 1 else "per replica set"
+        if n > s.collections_max * shards:
+            yield self.finding(
+                "warning",
+                "entity",
+                colls[0].root,
+                f"the design has {n:,} collections, more than the {s.collections_max:,} MongoDB recommends "
+                f"{where}: merge collections of the same kind into one with the varying part as an indexed field",
+                numbers={"collections": n, "limit": s.collections_max * shards},
+                sources=("AP-massive-collections", "Compass"),
+            )
+        elif n > s.collections_small_cluster * shards:
+            yield self.finding(
+                "info",
+                "entity",
+                colls[0].root,
+                f"the design has {n:,} collections: an Atlas M10 slows down from about "
+                f"{s.collections_small_cluster:,} {where}; plan a larger tier or merge collections of the same kind",
+                numbers={"collections": n, "limit": s.collections_small_cluster * shards},
+                sources=("Univ",),
+            )
+        series: dict[str, list[str]] = {}
+        roots: dict[str, str] = {}
+        for coll in colls:
+            match = _DATED.match(coll.name)
+            if match is not None:
+                series.setdefault(match["stem"], []).append(coll.name)
+                roots.setdefault(match["stem"], coll.root)
+        for stem, names in series.items():
+            if len(names) < s.dynamic_collections_min:
+                continue
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+            yield self.finding(
+                "warning",
+                "entity",
+                roots[stem],
+                f"{len(names):,} collections differ only by a date in their name ({shown}): a collection per "
+                f"period grows without bound; keep one {stem} collection with the date in an indexed field "
+                "(a time series collection for measurements) and expire old documents with a TTL index",
+                numbers={"collections": names},
+                sources=("Manual-AP-reduce-collections", "AP-massive-collections"),
+            )
+
+
+#: a collection name ending in a year, year-month or date (``readings_2024_05_10``, ``logs2024-05``)
+_DATED = re.compile(
+    r"(?P<stem>.*?[^\d_.-])[_.-]?(?:19|20)\d\d(?:[_.-]?(?:0[1-9]|1[0-2])(?:[_.-]?(?:0[1-9]|[12]\d|3[01]))?)?$"
+)
 
 
 @register

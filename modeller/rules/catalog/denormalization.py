@@ -8,14 +8,19 @@ copies may be stale for a while; the fan-out (updates x copies) is reported.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleContext
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
+from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.plans import CopyPlan, RelPlan
+from modeller.rules.physical.strategy import StrategyView, Vote, subset_size
+
+#: precedence of the refinement votes (highest wins): buckets, then a subset, then an extended reference
+BUCKET, SUBSET, EXTENDED = 30, 20, 10
 
 
 def _rw_text(rw: float | None) -> str:
@@ -34,12 +39,18 @@ def _numbers(cp: CopyPlan) -> dict[str, Any]:
     }
 
 
-def _copies(ctx: RuleContext, rule_id: str) -> Iterable[tuple[RelPlan, CopyPlan]]:
+def _copies(ctx: RuleContext, claims: Callable[[RelPlan, CopyPlan], bool]) -> Iterable[tuple[RelPlan, CopyPlan]]:
+    """The declared copies a rule reports on (``claims``)."""
     for facts in ctx.each_rel_where(has_copies, True):
         plan = ctx.plan(facts.rel.id)
         for cp in plan.copies:
-            if cp.rule == rule_id and not cp.implied:
+            if not cp.implied and claims(plan, cp):
                 yield plan, cp
+
+
+def _point_in_time(cp: CopyPlan) -> bool:
+    """A copy that keeps the value of the moment it was made (``staleness: forever``)."""
+    return cp.denorm.staleness == "forever"
 
 
 def _sync_of(ctx: RuleContext, plan: RelPlan, cp: CopyPlan) -> str:
@@ -48,12 +59,36 @@ def _sync_of(ctx: RuleContext, plan: RelPlan, cp: CopyPlan) -> str:
     return "" if copy is None else copy.sync_advice
 
 
+def subset_vote(rule: Rule, facts: RelFacts, view: StrategyView, also: tuple[str, ...]) -> Vote | None:
+    """Keep the latest ``show_latest`` N in the One when that subset is within the seeds' bounds.
+
+    Shared by the subset pattern and its squillions case (``also`` are the rules cited after ``rule``).
+    """
+    if facts.self_ref:
+        return None
+    k = subset_size(view.ctx, facts, view.elem_bytes)
+    if k is None:
+        return None
+    one, many, elem = facts.one, facts.many, view.elem_bytes
+    n = "an unbounded number of" if facts.unbounded and not facts.max_declared else f"{facts.n_max:,}"
+    return rule.vote(
+        "subset",
+        f"the {one.name} page shows only the latest {k} of up to {n} {many.name}: keep those {k} as copies in "
+        f"{one.name} ($push with $each/$sort/$slice) and every {many.name} in its own collection with a reference "
+        f"to its {one.name}",
+        f"the {one.name} renders with one read; every new {many.name} costs two writes and the {k} copies add "
+        f"about {k * elem} bytes to each {one.name}",
+        rules=(rule.id, *also),
+        numbers={"show_latest": k, "subset_bytes": k * elem},
+    )
+
+
 class _GateRule(Rule):
     """Report declared copies of this rule against the read/write gate."""
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         s = ctx.settings
-        for plan, cp in _copies(ctx, self.id):
+        for plan, cp in _copies(ctx, self.claims):
             rel = plan.facts.rel
             what = self.describe(plan, cp)
             if cp.rw is not None and cp.rw < s.denorm_rw_warn:
@@ -90,6 +125,10 @@ class _GateRule(Rule):
                 numbers=_numbers(cp),
             )
 
+    def claims(self, plan: RelPlan, cp: CopyPlan) -> bool:
+        """The copies this rule reports on."""
+        raise NotImplementedError
+
     def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
         raise NotImplementedError
 
@@ -123,6 +162,10 @@ class DenormManyToOneReadMostly(_GateRule):
         "atomically, and the array grows by the field's size per element"
     )
 
+    def claims(self, plan: RelPlan, cp: CopyPlan) -> bool:
+        """Copies into the One's array of references."""
+        return cp.location == "child-array" and not _point_in_time(cp)
+
     def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
         return (
             f"copy {cp.source.name}.{cp.denorm.field} into each element of {cp.target.name}'s array of "
@@ -153,6 +196,10 @@ class DenormOneToManyIntoChildren(_GateRule):
     severities = ("info", "suggestion")
     sources = ("Zola-2", "Zola-3")
     tradeoff = "the join is avoided on reads of the N side; renaming the One updates all its N"
+
+    def claims(self, plan: RelPlan, cp: CopyPlan) -> bool:
+        """Copies next to the reference in each N, unless the N are squillions (rule 13)."""
+        return cp.location == "flat" and plan.facts.rel.cardinality != "one-to-squillions" and not _point_in_time(cp)
 
     def describe(self, plan: RelPlan, cp: CopyPlan) -> str:
         return f"copy {cp.source.name}.{cp.denorm.field} into each {cp.target.name} as {cp.name}"
@@ -239,6 +286,14 @@ class SquillionsToOneLastN(Rule):
     severities = ("info", "suggestion")
     sources = ("Zola-2", "Manual-duplicate")
     tradeoff = "the One renders without a second query; two writes per new N and K copies in the One"
+    decides = "refinement"
+    precedence = SUBSET
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """The latest K of an unbounded N side (the subset pattern's squillions case)."""
+        if not (facts.unbounded or facts.rel.cardinality == "one-to-squillions"):
+            return None
+        return subset_vote(self, facts, view, ("subset-pattern",))
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(strategy_of, "subset"):
@@ -289,6 +344,24 @@ class ExtendedReference(Rule):
         "removes the join from the hot path; duplicates data that goes stale unless synced — keep the "
         "copied set minimal and stable"
     )
+    decides = "refinement"
+    precedence = EXTENDED
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A parent reference whose N side shows fields of its One carries them: ``{_id, fields}``."""
+        rel, base = facts.rel, view.base
+        if base is None or base.strategy != "parent-ref" or facts.self_ref or rel.cardinality == "one-to-squillions":
+            return None
+        fields = ", ".join(d.field for d in rel.denormalize if d.direction == "one-to-many")
+        if not fields:
+            return None
+        return self.vote(
+            "extended-ref",
+            f"each {facts.many.name} shows {fields} of its {facts.one.name}: store the reference as a "
+            f"sub-document {{_id, {fields}}} (extended reference) so the page needs no $lookup",
+            "removes the join from the hot path; the copied fields are duplicated and must be kept in sync "
+            "(application code, change streams or a scheduled job) unless they are point-in-time values",
+        )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(strategy_of, "extended-ref"):
@@ -343,7 +416,7 @@ class PointInTimeSnapshot(Rule):
     tradeoff = "history stays correct; reports of the current value must read the source"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for plan, cp in _copies(ctx, self.id):
+        for plan, cp in _copies(ctx, lambda _plan, cp: _point_in_time(cp)):
             yield self.finding(
                 "info",
                 "relationship",

@@ -13,6 +13,7 @@ from modeller.rules.framework.rule import Rule, append_index
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, IndexDesign
 from modeller.rules.physical.esr import covers_fields, serves
+from modeller.rules.physical.index_reasons import COMPOUND_QUERY, EXPIRY, QUERY, TEXT_OR_GEO, UNIQUE
 from modeller.rules.physical.resolver import is_multikey, parallel_arrays
 
 
@@ -83,6 +84,7 @@ class EsrCompoundIndex(Rule):
     severities = ("info", "suggestion", "warning")
     sources = ("Manual-ESR", "CN")
     tradeoff = "one well-ordered index serves filter and sort; every extra index costs writes"
+    index_claims = ((COMPOUND_QUERY, 0),)
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for q in ctx.each_query():
@@ -149,6 +151,7 @@ class IndexHotQueries(Rule):
     severities = ("suggestion",)
     sources = ("Manual-best-practices", "Compass")
     tradeoff = "read latency vs. write cost and RAM (each index is at least 8 kB)"
+    index_claims = ((QUERY, 0),)
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for q in ctx.each_query():
@@ -195,6 +198,7 @@ class TtlRetentionIndex(Rule):
     severities = ("info", "suggestion")
     sources = ("Manual-TTL", "Manual-best-practices", "CN")
     tradeoff = "automatic cleanup vs. delete load and no history (archive instead when history matters)"
+    index_claims = ((EXPIRY, 0),)
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for coll in ctx.each_collection():
@@ -255,6 +259,7 @@ class SpecialIndexTypes(Rule):
     severities = ("info", "suggestion")
     sources = ("CN", "Manual-partial", "Manual-keyword", "Manual-limits")
     tradeoff = "smaller or special-purpose indexes only serve queries whose predicates match their definition"
+    index_claims = ((UNIQUE, 0), (TEXT_OR_GEO, 0))
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for q in ctx.each_query():

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model.project import Entity
+from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.framework.context import RuleContext
 from modeller.rules.framework.findings import Finding
@@ -13,6 +14,9 @@ from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
 from modeller.rules.physical import js
 from modeller.rules.physical.design import CollectionDesign
+from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.index_reasons import BUCKET_SERIES
+from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
 
 
 @register
@@ -43,6 +47,24 @@ class BucketPattern(Rule):
         "far fewer documents and index entries, pre-computed aggregates; writes become an upsert and "
         "ad-hoc queries on single measurements need $unwind"
     )
+    decides = "refinement"
+    precedence = BUCKET
+    index_claims = ((BUCKET_SERIES, 0),)
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A time series kept by parent reference is grouped in buckets (when no time series collection fits)."""
+        base, many = view.base, facts.many
+        if base is None or base.strategy != "parent-ref" or facts.self_ref or not bucket_wanted(view.ctx, many):
+            return None
+        size = (many.timeseries.bucket_size if many.timeseries else None) or 60
+        return self.vote(
+            "bucket",
+            f"{many.name} is a time series: group {size} measurements per bucket document with "
+            f"count/sum/min/max instead of one document per measurement (bucket pattern, CN seed); " + base.reason,
+            "far fewer documents and index entries and pre-computed aggregates; writes become an upsert "
+            "into the open bucket and ad-hoc queries on single readings need $unwind",
+            numbers={"bucket_size": size},
+        )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for coll in ctx.each_collection():
@@ -225,6 +247,14 @@ class SubsetPattern(Rule):
     severities = ("info", "suggestion")
     sources = ("Manual-subset", "BwP-subset", "Manual-duplicate")
     tradeoff = "smaller working set and a single-query page vs. two collections and duplicated elements"
+    decides = "refinement"
+    precedence = SUBSET
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """The latest K of a bounded N side (the unbounded case is ``squillions-to-one-last-n``)."""
+        if facts.unbounded or facts.rel.cardinality == "one-to-squillions":
+            return None
+        return subset_vote(self, facts, view, ())
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(recommended_of, "subset"):
@@ -232,9 +262,7 @@ class SubsetPattern(Rule):
             k = facts.rel.show_latest or 0
             if plan.strategy == "subset":
                 sev = (
-                    "info"
-                    if plan.chosen_by == "user" or "squillions-to-one-last-n" in plan.rec.rules
-                    else ("suggestion")
+                    "info" if plan.chosen_by == "user" or SquillionsToOneLastN.id in plan.rec.rules else ("suggestion")
                 )
                 yield self.finding(
                     sev,

@@ -1,4 +1,11 @@
-"""Relationship shape rules (RULES.md 1-10): embed or reference, and which way round."""
+"""Relationship shape rules (RULES.md 1-10): embed or reference, and which way round.
+
+Rules 1-6 decide how a relationship is stored (``decides = "base"``): each
+votes when its trigger holds, and the vote with the highest precedence wins,
+so the precedences put Zola's questions in order — a tree, many-to-many,
+one-to-one, unbounded growth, a few read together, read in both directions,
+otherwise an array of references.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +16,35 @@ from modeller.rules.framework.context import RuleContext
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
+from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.strategy import StrategyView, Vote
+from modeller.rules.settings import Settings
+
+#: precedence of the base votes (highest wins): Zola's questions in order
+TREE, MANY_TO_MANY, ONE_TO_ONE, SQUILLIONS, FEW, BOTH_WAYS, REFERENCES = 100, 90, 80, 60, 50, 40, 30
+
+
+def _one_to_n(facts: RelFacts) -> bool:
+    """The relationship is one-to-few, one-to-many or one-to-squillions."""
+    return facts.rel.cardinality not in ("one-to-one", "many-to-many")
+
+
+def _not_embedded_because(facts: RelFacts, s: Settings) -> str:
+    """Why a one-to-N is not embedded (the first part of a reference strategy's reason)."""
+    if facts.standalone:
+        return facts.standalone_reason
+    if facts.n_max > s.embed_max:
+        return f"up to {facts.n_max:,} {plural_label(facts.many.name)} is more than 'a couple of hundred' (Zola-3)"
+    return f"only {facts.read_together:.0%} of {facts.one.name} reads need them"
 
 
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
-    strategies: tuple[str, ...] = ()
+    decides = "base"
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(base_rule_of, self.id):
@@ -88,6 +117,20 @@ class EmbedOneToOne(_StrategyRule):
     severities = ("info", "suggestion")
     sources = ("Manual-1:1", "Zola-1", "CN")
     tradeoff = "one read and atomic updates vs. a larger parent; the child cannot be listed on its own"
+    precedence = ONE_TO_ONE
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        if facts.rel.cardinality != "one-to-one" or facts.standalone:
+            return None
+        if facts.read_together < view.ctx.settings.read_together_min:
+            return None
+        one, many = facts.one, facts.many
+        return self.vote(
+            "embed",
+            f"one {one.name} has exactly one {many.name}, read together ({facts.read_together:.0%} of reads) "
+            f"and never on its own: embed it as a sub-document (Zola-1: favor embedding)",
+            f"one read and atomic updates; {many.name} cannot be listed on its own without scanning {one.name}",
+        )
 
 
 @register
@@ -115,6 +158,29 @@ class EmbedOneToFew(_StrategyRule):
     severities = ("info", "suggestion")
     sources = ("Zola-1", "CN", "Manual-1:N-embed", "Skills")
     tradeoff = "single read and atomic $push/$pull vs. each $push rewriting the document"
+    precedence = FEW
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        s = view.ctx.settings
+        if not _one_to_n(facts) or facts.standalone:
+            return None
+        if facts.read_together < s.read_together_min or facts.n_max > s.embed_max:
+            return None
+        one, many = facts.one, facts.many
+        borderline = facts.n_max > s.few_max
+        extra = (
+            f" ({facts.n_max} is between the CN seed's {s.few_max} and Zola's 'couple of hundred': borderline)"
+            if borderline
+            else ""
+        )
+        return self.vote(
+            "embed",
+            f"each {one.name} has at most {facts.n_max} {plural_label(many.name)}, read together with it and never on "
+            f"their own: embed them as an array of sub-documents with maxItems {facts.n_max} (Zola-1 one-to-few){extra}",
+            "one read, atomic $push/$pull and no join; every $push rewrites the document and the embedded "
+            f"{plural_label(many.name)} cannot be queried on their own",
+            borderline=borderline,
+        )
 
 
 @register
@@ -144,6 +210,20 @@ class ChildRefsOneToMany(_StrategyRule):
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Zola-3", "Manual-1:N-ref")
     tradeoff = "independent access and a small parent vs. a second query per read"
+    precedence = REFERENCES
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        if not _one_to_n(facts):
+            return None
+        one, many = facts.one, facts.many
+        return self.vote(
+            "child-refs",
+            f"{_not_embedded_because(facts, view.ctx.settings)}: keep {many.name} in its own collection and an array "
+            f"of their ids (at most {facts.n_max:,}) in {one.name}; read them with an application-level join "
+            "find({_id: {$in: ids}}) — don't fear it when the fields are indexed and projected (Zola-3)",
+            f"{many.name} is addressable on its own and {one.name} stays small; a second query per read, and the "
+            "array must be maintained on insert/delete",
+        )
 
 
 @register
@@ -169,6 +249,35 @@ class ParentRefOneToSquillions(_StrategyRule):
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
     tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
+    precedence = TREE
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        one, many = facts.one, facts.many
+        if facts.self_ref:
+            return self.vote(
+                "parent-ref",
+                f"{one.name} refers to itself (a tree): each node stores a reference to its parent; a document "
+                "cannot embed itself",
+                "children and parent are one indexed query each; ancestors and subtrees need $graphLookup",
+            )
+        if not _one_to_n(facts):
+            return None
+        if not (
+            facts.unbounded
+            or facts.rel.cardinality == "one-to-squillions"
+            or facts.n_max > view.ctx.settings.refarray_max
+        ):
+            return None
+        what = "grows without bound" if facts.unbounded else f"reaches {facts.n_max:,} per {one.name}"
+        return self.vote(
+            "parent-ref",
+            f"the number of {plural_label(many.name)} per {one.name} {what}: even an array of ObjectIds would outgrow "
+            f"the 16 MiB document (Zola-1 one-to-squillions); store a reference to the {one.name} in each "
+            f"{many.name} and index it",
+            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
+            "counts and sums over them are not free (see computed-pattern)",
+            precedence=SQUILLIONS,
+        )
 
 
 @register
@@ -195,6 +304,23 @@ class NoEmbedIndependentAccess(Rule):
     severities = ("suggestion",)
     sources = ("Zola-3", "Manual-embed-vs-ref")
     tradeoff = "independent access and a smaller parent vs. an extra query when both are shown"
+    decides = "base"
+    precedence = ONE_TO_ONE
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A one-to-one that stands alone or is rarely read with its One keeps its own collection."""
+        if facts.rel.cardinality != "one-to-one":
+            return None
+        if not facts.standalone and facts.read_together >= view.ctx.settings.read_together_min:
+            return None
+        one, many = facts.one, facts.many
+        why = facts.standalone_reason or f"only {facts.read_together:.0%} of reads need both"
+        return self.vote(
+            "parent-ref",
+            f"one-to-one, but {why}: keep {many.name} in its own collection with a reference to its {one.name}",
+            "independent access and a smaller document vs. a second query when both are shown",
+            rules=(EmbedOneToOne.id, self.id),
+        )
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(strategy_of, "embed"):
@@ -240,6 +366,41 @@ class ManyToManyRefs(_StrategyRule):
         "both directions are one indexed query, but reassigning a child updates two documents and is NOT "
         "atomic without a multi-document transaction (default lifetime 60 s)"
     )
+    precedence = MANY_TO_MANY
+    index_claims = ((LINK_ARRAY, 0),)
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        s = view.ctx.settings
+        rel, one, many = facts.rel, facts.one, facts.many
+        if rel.cardinality == "many-to-many":
+            if facts.n_max > s.refarray_max:
+                return self.vote(
+                    "parent-ref",
+                    f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
+                    f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
+                    f"array of references only in each {many.name} and query it by {one.name}",
+                    "both directions stay one indexed query; the large side never holds an array",
+                )
+            return self.vote(
+                "two-way",
+                f"each {one.name} relates to many {many.name} and each {many.name} to many {one.name}: arrays of "
+                f"references on both sides, each indexed, so either direction is one query",
+                "both directions are one indexed query; changing a link updates two documents and is not atomic "
+                "without a multi-document transaction",
+            )
+        if not _one_to_n(facts) or not (facts.many_needs_one or rel.inverse):
+            return None
+        role = rel.inverse or one.name
+        return self.vote(
+            "two-way",
+            f"{_not_embedded_because(facts, s)}; and both directions are read ('the {plural_label(many.name)} of one "
+            f"{one.name}' and 'the {role} of one {many.name}'): keep an array of {many.name} ids in {one.name} and a "
+            f"reference to the {one.name} in each {many.name} (Zola-2 two-way referencing)",
+            "both directions are one indexed query; reassigning one "
+            f"{many.name} updates two documents and is not atomic without a multi-document transaction",
+            rules=(self.id, ChildRefsOneToMany.id),
+            precedence=BOTH_WAYS,
+        )
 
     def _extra(self, ctx: RuleContext, plan: RelPlan, numbers: dict[str, Any]) -> str:
         numbers["transaction_lifetime_s"] = ctx.settings.transaction_lifetime_s
@@ -276,6 +437,7 @@ class SingleCollectionManyToMany(Rule):
     severities = ("suggestion",)
     sources = ("Manual-single-collection",)
     tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
+    index_claims = ((LINKS, 0),)
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for facts in ctx.each_rel_where(cardinality_of, "many-to-many"):
@@ -420,13 +582,15 @@ class IndexReferenceFields(Rule):
     severities = ("suggestion", "warning")
     sources = ("CN", "Zola-3")
     tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
+    #: second to the pattern that asks for the index (bucket, single collection, two-way many-to-many)
+    index_claims = ((REFERENCE, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         for coll in ctx.each_collection():
             entity = ctx.facts.entities[coll.root]
             declared = [idx for idx in coll.indexes if idx.origin == "user"]
             for idx in coll.indexes:
-                if "index-reference-fields" not in idx.rules or idx.origin == "user":
+                if self.id not in idx.rules or idx.origin == "user":
                     continue
                 ref = idx.keys[0][0]
                 if declared and any(d.keys and d.keys[0][0] == ref for d in declared):

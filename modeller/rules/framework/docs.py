@@ -41,6 +41,16 @@ def render_rule(rule: type[Rule]) -> str:
     lines.append(f"- **Severities:** {', '.join(rule.severities)}")
     if rule.tradeoff:
         lines.append(f"- **Trade-off:** {rule.tradeoff}")
+    if rule.decides:
+        what = (
+            "how a relationship is stored"
+            if rule.decides == "base"
+            else "a refinement of the storage the shape rules chose"
+        )
+        lines.append(f"- **Decides:** {what} (votes with precedence up to {rule.precedence}; the highest vote wins)")
+    if rule.index_claims:
+        reasons = ", ".join(reason for reason, _ in rule.index_claims)
+        lines.append(f"- **Listed on the indexes the engine adds for:** {reasons}")
     lines.append("")
     for name in SECTIONS:
         lines.append(f"**{name}**")

@@ -109,6 +109,18 @@ SOURCES: dict[str, tuple[str, str]] = {
         "Schema Design Anti-Pattern: Unnecessary Indexes",
         "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-unnecessary-indexes/",
     ),
+    "AP-massive-collections": (
+        "Schema Design Anti-Pattern: Massive Number of Collections",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-massive-number-collections/",
+    ),
+    "Manual-AP-reduce-collections": (
+        "MongoDB Manual, Reduce the Number of Collections",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-antipatterns/reduce-collections/",
+    ),
+    "Univ": (
+        "MongoDB University, Advanced Schema Patterns and Antipatterns",
+        "https://learn.mongodb.com/",
+    ),
     "BwP-bucket": (
         "Building with Patterns: The Bucket Pattern",
         "https://www.mongodb.com/blog/post/building-with-patterns-the-bucket-pattern",

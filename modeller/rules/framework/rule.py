@@ -4,6 +4,11 @@ A rule's docstring has a one-line summary, then the sections *Why*,
 *Anti-pattern* and *Best practice*; ``sources`` names the RULES.md source
 keys. ``check`` receives the analysis context (project, settings, plans,
 design) and yields :class:`Finding` objects; it never touches the UI.
+
+A strategy rule also owns a decision: it sets ``decides`` and returns its
+:class:`~modeller.rules.physical.strategy.Vote` for a relationship from
+``decide``; the engine hands the deciding rules to the resolver, which
+applies the winning votes (``modeller.rules.physical.strategy``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from modeller.rules.framework.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
 from modeller.rules.framework.references import cite
+from modeller.rules.physical.strategy import StrategyView, Vote
 
 if TYPE_CHECKING:
     from modeller.rules.framework.context import RuleContext
@@ -37,9 +43,45 @@ class Rule:
     #: "subject": each finding depends only on the subject ``check`` is looking at (``ctx.each_*``), so an
     #: incremental analysis re-checks changed subjects only; "global": findings depend on the whole model
     scope: ClassVar[str] = "subject"
+    #: "base": ``decide`` votes for how a relationship is stored; "refinement": it votes for a refinement of
+    #: the base choice (``view.base``); "": the rule only reports
+    decides: ClassVar[str] = ""
+    #: the highest weight this rule votes with (a vote may carry a lower one): the highest vote of a stage
+    #: wins, and the rules are asked in this order (Zola's questions in order)
+    precedence: ClassVar[int] = 0
+    #: (reason, rank): the reasons for an index this rule stands behind (``physical.index_reasons``), each with
+    #: the place of this rule in such an index's ``rules`` (rank 0 first, then registration order)
+    index_claims: ClassVar[tuple[tuple[str, int], ...]] = ()
 
     def check(self, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """This rule's vote for the relationship of ``facts``, or None when its trigger does not hold."""
+        return None
+
+    def vote(
+        self,
+        strategy: str,
+        reason: str,
+        tradeoff: str,
+        *,
+        rules: tuple[str, ...] | None = None,
+        numbers: dict[str, Any] | None = None,
+        borderline: bool = False,
+        precedence: int | None = None,
+    ) -> Vote:
+        """A vote of this rule (its id, its precedence unless given, citing itself unless ``rules`` is given)."""
+        return Vote(
+            strategy,
+            self.id,
+            reason,
+            tradeoff,
+            self.precedence if precedence is None else precedence,
+            (self.id,) if rules is None else rules,
+            {} if numbers is None else numbers,
+            borderline,
+        )
 
     # ----- documentation -----
     @classmethod

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
-from modeller.rules.incremental.snapshot import Snapshot
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.physical.documents import make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
@@ -34,6 +34,7 @@ from modeller.rules.physical.resolver import (
     resolve_unit,
     unit_key,
 )
+from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -103,14 +104,24 @@ class Patched:
     replaced_rels: list[tuple[Relationship, Relationship]] = field(default_factory=list)
 
 
-def _replaced(old: list[Any], new: list[Any]) -> list[int]:
+def _replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
     return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
 
 
 def patch(
-    prev: Previous, snap: Snapshot, project: Project, ccache: ContextCache, rcache: ResolveCache
-) -> tuple[Patched, Snapshot] | None:
-    """The analysis inputs of ``project`` derived from ``prev`` (and the new snapshot), or None for a big edit.
+    prev: Previous,
+    last: Project,
+    project: Project,
+    ccache: ContextCache,
+    rcache: ResolveCache,
+    deciders: Deciders,
+) -> Patched | None:
+    """The analysis inputs of ``project`` derived from ``prev`` (the analysis of ``last``), or None for a big edit.
+
+    Model objects are immutable, so the objects ``project`` shares with ``last``
+    are unchanged and the replaced ones are found by identity alone.
+
+    Replaced relationships are re-planned with the strategy rules' votes (``deciders``).
 
     ``prev`` is changed in place (its caches stay consistent either way, so a
     None answer only means the caller must run the whole-model pass).
@@ -118,29 +129,27 @@ def patch(
     if not prev.simple:
         return None
     ents, rels, queries = project.entities, project.relationships, project.queries
-    if len(snap.ents.objs) != len(ents) or len(snap.rels.objs) != len(rels) or len(snap.queries.objs) != len(queries):
+    old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
+    if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) != len(queries):
         return None
-    ce, cr = _replaced(snap.ents.objs, ents), _replaced(snap.rels.objs, rels)
-    if len(ce) + len(cr) > MAX_EDITS or _replaced(snap.queries.objs, queries):
+    ce, cr = _replaced(old_ents, ents), _replaced(old_rels, rels)
+    if len(ce) + len(cr) > MAX_EDITS or _replaced(old_queries, queries):
         return None
     for i in ce:
-        old_e, new_e = snap.ents.objs[i], ents[i]
+        old_e, new_e = old_ents[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
             return None
         if old_e.timeseries is not None or new_e.timeseries is not None:
             return None
     replaced_rels = []
     for j in cr:
-        old_r, new_r = snap.rels.objs[j], rels[j]
+        old_r, new_r = old_rels[j], rels[j]
         if old_r.id != new_r.id or old_r.one != new_r.one or old_r.many != new_r.many:
             return None
         old_d, new_d = old_r.decision, new_r.decision
         if (old_d is None) != (new_d is None) or (old_d is not None and new_d is not None and old_d.note != new_d.note):
             return None  # the decision's note overrides findings: the whole-model pass re-applies it
         replaced_rels.append((old_r, new_r))
-    # every object not replaced must have kept its content (the snapshot takes the replaced ones)
-    if not snap.ents.then(ents, ce) or not snap.rels.then(rels, cr) or not snap.queries.same(queries):
-        return None
     ctx, res = prev.ctx, prev.res
     # ----- context: new entities, their paths, the facts of every relationship that reads them -----
     ctx.project = project
@@ -173,7 +182,7 @@ def patch(
     changed_plans: dict[str, RelPlan] = {}
     for rid, f in new_facts.items():
         _, chosen_old, cycle, old_plan = rcache.plans[rid]
-        plan = first_plan(ctx, f)
+        plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
         if chosen != chosen_old and "embed" in (chosen, chosen_old):
             return None
@@ -207,7 +216,9 @@ def patch(
         old = res.unit_results[u]
         if len(old.key) == len(key) and all(map(operator.is_, old.key, key)):
             continue
-        new = resolve_unit(ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key)
+        new = resolve_unit(
+            ctx, plans, res.embedded_in, res.buckets, res.shared_with, roots, members, key, deciders.index_rules
+        )
         if not _same_layout(old, new):
             rcache.units[roots[0]] = new
             return None
@@ -245,7 +256,7 @@ def patch(
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
-    return out, snap
+    return out
 
 
 def _bucket_rel(ctx: Context, plans: dict[str, RelPlan], many_id: str) -> str | None:

@@ -84,6 +84,8 @@ class ShapeNode:
     faker: str | None = None
     example: Any = None
     description: str | None = None
+    #: the value may also be null (the parent reference of a tree's root)
+    nullable: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
@@ -105,6 +107,8 @@ class ShapeNode:
                 out[key] = value
         if self.required:
             out["required"] = True
+        if self.nullable:
+            out["nullable"] = True
         if self.unique:
             out["unique"] = True
         if self.source is not None:

@@ -272,6 +272,7 @@ class ShapeBuilder:
                 t,
                 role="parent-ref",
                 required=True,
+                nullable=plan.facts.self_ref,  # the root of a tree has no parent (Manual: parent: null)
                 entity=one.id,
                 relationship=plan.facts.rel_id,
                 ref_collection=ref_coll,
@@ -338,6 +339,7 @@ class ShapeBuilder:
                 "object",
                 role="extended-ref",
                 required=True,
+                nullable=plan.facts.self_ref,  # the root of a tree has no parent to copy
                 entity=one.id,
                 relationship=plan.facts.rel_id,
                 ref_collection=self.collection_of(one.id),

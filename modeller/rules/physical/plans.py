@@ -15,7 +15,7 @@ from modeller.model.project import Denormalization, Entity, Field
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.naming import snake
 from modeller.rules.physical.sizes import DOC_OVERHEAD, element_overhead, value_bytes
-from modeller.rules.physical.strategy import Recommendation, bucket_wanted, recommend
+from modeller.rules.physical.strategy import Deciders, Recommendation, bucket_wanted, recommend
 
 
 @dataclass(slots=True)
@@ -30,7 +30,6 @@ class CopyPlan:
     #: "flat" (next to the reference), "extended" (inside the extended-reference sub-document),
     #: "child-array" (inside each {id, ...} element of the One's array), "subset" (subset elements)
     location: str
-    rule: str
     sync: str = "application"
     rw: float | None = None
     copies_per_update: float = 1.0
@@ -97,8 +96,8 @@ def rw_ratio(ctx: Context, source: Entity, path: str, reader: Entity) -> float |
     return reads / f.updates_per_sec
 
 
-def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dict[str, RelPlan]:
-    """A plan for every relationship, in project order.
+def plan_relationships(ctx: Context, deciders: Deciders, cache: dict[str, Any] | None = None) -> dict[str, RelPlan]:
+    """A plan for every relationship, in project order, from the strategy rules' votes (``deciders``).
 
     With ``cache`` (relationship id -> (facts, strategy before the cycle check,
     cycle, plan)), a plan whose facts are the same object and whose cycle
@@ -116,13 +115,13 @@ def plan_relationships(ctx: Context, cache: dict[str, Any] | None = None) -> dic
             chosen = entry[1]
         else:
             entry = None
-            plan = _plan(ctx, facts, sizes)
+            plan = _plan(ctx, facts, sizes, deciders)
             chosen = plan.strategy
         cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one_id, facts.many_id)
         if entry is not None and entry[2] == cycle:
             plan = entry[3]
         else:
-            plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes), cycle)
+            plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes, deciders), cycle)
         assert plan is not None
         if plan.strategy == "embed":
             embed_parent.setdefault(facts.many_id, set()).add(facts.one_id)
@@ -149,19 +148,19 @@ def finish_plan(ctx: Context, plan: RelPlan, cycle: bool) -> RelPlan:
     return plan
 
 
-def first_plan(ctx: Context, facts: RelFacts) -> RelPlan:
+def first_plan(ctx: Context, facts: RelFacts, deciders: Deciders) -> RelPlan:
     """The plan of one relationship before the embed-cycle check (what an incremental re-plan starts from)."""
-    return _plan(ctx, facts, {})
+    return _plan(ctx, facts, {}, deciders)
 
 
-def _plan(ctx: Context, facts: RelFacts, sizes: dict[str, tuple[int, int]]) -> RelPlan:
+def _plan(ctx: Context, facts: RelFacts, sizes: dict[str, tuple[int, int]], deciders: Deciders) -> RelPlan:
     """The plan before the embed-cycle check and the copies."""
     many = facts.many
     size = sizes.get(many.id)
     if size is None:
         size = sizes[many.id] = base_bytes(ctx, many)
     elem = size[0]
-    rec = recommend(ctx, facts, elem)
+    rec = recommend(ctx, facts, elem, deciders)
     return _choose(ctx, facts, rec, elem)
 
 
@@ -312,9 +311,9 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
                 plan.dropped.append((d, f"{many.name} is embedded in {one.name}: the field is already there"))
                 continue
             if plan.strategy in ("child-refs", "two-way"):
-                location, rule = "child-array", "denorm-many-to-one-read-mostly"
+                location = "child-array"
             elif plan.strategy == "subset":
-                location, rule = "subset", "squillions-to-one-last-n"
+                location = "subset"
             else:
                 plan.dropped.append(
                     (
@@ -334,22 +333,16 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
                 continue
             if plan.strategy == "extended-ref":
                 location, name = "extended", d.field.split(".")[-1]
-                rule = "extended-reference"
             else:
                 location, name = "flat", _flat_name(ctx, plan, d, taken)
-                rule = (
-                    "denorm-into-squillions-immutable"
-                    if rel.cardinality == "one-to-squillions"
-                    else "denorm-one-to-many-into-children"
-                )
             taken.add(name)
             copies = float(facts.n_typ)
         rw = rw_ratio(ctx, source, d.field, target)
-        cp = CopyPlan(d, source, target, name, location, rule, rw=rw, copies_per_update=copies, field=f)
+        cp = CopyPlan(d, source, target, name, location, rw=rw, copies_per_update=copies, field=f)
         updates = 0.0 if (f is not None and f.immutable) else (f.updates_per_sec if f is not None else None)
         cp.fanout = None if updates is None else updates * copies
         if d.staleness == "forever":
-            cp.sync, cp.rule = "none", "point-in-time-snapshot"
+            cp.sync = "none"  # a point-in-time value: copied at insert, never synced
         elif (f is not None and f.immutable) or (
             rw is not None
             and rw >= s.immutable_rw_factor * s.denorm_rw_min
@@ -376,7 +369,6 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
                     one,
                     f.name,
                     "subset",
-                    "subset-pattern",
                     sync="application",
                     rw=None,
                     copies_per_update=1.0,

@@ -29,8 +29,20 @@ from modeller.rules.physical.design import (
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
+from modeller.rules.physical.index_reasons import (
+    BUCKET_SERIES,
+    COMPOUND_QUERY,
+    EXPIRY,
+    LINK_ARRAY,
+    LINKS,
+    QUERY,
+    REFERENCE,
+    TEXT_OR_GEO,
+    UNIQUE,
+)
 from modeller.rules.physical.naming import collection_name, embed_field, snake
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -65,6 +77,12 @@ class Resolution:
     #: the units (root ids, embedded ids) and their results, in the same order
     units: list[tuple[list[str], list[str]]] = field(default_factory=list)
     unit_results: list[UnitResult] = field(default_factory=list)
+    #: index reason -> the rules behind it (``Deciders.index_rules``)
+    index_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def rules_for(self, reason: str) -> list[str]:
+        """The rule ids an index derived for ``reason`` lists (``physical.index_reasons``)."""
+        return list(self.index_rules.get(reason, ()))
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -150,9 +168,10 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
-def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
-    """The design of ``ctx``; with ``cache``, units whose inputs are the same objects are reused."""
-    plans = plan_relationships(ctx, cache.plans if cache is not None else None)
+def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None) -> tuple[Design, Resolution]:
+    """The design of ``ctx`` with the strategies the rules decide; with ``cache``, units whose inputs are the same
+    objects are reused."""
+    plans = plan_relationships(ctx, deciders, cache.plans if cache is not None else None)
     embedded_in: dict[str, list[str]] = {}
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
@@ -172,7 +191,15 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder, embedded_in=embedded_in, buckets=buckets, shared_with=shared_with, units=units)
+    res = Resolution(
+        plans,
+        builder,
+        embedded_in=embedded_in,
+        buckets=buckets,
+        shared_with=shared_with,
+        units=units,
+        index_rules=deciders.index_rules,
+    )
     results: list[UnitResult] = res.unit_results
     old_units = cache.units if cache is not None else {}
     new_units: dict[str, UnitResult] = {}
@@ -180,7 +207,9 @@ def resolve(ctx: Context, cache: ResolveCache | None = None) -> tuple[Design, Re
         key = _unit_key(ctx, plans, roots, embedded_members)
         old = old_units.get(roots[0])
         if old is None or not _same(old.key, key):
-            old = _resolve_unit(ctx, plans, embedded_in, buckets, shared_with, roots, embedded_members, key)
+            old = _resolve_unit(
+                ctx, plans, embedded_in, buckets, shared_with, roots, embedded_members, key, deciders.index_rules
+            )
         new_units[roots[0]] = old
         results.append(old)
     if cache is not None:
@@ -254,23 +283,9 @@ def _units(
         host = shared_with.get(eid)
         name_of[eid] = "c:" + collection_name(ctx.entities[host] if host is not None else entity)
     tops: dict[str, set[str]] = {}
-
-    def roots_above(eid: str, depth: int) -> set[str]:
-        if eid in name_of:
-            return {name_of[eid]}
-        if eid in tops:
-            return tops[eid]
-        tops[eid] = set()  # cycle guard
-        found: set[str] = set()
-        if depth <= len(embedded_in):
-            for rel_id in embedded_in.get(eid, ()):
-                found |= roots_above(plans[rel_id].facts.one_id, depth + 1)
-        tops[eid] = found
-        return found
-
     embedded_where: dict[str, str] = {}
     for eid in embedded_in:
-        names = sorted(roots_above(eid, 0))
+        names = sorted(_roots_above(eid, 0, plans, embedded_in, name_of, tops))
         for other in names[1:]:
             union(names[0], other)
         if names:
@@ -283,6 +298,33 @@ def _units(
         if where is not None:
             groups[find(where)][1].append(eid)
     return list(groups.values())
+
+
+def _roots_above(
+    eid: str,
+    depth: int,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    name_of: dict[str, str],
+    tops: dict[str, set[str]],
+) -> set[str]:
+    """Collection names of the roots ``eid`` is embedded under (``tops`` memoizes and guards embed cycles).
+
+    A module function rather than a closure: a nested function that calls
+    itself is a reference cycle, which keeps the whole analysis alive until
+    the cyclic garbage collector runs.
+    """
+    if eid in name_of:
+        return {name_of[eid]}
+    if eid in tops:
+        return tops[eid]
+    tops[eid] = set()  # cycle guard
+    found: set[str] = set()
+    if depth <= len(embedded_in):
+        for rel_id in embedded_in.get(eid, ()):
+            found |= _roots_above(plans[rel_id].facts.one_id, depth + 1, plans, embedded_in, name_of, tops)
+    tops[eid] = found
+    return found
 
 
 def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
@@ -316,10 +358,11 @@ def _resolve_unit(
     roots: list[str],
     embedded: list[str],
     key: tuple[Any, ...],
+    index_rules: dict[str, tuple[str, ...]],
 ) -> UnitResult:
     """Collections, shapes, placements, sizes, validators and indexes of one unit."""
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
-    res = Resolution(plans, builder)
+    res = Resolution(plans, builder, index_rules=index_rules)
     collections: dict[str, CollectionDesign] = {}
     for eid in roots:
         entity = ctx.entities[eid]
@@ -444,30 +487,43 @@ def _place_embedded(
     whose placement triggered a chain orders the design's ``embedded`` map as
     a whole-project pass would.
     """
-    trigger = ""
-
-    def place(eid: str, depth: int) -> tuple[str, str] | None:
-        if eid in res.location:
-            return res.location[eid]
-        if depth > len(embedded_in) or eid not in embedded_in:
-            return None
-        for rel_id in embedded_in[eid]:
-            plan = plans[rel_id]
-            host = place(plan.facts.one_id, depth + 1)
-            if host is None:
-                continue
-            name = embed_field(plan.facts.rel, plan.facts.many)
-            loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
-            res.location[eid] = loc
-            placements.append((trigger, eid, Placement(*loc)))
-            if eid not in collections[host[0]].entities:
-                collections[host[0]].entities.append(eid)
-            return loc
-        return None
-
     for eid in members:  # project order
-        trigger = eid
-        place(eid, 0)
+        _place(eid, 0, eid, res, plans, embedded_in, placements, collections)
+
+
+def _place(
+    eid: str,
+    depth: int,
+    trigger: str,
+    res: Resolution,
+    plans: dict[str, RelPlan],
+    embedded_in: dict[str, list[str]],
+    placements: list[tuple[str, str, Placement]],
+    collections: dict[str, CollectionDesign],
+) -> tuple[str, str] | None:
+    """Place ``eid`` under the first host that has a place, placing the hosts first (``_place_embedded``).
+
+    A module function rather than a closure: a nested function that calls
+    itself is a reference cycle, which keeps the whole analysis alive until
+    the cyclic garbage collector runs.
+    """
+    if eid in res.location:
+        return res.location[eid]
+    if depth > len(embedded_in) or eid not in embedded_in:
+        return None
+    for rel_id in embedded_in[eid]:
+        plan = plans[rel_id]
+        host = _place(plan.facts.one_id, depth + 1, trigger, res, plans, embedded_in, placements, collections)
+        if host is None:
+            continue
+        name = embed_field(plan.facts.rel, plan.facts.many)
+        loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
+        res.location[eid] = loc
+        placements.append((trigger, eid, Placement(*loc)))
+        if eid not in collections[host[0]].entities:
+            collections[host[0]].entities.append(eid)
+        return loc
+    return None
 
 
 def _array_paths(shape: list[ShapeNode]) -> set[str]:
@@ -575,12 +631,27 @@ def _plain(index: IndexDesign) -> bool:
     )
 
 
+def _name_apart(index: IndexDesign, out: list[IndexDesign]) -> None:
+    """A name no other index of the collection has (the server refuses a second index under one name)."""
+    taken = {other.name for other in out}
+    if index.name not in taken:
+        return
+    n = 2
+    while f"{index.name}_{n}" in taken:
+        n += 1
+    index.name = f"{index.name}_{n}"
+
+
 def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> bool:
     if len(short) > len(long):
         return False
     head = long[: len(short)]
     same = all(a == b for a, b in zip(short, head, strict=True))
-    inverted = all(k1 == k2 and v1 == -v2 for (k1, v1), (k2, v2) in zip(short, head, strict=True))
+    # only ascending/descending keys invert; "hashed", "text", "2dsphere" have no opposite
+    inverted = all(
+        k1 == k2 and v1 in PLAIN_KEYS and v2 in PLAIN_KEYS and v1 == -v2
+        for (k1, v1), (k2, v2) in zip(short, head, strict=True)
+    )
     return same or inverted
 
 
@@ -599,19 +670,22 @@ def _indexes(
         same_keys = by_keys.get(keys)
         if same_keys is None:
             by_keys[keys] = [index]
+            _name_apart(index, out)
             out.append(index)
             return index
         for other in same_keys:
-            if (
-                other.unique == index.unique
-                and other.expire_after_s == index.expire_after_s
-                and other.partial == index.partial
-                and other.collation == index.collation
-            ):
+            # the server keeps one index per key pattern, partial filter and collation: unique and TTL join it
+            if other.partial == index.partial and other.collation == index.collation:
+                if (other.unique, other.expire_after_s) != (index.unique, index.expire_after_s):
+                    other.unique = other.unique or index.unique
+                    if other.expire_after_s is None:
+                        other.expire_after_s = index.expire_after_s
+                    other.why += f"; {index.why}"
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
         same_keys.append(index)
+        _name_apart(index, out)
         out.append(index)
         return index
 
@@ -648,7 +722,7 @@ def _indexes(
                         unique=True,
                         why=f"{path} is unique in the model: a unique index enforces it",
                         key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
-                        rules=["special-index-types"],
+                        rules=res.rules_for(UNIQUE),
                     )
                 )
     # (c) reference fields (index-reference-fields) and the bucket series index
@@ -664,7 +738,7 @@ def _indexes(
                     f"Equality: buckets of one {b.series_field}",
                     f"Sort: newest bucket first by {b.start_field}",
                 ],
-                rules=["bucket-pattern", "index-reference-fields"],
+                rules=res.rules_for(BUCKET_SERIES),
             )
         )
     else:
@@ -680,7 +754,7 @@ def _indexes(
                     why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel_id}): always index "
                     "reference fields (CN); the join is then one index lookup per read (Zola-3)",
                     key_reasons=[f"Equality: reference to the {facts.one.name}"],
-                    rules=["index-reference-fields"],
+                    rules=res.rules_for(REFERENCE),
                 )
             )
         if "links" in [n.name for n in coll.shape] and any(
@@ -693,7 +767,7 @@ def _indexes(
                     name=default_name(keys),
                     why="finds a document and everything linked to it in one query (single collection)",
                     key_reasons=["Equality: linked document id", "Equality: linked document type"],
-                    rules=["single-collection-many-to-many", "index-reference-fields"],
+                    rules=res.rules_for(LINKS),
                 )
             )
         for facts in ctx.rels_of_one[root]:
@@ -711,7 +785,7 @@ def _indexes(
                             why=f"multikey index on the references of {facts.rel_id}: finds which "
                             f"{facts.one.name} link a {facts.many.name}",
                             key_reasons=["Equality: reference array (multikey)"],
-                            rules=["many-to-many-refs", "index-reference-fields"],
+                            rules=res.rules_for(LINK_ARRAY),
                         )
                     )
     # (d) one ESR index per declared query on an entity stored here
@@ -738,7 +812,7 @@ def _indexes(
                     why=f"documents expire {ts.retention_s} s after {path} (retention); the TTL monitor "
                     "deletes them about every 60 s",
                     key_reasons=["TTL: single-field date index"],
-                    rules=["ttl-retention-index"],
+                    rules=res.rules_for(EXPIRY),
                 )
             )
         for path, f in _top_fields(ctx, eid, tops)[1]:
@@ -750,7 +824,7 @@ def _indexes(
                         expire_after_s=f.expire_after_s,
                         why=f"{path} carries expire_after_s: a TTL index deletes expired documents",
                         key_reasons=["TTL: single-field date index"],
-                        rules=["ttl-retention-index"],
+                        rules=res.rules_for(EXPIRY),
                     )
                 )
     return _drop_redundant(res, coll, out)
@@ -788,6 +862,31 @@ def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | N
     return None
 
 
+def _joined_text_index(
+    res: Resolution, coll: CollectionDesign, out: list[IndexDesign], path: str, qid: str, reason: str
+) -> bool:
+    """Serve a text search with the collection's text index when it has one: the server allows only one.
+
+    The engine's own text index takes the new field as one more text key; the
+    user's index is left as declared (rule index-hard-limits speaks about it).
+    """
+    existing = next((i for i in out if any(v == "text" for _, v in i.keys)), None)
+    if existing is None:
+        return False
+    if existing.origin == "engine" and all(k != path for k, _ in existing.keys):
+        old = existing.name
+        existing.keys.append((path, "text"))
+        existing.key_reasons.append(reason)
+        existing.name = default_name(existing.keys)
+        for other, where in res.query_index.items():
+            if where == (coll.name, old):
+                res.query_index[other] = (coll.name, existing.name)
+    if qid not in existing.queries:
+        existing.queries.append(qid)
+    res.query_index.setdefault(qid, (coll.name, existing.name))
+    return True
+
+
 def _query_index(
     ctx: Context,
     res: Resolution,
@@ -820,6 +919,8 @@ def _query_index(
     )
     for paths, kind, purpose, reason in special:
         for path in paths:
+            if kind == "text" and _joined_text_index(res, coll, out, path, qid, reason):
+                continue
             keys = [(path, kind)]
             idx = add(
                 IndexDesign(
@@ -827,7 +928,7 @@ def _query_index(
                     name=default_name(keys),
                     why=f"{purpose} on {path} ({qid})",
                     key_reasons=[reason],
-                    rules=["special-index-types"],
+                    rules=res.rules_for(TEXT_OR_GEO),
                     queries=[qid],
                 )
             )
@@ -840,8 +941,8 @@ def _query_index(
         if idx.partial is None and serves(idx.keys, plan) and (idx.collation == plan.collation):
             if qid not in idx.queries:
                 idx.queries.append(qid)
-            if idx.origin == "engine" and "esr-compound-index" not in idx.rules and plan.components >= 2:
-                idx.rules.append("esr-compound-index")
+            if idx.origin == "engine" and plan.components >= 2:
+                idx.rules.extend(r for r in res.rules_for(COMPOUND_QUERY) if r not in idx.rules)
             res.query_index[qid] = (coll.name, idx.name)
             return
     keys = plan.keys
@@ -857,7 +958,7 @@ def _query_index(
     if len(keys) > s.max_compound_fields:
         keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
         notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
-    rules = ["esr-compound-index"] if plan.components >= 2 else ["index-hot-queries"]
+    rules = res.rules_for(COMPOUND_QUERY if plan.components >= 2 else QUERY)
     why = f"serves query {qid!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {qid!r}"
     if notes:
         why += "; " + "; ".join(notes)
@@ -975,7 +1076,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             f"latest {k}; {src_coll} stays the source of truth"
         )
     if cp.sync == "none":
-        if cp.rule == "point-in-time-snapshot":
+        if cp.denorm.staleness == "forever":
             return (
                 f"none: {f} is copied when the {cp.target.name} is created and never synced — it is the value at "
                 f"that time (point-in-time snapshot)"

@@ -13,7 +13,7 @@ from modeller.rules.physical.design import ShapeNode
 
 
 def node_schema(node: ShapeNode) -> dict[str, Any]:
-    schema: dict[str, Any] = {"bsonType": node.bson_type}
+    schema: dict[str, Any] = {"bsonType": [node.bson_type, "null"] if node.nullable else node.bson_type}
     if node.enum:
         schema["enum"] = list(node.enum)
     if node.description:

@@ -56,7 +56,7 @@ def _apply_change(data: dict[str, Any], change: Change) -> dict[str, Any]:
     value = change.value
     if change.op == "append":
         current = _get_in(data, path)
-        if current is not None and not isinstance(current, list):
+        if current is not None and not isinstance(current, (list, tuple)):
             raise EditRefused(f"{change.key} is not a list; cannot append to it")
         value = [*(current or []), value]
     elif change.op != "set":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import threading
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,9 @@ from PySide6.QtWidgets import (
 from modeller.export import KINDS, ExportCancelled, ExportError, ExportResult, describe_files, export_project
 from modeller.export.files import describe_os_error
 from modeller.model import Project
+from modeller.model.text import neutralize, shorten
+from modeller.persistence.crash import internal_error_line, save_crash_report
 from modeller.rules import analyse
-from modeller.ui.analysis_worker import snapshot
 
 KIND_LABELS: dict[str, str] = {
     "setup": "mongosh setup script (setup.mongosh.js)",
@@ -81,8 +81,9 @@ class _ExportJob(QObject):
             result = err
         except OSError as err:
             result = ExportError(describe_os_error(err, Path(self.options["out_dir"])))
-        except Exception as err:  # an exporter bug must reach the user as a message, not kill the app
-            result = RuntimeError(f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=3)}")
+        except Exception as err:  # an exporter bug: one line naming the crash report, not a traceback
+            report, why_not = save_crash_report(err, "modeller desktop app, export")
+            result = RuntimeError(internal_error_line(err, report, why_not).removeprefix("modeller: "))
         self.finished.emit(result)
 
 
@@ -93,7 +94,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("ExportDialog")
         self.setWindowTitle("Export")
-        self.project = snapshot(project)
+        self.project = project  # immutable: the worker reads it as it is
         self.job: _ExportJob | None = None
         self.result: ExportResult | None = None
         self.error: str | None = None
@@ -283,4 +284,5 @@ class ExportDialog(QDialog):
 
 
 def _escape(text: str) -> str:
-    return html.escape(text).replace("\n", "<br>")
+    """User text (paths, names in errors) as rich text: HTML escaped, controls and bidi shown as escapes, cut."""
+    return html.escape(neutralize(shorten(text, 2000), keep_newlines=True)).replace("\n", "<br>")
