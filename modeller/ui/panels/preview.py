@@ -272,6 +272,7 @@ class PreviewPanel(QWidget):
         self.document = document
         self.analysis: Analysis | None = None
         self._dirty: set[str] = set(self.TABS)
+        self._names: list[str] = []
         self._diagram_ticket = 0
         self.which_dot: Callable[[], str | None] = lambda: shutil.which("dot")
 
@@ -362,13 +363,15 @@ class PreviewPanel(QWidget):
         self.analysis = analysis
         self._dirty = set(self.TABS) - {"Diagram"}
         names = [c.name for c in analysis.design.collections] if analysis is not None else []
-        current = self.collection_box.currentText()
-        self.collection_box.blockSignals(True)
-        self.collection_box.clear()
-        self.collection_box.addItems(names)
-        if current in names:
-            self.collection_box.setCurrentText(current)
-        self.collection_box.blockSignals(False)
+        if names != self._names:  # most edits keep the collections: no refill of a 10,000-name list
+            self._names = names
+            current = self.collection_box.currentText()
+            self.collection_box.blockSignals(True)
+            self.collection_box.clear()
+            self.collection_box.addItems(names)
+            if current in names:
+                self.collection_box.setCurrentText(current)
+            self.collection_box.blockSignals(False)
         self._refresh_visible()
 
     def show_entity(self, entity_id: str) -> None:
