@@ -81,7 +81,17 @@ def test_one_edit_touches_only_the_changed_rows_of_the_findings_model(make_windo
     # and the rows are right: the panel lists exactly the new analysis
     shown = panel.visible_findings()
     assert sorted(map(sort_key, shown)) == sorted(map(sort_key, after))
-    assert sorted(shown, key=sort_key) == sorted(after, key=sort_key)  # equal findings keep their old row
+    assert sorted(shown, key=sort_key) == sorted(after, key=sort_key)
+    # undo, and an edit the other way: the rows follow each analysis exactly, still without a reset
+    window.document.undo_stack.undo()
+    window.analysis.run_now()
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, before))
+    other = next(r for r in window.document.project.relationships if r.strategy == "auto" and r.id != rel.id)
+    window.document.push(EditRelationshipCommand(window.document, other.model_copy(update={"strategy": "embed"})))
+    window.analysis.run_now()
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, panel.analysis.findings))
+    assert {id(f) for f in panel.visible_findings()} == {id(f) for f in panel.analysis.findings}  # the very objects
+    assert signals.resets == 0 and signals.layouts == 0
 
 
 def test_severity_and_selection_filters_are_a_proxy_over_the_same_rows(make_window) -> None:

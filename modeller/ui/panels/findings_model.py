@@ -9,6 +9,7 @@ by the canvas selection and by severity is :class:`FindingsFilter`, a proxy.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from operator import itemgetter
 from typing import Any
 
@@ -58,6 +59,8 @@ class FindingsModel(QAbstractListModel):
         self.groups: list[list[Finding]] = [[] for _ in sev.ORDER]
         self._keys: list[list[tuple[bool, str, str, str, str]]] = [[] for _ in sev.ORDER]
         self._labels = [group_label(s, []) for s in sev.ORDER]
+        #: the listed findings by identity (what the next analysis is compared with)
+        self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
         self.design: Design | None = None
         self._italic = QFont()
@@ -75,21 +78,80 @@ class FindingsModel(QAbstractListModel):
         self.design = analysis.design if analysis is not None else None
         names_changed = self.ids is None or self.ids.names != ids.names or _ends(self.ids) != _ends(ids)
         self.ids = ids
-        buckets: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
-        for finding in analysis.findings if analysis is not None else ():
-            buckets.setdefault(finding.severity, []).append(finding)
+        findings = analysis.findings if analysis is not None else []
+        # the incremental engine hands back the very objects of unchanged findings: only the others are placed
+        new_ids = {id(f) for f in findings}
+        shown = self._shown
+        fresh = [f for f in findings if id(f) not in shown]
+        gone = [f for key, f in shown.items() if key not in new_ids]
+        touched: set[int] = set()
+        if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
+            touched = self._merge_all(findings)
+        else:
+            for finding in fresh:
+                touched.add(sev.ORDER.index(finding.severity))
+            for finding in gone:
+                touched.add(sev.ORDER.index(finding.severity))
+            for g in sorted(touched):
+                self._patch(
+                    g, [f for f in gone if f.severity == sev.ORDER[g]], [f for f in fresh if f.severity == sev.ORDER[g]]
+                )
+        self._shown = {id(f): f for f in findings} if fresh or gone else shown
         for g, severity in enumerate(sev.ORDER):
-            keyed = sorted(((sort_key(f), f) for f in buckets[severity]), key=itemgetter(0))
-            new = [f for _key, f in keyed]
-            self._merge(g, new, [key for key, _f in keyed])
             header = self.index(self.start(g))
-            label = group_label(severity, new)
-            if label != self._labels[g]:
-                self._labels[g] = label
-                self.dataChanged.emit(header, header)
+            if g in touched:
+                label = group_label(severity, self.groups[g])
+                if label != self._labels[g]:
+                    self._labels[g] = label
+                    self.dataChanged.emit(header, header)
             if names_changed and self.groups[g]:
                 # a renamed entity changes the subject labels of its rows, not the rows themselves
                 self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
+
+    def _merge_all(self, findings: list[Finding]) -> set[int]:
+        """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
+        buckets: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
+        for finding in findings:
+            buckets.setdefault(finding.severity, []).append(finding)
+        for g, severity in enumerate(sev.ORDER):
+            keyed = sorted(((sort_key(f), f) for f in buckets[severity]), key=itemgetter(0))
+            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+        return set(range(len(sev.ORDER)))
+
+    def _patch(self, g: int, gone: list[Finding], fresh: list[Finding]) -> None:
+        """Few findings changed: replace, remove and insert those rows alone (binary search on the sort keys)."""
+        rows, keys = self.groups[g], self._keys[g]
+        parent_base = self.start(g) + 1
+        incoming = {sort_key(f): f for f in fresh}
+        if len(incoming) != len(fresh):  # two new findings alike in rule, subject and text: merge the group
+            leaving_ids = {id(f) for f in gone}
+            kept = [f for f in rows if id(f) not in leaving_ids]
+            keyed = sorted(((sort_key(f), f) for f in [*kept, *fresh]), key=itemgetter(0))
+            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+            return
+        leaving = [(sort_key(f), f) for f in gone]
+        for key, old in sorted(leaving, key=itemgetter(0), reverse=True):
+            row = bisect_left(keys, key)
+            while row < len(rows) and rows[row] is not old:
+                row += 1
+            if row == len(rows):
+                continue  # not listed (cannot happen while rows and _shown agree)
+            replacement = incoming.pop(key, None)
+            if replacement is not None:
+                rows[row] = replacement  # same rule, subject and text: the row stays where it is
+                if replacement != old:
+                    self.dataChanged.emit(self.index(parent_base + row), self.index(parent_base + row))
+                continue
+            self.beginRemoveRows(_ROOT, parent_base + row, parent_base + row)
+            del rows[row]
+            del keys[row]
+            self.endRemoveRows()
+        for key, finding in sorted(incoming.items(), key=itemgetter(0)):
+            row = bisect_right(keys, key)
+            self.beginInsertRows(_ROOT, parent_base + row, parent_base + row)
+            rows.insert(row, finding)
+            keys.insert(row, key)
+            self.endInsertRows()
 
     def _merge(self, g: int, new: list[Finding], new_keys: list[tuple[bool, str, str, str, str]]) -> None:
         """Walk the old and the new sorted rows together, emitting one signal per run of rows."""
@@ -117,9 +179,10 @@ class FindingsModel(QAbstractListModel):
                 row += end - j
                 j = end
             else:
-                if rows[row] is not new[j] and rows[row] != new[j]:
-                    rows[row] = new[j]
-                    changed.append(base + row)
+                if rows[row] is not new[j]:
+                    if rows[row] != new[j]:
+                        changed.append(base + row)
+                    rows[row] = new[j]  # rows hold this analysis' objects (the next one is compared by identity)
                 row += 1
                 j += 1
         for first, last in _runs(changed):
