@@ -17,7 +17,9 @@ from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import SEVERITY_RANK
+from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
+from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
@@ -61,21 +63,23 @@ class LiveController(QObject):
 
     def show_analysis(self, analysis: Analysis) -> None:
         self.last_analysis = analysis
-        self.recommendations.set_analysis(analysis)
-        self.preview.set_analysis(analysis)
-        self.update_markers(analysis)
-        self._selection_changed()
+        with collector_paused():  # one bulk step over every finding and item (see gc_pause)
+            self.recommendations.set_analysis(analysis)
+            self.preview.set_analysis(analysis)
+            self.update_markers(analysis)
+            self._selection_changed()
 
     def update_markers(self, analysis: Analysis) -> None:
         """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""
         ids = Lookup(self.recommendations.document.project)
         entity_marks, rel_marks = canvas_markers(analysis, ids)
         design = analysis.design
+        index = design_index(design)
         for entity_id, item in self.scene.entity_items.items():
             placement = design.embedded.get(entity_id)
             host = None
             if placement is not None:
-                coll = design.collection(placement.collection)
+                coll = index.collection(placement.collection)
                 host = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
             item.set_advice(entity_marks.get(entity_id), host)
         for rel_id, item in self.scene.relationship_items.items():

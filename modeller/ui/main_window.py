@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
@@ -33,7 +34,6 @@ from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
-from modeller.ui.dialogs.export_dialog import ExportDialog
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
@@ -56,6 +56,9 @@ from modeller.ui.theme.theme import (
     store_theme,
     stored_theme,
 )
+
+if TYPE_CHECKING:
+    from modeller.ui.dialogs.export_dialog import ExportDialog
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 10
@@ -356,6 +359,15 @@ class MainWindow(QMainWindow):
         self.zoom_label = QLabel()
         self.zoom_label.setToolTip("Zoom (Ctrl+wheel, Ctrl+0 for 100 %)")
         self.findings_label = status_label()
+        # a busy bar next to "Analysing…" while the engine works in the background (a large project just opened)
+        self.analysis_progress = QProgressBar()
+        self.analysis_progress.setRange(0, 0)
+        self.analysis_progress.setMaximumWidth(90)
+        self.analysis_progress.setTextVisible(False)
+        self.analysis_progress.setToolTip("The recommendation engine is analysing the project; you can keep working")
+        self.analysis_progress.hide()
+        self.analysis.running.connect(self.analysis_progress.setVisible)
+        self.statusBar().addPermanentWidget(self.analysis_progress)
         self.statusBar().addPermanentWidget(self.findings_label)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.zoom_label)
@@ -735,6 +747,8 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------ export and rule reference
     def show_export_dialog(self) -> ExportDialog:
         """File → Export…: non-modal, so the window stays usable while it runs."""
+        from modeller.ui.dialogs.export_dialog import ExportDialog  # the exporters and Faker: not at start
+
         base = self.document.path.parent if self.document.path else Path.home()
         stem = self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export"
         dialog = ExportDialog(self.document.project, base / f"{stem}-export", self)

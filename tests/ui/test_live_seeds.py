@@ -88,7 +88,7 @@ def test_selecting_an_entity_filters_and_clicking_a_finding_reveals_it(make_wind
     finding = find(everything, "index-hot-queries", "query", "products_of_brand")
     item = panel.item_for(finding)
     assert item is not None
-    panel.tree.itemClicked.emit(item, 0)
+    panel.tree.clicked.emit(item)
     assert window.scene.selected_entity_ids() == ["product"]
     # storing reviews as an array of ids in each product is an unbounded array: the status bar
     # counts the warning and the canvas marks the relationship

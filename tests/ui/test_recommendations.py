@@ -68,7 +68,7 @@ def test_override_is_marked_saved_and_survives_save_open(make_window, qtbot, tmp
     qtbot.waitUntil(marked, timeout=SETTLE_MS)
     # still listed, marked, not counted as open
     item = panel.item_for(finding)
-    assert item is not None and item.text(0).startswith("[overridden]")
+    assert item is not None and item.data().startswith("[overridden]")
     assert panel.counts().get("suggestion", 0) == open_before - 1
     panel.select_finding(finding)
     assert "Overridden:" in panel.details.toPlainText()

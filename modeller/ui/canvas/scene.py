@@ -21,6 +21,7 @@ from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
+from modeller.ui.gc_pause import collector_paused
 
 DEFAULT_COLUMNS = 6
 DEFAULT_STEP = (320.0, 300.0)
@@ -150,9 +151,10 @@ class CanvasScene(QGraphicsScene):
             return getattr(resolved, "strategy", None), getattr(resolved, "why", None)
 
         # 1,000-entity projects: only relationships whose badge or tooltip changed are redrawn
-        for rel_id in self.relationship_items:
-            if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
-                self._refresh_relationship(rel_id)
+        with collector_paused():
+            for rel_id in self.relationship_items:
+                if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
+                    self._refresh_relationship(rel_id)
 
     def badge(self, rel: Relationship) -> tuple[str, bool]:
         """Badge text and whether the user chose it: ``embed`` (user) or ``auto → parent-ref`` (engine)."""
@@ -265,6 +267,10 @@ class CanvasScene(QGraphicsScene):
     # ------------------------------------------------------------ document signals
     def rebuild(self) -> None:
         """Recreate every item; geometry is computed before the items enter the scene (one index update)."""
+        with collector_paused():
+            self._rebuild()
+
+    def _rebuild(self) -> None:
         self._building = True
         self.clear()
         self.entity_items.clear()
@@ -296,7 +302,8 @@ class CanvasScene(QGraphicsScene):
         if entity is None:
             return
         item = EntityItem(entity_id, self.style)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
+        if self.overview:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         item.set_entity(entity)
         self.entity_items[entity_id] = item
         self._attached.setdefault(entity_id, set())
@@ -337,7 +344,8 @@ class CanvasScene(QGraphicsScene):
         if rel is None:
             return
         item = RelationshipItem(rel_id, self.style)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
+        if self.overview:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.relationship_items[rel_id] = item
         if not self._building:
             self.addItem(item)

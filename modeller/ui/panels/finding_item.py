@@ -15,6 +15,7 @@ from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
+from modeller.ui.panels.design_index import design_index
 
 #: links inside the detail view: ``rule:<id>`` opens the rule reference in the app
 RULE_SCHEME = "rule"
@@ -71,7 +72,7 @@ def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
 def _collection_of(design: Design | None, name: str) -> list[str]:
     if design is None:
         return []
-    coll = design.collection(name)
+    coll = design_index(design).collection(name)
     return list(coll.entities) if coll is not None else []
 
 
@@ -94,18 +95,29 @@ def related_entities(finding: Finding, project: Project | Lookup, design: Design
     return _collection_of(design, ident)
 
 
-def concerns(
-    finding: Finding, selection: Iterable[tuple[str, str]], project: Project | Lookup, design: Design | None
-) -> bool:
-    """Does ``finding`` belong to the canvas selection (``(kind, id)`` pairs of entities/relationships)?"""
-    chosen = set(selection)
-    subject = (finding.subject.kind, finding.subject.id)
-    if subject in chosen:
-        return True
-    chosen_entities = {ident for kind, ident in chosen if kind == "entity"}
-    if not chosen_entities:
-        return False
-    return any(entity_id in chosen_entities for entity_id in related_entities(finding, project, design))
+class Selection:
+    """A canvas selection (``(kind, id)`` pairs of entities and relationships) asked, finding by finding,
+    whether a finding belongs to it; the sets are built once per selection, not once per finding."""
+
+    def __init__(self, chosen: Iterable[tuple[str, str]] = ()) -> None:
+        self.chosen = set(chosen)
+        self.entities = {ident for kind, ident in self.chosen if kind == "entity"}
+
+    def __bool__(self) -> bool:
+        return bool(self.chosen)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Selection) and other.chosen == self.chosen
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def concerns(self, finding: Finding, project: Project | Lookup, design: Design | None) -> bool:
+        """Is ``finding`` about a chosen object (a relationship or an entity, or anything of a chosen entity)?"""
+        if (finding.subject.kind, finding.subject.id) in self.chosen:
+            return True
+        if not self.entities:
+            return False
+        return any(entity_id in self.entities for entity_id in related_entities(finding, project, design))
 
 
 def canvas_target(finding: Finding, project: Project, design: Design | None) -> tuple[str, str] | None:

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QFont
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QListView,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -37,20 +39,15 @@ from modeller.ui.commands.apply_fix import (
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import (
-    RULE_SCHEME,
-    Lookup,
-    canvas_target,
-    concerns,
-    detail_html,
-    finding_key,
-    open_counts,
-    subject_label,
-)
+from modeller.ui.panels.finding_item import RULE_SCHEME, Lookup, canvas_target, detail_html, finding_key, open_counts
+from modeller.ui.panels.findings_model import FINDING_ROLE, FindingsFilter, FindingsModel
 
-FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
-#: rows listed per severity: beyond this a list is not read, it is filtered (select an entity)
-MAX_PER_GROUP = 300
+#: the severity filter's choices: label, severities shown (None: all)
+SEVERITY_CHOICES: list[tuple[str, set[str] | None]] = [
+    ("All severities", None),
+    ("Errors and warnings", {"error", "warning"}),
+    ("Errors", {"error"}),
+]
 
 #: asks the user for an override note: (parent, finding, current note) -> note, or None when cancelled
 AskNote = Callable[[QWidget, Finding, str], "str | None"]
@@ -65,6 +62,18 @@ def ask_note_dialog(parent: QWidget, finding: Finding, current: str) -> str | No
         current,
     )
     return text if ok else None
+
+
+class _FitWidth(QStyledItemDelegate):
+    """Rows as wide as the list, so long findings are elided (the tooltip has the whole text)."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(max(50, self._view.viewport().width() - 2), hint.height())
 
 
 class RecommendationsPanel(QWidget):
@@ -85,7 +94,6 @@ class RecommendationsPanel(QWidget):
         self.ask_note: AskNote = ask_note_dialog
         self._selection: list[tuple[str, str]] = []
         self._current: Finding | None = None
-        self._shown: list[Finding] = []
         #: the first analysis of a project opens the most severe finding, so its details show at once
         self._fresh = True
 
@@ -101,14 +109,27 @@ class RecommendationsPanel(QWidget):
         top.addWidget(self.header, 1)
         top.addWidget(self.show_all)
 
-        self.tree = QTreeWidget()
+        self.severity_box = QComboBox()
+        self.severity_box.setToolTip("Which findings to list")
+        for label, _severities in SEVERITY_CHOICES:
+            self.severity_box.addItem(label)
+        self.severity_box.currentIndexChanged.connect(lambda _i: self._refill())
+        top.addWidget(self.severity_box)
+
+        # model/view: tens of thousands of findings cost only the rows on screen
+        self.model = FindingsModel(self)
+        self.proxy = FindingsFilter(self.model, self)
+        #: the findings list (a list view: uniform rows lay out without asking the model row by row)
+        self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
-        self.tree.setHeaderHidden(True)
-        self.tree.setColumnCount(1)
-        self.tree.setUniformRowHeights(True)
+        self.tree.setUniformItemSizes(True)
+        self.tree.setResizeMode(QListView.ResizeMode.Adjust)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setItemDelegate(_FitWidth(self.tree))
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.tree.currentItemChanged.connect(self._current_changed)
-        self.tree.itemClicked.connect(self._item_clicked)
+        self.tree.setModel(self.proxy)
+        self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        self.tree.clicked.connect(self._item_clicked)
 
         self.details = QTextBrowser()
         self.details.setObjectName("FindingDetails")
@@ -153,15 +174,19 @@ class RecommendationsPanel(QWidget):
 
     # ----------------------------------------------------------------- inputs
     def set_analysis(self, analysis: Analysis | None) -> None:
-        """Show a new analysis result, keeping the selected finding when it still exists."""
+        """Show a new analysis result, keeping the selected finding when it still exists.
+
+        The model merges the new findings into its rows, so only rows that changed are touched.
+        """
+        keep = finding_key(self._current) if self._current is not None else None
         self.analysis = analysis
-        self._refill()
+        self.model.set_analysis(analysis, Lookup(self.document.project))
+        self._restore_current(keep)
         if self._fresh and analysis is not None:
             self._fresh = False
-            if self._current is None and self.tree.topLevelItemCount():
-                group = self.tree.topLevelItem(0)
-                if group.childCount():
-                    self.tree.setCurrentItem(group.child(0))
+            if self._current is None and self.proxy.rowCount() > 1:
+                self.tree.setCurrentIndex(self.proxy.index(1, 0))  # the first finding under the first header
+        self._update_header()
         self.counts_changed.emit(self.counts())
 
     def set_selection(self, selection: Iterable[tuple[str, str]]) -> None:
@@ -181,23 +206,17 @@ class RecommendationsPanel(QWidget):
 
     def visible_findings(self) -> list[Finding]:
         """The findings listed right now, in display order."""
-        return list(self._shown)
+        return self.proxy.shown_findings()
 
-    def item_for(self, finding: Finding) -> QTreeWidgetItem | None:
-        wanted = finding_key(finding)
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
-            for i in range(group.childCount()):
-                item = group.child(i)
-                shown = item.data(0, FINDING_ROLE)
-                if shown is not None and finding_key(shown) == wanted:
-                    return item
-        return None
+    def item_for(self, finding: Finding) -> QModelIndex | None:
+        """The view's row of ``finding`` (matched by rule and subject), or None when it is not listed."""
+        index = self._index_for_key(finding_key(finding))
+        return index if index.isValid() else None
 
     def select_finding(self, finding: Finding) -> None:
-        item = self.item_for(finding)
-        if item is not None:
-            self.tree.setCurrentItem(item)
+        index = self.item_for(finding)
+        if index is not None:
+            self.tree.setCurrentIndex(index)
 
     # ---------------------------------------------------------------- actions
     def apply_current(self) -> None:
@@ -238,105 +257,61 @@ class RecommendationsPanel(QWidget):
         self.show_all.setVisible(False)
         self._current = None
         self._fresh = True
+        self.proxy.set_filter(None, self._severities())
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.setStyleSheet(f"color: {sev.COLORS['error']};" if error else "")
         self.message.setText(text)
 
-    def _filtered(self, ids: Lookup) -> list[Finding]:
-        if self.analysis is None:
-            return []
-        findings = self.analysis.findings
-        if self._selection and not self.show_all.isChecked():
-            design = self.analysis.design
-            findings = [f for f in findings if concerns(f, self._selection, ids, design)]
-        return findings
-
     def _refill(self) -> None:
-        keep = finding_key(self._current) if self._current is not None else None
-        project = Lookup(self.document.project)
-        findings = self._filtered(project)
-        groups: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
-        for finding in findings:
-            groups.setdefault(finding.severity, []).append(finding)
-        self.tree.setUpdatesEnabled(False)
-        self.tree.blockSignals(True)
-        try:
-            self.tree.clear()
-            self._shown = []
-            restore: QTreeWidgetItem | None = None
-            italic = QFont()
-            italic.setItalic(True)
-            for severity in sev.ORDER:
-                members = sorted(groups.get(severity, []), key=lambda f: (f.overridden, f.rule, f.subject.id))
-                if not members:
-                    continue
-                open_n = sum(1 for f in members if not f.overridden)
-                label = f"{sev.PLURAL[severity]} ({open_n})"
-                if open_n != len(members):
-                    label += f" + {len(members) - open_n} overridden"
-                group = QTreeWidgetItem([label])
-                group.setIcon(0, sev.icon(severity))
-                group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                bold = group.font(0)
-                bold.setBold(True)
-                group.setFont(0, bold)
-                self.tree.addTopLevelItem(group)
-                children = []
-                hidden = len(members) - MAX_PER_GROUP
-                if hidden > 0:
-                    members = members[:MAX_PER_GROUP]
-                for finding in members:
-                    text = f"{subject_label(project, finding.subject)}: {finding.message}"
-                    if finding.overridden:
-                        text = "[overridden] " + text
-                    item = QTreeWidgetItem([text])
-                    item.setIcon(0, sev.icon(severity))
-                    item.setToolTip(
-                        0, finding.message + (f"\nOverridden: {finding.note}" if finding.overridden else "")
-                    )
-                    item.setData(0, FINDING_ROLE, finding)
-                    if finding.overridden:
-                        item.setFont(0, italic)
-                        item.setForeground(0, self.palette().placeholderText())
-                    children.append(item)
-                    self._shown.append(finding)
-                    if keep is not None and finding_key(finding) == keep:
-                        restore = item
-                if hidden > 0:
-                    more = QTreeWidgetItem([f"… {hidden:,} more: select an entity or relationship to see its findings"])
-                    more.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                    more.setForeground(0, self.palette().placeholderText())
-                    children.append(more)
-                group.addChildren(children)
-                group.setExpanded(True)
-            self._current = None
-            if restore is not None:
-                self.tree.setCurrentItem(restore)
-                self._current = restore.data(0, FINDING_ROLE)
-        finally:
-            self.tree.blockSignals(False)
-            self.tree.setUpdatesEnabled(True)
-        self._show_details(self._current)
-        self._update_header(len(findings))
+        """Apply the selection and severity filter (the proxy re-checks rows; nothing is rebuilt)."""
+        selecting = bool(self._selection) and not self.show_all.isChecked()
+        self.proxy.set_filter(set(self._selection) if selecting else None, self._severities())
+        self._update_header()
 
-    def _update_header(self, shown: int) -> None:
+    def _severities(self) -> set[str] | None:
+        return SEVERITY_CHOICES[self.severity_box.currentIndex()][1]
+
+    def _restore_current(self, keep: tuple[str, str, str] | None) -> None:
+        """After an analysis: keep showing the finding the user had chosen (its row may have moved)."""
+        current = self.tree.currentIndex()
+        finding = current.data(FINDING_ROLE) if current.isValid() else None
+        if keep is not None and (finding is None or finding_key(finding) != keep):
+            index = self._index_for_key(keep)
+            self.tree.setCurrentIndex(index)  # an invalid index when the finding is gone
+            finding = index.data(FINDING_ROLE) if index.isValid() else None
+        elif keep is None and finding is not None:
+            self.tree.setCurrentIndex(QModelIndex())
+            finding = None
+        if finding is not self._current:
+            self._current = finding
+            self._show_details(finding)
+
+    def _index_for_key(self, key: tuple[str, str, str]) -> QModelIndex:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            finding = index.data(FINDING_ROLE)
+            if finding is not None and finding_key(finding) == key:
+                return index
+        return QModelIndex()
+
+    def _update_header(self) -> None:
         if self.analysis is None:
             self.header.setText("Waiting for the first analysis…")
             return
         total = len(self.analysis.findings)
         text = sev.summary(self.counts())
-        if self._selection and not self.show_all.isChecked():
-            text = f"{shown} of {total} findings concern the selection · {text}"
+        if self.proxy.selecting:
+            text = f"{self.proxy.shown_count()} of {total} findings concern the selection · {text}"
         self.header.setText(text)
 
-    def _current_changed(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
-        finding = current.data(0, FINDING_ROLE) if current is not None else None
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        finding = current.data(FINDING_ROLE) if current.isValid() else None
         self._current = finding
         self._show_details(finding)
 
-    def _item_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
-        finding = item.data(0, FINDING_ROLE)
+    def _item_clicked(self, index: QModelIndex) -> None:
+        finding = index.data(FINDING_ROLE)
         if finding is None or self.analysis is None:
             return
         target = canvas_target(finding, self.document.project, self.analysis.design)

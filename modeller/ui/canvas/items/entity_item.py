@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from modeller.ui.canvas.scene import CanvasScene
 
 
+#: zoom (level of detail) below which a card shows only its name, no fields
+NAME_ONLY_LOD = 0.5
+#: below this even the name is unreadable: a plain box
+BOX_ONLY_LOD = 0.3
+
+
 @dataclass(frozen=True)
 class Row:
     """One line of a card: indentation level, name, type text, marks."""
@@ -134,14 +140,14 @@ class EntityItem(QGraphicsItem):
         self._more = max(0, len(rows) - style.max_rows)
         self._rows = rows[: style.max_rows]
         width = max(
-            style.title_metrics.horizontalAdvance(self._title) + 2 * style.padding + 16,
-            style.sub_metrics.horizontalAdvance(self._subtitle) + 2 * style.padding,
+            style.title_width(self._title) + 2 * style.padding + 16,
+            style.sub_width(self._subtitle) + 2 * style.padding,
             *(
                 style.padding * 2
                 + row.level * style.indent
-                + style.field_metrics.horizontalAdvance(row.name + " *")
+                + style.field_width(row.name + " *")
                 + 16
-                + style.type_metrics.horizontalAdvance(row.type_text)
+                + style.type_width(row.type_text)
                 for row in self._rows
             ),
             style.min_width,
@@ -198,9 +204,21 @@ class EntityItem(QGraphicsItem):
         border = colors.selection if selected else (colors.hover if self._hover else colors.card_border)
         painter.setPen(QPen(border, 2.5 if selected else 1.2))
         painter.setBrush(QBrush(colors.card))
-        if lod < 0.35:
+        if lod < NAME_ONLY_LOD:
+            # far out: a plain box with its header band, and the name while it is still legible
             painter.drawRect(rect)
             painter.fillRect(QRectF(rect.x(), rect.y(), rect.width(), style.header_height), header_color)
+            if lod >= BOX_ONLY_LOD:
+                painter.setPen(colors.header_text)
+                painter.setFont(style.title_font)
+                inner = rect.width() - 2 * style.padding
+                painter.drawText(
+                    QRectF(style.padding, 0, inner, style.header_height),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    style.title_metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, inner),
+                )
+            if self.marker:
+                paint_marker(painter, QRectF(rect.right() - 34, 5, 15, 15), self.marker)
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.drawRoundedRect(rect, style.radius, style.radius)
@@ -240,7 +258,7 @@ class EntityItem(QGraphicsItem):
             painter.drawText(QRectF(pad, y, inner, rh), Qt.AlignmentFlag.AlignVCenter, "no fields yet")
         for row in self._rows:
             x = pad + row.level * style.indent
-            type_w = style.type_metrics.horizontalAdvance(row.type_text)
+            type_w = style.type_width(row.type_text)
             painter.setFont(style.type_font)
             painter.setPen(colors.card_muted)
             painter.drawText(
@@ -284,12 +302,20 @@ class EntityItem(QGraphicsItem):
         super().hoverLeaveEvent(event)
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
-        scene: CanvasScene | None = self.scene()  # type: ignore[assignment]
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange and scene is not None:
-            return scene.snap(self, value)
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and scene is not None:
-            scene.entity_item_moved(self.entity_id)
-        return super().itemChange(change, value)
+        # called for every flag, tooltip, z and scene change too (about 14 times per card while a
+        # 10,000-card project opens): anything but a move returns at once, as the base class would
+        if change == _POSITION_CHANGE:
+            scene: CanvasScene | None = self.scene()  # type: ignore[assignment]
+            return value if scene is None else scene.snap(self, value)
+        if change == _POSITION_CHANGED:
+            scene = self.scene()  # type: ignore[assignment]
+            if scene is not None:
+                scene.entity_item_moved(self.entity_id)
+        return value
+
+
+_POSITION_CHANGE = QGraphicsItem.GraphicsItemChange.ItemPositionChange
+_POSITION_CHANGED = QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged
 
 
 def _looks_like_lookup(entity: Entity) -> bool:

@@ -19,6 +19,10 @@ from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
 LANE_GAP = 26.0
+#: level of detail (zoom) below which a line is drawn without its crow's feet
+PLAIN_LINE_LOD = 0.35
+#: below this the badge, marker and workload label are hidden (unreadable, and costly by the thousand)
+TEXT_LOD = 0.5
 
 
 def clip_to_rect(rect: QRectF, inside: QPointF, outside: QPointF) -> QPointF:
@@ -68,7 +72,7 @@ class RelationshipItem(QGraphicsItem):
         self._steep = False
         self._is_loop = False
         self._bounds = QRectF()
-        self._hit = QPainterPath()
+        self._hit: QPainterPath | None = None
         self._badge_box = QRectF()
         self._badge_shown = ""
         self._badge_lifted = False
@@ -94,13 +98,13 @@ class RelationshipItem(QGraphicsItem):
         self.setToolTip(tooltip)
         if self._ends:
             self._ends = [(tip, angle, kind) for (tip, angle, _old), kind in zip(self._ends, self._kinds, strict=True)]
-            self.prepareGeometryChange()
+            # a new badge text rarely changes the bounds: only a real change may touch the scene's index
+            # (prepareGeometryChange costs milliseconds per call on a 5,000-card scene)
             self._relayout()
         self.update()
 
     def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
         """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
-        self.prepareGeometryChange()
         path = QPainterPath()
         self._is_loop = loop >= 0
         if loop >= 0:
@@ -153,17 +157,22 @@ class RelationshipItem(QGraphicsItem):
         return self._label_fit
 
     def _relayout(self) -> None:
-        """Cache badge, label and hit areas (paint runs far more often than geometry changes)."""
+        """Cache badge, label and hit areas (paint runs far more often than geometry changes).
+
+        The bounds always leave room for a severity marker left of the badge, so advice
+        arriving or leaving never changes the geometry; ``prepareGeometryChange`` runs only
+        when the bounds really move (a text-only change stays out of the scene's index).
+        """
         self._badge_box = self._compute_badge_rect()
         self._label_box = self._compute_label_rect()
         self._label_fit = self._compute_fitted_label()
-        stroker = QPainterPathStroker()
-        stroker.setWidth(10)
-        self._hit = stroker.createStroke(self._path)
-        self._hit.addRect(self._badge_box)
-        self._bounds = (
-            self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
-        )
+        self._hit = None  # the hit area is stroked when first asked for (clicks are rarer than layouts)
+        bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
+        if self._badge:
+            bounds = bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
 
     def _compute_badge_rect(self) -> QRectF:
         """On the line's middle; on a line too short for it (cards close together) the badge
@@ -175,12 +184,12 @@ class RelationshipItem(QGraphicsItem):
         self._badge_lifted = False
         if not self._badge:
             return QRectF(self._mid, self._mid)
-        w = metrics.horizontalAdvance(self._badge) + 12
+        w = self._style.badge_width(self._badge) + 12
         length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
         if w > room and "→" in self._badge:
             self._badge_shown = self._badge.split("→")[-1].strip()
-            w = metrics.horizontalAdvance(self._badge_shown) + 12
+            w = self._style.badge_width(self._badge_shown) + 12
         if w <= room:
             return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
         self._badge_lifted = True
@@ -193,7 +202,7 @@ class RelationshipItem(QGraphicsItem):
         if not self._label:
             return QRectF(self._mid, self._mid)
         metrics = self._style.label_metrics
-        w = metrics.horizontalAdvance(self._label) + 8
+        w = self._style.label_width(self._label) + 8
         h = metrics.height() + 2
         badge = self._badge_box
         if self._steep:
@@ -214,20 +223,22 @@ class RelationshipItem(QGraphicsItem):
     def set_advice(self, marker: str | None) -> None:
         """A severity marker left of the strategy badge (None hides it)."""
         if marker != self.marker:
-            self.prepareGeometryChange()
-            self.marker = marker
-            self.update()
+            self.marker = marker  # the bounds already hold the marker's place (see _relayout)
+            self.update(self._marker_rect().adjusted(-1, -1, 1, 1))
 
     def _marker_rect(self) -> QRectF:
         badge = self._badge_rect()
         return QRectF(badge.left() - 17, badge.center().y() - 7.5, 15, 15)
 
     def boundingRect(self) -> QRectF:
-        if self.marker and self._badge:
-            return self._bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
         return self._bounds
 
     def shape(self) -> QPainterPath:
+        if self._hit is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(10)
+            self._hit = stroker.createStroke(self._path)
+            self._hit.addRect(self._badge_box)
         return self._hit
 
     def end_points(self) -> list[QPointF]:
@@ -248,7 +259,7 @@ class RelationshipItem(QGraphicsItem):
         pen = QPen(color, 2.2 if self.isSelected() else 1.4)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        if lod < 0.35:
+        if lod < PLAIN_LINE_LOD:
             painter.drawPath(self._path)
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -258,7 +269,7 @@ class RelationshipItem(QGraphicsItem):
         for tip, angle, kind in self._ends:
             if exposed.contains(tip):
                 draw_end(painter, tip, angle, kind, style.tag_font)
-        if lod < 0.45:
+        if lod < TEXT_LOD:
             return
         if self._badge and exposed.intersects(self._badge_box):
             rect = self._badge_rect()
@@ -278,7 +289,7 @@ class RelationshipItem(QGraphicsItem):
             painter.setBrush(back)
             rect = self._label_rect()
             if label != self._label:
-                width = self._style.label_metrics.horizontalAdvance(label) + 8
+                width = self._style.label_width(label) + 8
                 rect = (
                     QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height())
                     if not self._steep

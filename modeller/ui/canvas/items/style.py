@@ -8,6 +8,25 @@ from PySide6.QtWidgets import QApplication
 from modeller.ui.theme.colors import CanvasColors
 
 
+class TextWidths:
+    """``horizontalAdvance`` of one font, remembered per text: field names, types and badges repeat
+    across thousands of cards, and measuring costs far more than a dictionary lookup."""
+
+    LIMIT = 50_000
+
+    def __init__(self, metrics: QFontMetricsF) -> None:
+        self.metrics = metrics
+        self._known: dict[str, float] = {}
+
+    def __call__(self, text: str) -> float:
+        width = self._known.get(text)
+        if width is None:
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            width = self._known[text] = self.metrics.horizontalAdvance(text)
+        return width
+
+
 class CanvasStyle:
     """Everything an item needs to measure and paint itself."""
 
@@ -47,5 +66,11 @@ class CanvasStyle:
         self.type_metrics = QFontMetricsF(self.type_font)
         self.label_metrics = QFontMetricsF(self.label_font)
         self.badge_metrics = QFontMetricsF(self.badge_font)
+        self.title_width = TextWidths(self.title_metrics)
+        self.sub_width = TextWidths(self.sub_metrics)
+        self.field_width = TextWidths(self.field_metrics)
+        self.type_width = TextWidths(self.type_metrics)
+        self.label_width = TextWidths(self.label_metrics)
+        self.badge_width = TextWidths(self.badge_metrics)
         self.row_height = self.field_metrics.height() + 4
         self.header_height = self.title_metrics.height() + self.sub_metrics.height() + 10

@@ -1,0 +1,149 @@
+"""Opening a large project in the GUI: first frame, open -> findings on screen, UI stalls, memory.
+
+Figures per size (issue 16), each measured in its own child process (offscreen Qt,
+so the memory figure is the app's own):
+- ``open.N.first_frame``: File ▸ Open until the canvas has painted once.
+- ``open.N.to_findings``: File ▸ Open until the analysis is shown (recommendations,
+  preview, canvas markers and status bar updated, window repainted).
+- ``open.N.ui_blocked_max``: the longest gap between two ticks of a 5 ms timer on the UI
+  thread during the whole open (how long a click could wait); target 100 ms. Loading the
+  file itself happens on the UI thread before the window can answer, so it counts.
+- ``open.N.rss``: resident memory once the findings are on screen.
+
+Sizes: ``MODELLER_BENCH_OPEN_SIZES`` (comma-separated entity counts, default ``1000,5000``;
+``10000`` takes a minute or more), run with ``python -m benchmarks.run --only open``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SIZES = (1000, 5000)
+TARGETS = {1000: (0.5, 1.0, 300), 10000: (3.0, 6.0, 1024)}  # first frame s, to findings s, RSS MiB
+
+CHILD = r"""
+import json, os, sys, tempfile, time
+from pathlib import Path
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+sys.path.insert(0, sys.argv[1])
+n = int(sys.argv[2])
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+from benchmarks.generate import generate_project
+from modeller.persistence import save_project
+from modeller.ui.main_window import MainWindow
+
+
+class PaintWatch(QObject):
+    def __init__(self):
+        super().__init__()
+        self.painted = 0
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint:
+            self.painted += 1
+        return False
+
+
+def rss_mib():
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+app = QApplication([])
+folder = Path(tempfile.mkdtemp())
+path = folder / "bench.modeller.json"
+save_project(generate_project(n, 1.5, 0.5, seed=0), path)
+settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+window = MainWindow(settings=settings, recovery_dir=folder / "recovery")
+window.resize(1600, 1000)
+window.show()
+app.processEvents()
+watch = PaintWatch()
+window.view.viewport().installEventFilter(watch)
+arrived = []
+window.analysis.analysed.connect(lambda a: (window.repaint(), arrived.append(time.perf_counter())))
+gaps = {"last": time.perf_counter(), "max": 0.0}
+
+
+def tick():
+    now = time.perf_counter()
+    gaps["max"] = max(gaps["max"], now - gaps["last"])
+    gaps["last"] = now
+
+
+ticker = QTimer()
+ticker.setInterval(5)
+ticker.timeout.connect(tick)
+ticker.start()
+app.processEvents()
+# the open itself starts from the event loop, like a menu action does
+started = time.perf_counter()
+gaps["last"] = started
+QTimer.singleShot(0, lambda: window.open_path(path, ask=False))
+first_frame = None
+deadline = started + 600
+while not arrived and time.perf_counter() < deadline:
+    app.processEvents()
+    if first_frame is None and watch.painted:
+        first_frame = time.perf_counter() - started
+    time.sleep(0.001)
+to_findings = arrived[0] - started if arrived else float("nan")
+ticker.stop()
+print(json.dumps({
+    "first_frame_s": first_frame, "to_findings_s": to_findings, "blocked_max_ms": gaps["max"] * 1000,
+    "rss_mib": rss_mib(), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
+}))
+os._exit(0)
+"""
+
+
+def sizes() -> list[int]:
+    raw = os.environ.get("MODELLER_BENCH_OPEN_SIZES", "")
+    if not raw.strip():
+        return list(DEFAULT_SIZES)
+    return [int(part) for part in raw.split(",") if part.strip()]
+
+
+def measure(n: int) -> dict[str, Any]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ROOT), str(n)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        check=False,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"open benchmark ({n}) failed ({done.returncode}): {done.stderr[-2000:]}")
+    return dict(json.loads(lines[-1]))
+
+
+def run() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for n in sizes():
+        m = measure(n)
+        frame_t, findings_t, rss_t = TARGETS.get(n, (None, None, None))
+        rows += [
+            {"name": f"open.{n}.first_frame", "value": round(m["first_frame_s"], 2), "unit": "s", "target": frame_t},
+            {"name": f"open.{n}.to_findings", "value": round(m["to_findings_s"], 2), "unit": "s", "target": findings_t},
+            {"name": f"open.{n}.ui_blocked_max", "value": round(m["blocked_max_ms"]), "unit": "ms", "target": None},
+            {"name": f"open.{n}.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": rss_t},
+            {"name": f"open.{n}.findings", "value": m["findings"], "unit": "findings", "target": None},
+        ]
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)

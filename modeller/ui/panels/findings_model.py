@@ -1,0 +1,340 @@
+"""The findings as a Qt item model: a header row per severity, its findings sorted beneath.
+
+A 10,000-entity project has tens of thousands of findings: the view paints only
+the rows on screen, and a new analysis is merged into the rows already there
+(rows inserted, removed or changed, in runs), so an edit that changes two
+findings emits signals for two rows, not a reset of the whole list. Filtering
+by the canvas selection and by severity is :class:`FindingsFilter`, a proxy.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QFont, QGuiApplication
+
+from modeller.rules.framework.analysis import Analysis
+from modeller.rules.framework.findings import Finding
+from modeller.rules.physical.design import Design
+from modeller.ui.gc_pause import collector_paused
+from modeller.ui.panels import severity as sev
+from modeller.ui.panels.finding_item import Lookup, Selection, subject_label
+
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
+SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+HEADER_ROLE = Qt.ItemDataRole.UserRole + 3
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
+_HEADER_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_FINDING_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+def sort_key(finding: Finding) -> tuple[bool, str, str, str, str]:
+    """Open findings first, then by rule and subject: the order rows keep across analyses."""
+    return (finding.overridden, finding.rule, finding.subject.id, finding.subject.kind, finding.message)
+
+
+def group_label(severity: str, findings: list[Finding]) -> str:
+    open_n = sum(1 for f in findings if not f.overridden)
+    label = f"{sev.PLURAL[severity]} ({open_n})"
+    if open_n != len(findings):
+        label += f" + {len(findings) - open_n} overridden"
+    return label
+
+
+class FindingsModel(QAbstractListModel):
+    """One flat list: per severity a header row, then that severity's findings.
+
+    Flat on purpose: a list view with uniform rows lays out tens of thousands of rows without
+    asking the (Python) model about each one, where a tree view walks every expanded row again
+    after each inserted or removed row.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.groups: list[list[Finding]] = [[] for _ in sev.ORDER]
+        self._keys: list[list[tuple[bool, str, str, str, str]]] = [[] for _ in sev.ORDER]
+        self._labels = [group_label(s, []) for s in sev.ORDER]
+        #: the listed findings by identity (what the next analysis is compared with)
+        self._shown: dict[int, Finding] = {}
+        self.ids: Lookup | None = None
+        self.design: Design | None = None
+        self._italic = QFont()
+        self._italic.setItalic(True)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # ------------------------------------------------------------ updating
+    def set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
+        """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals."""
+        with collector_paused():
+            self._set_analysis(analysis, ids)
+
+    def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
+        self.design = analysis.design if analysis is not None else None
+        names_changed = self.ids is None or self.ids.names != ids.names or _ends(self.ids) != _ends(ids)
+        self.ids = ids
+        findings = analysis.findings if analysis is not None else []
+        # the incremental engine hands back the very objects of unchanged findings: only the others are placed
+        new_ids = {id(f) for f in findings}
+        shown = self._shown
+        fresh = [f for f in findings if id(f) not in shown]
+        gone = [f for key, f in shown.items() if key not in new_ids]
+        touched: set[int] = set()
+        if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
+            touched = self._merge_all(findings)
+        else:
+            for finding in fresh:
+                touched.add(sev.ORDER.index(finding.severity))
+            for finding in gone:
+                touched.add(sev.ORDER.index(finding.severity))
+            for g in sorted(touched):
+                self._patch(
+                    g, [f for f in gone if f.severity == sev.ORDER[g]], [f for f in fresh if f.severity == sev.ORDER[g]]
+                )
+        self._shown = {id(f): f for f in findings} if fresh or gone else shown
+        for g, severity in enumerate(sev.ORDER):
+            header = self.index(self.start(g))
+            if g in touched:
+                label = group_label(severity, self.groups[g])
+                if label != self._labels[g]:
+                    self._labels[g] = label
+                    self.dataChanged.emit(header, header)
+            if names_changed and self.groups[g]:
+                # a renamed entity changes the subject labels of its rows, not the rows themselves
+                self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
+
+    def _merge_all(self, findings: list[Finding]) -> set[int]:
+        """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
+        buckets: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
+        for finding in findings:
+            buckets.setdefault(finding.severity, []).append(finding)
+        for g, severity in enumerate(sev.ORDER):
+            keyed = sorted(((sort_key(f), f) for f in buckets[severity]), key=itemgetter(0))
+            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+        return set(range(len(sev.ORDER)))
+
+    def _patch(self, g: int, gone: list[Finding], fresh: list[Finding]) -> None:
+        """Few findings changed: replace, remove and insert those rows alone (binary search on the sort keys)."""
+        rows, keys = self.groups[g], self._keys[g]
+        parent_base = self.start(g) + 1
+        incoming = {sort_key(f): f for f in fresh}
+        if len(incoming) != len(fresh):  # two new findings alike in rule, subject and text: merge the group
+            leaving_ids = {id(f) for f in gone}
+            kept = [f for f in rows if id(f) not in leaving_ids]
+            keyed = sorted(((sort_key(f), f) for f in [*kept, *fresh]), key=itemgetter(0))
+            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+            return
+        leaving = [(sort_key(f), f) for f in gone]
+        for key, old in sorted(leaving, key=itemgetter(0), reverse=True):
+            row = bisect_left(keys, key)
+            while row < len(rows) and rows[row] is not old:
+                row += 1
+            if row == len(rows):
+                continue  # not listed (cannot happen while rows and _shown agree)
+            replacement = incoming.pop(key, None)
+            if replacement is not None:
+                rows[row] = replacement  # same rule, subject and text: the row stays where it is
+                if replacement != old:
+                    self.dataChanged.emit(self.index(parent_base + row), self.index(parent_base + row))
+                continue
+            self.beginRemoveRows(_ROOT, parent_base + row, parent_base + row)
+            del rows[row]
+            del keys[row]
+            self.endRemoveRows()
+        for key, finding in sorted(incoming.items(), key=itemgetter(0)):
+            row = bisect_right(keys, key)
+            self.beginInsertRows(_ROOT, parent_base + row, parent_base + row)
+            rows.insert(row, finding)
+            keys.insert(row, key)
+            self.endInsertRows()
+
+    def _merge(self, g: int, new: list[Finding], new_keys: list[tuple[bool, str, str, str, str]]) -> None:
+        """Walk the old and the new sorted rows together, emitting one signal per run of rows."""
+        rows, keys = self.groups[g], self._keys[g]
+        base = self.start(g) + 1
+        row = j = 0
+        changed: list[int] = []
+        while row < len(rows) or j < len(new):
+            if j == len(new) or (row < len(rows) and keys[row] < new_keys[j]):
+                end = row
+                while end < len(rows) and (j == len(new) or keys[end] < new_keys[j]):
+                    end += 1
+                self.beginRemoveRows(_ROOT, base + row, base + end - 1)
+                del rows[row:end]
+                del keys[row:end]
+                self.endRemoveRows()
+            elif row == len(rows) or new_keys[j] < keys[row]:
+                end = j
+                while end < len(new) and (row == len(rows) or new_keys[end] < keys[row]):
+                    end += 1
+                self.beginInsertRows(_ROOT, base + row, base + row + end - j - 1)
+                rows[row:row] = new[j:end]
+                keys[row:row] = new_keys[j:end]
+                self.endInsertRows()
+                row += end - j
+                j = end
+            else:
+                if rows[row] is not new[j]:
+                    if rows[row] != new[j]:
+                        changed.append(base + row)
+                    rows[row] = new[j]  # rows hold this analysis' objects (the next one is compared by identity)
+                row += 1
+                j += 1
+        for first, last in _runs(changed):
+            self.dataChanged.emit(self.index(first), self.index(last))
+
+    # ------------------------------------------------------------ reading
+    def start(self, g: int) -> int:
+        """The row of group ``g``'s header."""
+        return sum(len(group) + 1 for group in self.groups[:g])
+
+    def locate(self, row: int) -> tuple[int, int]:
+        """``(group, position)`` of a row; position -1 is the group's header."""
+        for g, group in enumerate(self.groups):
+            if row <= len(group):
+                return g, row - 1
+            row -= len(group) + 1
+        raise IndexError(row)
+
+    def finding(self, index: AnyIndex) -> Finding | None:
+        if not index.isValid():
+            return None
+        g, i = self.locate(index.row())
+        return self.groups[g][i] if i >= 0 else None
+
+    def text(self, finding: Finding) -> str:
+        label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
+        text = f"{label}: {finding.message}"
+        return "[overridden] " + text if finding.overridden else text
+
+    # ------------------------------------------------------------ QAbstractListModel
+    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else sum(len(group) + 1 for group in self.groups)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return _HEADER_FLAGS if self.locate(index.row())[1] < 0 else _FINDING_FLAGS
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        g, i = self.locate(index.row())
+        if i < 0:
+            severity = sev.ORDER[g]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self._labels[g]
+            if role == Qt.ItemDataRole.DecorationRole:
+                return sev.icon(severity)
+            if role == Qt.ItemDataRole.FontRole:
+                return self._bold
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QGuiApplication.palette().alternateBase()
+            if role == SEVERITY_ROLE:
+                return severity
+            if role == HEADER_ROLE:
+                return True
+            return None
+        finding = self.groups[g][i]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(finding)
+        if role == FINDING_ROLE:
+            return finding
+        if role == SEVERITY_ROLE:
+            return finding.severity
+        if role == HEADER_ROLE:
+            return False
+        if role == Qt.ItemDataRole.DecorationRole:
+            return sev.icon(finding.severity)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return finding.message + (f"\nOverridden: {finding.note}" if finding.overridden else "")
+        if finding.overridden:
+            if role == Qt.ItemDataRole.FontRole:
+                return self._italic
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QGuiApplication.palette().placeholderText()
+        return None
+
+
+class FindingsFilter(QSortFilterProxyModel):
+    """Shows the findings that concern the canvas selection and have a chosen severity; a header shows
+    while one of its findings does. Changing the filter re-checks rows, it never rebuilds the model."""
+
+    def __init__(self, source: FindingsModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.findings = source
+        self.setSourceModel(source)
+        self._chosen = Selection()
+        self.severities: set[str] | None = None
+        self._labels: dict[int, str] = {}
+        for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
+            signal.connect(self._labels.clear)
+
+    @property
+    def selecting(self) -> bool:
+        return bool(self._chosen)
+
+    def set_filter(self, selection: set[tuple[str, str]] | None, severities: set[str] | None) -> None:
+        """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all."""
+        chosen = Selection(selection or ())
+        if chosen == self._chosen and severities == self.severities:
+            return
+        self.beginFilterChange()
+        self._chosen = chosen
+        self.severities = None if severities is None else set(severities)
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        self._labels.clear()
+
+    def accepts(self, finding: Finding) -> bool:
+        if self.severities is not None and finding.severity not in self.severities:
+            return False
+        if not self._chosen:
+            return True
+        return self.findings.ids is not None and self._chosen.concerns(finding, self.findings.ids, self.findings.design)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        g, i = self.findings.locate(source_row)
+        group = self.findings.groups[g]
+        if i >= 0:
+            return self.accepts(group[i])
+        if self.severities is not None and sev.ORDER[g] not in self.severities:
+            return False
+        return any(map(self.accepts, group)) if self._chosen else bool(group)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and self._chosen and index.isValid() and index.data(HEADER_ROLE):
+            label = self._labels.get(index.row())
+            if label is None:
+                g = self.findings.locate(self.mapToSource(index).row())[0]
+                shown = [f for f in self.findings.groups[g] if self.accepts(f)]
+                label = self._labels[index.row()] = group_label(sev.ORDER[g], shown)
+            return label
+        return super().data(index, role)
+
+    def shown_findings(self) -> list[Finding]:
+        """Every finding the view lists, in display order."""
+        rows = (self.index(r, 0).data(FINDING_ROLE) for r in range(self.rowCount()))
+        return [f for f in rows if f is not None]
+
+    def shown_count(self) -> int:
+        return self.rowCount() - sum(1 for r in range(self.rowCount()) if self.index(r, 0).data(HEADER_ROLE))
+
+
+def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:
+    return {key: (rel.one, rel.many) for key, rel in ids.rels.items()}
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """``[1, 2, 3, 7]`` -> ``[(1, 3), (7, 7)]``."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs

@@ -1,0 +1,210 @@
+"""Issue 16 at CI size: on a generated 2,000-entity project an edit touches only the findings rows that
+changed, a moved card repaints only itself and its lines, and the UI thread keeps answering while the
+project opens (how long it waits is a benchmark figure, benchmarks/bench_open.py, not asserted here)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from functools import cache
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex, QRectF, QTimer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from benchmarks.generate import generate_project
+from modeller.model import Position, Project
+from modeller.persistence import save_project
+from modeller.ui.analysis import engine_analyse
+from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.relationship_item import RelationshipItem
+from modeller.ui.commands import EditRelationshipCommand, MoveCommand
+from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
+
+pytestmark = pytest.mark.slow
+ENTITIES = 2000
+
+
+@cache
+def big_project() -> Project:
+    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
+
+
+class ModelSignals:
+    """Every structural signal of the findings model, with the number of rows each one names."""
+
+    def __init__(self, model) -> None:
+        self.resets = 0
+        self.layouts = 0
+        self.inserted = 0
+        self.removed = 0
+        self.changed = 0
+        model.modelReset.connect(lambda: setattr(self, "resets", self.resets + 1))
+        model.layoutChanged.connect(lambda *_: setattr(self, "layouts", self.layouts + 1))
+        model.rowsInserted.connect(lambda _p, first, last: setattr(self, "inserted", self.inserted + last - first + 1))
+        model.rowsRemoved.connect(lambda _p, first, last: setattr(self, "removed", self.removed + last - first + 1))
+        model.dataChanged.connect(
+            lambda top, bottom, *_: setattr(self, "changed", self.changed + bottom.row() - top.row() + 1)
+        )
+
+    @property
+    def touched(self) -> int:
+        return self.inserted + self.removed + self.changed
+
+
+def test_one_edit_touches_only_the_changed_rows_of_the_findings_model(make_window) -> None:
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    window.analysis.run_now()
+    panel = window.recommendations
+    before = list(panel.analysis.findings)
+    assert len(panel.visible_findings()) == len(before) > 5 * ENTITIES // 2
+    signals = ModelSignals(panel.model)
+
+    rel = next(r for r in window.document.project.relationships if r.cardinality != "one-to-squillions")
+    edited = rel.model_copy(
+        update={"cardinality": "one-to-squillions", "max": None, "typical": None, "strategy": "embed"}
+    )
+    window.document.push(EditRelationshipCommand(window.document, edited))
+    window.analysis.run_now()
+
+    after = panel.analysis.findings
+    differ = {sort_key(f) for f in before} ^ {sort_key(f) for f in after}
+    assert differ, "the edit must change the advice, or this test proves nothing"
+    assert signals.resets == 0 and signals.layouts == 0
+    # each new or vanished finding is one row in or out; changed findings and group labels are the rest
+    assert signals.inserted + signals.removed == len(differ)
+    assert 0 < signals.touched <= len(differ) + 20, vars(signals)
+    # and the rows are right: the panel lists exactly the new analysis
+    shown = panel.visible_findings()
+    assert sorted(map(sort_key, shown)) == sorted(map(sort_key, after))
+    assert sorted(shown, key=sort_key) == sorted(after, key=sort_key)
+    # undo, and an edit the other way: the rows follow each analysis exactly, still without a reset
+    window.document.undo_stack.undo()
+    window.analysis.run_now()
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, before))
+    other = next(r for r in window.document.project.relationships if r.strategy == "auto" and r.id != rel.id)
+    window.document.push(EditRelationshipCommand(window.document, other.model_copy(update={"strategy": "embed"})))
+    window.analysis.run_now()
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, panel.analysis.findings))
+    assert {id(f) for f in panel.visible_findings()} == {id(f) for f in panel.analysis.findings}  # the very objects
+    assert signals.resets == 0 and signals.layouts == 0
+
+
+def test_severity_and_selection_filters_are_a_proxy_over_the_same_rows(make_window) -> None:
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    window.analysis.run_now()
+    panel = window.recommendations
+    signals = ModelSignals(panel.model)
+    panel.severity_box.setCurrentIndex(1)  # errors and warnings
+    listed = panel.visible_findings()
+    expected = [f for f in panel.analysis.findings if f.severity in ("error", "warning")]
+    assert listed and sorted(map(sort_key, listed)) == sorted(map(sort_key, expected))
+    busy = max(window.scene.entity_items, key=lambda key: len(window.document.relationships_of(key)))
+    window.scene.select_only([busy])
+    shown = panel.visible_findings()
+    assert shown and all(f.severity in ("error", "warning") for f in shown)
+    assert len(shown) < len(listed)
+    assert "concern the selection" in panel.header.text()
+    panel.severity_box.setCurrentIndex(0)
+    window.scene.clearSelection()
+    assert len(panel.visible_findings()) == len(panel.analysis.findings)
+    assert signals.touched == 0 and signals.resets == 0  # filtering never touched the model
+
+
+def test_a_move_repaints_only_the_moved_card_and_its_lines(make_window, qtbot, monkeypatch) -> None:
+    window = make_window()
+    window.resize(1600, 1000)
+    window.document.reset(big_project())
+    scene, view = window.scene, window.view
+
+    def reach(key: str) -> float:
+        """How much of the scene the card's lines cover (a card with short lines shows a bounded repaint)."""
+        rels = window.document.relationships_of(key)
+        rects = [scene.relationship_items[r.id].sceneBoundingRect() for r in rels]
+        return sum(r.width() * r.height() for r in rects) if rects else float("inf")
+
+    busy = min(scene.entity_items, key=reach)
+    view.reset_zoom()
+    view.centerOn(scene.entity_items[busy])
+    painted: list[object] = []
+    for cls in (EntityItem, RelationshipItem):
+        original = cls.paint
+
+        def counting(item, painter, option, widget=None, original=original):
+            painted.append(item)
+            original(item, painter, option, widget)
+
+        monkeypatch.setattr(cls, "paint", counting)
+    qtbot.waitUntil(lambda: bool(painted), timeout=5000)
+    qtbot.wait(50)
+    attached = [scene.relationship_items[r.id] for r in window.document.relationships_of(busy)]
+    card = scene.entity_items[busy]
+    assert attached
+    # what Qt must repaint: where the card and its lines were, and where they are now
+    region = [QRectF(item.sceneBoundingRect()) for item in [card, *attached]]
+    painted.clear()
+    old = scene.model_position(busy)
+    window.document.push(MoveCommand(window.document, {busy: Position(x=old.x() + 40, y=old.y() + 20)}))
+    region += [QRectF(item.sceneBoundingRect()) for item in [card, *attached]]
+    qtbot.waitUntil(lambda: bool(painted), timeout=5000)
+    qtbot.wait(50)
+    assert any(item in attached for item in painted), "the moved card's lines were not redrawn"
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    others = [i for i in scene.items(visible) if isinstance(i, RelationshipItem) and i not in attached]
+    assert others, "no other line on screen: the test would prove nothing"
+    unrelated = [
+        item
+        for item in painted
+        if item is not card and item not in attached and not any(item.sceneBoundingRect().intersects(r) for r in region)
+    ]
+    assert unrelated == []
+
+
+def test_the_ui_thread_keeps_answering_while_a_large_project_opens(make_window, qtbot, tmp_path) -> None:
+    # the real engine, held back until the UI thread has run its timer with the analysis in the background:
+    # a design that analysed on the UI thread (or waited for the worker) could never release it
+    real = engine_analyse()
+    ticked = threading.Event()
+
+    def held_back(project: Project):
+        assert ticked.wait(30), "the UI thread did not run its timer while the analysis waited"
+        return real(project)
+
+    window = make_window(analyse=held_back)
+    path = tmp_path / "big.modeller.json"
+    save_project(big_project(), path)
+    ticks: list[bool] = []  # True: ticked while the analysis ran in the background
+
+    def tick() -> None:
+        ticks.append(window.analysis.background)
+        if sum(ticks) >= 3:
+            ticked.set()
+
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(tick)
+    timer.start()
+    arrived: list[object] = []
+    window.analysis.analysed.connect(arrived.append)
+    assert window.open_path(path, ask=False)
+    assert window.findings_label.text() in ("Analysing…", "no analysis yet")
+    busy: list[bool] = []
+    window.analysis.running.connect(lambda on: busy.append(window.analysis_progress.isVisible()))
+    qtbot.waitUntil(lambda: bool(arrived), timeout=60_000)
+    timer.stop()
+    assert ticked.is_set() and sum(ticks) >= 3
+    assert busy == [True, False]  # a busy bar in the status bar while the engine ran, gone with its findings
+    assert len(window.recommendations.visible_findings()) == len(window.analysis.latest.findings)
+    assert window.findings_label.text() != "Analysing…"
+    assert not window.analysis_progress.isVisible()
+    index = window.recommendations.tree.currentIndex()
+    assert isinstance(index, QModelIndex) and index.data(FINDING_ROLE) is not None
+    # the preview's sample of a collection linked to most of the design is generated off the UI thread too
+    preview = window.preview
+    qtbot.waitUntil(lambda: bool(preview.sample), timeout=60_000)
+    assert json.loads(preview.sample_view.toPlainText()).keys() == preview.sample.keys()
