@@ -363,3 +363,18 @@ def test_every_query_of_a_generated_project_has_a_plan_on_an_existing_index(seed
     for write in design.writes:
         assert write.collection in indexes
         assert write.index is None or write.index.name in indexes[write.collection]
+
+
+def test_an_edit_replans_only_what_it_touched_and_equals_a_fresh_analysis() -> None:
+    from benchmarks.bench_analyse import rename_field
+    from modeller.rules.engine import Analyser
+
+    p = generate_project(40, 1.5, 0.5, seed=7)
+    analyser = Analyser()
+    before = analyser.analyse(p).design
+    edited = rename_field(p, 3)
+    after = analyser.analyse(edited).design
+    assert [q.to_json() for q in after.queries] == [q.to_json() for q in analyse(edited).design.queries]
+    assert [w.to_json() for w in after.writes] == [w.to_json() for w in analyse(edited).design.writes]
+    kept = sum(a is b for a, b in zip(before.queries, after.queries, strict=True))
+    assert kept >= len(after.queries) // 2  # the plans of the units the rename did not touch are reused

@@ -257,7 +257,7 @@ def patch(
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
-    out.design.queries, out.design.writes = plan_design(ctx, out.design, res)
+    out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
     return out
 
 

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from modeller.model.project import Query
-from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, IndexKey, ShapeNode
+from modeller.rules.physical.design import (
+    CollectionDesign,
+    Design,
+    IndexDesign,
+    IndexKey,
+    RelationshipDesign,
+    ShapeNode,
+)
 from modeller.rules.physical.esr import EsrPlan, plan_query
 from modeller.rules.physical.facts import Context, RelFacts
 
@@ -311,26 +318,89 @@ def _first_key_index(indexes: list[IndexDesign], path: str) -> IndexUse | None:
 
 
 @dataclass(slots=True)
+class PlanCache:
+    """Plans kept between analyses, keyed on the identity of what each was computed from (``engine.Analyser``).
+
+    A query's plan reads its query, the unit of collections its entity lives in
+    (the unit result is a new object whenever anything in it changed: shapes,
+    indexes, counts, the plans of its relationships) and, for each join, the
+    relationship's plan and the other side's unit; a relationship's writes read
+    its design, its plan and the units of both ends.
+    """
+
+    #: id(query) -> (key, plan); the key holds the query, so the id is not reused while cached
+    queries: dict[int, tuple[tuple[Any, ...], QueryPlan]] = field(default_factory=dict)
+    #: relationship id -> (key, writes)
+    writes: dict[str, tuple[tuple[Any, ...], list[WritePlan]]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class _Planner:
-    """One planning pass over a resolved design (maps built once)."""
+    """One planning pass over a resolved design; collections are walked when a plan first reads them."""
 
     ctx: Context
     design: Design
     res: Resolution
     colls: dict[str, CollectionDesign] = field(default_factory=dict)
-    nodes: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
-    #: relationship id -> (collection, path, node) of every shape node that stores it
-    rel_nodes: dict[str, list[tuple[str, str, ShapeNode]]] = field(default_factory=dict)
+    rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
+    _nodes: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
+    #: collection -> relationship id -> (path, node) of the shape nodes that store it
+    _rel_nodes: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
+    _top_rel: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for coll in self.design.collections:
             self.colls.setdefault(coll.name, coll)
-            paths: dict[str, ShapeNode] = {}
-            for path, node in _walk(coll.shape, ""):
-                paths.setdefault(path, node)
+        for rel in self.design.relationships:
+            self.rel_designs.setdefault(rel.id, rel)
+
+    def nodes(self, coll: str) -> dict[str, ShapeNode]:
+        """Dotted path -> shape node of one collection."""
+        found = self._nodes.get(coll)
+        if found is None:
+            found = self._nodes[coll] = {}
+            by_rel: dict[str, list[tuple[str, ShapeNode]]] = {}
+            c = self.colls.get(coll)
+            for path, node in _walk(c.shape if c is not None else [], ""):
+                found.setdefault(path, node)
                 if node.relationship:
-                    self.rel_nodes.setdefault(node.relationship, []).append((coll.name, path, node))
-            self.nodes.setdefault(coll.name, paths)
+                    by_rel.setdefault(node.relationship, []).append((path, node))
+            self._rel_nodes[coll] = by_rel
+        return found
+
+    def rel_nodes(self, facts: RelFacts) -> list[tuple[str, str, ShapeNode]]:
+        """(collection, path, node) of the nodes storing a relationship: in the collections of its two ends.
+
+        An end stored as its collection's own documents holds them at the top level: only those nodes are read
+        (walking every shape for every relationship would cost the planner most of its time).
+        """
+        out: list[tuple[str, str, ShapeNode]] = []
+        location = self.res.location
+        done: list[tuple[str, bool]] = []
+        for eid in dict.fromkeys((facts.one_id, facts.many_id)):
+            coll, prefix = location.get(eid, ("", ""))
+            deep = prefix != ""
+            if not coll or (coll, deep) in done or (coll, True) in done:
+                continue
+            done.append((coll, deep))
+            if deep:
+                self.nodes(coll)
+                found = self._rel_nodes[coll].get(facts.rel_id, ())
+            else:
+                found = self._top(coll).get(facts.rel_id, ())
+            out.extend((coll, path, node) for path, node in found if (coll, path, node) not in out)
+        return out
+
+    def _top(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
+        """Relationship id -> its top-level nodes in one collection."""
+        found = self._top_rel.get(coll)
+        if found is None:
+            found = self._top_rel[coll] = {}
+            c = self.colls.get(coll)
+            for node in c.shape if c is not None else ():
+                if node.relationship:
+                    found.setdefault(node.relationship, []).append((node.name, node))
+        return found
 
     # ----- numbers -----
     def count(self, coll: str) -> int:
@@ -348,7 +418,7 @@ class _Planner:
         s = self.ctx.settings
         if path == "_id":
             return 1 / max(self.count(coll), 1)
-        node = self.nodes.get(coll, {}).get(path)
+        node = self.nodes(coll).get(path)
         if node is not None:
             if node.unique:
                 return 1 / max(self.count(coll), 1)
@@ -478,7 +548,7 @@ class _Planner:
     def join(self, facts: RelFacts, eid: str, coll_name: str, first_docs: int) -> Step | None:
         """The read that fetches the related documents of ``first_docs`` documents through ``facts``' references."""
         strategy = self.res.plans[facts.rel_id].strategy
-        nodes = self.rel_nodes.get(facts.rel_id, [])
+        nodes = self.rel_nodes(facts)
         arrays = [(c, p) for c, p, n in nodes if n.role == "child-refs" and n.bson_type == "array"]
         refs = [(c, p) for c, p, n in nodes if n.role == "parent-ref" and n.bson_type != "array"]
         refs += [(c, f"{p}._id") for c, p, n in nodes if n.role == "extended-ref"]
@@ -488,7 +558,7 @@ class _Planner:
             target, n_per = many_loc[0], facts.n_typ
             own = [(c, p) for c, p in arrays if c == coll_name]
             if strategy in ("child-refs", "two-way") and own:
-                local = _id_path(own[0][1], self.nodes.get(coll_name, {}))
+                local = _id_path(own[0][1], self.nodes(coll_name))
                 return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs * n_per)
             theirs = [(c, p) for c, p in refs if c == target]
             if theirs:
@@ -502,7 +572,7 @@ class _Planner:
             return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs)
         theirs_arr = [(c, p) for c, p in arrays if c == target]
         if theirs_arr:
-            foreign = _id_path(theirs_arr[0][1], self.nodes.get(target, {}))
+            foreign = _id_path(theirs_arr[0][1], self.nodes(target))
             return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs)
         return None
 
@@ -523,45 +593,43 @@ class _Planner:
         )
 
     # ----- writes -----
-    def writes(self) -> Iterator[WritePlan]:
-        ctx, res = self.ctx, self.res
-        for rel_design in self.design.relationships:
-            facts = ctx.rel_by_id.get(rel_design.id)
-            if facts is None:
+    def writes(self, facts: RelFacts) -> list[WritePlan]:
+        """The writes one relationship's storage implies, in the order its design lists them."""
+        rel_design = self.rel_designs.get(facts.rel_id)
+        if rel_design is None:
+            return []
+        out: list[WritePlan] = []
+        plan = self.res.plans[facts.rel_id]
+        for copy in rel_design.denormalized:
+            if copy.sync == "none" or plan.strategy == "subset":
                 continue
-            plan = res.plans[rel_design.id]
-            for copy in rel_design.denormalized:
-                if copy.sync == "none" or plan.strategy == "subset":
-                    continue
-                yield self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity)
-            inserts = _insert_rate(facts)
-            home = self._home(facts)
-            kinds: dict[WriteKind, None] = {}
-            for coll, _, node in self.rel_nodes.get(facts.rel_id, []):
-                if coll != home:
-                    continue
-                if node.role in ("child-refs", "subset") and node.bson_type == "array":
-                    kinds["subset" if node.role == "subset" else "reference-array"] = None
-                elif node.role == "computed":
-                    kinds["computed"] = None  # one $inc/$set per new N, whatever the number of summary fields
-            for kind in kinds:
-                yield self.one_doc_write(kind, facts, home, inserts)
+            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity))
+        inserts = _insert_rate(facts)
+        home = self._home(facts)
+        kinds: dict[WriteKind, None] = {}
+        for coll, _, node in self.rel_nodes(facts):
+            if coll != home:
+                continue
+            if node.role in ("child-refs", "subset") and node.bson_type == "array":
+                kinds["subset" if node.role == "subset" else "reference-array"] = None
+            elif node.role == "computed":
+                kinds["computed"] = None  # one $inc/$set per new N, whatever the number of summary fields
+        out.extend(self.one_doc_write(kind, facts, home, inserts) for kind in kinds)
+        return out
 
     def _home(self, facts: RelFacts) -> str:
         return self.res.location.get(facts.one_id, ("", ""))[0]
 
     def copy_write(self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str) -> WritePlan:
         """The ``updateMany`` that refreshes every copy of one source document's field."""
-        nodes = self.nodes.get(coll, {})
+        nodes = self.nodes(coll)
         container = path.rsplit(".", 1)[0] if "." in path else ""
         if container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
             filter_path = f"{container}._id"
         elif container and nodes.get(container) is not None and nodes[container].role == "child-refs":
             filter_path = f"{container}.id"
         else:
-            ref = next(
-                (p for c, p, n in self.rel_nodes.get(facts.rel_id, []) if c == coll and n.role == "parent-ref"), None
-            )
+            ref = next((p for c, p, n in self.rel_nodes(facts) if c == coll and n.role == "parent-ref"), None)
             filter_path = ref if ref is not None else "_id"
         index = _first_key_index(self.colls[coll].indexes if coll in self.colls else [], filter_path)
         total = self.count(coll)
@@ -645,8 +713,45 @@ def _walk(nodes: list[ShapeNode], prefix: str) -> Iterator[tuple[str, ShapeNode]
                 stack.append((path, below))
 
 
-def plan_design(ctx: Context, design: Design, res: Resolution) -> tuple[list[QueryPlan], list[WritePlan]]:
-    """A plan for every declared query (project order) and every write the design implies."""
+def plan_design(
+    ctx: Context, design: Design, res: Resolution, cache: PlanCache | None = None
+) -> tuple[list[QueryPlan], list[WritePlan]]:
+    """A plan for every declared query (project order) and every write the design implies (relationship order).
+
+    With ``cache``, a plan whose inputs are the same objects as last time is reused (see :class:`PlanCache`).
+    """
     planner = _Planner(ctx, design, res)
-    queries = [planner.query(q) for q in ctx.queries]
-    return queries, list(planner.writes())
+    unit_of = res.unit_of
+    old_queries = cache.queries if cache is not None else {}
+    new_queries: dict[int, tuple[tuple[Any, ...], QueryPlan]] = {}
+    queries: list[QueryPlan] = []
+    for q in ctx.queries:
+        key: list[Any] = [q, unit_of.get(q.entity)]
+        for rel_id in q.joins:
+            facts = ctx.rel_by_id.get(rel_id)
+            if facts is not None:
+                key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]
+        entry = old_queries.get(id(q))
+        if entry is None or not _same(entry[0], key):
+            entry = (tuple(key), planner.query(q))
+        new_queries[id(q)] = entry
+        queries.append(entry[1])
+    old_writes = cache.writes if cache is not None else {}
+    new_writes: dict[str, tuple[tuple[Any, ...], list[WritePlan]]] = {}
+    writes: list[WritePlan] = []
+    for facts in ctx.rels:
+        rid = facts.rel_id
+        wkey = (planner.rel_designs.get(rid), res.plans.get(rid), unit_of.get(facts.one_id), unit_of.get(facts.many_id))
+        wentry = old_writes.get(rid)
+        if wentry is None or not _same(wentry[0], wkey):
+            wentry = (wkey, planner.writes(facts))
+        new_writes[rid] = wentry
+        writes.extend(wentry[1])
+    if cache is not None:
+        cache.queries, cache.writes = new_queries, new_writes
+    return queries, writes
+
+
+def _same(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:
+    """Keys hold objects compared by identity (model objects are immutable; resolved units are replaced, not edited)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
