@@ -287,6 +287,18 @@ def test_an_embedded_n_needs_no_join() -> None:
     assert plan.round_trips == 1 and plan.lookups == []
 
 
+def test_scope_through_an_extended_reference_and_a_bucket_uses_the_reference_index() -> None:
+    blog = analyse(load_project(SAMPLES / "blog.modeller.json")).design
+    posts = plan_of(blog, "posts_of_author")  # user_posts is an extended reference that keeps author_id
+    assert posts.index is not None and posts.index.keys[0] == ("author_id", 1) and posts.index.sort
+    assert posts.round_trips == 1 and not posts.blocking_sort
+    iot = analyse(load_project(SAMPLES / "iot-sensors.modeller.json")).design
+    hour = plan_of(iot, "sensor_hour")  # readings bucketed per sensor: one bucket document per hour
+    assert hour.collection == "sensor_data" and hour.index is not None
+    assert hour.index.keys == (("sensor_id", 1), ("start", -1)) and hour.index.eq == 1 and hour.index.sort
+    assert hour.steps[0].filter["sensor_id"] == Param("sensor_id")
+
+
 # ------------------------------------------------------------------------------------------ writes
 
 
