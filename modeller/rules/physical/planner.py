@@ -727,7 +727,7 @@ def plan_design(
     queries: list[QueryPlan] = []
     for q in ctx.queries:
         key: list[Any] = [q, unit_of.get(q.entity)]
-        for rel_id in q.joins:
+        for rel_id in dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()))):  # declared and implied joins
             facts = ctx.rel_by_id.get(rel_id)
             if facts is not None:
                 key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]
