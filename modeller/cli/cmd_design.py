@@ -12,6 +12,7 @@ from modeller.model.text import neutralize
 
 if TYPE_CHECKING:
     from modeller.rules.physical.design import Design, ShapeNode
+    from modeller.rules.physical.planner import IndexUse, QueryPlan, WritePlan
 
 HELP = "print the resolved physical design of a project"
 BOLD, RESET = "\033[1m", "\033[0m"
@@ -39,9 +40,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def design_json(design: Design) -> dict[str, Any]:
-    """DESIGN.md's shape: ``{"collections": [...], "relationships": [...]}``."""
+    """DESIGN.md's shape: ``{"collections": [...], "relationships": [...], "queries": [...], "writes": [...]}``."""
+    from modeller.export.query_plans import query_mongosh
+
     data = design.to_json()
-    return {"collections": data["collections"], "relationships": data["relationships"]}
+    queries = [{**plan.to_json(), "mongosh": query_mongosh(plan)} for plan in design.queries]
+    return {
+        "collections": data["collections"],
+        "relationships": data["relationships"],
+        "queries": queries,
+        "writes": data["writes"],
+    }
 
 
 def render_text(design: Design, colour: bool) -> str:
@@ -89,7 +98,49 @@ def render_text(design: Design, colour: bool) -> str:
             )
             lines.append(f"    {neutralize(copy.sync_advice)}")
         lines.append("")
+    if design.queries:
+        lines.append(bold("queries"))
+        lines.extend(f"  {query_line(plan)}" for plan in design.queries)
+        lines.append("")
+    if design.writes:
+        lines.append(bold("writes the design implies"))
+        lines.extend(f"  {write_line(write)}" for write in design.writes)
+        lines.append("")
     return "\n".join(lines)
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def _index_text(index: IndexUse | None) -> str:
+    return "a collection scan" if index is None else f"index {neutralize(index.name)}"
+
+
+def query_line(plan: QueryPlan) -> str:
+    """One query's plan on one line: collection, index, sort, documents, joins."""
+    parts = [f"{plan.collection} by {_index_text(plan.index)}"]
+    if plan.blocking_sort:
+        over = " (over the server's blocking-sort memory limit)" if plan.sort_over_limit else ""
+        parts.append(f"blocking sort of about {plan.sort_bytes:,} bytes{over}")
+    parts.append(f"examines about {_n(plan.docs_examined, 'document')}, returns {plan.docs_returned:,}")
+    if plan.lookups:
+        joins = ", ".join(
+            f"{step.relationship} from {step.collection} by {_index_text(step.index)}" for step in plan.lookups
+        )
+        parts.append(f"{plan.round_trips} round trips (joins {joins})")
+    return neutralize(f"query {plan.id}: " + "; ".join(parts))
+
+
+def write_line(write: WritePlan) -> str:
+    """One implied write on one line: what causes it, the collection and filter, the index, documents touched."""
+    cause = f"{write.entity}.{write.field} changes" if write.field is not None else f"a new {write.entity}"
+    rate = "" if write.per_sec is None else f", {write.per_sec:g}/s"
+    return neutralize(
+        f"{write.kind} ({write.relationship}): {cause} -> update {write.collection} by {write.filter_path} using "
+        f"{_index_text(write.index)}; {_n(write.docs_per_write, 'document')} per write, examines {write.docs_examined:,}"
+        f"{rate}"
+    )
 
 
 def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:

@@ -90,6 +90,20 @@ class Settings:
     default_array_items: int = _t(5, "E", "engine default: elements of a declared array field without max_items")
     default_array_max: int = _t(100, "E", "engine default: maximum elements of an array field without max_items")
     transaction_lifetime_s: int = _t(60, "H", "[Manual-limits] transactionLifetimeLimitSeconds default 60 s")
+    # --- query plans (physical/planner.py) ---
+    blocking_sort_max_bytes: int = _t(
+        100 * 1024 * 1024,
+        "H",
+        "[Manual-limits] a blocking sort that cannot spill to disk uses at most 100 MB of memory "
+        "(internalQueryMaxBlockingSortMemoryUsageBytes)",
+    )
+    default_count: int = _t(10_000, "E", "engine default: documents of an entity without a declared count")
+    default_eq_selectivity: float = _t(
+        0.01, "E", "engine default: share of documents an equality matches on a field without 'distinct'"
+    )
+    default_range_selectivity: float = _t(
+        0.1, "E", "engine default: share of documents a range, regex, text or geo predicate matches"
+    )
 
     def with_values(self, **values: Any) -> Settings:
         """A copy with some values replaced (per-project overrides, tests)."""

@@ -25,7 +25,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = design(capsys, str(SAMPLES / "host-logs.modeller.json"), "--format", "json")
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["collections", "relationships"]
+    assert list(data) == ["collections", "relationships", "queries", "writes"]
     logmsg = next(c for c in data["collections"] if c["name"] == "logmsg")
     assert set(logmsg) >= COLLECTION_KEYS
     idx = next(i for i in logmsg["indexes"] if i["keys"] == [["host_id", 1], ["time", -1]])
@@ -35,6 +35,49 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(rel) >= REL_KEYS
     assert rel["strategy"] == "subset" and rel["chosen_by"] == "engine"
     assert {d["path"] for d in rel["denormalized"]} == {"ipaddr", "recent_logmsgs.time", "recent_logmsgs.message"}
+
+
+QUERY_KEYS = {"id", "collection", "index", "blocking_sort", "sort_bytes", "round_trips", "lookups", "docs_examined"}
+WRITE_KEYS = {"source", "collection", "filter_path", "index", "docs_per_write", "per_sec"}
+
+
+def test_json_queries_and_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = design(capsys, str(SAMPLES / "task-tracker.modeller.json"), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert [q["id"] for q in data["queries"]] == ["person_with_tasks", "tasks_due", "tasks_of_owner"]
+    page, _, of_owner = data["queries"]
+    assert set(page) >= QUERY_KEYS | {"mongosh"}
+    assert page["round_trips"] == 2 and page["lookups"][0]["from"] == "tasks"
+    assert page["lookups"][0]["index"] == {"name": "_id_", "keys": [["_id", 1]]}
+    assert of_owner["index"] == {"name": "owner_id_1_due_date_1", "keys": [["owner_id", 1], ["due_date", 1]]}
+    assert of_owner["blocking_sort"] is False and of_owner["sort_bytes"] == 0
+    assert of_owner["mongosh"] == (
+        'db.getCollection("tasks").find({"owner_id": params["owner_id"]}).sort({"due_date": 1})'
+    )
+    (write,) = data["writes"]
+    assert set(write) >= WRITE_KEYS
+    assert write["source"] == {
+        "kind": "reference-array",
+        "relationship": "person_tasks",
+        "entity": "task",
+        "field": None,
+    }
+    assert (write["collection"], write["filter_path"], write["docs_per_write"]) == ("people", "_id", 1)
+
+
+def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = design(capsys, str(SAMPLES / "blog.modeller.json"))
+    assert code == 0
+    lines = out.splitlines()
+    assert (
+        "  query posts_of_author: posts by index author_id_1_created_at_-1; examines about 4 documents, returns 4"
+        in (lines)
+    )
+    assert any(
+        line.startswith("  copy (user_posts): user.name changes -> update posts by author._id using a collection scan")
+        for line in lines
+    )
 
 
 def test_text_view(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,6 +25,7 @@ from modeller.rules.physical.design import CollectionDesign, Design, Relationshi
 from modeller.rules.physical.documents import make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
 from modeller.rules.physical.naming import collection_name
+from modeller.rules.physical.planner import plan_design
 from modeller.rules.physical.plans import RelPlan, finish_plan, first_plan
 from modeller.rules.physical.resolver import (
     Resolution,
@@ -256,6 +257,7 @@ def patch(
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
+    out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
     return out
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from modeller.rules.physical.planner import QueryPlan, WritePlan
 
 #: How a node of a document shape came to be.
 Role = Literal[
@@ -352,6 +355,9 @@ class Design:
     relationships: list[RelationshipDesign]
     #: entity id -> where it is stored when it has no collection of its own
     embedded: dict[str, Placement] = field(default_factory=dict)
+    #: how the design serves each declared query (project order) and the writes it implies (physical/planner.py)
+    queries: list[QueryPlan] = field(default_factory=list)
+    writes: list[WritePlan] = field(default_factory=list)
 
     def collection(self, name: str) -> CollectionDesign | None:
         return next((c for c in self.collections if c.name == name), None)
@@ -362,4 +368,6 @@ class Design:
             "collections": [c.to_json() for c in self.collections],
             "relationships": [r.to_json() for r in self.relationships],
             "embedded": {k: {"collection": v.collection, "path": v.path} for k, v in self.embedded.items()},
+            "queries": [q.to_json() for q in self.queries],
+            "writes": [w.to_json() for w in self.writes],
         }

@@ -41,6 +41,7 @@ from modeller.rules.physical.index_reasons import (
     UNIQUE,
 )
 from modeller.rules.physical.naming import collection_name, embed_field, snake
+from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
@@ -161,6 +162,8 @@ class ResolveCache:
     units: dict[str, UnitResult] = field(default_factory=dict)
     #: relationship id -> (key, design)
     rel_designs: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = field(default_factory=dict)
+    #: the query planner's plans (``physical.planner``)
+    planner: PlanCache = field(default_factory=PlanCache)
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -251,7 +254,9 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     if cache is not None:
         cache.rel_designs = new_rels
     database = ctx.project.database or "test"
-    return Design(database, collections, rels, embedded), res
+    design = Design(database, collections, rels, embedded)
+    design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
+    return design, res
 
 
 def _units(

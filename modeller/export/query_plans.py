@@ -1,0 +1,53 @@
+"""The query planner's plans written as mongosh: one statement per round trip.
+
+The planner (``modeller.rules.physical.planner``) keeps filters and sorts as
+data; here they become JavaScript through the one quoting function
+(:func:`modeller.export.literals.js_key` / :func:`js_value`), so every name a
+user typed is a string literal. A value the application supplies is
+``params["name"]``; a join reads the ids out of the previous step's
+documents (``r1.flatMap(d => d["owner_id"])``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modeller.export.literals import js_key, js_string, js_value
+from modeller.rules.physical.planner import Param, QueryPlan, Ref, Step
+
+
+def js_data(value: Any) -> str:
+    """A filter / sort document as a JS expression: quoted keys, placeholders as expressions."""
+    if isinstance(value, Param):
+        return f"params[{js_string(value.name)}]"
+    if isinstance(value, Ref):
+        getter = "".join(f"[{js_string(part)}]" for part in value.path.split("."))
+        return f"r{value.step}.flatMap(d => d{getter} ?? [])"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{js_key(k)}: {js_data(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(js_data(v) for v in value) + "]"
+    return js_value(value)
+
+
+def step_mongosh(step: Step) -> str:
+    """``db.getCollection(...).find(filter, projection).sort(...).limit(...)`` for one read."""
+    args = js_data(step.filter)
+    if step.projection:
+        args += ", " + js_data(dict.fromkeys(step.projection, 1))
+    text = f"db.getCollection({js_string(step.collection)}).find({args})"
+    if step.collation is not None:
+        text += f".collation({js_data(step.collation)})"
+    if step.sort:
+        text += f".sort({js_data(dict(step.sort))})"
+    if step.limit is not None:
+        text += f".limit({int(step.limit)})"
+    return text
+
+
+def query_mongosh(plan: QueryPlan) -> str:
+    """The whole plan: the query alone, or ``const r1 = ...`` then one read per join."""
+    if len(plan.steps) == 1:
+        return step_mongosh(plan.steps[0])
+    lines = [f"const r{i} = {step_mongosh(step)}.toArray();" for i, step in enumerate(plan.steps, start=1)]
+    return "\n".join(lines)

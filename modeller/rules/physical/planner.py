@@ -1,0 +1,757 @@
+"""The query planner: how the resolved design serves each declared query and each write the design implies.
+
+For a query: the collection read, the index MongoDB would choose (the longest
+Equality-Sort-Range prefix over the collection's indexes), whether the sort is
+served by that index or is a blocking in-memory sort (bytes against the
+server's 100 MB limit), the documents examined and returned, and the joins
+(application-level reads through references, one round trip each). For a
+write (a denormalized copy's sync, a reference array, a subset, a computed
+value): the collection, the filter path, the index it uses and the documents
+touched. Pure: it reads the resolved collections and the resolver's
+logical -> physical paths. Filters and sorts are data (:class:`Param`,
+:class:`Ref` for values the application supplies); ``modeller.export``
+writes them as mongosh with its one quoting function.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from modeller.model.project import Query
+from modeller.rules.physical.design import (
+    CollectionDesign,
+    Design,
+    IndexDesign,
+    IndexKey,
+    RelationshipDesign,
+    ShapeNode,
+)
+from modeller.rules.physical.esr import EsrPlan, plan_query
+from modeller.rules.physical.facts import Context, RelFacts
+
+if TYPE_CHECKING:
+    from modeller.rules.physical.resolver import Resolution
+
+#: the index every collection has
+ID_INDEX = IndexDesign(keys=[("_id", 1)], name="_id_", unique=True, why="every collection's _id index")
+PLAIN = (1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A value the application supplies when it runs the query (``name`` says which)."""
+
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"$param": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """The values of ``path`` in the documents that step ``step`` (1-based) read: an application-level join."""
+
+    step: int
+    path: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"$ref": {"step": self.step, "path": self.path}}
+
+
+@dataclass(frozen=True, slots=True)
+class IndexUse:
+    """The index a read uses and how much of it: equality keys, a served sort, range keys."""
+
+    name: str
+    keys: tuple[IndexKey, ...]
+    eq: int = 0
+    sort: bool = False
+    range: int = 0
+    #: "text" / "2dsphere": a special index the predicate needs
+    special: str | None = None
+
+    @property
+    def used(self) -> int:
+        return self.eq + self.range
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "keys": [[k, v] for k, v in self.keys]}
+
+
+@dataclass(slots=True)
+class Step:
+    """One read the application sends: ``find(filter, projection).sort(sort).limit(limit)`` on one collection."""
+
+    collection: str
+    filter: dict[str, Any]
+    sort: list[tuple[str, int]] = field(default_factory=list)
+    projection: list[str] = field(default_factory=list)
+    limit: int | None = None
+    collation: dict[str, Any] | None = None
+    index: IndexUse | None = None
+    docs_examined: int = 0
+    docs_returned: int = 0
+    #: for a join: the relationship it follows and the fields it matches (``$lookup``'s localField/foreignField)
+    relationship: str | None = None
+    local_field: str | None = None
+    foreign_field: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "collection": self.collection,
+            "filter": _data(self.filter),
+            "sort": [[k, d] for k, d in self.sort],
+            "projection": list(self.projection),
+            "limit": self.limit,
+            "collation": self.collation,
+            "index": None if self.index is None else self.index.to_json(),
+            "docs_examined": self.docs_examined,
+            "docs_returned": self.docs_returned,
+        }
+
+    def lookup_json(self) -> dict[str, Any]:
+        """A join as ``$lookup`` names it, with the index it uses."""
+        return {
+            "relationship": self.relationship,
+            "from": self.collection,
+            "local_field": self.local_field,
+            "foreign_field": self.foreign_field,
+            "index": None if self.index is None else self.index.to_json(),
+            "docs_examined": self.docs_examined,
+        }
+
+
+@dataclass(slots=True)
+class QueryPlan:
+    """How the design serves one declared query; ``steps[0]`` reads the query's own collection."""
+
+    id: str
+    entity: str
+    steps: list[Step]
+    blocking_sort: bool = False
+    sort_bytes: int = 0
+    #: the blocking sort needs more memory than the server allows (``Settings.blocking_sort_max_bytes``)
+    sort_over_limit: bool = False
+    per_sec: float | None = None
+    #: logical paths of the filter/sort that the collection does not hold (a join would have to come first)
+    unresolved: list[str] = field(default_factory=list)
+
+    @property
+    def collection(self) -> str:
+        return self.steps[0].collection
+
+    @property
+    def index(self) -> IndexUse | None:
+        return self.steps[0].index
+
+    @property
+    def round_trips(self) -> int:
+        return len(self.steps)
+
+    @property
+    def lookups(self) -> list[Step]:
+        return self.steps[1:]
+
+    @property
+    def docs_examined(self) -> int:
+        return sum(s.docs_examined for s in self.steps)
+
+    @property
+    def docs_returned(self) -> int:
+        return self.steps[0].docs_returned
+
+    @property
+    def collection_scan(self) -> bool:
+        """Some read of the plan has no index to use."""
+        return any(s.index is None for s in self.steps)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "entity": self.entity,
+            "collection": self.collection,
+            "index": None if self.index is None else self.index.to_json(),
+            "blocking_sort": self.blocking_sort,
+            "sort_bytes": self.sort_bytes,
+            "sort_over_limit": self.sort_over_limit,
+            "round_trips": self.round_trips,
+            "lookups": [s.lookup_json() for s in self.lookups],
+            "docs_examined": self.docs_examined,
+            "docs_returned": self.docs_returned,
+            "per_sec": self.per_sec,
+            "unresolved": list(self.unresolved),
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+WriteKind = Literal["copy", "reference-array", "subset", "computed"]
+
+
+@dataclass(slots=True)
+class WritePlan:
+    """One update the design implies beyond the application's own insert (a sync, an array, a summary)."""
+
+    kind: WriteKind
+    relationship: str
+    #: the entity whose change causes the write, and the field that changed (None: an insert of it)
+    entity: str
+    field: str | None
+    collection: str
+    filter_path: str
+    index: IndexUse | None
+    docs_per_write: int
+    docs_examined: int
+    per_sec: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": {
+                "kind": self.kind,
+                "relationship": self.relationship,
+                "entity": self.entity,
+                "field": self.field,
+            },
+            "collection": self.collection,
+            "filter_path": self.filter_path,
+            "index": None if self.index is None else self.index.to_json(),
+            "docs_per_write": self.docs_per_write,
+            "docs_examined": self.docs_examined,
+            "per_sec": self.per_sec,
+        }
+
+
+def _data(value: Any) -> Any:
+    """A filter as JSON data: placeholders become ``{"$param": ...}`` / ``{"$ref": ...}``."""
+    if isinstance(value, dict):
+        return {k: _data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_data(v) for v in value]
+    if isinstance(value, Param | Ref):
+        return value.to_json()
+    return value
+
+
+# ------------------------------------------------------------------------------------------ index choice
+
+
+def index_use(index: IndexDesign, plan: EsrPlan) -> IndexUse | None:
+    """How far ``index`` serves ``plan``: its longest usable Equality, Sort, Range prefix (None: not at all).
+
+    Equality keys may come in any order; the sort is served when the keys after
+    them are the sort fields in the sort's directions (or all inverted); range
+    keys after that still bound the scan. A partial index or one with another
+    collation is not used (the planner cannot prove the query matches it).
+    """
+    if index.partial is not None or index.collation != plan.collation:
+        return None
+    keys = index.keys
+    eq_set = set(plan.eq)
+    i = 0
+    while i < len(keys) and keys[i][0] in eq_set and keys[i][1] in (*PLAIN, "hashed"):
+        i += 1
+    n_eq, n_range = i, 0
+    sort_served = bool(plan.sort) and _serves_sort(keys[i : i + len(plan.sort)], plan.sort)
+    if sort_served:
+        i += len(plan.sort)
+        # a sorted field the filter also bounds (``plan_query`` keeps it in the sort part) bounds the scan too
+        n_range = len(_range_sorted(plan) & {k for k, _ in plan.sort})
+    range_set = set(plan.range)
+    while i < len(keys) and keys[i][0] in range_set and keys[i][1] in PLAIN:
+        n_range += 1
+        i += 1
+    if n_eq == 0 and n_range == 0 and not sort_served:
+        return None
+    return IndexUse(index.name, tuple(keys), n_eq, sort_served, n_range)
+
+
+def _serves_sort(part: list[IndexKey], sort: list[tuple[str, int]]) -> bool:
+    """Index keys that give the sort's order: the same fields, all in its directions or all inverted."""
+    if len(part) != len(sort) or any(v not in PLAIN for _, v in part) or [k for k, _ in part] != [k for k, _ in sort]:
+        return False
+    pairs = list(zip(part, sort, strict=True))
+    return all(d == qd for (_, d), (_, qd) in pairs) or all(d == -qd for (_, d), (_, qd) in pairs)
+
+
+def _range_sorted(plan: EsrPlan) -> set[str]:
+    """Sort fields the filter also bounds with a range (``plan_query`` keeps them in the sort part only)."""
+    return {k for k, reason in plan.reasons.items() if reason.startswith("Sort + Range")}
+
+
+def choose_index(indexes: list[IndexDesign], plan: EsrPlan) -> IndexUse | None:
+    """The index MongoDB's planner would pick for ``plan``: most keys bounding the scan, then a served sort,
+    then the shortest index (the ``_id`` index included)."""
+    best: IndexUse | None = None
+    best_score: tuple[int, int, int] | None = None
+    for index in (ID_INDEX, *indexes):
+        use = index_use(index, plan)
+        if use is None:
+            continue
+        score = (use.used + (len(plan.sort) if use.sort else 0), int(use.sort), -len(use.keys))
+        if best_score is None or score > best_score:
+            best, best_score = use, score
+    return best
+
+
+def _special_index(indexes: list[IndexDesign], paths: list[str], kind: str) -> IndexUse | None:
+    """The text or 2dsphere index holding ``paths`` (the server needs one for ``$text``; ``$near`` too)."""
+    for index in indexes:
+        if any(v == kind and k in paths for k, v in index.keys):
+            return IndexUse(index.name, tuple(index.keys), special=kind)
+    return None
+
+
+def _first_key_index(indexes: list[IndexDesign], path: str) -> IndexUse | None:
+    """An index whose first key is ``path`` (a join's or a sync's equality), the shortest first."""
+    if path == "_id":
+        return IndexUse(ID_INDEX.name, tuple(ID_INDEX.keys), eq=1)
+    found = [i for i in indexes if i.keys and i.keys[0][0] == path and i.partial is None and i.collation is None]
+    if not found:
+        return None
+    index = min(found, key=lambda i: len(i.keys))
+    return IndexUse(index.name, tuple(index.keys), eq=1)
+
+
+# ------------------------------------------------------------------------------------------ planning
+
+
+@dataclass(slots=True)
+class PlanCache:
+    """Plans kept between analyses, keyed on the identity of what each was computed from (``engine.Analyser``).
+
+    A query's plan reads its query, the unit of collections its entity lives in
+    (the unit result is a new object whenever anything in it changed: shapes,
+    indexes, counts, the plans of its relationships) and, for each join, the
+    relationship's plan and the other side's unit; a relationship's writes read
+    its design, its plan and the units of both ends.
+    """
+
+    #: id(query) -> (key, plan); the key holds the query, so the id is not reused while cached
+    queries: dict[int, tuple[tuple[Any, ...], QueryPlan]] = field(default_factory=dict)
+    #: relationship id -> (key, writes)
+    writes: dict[str, tuple[tuple[Any, ...], list[WritePlan]]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Planner:
+    """One planning pass over a resolved design; collections are walked when a plan first reads them."""
+
+    ctx: Context
+    design: Design
+    res: Resolution
+    colls: dict[str, CollectionDesign] = field(default_factory=dict)
+    rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
+    _nodes: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
+    #: collection -> relationship id -> (path, node) of the shape nodes that store it
+    _rel_nodes: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
+    _top_rel: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for coll in self.design.collections:
+            self.colls.setdefault(coll.name, coll)
+        for rel in self.design.relationships:
+            self.rel_designs.setdefault(rel.id, rel)
+
+    def nodes(self, coll: str) -> dict[str, ShapeNode]:
+        """Dotted path -> shape node of one collection."""
+        found = self._nodes.get(coll)
+        if found is None:
+            found = self._nodes[coll] = {}
+            by_rel: dict[str, list[tuple[str, ShapeNode]]] = {}
+            c = self.colls.get(coll)
+            for path, node in _walk(c.shape if c is not None else [], ""):
+                found.setdefault(path, node)
+                if node.relationship:
+                    by_rel.setdefault(node.relationship, []).append((path, node))
+            self._rel_nodes[coll] = by_rel
+        return found
+
+    def rel_nodes(self, facts: RelFacts) -> list[tuple[str, str, ShapeNode]]:
+        """(collection, path, node) of the nodes storing a relationship: in the collections of its two ends.
+
+        An end stored as its collection's own documents holds them at the top level: only those nodes are read
+        (walking every shape for every relationship would cost the planner most of its time).
+        """
+        out: list[tuple[str, str, ShapeNode]] = []
+        location = self.res.location
+        done: list[tuple[str, bool]] = []
+        for eid in dict.fromkeys((facts.one_id, facts.many_id)):
+            coll, prefix = location.get(eid, ("", ""))
+            deep = prefix != ""
+            if not coll or (coll, deep) in done or (coll, True) in done:
+                continue
+            done.append((coll, deep))
+            if deep:
+                self.nodes(coll)
+                found = self._rel_nodes[coll].get(facts.rel_id, ())
+            else:
+                found = self._top(coll).get(facts.rel_id, ())
+            out.extend((coll, path, node) for path, node in found if (coll, path, node) not in out)
+        return out
+
+    def _top(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
+        """Relationship id -> its top-level nodes in one collection."""
+        found = self._top_rel.get(coll)
+        if found is None:
+            found = self._top_rel[coll] = {}
+            c = self.colls.get(coll)
+            for node in c.shape if c is not None else ():
+                if node.relationship:
+                    found.setdefault(node.relationship, []).append((node.name, node))
+        return found
+
+    # ----- numbers -----
+    def count(self, coll: str) -> int:
+        c = self.colls.get(coll)
+        if c is not None and c.count is not None:
+            return c.count
+        return self.ctx.settings.default_count
+
+    def entity_count(self, entity_id: str) -> int:
+        entity = self.ctx.entities.get(entity_id)
+        return entity.count if entity is not None and entity.count is not None else self.ctx.settings.default_count
+
+    def eq_selectivity(self, coll: str, entity_id: str, logical: str, path: str) -> float:
+        """Share of documents an equality on ``path`` matches: 1 per id or unique value, 1/distinct, else default."""
+        s = self.ctx.settings
+        if path == "_id":
+            return 1 / max(self.count(coll), 1)
+        node = self.nodes(coll).get(path)
+        if node is not None:
+            if node.unique:
+                return 1 / max(self.count(coll), 1)
+            if node.role == "parent-ref" and node.entity is not None:
+                return 1 / max(self.entity_count(node.entity), 1)
+            if node.bson_type == "bool":
+                return 0.5
+            if node.enum:
+                return 1 / len(node.enum)
+        f = self.ctx.field(entity_id, logical)
+        if f is not None:
+            if f.unique:
+                return 1 / max(self.count(coll), 1)
+            if f.distinct:
+                return 1 / f.distinct
+        return s.default_eq_selectivity
+
+    # ----- queries -----
+    def query(self, q: Query) -> QueryPlan:
+        ctx, res = self.ctx, self.res
+        s = ctx.settings
+        eid = q.entity
+        coll_name, _prefix = res.location.get(eid, ("", ""))
+        coll = self.colls.get(coll_name)
+        if coll is None:  # an entity without documents of its own anywhere (cannot happen for a resolved entity)
+            return QueryPlan(q.id, eid, [Step(coll_name, {})], per_sec=q.per_sec)
+        esr = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
+        count = self.count(coll_name)
+        filt: dict[str, Any] = {}
+        sel_index = 1.0  # selectivity of the predicates the chosen index bounds
+        sel_all = 1.0
+        selectivity: dict[str, float] = {}
+        text_paths: list[str] = []
+        for logical, op in q.filter.items():
+            path = res.resolve_path(eid, logical)
+            if path is None:
+                continue
+            if op in ("eq", "ci"):
+                filt[path] = Param(logical)
+                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path)
+            elif op == "in":
+                filt[path] = {"$in": Param(logical)}
+                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path)
+            elif op == "range":
+                filt[path] = {"$gte": Param(f"{logical} from"), "$lt": Param(f"{logical} to")}
+                selectivity[path] = s.default_range_selectivity
+            elif op == "regex":
+                filt[path] = {"$regex": Param(logical)}
+                selectivity[path] = s.default_range_selectivity
+            elif op == "text":
+                text_paths.append(path)
+            elif op == "geo":
+                filt[path] = {"$geoWithin": {"$geometry": Param(logical)}}
+                selectivity[path] = s.default_range_selectivity
+        if text_paths:
+            filt["$text"] = {"$search": Param("search")}
+            selectivity["$text"] = s.default_range_selectivity
+        if coll.discriminator == "doc_type" and len(coll.entities) > 1 and eid in coll.variants:
+            filt["doc_type"] = eid  # the single collection pattern: this entity's documents only
+            selectivity["doc_type"] = 1 / max(len(coll.variants), 1)
+        for value in selectivity.values():
+            sel_all *= value
+        indexes = coll.indexes
+        use: IndexUse | None
+        if text_paths:
+            use = _special_index(indexes, text_paths, "text")
+        elif esr.geo:
+            use = _special_index(indexes, esr.geo, "2dsphere")
+        else:
+            use = choose_index(indexes, esr)
+        if use is not None:
+            if use.special is not None:
+                sel_index = selectivity.get("$text" if use.special == "text" else esr.geo[0], 1.0)
+            else:
+                bound = [k for k, _ in use.keys[: use.eq]]
+                after_sort = list(use.keys[use.eq + (len(esr.sort) if use.sort else 0) :][: use.range])
+                bound += [k for k, _ in after_sort]
+                bound += [k for k, _ in esr.sort if use.sort and k in _range_sorted(esr)]
+                for path in dict.fromkeys(bound):
+                    sel_index *= selectivity.get(path, 1.0)
+        matched = _docs(count, sel_all)
+        examined = count if use is None else _docs(count, sel_index)
+        sort_served = bool(use is not None and use.sort)
+        blocking = bool(esr.sort) and not sort_served
+        if q.limit is not None and not blocking:
+            # documents come in the sort (or index) order: the scan stops once ``limit`` have matched
+            share = matched / examined if examined else 1.0
+            examined = min(examined, math.ceil(q.limit / share) if share > 0 else examined)
+        returned = min(matched, q.limit) if q.limit is not None else matched
+        sort_bytes = 0
+        if blocking:
+            sorted_docs = min(matched, q.limit) if q.limit is not None else matched  # a limited sort keeps the top k
+            sort_bytes = sorted_docs * coll.avg_bytes
+        main = Step(
+            coll_name,
+            filt,
+            sort=list(esr.sort),
+            limit=q.limit,
+            collation=esr.collation,
+            index=use,
+            docs_examined=examined,
+            docs_returned=returned,
+        )
+        steps = [main]
+        projection = [p for p in (res.resolve_path(eid, name) for name in q.projection) if p is not None]
+        for rel_id in res.query_joins.get(q.id, ()):
+            facts = ctx.rel_by_id.get(rel_id)
+            if facts is None:
+                continue
+            join = self.join(facts, eid, coll_name, returned)
+            if join is not None:
+                steps.append(join)
+                if projection and join.local_field is not None:
+                    projection.append(join.local_field)
+        main.projection = _no_collisions(projection)
+        return QueryPlan(
+            q.id,
+            eid,
+            steps,
+            blocking_sort=blocking,
+            sort_bytes=sort_bytes,
+            sort_over_limit=sort_bytes > s.blocking_sort_max_bytes,
+            per_sec=q.per_sec,
+            unresolved=list(esr.unresolved),
+        )
+
+    def join(self, facts: RelFacts, eid: str, coll_name: str, first_docs: int) -> Step | None:
+        """The read that fetches the related documents of ``first_docs`` documents through ``facts``' references."""
+        strategy = self.res.plans[facts.rel_id].strategy
+        nodes = self.rel_nodes(facts)
+        arrays = [(c, p) for c, p, n in nodes if n.role == "child-refs" and n.bson_type == "array"]
+        refs = [(c, p) for c, p, n in nodes if n.role == "parent-ref" and n.bson_type != "array"]
+        refs += [(c, f"{p}._id") for c, p, n in nodes if n.role == "extended-ref"]
+        one_loc = self.res.location.get(facts.one_id, ("", ""))
+        many_loc = self.res.location.get(facts.many_id, ("", ""))
+        if eid == facts.one_id:  # the N of each One read
+            target, n_per = many_loc[0], facts.n_typ
+            own = [(c, p) for c, p in arrays if c == coll_name]
+            if strategy in ("child-refs", "two-way") and own:
+                local = _id_path(own[0][1], self.nodes(coll_name))
+                return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs * n_per)
+            theirs = [(c, p) for c, p in refs if c == target]
+            if theirs:
+                foreign = theirs[0][1]
+                return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs * n_per)
+            return None
+        target = one_loc[0]  # the One of each N read
+        own_refs = [(c, p) for c, p in refs if c == coll_name]
+        if own_refs:
+            local = own_refs[0][1]
+            return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs)
+        theirs_arr = [(c, p) for c, p in arrays if c == target]
+        if theirs_arr:
+            foreign = _id_path(theirs_arr[0][1], self.nodes(target))
+            return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs)
+        return None
+
+    def _step(self, coll: str, path: str, values: Ref, local: str, foreign: str, facts: RelFacts, wanted: int) -> Step:
+        index = _first_key_index(self.colls[coll].indexes if coll in self.colls else [], path)
+        total = self.count(coll)
+        returned = min(max(wanted, 1), total) if total else 0
+        examined = returned if index is not None else total
+        return Step(
+            coll,
+            {path: {"$in": values}},
+            index=index,
+            docs_examined=examined,
+            docs_returned=returned,
+            relationship=facts.rel_id,
+            local_field=local,
+            foreign_field=foreign,
+        )
+
+    # ----- writes -----
+    def writes(self, facts: RelFacts) -> list[WritePlan]:
+        """The writes one relationship's storage implies, in the order its design lists them."""
+        rel_design = self.rel_designs.get(facts.rel_id)
+        if rel_design is None:
+            return []
+        out: list[WritePlan] = []
+        plan = self.res.plans[facts.rel_id]
+        for copy in rel_design.denormalized:
+            if copy.sync == "none" or plan.strategy == "subset":
+                continue
+            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity))
+        inserts = _insert_rate(facts)
+        home = self._home(facts)
+        kinds: dict[WriteKind, None] = {}
+        for coll, _, node in self.rel_nodes(facts):
+            if coll != home:
+                continue
+            if node.role in ("child-refs", "subset") and node.bson_type == "array":
+                kinds["subset" if node.role == "subset" else "reference-array"] = None
+            elif node.role == "computed":
+                kinds["computed"] = None  # one $inc/$set per new N, whatever the number of summary fields
+        out.extend(self.one_doc_write(kind, facts, home, inserts) for kind in kinds)
+        return out
+
+    def _home(self, facts: RelFacts) -> str:
+        return self.res.location.get(facts.one_id, ("", ""))[0]
+
+    def copy_write(self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str) -> WritePlan:
+        """The ``updateMany`` that refreshes every copy of one source document's field."""
+        nodes = self.nodes(coll)
+        container = path.rsplit(".", 1)[0] if "." in path else ""
+        if container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
+            filter_path = f"{container}._id"
+        elif container and nodes.get(container) is not None and nodes[container].role == "child-refs":
+            filter_path = f"{container}.id"
+        else:
+            ref = next((p for c, p, n in self.rel_nodes(facts) if c == coll and n.role == "parent-ref"), None)
+            filter_path = ref if ref is not None else "_id"
+        index = _first_key_index(self.colls[coll].indexes if coll in self.colls else [], filter_path)
+        total = self.count(coll)
+        if source_entity == facts.one_id:  # the One's field copied into each N
+            per_write = facts.n_typ
+        else:  # the N's field copied into its One(s)
+            per_write = facts.n_typ if facts.rel.cardinality == "many-to-many" else 1
+        per_write = min(per_write, total) if total else per_write
+        f = self.ctx.field(source_entity, source_field)
+        per_sec = None if f is None else (0.0 if f.immutable else f.updates_per_sec)
+        return WritePlan(
+            "copy",
+            facts.rel_id,
+            source_entity,
+            source_field,
+            coll,
+            filter_path,
+            index,
+            per_write,
+            per_write if index is not None else total,
+            per_sec,
+        )
+
+    def one_doc_write(self, kind: WriteKind, facts: RelFacts, coll: str, per_sec: float | None) -> WritePlan:
+        """An update of the One's document by ``_id`` when an N is added: push its id, its copy, or a summary."""
+        return WritePlan(
+            kind,
+            facts.rel_id,
+            facts.many_id,
+            None,
+            coll,
+            "_id",
+            _first_key_index([], "_id"),
+            1,
+            1,
+            per_sec,
+        )
+
+
+def _insert_rate(facts: RelFacts) -> float | None:
+    """New N per second linked to a One: the relationship's writes, else the N entity's."""
+    rel = facts.rel
+    if rel.writes_per_sec is not None:
+        return rel.writes_per_sec
+    return facts.many.writes_per_sec
+
+
+def _id_path(array_path: str, nodes: dict[str, ShapeNode]) -> str:
+    """The path of the referenced ids in a reference array: the array itself, or ``<array>.id`` for objects."""
+    return f"{array_path}.id" if f"{array_path}.id" in nodes else array_path
+
+
+def _no_collisions(paths: list[str]) -> list[str]:
+    """Projection paths without duplicates or a path below another one (the server refuses a path collision)."""
+    out: list[str] = []
+    for path in dict.fromkeys(paths):
+        if any(path == o or path.startswith(o + ".") for o in out):
+            continue
+        out = [o for o in out if not o.startswith(path + ".")]
+        out.append(path)
+    return out
+
+
+def _docs(count: int, share: float) -> int:
+    """Documents matching ``share`` of ``count`` (at least one when any can match)."""
+    if count <= 0:
+        return 0
+    return max(1, min(count, math.ceil(round(count * share, 6))))  # (rounded: 0.01 x 0.1 x 0.1 is not exact)
+
+
+def _walk(nodes: list[ShapeNode], prefix: str) -> Iterator[tuple[str, ShapeNode]]:
+    """(dotted path, node) of a shape, through arrays of objects (iterative: no recursion cycle)."""
+    stack: list[tuple[str, list[ShapeNode]]] = [(prefix, nodes)]
+    while stack:
+        base, level = stack.pop()
+        for node in level:
+            path = f"{base}.{node.name}" if base else node.name
+            yield path, node
+            below = node.items.children if node.items is not None else node.children
+            if below:
+                stack.append((path, below))
+
+
+def plan_design(
+    ctx: Context, design: Design, res: Resolution, cache: PlanCache | None = None
+) -> tuple[list[QueryPlan], list[WritePlan]]:
+    """A plan for every declared query (project order) and every write the design implies (relationship order).
+
+    With ``cache``, a plan whose inputs are the same objects as last time is reused (see :class:`PlanCache`).
+    """
+    planner = _Planner(ctx, design, res)
+    unit_of = res.unit_of
+    old_queries = cache.queries if cache is not None else {}
+    new_queries: dict[int, tuple[tuple[Any, ...], QueryPlan]] = {}
+    queries: list[QueryPlan] = []
+    for q in ctx.queries:
+        key: list[Any] = [q, unit_of.get(q.entity)]
+        for rel_id in dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()))):  # declared and implied joins
+            facts = ctx.rel_by_id.get(rel_id)
+            if facts is not None:
+                key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]
+        entry = old_queries.get(id(q))
+        if entry is None or not _same(entry[0], key):
+            entry = (tuple(key), planner.query(q))
+        new_queries[id(q)] = entry
+        queries.append(entry[1])
+    old_writes = cache.writes if cache is not None else {}
+    new_writes: dict[str, tuple[tuple[Any, ...], list[WritePlan]]] = {}
+    writes: list[WritePlan] = []
+    for facts in ctx.rels:
+        rid = facts.rel_id
+        wkey = (planner.rel_designs.get(rid), res.plans.get(rid), unit_of.get(facts.one_id), unit_of.get(facts.many_id))
+        wentry = old_writes.get(rid)
+        if wentry is None or not _same(wentry[0], wkey):
+            wentry = (wkey, planner.writes(facts))
+        new_writes[rid] = wentry
+        writes.extend(wentry[1])
+    if cache is not None:
+        cache.queries, cache.writes = new_queries, new_writes
+    return queries, writes
+
+
+def _same(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:
+    """Keys hold objects compared by identity (model objects are immutable; resolved units are replaced, not edited)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
