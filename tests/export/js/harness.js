@@ -1,6 +1,7 @@
 // Runs generated mongosh scripts in a Node `vm` against a recording, stateful stand-in for `db`.
 //
 //   node harness.js [--runs N] [--state FILE] SCRIPT...
+//   node harness.js [--runs N] --batch FILE
 //
 // Every script runs N times (default 2) against the same in-memory server state, the
 // way a DBA would run it twice against one cluster. Prints one JSON document:
@@ -13,6 +14,10 @@
 // duplicate _id fails, sharding an already sharded collection fails. Any API the
 // stand-in does not know throws, so a script using `use`, `db.coll` shortcuts or
 // top-level `await` cannot pass.
+// --batch FILE (a JSON list of script groups) runs each group N times against its own fresh
+// stand-in, so one Node process checks many projects; it prints one result per group:
+//   {"results": [{"error": null|text, "validators": {"db.coll": validator|null}, "inserted": {"db.coll": [doc]}}]}
+// (what the first run created and inserted, documents as canonical Extended JSON) and exits 0.
 "use strict";
 
 const fs = require("fs");
@@ -48,12 +53,13 @@ function strict(target, what) {
   });
 }
 
-const state = { databases: {}, sharded: {}, shardingEnabled: [] };
+// maps keyed by user names have no prototype: a database or collection named "constructor" is just a name
+const state = { databases: Object.create(null), sharded: Object.create(null), shardingEnabled: [] };
 let calls = [];
 let prints = [];
 
 function dbState(name) {
-  if (!state.databases[name]) state.databases[name] = { collections: {} };
+  if (!state.databases[name]) state.databases[name] = { collections: Object.create(null) };
   return state.databases[name];
 }
 
@@ -192,14 +198,51 @@ function sandbox() {
   });
 }
 
+function batch(groups, runs) {
+  const results = [];
+  for (const scripts of groups) {
+    state.databases = Object.create(null);
+    state.sharded = Object.create(null);
+    state.shardingEnabled = [];
+    const result = { error: null, validators: {}, inserted: {} };
+    let where = "";
+    try {
+      for (let r = 0; r < runs; r += 1) {
+        calls = [];
+        prints = [];
+        for (const file of scripts) {
+          where = `${path.basename(file)} (run ${r + 1})`;
+          vm.runInContext(fs.readFileSync(file, "utf8"), sandbox(), { filename: file });
+        }
+        if (r > 0) continue;
+        for (const call of calls) {
+          const ns = `${call.db}.${call.collection}`;
+          if (call.op === "createCollection") result.validators[ns] = call.options.validator || null;
+          if (call.op === "insertOne") (result.inserted[ns] = result.inserted[ns] || []).push(call.doc);
+        }
+      }
+    } catch (err) {
+      result.error = `${where}: ${err && err.message ? err.message : err}`;
+    }
+    results.push(result);
+  }
+  return { results };
+}
+
 function main(argv) {
   let runs = 2;
   let stateFile = null;
+  let batchFile = null;
   const scripts = [];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === "--runs") runs = Number(argv[++i]);
     else if (argv[i] === "--state") stateFile = argv[++i];
+    else if (argv[i] === "--batch") batchFile = argv[++i];
     else scripts.push(argv[i]);
+  }
+  if (batchFile) {
+    process.stdout.write(JSON.stringify(batch(JSON.parse(fs.readFileSync(batchFile, "utf8")), runs)));
+    return;
   }
   const out = { runs: [] };
   for (let r = 0; r < runs; r += 1) {
