@@ -12,6 +12,7 @@ the loader's own contract.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -528,3 +529,26 @@ def mutated(base: Doc, data: st.DataObject, max_mutations: int = 6) -> Doc:
     for _ in range(data.draw(st.integers(1, max_mutations))):
         data.draw(st.sampled_from(MUTATIONS))(doc, data)
     return doc
+
+
+def changes(base: Any, doc: Any, path: str = "$") -> list[str]:
+    """What a mutation changed, one line per JSON path (for failure messages)."""
+    if type(base) is not type(doc):
+        return [f"{path}: {json.dumps(doc, ensure_ascii=False)[:300]}"]
+    if isinstance(base, dict):
+        out = [f"{path}.{key}: removed" for key in base if key not in doc]
+        for key, value in doc.items():
+            out.extend(
+                changes(base[key], value, f"{path}.{key}") if key in base else [f"{path}.{key}: {_short(value)}"]
+            )
+        return out
+    if isinstance(base, list):
+        out = [f"{path}[{i}]: removed" for i in range(len(doc), len(base))]
+        for i, value in enumerate(doc):
+            out.extend(changes(base[i], value, f"{path}[{i}]") if i < len(base) else [f"{path}[{i}]: {_short(value)}"])
+        return out
+    return [] if base == doc else [f"{path}: {_short(doc)}"]
+
+
+def _short(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:300]

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from bson import json_util
-from bson_checker import LOAD_OPTIONS, errors, load_docs
+from bson_checker import LOAD_OPTIONS, BsonValidator, load_docs, unwrap
 from js_harness import HARNESS, ROOT, SETUP_HINT, node_binary
 
 from modeller.export import ExportError, export_project
@@ -129,15 +129,25 @@ def _check_files(
         exported.samples[ns] = docs
         for doc in docs:
             try:
-                problems = errors(validator, doc)
+                problem = _first_problem(validator, doc)
             except Exception as exc:  # a validator the checker cannot even read is a broken export
                 failures.append(Failure("validator", f"{coll.name!r}: unreadable validator: {exc}"))
                 break
-            if problems:
-                failures.append(Failure("sample-vs-validator", f"{coll.name!r}: {problems[0]}"))
+            if problem:
+                failures.append(Failure("sample-vs-validator", f"{coll.name!r}: {problem}"))
                 break
         failures.extend(_unique_clashes(coll, docs))
     return failures, exported
+
+
+def _first_problem(validator: dict[str, Any], doc: Any) -> str | None:
+    """The first way ``doc`` breaks ``validator``: path, keyword, and the message's ends (its middle is the doc)."""
+    found = sorted(BsonValidator(unwrap(validator)).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    if not found:
+        return None
+    error = found[0]
+    message = error.message if len(error.message) <= 240 else f"{error.message[:80]} ... {error.message[-140:]}"
+    return f"{'/'.join(map(str, error.absolute_path)) or '(document)'}: {error.validator}: {message}"
 
 
 def _key_value(doc: Any, path: str) -> Any:

@@ -12,8 +12,8 @@ the exported samples. Node runs once per few hundred projects.
 
 The run is reproducible (derandomized). ``MODELLER_FUZZ_EXAMPLES`` sets the
 total number of examples (default 2,100: 300 per sample); with
-``MODELLER_FUZZ_COLLECT=1`` a new failure does not stop the run (no shrinking)
-and every failure is counted; ``MODELLER_FUZZ_SUMMARY=FILE`` appends each
+``MODELLER_FUZZ_COLLECT=1`` a new failure does not stop the run and every
+failure is counted; ``MODELLER_FUZZ_SUMMARY=FILE`` appends each
 sample's counts to FILE as one JSON line; ``MODELLER_FUZZ_FAILURES=DIR`` keeps
 the failing projects there (file names end in the samples' seed). Failure kinds fixed on other
 branches are listed in fuzz_known.py.
@@ -31,9 +31,9 @@ from typing import Any
 
 import pytest
 from fuzz_known import KNOWN, known_kind
-from fuzz_mutations import mutated
+from fuzz_mutations import changes, mutated
 from fuzz_pipeline import Exported, Failure, load, run_node, run_python
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,9 +48,10 @@ MIN_LOADED_SHARE = 0.6
 class Campaign:
     """The examples of one test: loads, exports waiting for Node, failures by kind."""
 
-    def __init__(self, work: Path, name: str) -> None:
+    def __init__(self, work: Path, name: str, base: dict[str, Any] | None = None) -> None:
         self.work = work
         self.name = name
+        self.base = base
         self.examples = 0
         self.loaded = 0
         self.refused_export = 0
@@ -89,7 +90,8 @@ class Campaign:
             saved = self.save(label, text)
             self.new.append((saved, failure))
             if not COLLECT:
-                raise AssertionError(f"{failure}\nproject written to {saved}:\n{text[:6000]}")
+                changed = "\n".join(changes(self.base, doc)[:40]) if self.base is not None else text[:6000]
+                raise AssertionError(f"{failure}\nproject written to {saved}; changes to the sample:\n{changed}")
 
     def save(self, label: str, text: str) -> str:
         folder = Path(os.environ.get("MODELLER_FUZZ_FAILURES") or self.work / "failures")
@@ -129,12 +131,13 @@ class Campaign:
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name.removesuffix(".modeller.json"))
 def test_mutated_samples_end_to_end(sample: Path, tmp_path: Path) -> None:
     base = json.loads(sample.read_text(encoding="utf-8"))
-    campaign = Campaign(tmp_path, sample.name.removesuffix(".modeller.json"))
+    campaign = Campaign(tmp_path, sample.name.removesuffix(".modeller.json"), base)
 
     @settings(
         max_examples=math.ceil(TOTAL / len(SAMPLES)),
         derandomize=True,
         database=None,
+        phases=[Phase.explicit, Phase.generate],  # no shrinking: minutes per failure; the message lists the changes
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
