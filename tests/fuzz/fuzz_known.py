@@ -59,8 +59,9 @@ def _all_fields(doc: Doc) -> Iterator[Doc]:
             yield from _fields(variant)
 
 
-def _strategy(rel: Doc) -> str:
-    return str((rel.get("decision") or {}).get("strategy") or rel.get("strategy", "auto"))
+def _strategies(rel: Doc) -> set[str]:
+    """The forced strategy and the decision's (which one wins is the engine's business)."""
+    return {str(rel.get("strategy", "auto")), str((rel.get("decision") or {}).get("strategy") or "auto")}
 
 
 def _self_relationship(doc: Doc) -> bool:
@@ -69,7 +70,7 @@ def _self_relationship(doc: Doc) -> bool:
 
 def _bucket_without_timeseries(doc: Doc) -> bool:
     plain = {e.get("id") for e in doc.get("entities", []) if not e.get("timeseries")}
-    return any(_strategy(rel) == "bucket" and rel.get("many") in plain for rel in doc.get("relationships", []))
+    return any("bucket" in _strategies(rel) and rel.get("many") in plain for rel in doc.get("relationships", []))
 
 
 _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
@@ -133,13 +134,31 @@ def _variant_redeclares_field(doc: Doc) -> bool:
     return False
 
 
-def _two_relationships_one_pair(doc: Doc) -> bool:
-    pairs = [frozenset((rel.get("one"), rel.get("many"))) for rel in doc.get("relationships", [])]
-    return len(pairs) != len(set(pairs))
+def _relationship_cycle(doc: Doc) -> bool:
+    """Two paths between two entities: a cycle in the relationships (self-links aside), a pair linked twice."""
+    parent: dict[Any, Any] = {}
+
+    def root(node: Any) -> Any:
+        while parent.get(node, node) != node:
+            node = parent[node]
+        return node
+
+    for rel in doc.get("relationships", []):
+        one, many = root(rel.get("one")), root(rel.get("many"))
+        if rel.get("one") == rel.get("many"):
+            continue
+        if one == many:
+            return True
+        parent[one] = many
+    return False
+
+
+def _id_field_of_another_type(doc: Doc) -> bool:
+    return any(f.get("name") == "_id" and f.get("type") != "objectId" for f in _all_fields(doc))
 
 
 def _single_collection(doc: Doc) -> bool:
-    return any(_strategy(rel) == "single-collection" for rel in doc.get("relationships", []))
+    return any("single-collection" in _strategies(rel) for rel in doc.get("relationships", []))
 
 
 def _aggregate_named_like_field(doc: Doc) -> bool:
@@ -148,6 +167,8 @@ def _aggregate_named_like_field(doc: Doc) -> bool:
     for rel in doc.get("relationships", []):
         one = entities.get(rel.get("one")) or {}
         names = {f.get("name") for f in one.get("fields", [])}
+        if one.get("subtypes"):
+            names.add(one["subtypes"].get("discriminator", "type"))
         for variant in ((one.get("subtypes") or {}).get("variants") or {}).values():
             names.update(f.get("name") for f in variant)
         if any(agg.get("name") in names for agg in rel.get("aggregates", [])):
@@ -292,10 +313,18 @@ NEW_UNFIXED: list[Known] = [
     Known(
         "embedded-copy-null-reference",
         "h17-export",
-        "two relationships between one pair of entities (one embeds): the embedded copy's reference to the One is null",
+        "two relationship paths join two entities (one embeds): an embedded copy's reference is null or fields missing",
         "sample-vs-validator",
-        r"None is not of bsonType 'objectId'",
-        _two_relationships_one_pair,
+        r"^'[^']*': [^:]*/[^:]*: (bsonType: None is not of bsonType 'objectId'|required: .* is a required property)",
+        _relationship_cycle,
+    ),
+    Known(
+        "id-field-of-another-type",
+        "h17-validate",
+        "a declared field '_id' of a type other than objectId loads; the samples' _id is still an ObjectId",
+        "sample-vs-validator",
+        r"_id: bsonType: ObjectId\(.*\) is not of bsonType",
+        _id_field_of_another_type,
     ),
     Known(
         "same-keys-two-names",
