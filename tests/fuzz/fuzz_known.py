@@ -184,6 +184,19 @@ def _aggregate_named_like_field(doc: Doc) -> bool:
     return False
 
 
+def _example_out_of_type(doc: Doc) -> bool:
+    """An example the field's type cannot hold (10**15 on an int, a number on a string field)."""
+    for field in _all_fields(doc):
+        example, kind = field.get("example"), field.get("type")
+        if example is None or kind not in _PYTHON_TYPES:
+            continue
+        if not isinstance(example, _PYTHON_TYPES[str(kind)]) or isinstance(example, bool) != (kind == "bool"):
+            return True
+        if kind == "int" and not -(2**31) <= example < 2**31:
+            return True
+    return False
+
+
 def _aggregates(doc: Doc) -> bool:
     return any(rel.get("aggregates") for rel in doc.get("relationships", []))
 
@@ -317,6 +330,14 @@ NEW_UNFIXED: list[Known] = [
         "sample-vs-validator",
         r"\d+(\.\d+)? is not of bsonType '(long|double|decimal)'",
         _numeric_enum,
+    ),
+    Known(
+        "example-out-of-type",
+        "h17-validate",
+        "a field's example its type cannot hold (10**15 on an int field) loads; samples use it, the validator refuses",
+        "sample-vs-validator",
+        r"is not of bsonType|is not valid under any of",
+        _example_out_of_type,
     ),
     Known(
         "computed-count-not-long",
