@@ -312,7 +312,7 @@ NEW_UNFIXED: list[Known] = [
         "h17-validate",
         "an aggregate's name is also a field of the One (or of one of its variants): two values claim one field",
         "sample-vs-validator",
-        r"is not of bsonType|is not valid under any of|is valid under each of",
+        r"is not of bsonType|is not valid under any of|is valid under each of|is a required property",
         _aggregate_named_like_field,
     ),
     Known(
@@ -360,7 +360,7 @@ NEW_UNFIXED: list[Known] = [
         "h17-validate",
         "a declared field '_id' of a type other than objectId loads; the samples' _id is still an ObjectId",
         "sample-vs-validator",
-        r"_id: bsonType: ObjectId\(.*\) is not of bsonType",
+        r"_id: bsonType: ObjectId\(.*\) is not of bsonType|oneOf: .* is not valid under any of",
         _id_field_of_another_type,
     ),
     Known(
