@@ -147,7 +147,14 @@ def _first_problem(validator: dict[str, Any], doc: Any) -> str | None:
         return None
     error = found[0]
     message = error.message if len(error.message) <= 240 else f"{error.message[:80]} ... {error.message[-140:]}"
-    return f"{'/'.join(map(str, error.absolute_path)) or '(document)'}: {error.validator}: {message}"
+    where = "/".join(map(str, error.absolute_path)) or "(document)"
+    if error.context:  # oneOf/anyOf: also say why the branches refused it, deepest reasons first
+        reasons = sorted(error.context, key=lambda e: -len(e.absolute_path))[:4]
+        message += "".join(
+            f" | branch: {'/'.join(map(str, e.absolute_path)) or '(document)'}: {e.validator}: {e.message[:120]}"
+            for e in reasons
+        )
+    return f"{where}: {error.validator}: {message}"
 
 
 def _key_value(doc: Any, path: str) -> Any:
