@@ -1,6 +1,7 @@
 // Runs generated mongosh scripts in a Node `vm` against a recording, stateful stand-in for `db`.
 //
 //   node harness.js [--runs N] [--state FILE] [--seed SCRIPT]... SCRIPT...
+//   node harness.js [--runs N] --batch FILE
 //
 // A --seed script runs once before the runs (e.g. the OLD design's setup script with samples, before a
 // migration script); --kill-after N makes the first run die before its (N+1)th updateMany (a run killed
@@ -16,6 +17,10 @@
 // duplicate _id fails, sharding an already sharded collection fails. Any API the
 // stand-in does not know throws, so a script using `use`, `db.coll` shortcuts or
 // top-level `await` cannot pass.
+// --batch FILE (a JSON list of script groups) runs each group N times against its own fresh
+// stand-in, so one Node process checks many projects; it prints one result per group:
+//   {"results": [{"error": null|text, "validators": {"db.coll": validator|null}, "inserted": {"db.coll": [doc]}}]}
+// (what the first run created and inserted, documents as canonical Extended JSON) and exits 0.
 "use strict";
 
 const fs = require("fs");
@@ -205,7 +210,8 @@ function applyUpdate(doc, update) {
   return out;
 }
 
-const state = { databases: {}, sharded: {}, shardingEnabled: [] };
+// maps keyed by user names have no prototype: a database or collection named "constructor" is just a name
+const state = { databases: Object.create(null), sharded: Object.create(null), shardingEnabled: [] };
 // --kill-after N: the first run dies before its (N+1)th updateMany, as a killed mongosh would between two batches
 const KILLED = "killed by the harness (--kill-after)";
 let killAfter = null;
@@ -214,7 +220,7 @@ let calls = [];
 let prints = [];
 
 function dbState(name) {
-  if (!state.databases[name]) state.databases[name] = { collections: {} };
+  if (!state.databases[name]) state.databases[name] = { collections: Object.create(null) };
   return state.databases[name];
 }
 
@@ -454,9 +460,42 @@ function sandbox() {
   });
 }
 
+function batch(groups, runs) {
+  const results = [];
+  for (const scripts of groups) {
+    state.databases = Object.create(null);
+    state.sharded = Object.create(null);
+    state.shardingEnabled = [];
+    const result = { error: null, validators: {}, inserted: {} };
+    let where = "";
+    try {
+      for (let r = 0; r < runs; r += 1) {
+        calls = [];
+        prints = [];
+        updatesLeft = Infinity;
+        for (const file of scripts) {
+          where = `${path.basename(file)} (run ${r + 1})`;
+          vm.runInContext(fs.readFileSync(file, "utf8"), sandbox(), { filename: file });
+        }
+        if (r > 0) continue;
+        for (const call of calls) {
+          const ns = `${call.db}.${call.collection}`;
+          if (call.op === "createCollection") result.validators[ns] = call.options.validator || null;
+          if (call.op === "insertOne") (result.inserted[ns] = result.inserted[ns] || []).push(call.doc);
+        }
+      }
+    } catch (err) {
+      result.error = `${where}: ${err && err.message ? err.message : err}`;
+    }
+    results.push(result);
+  }
+  return { results };
+}
+
 function main(argv) {
   let runs = 2;
   let stateFile = null;
+  let batchFile = null;
   const scripts = [];
   const seeds = [];
   for (let i = 0; i < argv.length; i += 1) {
@@ -464,7 +503,12 @@ function main(argv) {
     else if (argv[i] === "--state") stateFile = argv[++i];
     else if (argv[i] === "--seed") seeds.push(argv[++i]);
     else if (argv[i] === "--kill-after") killAfter = Number(argv[++i]);
+    else if (argv[i] === "--batch") batchFile = argv[++i];
     else scripts.push(argv[i]);
+  }
+  if (batchFile) {
+    process.stdout.write(JSON.stringify(batch(JSON.parse(fs.readFileSync(batchFile, "utf8")), runs)));
+    return;
   }
   const out = { runs: [] };
   for (const file of seeds) {
