@@ -75,7 +75,7 @@ Validate a document as pymongo returns it with its collection's model, or any co
     Model.model_validate(db["collection"].find_one())
     TypeAdapter(COLLECTIONS["collection"]).validate_python(raw)
 
-A collection with subtypes is a discriminated union (``Annotated[Union[A, B], Field(discriminator=...)]``):
+A collection with subtypes is a discriminated union (``Annotated[A | B, Field(discriminator=...)]``):
 validate it with ``TypeAdapter``. Needs pydantic>=2.6 and pymongo (for ``bson``).
 """
 
@@ -84,7 +84,7 @@ validate it with ``TypeAdapter``. Needs pydantic>=2.6 and pymongo (for ``bson``)
 import datetime
 import decimal
 import uuid
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from bson import Binary, Decimal128, ObjectId
 from pydantic import (
@@ -95,7 +95,6 @@ from pydantic import (
     PlainSerializer,
     PlainValidator,
     Strict,
-    TypeAdapter,
     WithJsonSchema,
 )
 
@@ -154,6 +153,8 @@ BinDataType = Annotated[
     PlainSerializer(lambda v: bytes(v).hex(), return_type=str, when_used="json"),
     WithJsonSchema({{"type": "string", "contentEncoding": "base16"}}),
 ]
+
+
 def _not_bool(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("expected a number, not a bool")
@@ -170,8 +171,7 @@ Int64Type = Annotated[int, Strict(), Field(ge=-(2**63), le=2**63 - 1)]
 class Document(BaseModel):
     """Base of every model here: strict BSON types, unknown keys kept (the validator allows them)."""
 
-    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True, arbitrary_types_allowed=True)
-'''
+    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True, arbitrary_types_allowed=True)'''
 
 _SCALARS = {
     "string": "str",
@@ -211,7 +211,7 @@ def pydantic_models(design: Design, project: Project) -> str:
     ]
     for p in plans:
         lines.extend(_collection(p, class_names))
-    lines.append("")
+    lines.extend(["", ""])
     lines.append("#: collection name -> the type of its documents")
     lines.append("COLLECTIONS: dict[str, Any] = {")
     lines.extend(f"    {py_string(p.collection)}: {p.name}," for p in plans)
@@ -225,13 +225,13 @@ def _collection(p: CollectionPlan, class_names: set[str]) -> list[str]:
         out.extend(_model(model, class_names))
     if p.variants:
         disc_attr = _attributes(next(m for m in p.models if m.name == p.variants[0][1]).fields, class_names)[0]
-        members = ", ".join(name for _, name in p.variants)
+        members = " | ".join(name for _, name in p.variants)
         out.extend(
             [
                 "",
                 "",
                 f"#: documents of {one_line(quoted(p.collection))}, one model per subtype",
-                f"{p.name} = Annotated[Union[{members}], Field(discriminator={py_string(disc_attr)})]",
+                f"{p.name} = Annotated[{members}, Field(discriminator={py_string(disc_attr)})]",
             ]
         )
     return out
