@@ -1,4 +1,4 @@
-"""``modeller check FILE``: the engine's findings, for people (text) or scripts (json).
+"""``modeller check FILE``: the engine's findings, for people (text), scripts (json) or review tools (sarif).
 
 Exit 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one
 does, 2 when the file cannot be loaded. Overridden findings are still listed
@@ -25,7 +25,12 @@ RESET = "\033[0m"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a *.modeller.json project")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="output format (default text; sarif: SARIF 2.1.0 for code-review tools)",
+    )
     parser.add_argument(
         "--fail-on",
         choices=LEVELS,
@@ -43,9 +48,15 @@ def run(args: argparse.Namespace) -> int:
         project = load_project(args.file)
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
-    findings = analyse(project).findings
+    analysis = analyse(project)
+    findings = analysis.findings
     if args.format == "json":
         write_json({"findings": [f.to_json() for f in findings]})
+    elif args.format == "sarif":
+        from modeller.cli.sarif import read_text, sarif_log
+        from modeller.persistence import MAX_FILE_BYTES
+
+        write_json(sarif_log(args.file, read_text(args.file, MAX_FILE_BYTES), project, analysis))
     else:
         sys.stdout.write(render_text(findings, use_colour()))
     threshold = SEVERITY_RANK[args.fail_on]

@@ -3,7 +3,7 @@
 Pure functions return text (the GUI previews call them directly):
 :func:`mongosh_script`, :func:`indexes_script`, :func:`validator_json`,
 :func:`json_schema`, :func:`sample_documents` / :func:`samples_json`,
-:func:`dot_source`, :func:`design_report`. :func:`export_project` writes the
+:func:`dot_source`, :func:`design_report`, :func:`pydantic_models`, :func:`typescript_models`. :func:`export_project` writes the
 chosen kinds into a folder with progress, cancel and no half-written output.
 Exporters generate only from the Design (plus findings for the report and the
 Project for names, description and database); they never re-decide strategy.
@@ -28,15 +28,27 @@ from modeller.export.files import (
 )
 from modeller.export.manifest import MANIFEST, Entry, manifest_text, merged, read_manifest, stale
 from modeller.export.mongosh import indexes_script, mongosh_script
+from modeller.export.pydantic_models import pydantic_models
 from modeller.export.report import design_report
 from modeller.export.samples import SampleError, sample_documents, samples_and_notices, samples_json
+from modeller.export.typescript import typescript_models
 from modeller.export.validators import collection_schema, json_schema, json_schema_text, validator_json
 from modeller.model.checks import check_project
 from modeller.model.project import Project
 from modeller.rules.framework.analysis import Analysis
 
 #: Export kinds, in the order they are written (``--only`` takes these names).
-KINDS: tuple[str, ...] = ("setup", "validators", "schema", "indexes", "samples", "diagram", "report")
+KINDS: tuple[str, ...] = (
+    "setup",
+    "validators",
+    "schema",
+    "indexes",
+    "samples",
+    "diagram",
+    "report",
+    "pydantic",
+    "typescript",
+)
 
 __all__ = [
     "INSTALL_NOTICE",
@@ -53,8 +65,10 @@ __all__ = [
     "json_schema_text",
     "mongosh_script",
     "parse_kinds",
+    "pydantic_models",
     "sample_documents",
     "samples_json",
+    "typescript_models",
     "validator_json",
 ]
 
@@ -172,6 +186,10 @@ def export_project(
         steps.append(("diagram", "diagram.dot", lambda: dot_source(design, project)))
     if "report" in chosen:
         steps.append(("report", "DESIGN.md", lambda: design_report(design, project, analysis.findings)))
+    if "pydantic" in chosen:
+        steps.append(("pydantic", "models.py", lambda: pydantic_models(design, project)))
+    if "typescript" in chosen:
+        steps.append(("typescript", "models.ts", lambda: typescript_models(design, project)))
 
     render_step = "diagram" in chosen and render_diagram
     total = len(steps) + (1 if render_step else 0) + 1

@@ -26,15 +26,15 @@ def harden(text: str) -> str:
     string literal, where ``\\uXXXX`` is the same value and no longer reorders
     or hides the code around it when the script is reviewed.
     """
-    hardened = (
-        text.replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\u0021--")
-    )
-    if _INVISIBLE.search(hardened) is None:
-        return hardened
-    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", hardened)
+    return _visible(text.replace("</", "<\\/").replace("<!--", "<\\u0021--"))
+
+
+def _visible(text: str) -> str:
+    """JSON text with line separators, DEL, C1 and bidi controls as ``\\uXXXX`` (inside strings: the same value)."""
+    escaped = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    if _INVISIBLE.search(escaped) is None:
+        return escaped
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped)
 
 
 #: a ``"__proto__"`` key of JSON text: the opening quote follows ``{`` or ``,`` (inside a JSON string every
@@ -67,6 +67,17 @@ def js_string(value: str) -> str:
     escaped); ``</`` becomes ``<\\/`` so the script can be embedded in HTML.
     """
     return harden(json.dumps(value, ensure_ascii=False))
+
+
+def py_string(value: str) -> str:
+    """A Python string literal that evaluates to exactly ``value`` (the generated pydantic models).
+
+    JSON string syntax means the same in Python (``\\"``, ``\\\\``, ``\\n``,
+    ``\\uXXXX``); what a reader would not see is escaped as in :func:`harden`.
+    A project never holds a lone surrogate (the loader refuses it), so no
+    ``\\ud8xx`` pair, which Python would read as two characters, is written.
+    """
+    return _visible(json.dumps(value, ensure_ascii=False))
 
 
 def js_key(name: str) -> str:

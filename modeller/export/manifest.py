@@ -48,6 +48,8 @@ KIND_NAMES: dict[str, re.Pattern[str]] = {
         "samples": rf"samples/{_STEM}\.json",
         "diagram": r"diagram\.(?:dot|svg|png)",
         "report": r"DESIGN\.md",
+        "pydantic": r"models\.py",
+        "typescript": r"models\.ts",
     }.items()
 }
 #: Never removed whatever a manifest says: project files and their backups.

@@ -39,6 +39,8 @@ def test_all_kinds_write_every_file(tmp_path: Path) -> None:
         "indexes.mongosh.js",
         "diagram.dot",
         "DESIGN.md",
+        "models.py",
+        "models.ts",
         *(f"validators/{n}.json" for n in names),
         *(f"schema/{n}.schema.json" for n in names),
         *(f"samples/{n}.json" for n in names),

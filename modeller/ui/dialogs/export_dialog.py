@@ -48,6 +48,8 @@ KIND_LABELS: dict[str, str] = {
     "samples": "Sample documents (samples/*.json)",
     "diagram": "Diagram (diagram.dot, SVG/PNG when Graphviz is installed)",
     "report": "Design report (DESIGN.md)",
+    "pydantic": "pydantic v2 models (models.py)",
+    "typescript": "TypeScript interfaces (models.ts)",
 }
 
 
