@@ -17,6 +17,7 @@ from modeller.model.conventions import (
     parent_ref_field,
     subset_field,
 )
+from modeller.model.name_clashes import check_aggregates, check_subtypes
 from modeller.model.names import check_collection_name
 from modeller.model.paths import all_fields, depth, find_field
 from modeller.model.project import Entity, Field, Project
@@ -139,6 +140,7 @@ def check_project(project: Project) -> list[Problem]:
         if entity.subtypes is not None:
             for name, variant in entity.subtypes.variants.items():
                 _check_fields(variant, f"{where}.subtypes.variants[{name!r}]", out)
+            check_subtypes(entity, where, report)
         for j, declared in enumerate(entity.indexes):
             for k, (key, _kind) in enumerate(declared.keys):
                 if not paths.exists(entity, key):
@@ -175,6 +177,7 @@ def check_project(project: Project) -> list[Problem]:
         for j, agg in enumerate(rel.aggregates):
             if agg.field is not None and many is not None and find_field(all_fields(many), agg.field) is None:
                 out.append(_missing(f"{where}.aggregates[{j}].field", agg.field, many))
+        check_aggregates(rel, one, where, report)
 
     for i, query in enumerate(project.queries):
         where = f"$.queries[{i}]"

@@ -1,0 +1,74 @@
+"""Refusals of two things claiming one field (found by the end-to-end fuzzer): message and JSON path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
+
+
+def problems(entities: list[dict[str, Any]], relationships: list[dict[str, Any]] | None = None) -> list[str]:
+    project = Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "clashes",
+            "entities": entities,
+            "relationships": relationships or [],
+        }
+    )
+    return [str(p) for p in check_project(project)]
+
+
+PRODUCT = {
+    "id": "product",
+    "name": "Product",
+    "fields": [{"name": "kind", "type": "string"}, {"name": "price", "type": "double"}],
+    "subtypes": {"discriminator": "kind", "variants": {"phone": [{"name": "ram", "type": "int"}]}},
+}
+
+
+def test_clean_subtypes_and_aggregates_pass() -> None:
+    review = {"id": "review", "name": "Review", "fields": [{"name": "stars", "type": "int"}]}
+    rel = {
+        "id": "reviews", "one": "product", "many": "review", "cardinality": "one-to-many",
+        "aggregates": [{"name": "rating_avg", "op": "avg", "field": "stars"}],
+    }  # fmt: skip
+    assert problems([PRODUCT, review], [rel]) == []
+
+
+def test_a_variant_redeclaring_an_entity_field_with_another_type_is_refused() -> None:
+    product = {
+        **PRODUCT,
+        "subtypes": {"discriminator": "kind", "variants": {"phone": [{"name": "price", "type": "int"}]}},
+    }
+    (problem,) = problems([product])
+    assert problem.startswith("$.entities[0].subtypes.variants['phone'][0]: ")
+    assert "declares 'price' as double; a variant cannot make it int" in problem
+
+
+def test_a_variant_declaring_the_discriminator_is_refused() -> None:
+    product = {
+        **PRODUCT,
+        "subtypes": {"discriminator": "kind", "variants": {"phone": [{"name": "kind", "type": "int"}]}},
+    }
+    (problem,) = problems([product])
+    assert "'kind' is the discriminator: the variant cannot declare it" in problem
+
+
+def test_a_discriminator_declared_as_a_number_is_refused() -> None:
+    product = {**PRODUCT, "fields": [{"name": "kind", "type": "int"}]}
+    (problem,) = problems([product])
+    assert problem.startswith("$.entities[0].subtypes.discriminator: ") and "declares it as int" in problem
+
+
+def test_a_computed_value_named_like_a_field_of_the_one_is_refused() -> None:
+    review = {"id": "review", "name": "Review", "fields": [{"name": "stars", "type": "int"}]}
+    for taken in ("price", "ram", "kind", "_id"):
+        rel = {
+            "id": "reviews", "one": "product", "many": "review", "cardinality": "one-to-many",
+            "aggregates": [{"name": taken, "op": "count"}],
+        }  # fmt: skip
+        (problem,) = problems([PRODUCT, review], [rel])
+        assert problem.startswith("$.relationships[0].aggregates[0].name: ")
+        assert f"Product already has a field {taken!r}" in problem
