@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "design": "modeller.cli.cmd_design",
     "export": "modeller.cli.cmd_export",
     "rules": "modeller.cli.cmd_rules",
+    "infer": "modeller.cli.cmd_infer",
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check) or files not canonical (fmt --check);
