@@ -114,7 +114,9 @@ class Source:
         return [
             c
             for c in found
-            if c.get("type", "collection") in ("collection", "timeseries") and not c["name"].startswith("system.")
+            if c.get("type", "collection") in ("collection", "timeseries")
+            and not (c.get("options") or {}).get("viewOn")  # some servers (mongoeco) list a view as a collection
+            and not c["name"].startswith("system.")
         ]
 
     def sample_database(
