@@ -40,4 +40,5 @@ fi
 if [ -f scripts/setup-node-deps.sh ]; then
   bash scripts/setup-node-deps.sh
 fi
+bash scripts/setup-mongo-server.sh
 echo "bootstrap: ready (.venv/bin/modeller --help)"

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "export": "modeller.cli.cmd_export",
     "diff": "modeller.cli.cmd_diff",
     "rules": "modeller.cli.cmd_rules",
+    "infer": "modeller.cli.cmd_infer",
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check), files not canonical (fmt --check) or breaking changes (diff --fail-on breaking);

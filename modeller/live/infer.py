@@ -1,0 +1,564 @@
+"""Infer a project from sampled documents: entities, typed fields, embedded and referenced relationships.
+
+Pure: it takes what the sources collected (:class:`CollectionSample`), never a
+connection. The strategy found in the data (``embed``, ``parent-ref``,
+``child-refs``, ``two-way``, ``extended-ref``) is written as the relationship's
+explicit strategy, so the engine's findings say what it would change and why.
+
+Thresholds (docs/file-format.md repeats them):
+
+- ``enum``: a string field with at most :data:`ENUM_MAX` distinct values in the
+  sample, each seen on average at least :data:`ENUM_REPEAT` times;
+- reference: at least :data:`REF_MATCH` of a field's sampled values are ``_id`` s
+  of one other collection (the live source looks the candidates up, so sampling
+  does not hide matches);
+- cardinality from the largest count of N per One: at most the engine's
+  ``few_max`` (100) one-to-few, at most ``refarray_max`` (2,000) one-to-many,
+  above it one-to-squillions (RULES.md §2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from modeller.live.naming import entity_label, singular, unique
+from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
+from modeller.model.names import check_field_name, plural, snake
+from modeller.model.project import (
+    ArrayItems,
+    Denormalization,
+    Entity,
+    Field,
+    Index,
+    Project,
+    Relationship,
+    TimeSeries,
+)
+from modeller.model.text import shown
+from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION
+from modeller.rules.settings import Settings
+
+ENUM_MAX = 12
+ENUM_REPEAT = 2
+REF_MATCH = 0.8
+#: types whose values can be another collection's ``_id`` without the field's name saying so
+_REF_TYPES = frozenset({"objectId"})
+#: types that are references only when the field's name ends in ``id``/``ids`` (a plain number rarely is one)
+_NAMED_REF_TYPES = frozenset({"string", "int", "long"})
+
+
+@dataclass
+class CollectionSample:
+    """One collection as a source saw it: sampled statistics, its size, declared indexes and options."""
+
+    stats: CollectionStats
+    count: int | None = None  # the server's estimate of all documents (None: the sample is everything)
+    indexes: Sequence[Mapping[str, Any]] = ()  # listIndexes output
+    options: Mapping[str, Any] = field(default_factory=dict)  # listCollections options
+    notes: list[str] = field(default_factory=list)  # what the source could not read, for the description
+
+    @property
+    def name(self) -> str:
+        return self.stats.name
+
+    @property
+    def scale(self) -> float:
+        """All documents per sampled document (1 when everything was read)."""
+        sampled = self.stats.documents
+        return max(1.0, (self.count or sampled) / sampled) if sampled else 1.0
+
+
+@dataclass
+class _Ref:
+    """A field of ``holder`` whose values are ``_id`` s of ``target``."""
+
+    holder: str  # collection holding the field
+    field: str
+    target: str
+    kind: str  # "parent" (scalar), "child" (array of ids), "extended" (object with _id), "child-extended"
+    stats: FieldStats
+
+
+@dataclass
+class _Link:
+    """What the data shows between one One and one N collection, merged into one relationship."""
+
+    one: str
+    many: str
+    refs: list[_Ref] = field(default_factory=list)
+
+
+class Inferrer:
+    """Builds the project; one instance per inference (it holds the ids given so far)."""
+
+    def __init__(
+        self,
+        samples: Sequence[CollectionSample],
+        known_ids: Mapping[str, Iterable[Any]] | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.samples = {s.name: s for s in samples}
+        self.settings = settings or Settings()
+        self.known: dict[str, set[Any]] = {}
+        for s in samples:
+            id_stats = s.stats.fields.get("_id")
+            self.known[s.name] = set(id_stats.values) if id_stats else set()
+        for name, ids in (known_ids or {}).items():
+            self.known.setdefault(name, set()).update(ids)
+        self.entity_ids: set[str] = set()
+        self.entity_names: set[str] = set()
+        self.rel_ids: set[str] = set()
+        self.entity_of: dict[str, str] = {}
+        self.entities: list[Entity] = []
+        self.relationships: list[Relationship] = []
+
+    # ----- references -----
+    def _target(self, holder: str, name: str, stats: FieldStats | None) -> str | None:
+        """The collection whose ``_id`` s the field's values are, if one clearly is."""
+        if stats is None or not stats.values:
+            return None
+        kind = stats.commonest_type()
+        named = name.lower().endswith(("id", "ids"))
+        if kind not in _REF_TYPES and not (named and kind in _NAMED_REF_TYPES):
+            return None
+        values = set(stats.values)
+        best, best_share = None, 0.0
+        for other, ids in self.known.items():
+            if not ids or (other == holder and name == "_id"):
+                continue
+            share = len(values & ids) / len(values)
+            if share > best_share:
+                best, best_share = other, share
+        return best if best_share >= REF_MATCH else None
+
+    def find_refs(self) -> list[_Ref]:
+        refs: list[_Ref] = []
+        for holder, sample in self.samples.items():
+            for name, stats in sample.stats.fields.items():
+                if name == "_id" or not _legal(name):
+                    continue
+                kind = stats.commonest_type()
+                if kind in ("array",) and stats.items is not None:
+                    items = stats.items
+                    if items.commonest_type() == "object" and items.fields:
+                        key = "_id" if "_id" in items.fields else "id" if "id" in items.fields else None
+                        target = self._target(holder, key, items.fields.get(key)) if key else None
+                        if target:
+                            refs.append(_Ref(holder, name, target, "child-extended", stats))
+                        continue
+                    target = self._target(holder, name, items)
+                    if target:
+                        refs.append(_Ref(holder, name, target, "child", stats))
+                elif kind == "object" and stats.fields and "_id" in stats.fields:
+                    target = self._target(holder, "_id", stats.fields["_id"])
+                    if target:
+                        refs.append(_Ref(holder, name, target, "extended", stats))
+                else:
+                    target = self._target(holder, name, stats)
+                    if target:
+                        refs.append(_Ref(holder, name, target, "parent", stats))
+        return refs
+
+    # ----- the project -----
+    def infer(self, name: str, database: str | None = None) -> Project:
+        refs = self.find_refs()
+        consumed = {(r.holder, r.field) for r in refs}
+        for coll, sample in self.samples.items():
+            self._collection_entity(coll, sample, consumed)
+        links: dict[tuple[str, str], _Link] = {}
+        for ref in refs:
+            one, many = (
+                (ref.holder, ref.target) if ref.kind in ("child", "child-extended") else (ref.target, ref.holder)
+            )
+            links.setdefault((one, many), _Link(one, many)).refs.append(ref)
+        for link in links.values():
+            self._reference_relationship(link)
+        return Project(
+            format=FORMAT_NAME,
+            format_version=FORMAT_VERSION,
+            name=name,
+            database=database,
+            description="Inferred by `modeller infer` from sampled documents; "
+            "relationship strategies are the ones found in the data.",
+            entities=tuple(self.entities),
+            relationships=tuple(self.relationships),
+        )
+
+    def _new_entity_id(self, base: str) -> str:
+        entity_id = unique(snake(base)[:90] or "entity", self.entity_ids)
+        return entity_id
+
+    def _collection_entity(self, coll: str, sample: CollectionSample, consumed: set[tuple[str, str]]) -> None:
+        entity_id = self._new_entity_id(singular(coll))
+        self.entity_of[coll] = entity_id
+        label = unique(entity_label(singular(coll)), self.entity_names, sep=" ")
+        skipped: list[str] = []
+        slot = len(self.entities)  # the collection's entity goes before the entities embedded in it
+        fields = self._fields(
+            sample.stats.fields,
+            sample.stats.documents,
+            sample,
+            entity_id,
+            skipped,
+            exclude={f for h, f in consumed if h == coll},
+            top=True,
+        )
+        notes = list(sample.notes)
+        if skipped:
+            notes.append(
+                f"fields the model cannot name were left out: {', '.join(shown(repr(s), 60) for s in skipped[:10])}"
+            )
+        options = sample.options
+        if options.get("capped"):
+            notes.append(f"capped collection (size {options.get('size')}, max {options.get('max')})")
+        if options.get("validator"):
+            notes.append("the collection has a validator")
+        timeseries = _timeseries(options.get("timeseries"))
+        count = sample.count if sample.count is not None else sample.stats.documents
+        self.entities.insert(
+            slot,
+            Entity(
+                id=entity_id,
+                name=label,
+                collection=coll,
+                description=_describe(f"{sample.stats.documents} documents sampled", notes),
+                count=count,
+                timeseries=timeseries,
+                indexes=tuple(_indexes(sample.indexes)),
+                fields=tuple(fields),
+            ),
+        )
+
+    def _fields(
+        self,
+        fields: Mapping[str, FieldStats],
+        holders: int,
+        sample: CollectionSample,
+        entity_id: str,
+        skipped: list[str],
+        exclude: set[str] = frozenset(),  # type: ignore[assignment]
+        top: bool = False,
+    ) -> list[Field]:
+        out: list[Field] = []
+        for name, stats in fields.items():
+            if name in exclude:
+                continue
+            if not _legal(name):
+                skipped.append(name)
+                continue
+            kind = stats.commonest_type()
+            if kind is None:  # only nulls: nothing says what it holds
+                continue
+            if name == "_id" and top and kind == "objectId":
+                continue  # the engine's default identity
+            if (
+                kind == "array"
+                and stats.items is not None
+                and stats.items.commonest_type() == "object"
+                and stats.items.fields
+                and len(self.entities) + len(self.entity_ids) < 10_000
+            ):
+                self._embedded(name, stats, sample, entity_id, skipped)
+                continue
+            out.append(self._field(name, stats, kind, holders, sample, skipped, top))
+        return out
+
+    def _field(
+        self,
+        name: str,
+        stats: FieldStats,
+        kind: str,
+        holders: int,
+        sample: CollectionSample,
+        skipped: list[str],
+        top: bool,
+    ) -> Field:
+        extra: dict[str, Any] = {}
+        notes: list[str] = []
+        ftype = kind if kind in FIELD_TYPES else "string"
+        others = [k for k in stats.types if k not in (kind, "null")]
+        if kind not in FIELD_TYPES:
+            notes.append(f"holds {kind} values, which the model has no type for")
+        if others:
+            notes.append("also holds " + ", ".join(f"{k} ({stats.types[k]})" for k in others))
+        if stats.nulls:
+            notes.append(f"null in {stats.nulls} of {stats.count}")
+        present = stats.present
+        if present:
+            extra["bytes"] = round(stats.bytes_total / present)
+        if ftype == "object" and stats.fields:
+            extra["fields"] = tuple(self._fields(stats.fields, stats.types["object"], sample, "", skipped))
+        elif ftype == "array" and stats.items is not None:
+            items = self._items(stats.items, sample, skipped)
+            if items is not None:
+                extra["items"] = items
+            p50, p95, top_len = (percentile(stats.lengths, q) for q in (0.5, 0.95, 1.0))
+            extra["max_items"] = top_len
+            notes.append(f"array length p50 {p50}, p95 {p95}, max {top_len}")
+        if ftype == "string":
+            enum = _enum(stats)
+            if enum is not None:
+                extra["enum"] = enum
+        if stats.values and ftype in ("string", "int", "long", "objectId", "date"):
+            extra["distinct"] = _distinct(stats, sample)
+        if top and is_monotonic(stats.order):
+            extra["monotonic"] = True
+        return Field(
+            name=name,
+            type=ftype,
+            required=stats.nulls == 0 and stats.count == holders and holders > 0,
+            description=_describe("", notes) or None,
+            **extra,
+        )
+
+    def _items(self, items: FieldStats, sample: CollectionSample, skipped: list[str]) -> ArrayItems | None:
+        kind = items.commonest_type()
+        if kind is None:
+            return None
+        ftype = kind if kind in FIELD_TYPES else "string"
+        extra: dict[str, Any] = {}
+        if ftype == "object" and items.fields:
+            extra["fields"] = tuple(self._fields(items.fields, items.types["object"], sample, "", skipped))
+        elif ftype == "array" and items.items is not None:
+            inner = self._items(items.items, sample, skipped)
+            if inner is not None:
+                extra["items"] = inner
+        if ftype == "string":
+            enum = _enum(items)
+            if enum is not None:
+                extra["enum"] = enum
+        if items.present:
+            extra["bytes"] = round(items.bytes_total / items.present)
+        return ArrayItems(type=ftype, **extra)
+
+    def _embedded(
+        self, name: str, stats: FieldStats, sample: CollectionSample, one_id: str, skipped: list[str]
+    ) -> None:
+        """An array of sub-documents: an entity of its own, embedded in its holder."""
+        assert stats.items is not None and stats.items.fields is not None
+        many_id = self._new_entity_id(singular(name))
+        label = unique(entity_label(singular(name)), self.entity_names, sep=" ")
+        fields = self._fields(stats.items.fields, stats.items.types["object"], sample, many_id, skipped)
+        self.entities.append(
+            Entity(
+                id=many_id,
+                name=label,
+                description=f"Embedded in {shown(sample.name, 80)}.{shown(name, 80)}",
+                fields=tuple(fields),
+            )
+        )
+        lengths = stats.lengths
+        self._add_relationship(
+            one_id,
+            many_id,
+            name=name,
+            strategy="embed",
+            typical=percentile(lengths, 0.5),
+            top=percentile(lengths, 1.0),
+            many_standalone=False,
+        )
+
+    def _reference_relationship(self, link: _Link) -> None:
+        one_id, many_id = self.entity_of[link.one], self.entity_of[link.many]
+        kinds = {r.kind for r in link.refs}
+        by_kind = {r.kind: r for r in link.refs}
+        name = inverse = None
+        denormalize: list[Denormalization] = []
+        one_fields = {f.name for f in self._entity(one_id).fields}
+        many_fields = {f.name for f in self._entity(many_id).fields}
+        typical = top = 0
+        if "child" in kinds or "child-extended" in kinds:
+            ref = by_kind.get("child") or by_kind["child-extended"]
+            field_name = ref.field
+            name = plural(field_name[:-4]) if field_name.endswith("_ids") and len(field_name) > 4 else field_name
+            lengths = ref.stats.lengths
+            typical, top = percentile(lengths, 0.5), percentile(lengths, 1.0)
+            if ref.kind == "child-extended" and ref.stats.items and ref.stats.items.fields:
+                denormalize += [
+                    Denormalization(field=k, direction="many-to-one")
+                    for k in ref.stats.items.fields
+                    if k not in ("_id", "id") and k in many_fields
+                ]
+        if "parent" in kinds or "extended" in kinds:
+            ref = by_kind.get("extended") or by_kind["parent"]
+            inverse = ref.field[:-3] if ref.kind == "parent" and ref.field.endswith("_id") else ref.field
+            if ref.kind == "extended" and ref.stats.fields:
+                denormalize += [
+                    Denormalization(field=k, direction="one-to-many")
+                    for k in ref.stats.fields
+                    if k != "_id" and k in one_fields
+                ]
+            if not top:  # N per One from how often each One's id appears among the N
+                id_stats = by_kind["parent"].stats if "parent" in kinds else (ref.stats.fields or {}).get("_id")
+                if id_stats is not None:
+                    scale = self.samples[link.many].scale
+                    counts = [round(c * scale) for c in id_stats.values.values()]
+                    typical, top = percentile(counts, 0.5), percentile(counts, 1.0)
+        if denormalize:
+            strategy = "extended-ref"
+        elif kinds & {"child", "child-extended"} and kinds & {"parent", "extended"}:
+            strategy = "two-way"
+        elif kinds & {"child", "child-extended"}:
+            strategy = "child-refs"
+        else:
+            strategy = "parent-ref"
+        self._add_relationship(
+            one_id,
+            many_id,
+            name=name,
+            inverse=inverse if inverse != name else None,
+            strategy=strategy,
+            typical=typical,
+            top=top,
+            many_standalone=True,
+            denormalize=tuple(denormalize),
+        )
+
+    def _entity(self, entity_id: str) -> Entity:
+        return next(e for e in self.entities if e.id == entity_id)
+
+    def _add_relationship(
+        self,
+        one_id: str,
+        many_id: str,
+        *,
+        name: str | None,
+        strategy: str,
+        typical: int,
+        top: int,
+        many_standalone: bool,
+        inverse: str | None = None,
+        denormalize: tuple[Denormalization, ...] = (),
+    ) -> None:
+        rel_id = unique(f"{one_id}_{snake(name or many_id)}"[:95], self.rel_ids)
+        self.relationships.append(
+            Relationship(
+                id=rel_id,
+                one=one_id,
+                many=many_id,
+                name=name if name and _legal(name) else None,
+                inverse=inverse if inverse and _legal(inverse) else None,
+                cardinality=self.cardinality(top),
+                typical=typical,
+                max=max(top, typical),
+                many_standalone=many_standalone,
+                strategy=strategy,
+                denormalize=denormalize,
+            )
+        )
+
+    def cardinality(self, top: int) -> str:
+        """The seeds' class for the largest N per One seen (RULES.md §2 thresholds)."""
+        if top <= self.settings.few_max:
+            return "one-to-few"
+        if top <= self.settings.refarray_max:
+            return "one-to-many"
+        return "one-to-squillions"
+
+
+def infer_project(
+    samples: Sequence[CollectionSample],
+    *,
+    name: str,
+    database: str | None = None,
+    known_ids: Mapping[str, Iterable[Any]] | None = None,
+) -> Project:
+    """The project the sampled collections show (see the module's thresholds)."""
+    return Inferrer(samples, known_ids).infer(name, database)
+
+
+def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:
+    """Values of ``sample`` that may be other collections' ``_id`` s (a live source looks these up)."""
+    out: list[Any] = []
+    for name, stats in sample.stats.fields.items():
+        if name == "_id":
+            continue
+        for part in _candidate_stats(name, stats):
+            kind = part.commonest_type()
+            if kind in _REF_TYPES or (kind in _NAMED_REF_TYPES and name.lower().endswith(("id", "ids"))):
+                out.extend(list(part.values)[:limit])
+    return out
+
+
+def _candidate_stats(name: str, stats: FieldStats) -> list[FieldStats]:
+    parts = [stats]
+    if stats.items is not None:
+        parts.append(stats.items)
+        if stats.items.fields:
+            parts += [stats.items.fields[k] for k in ("_id", "id") if k in stats.items.fields]
+    if stats.fields and "_id" in stats.fields:
+        parts.append(stats.fields["_id"])
+    return parts
+
+
+def _legal(name: str) -> bool:
+    try:
+        check_field_name(name)
+    except ValueError:
+        return False
+    return 0 < len(name) <= 200
+
+
+def _enum(stats: FieldStats) -> tuple[str, ...] | None:
+    values = stats.values
+    if stats.values_full or not values or len(values) > ENUM_MAX or stats.present < ENUM_REPEAT * len(values):
+        return None
+    if len(values) == 1 and stats.present < 10:  # one value seen a few times says nothing yet
+        return None
+    if not all(isinstance(v, str) and 0 < len(v) <= 200 for v in values):
+        return None
+    return tuple(sorted(values))
+
+
+def _distinct(stats: FieldStats, sample: CollectionSample) -> int:
+    """Distinct values: as seen when the sample is all, else scaled when (nearly) every sampled value differs."""
+    seen = len(stats.values)
+    if stats.values_full or seen >= 0.9 * stats.present:
+        return round(seen * sample.scale) if not stats.values_full else round(stats.present * sample.scale)
+    return seen
+
+
+def _indexes(raw: Sequence[Mapping[str, Any]]) -> Iterable[Index]:
+    for spec in raw:
+        if spec.get("name") == "_id_":
+            continue
+        keys = list((spec.get("key") or {}).items())
+        if any(k.startswith("_fts") for k, _ in keys):
+            weights = spec.get("weights") or {}
+            keys = [(k, "text") for k in weights] or keys
+        pairs = []
+        for key, direction in keys:
+            if isinstance(direction, float) and direction in (1.0, -1.0):
+                direction = int(direction)
+            if direction in (1, -1, "text", "2dsphere", "hashed") and not isinstance(direction, bool):
+                pairs.append((key, direction))
+        if not pairs or len(pairs) != len(keys):
+            continue
+        extra: dict[str, Any] = {}
+        if spec.get("expireAfterSeconds") is not None:
+            extra["expire_after_s"] = int(spec["expireAfterSeconds"])
+        if spec.get("partialFilterExpression"):
+            extra["partial"] = dict(spec["partialFilterExpression"])
+        if spec.get("collation"):
+            extra["collation"] = dict(spec["collation"])
+        try:
+            yield Index(keys=tuple(pairs), name=spec.get("name"), unique=bool(spec.get("unique")), **extra)
+        except ValueError:
+            continue  # an index the model cannot hold (a name too long, a key it refuses): left out
+
+
+def _timeseries(options: Any) -> TimeSeries | None:
+    if not isinstance(options, Mapping) or not isinstance(options.get("timeField"), str):
+        return None
+    interval = {"seconds": 1, "minutes": 60, "hours": 3600}.get(str(options.get("granularity")))
+    try:
+        return TimeSeries(time_field=options["timeField"], meta_field=options.get("metaField"), interval_s=interval)
+    except ValueError:
+        return None
+
+
+def _describe(head: str, notes: list[str]) -> str:
+    text = "; ".join([head, *notes] if head else notes)
+    return text[:2000]

@@ -1,0 +1,186 @@
+"""Sample a live database with pymongo: ``$sample`` per collection, counts, indexes, collection options.
+
+Every network call is bounded (server selection, connect and socket timeouts,
+5 s by default). Each failure becomes one :class:`LiveError` line that names
+the server with its password hidden (``mongodb://user:***@host``) and says
+what to do. Reference candidates are looked up in the other collections
+(``_id: {$in: [...]}``), so a sample of 1,000 out of millions still finds
+its references.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import pymongo
+from pymongo import errors
+
+from modeller.live.errors import LiveError
+from modeller.live.infer import CollectionSample, reference_candidates
+from modeller.live.stats import CollectionStats
+from modeller.model.text import shown
+
+DEFAULT_SAMPLE = 1_000
+DEFAULT_TIMEOUT_S = 5.0
+#: reference candidates looked up per field and collection
+LOOKUP_LIMIT = 200
+
+_PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
+_SECRET_OPTION = re.compile(r"(?P<head>[?&](?:password|tlsCertificateKeyFilePassword)=)[^&]*", re.IGNORECASE)
+
+
+def redact(uri: str) -> str:
+    """The URI as it may be shown, logged or stored: the password (and password options) as ``***``."""
+    hidden = _PASSWORD.sub(r"\g<head>***", uri, count=1)
+    return _SECRET_OPTION.sub(r"\g<head>***", hidden)
+
+
+def is_uri(text: str) -> bool:
+    return text.startswith(("mongodb://", "mongodb+srv://"))
+
+
+class Source:
+    """One connection to one server; use as a context manager so the client is always closed."""
+
+    def __init__(self, uri: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.shown = shown(redact(uri), 300)
+        self.timeout_s = timeout_s
+        ms = max(1, int(timeout_s * 1000))
+        with self._errors("connecting to"):
+            self.client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
+                uri,
+                serverSelectionTimeoutMS=ms,
+                connectTimeoutMS=ms,
+                socketTimeoutMS=max(ms, 30_000),  # a $sample of 1,000 large documents may take longer than connecting
+                appname="modeller",
+            )
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """pymongo's exceptions as one line each: what failed, where, and what to do."""
+        where = self.shown
+        try:
+            yield
+        except errors.ServerSelectionTimeoutError:
+            raise LiveError(
+                f"cannot reach {where} within {self.timeout_s:g} s while {doing}; check the host and port, "
+                "that the server runs and that a firewall lets you in (--timeout waits longer)"
+            ) from None
+        except errors.OperationFailure as exc:
+            if exc.code == 18 or ("auth" in str(exc).lower() and exc.code in (None, 11, 18)):
+                raise LiveError(
+                    f"authentication failed at {where}; check the user name and password in the URI and its authSource"
+                ) from None
+            if exc.code == 13:
+                raise LiveError(
+                    f"not allowed while {doing} at {where} ({shown(exc.details and exc.details.get('errmsg'), 160)}); "
+                    "use a user with the read role on the database"
+                ) from None
+            raise LiveError(
+                f"the server at {where} refused {doing} ({shown((exc.details and exc.details.get('errmsg')) or exc, 160)}); "
+                "it may not support this command"
+            ) from None
+        except (errors.AutoReconnect, errors.ConnectionFailure):
+            raise LiveError(
+                f"the connection to {where} dropped while {doing}; check the network and run again"
+            ) from None
+        except (errors.ConfigurationError, errors.InvalidURI, ValueError) as exc:
+            detail = shown(redact(str(exc)), 160)
+            raise LiveError(
+                f"the connection string {where} is not usable ({detail}); fix it (mongodb://user@host:port)"
+            ) from None
+        except errors.PyMongoError as exc:
+            raise LiveError(
+                f"{where}: {shown(redact(str(exc)), 160)} while {doing}; run again or check the server log"
+            ) from None
+
+    def ping(self) -> None:
+        with self._errors("connecting"):
+            self.client.admin.command("ping")
+
+    def collections(self, database: str) -> list[Mapping[str, Any]]:
+        """``listCollections`` of the database: collections and time series (views and system collections left out)."""
+        with self._errors(f"listing the collections of {shown(repr(database), 80)}"):
+            found = list(self.client[database].list_collections())
+        return [
+            c
+            for c in found
+            if c.get("type", "collection") in ("collection", "timeseries")
+            and not (c.get("options") or {}).get("viewOn")  # some servers (mongoeco) list a view as a collection
+            and not c["name"].startswith("system.")
+        ]
+
+    def sample_database(
+        self,
+        database: str,
+        names: Sequence[str] | None = None,
+        size: int = DEFAULT_SAMPLE,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> tuple[list[CollectionSample], dict[str, set[Any]]]:
+        """Samples of the database's collections (or of ``names``) and the ``_id`` s their references hit."""
+        self.ping()
+        listed = {c["name"]: c for c in self.collections(database)}
+        if names:
+            missing = [n for n in names if n not in listed]
+            if missing:
+                known = ", ".join(sorted(listed)[:20]) or "none"
+                raise LiveError(
+                    f"{self.shown}: database {shown(repr(database), 80)} has no collection "
+                    f"{shown(repr(missing[0]), 80)}; its collections: {shown(known, 300)}"
+                )
+            wanted = list(names)
+        else:
+            wanted = sorted(listed)
+        samples = []
+        for number, name in enumerate(wanted, start=1):
+            if progress is not None:
+                progress(name, number, len(wanted))
+            samples.append(self.sample_collection(database, name, listed[name], size))
+        return samples, self.lookup_references(database, samples)
+
+    def sample_collection(self, database: str, name: str, info: Mapping[str, Any], size: int) -> CollectionSample:
+        collection = self.client[database][name]
+        what = f"sampling {shown(repr(name), 80)}"
+        notes: list[str] = []
+        with self._errors(what):
+            stats = CollectionStats(name).add_all(collection.aggregate([{"$sample": {"size": size}}]))
+        count: int | None = None
+        try:
+            with self._errors(f"counting {shown(repr(name), 80)}"):
+                count = collection.estimated_document_count()
+        except LiveError as exc:
+            notes.append(f"no document count ({exc})"[:300])
+        indexes: list[Mapping[str, Any]] = []
+        try:
+            with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
+                indexes = list(collection.list_indexes())
+        except LiveError as exc:
+            notes.append(f"no indexes read ({exc})"[:300])
+        return CollectionSample(
+            stats,
+            count=max(count or 0, stats.documents),
+            indexes=indexes,
+            options=info.get("options") or {},
+            notes=notes,
+        )
+
+    def lookup_references(self, database: str, samples: list[CollectionSample]) -> dict[str, set[Any]]:
+        """For each collection, which of the others' candidate values are its ``_id`` s."""
+        candidates = [value for sample in samples for value in reference_candidates(sample, LOOKUP_LIMIT)][:10_000]
+        found: dict[str, set[Any]] = {}
+        if not candidates:
+            return found
+        for sample in samples:
+            with self._errors(f"looking up references in {shown(repr(sample.name), 80)}"):
+                cursor = self.client[database][sample.name].find({"_id": {"$in": candidates}}, {"_id": 1})
+                found[sample.name] = {doc["_id"] for doc in cursor}
+        return found

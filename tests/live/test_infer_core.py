@@ -1,0 +1,128 @@
+"""The pure inference core: documents in, a project out (no server)."""
+
+from __future__ import annotations
+
+import datetime
+
+from bson import Int64, ObjectId
+
+from modeller.live.infer import CollectionSample, infer_project
+from modeller.live.stats import CollectionStats, percentile
+from modeller.model.checks import check_project
+
+
+def _sample(name: str, docs: list[dict], count: int | None = None) -> CollectionSample:
+    return CollectionSample(CollectionStats(name).add_all(docs), count=count)
+
+
+def _oids(n: int) -> list[ObjectId]:
+    return [ObjectId() for _ in range(n)]  # ObjectId() grows with each call: insertion order
+
+
+def test_fields_types_required_and_the_minority_type_named() -> None:
+    docs = [
+        {"_id": oid, "name": f"n{i}", "age": i if i % 10 else f"{i}", "score": Int64(i)}
+        for i, oid in enumerate(_oids(40))
+    ]
+    docs[3]["nick"] = "x"
+    project = infer_project([_sample("users", docs)], name="t")
+    (entity,) = project.entities
+    assert (entity.id, entity.name, entity.collection, entity.count) == ("user", "User", "users", 40)
+    fields = {f.name: f for f in entity.fields}
+    assert [f.name for f in entity.fields] == ["name", "age", "score", "nick"]  # no _id: the default ObjectId
+    assert fields["name"].type == "string" and fields["name"].required
+    assert fields["age"].type == "int" and "also holds string (4)" in (fields["age"].description or "")
+    assert fields["score"].type == "long"
+    assert fields["nick"].required is False
+    assert check_project(project) == []
+
+
+def test_nested_objects_enum_distinct_and_monotonic() -> None:
+    start = datetime.datetime(2024, 1, 1)
+    docs = [
+        {
+            "_id": oid,
+            "status": ["new", "paid", "shipped"][i % 3],
+            "created": start + datetime.timedelta(minutes=i),
+            "shipping": {"city": f"c{i % 7}", "geo": {"type": "Point", "coordinates": [1.0, 2.0]}},
+        }
+        for i, oid in enumerate(_oids(60))
+    ]
+    fields = {f.name: f for f in infer_project([_sample("orders", docs)], name="t").entities[0].fields}
+    assert fields["status"].enum == ("new", "paid", "shipped")
+    assert fields["status"].distinct == 3
+    assert fields["created"].monotonic is True and fields["created"].type == "date"
+    assert fields["status"].monotonic is False
+    shipping = fields["shipping"]
+    assert shipping.type == "object"
+    assert [(f.name, f.type) for f in shipping.fields or ()] == [("city", "string"), ("geo", "point")]
+
+
+def test_array_of_subdocuments_becomes_an_embedded_entity_with_length_percentiles() -> None:
+    lengths = [1, 2, 2, 3, 3, 3, 4, 150]
+    docs = [{"_id": ObjectId(), "name": "p", "addresses": [{"city": "x", "zip": "1"}] * n} for n in lengths]
+    project = infer_project([_sample("people", docs)], name="t")
+    assert [e.id for e in project.entities] == ["person", "address"]
+    address = project.entities[1]
+    assert address.collection is None and [f.name for f in address.fields] == ["city", "zip"]
+    (rel,) = project.relationships
+    assert (rel.one, rel.many, rel.name, rel.strategy) == ("person", "address", "addresses", "embed")
+    assert (rel.typical, rel.max, rel.cardinality) == (percentile(lengths, 0.5), 150, "one-to-many")
+    assert [f.name for f in project.entities[0].fields] == ["name"]  # the array is the relationship, not a field
+
+
+def test_references_parent_child_two_way_and_extended() -> None:
+    people = [{"_id": oid, "name": f"p{i}"} for i, oid in enumerate(_oids(10))]
+    tasks = [{"_id": oid, "title": "t", "owner_id": people[i % 10]["_id"]} for i, oid in enumerate(_oids(30))]
+    for person in people:
+        person["task_ids"] = [t["_id"] for t in tasks if t["owner_id"] == person["_id"]]
+    posts = [{"_id": ObjectId(), "author": {"_id": p["_id"], "name": p["name"]}} for p in people]
+    project = infer_project([_sample("people", people), _sample("tasks", tasks), _sample("posts", posts)], name="t")
+    rels = {(r.one, r.many): r for r in project.relationships}
+    two_way = rels[("person", "task")]
+    assert (two_way.strategy, two_way.name, two_way.inverse) == ("two-way", "tasks", "owner")
+    assert (two_way.typical, two_way.max, two_way.cardinality) == (3, 3, "one-to-few")
+    extended = rels[("person", "post")]
+    assert (extended.strategy, extended.inverse) == ("extended-ref", "author")
+    assert [(d.field, d.direction) for d in extended.denormalize] == [("name", "one-to-many")]
+    fields = {e.id: [f.name for f in e.fields] for e in project.entities}
+    assert fields == {"person": ["name"], "task": ["title"], "post": []}
+    assert check_project(project) == []
+
+
+def test_parent_ref_counts_scale_with_the_share_sampled() -> None:
+    hosts = [{"_id": oid} for oid in _oids(2)]
+    logs = [{"_id": ObjectId(), "host_id": hosts[i % 2]["_id"]} for i in range(100)]
+    project = infer_project([_sample("hosts", hosts), _sample("logs", logs, count=100_000)], name="t")
+    (rel,) = project.relationships
+    assert (rel.strategy, rel.inverse, rel.max, rel.cardinality) == ("parent-ref", "host", 50_000, "one-to-squillions")
+
+
+def test_values_that_match_no_collection_are_not_references() -> None:
+    docs = [{"_id": ObjectId(), "other_id": ObjectId()} for _ in range(20)]
+    project = infer_project([_sample("things", docs), _sample("others", [{"_id": ObjectId()}])], name="t")
+    assert project.relationships == ()
+    assert [(f.name, f.type) for f in project.entities[0].fields] == [("other_id", "objectId")]
+
+
+def test_hostile_keys_deep_nesting_and_empty_collections() -> None:
+    deep: dict = {"leaf": 1}
+    for _ in range(200):
+        deep = {"d": deep}
+    docs = [{"_id": ObjectId(), "a.b": 1, "$x": 2, "ok": 3, "deep": deep}]
+    project = infer_project([_sample("weird", docs), _sample("empty", [])], name="t")
+    weird, empty = project.entities
+    assert [f.name for f in weird.fields] == ["ok", "deep"]
+    assert "'a.b'" in (weird.description or "") and "'$x'" in (weird.description or "")
+    assert empty.fields == () and empty.count == 0
+    assert check_project(project) == []
+
+
+def test_fifty_types_in_one_field_pick_the_commonest() -> None:
+    values: list = (
+        [1] * 5 + ["s"] * 3 + [1.5, True, None, ObjectId(), datetime.datetime(2024, 1, 1), b"x", [1], {"a": 1}]
+    )
+    docs = [{"_id": ObjectId(), "v": v} for v in values]
+    (field,) = infer_project([_sample("mixed", docs)], name="t").entities[0].fields
+    assert field.type == "int" and field.required is False
+    assert "string (3)" in (field.description or "") and "null in 1" in (field.description or "")
