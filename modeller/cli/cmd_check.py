@@ -24,7 +24,7 @@ RESET = "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project")
+    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project, or - for standard input")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
     parser.add_argument(
         "--fail-on",
@@ -35,19 +35,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.persistence import ProjectFileError, load_project
+    from modeller.cli.sources import read_file_or_stdin
+    from modeller.persistence import ProjectFileError
     from modeller.rules import analyse
     from modeller.rules.framework.findings import SEVERITY_RANK
 
     try:
-        project = load_project(args.file)
+        project = read_file_or_stdin(args.file)
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     findings = analyse(project).findings
     if args.format == "json":
         write_json({"findings": [f.to_json() for f in findings]})
     else:
-        sys.stdout.write(render_text(findings, use_colour()))
+        sys.stdout.write(render_text(findings, use_colour(args.color)))
     threshold = SEVERITY_RANK[args.fail_on]
     failing = [f for f in findings if not f.overridden and SEVERITY_RANK[f.severity] >= threshold]
     return EXIT_FINDINGS if failing else EXIT_OK

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from modeller import __version__
-from modeller.cli.output import EXIT_BAD_INPUT, EXIT_INTERNAL, fail, say
+from modeller.cli.output import COLOR_MODES, EXIT_BAD_INPUT, EXIT_INTERNAL, fail, say
 from modeller.model.text import shown
 
 #: command name -> module implementing it, in the order ``--help`` lists them.
@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(command)
+        command.add_argument(
+            "--color",
+            choices=COLOR_MODES,
+            default="auto",
+            help="colour the text output: auto (a terminal, unless NO_COLOR is set), always, never",
+        )
         command.set_defaults(_module=module)
     return parser
 
