@@ -47,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="modeller",
         description="Design MongoDB schemas from entities, relationships and their workload.\n\n"
         "  modeller [FILE]                     open the desktop app (FILE optional)\n"
-        "  modeller FILE --screenshot OUT.png  render the window to a PNG and exit [--size WxH]",
+        "  modeller FILE --screenshot OUT.png  render the window to a PNG and exit [--size WxH]\n"
+        "  modeller --install-desktop          add Modeller to the application menu (--uninstall-desktop)",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
