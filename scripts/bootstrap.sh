@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything Modeller needs on a fresh Debian/Ubuntu machine:
 # system libraries for Qt, Graphviz, Node.js (for checking generated mongosh
-# scripts), a virtualenv in .venv with the package and its test extras, and
+# scripts), a virtualenv in .venv with the package, its GUI and test extras, and
 # the npm packages the exporter tests use. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pip install -q -e '.[gui,test]'
 
 if [ -f scripts/setup-node-deps.sh ]; then
   bash scripts/setup-node-deps.sh

@@ -24,7 +24,7 @@ RESET = "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project")
+    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project, or - for standard input")
     parser.add_argument(
         "--format",
         choices=("text", "json", "sarif"),
@@ -40,12 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.persistence import ProjectFileError, load_project
+    from modeller.cli.sources import read_file_or_stdin
+    from modeller.persistence import ProjectFileError
     from modeller.rules import analyse
     from modeller.rules.framework.findings import SEVERITY_RANK
 
+    if args.format == "sarif" and args.file == "-":
+        return fail("--format sarif needs a FILE, not standard input: its results point at lines of that file")
     try:
-        project = load_project(args.file)
+        project = read_file_or_stdin(args.file)
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     analysis = analyse(project)
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_json(sarif_log(args.file, read_text(args.file, MAX_FILE_BYTES), project, analysis))
     else:
-        sys.stdout.write(render_text(findings, use_colour()))
+        sys.stdout.write(render_text(findings, use_colour(args.color)))
     threshold = SEVERITY_RANK[args.fail_on]
     failing = [f for f in findings if not f.overridden and SEVERITY_RANK[f.severity] >= threshold]
     return EXIT_FINDINGS if failing else EXIT_OK

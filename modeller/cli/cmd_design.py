@@ -19,23 +19,24 @@ BOLD, RESET = "\033[1m", "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project")
+    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project, or - for standard input")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.persistence import ProjectFileError, load_project
+    from modeller.cli.sources import read_file_or_stdin
+    from modeller.persistence import ProjectFileError
     from modeller.rules import analyse
 
     try:
-        project = load_project(args.file)
+        project = read_file_or_stdin(args.file)
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     design = analyse(project).design
     if args.format == "json":
         write_json(design_json(design))
     else:
-        sys.stdout.write(render_text(design, use_colour()))
+        sys.stdout.write(render_text(design, use_colour(args.color)))
     return EXIT_OK
 
 

@@ -16,18 +16,22 @@ HELP = "load and validate project files; report every error"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="*.modeller.json files to validate")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="*.modeller.json files to validate (- reads standard input)"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing for valid files")
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.persistence import ProjectFileError, load_project
+    from modeller.cli.sources import STDIN_NAME, read_file_or_stdin
+    from modeller.persistence import ProjectFileError
     from modeller.persistence.crash import internal_error_line, save_crash_report
 
     failed = crashed = 0
-    for name in args.files:
+    for spec in args.files:
+        name = STDIN_NAME if spec == "-" else spec
         try:
-            project = load_project(name)
+            project = read_file_or_stdin(spec)
         except ProjectFileError as exc:
             failed += 1
             for line in exc.lines():

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from modeller import __version__
-from modeller.cli.output import EXIT_BAD_INPUT, EXIT_INTERNAL, fail, say
+from modeller.cli.output import COLOR_MODES, EXIT_BAD_INPUT, EXIT_INTERNAL, fail, say
 from modeller.model.text import shown
 
 #: command name -> module implementing it, in the order ``--help`` lists them.
@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="modeller",
         description="Design MongoDB schemas from entities, relationships and their workload.\n\n"
         "  modeller [FILE]                     open the desktop app (FILE optional)\n"
-        "  modeller FILE --screenshot OUT.png  render the window to a PNG and exit [--size WxH]",
+        "  modeller FILE --screenshot OUT.png  render the window to a PNG and exit [--size WxH]\n"
+        "  modeller --install-desktop          add Modeller to the application menu (--uninstall-desktop)",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -64,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(command)
+        command.add_argument(
+            "--color",
+            choices=COLOR_MODES,
+            default="auto",
+            help="colour the text output: auto (a terminal, unless NO_COLOR is set), always, never",
+        )
         command.set_defaults(_module=module)
     return parser
 

@@ -9,7 +9,9 @@ must not retitle or clear the terminal, a bidi override must not reorder it.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from modeller.model.text import BIDI_CONTROLS, neutralize
@@ -43,8 +45,19 @@ def write_json(data: Any) -> None:
     sys.stdout.write(text.translate(_JSON_UNSAFE) + "\n")
 
 
-def use_colour(stream: object = None) -> bool:
-    """Colour only when writing to a terminal."""
+#: ``--color`` choices; every command takes the option (added in ``cli.main.build_parser``)
+COLOR_MODES = ("auto", "always", "never")
+
+
+def use_colour(mode: str = "auto", stream: object = None, environ: Mapping[str, str] = os.environ) -> bool:
+    """``--color``: ``always``/``never`` decide; ``auto`` colours only a terminal, and not with ``NO_COLOR`` set.
+
+    ``NO_COLOR`` (https://no-color.org) is any non-empty value; an explicit ``--color always`` wins over it.
+    """
+    if mode != "auto":
+        return mode == "always"
+    if environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
+        return False
     target = sys.stdout if stream is None else stream
     isatty = getattr(target, "isatty", None)
     return bool(isatty and isatty())

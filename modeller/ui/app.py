@@ -126,6 +126,7 @@ def _run(options: argparse.Namespace) -> int:
             return EXIT_FAILED
         return EXIT_OK
     CrashHandler(window, window.autosave_now, window.document.is_modified).install()
+    window.restore_window_layout()  # not for --screenshot: a picture must not depend on the last session
     window.show()
     window.view.fit_to_window()
     if project is None:

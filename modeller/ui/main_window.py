@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 10
+#: settings keys of the remembered window size/position and dock layout; the version refuses a layout of other docks
+GEOMETRY_KEY, STATE_KEY, STATE_VERSION = "window/geometry", "window/state", 1
 FILE_FILTER = "Modeller projects (*.modeller.json);;JSON files (*.json);;All files (*)"
 
 
@@ -737,12 +739,27 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
+            self.save_window_layout()
             self.cancel_auto_layout()
             self.autosave_timer.stop()
             self.recovery.clear()
             event.accept()
         else:
             event.ignore()
+
+    def save_window_layout(self) -> None:
+        """Remember size, position and docks (where, how big, shown or not) for the next start."""
+        self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self.settings.setValue(STATE_KEY, self.saveState(STATE_VERSION))
+        self.settings.sync()
+
+    def restore_window_layout(self) -> bool:
+        """The layout :meth:`save_window_layout` kept; a missing or damaged value leaves the default layout."""
+        geometry, state = self.settings.value(GEOMETRY_KEY), self.settings.value(STATE_KEY)
+        restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            restored = self.restoreState(state, STATE_VERSION) and restored
+        return bool(restored)
 
     # ------------------------------------------------------------ export and rule reference
     def show_export_dialog(self) -> ExportDialog:

@@ -136,12 +136,12 @@ def test_absurdly_large_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_loader_bug_is_reported_without_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import modeller.persistence as persistence
+    import modeller.cli.sources as sources  # where validate finds the loader
 
     def broken(path: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(persistence, "load_project", broken)
+    monkeypatch.setattr(sources, "load_project", broken)
     path = write(tmp_path, "ok.modeller.json", GOOD)
     assert main(["validate", str(path)]) == 3
     err = capsys.readouterr().err
