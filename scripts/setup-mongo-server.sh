@@ -11,10 +11,12 @@ VERSION=3.13.0
 if .venv-mongo/bin/python -c "import mongoeco.wire" >/dev/null 2>&1; then
   exit 0
 fi
-py=${PYTHON313:-}
-if [ -z "$py" ] && command -v python3.13 >/dev/null 2>&1; then
-  py=$(command -v python3.13)
-fi
+# the first candidate that really is Python >= 3.13 (a pyenv shim named python3.13 may exist and refuse to run)
+works() { [ -n "$1" ] && "$1" -c "import sys; assert sys.version_info >= (3, 13)" >/dev/null 2>&1; }
+py=""
+for candidate in "${PYTHON313:-}" "$(command -v python3.13 || true)"; do
+  if works "$candidate"; then py=$candidate; break; fi
+done
 if [ -z "$py" ] && command -v pyenv >/dev/null 2>&1; then
   if ! pyenv prefix "$VERSION" >/dev/null 2>&1; then
     echo "setup-mongo-server: installing Python $VERSION with pyenv (a few minutes)"
