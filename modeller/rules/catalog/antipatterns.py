@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
-from modeller.rules.physical.design import ShapeNode
+from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.plans import days_to_limit
 
 
-def _holds_array(ctx: RuleContext, facts: RelFacts) -> bool:
+def _holds_array(view: RuleView, facts: RelFacts) -> bool:
     """The One keeps an array for this relationship (embedded documents or references)."""
-    strategy = ctx.res.plans[facts.rel.id].strategy
+    strategy = view.res.plans[facts.rel.id].strategy
     return strategy in ("embed", "child-refs", "two-way") and facts.rel.cardinality != "one-to-one"
 
 
@@ -49,92 +48,92 @@ class UnboundedArray(Rule):
     sources = ("Zola-3", "Manual-AP-unbounded", "AP-massive-arrays", "Atlas-PA", "Compass", "Manual-limits")
     tradeoff = "removing the array means a second query (or $lookup) when parent and children are shown together"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for facts in ctx.each_rel_where(_holds_array, True):
-            plan = ctx.plan(facts.rel.id)
-            embedded = plan.strategy == "embed"
-            item = plan.elem_bytes if embedded else 17
-            array_bytes = facts.n_max * (item + 4)
-            coll = ctx.collection_of(facts.one.id)
-            doc = coll.max_bytes if coll is not None else array_bytes
-            days = days_to_limit(ctx.facts, facts, item, 0) if facts.unbounded else None
-            nums: dict[str, Any] = {
-                "n_max": facts.n_max,
-                "element_bytes": item,
-                "array_bytes": array_bytes,
-                "document_max_bytes": doc,
-            }
-            if days is not None:
-                nums["days_to_16mib"] = round(days, 1)
-            what = "embedded documents" if embedded else "references"
-            target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
-            fix = set_strategy(facts.rel.id, target, self.id)
-            if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
-                when = f"; at the annotated growth it reaches 16 MiB in about {days:,.0f} days" if days else ""
-                yield self.finding(
-                    "error",
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.one.name}.{facts.rel.name or facts.many.name} holds {what} of {facts.many.name} that "
-                    f"{'grow without bound' if facts.unbounded else f'reach {facts.n_max:,}'}: about "
-                    f"{array_bytes:,} bytes, past the 16 MiB document limit{when}",
-                    fix=fix,
-                    numbers=nums,
-                )
-            elif facts.unbounded:
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"the {what} of {facts.many.name} in each {facts.one.name} grow without bound",
-                    fix=fix,
-                    numbers=nums,
-                )
-            elif facts.n_max > s.atlas_array:
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"up to {facts.n_max:,} {what} in one array: Atlas flags arrays with over "
-                    f"{s.atlas_array:,} entries",
-                    fix=fix,
-                    numbers=nums,
-                    sources=("Atlas-PA",),
-                )
-            elif embedded and facts.n_max > s.embed_max:
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"up to {facts.n_max:,} embedded {facts.many.name} is more than 'a couple of "
-                    f"hundred' (Zola-3): reference them instead",
-                    fix=fix,
-                    numbers=nums,
-                    sources=("Zola-3",),
-                )
-            elif not embedded and facts.n_max > s.refarray_max:
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"up to {facts.n_max:,} ids in one array is more than 'a few thousand' (Zola-3, "
-                    f"engine {s.refarray_max:,}): store the reference in each {facts.many.name}",
-                    fix=fix,
-                    numbers=nums,
-                    sources=("Zola-3",),
-                )
-            elif facts.n_max >= s.compass_array:
-                yield self.finding(
-                    "info",
-                    "relationship",
-                    facts.rel.id,
-                    f"up to {facts.n_max:,} {what} per {facts.one.name}: Compass shows its "
-                    f"large-array insight from {s.compass_array} elements; keep maxItems "
-                    f"{facts.n_max} in the validator",
-                    numbers=nums,
-                    sources=("Compass",),
-                )
+    relationships = (_holds_array, True)
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        plan = view.plan(facts.rel.id)
+        embedded = plan.strategy == "embed"
+        item = plan.elem_bytes if embedded else 17
+        array_bytes = facts.n_max * (item + 4)
+        coll = view.collection_of(facts.one.id)
+        doc = coll.max_bytes if coll is not None else array_bytes
+        days = days_to_limit(view.facts, facts, item, 0) if facts.unbounded else None
+        nums: dict[str, Any] = {
+            "n_max": facts.n_max,
+            "element_bytes": item,
+            "array_bytes": array_bytes,
+            "document_max_bytes": doc,
+        }
+        if days is not None:
+            nums["days_to_16mib"] = round(days, 1)
+        what = "embedded documents" if embedded else "references"
+        target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
+        fix = set_strategy(facts.rel.id, target, self.id)
+        if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
+            when = f"; at the annotated growth it reaches 16 MiB in about {days:,.0f} days" if days else ""
+            yield self.finding(
+                "error",
+                "relationship",
+                facts.rel.id,
+                f"{facts.one.name}.{facts.rel.name or facts.many.name} holds {what} of {facts.many.name} that "
+                f"{'grow without bound' if facts.unbounded else f'reach {facts.n_max:,}'}: about "
+                f"{array_bytes:,} bytes, past the 16 MiB document limit{when}",
+                fix=fix,
+                numbers=nums,
+            )
+        elif facts.unbounded:
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"the {what} of {facts.many.name} in each {facts.one.name} grow without bound",
+                fix=fix,
+                numbers=nums,
+            )
+        elif facts.n_max > s.atlas_array:
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"up to {facts.n_max:,} {what} in one array: Atlas flags arrays with over {s.atlas_array:,} entries",
+                fix=fix,
+                numbers=nums,
+                sources=("Atlas-PA",),
+            )
+        elif embedded and facts.n_max > s.embed_max:
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"up to {facts.n_max:,} embedded {facts.many.name} is more than 'a couple of "
+                f"hundred' (Zola-3): reference them instead",
+                fix=fix,
+                numbers=nums,
+                sources=("Zola-3",),
+            )
+        elif not embedded and facts.n_max > s.refarray_max:
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"up to {facts.n_max:,} ids in one array is more than 'a few thousand' (Zola-3, "
+                f"engine {s.refarray_max:,}): store the reference in each {facts.many.name}",
+                fix=fix,
+                numbers=nums,
+                sources=("Zola-3",),
+            )
+        elif facts.n_max >= s.compass_array:
+            yield self.finding(
+                "info",
+                "relationship",
+                facts.rel.id,
+                f"up to {facts.n_max:,} {what} per {facts.one.name}: Compass shows its "
+                f"large-array insight from {s.compass_array} elements; keep maxItems "
+                f"{facts.n_max} in the validator",
+                numbers=nums,
+                sources=("Compass",),
+            )
 
 
 def _depth(nodes: list[ShapeNode]) -> int:
@@ -177,8 +176,8 @@ class DocumentSizeAndNesting(Rule):
     sources = ("Manual-limits", "Atlas-PA", "Compass", "Skills")
     tradeoff = "smaller documents mean more of them in cache per GB, and more queries when everything is needed"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
         levels = [
             (s.max_doc_bytes, "error", "the 16 MiB BSON document limit", ("Manual-limits",)),
             (s.doc_compass_bytes, "warning", "Compass's bloated-document insight (10,000,000 bytes)", ("Compass",)),
@@ -186,28 +185,27 @@ class DocumentSizeAndNesting(Rule):
             (s.doc_suggest_bytes, "suggestion", "the 1 MB guideline", ("Skills",)),
             (s.doc_info_bytes, "info", "the ~200 KB 'reassess the schema' guideline", ("Skills",)),
         ]
-        for coll in ctx.each_collection():
-            for limit, sev, what, src in levels:
-                if coll.max_bytes > limit:
-                    yield self.finding(
-                        sev,
-                        "entity",
-                        coll.root,
-                        f"one {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
-                        f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
-                        numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
-                        sources=src,
-                    )
-                    break
-            depth = _depth(coll.shape)
-            if depth > s.max_nesting:
+        for limit, sev, what, src in levels:
+            if coll.max_bytes > limit:
                 yield self.finding(
-                    "error",
+                    sev,
                     "entity",
                     coll.root,
-                    f"{coll.name} documents nest {depth} levels; MongoDB supports at most {s.max_nesting}",
-                    numbers={"depth": depth},
+                    f"one {coll.name} document can reach about {coll.max_bytes:,} bytes (typical "
+                    f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
+                    numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
+                    sources=src,
                 )
+                break
+        depth = _depth(coll.shape)
+        if depth > s.max_nesting:
+            yield self.finding(
+                "error",
+                "entity",
+                coll.root,
+                f"{coll.name} documents nest {depth} levels; MongoDB supports at most {s.max_nesting}",
+                numbers={"depth": depth},
+            )
 
 
 @register
@@ -241,15 +239,14 @@ class MassiveNumberOfCollections(Rule):
         "fewer files and indexes for WiredTiger vs. one larger collection that needs the right indexes "
         "(and possibly sharding)"
     )
-    #: the number of collections and the series among their names are properties of the whole model
-    scope = "global"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        colls = ctx.design.collections
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """The number of collections and the series among their names are properties of the whole model."""
+        s = view.settings
+        colls = view.design.collections
         if not colls:
             return
-        project = ctx.project
+        project = view.project
         shards = project.shards if project.sharded and project.shards else 1
         n = len(colls)
         where = "per shard" if shards > 1 else "per replica set"
@@ -327,40 +324,18 @@ class ExcessiveLookup(Rule):
     severities = ("info", "suggestion", "warning")
     sources = ("AP-separating-data", "Atlas-PA", "Zola-3")
     tradeoff = "duplication and update fan-out (denormalization rules) vs. join cost on every read"
-    #: the share of queries with joins is a property of the whole model
-    scope = "global"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        queries = ctx.facts.queries
-        joining = [q for q in queries if ctx.res.query_joins.get(q.id)]
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """The share of queries with joins is a property of the whole model."""
+        s = view.settings
+        queries = view.facts.queries
+        joining = [q for q in queries if view.res.query_joins.get(q.id)]
         share = len(joining) / len(queries) if queries else 0.0
         many = (share > s.lookup_share and len(queries) >= 4) or len(joining) > s.lookup_count
-        # a re-analysis yields the same Finding object when nothing it says has changed
-        memo: dict[str, tuple[Any, ...]] = ctx.memo.setdefault(self.id, {})
-        seen: dict[str, tuple[Any, ...]] = {}
-        # what a finding reads: the query, its unit (routes), the joined relationships' facts (their entities)
-        unit_of, rel_by_id = ctx.res.unit_of, ctx.facts.rel_by_id
-        totals = (many, len(joining), len(queries))
         for q in joining:
-            rels = ctx.res.query_joins[q.id]
-            unit = unit_of.get(q.entity)
-            rel_facts = tuple(map(rel_by_id.get, rels))
-            old = memo.get(q.id)
-            if (
-                old is not None
-                and old[0] is q
-                and old[2] is unit
-                and old[1] == rels
-                and old[4] == totals
-                and all(map(operator.is_, old[3], rel_facts))
-            ):
-                seen[q.id] = old
-                yield old[-1]
-                continue
-            inputs = (q, list(rels), unit, rel_facts, totals)
-            missing = self._missing(ctx, q, rels)
-            hot = ctx.facts.is_hot(q)
+            rels = view.res.query_joins[q.id]
+            missing = self._missing(view, q, rels)
+            hot = view.facts.is_hot(q)
             sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
             changes = tuple(
                 Change(
@@ -398,23 +373,20 @@ class ExcessiveLookup(Rule):
                     "share_with_joins": round(share, 2),
                 },
             )
-            seen[q.id] = (*inputs, finding)
             yield finding
-        memo.clear()
-        memo.update(seen)
 
-    def _missing(self, ctx: RuleContext, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
+    def _missing(self, view: RuleView, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
         """(rel, field, direction) copies that would remove the joins of ``q``."""
         out: list[tuple[str, str, str]] = []
         for logical in [*q.projection, *q.filter, *(k for k, _ in q.sort)]:
-            rel_id = ctx.res.join_rel(q.entity, logical)
+            rel_id = view.res.join_rel(q.entity, logical)
             if rel_id is None or rel_id not in rels or "." not in logical:
                 continue
-            facts = ctx.facts.rel_by_id[rel_id]
+            facts = view.facts.rel_by_id[rel_id]
             sub = logical.split(".", 1)[1]
-            if q.entity == facts.many.id and ctx.facts.field(facts.one.id, sub) is not None:
+            if q.entity == facts.many.id and view.facts.field(facts.one.id, sub) is not None:
                 item = (rel_id, sub, "one-to-many")
-            elif q.entity == facts.one.id and ctx.facts.field(facts.many.id, sub) is not None:
+            elif q.entity == facts.one.id and view.facts.field(facts.many.id, sub) is not None:
                 item = (rel_id, sub, "many-to-one")
             else:
                 continue
@@ -448,62 +420,61 @@ class UnnecessaryIndexes(Rule):
     sources = ("Manual-AP-unnecessary-indexes", "AP-unnecessary-indexes", "Atlas-PA", "Compass")
     tradeoff = "faster writes and less RAM vs. the risk of slowing a rare query"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for coll in ctx.each_collection():
-            entity = ctx.facts.entities[coll.root]
-            user = [i for i in coll.indexes if i.origin == "user"]
-            for i, idx in enumerate(user):
-                if idx.unique or idx.expire_after_s is not None or idx.partial is not None:
-                    continue
-                longer = next(
-                    (
-                        o
-                        for o in coll.indexes
-                        if o is not idx
-                        and len(o.keys) > len(idx.keys)
-                        and o.keys[: len(idx.keys)] == idx.keys
-                        and o.collation == idx.collation
-                    ),
-                    None,
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
+        entity = view.facts.entities[coll.root]
+        user = [i for i in coll.indexes if i.origin == "user"]
+        for i, idx in enumerate(user):
+            if idx.unique or idx.expire_after_s is not None or idx.partial is not None:
+                continue
+            longer = next(
+                (
+                    o
+                    for o in coll.indexes
+                    if o is not idx
+                    and len(o.keys) > len(idx.keys)
+                    and o.keys[: len(idx.keys)] == idx.keys
+                    and o.collation == idx.collation
+                ),
+                None,
+            )
+            if longer is not None:
+                remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
+                fix = Fix(
+                    f"drop the index {keys_text(idx.keys)} from {entity.id}",
+                    (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
                 )
-                if longer is not None:
-                    remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
-                    fix = Fix(
-                        f"drop the index {keys_text(idx.keys)} from {entity.id}",
-                        (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
-                    )
-                    yield self.finding(
-                        "warning",
-                        "entity",
-                        entity.id,
-                        f"index {keys_text(idx.keys)} on {coll.name} is a prefix of "
-                        f"{keys_text(longer.keys)}, which serves the same queries: drop it",
-                        fix=fix,
-                        numbers={"index": idx.name, "covered_by": longer.name},
-                    )
-                elif not idx.queries and ctx.facts.queries_of[entity.id]:
-                    yield self.finding(
-                        "info",
-                        "entity",
-                        entity.id,
-                        f"no declared query uses index {keys_text(idx.keys)} on {coll.name}: hide it "
-                        "and watch $indexStats before dropping it",
-                        numbers={"index": idx.name},
-                    )
-            total = len(coll.indexes) + 1
-            for limit, sev, src in (
-                (s.index_count_guideline, "warning", "AP-unnecessary-indexes"),
-                (s.index_count_warn, "warning", "Atlas-PA"),
-                (s.index_count_info, "info", "Compass"),
-            ):
-                if total > limit:
-                    yield self.finding(
-                        sev,
-                        "entity",
-                        entity.id,
-                        f"{coll.name} has {total} indexes (with _id), over {limit}: every write updates all of them",
-                        numbers={"indexes": total, "limit": limit},
-                        sources=(src,),
-                    )
-                    break
+                yield self.finding(
+                    "warning",
+                    "entity",
+                    entity.id,
+                    f"index {keys_text(idx.keys)} on {coll.name} is a prefix of "
+                    f"{keys_text(longer.keys)}, which serves the same queries: drop it",
+                    fix=fix,
+                    numbers={"index": idx.name, "covered_by": longer.name},
+                )
+            elif not idx.queries and view.facts.queries_of[entity.id]:
+                yield self.finding(
+                    "info",
+                    "entity",
+                    entity.id,
+                    f"no declared query uses index {keys_text(idx.keys)} on {coll.name}: hide it "
+                    "and watch $indexStats before dropping it",
+                    numbers={"index": idx.name},
+                )
+        total = len(coll.indexes) + 1
+        for limit, sev, src in (
+            (s.index_count_guideline, "warning", "AP-unnecessary-indexes"),
+            (s.index_count_warn, "warning", "Atlas-PA"),
+            (s.index_count_info, "info", "Compass"),
+        ):
+            if total > limit:
+                yield self.finding(
+                    sev,
+                    "entity",
+                    entity.id,
+                    f"{coll.name} has {total} indexes (with _id), over {limit}: every write updates all of them",
+                    numbers={"indexes": total, "limit": limit},
+                    sources=(src,),
+                )
+                break

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
@@ -39,13 +39,14 @@ def _numbers(cp: CopyPlan) -> dict[str, Any]:
     }
 
 
-def _copies(ctx: RuleContext, claims: Callable[[RelPlan, CopyPlan], bool]) -> Iterable[tuple[RelPlan, CopyPlan]]:
-    """The declared copies a rule reports on (``claims``)."""
-    for facts in ctx.each_rel_where(has_copies, True):
-        plan = ctx.plan(facts.rel.id)
-        for cp in plan.copies:
-            if not cp.implied and claims(plan, cp):
-                yield plan, cp
+def _copies(
+    view: RuleView, facts: RelFacts, claims: Callable[[RelPlan, CopyPlan], bool]
+) -> Iterable[tuple[RelPlan, CopyPlan]]:
+    """The declared copies of a relationship a rule reports on (``claims``)."""
+    plan = view.plan(facts.rel.id)
+    for cp in plan.copies:
+        if not cp.implied and claims(plan, cp):
+            yield plan, cp
 
 
 def _point_in_time(cp: CopyPlan) -> bool:
@@ -53,8 +54,8 @@ def _point_in_time(cp: CopyPlan) -> bool:
     return cp.denorm.staleness == "forever"
 
 
-def _sync_of(ctx: RuleContext, plan: RelPlan, cp: CopyPlan) -> str:
-    rd = ctx.rel_design(plan.facts.rel.id)
+def _sync_of(view: RuleView, plan: RelPlan, cp: CopyPlan) -> str:
+    rd = view.rel_design(plan.facts.rel.id)
     copy = next((c for c in rd.denormalized if c.field == cp.denorm.field and c.direction == cp.denorm.direction), None)
     return "" if copy is None else copy.sync_advice
 
@@ -86,9 +87,11 @@ def subset_vote(rule: Rule, facts: RelFacts, view: StrategyView, also: tuple[str
 class _GateRule(Rule):
     """Report declared copies of this rule against the read/write gate."""
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for plan, cp in _copies(ctx, self.claims):
+    relationships = (has_copies, True)
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        for plan, cp in _copies(view, facts, self.claims):
             rel = plan.facts.rel
             what = self.describe(plan, cp)
             if cp.rw is not None and cp.rw < s.denorm_rw_warn:
@@ -121,7 +124,7 @@ class _GateRule(Rule):
                 "suggestion",
                 "relationship",
                 rel.id,
-                f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(ctx, plan, cp)}",
+                f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(view, plan, cp)}",
                 numbers=_numbers(cp),
             )
 
@@ -230,36 +233,37 @@ class DenormIntoSquillionsImmutable(Rule):
     sources = ("Zola-2",)
     tradeoff = "single-collection filtering on the N side; an update of the field would touch up to squillions"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for facts in ctx.each_rel_where(cardinality_of, "one-to-squillions"):
-            plan = ctx.plan(facts.rel.id)
-            for cp in plan.copies:
-                if cp.denorm.direction != "one-to-many" or cp.implied or cp.denorm.staleness == "forever":
-                    continue
-                immutable = (cp.field is not None and cp.field.immutable) or (
-                    cp.rw is not None and cp.rw >= s.immutable_rw_factor * s.denorm_rw_min
+    relationships = (cardinality_of, "one-to-squillions")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        plan = view.plan(facts.rel.id)
+        for cp in plan.copies:
+            if cp.denorm.direction != "one-to-many" or cp.implied or cp.denorm.staleness == "forever":
+                continue
+            immutable = (cp.field is not None and cp.field.immutable) or (
+                cp.rw is not None and cp.rw >= s.immutable_rw_factor * s.denorm_rw_min
+            )
+            if immutable:
+                yield self.finding(
+                    "suggestion",
+                    "relationship",
+                    facts.rel.id,
+                    f"copy {facts.one.name}.{cp.denorm.field} into each {facts.many.name} when it is inserted "
+                    f"({_rw_text(cp.rw)}): queries on {facts.many.name} can filter by it without a join, and no "
+                    "sync is needed",
+                    numbers=_numbers(cp),
                 )
-                if immutable:
-                    yield self.finding(
-                        "suggestion",
-                        "relationship",
-                        facts.rel.id,
-                        f"copy {facts.one.name}.{cp.denorm.field} into each {facts.many.name} when it is inserted "
-                        f"({_rw_text(cp.rw)}): queries on {facts.many.name} can filter by it without a join, and no "
-                        "sync is needed",
-                        numbers=_numbers(cp),
-                    )
-                elif cp.denorm.staleness == "none":
-                    yield self.finding(
-                        "warning",
-                        "relationship",
-                        facts.rel.id,
-                        f"{facts.one.name}.{cp.denorm.field} changes and must never be stale, but it is copied into "
-                        f"squillions of {facts.many.name}: each update fans out to about {cp.copies_per_update:,.0f} "
-                        "documents; keep it only in the One and join",
-                        numbers=_numbers(cp),
-                    )
+            elif cp.denorm.staleness == "none":
+                yield self.finding(
+                    "warning",
+                    "relationship",
+                    facts.rel.id,
+                    f"{facts.one.name}.{cp.denorm.field} changes and must never be stale, but it is copied into "
+                    f"squillions of {facts.many.name}: each update fans out to about {cp.copies_per_update:,.0f} "
+                    "documents; keep it only in the One and join",
+                    numbers=_numbers(cp),
+                )
 
 
 @register
@@ -295,22 +299,23 @@ class SquillionsToOneLastN(Rule):
             return None
         return subset_vote(self, facts, view, ("subset-pattern",))
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(strategy_of, "subset"):
-            plan = ctx.plan(facts.rel.id)
-            if self.id not in plan.rec.rules:
-                continue
-            rd = ctx.rel_design(facts.rel.id)
-            push = next((c.sync_advice for c in rd.denormalized if c.direction == "many-to-one"), "")
-            k = plan.subset_k or 0
-            sev = "info" if plan.chosen_by == "user" else "suggestion"
-            yield self.finding(
-                sev,
-                "relationship",
-                facts.rel.id,
-                f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
-                numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
-            )
+    relationships = (strategy_of, "subset")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        plan = view.plan(facts.rel.id)
+        if self.id not in plan.rec.rules:
+            return
+        rd = view.rel_design(facts.rel.id)
+        push = next((c.sync_advice for c in rd.denormalized if c.direction == "many-to-one"), "")
+        k = plan.subset_k or 0
+        sev = "info" if plan.chosen_by == "user" else "suggestion"
+        yield self.finding(
+            sev,
+            "relationship",
+            facts.rel.id,
+            f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
+            numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
+        )
 
 
 @register
@@ -363,31 +368,30 @@ class ExtendedReference(Rule):
             "(application code, change streams or a scheduled job) unless they are point-in-time values",
         )
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(strategy_of, "extended-ref"):
-            plan = ctx.plan(facts.rel.id)
-            copies = [cp for cp in plan.copies if cp.location == "extended"]
-            rd = ctx.rel_design(facts.rel.id)
-            ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
-            fields = ", ".join(["_id", *(cp.name for cp in copies)])
-            syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)
-            worst = min((cp.rw for cp in copies if cp.rw is not None), default=None)
-            yield self.finding(
-                "info" if plan.chosen_by == "user" else "suggestion",
-                "relationship",
-                facts.rel.id,
-                f"store {facts.one.name} in each {facts.many.name} as {ext} {{{fields}}} so the page needs no "
-                f"$lookup. Keep the copies in sync with one of the seed's strategies: application code that "
-                f"updates all copies right after the original, a change stream on {facts.one.name} that applies "
-                f"the update, or a scheduled job when a delay is acceptable (chosen: {syncs or 'none'}). Copy only "
-                "fields that rarely change, and as few as possible.",
-                numbers={
-                    "copied_fields": [cp.name for cp in copies],
-                    "lowest_read_write_ratio": None
-                    if worst is None
-                    else ("inf" if math.isinf(worst) else round(worst, 2)),
-                },
-            )
+    relationships = (strategy_of, "extended-ref")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        plan = view.plan(facts.rel.id)
+        copies = [cp for cp in plan.copies if cp.location == "extended"]
+        rd = view.rel_design(facts.rel.id)
+        ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
+        fields = ", ".join(["_id", *(cp.name for cp in copies)])
+        syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)
+        worst = min((cp.rw for cp in copies if cp.rw is not None), default=None)
+        yield self.finding(
+            "info" if plan.chosen_by == "user" else "suggestion",
+            "relationship",
+            facts.rel.id,
+            f"store {facts.one.name} in each {facts.many.name} as {ext} {{{fields}}} so the page needs no "
+            f"$lookup. Keep the copies in sync with one of the seed's strategies: application code that "
+            f"updates all copies right after the original, a change stream on {facts.one.name} that applies "
+            f"the update, or a scheduled job when a delay is acceptable (chosen: {syncs or 'none'}). Copy only "
+            "fields that rarely change, and as few as possible.",
+            numbers={
+                "copied_fields": [cp.name for cp in copies],
+                "lowest_read_write_ratio": None if worst is None else ("inf" if math.isinf(worst) else round(worst, 2)),
+            },
+        )
 
 
 @register
@@ -415,8 +419,10 @@ class PointInTimeSnapshot(Rule):
     sources = ("Manual-best-practices", "CN")
     tradeoff = "history stays correct; reports of the current value must read the source"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for plan, cp in _copies(ctx, lambda _plan, cp: _point_in_time(cp)):
+    relationships = (has_copies, True)
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        for plan, cp in _copies(view, facts, lambda _plan, cp: _point_in_time(cp)):
             yield self.finding(
                 "info",
                 "relationship",
@@ -452,39 +458,40 @@ class NoDenormVolatile(Rule):
     sources = ("Zola-3", "Manual-best-practices")
     tradeoff = "a join on read is cheaper here than the write fan-out"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for facts in ctx.each_rel_where(has_copies, True):
-            plan = ctx.plan(facts.rel.id)
-            for cp in plan.copies:
-                if cp.implied or cp.denorm.staleness == "forever":
-                    continue
-                volatile = cp.rw is not None and cp.rw < s.denorm_rw_warn
-                strict = cp.denorm.staleness == "none" and cp.copies_per_update > 1 and cp.sync != "none"
-                if not (volatile or strict):
-                    continue
-                reason = (
-                    f"it is updated more often than read ({_rw_text(cp.rw)})"
-                    if volatile
-                    else f"it may never be stale and each update rewrites {cp.copies_per_update:,.0f} copies"
-                )
-                idx = next(
-                    i
-                    for i, d in enumerate(facts.rel.denormalize)
-                    if d.field == cp.denorm.field and d.direction == cp.denorm.direction
-                )
-                remaining = [d.model_dump() for j, d in enumerate(facts.rel.denormalize) if j != idx]
-                from modeller.rules.framework.findings import Change, Fix, SubjectRef
+    relationships = (has_copies, True)
 
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"don't copy {cp.source.name}.{cp.denorm.field} into {cp.target.name}: {reason}; keep it in "
-                    f"{cp.source.name} and join, or keep the copies consistent in a transaction",
-                    fix=Fix(
-                        f"remove the copy of {cp.denorm.field} from {facts.rel.id}",
-                        (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
-                    ),
-                    numbers=_numbers(cp),
-                )
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        plan = view.plan(facts.rel.id)
+        for cp in plan.copies:
+            if cp.implied or cp.denorm.staleness == "forever":
+                continue
+            volatile = cp.rw is not None and cp.rw < s.denorm_rw_warn
+            strict = cp.denorm.staleness == "none" and cp.copies_per_update > 1 and cp.sync != "none"
+            if not (volatile or strict):
+                continue
+            reason = (
+                f"it is updated more often than read ({_rw_text(cp.rw)})"
+                if volatile
+                else f"it may never be stale and each update rewrites {cp.copies_per_update:,.0f} copies"
+            )
+            idx = next(
+                i
+                for i, d in enumerate(facts.rel.denormalize)
+                if d.field == cp.denorm.field and d.direction == cp.denorm.direction
+            )
+            remaining = [d.model_dump() for j, d in enumerate(facts.rel.denormalize) if j != idx]
+            from modeller.rules.framework.findings import Change, Fix, SubjectRef
+
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"don't copy {cp.source.name}.{cp.denorm.field} into {cp.target.name}: {reason}; keep it in "
+                f"{cp.source.name} and join, or keep the copies consistent in a transaction",
+                fix=Fix(
+                    f"remove the copy of {cp.denorm.field} from {facts.rel.id}",
+                    (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
+                ),
+                numbers=_numbers(cp),
+            )

@@ -6,7 +6,8 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.framework.context import RuleContext
+from modeller.model.project import Query
+from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index
@@ -22,37 +23,20 @@ def _model_indexes(coll: CollectionDesign) -> list[IndexDesign]:
     return [i for i in coll.indexes if i.origin == "user" or (i.unique and "special-index-types" in i.rules)]
 
 
-def _indexes(
-    ctx: RuleContext, coll: CollectionDesign
-) -> tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]:
-    """(coll, its indexes by name (the first of a name), its model indexes), once per collection and analysis."""
-    memo: dict[str, tuple[CollectionDesign, dict[str, IndexDesign], list[IndexDesign]]] = ctx.scratch.setdefault(
-        "indexes", {}
-    )
-    got = memo.get(coll.name)
-    if got is None or got[0] is not coll:
-        by_name: dict[str, IndexDesign] = {}
-        for idx in coll.indexes:
-            by_name.setdefault(idx.name, idx)
-        got = memo[coll.name] = (coll, by_name, _model_indexes(coll))
-    return got
-
-
-def _query_index(ctx: RuleContext, qid: str) -> tuple[CollectionDesign, IndexDesign, list[IndexDesign]] | None:
+def _query_index(view: RuleView, qid: str) -> tuple[CollectionDesign, IndexDesign, list[IndexDesign]] | None:
     """The collection and index serving a query, with the collection's model indexes."""
-    loc = ctx.res.query_index.get(qid)
+    loc = view.res.query_index.get(qid)
     if loc is None:
         return None
-    coll = ctx.collection(loc[0])
+    coll = view.collection(loc[0])
     if coll is None:
         return None
-    _, by_name, declared = _indexes(ctx, coll)
-    idx = by_name.get(loc[1])
-    return None if idx is None else (coll, idx, declared)
+    idx = next((i for i in coll.indexes if i.name == loc[1]), None)
+    return None if idx is None else (coll, idx, _model_indexes(coll))
 
 
-def _fix(ctx: RuleContext, entity_id: str, idx: IndexDesign) -> Any:
-    logical = ctx.logical_keys(entity_id, idx.keys)
+def _fix(view: RuleView, entity_id: str, idx: IndexDesign) -> Any:
+    logical = view.logical_keys(entity_id, idx.keys)
     if logical is None:
         return None
     return append_index(
@@ -86,44 +70,43 @@ class EsrCompoundIndex(Rule):
     tradeoff = "one well-ordered index serves filter and sort; every extra index costs writes"
     index_claims = ((COMPOUND_QUERY, 0),)
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.each_query():
-            plan = ctx.res.query_plans.get(q.id)
-            if plan is None or plan.components < 2:
-                continue
-            found = _query_index(ctx, q.id)
-            if found is None:
-                continue
-            coll, idx, declared = found
-            if any(serves(d.keys, plan) for d in declared):
-                continue
-            reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
-            nums = {
-                "keys": [[k, v] for k, v in idx.keys],
-                "equality": plan.eq,
-                "sort": [[k, d] for k, d in plan.sort],
-                "range": plan.range,
-            }
-            wrong = next((d for d in declared if covers_fields(d.keys, plan)), None)
-            if wrong is not None:
-                yield self.finding(
-                    "warning",
-                    "query",
-                    q.id,
-                    f"index {keys_text(wrong.keys)} holds the fields of {q.id} in the wrong order for the sort; use "
-                    f"{keys_text(idx.keys)} (Equality, Sort, Range): {reasons}",
-                    fix=_fix(ctx, q.entity, idx),
-                    numbers=nums,
-                )
-                continue
+    def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        plan = view.res.query_plans.get(q.id)
+        if plan is None or plan.components < 2:
+            return
+        found = _query_index(view, q.id)
+        if found is None:
+            return
+        coll, idx, declared = found
+        if any(serves(d.keys, plan) for d in declared):
+            return
+        reasons = "; ".join(f"{k}: {r}" for (k, _), r in zip(idx.keys, idx.key_reasons, strict=False) if r)
+        nums = {
+            "keys": [[k, v] for k, v in idx.keys],
+            "equality": plan.eq,
+            "sort": [[k, d] for k, d in plan.sort],
+            "range": plan.range,
+        }
+        wrong = next((d for d in declared if covers_fields(d.keys, plan)), None)
+        if wrong is not None:
             yield self.finding(
-                "suggestion",
+                "warning",
                 "query",
                 q.id,
-                f"index {q.id} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
-                fix=_fix(ctx, q.entity, idx),
+                f"index {keys_text(wrong.keys)} holds the fields of {q.id} in the wrong order for the sort; use "
+                f"{keys_text(idx.keys)} (Equality, Sort, Range): {reasons}",
+                fix=_fix(view, q.entity, idx),
                 numbers=nums,
             )
+            return
+        yield self.finding(
+            "suggestion",
+            "query",
+            q.id,
+            f"index {q.id} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
+            fix=_fix(view, q.entity, idx),
+            numbers=nums,
+        )
 
 
 @register
@@ -153,26 +136,25 @@ class IndexHotQueries(Rule):
     tradeoff = "read latency vs. write cost and RAM (each index is at least 8 kB)"
     index_claims = ((QUERY, 0),)
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.each_query():
-            plan = ctx.res.query_plans.get(q.id)
-            if plan is None or not ctx.facts.is_hot(q) or plan.components != 1 or plan.only_id:
-                continue
-            found = _query_index(ctx, q.id)
-            if found is None:
-                continue
-            coll, idx, declared = found
-            if any(serves(d.keys, plan) for d in declared):
-                continue
-            yield self.finding(
-                "suggestion",
-                "query",
-                q.id,
-                f"hot query {q.id} ({q.per_sec or 'hot'}/s) needs {keys_text(idx.keys)} on {coll.name}: the design "
-                "creates it; declare it in the model so it stays when the design changes",
-                fix=_fix(ctx, q.entity, idx),
-                numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
-            )
+    def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        plan = view.res.query_plans.get(q.id)
+        if plan is None or not view.facts.is_hot(q) or plan.components != 1 or plan.only_id:
+            return
+        found = _query_index(view, q.id)
+        if found is None:
+            return
+        coll, idx, declared = found
+        if any(serves(d.keys, plan) for d in declared):
+            return
+        yield self.finding(
+            "suggestion",
+            "query",
+            q.id,
+            f"hot query {q.id} ({q.per_sec or 'hot'}/s) needs {keys_text(idx.keys)} on {coll.name}: the design "
+            "creates it; declare it in the model so it stays when the design changes",
+            fix=_fix(view, q.entity, idx),
+            numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
+        )
 
 
 @register
@@ -200,37 +182,36 @@ class TtlRetentionIndex(Rule):
     tradeoff = "automatic cleanup vs. delete load and no history (archive instead when history matters)"
     index_claims = ((EXPIRY, 0),)
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.each_collection():
-            if coll.timeseries is not None and "expireAfterSeconds" in coll.timeseries:
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        if coll.timeseries is not None and "expireAfterSeconds" in coll.timeseries:
+            yield self.finding(
+                "info",
+                "entity",
+                coll.root,
+                f"{coll.name} expires measurements after {coll.timeseries['expireAfterSeconds']} s "
+                "through the time series collection's expireAfterSeconds",
+                numbers={"expire_after_s": coll.timeseries["expireAfterSeconds"]},
+            )
+        for idx in coll.indexes:
+            if idx.expire_after_s is None or idx.origin == "user":
+                continue
+            yield self.finding(
+                "suggestion",
+                "entity",
+                coll.root,
+                f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} on "
+                f"{coll.name}: {idx.why}",
+                numbers={"expire_after_s": idx.expire_after_s},
+            )
+        for idx in coll.indexes:
+            if idx.expire_after_s is not None and len(idx.keys) > 1:
                 yield self.finding(
-                    "info",
+                    "error",
                     "entity",
                     coll.root,
-                    f"{coll.name} expires measurements after {coll.timeseries['expireAfterSeconds']} s "
-                    "through the time series collection's expireAfterSeconds",
-                    numbers={"expire_after_s": coll.timeseries["expireAfterSeconds"]},
+                    f"TTL index {keys_text(idx.keys)} has {len(idx.keys)} keys: TTL indexes must "
+                    "be single-field, the server refuses compound TTL specs",
                 )
-            for idx in coll.indexes:
-                if idx.expire_after_s is None or idx.origin == "user":
-                    continue
-                yield self.finding(
-                    "suggestion",
-                    "entity",
-                    coll.root,
-                    f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} on "
-                    f"{coll.name}: {idx.why}",
-                    numbers={"expire_after_s": idx.expire_after_s},
-                )
-            for idx in coll.indexes:
-                if idx.expire_after_s is not None and len(idx.keys) > 1:
-                    yield self.finding(
-                        "error",
-                        "entity",
-                        coll.root,
-                        f"TTL index {keys_text(idx.keys)} has {len(idx.keys)} keys: TTL indexes must "
-                        "be single-field, the server refuses compound TTL specs",
-                    )
 
 
 @register
@@ -261,50 +242,49 @@ class SpecialIndexTypes(Rule):
     tradeoff = "smaller or special-purpose indexes only serve queries whose predicates match their definition"
     index_claims = ((UNIQUE, 0), (TEXT_OR_GEO, 0))
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for q in ctx.each_query():
-            plan = ctx.res.query_plans.get(q.id)
-            if plan is None:
-                continue
-            for path in plan.text:
-                yield self.finding(
-                    "suggestion",
-                    "query",
-                    q.id,
-                    f"{q.id} searches text in {path}: a text index {{{path}: 'text'}} (one per "
-                    "collection; Atlas Search for relevance or fuzzy matching)",
-                )
-            for path in plan.geo:
-                yield self.finding(
-                    "suggestion",
-                    "query",
-                    q.id,
-                    f"{q.id} has a geospatial predicate on {path}: a 2dsphere index on GeoJSON points",
-                )
-            if plan.collation is not None:
-                yield self.finding(
-                    "suggestion",
-                    "query",
-                    q.id,
-                    f"{q.id} matches case-insensitively: use an index with collation "
-                    f"{plan.collation} and run the query with the same collation (not /x/i)",
-                )
-            entity = ctx.facts.entities[q.entity]
-            if entity.subtypes is None:
-                continue
-            disc = entity.subtypes.discriminator
-            if q.filter.get(disc) != "eq":
-                continue
-            variant_paths = [p for p in q.filter if p != disc and _variant_only(entity, p)]
-            if variant_paths:
-                yield self.finding(
-                    "info",
-                    "query",
-                    q.id,
-                    f"{q.id} always filters one {disc}; {', '.join(variant_paths)} exist only in some variants: a "
-                    f"partial index on {', '.join(variant_paths)} with partialFilterExpression {{{disc}: <value>}} "
-                    "is a smaller alternative to the compound index",
-                )
+    def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        plan = view.res.query_plans.get(q.id)
+        if plan is None:
+            return
+        for path in plan.text:
+            yield self.finding(
+                "suggestion",
+                "query",
+                q.id,
+                f"{q.id} searches text in {path}: a text index {{{path}: 'text'}} (one per "
+                "collection; Atlas Search for relevance or fuzzy matching)",
+            )
+        for path in plan.geo:
+            yield self.finding(
+                "suggestion",
+                "query",
+                q.id,
+                f"{q.id} has a geospatial predicate on {path}: a 2dsphere index on GeoJSON points",
+            )
+        if plan.collation is not None:
+            yield self.finding(
+                "suggestion",
+                "query",
+                q.id,
+                f"{q.id} matches case-insensitively: use an index with collation "
+                f"{plan.collation} and run the query with the same collation (not /x/i)",
+            )
+        entity = view.facts.entities[q.entity]
+        if entity.subtypes is None:
+            return
+        disc = entity.subtypes.discriminator
+        if q.filter.get(disc) != "eq":
+            return
+        variant_paths = [p for p in q.filter if p != disc and _variant_only(entity, p)]
+        if variant_paths:
+            yield self.finding(
+                "info",
+                "query",
+                q.id,
+                f"{q.id} always filters one {disc}; {', '.join(variant_paths)} exist only in some variants: a "
+                f"partial index on {', '.join(variant_paths)} with partialFilterExpression {{{disc}: <value>}} "
+                "is a smaller alternative to the compound index",
+            )
 
 
 _second = operator.itemgetter(1)
@@ -341,63 +321,62 @@ class IndexHardLimits(Rule):
     sources = ("Manual-limits", "Manual-multikey")
     tradeoff = "none: the server rejects the index or the insert"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for coll in ctx.each_collection():
-            arrays = ctx.res.array_paths.get(coll.name, set())
-            total = len(coll.indexes) + 1
-            if total > s.max_indexes:
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
+        arrays = view.res.array_paths.get(coll.name, set())
+        total = len(coll.indexes) + 1
+        if total > s.max_indexes:
+            yield self.finding(
+                "error",
+                "entity",
+                coll.root,
+                f"{coll.name} would have {total} indexes (with _id); MongoDB allows {s.max_indexes}",
+                numbers={"indexes": total},
+            )
+        texts = [i for i in coll.indexes if "text" in map(_second, i.keys)]
+        if len(texts) > 1:
+            yield self.finding(
+                "error",
+                "entity",
+                coll.root,
+                f"{coll.name} has {len(texts)} text indexes; a collection can have one — combine "
+                "the fields into one text index",
+            )
+        for idx in coll.indexes:
+            if len(idx.keys) > s.max_compound_fields:
                 yield self.finding(
                     "error",
                     "entity",
                     coll.root,
-                    f"{coll.name} would have {total} indexes (with _id); MongoDB allows {s.max_indexes}",
-                    numbers={"indexes": total},
+                    f"index {idx.name} has {len(idx.keys)} keys; a compound index holds at most "
+                    f"{s.max_compound_fields}",
+                    numbers={"keys": len(idx.keys)},
                 )
-            texts = [i for i in coll.indexes if "text" in map(_second, i.keys)]
-            if len(texts) > 1:
+            if not arrays:
+                continue  # nothing in these documents is an array: no multikey limit applies
+            # a top-level key is multikey when it is an array itself (no prefix to look at)
+            multikey = [k for k, _ in idx.keys if (k in arrays if "." not in k else is_multikey(k, arrays))]
+            # parallel arrays need two multikey keys at least
+            if len(multikey) > 1 and parallel_arrays([k for k, _ in idx.keys], arrays):
                 yield self.finding(
                     "error",
                     "entity",
                     coll.root,
-                    f"{coll.name} has {len(texts)} text indexes; a collection can have one — combine "
-                    "the fields into one text index",
+                    f"index {idx.name} on {coll.name} indexes {', '.join(multikey)}, which are all "
+                    "arrays: MongoDB cannot index parallel arrays in one compound index",
                 )
-            for idx in coll.indexes:
-                if len(idx.keys) > s.max_compound_fields:
-                    yield self.finding(
-                        "error",
-                        "entity",
-                        coll.root,
-                        f"index {idx.name} has {len(idx.keys)} keys; a compound index holds at most "
-                        f"{s.max_compound_fields}",
-                        numbers={"keys": len(idx.keys)},
-                    )
-                if not arrays:
-                    continue  # nothing in these documents is an array: no multikey limit applies
-                # a top-level key is multikey when it is an array itself (no prefix to look at)
-                multikey = [k for k, _ in idx.keys if (k in arrays if "." not in k else is_multikey(k, arrays))]
-                # parallel arrays need two multikey keys at least
-                if len(multikey) > 1 and parallel_arrays([k for k, _ in idx.keys], arrays):
-                    yield self.finding(
-                        "error",
-                        "entity",
-                        coll.root,
-                        f"index {idx.name} on {coll.name} indexes {', '.join(multikey)}, which are all "
-                        "arrays: MongoDB cannot index parallel arrays in one compound index",
-                    )
-                if multikey and any(v == "hashed" for _, v in idx.keys):
-                    yield self.finding(
-                        "error",
-                        "entity",
-                        coll.root,
-                        f"hashed index {idx.name} covers the array {multikey[0]}: hashed indexes cannot be multikey",
-                    )
-            for key in coll.shard_key or []:
-                if is_multikey(key, arrays):
-                    yield self.finding(
-                        "error",
-                        "entity",
-                        coll.root,
-                        f"shard key field {key} of {coll.name} is an array: a shard key index cannot be multikey",
-                    )
+            if multikey and any(v == "hashed" for _, v in idx.keys):
+                yield self.finding(
+                    "error",
+                    "entity",
+                    coll.root,
+                    f"hashed index {idx.name} covers the array {multikey[0]}: hashed indexes cannot be multikey",
+                )
+        for key in coll.shard_key or []:
+            if is_multikey(key, arrays):
+                yield self.finding(
+                    "error",
+                    "entity",
+                    coll.root,
+                    f"shard key field {key} of {coll.name} is an array: a shard key index cannot be multikey",
+                )

@@ -8,7 +8,7 @@ from typing import Any
 from modeller.model.project import Entity
 from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
-from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
@@ -66,35 +66,34 @@ class BucketPattern(Rule):
             numbers={"bucket_size": size},
         )
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.each_collection():
-            b = coll.bucket
-            if b is None:
-                continue
-            entity = ctx.facts.entities[coll.root]
-            v = b.value_field
-            inc = js.obj([("count", "1")] + ([("sum", "v")] if v else []))
-            stats = f", $min: {js.obj([('min', 'v')])}, $max: {js.obj([('max', 'v')])}" if v else ""
-            upsert = (
-                f"{js.coll(coll.name)}.updateOne({{{js.q(b.series_field)}: s, count: {{$lt: {b.size}}}}}, "
-                f"{{$push: {{{js.q(b.items_field)}: m}}, $inc: {inc}{stats}, "
-                f"$setOnInsert: {{{js.q(b.start_field)}: t}}, $set: {{{js.q(b.end_field)}: t}}}}, "
-                "{upsert: true})"
-            )
-            docs = entity.count
-            yield self.finding(
-                "suggestion",
-                "entity",
-                entity.id,
-                f"store {entity.name} in buckets of {b.size} per {b.series_field} with count"
-                f"{', sum, min, max of ' + v if v else ''}: insert with {upsert}; index "
-                f"{{{b.series_field}: 1, {b.start_field}: -1}}",
-                numbers={
-                    "bucket_size": b.size,
-                    "documents_without_buckets": docs,
-                    "documents_with_buckets": None if docs is None else -(-docs // b.size),
-                },
-            )
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        b = coll.bucket
+        if b is None:
+            return
+        entity = view.facts.entities[coll.root]
+        v = b.value_field
+        inc = js.obj([("count", "1")] + ([("sum", "v")] if v else []))
+        stats = f", $min: {js.obj([('min', 'v')])}, $max: {js.obj([('max', 'v')])}" if v else ""
+        upsert = (
+            f"{js.coll(coll.name)}.updateOne({{{js.q(b.series_field)}: s, count: {{$lt: {b.size}}}}}, "
+            f"{{$push: {{{js.q(b.items_field)}: m}}, $inc: {inc}{stats}, "
+            f"$setOnInsert: {{{js.q(b.start_field)}: t}}, $set: {{{js.q(b.end_field)}: t}}}}, "
+            "{upsert: true})"
+        )
+        docs = entity.count
+        yield self.finding(
+            "suggestion",
+            "entity",
+            entity.id,
+            f"store {entity.name} in buckets of {b.size} per {b.series_field} with count"
+            f"{', sum, min, max of ' + v if v else ''}: insert with {upsert}; index "
+            f"{{{b.series_field}: 1, {b.start_field}: -1}}",
+            numbers={
+                "bucket_size": b.size,
+                "documents_without_buckets": docs,
+                "documents_with_buckets": None if docs is None else -(-docs // b.size),
+            },
+        )
 
 
 @register
@@ -122,38 +121,35 @@ class TimeSeriesCollection(Rule):
     sources = ("Manual-TS-best-practices", "Manual-TS-granularity", "Manual-bucket")
     tradeoff = "automatic bucketing and compression vs. restricted updates/deletes and a sparse metaField"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        if not ctx.facts.version_known_at_least_5:
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        if not view.facts.version_known_at_least_5:
             return
-        for coll in ctx.each_collection():
-            entity = ctx.facts.entities[coll.root]
-            ts = entity.timeseries
-            if ts is None or not entity.append_only:
-                continue
-            if coll.timeseries is not None:
-                yield self.finding(
-                    "suggestion",
-                    "entity",
-                    entity.id,
-                    f"create {coll.name} as a time series collection: {js.value(coll.timeseries)} — the server "
-                    f"buckets {entity.name} by {coll.timeseries.get('metaField', 'series')} itself",
-                    numbers={"granularity": coll.timeseries["granularity"], "interval_s": ts.interval_s},
-                )
-            elif coll.bucket is not None:
-                gran = (
-                    "seconds" if (ts.interval_s or 0) < 60 else ("minutes" if (ts.interval_s or 0) < 3600 else "hours")
-                )
-                yield self.finding(
-                    "info",
-                    "entity",
-                    entity.id,
-                    f"alternative on MongoDB {ctx.project.server_version}: a time series collection "
-                    f"(timeField {ts.time_field!r}, metaField {coll.bucket.series_field!r}, granularity {gran!r}) "
-                    f"buckets and compresses {entity.name} in the server; the hand-made buckets of "
-                    f"{coll.bucket.size} are kept because the model asks for them (bucket_size, pre-computed "
-                    "count/sum/min/max)",
-                    numbers={"granularity": gran, "interval_s": ts.interval_s},
-                )
+        entity = view.facts.entities[coll.root]
+        ts = entity.timeseries
+        if ts is None or not entity.append_only:
+            return
+        if coll.timeseries is not None:
+            yield self.finding(
+                "suggestion",
+                "entity",
+                entity.id,
+                f"create {coll.name} as a time series collection: {js.value(coll.timeseries)} — the server "
+                f"buckets {entity.name} by {coll.timeseries.get('metaField', 'series')} itself",
+                numbers={"granularity": coll.timeseries["granularity"], "interval_s": ts.interval_s},
+            )
+        elif coll.bucket is not None:
+            gran = "seconds" if (ts.interval_s or 0) < 60 else ("minutes" if (ts.interval_s or 0) < 3600 else "hours")
+            yield self.finding(
+                "info",
+                "entity",
+                entity.id,
+                f"alternative on MongoDB {view.project.server_version}: a time series collection "
+                f"(timeField {ts.time_field!r}, metaField {coll.bucket.series_field!r}, granularity {gran!r}) "
+                f"buckets and compresses {entity.name} in the server; the hand-made buckets of "
+                f"{coll.bucket.size} are kept because the model asks for them (bucket_size, pre-computed "
+                "count/sum/min/max)",
+                numbers={"granularity": gran, "interval_s": ts.interval_s},
+            )
 
 
 @register
@@ -182,44 +178,43 @@ class ComputedPattern(Rule):
     sources = ("BwP-computed", "CN")
     tradeoff = "fast, predictable reads vs. extra work on every write and possible staleness in periodic mode"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
-            if not facts.rel.aggregates:
-                continue
-            coll = ctx.collection_of(facts.one.id)
-            nodes = [n for n in (coll.shape if coll else []) if n.role == "computed" and n.relationship == facts.rel.id]
-            paths = []
-            incs = []
-            for n in nodes:
-                children = n.children or [n]
-                for c in children:
-                    path = f"{n.name}.{c.name}" if n.children else n.name
-                    paths.append(path)
-                    if c.computation and c.computation.op == "count":
-                        incs.append((path, "1"))
-                    elif c.computation and c.computation.op == "sum":
-                        incs.append((path, f"doc.{c.computation.field}"))
-            reads = facts.one.reads_per_sec
-            writes = facts.many.writes_per_sec
-            ratio = None if not reads or not writes else reads / writes
-            update = (
-                (f"{js.coll(coll.name if coll else facts.one.name)}.updateOne({{_id: id}}, {{$inc: {js.obj(incs)}}})")
-                if incs
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        if not facts.rel.aggregates:
+            return
+        coll = view.collection_of(facts.one.id)
+        nodes = [n for n in (coll.shape if coll else []) if n.role == "computed" and n.relationship == facts.rel.id]
+        paths = []
+        incs = []
+        for n in nodes:
+            children = n.children or [n]
+            for c in children:
+                path = f"{n.name}.{c.name}" if n.children else n.name
+                paths.append(path)
+                if c.computation and c.computation.op == "count":
+                    incs.append((path, "1"))
+                elif c.computation and c.computation.op == "sum":
+                    incs.append((path, f"doc.{c.computation.field}"))
+        reads = facts.one.reads_per_sec
+        writes = facts.many.writes_per_sec
+        ratio = None if not reads or not writes else reads / writes
+        update = (
+            (f"{js.coll(coll.name if coll else facts.one.name)}.updateOne({{_id: id}}, {{$inc: {js.obj(incs)}}})")
+            if incs
+            else ""
+        )
+        yield self.finding(
+            "suggestion",
+            "relationship",
+            facts.rel.id,
+            f"keep {', '.join(paths)} in {facts.one.name}, computed from {facts.many.name} on write"
+            + (f" ({update}; averages recomputed from sum/count in a pipeline update)" if update else "")
+            + (
+                f": {facts.one.name} is read {ratio:,.0f}x more often than {facts.many.name} is written"
+                if ratio
                 else ""
-            )
-            yield self.finding(
-                "suggestion",
-                "relationship",
-                facts.rel.id,
-                f"keep {', '.join(paths)} in {facts.one.name}, computed from {facts.many.name} on write"
-                + (f" ({update}; averages recomputed from sum/count in a pipeline update)" if update else "")
-                + (
-                    f": {facts.one.name} is read {ratio:,.0f}x more often than {facts.many.name} is written"
-                    if ratio
-                    else ""
-                ),
-                numbers={"read_write_ratio": None if ratio is None else round(ratio, 1), "fields": paths},
-            )
+            ),
+            numbers={"read_write_ratio": None if ratio is None else round(ratio, 1), "fields": paths},
+        )
 
 
 @register
@@ -256,33 +251,32 @@ class SubsetPattern(Rule):
             return None
         return subset_vote(self, facts, view, ())
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(recommended_of, "subset"):
-            plan = ctx.plan(facts.rel.id)
-            k = facts.rel.show_latest or 0
-            if plan.strategy == "subset":
-                sev = (
-                    "info" if plan.chosen_by == "user" or SquillionsToOneLastN.id in plan.rec.rules else ("suggestion")
-                )
-                yield self.finding(
-                    sev,
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.one.name} keeps the latest {k} {facts.many.name} (subset) and the rest "
-                    f"stays in {facts.many.name}'s own collection",
-                    numbers={"show_latest": k},
-                )
-            else:
-                yield self.finding(
-                    "suggestion",
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.rel.id} is stored as {plan.strategy}, but the {facts.one.name} page shows "
-                    f"only {k} of up to {facts.n_max:,}: keep those {k} in {facts.one.name} "
-                    "(subset) and the rest in their own collection",
-                    fix=set_strategy(facts.rel.id, "subset", self.id),
-                    numbers={"show_latest": k},
-                )
+    relationships = (recommended_of, "subset")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        plan = view.plan(facts.rel.id)
+        k = facts.rel.show_latest or 0
+        if plan.strategy == "subset":
+            sev = "info" if plan.chosen_by == "user" or SquillionsToOneLastN.id in plan.rec.rules else ("suggestion")
+            yield self.finding(
+                sev,
+                "relationship",
+                facts.rel.id,
+                f"{facts.one.name} keeps the latest {k} {facts.many.name} (subset) and the rest "
+                f"stays in {facts.many.name}'s own collection",
+                numbers={"show_latest": k},
+            )
+        else:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"{facts.rel.id} is stored as {plan.strategy}, but the {facts.one.name} page shows "
+                f"only {k} of up to {facts.n_max:,}: keep those {k} in {facts.one.name} "
+                "(subset) and the rest in their own collection",
+                fix=set_strategy(facts.rel.id, "subset", self.id),
+                numbers={"show_latest": k},
+            )
 
 
 @register
@@ -319,23 +313,25 @@ class PolymorphicPattern(Rule):
     severities = ("info", "suggestion")
     sources = ("BwP-polymorphic", "Manual-inheritance", "CN")
     tradeoff = "one query and one set of indexes across types vs. per-type validation and code paths"
-    #: entities that look like variants of one another are found by comparing the whole model
-    scope = "global"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.design.collections:
+    def __init__(self) -> None:
+        #: (thresholds, the overlap index, entity id -> the entity object it was indexed from)
+        self._index: tuple[tuple[Any, ...], OverlapIndex, dict[str, Entity]] | None = None
+
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """Entities that look like variants of one another are found by comparing the whole model."""
+        for coll in view.design.collections:
             if coll.discriminator is not None:
-                yield self._declared(ctx, coll)
-        s = ctx.settings
+                yield self._declared(view, coll)
+        s = view.settings
         thresholds = (s.polymorphic_share, s.polymorphic_min_fields, s.polymorphic_max_shared)
-        # the index lives between analyses (ctx.memo) and is updated for the entities that are new objects: an
-        # edit costs that entity, not the model (edit -> findings <= 200 ms at 10,000 entities; a fresh index
-        # of 10,000 entities takes about 150 ms)
-        kept: tuple[tuple[Any, ...], OverlapIndex, dict[str, Entity]] | None = ctx.memo.get(self.id)
-        if kept is None or kept[0] != thresholds:
-            kept = ctx.memo[self.id] = (thresholds, OverlapIndex(*thresholds), {})
-        _, index, indexed = kept
-        roots = {c.root: ctx.facts.entities[c.root] for c in ctx.design.collections}
+        # the index lives as long as the rule object (one per Analyser) and is updated for the entities that
+        # are new objects: an edit costs that entity, not the model (edit -> findings <= 200 ms at 10,000
+        # entities; a fresh index of 10,000 entities takes about 150 ms)
+        if self._index is None or self._index[0] != thresholds:
+            self._index = (thresholds, OverlapIndex(*thresholds), {})
+        _, index, indexed = self._index
+        roots = {c.root: view.facts.entities[c.root] for c in view.design.collections}
         for gone in indexed.keys() - roots.keys():
             index.update(gone, None)
             del indexed[gone]
@@ -343,16 +339,16 @@ class PolymorphicPattern(Rule):
             if indexed.get(eid) is not entity:
                 index.update(eid, None if entity.subtypes is not None else compared_fields(entity))
                 indexed[eid] = entity
-        order = ctx.facts.entity_order
+        order = view.facts.entity_order
         for group in index.groups(order):
-            yield self._split_finding(ctx, [ctx.facts.entities[m] for m in group.members], group)
+            yield self._split_finding(view, [view.facts.entities[m] for m in group.members], group)
         for crowd in index.crowds(order):
-            yield self._crowd_finding(ctx, [ctx.facts.entities[m] for m in crowd.members], crowd)
+            yield self._crowd_finding(view, [view.facts.entities[m] for m in crowd.members], crowd)
 
-    def _declared(self, ctx: RuleContext, coll: CollectionDesign) -> Finding:
+    def _declared(self, view: RuleView, coll: CollectionDesign) -> Finding:
         """An entity with declared subtypes: the polymorphic collection the design already holds."""
-        entity = ctx.facts.entities[coll.root]
-        cross = [q.id for q in ctx.facts.queries_of[entity.id] if coll.discriminator not in q.filter]
+        entity = view.facts.entities[coll.root]
+        cross = [q.id for q in view.facts.queries_of[entity.id] if coll.discriminator not in q.filter]
         return self.finding(
             "suggestion",
             "entity",
@@ -363,7 +359,7 @@ class PolymorphicPattern(Rule):
             numbers={"variants": list(coll.variants), "cross_type_queries": cross},
         )
 
-    def _crowd_finding(self, ctx: RuleContext, members: list[Entity], crowd: Crowd) -> Finding:
+    def _crowd_finding(self, view: RuleView, members: list[Entity], crowd: Crowd) -> Finding:
         shared = sorted(name for name, _ in crowd.fields)
         names = [e.name for e in members]
         shown = _and(names) if len(names) <= 4 else f"{', '.join(names[:3])} and {len(names) - 3} more"
@@ -372,13 +368,13 @@ class PolymorphicPattern(Rule):
             "entity",
             members[0].id,
             f"{len(members)} entities ({shown}) share {', '.join(shared)}: too common to tell variants of one "
-            f"entity apart (more than {ctx.settings.polymorphic_max_shared} kinds of entity hold them), so they "
+            f"entity apart (more than {view.settings.polymorphic_max_shared} kinds of entity hold them), so they "
             "were not compared as variants; if some of them are kinds of one thing, give that entity subtypes",
             numbers={"shared_fields": shared, "entities": [e.id for e in members]},
         )
 
-    def _split_finding(self, ctx: RuleContext, members: list[Entity], group: OverlapGroup) -> Finding:
-        colls = [c.name for c in map(ctx.collection_of, (e.id for e in members)) if c is not None]
+    def _split_finding(self, view: RuleView, members: list[Entity], group: OverlapGroup) -> Finding:
+        colls = [c.name for c in map(view.collection_of, (e.id for e in members)) if c is not None]
         shared = sorted(name for name, _ in group.common)
         pct = round(group.share * 100)
         return self.finding(

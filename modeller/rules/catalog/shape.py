@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
 from modeller.rules.physical.naming import plural_label
@@ -46,15 +47,18 @@ class _StrategyRule(Rule):
 
     decides = "base"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(base_rule_of, self.id):
-            yield self._report(ctx, ctx.plan(facts.rel.id))
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.relationships = (base_rule_of, cls.id)  # the relationships whose recommendation this rule made
 
-    def _report(self, ctx: RuleContext, plan: RelPlan) -> Finding:
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        yield self._report(view, view.plan(facts.rel.id))
+
+    def _report(self, view: RuleView, plan: RelPlan) -> Finding:
         rec, rel = plan.rec, plan.facts.rel
         target = rec.base_strategy
         nums = dict(rec.numbers)
-        extra = self._extra(ctx, plan, nums)
+        extra = self._extra(view, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
             msg = f"{rel.id}: {target} — {rec.base_reason or rec.reason}"
@@ -88,7 +92,7 @@ class _StrategyRule(Rule):
             tradeoff=rec.tradeoff,
         )
 
-    def _extra(self, ctx: RuleContext, plan: RelPlan, numbers: dict[str, Any]) -> str:
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
         return ""
 
@@ -322,20 +326,21 @@ class NoEmbedIndependentAccess(Rule):
             rules=(EmbedOneToOne.id, self.id),
         )
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(strategy_of, "embed"):
-            plan = ctx.plan(facts.rel.id)
-            if not facts.standalone:
-                continue
-            target = plan.rec.strategy if plan.rec.strategy != "embed" else "child-refs"
-            yield self.finding(
-                "suggestion",
-                "relationship",
-                facts.rel.id,
-                f"{facts.many.name} is embedded in {facts.one.name}, but {facts.standalone_reason}: give it its "
-                f"own collection ({target}) so it can be found without scanning {facts.one.name}",
-                fix=set_strategy(facts.rel.id, target, self.id),
-            )
+    relationships = (strategy_of, "embed")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        plan = view.plan(facts.rel.id)
+        if not facts.standalone:
+            return
+        target = plan.rec.strategy if plan.rec.strategy != "embed" else "child-refs"
+        yield self.finding(
+            "suggestion",
+            "relationship",
+            facts.rel.id,
+            f"{facts.many.name} is embedded in {facts.one.name}, but {facts.standalone_reason}: give it its "
+            f"own collection ({target}) so it can be found without scanning {facts.one.name}",
+            fix=set_strategy(facts.rel.id, target, self.id),
+        )
 
 
 @register
@@ -402,13 +407,13 @@ class ManyToManyRefs(_StrategyRule):
             precedence=BOTH_WAYS,
         )
 
-    def _extra(self, ctx: RuleContext, plan: RelPlan, numbers: dict[str, Any]) -> str:
-        numbers["transaction_lifetime_s"] = ctx.settings.transaction_lifetime_s
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
         return (
             f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
             f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
             f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
-            f"{ctx.settings.transaction_lifetime_s} s)."
+            f"{view.settings.transaction_lifetime_s} s)."
         )
 
 
@@ -439,23 +444,24 @@ class SingleCollectionManyToMany(Rule):
     tradeoff = "no joins and no duplicated data vs. heterogeneous documents and bounded links arrays"
     index_claims = ((LINKS, 0),)
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel_where(cardinality_of, "many-to-many"):
-            plan = ctx.plan(facts.rel.id)
-            if plan.strategy == "single-collection":
-                continue
-            hot = [q for q in ctx.facts.queries_joining.get(facts.rel.id, []) if ctx.facts.is_hot(q)]
-            volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
-            if hot and volatile:
-                yield self.finding(
-                    "suggestion",
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
-                    f"fields that change ({', '.join(volatile[:3])}): instead of copying them, store both types in "
-                    "one collection with a links array (single collection pattern)",
-                    fix=set_strategy(facts.rel.id, "single-collection", self.id),
-                )
+    relationships = (cardinality_of, "many-to-many")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        plan = view.plan(facts.rel.id)
+        if plan.strategy == "single-collection":
+            return
+        hot = [q for q in view.facts.queries_joining.get(facts.rel.id, []) if view.facts.is_hot(q)]
+        volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
+        if hot and volatile:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
+                f"fields that change ({', '.join(volatile[:3])}): instead of copying them, store both types in "
+                "one collection with a links array (single collection pattern)",
+                fix=set_strategy(facts.rel.id, "single-collection", self.id),
+            )
 
 
 @register
@@ -482,31 +488,30 @@ class AtomicFieldsSameDocument(Rule):
     sources = ("Manual-atomic", "Manual-best-practices")
     tradeoff = "atomicity without transactions vs. embedding growth"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for facts in ctx.each_rel():
-            if not facts.rel.atomic:
-                continue
-            plan = ctx.plan(facts.rel.id)
-            if plan.strategy == "embed":
-                yield self.finding(
-                    "info",
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.rel.id} is marked atomic and {facts.many.name} is embedded in {facts.one.name}: one "
-                    "update changes both atomically, no transaction needed",
-                )
-            else:
-                yield self.finding(
-                    "warning",
-                    "relationship",
-                    facts.rel.id,
-                    f"{facts.rel.id} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
-                    f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
-                    "the fields that must change together",
-                    fix=set_strategy(facts.rel.id, "embed", self.id)
-                    if facts.n_max <= ctx.settings.embed_max and not facts.unbounded
-                    else None,
-                )
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        if not facts.rel.atomic:
+            return
+        plan = view.plan(facts.rel.id)
+        if plan.strategy == "embed":
+            yield self.finding(
+                "info",
+                "relationship",
+                facts.rel.id,
+                f"{facts.rel.id} is marked atomic and {facts.many.name} is embedded in {facts.one.name}: one "
+                "update changes both atomically, no transaction needed",
+            )
+        else:
+            yield self.finding(
+                "warning",
+                "relationship",
+                facts.rel.id,
+                f"{facts.rel.id} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
+                f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
+                "the fields that must change together",
+                fix=set_strategy(facts.rel.id, "embed", self.id)
+                if facts.n_max <= view.settings.embed_max and not facts.unbounded
+                else None,
+            )
 
 
 @register
@@ -534,29 +539,30 @@ class SplitByUpdateFrequency(Rule):
     sources = ("CN", "Manual-map-relationships", "Manual-embed-vs-ref", "Skills")
     tradeoff = "cheaper writes and less contention vs. an extra read when both are needed"
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        s = ctx.settings
-        for facts in ctx.each_rel_where(strategy_of, "embed"):
-            writes = facts.many.writes_per_sec
-            reads = facts.one.reads_per_sec
-            coll = ctx.collection_of(facts.one.id)
-            big = coll is not None and coll.avg_bytes >= s.doc_info_bytes
-            if writes is None or writes <= 0:
-                continue
-            if (reads is not None and writes >= reads) or big:
-                why = (
-                    f"{facts.many.name} is written {writes:g}/s, {facts.one.name} read {reads or 0:g}/s"
-                    if not big
-                    else f"each write rewrites a {coll.avg_bytes if coll else 0:,}-byte {facts.one.name}"
-                )
-                yield self.finding(
-                    "suggestion",
-                    "relationship",
-                    facts.rel.id,
-                    f"{why}: move {facts.many.name} to its own collection referenced by {facts.one.name}",
-                    fix=set_strategy(facts.rel.id, "parent-ref", self.id),
-                    numbers={"child_writes_per_sec": writes, "parent_reads_per_sec": reads},
-                )
+    relationships = (strategy_of, "embed")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        writes = facts.many.writes_per_sec
+        reads = facts.one.reads_per_sec
+        coll = view.collection_of(facts.one.id)
+        big = coll is not None and coll.avg_bytes >= s.doc_info_bytes
+        if writes is None or writes <= 0:
+            return
+        if (reads is not None and writes >= reads) or big:
+            why = (
+                f"{facts.many.name} is written {writes:g}/s, {facts.one.name} read {reads or 0:g}/s"
+                if not big
+                else f"each write rewrites a {coll.avg_bytes if coll else 0:,}-byte {facts.one.name}"
+            )
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                facts.rel.id,
+                f"{why}: move {facts.many.name} to its own collection referenced by {facts.one.name}",
+                fix=set_strategy(facts.rel.id, "parent-ref", self.id),
+                numbers={"child_writes_per_sec": writes, "parent_reads_per_sec": reads},
+            )
 
 
 @register
@@ -585,27 +591,26 @@ class IndexReferenceFields(Rule):
     #: second to the pattern that asks for the index (bucket, single collection, two-way many-to-many)
     index_claims = ((REFERENCE, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        for coll in ctx.each_collection():
-            entity = ctx.facts.entities[coll.root]
-            declared = [idx for idx in coll.indexes if idx.origin == "user"]
-            for idx in coll.indexes:
-                if self.id not in idx.rules or idx.origin == "user":
-                    continue
-                ref = idx.keys[0][0]
-                if declared and any(d.keys and d.keys[0][0] == ref for d in declared):
-                    continue
-                used = list(idx.queries)
-                sev = "warning" if used and declared else "suggestion"
-                keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
-                logical = ctx.logical_keys(entity.id, idx.keys)
-                yield self.finding(
-                    sev,
-                    "entity",
-                    entity.id,
-                    f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}",
-                    fix=None
-                    if logical is None
-                    else append_index(entity.id, logical, f"add the index {{{keys_text}}} to {entity.id}"),
-                    numbers={"queries": used},
-                )
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        entity = view.facts.entities[coll.root]
+        declared = [idx for idx in coll.indexes if idx.origin == "user"]
+        for idx in coll.indexes:
+            if self.id not in idx.rules or idx.origin == "user":
+                continue
+            ref = idx.keys[0][0]
+            if declared and any(d.keys and d.keys[0][0] == ref for d in declared):
+                continue
+            used = list(idx.queries)
+            sev = "warning" if used and declared else "suggestion"
+            keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
+            logical = view.logical_keys(entity.id, idx.keys)
+            yield self.finding(
+                sev,
+                "entity",
+                entity.id,
+                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}",
+                fix=None
+                if logical is None
+                else append_index(entity.id, logical, f"add the index {{{keys_text}}} to {entity.id}"),
+                numbers={"queries": used},
+            )

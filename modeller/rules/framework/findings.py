@@ -1,7 +1,6 @@
 """What rules return: findings with the reason, the trade-off, the source and a fix.
 
-Plain frozen dataclasses (not pydantic): ``analyse`` builds thousands of them
-after every edit and must stay within a few milliseconds.
+Plain frozen dataclasses: they are built by the engine, never validated.
 """
 
 from __future__ import annotations
@@ -92,67 +91,3 @@ class Finding:
             "overridden": self.overridden,
             "note": self.note,
         }
-
-
-# ----- the engine's hot path: thousands of findings per analysis -----
-# A frozen dataclass's __init__ sets each field through object.__setattr__; setting the slots through their
-# descriptors builds the very same object (same class, same fields) in about half the time.
-_FINDING_FIELDS = ("rule", "severity", "subject", "message", "why", "tradeoff", "reference", "fix", "numbers")
-(_f_rule, _f_severity, _f_subject, _f_message, _f_why, _f_tradeoff, _f_reference, _f_fix, _f_numbers) = (
-    Finding.__dict__[name].__set__ for name in _FINDING_FIELDS
-)
-_f_overridden = Finding.__dict__["overridden"].__set__
-_f_note = Finding.__dict__["note"].__set__
-_s_kind = SubjectRef.__dict__["kind"].__set__
-_s_id = SubjectRef.__dict__["id"].__set__
-_c_op, _c_subject, _c_key, _c_value = (Change.__dict__[name].__set__ for name in ("op", "subject", "key", "value"))
-_x_description, _x_changes = (Fix.__dict__[name].__set__ for name in ("description", "changes"))
-_new = object.__new__
-
-
-def new_subject(kind: SubjectKind, subject_id: str) -> SubjectRef:
-    """``SubjectRef(kind, subject_id)``, built faster (see above)."""
-    ref = _new(SubjectRef)
-    _s_kind(ref, kind)
-    _s_id(ref, subject_id)
-    return ref
-
-
-def new_finding(
-    rule: str,
-    severity: Severity,
-    subject: SubjectRef,
-    message: str,
-    why: str,
-    tradeoff: str,
-    reference: str,
-    fix: Fix | None,
-    numbers: dict[str, Any],
-) -> Finding:
-    """``Finding(rule, severity, subject, message, why, tradeoff, reference, fix, numbers)``, built faster."""
-    f = _new(Finding)
-    _f_rule(f, rule)
-    _f_severity(f, severity)
-    _f_subject(f, subject)
-    _f_message(f, message)
-    _f_why(f, why)
-    _f_tradeoff(f, tradeoff)
-    _f_reference(f, reference)
-    _f_fix(f, fix)
-    _f_numbers(f, numbers)
-    _f_overridden(f, False)
-    _f_note(f, None)
-    return f
-
-
-def new_fix(description: str, op: Literal["set", "append"], subject: SubjectRef, key: str, value: Any) -> Fix:
-    """``Fix(description, (Change(op, subject, key, value),))``, built faster: the usual one-change fix."""
-    change = _new(Change)
-    _c_op(change, op)
-    _c_subject(change, subject)
-    _c_key(change, key)
-    _c_value(change, value)
-    fix = _new(Fix)
-    _x_description(fix, description)
-    _x_changes(fix, (change,))
-    return fix

@@ -2,8 +2,13 @@
 
 A rule's docstring has a one-line summary, then the sections *Why*,
 *Anti-pattern* and *Best practice*; ``sources`` names the RULES.md source
-keys. ``check`` receives the analysis context (project, settings, plans,
-design) and yields :class:`Finding` objects; it never touches the UI.
+keys. The engine walks the subjects and calls the rule's hooks —
+``check_relationship``, ``check_collection``, ``check_query`` once per
+subject, ``check_model`` once per analysis — with the read-only
+:class:`~modeller.rules.framework.context.RuleView`; each yields
+:class:`Finding` objects and never touches the UI. A finding of a subject hook
+may depend only on that subject's inputs (the engine re-runs the hook only for
+changed subjects); whatever depends on the whole model goes in ``check_model``.
 
 A strategy rule also owns a decision: it sets ``decides`` and returns its
 :class:`~modeller.rules.physical.strategy.Vote` for a relationship from
@@ -15,16 +20,18 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.framework.findings import Finding, Fix, Severity, new_finding, new_fix, new_subject
+from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef
 from modeller.rules.framework.references import cite
 from modeller.rules.physical.strategy import StrategyView, Vote
 
 if TYPE_CHECKING:
-    from modeller.rules.framework.context import RuleContext
+    from modeller.model.project import Query
+    from modeller.rules.framework.context import RuleView
+    from modeller.rules.physical.design import CollectionDesign
     from modeller.rules.physical.facts import RelFacts
 
 SECTIONS = ("Why", "Anti-pattern", "Best practice")
@@ -40,9 +47,9 @@ class Rule:
     sources: ClassVar[tuple[str, ...]] = ()
     #: the trade-off shown with every finding of this rule
     tradeoff: ClassVar[str] = ""
-    #: "subject": each finding depends only on the subject ``check`` is looking at (``ctx.each_*``), so an
-    #: incremental analysis re-checks changed subjects only; "global": findings depend on the whole model
-    scope: ClassVar[str] = "subject"
+    #: ``check_relationship`` sees only the relationships with ``key(view, facts) == value`` (most rules look
+    #: at one strategy or cardinality; the engine groups the relationships by ``key`` once per analysis)
+    relationships: ClassVar[tuple[Callable[[RuleView, RelFacts], Hashable], Hashable] | None] = None
     #: "base": ``decide`` votes for how a relationship is stored; "refinement": it votes for a refinement of
     #: the base choice (``view.base``); "": the rule only reports
     decides: ClassVar[str] = ""
@@ -53,8 +60,21 @@ class Rule:
     #: the place of this rule in such an index's ``rules`` (rank 0 first, then registration order)
     index_claims: ClassVar[tuple[tuple[str, int], ...]] = ()
 
-    def check(self, ctx: RuleContext) -> Iterable[Finding]:
-        raise NotImplementedError
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        """Findings about one relationship (depending on it, its plan and design, and the queries joining it)."""
+        return ()
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        """Findings about one collection of the design (depending on it only)."""
+        return ()
+
+    def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        """Findings about one query (depending on it and on how its entity is stored)."""
+        return ()
+
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """Findings that depend on the whole model (re-run on every analysis)."""
+        return ()
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """This rule's vote for the relationship of ``facts``, or None when its trigger does not hold."""
@@ -115,10 +135,10 @@ class Rule:
         sources: tuple[str, ...] | None = None,
     ) -> Finding:
         why_default, reference_default = _defaults(type(self))  # type: ignore[arg-type]
-        return new_finding(
+        return Finding(
             self.id,
             severity,  # type: ignore[arg-type]
-            new_subject(kind, subject_id),  # type: ignore[arg-type]
+            SubjectRef(kind, subject_id),  # type: ignore[arg-type]
             message,
             why if why is not None else why_default,
             tradeoff if tradeoff is not None else self.tradeoff,
@@ -128,28 +148,28 @@ class Rule:
         )
 
 
-# ----- keys for ``RuleContext.each_rel_where`` (module functions: groupings are kept per function) -----
-def strategy_of(ctx: RuleContext, facts: RelFacts) -> str:
+# ----- keys for ``Rule.relationships`` (module functions: the engine groups the relationships per function) -----
+def strategy_of(view: RuleView, facts: RelFacts) -> str:
     """The strategy the relationship is stored with."""
-    return ctx.res.plans[facts.rel.id].strategy
+    return view.res.plans[facts.rel.id].strategy
 
 
-def recommended_of(ctx: RuleContext, facts: RelFacts) -> str:
+def recommended_of(view: RuleView, facts: RelFacts) -> str:
     """The strategy the engine recommends (after refinements)."""
-    return ctx.res.plans[facts.rel.id].rec.strategy
+    return view.res.plans[facts.rel.id].rec.strategy
 
 
-def base_rule_of(ctx: RuleContext, facts: RelFacts) -> str | None:
+def base_rule_of(view: RuleView, facts: RelFacts) -> str | None:
     """The rule whose recommendation the engine started from."""
-    return ctx.res.plans[facts.rel.id].rec.base_rule
+    return view.res.plans[facts.rel.id].rec.base_rule
 
 
-def has_copies(ctx: RuleContext, facts: RelFacts) -> bool:
+def has_copies(view: RuleView, facts: RelFacts) -> bool:
     """The relationship's plan copies fields (denormalization)."""
-    return bool(ctx.res.plans[facts.rel.id].copies)
+    return bool(view.res.plans[facts.rel.id].copies)
 
 
-def cardinality_of(ctx: RuleContext, facts: RelFacts) -> str:
+def cardinality_of(view: RuleView, facts: RelFacts) -> str:
     return facts.rel.cardinality
 
 
@@ -183,12 +203,9 @@ def _defaults(cls: Any) -> tuple[str, str]:
 
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
-    return new_fix(
+    return Fix(
         f"set the strategy of {rel_id} to {strategy} ({why})",
-        "set",
-        new_subject("relationship", rel_id),
-        "strategy",
-        strategy,
+        (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
     )
 
 
@@ -196,4 +213,4 @@ def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, 
     value: dict[str, Any] = {"keys": [[k, v] for k, v in keys]}
     if options:
         value.update({k: v for k, v in options.items() if v is not None and v is not False})
-    return new_fix(description, "append", new_subject("entity", entity_id), "indexes", value)
+    return Fix(description, (Change("append", SubjectRef("entity", entity_id), "indexes", value),))

@@ -276,6 +276,8 @@ class _OnFirstRead:
         self.slot.__set__(obj, value)
 
 
+# speed only, for DESIGN.md's "cold analysis near 250 ms at 1,000 entities": building every validator eagerly
+# costs about 95 ms of a 320 ms analysis of 1,000 entities (865 collections), and no rule reads one
 _VALIDATOR_SLOT = CollectionDesign.__dict__["validator"]
 setattr(CollectionDesign, "validator", _OnFirstRead(_VALIDATOR_SLOT))  # noqa: B010 (mypy refuses a slot rebind)
 

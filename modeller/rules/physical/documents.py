@@ -107,35 +107,23 @@ class ShapeBuilder:
     # ----- declared fields -----
     def field_node(self, f: Field | ArrayItems, name: str, variant: str | None = None) -> ShapeNode:
         """The node of a declared field (or array element) with its size; one call per node of the tree."""
-        # the model's attributes are read from the instance dict: a pydantic attribute read costs several
-        # lookups and this runs once per declared field and array element
-        d = f.__dict__
-        t = d["type"]
-        # positional arguments and only the non-default attributes: a keyword call on the 21-field
-        # dataclass costs more than the rest of this function
-        if isinstance(f, Field):
-            node = ShapeNode(
-                name, BSON[t], "field", t if t == "uuid" or t == "point" else None, d["required"], d["unique"]
-            )
-            description = d["description"]
-            if description is not None:
-                node.description = description
-        else:
-            node = ShapeNode(name, BSON[t], "field", t if t == "uuid" or t == "point" else None)
-        enum = d["enum"]
-        if enum:
-            node.enum = list(enum)
-        if variant is not None:
-            node.variant = variant
-        faker = d["faker"]
-        if faker is not None:
-            node.faker = faker
-        example = d["example"]
-        if example is not None:
-            node.example = example
+        t = f.type
+        node = ShapeNode(
+            name,
+            BSON[t],
+            field_type=t if t == "uuid" or t == "point" else None,
+            # an array element (ArrayItems) has no flags or description of its own
+            required=isinstance(f, Field) and f.required,
+            unique=isinstance(f, Field) and f.unique,
+            enum=list(f.enum) if f.enum else None,
+            variant=variant,
+            faker=f.faker,
+            example=f.example,
+            description=f.description if isinstance(f, Field) else None,
+        )
         sizes = self.sizes
         if t == "string":
-            b = d["bytes"]
+            b = f.bytes
             b = (self.ctx.settings.default_string_bytes if b is None else b) + 5
             sizes[id(node)] = (b, b, node)
             return node
@@ -185,7 +173,7 @@ class ShapeBuilder:
             ]
             b = TYPE_BYTES["point"]
         else:
-            b = d["bytes"]
+            b = f.bytes
             if b is None:
                 b = TYPE_BYTES.get(t, 8)
         sizes[id(node)] = (b, b, node)

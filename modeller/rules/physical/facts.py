@@ -169,11 +169,10 @@ def field_paths(entity: Entity) -> dict[str, Field]:
 
 def _add_paths(fields: Iterable[Field], prefix: str, out: dict[str, Field]) -> None:
     for f in fields:
-        d = f.__dict__  # one pydantic attribute read instead of three per field
-        path = prefix + d["name"]
+        path = prefix + f.name
         out[path] = f
-        below = d["fields"]
-        items = d["items"]
+        below = f.fields
+        items = f.items
         while not below and items is not None:
             below, items = items.fields, items.items
         if below:
@@ -189,8 +188,7 @@ def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]
 
 def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
     settings = ctx.settings
-    r = rel.__dict__  # the relationship's attributes, read without pydantic's per-attribute lookups
-    cardinality, declared_max, typical, growth = r["cardinality"], r["max"], r["typical"], r["growth"]
+    cardinality, declared_max, typical, growth = rel.cardinality, rel.max, rel.typical, rel.growth
     n_max = declared_max if declared_max is not None else _default_max(rel, settings)
     if typical is not None:
         n_typ = typical
@@ -200,10 +198,10 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     else:
         n_typ = max(1, n_max // 2) if cardinality != "one-to-one" else 1
     unbounded = growth == "unbounded" or (growth is None and cardinality == "one-to-squillions")
-    read_together = float(r["read_together"]) if r["read_together"] is not None else 1.0
+    read_together = float(rel.read_together) if rel.read_together is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
     one_id, many_id = one.id, many.id
-    ref = f"{r['inverse'] or snake(one.name)}_id"
+    ref = f"{rel.inverse or snake(one.name)}_id"
     many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id])
     return RelFacts(
         rel,
@@ -218,7 +216,7 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
         reason,
         one_id == many_id,
         many_needs_one,
-        r["id"],
+        rel.id,
         one_id,
         many_id,
     )

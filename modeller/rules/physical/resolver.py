@@ -845,10 +845,9 @@ def _top_fields(
         ttl: list[tuple[str, Field]] = []
         for path, f in ctx.fields_of[eid].items():
             if "." not in path:
-                d = f.__dict__  # one pydantic attribute read instead of two
-                if d["unique"]:
+                if f.unique:
                     unique.append(path)
-                if d["expire_after_s"] is not None:
+                if f.expire_after_s is not None:
                     ttl.append((path, f))
         found = memo[eid] = (unique, ttl)
     return found

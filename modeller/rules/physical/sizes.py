@@ -34,30 +34,29 @@ def element_overhead(name: str) -> int:
 
 def value_bytes(node: Field | ArrayItems, settings: Settings) -> tuple[int, int]:
     """(average, maximum) bytes of one value of a declared field or array element."""
-    d = node.__dict__  # one pydantic attribute read instead of several (once per field of every entity)
-    t = d["type"]
+    t = node.type
     if t == "string":
-        size = d["bytes"] if d["bytes"] is not None else settings.default_string_bytes
+        size = node.bytes if node.bytes is not None else settings.default_string_bytes
         return size + 5, size + 5
     if t == "object":
-        fields = d["fields"]
-        if not fields and d["bytes"] is not None:
-            return d["bytes"], d["bytes"]
+        fields = node.fields
+        if not fields and node.bytes is not None:
+            return node.bytes, node.bytes
         avg = mx = DOC_OVERHEAD
         for child in fields or ():
             a, m = value_bytes(child, settings)
-            o = element_overhead(child.__dict__["name"])
+            o = element_overhead(child.name)
             avg += a + o
             mx += m + o
         return avg, mx
     if t == "array":
-        items = d["items"]
+        items = node.items
         a, m = value_bytes(items, settings) if items is not None else (settings.default_string_bytes + 5,) * 2
         a += 1 + ARRAY_INDEX_NAME
         m += 1 + ARRAY_INDEX_NAME
-        max_items = d.get("max_items")  # array elements (ArrayItems) have no bound of their own
+        max_items = getattr(node, "max_items", None)  # array elements (ArrayItems) have no bound of their own
         n_max = max_items if max_items is not None else settings.default_array_max
         n_avg = min(n_max, settings.default_array_items)
         return DOC_OVERHEAD + n_avg * a, DOC_OVERHEAD + n_max * m
-    size = d["bytes"] if d["bytes"] is not None else TYPE_BYTES.get(t, 8)
+    size = node.bytes if node.bytes is not None else TYPE_BYTES.get(t, 8)
     return size, size

@@ -1,22 +1,24 @@
-"""What ``RuleContext`` shares between rules: iteration items, the lazy key inverse, the engine's bookkeeping.
+"""What a rule sees (``RuleView``) and how the engine walks the subjects for it.
 
-These mechanisms exist for speed; each test compares them with the plain
-computation they replace.
+Each test compares the engine's way with the plain computation it stands for.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
+import pytest
+
 from benchmarks.generate import generate_project
 from modeller.rules.catalog import load_rules
-from modeller.rules.engine import _drop
-from modeller.rules.framework.context import RuleContext
+from modeller.rules.framework.context import RuleView
+from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import REGISTRY
-from modeller.rules.framework.rule import base_rule_of, cardinality_of, has_copies, recommended_of, strategy_of
+from modeller.rules.framework.rule import Rule
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.resolver import ResolveCache, resolve
 from modeller.rules.settings import DEFAULT_SETTINGS
@@ -27,11 +29,11 @@ FACTS = build_context(PROJECT, DEFAULT_SETTINGS, ContextCache())
 DESIGN, RES = resolve(FACTS, REGISTRY.deciders(), ResolveCache())
 
 
-def fresh() -> RuleContext:
-    return RuleContext(FACTS, DESIGN, RES)
+def fresh() -> RuleView:
+    return RuleView.of(FACTS, DESIGN, RES)
 
 
-def eager_inverse(ctx: RuleContext, entity_id: str) -> dict[str, str]:
+def eager_inverse(ctx: RuleView, entity_id: str) -> dict[str, str]:
     """The physical -> logical map built in full (what ``logical_keys`` used to build for every entity)."""
     inverse: dict[str, str] = {}
     for name, route in RES.builder.routes.get(entity_id, {}).items():
@@ -74,67 +76,49 @@ def test_logical_keys_unknown_key_is_none_and_later_lookups_still_work() -> None
     assert ctx.logical_keys("no-such-entity", [("_id", 1)]) is None
 
 
-def test_each_rel_walks_only_rels_with_their_current_subject() -> None:
-    ctx = fresh()
-    every = list(enumerate(FACTS.rels))
-    ctx.only_rels = every[3:9:2]
-    seen = []
-    for facts in ctx.each_rel():
-        seen.append((ctx.current, facts))
-    assert seen == [(("r", f.rel.id, i), f) for i, f in every[3:9:2]]
-    # the same list again: the same items; another list: its own items
-    assert ctx.rel_items() is ctx.rel_items()
-    ctx.only_rels = every[:2]
-    assert [c for c, _ in ctx.rel_items()] == [("r", f.rel.id, i) for i, f in every[:2]]
-    ctx.only_rels = None
-    assert [f for _, f in ctx.rel_items()] == FACTS.rels
+def test_the_view_is_read_only() -> None:
+    view = fresh()
+    with pytest.raises(FrozenInstanceError):
+        view.design = DESIGN  # type: ignore[misc]
+    assert view.collection_of(DESIGN.collections[0].root) is DESIGN.collections[0]
+    assert view.rel_design(DESIGN.relationships[0].id) is DESIGN.relationships[0]
 
 
-def test_each_collection_and_query_follow_only_lists() -> None:
-    ctx = fresh()
-    colls = list(enumerate(DESIGN.collections))
-    ctx.only_collections = colls[-3:]
-    assert [(ctx.current, c) for c in ctx.each_collection()] == [(("c", c.name, i), c) for i, c in colls[-3:]]
-    queries = list(enumerate(FACTS.queries))
-    ctx.query_producers = [f"n{i}" for i in range(len(queries))]
-    ctx.only_queries = queries[1:4]
-    assert [(ctx.current, q) for q in ctx.each_query()] == [(("q", f"n{i}", i), q) for i, q in queries[1:4]]
-    ctx.only_queries = None
-    assert [ctx.current[1] for _ in ctx.each_query()] == ctx.query_producers
+def by_hand(view: RuleView) -> list[Finding]:
+    """Every rule's hooks on every subject it asks for, in the plainest way: what the engine must yield."""
+    out: list[Finding] = []
+    for rule_cls in REGISTRY:
+        rule = rule_cls()
+        for facts in view.facts.rels:
+            wanted = rule_cls.relationships
+            if wanted is None or wanted[0](view, facts) == wanted[1]:
+                out.extend(rule.check_relationship(view, facts))
+        for coll in view.design.collections:
+            out.extend(rule.check_collection(view, coll))
+        for q in view.facts.queries:
+            out.extend(rule.check_query(view, q))
+        out.extend(rule.check_model(view))
+    return out
 
 
-def test_drop_removes_dirty_producers_and_keeps_the_order_of_the_rest() -> None:
-    for dirty in ({("r", "b")}, {("r", "b"), ("c", "x"), ("q", "y"), ("g", ""), ("r", "z")}):
-        kept: dict[tuple[str, str], object] = {("r", "a"): 1, ("r", "b"): 2, ("c", "x"): 3, ("q", "q1"): 4}
-        _drop(kept, dirty)  # type: ignore[arg-type]
-        assert list(kept.items()) == [
-            (p, v) for p, v in [(("r", "a"), 1), (("r", "b"), 2), (("c", "x"), 3), (("q", "q1"), 4)] if p not in dirty
-        ]
+def test_the_engine_yields_what_every_hook_yields_on_every_subject() -> None:
+    from modeller.rules import analyse
+    from modeller.rules.engine import _sort_key, _subject_order
+    from modeller.rules.physical.naming import collection_name
 
-
-def test_each_rel_where_is_each_rel_filtered_in_order_with_current_set() -> None:
-    ctx = fresh()
-    every = list(enumerate(FACTS.rels))
-    for key in (strategy_of, base_rule_of, recommended_of, has_copies, cardinality_of):
-        values = {key(ctx, f) for f in FACTS.rels}
-        assert len(values) > 1, key  # the generated model has several groups for each key
-        for value in values:
-            got = [(ctx.current, f) for f in ctx.each_rel_where(key, value)]
-            assert got == [(("r", f.rel.id, i), f) for i, f in every if key(ctx, f) == value]
-    assert list(ctx.each_rel_where(strategy_of, "no such strategy")) == []
-
-
-def test_each_rel_where_follows_a_new_only_rels_list() -> None:
-    ctx = fresh()
-    every = list(enumerate(FACTS.rels))
-    embedded = [f for f in ctx.each_rel_where(strategy_of, "embed")]
-    assert embedded
-    ctx.only_rels = [item for item in every if item[1] is not embedded[0]]
-    assert [f for f in ctx.each_rel_where(strategy_of, "embed")] == embedded[1:]
-    ctx.only_rels = []
-    assert list(ctx.each_rel_where(strategy_of, "embed")) == []
-    ctx.only_rels = None
-    assert [f for f in ctx.each_rel_where(strategy_of, "embed")] == embedded
+    want = by_hand(fresh())
+    got = analyse(PROJECT).findings
+    assert len(got) > 100 and sum(f.overridden for f in got) > 5
+    # (the engine marks the findings the user overrode; the hooks never do)
+    plain = [replace(f, overridden=False, note=None) for f in got]
+    assert sorted(map(repr, plain)) == sorted(map(repr, want))
+    # and sorted by the subject's place in the project, severity, rule, subject and message
+    order = _subject_order(PROJECT, tuple(map(collection_name, PROJECT.entities)))
+    keys = [_sort_key(order, f) for f in got]
+    assert keys == sorted(keys)
+    # a rule that declares ``relationships`` is asked about those relationships only
+    selective = [r for r in REGISTRY if r.relationships is not None]
+    assert len(selective) >= 10 and all(r.check_relationship is not Rule.check_relationship for r in selective)
 
 
 def test_override_equals_dataclasses_replace() -> None:
@@ -158,17 +142,7 @@ def test_override_equals_dataclasses_replace() -> None:
     assert _override(f, overrides, {}) is f
 
 
-def test_run_rules_keys_are_the_sort_keys_of_their_findings() -> None:
-    from modeller.rules.engine import _run_rules, _sort_key, _State
-
-    state = _State((), PROJECT, ContextCache(), ResolveCache(), {}, {}, (), ())
-    findings = _run_rules(RuleContext(FACTS, DESIGN, RES, memo=state.memo), state)
-    assert len(findings) > 100 and findings == state.finds
-    assert [k[:5] for k in state.keys] == [_sort_key(state.order, f) for f in findings]
-    assert state.keys == sorted(state.keys)
-
-
-def test_query_index_memo_matches_the_collections() -> None:
+def test_query_index_matches_the_collections() -> None:
     from modeller.rules.catalog.indexes import _model_indexes, _query_index
 
     ctx = fresh()
