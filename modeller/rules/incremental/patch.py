@@ -63,7 +63,7 @@ class Previous:
     query_pos: dict[int, int]
     #: every entity id, relationship id and query id is unique and every reference resolves
     simple: bool
-    #: the design's collections by name and relationship designs by id (what ``RuleContext`` looks up)
+    #: the design's collections by name and relationship designs by id (what ``RuleView`` looks up)
     coll_by_name: dict[str, CollectionDesign]
     rel_design_by_id: dict[str, RelationshipDesign]
 
