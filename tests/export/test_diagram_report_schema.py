@@ -41,7 +41,14 @@ def test_dot_escapes_hostile_names() -> None:
 def test_report_covers_collections_relationships_sync_plan_and_findings() -> None:
     report = design_report(tracker_design(), tracker_project(), tracker_findings())
     sections = re.findall(r"^## (.+)$", report, re.M)
-    assert sections == ["Summary", "Collections", "Relationships", "Sync plan for denormalized fields", "Findings"]
+    assert sections == [
+        "Summary",
+        "Collections",
+        "Relationships",
+        "Sync plan for denormalized fields",
+        "Access patterns",
+        "Findings",
+    ]
     assert "### `people`" in report and '| `email_1` | `{"email": 1}` | `{"unique": true}` |' in report
     assert "- **Strategy:** `two-way` (your choice; rules `many-to-many-refs`)." in report
     assert "- **Trade-off:** reassignment touches two documents" in report
@@ -87,3 +94,20 @@ def test_json_schema_accepts_every_sample_as_relaxed_extended_json() -> None:
     messages = [e.message for e in jsonschema.Draft202012Validator(people).iter_errors(wrong)]
     assert any("is not of type 'object'" in m for m in messages)  # _id must be {"$oid": ...}
     assert any("is not of type 'integer'" in m for m in messages)
+
+
+def test_report_access_patterns_name_each_query_with_its_index_roles_and_mongosh() -> None:
+    from modeller.export.query_plans import query_mongosh
+    from modeller.export.report import key_roles
+
+    design = tracker_design()
+    report = design_report(design, tracker_project(), tracker_findings())
+    section = report.split("## Access patterns", 1)[1].split("## Findings", 1)[0]
+    if not design.queries:
+        assert "No declared queries." in section
+        return
+    for plan in design.queries:
+        assert query_mongosh(plan) in section
+        for step in plan.steps:
+            for path, role in key_roles(step):
+                assert f"`{path}` {role}" in section
