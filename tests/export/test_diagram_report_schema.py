@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import jsonschema
 from bson import json_util
@@ -96,18 +97,20 @@ def test_json_schema_accepts_every_sample_as_relaxed_extended_json() -> None:
     assert any("is not of type 'integer'" in m for m in messages)
 
 
-def test_report_access_patterns_name_each_query_with_its_index_roles_and_mongosh() -> None:
+def test_report_access_patterns_name_each_query_with_its_index_roles_and_mongosh(samples_dir: Path) -> None:
     from modeller.export.query_plans import query_mongosh
-    from modeller.export.report import key_roles
+    from modeller.persistence.load import load_project
+    from modeller.rules.engine import analyse
 
-    design = tracker_design()
-    report = design_report(design, tracker_project(), tracker_findings())
+    project = load_project(samples_dir / "ecommerce.modeller.json")
+    analysis = analyse(project)
+    report = design_report(analysis.design, project, analysis.findings)
     section = report.split("## Access patterns", 1)[1].split("## Findings", 1)[0]
-    if not design.queries:
-        assert "No declared queries." in section
-        return
-    for plan in design.queries:
+    assert "### A user's recent active orders above an amount (the seed's ESR example)" in section
+    assert (
+        "index `user_id_1_status_1_created_at_-1_amount_1` (`user_id` Equality, `status` Equality, "
+        "`created_at` Sort, `amount` Range)" in section
+    )
+    assert len(analysis.design.queries) == section.count("\n### ") + section.startswith("### ")
+    for plan in analysis.design.queries:
         assert query_mongosh(plan) in section
-        for step in plan.steps:
-            for path, role in key_roles(step):
-                assert f"`{path}` {role}" in section
