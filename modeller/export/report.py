@@ -25,10 +25,12 @@ from modeller.export.common import (
     timeseries_options,
 )
 from modeller.export.literals import js_value, one_line
+from modeller.export.query_plans import query_mongosh
 from modeller.export.snippets import bucket_snippet, relationship_snippet, sync_snippet
 from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.planner import Step
 
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BACKTICKS = re.compile(r"`+")
@@ -350,6 +352,40 @@ def _findings_section(findings: Iterable[Finding]) -> list[str]:
     return out
 
 
+def key_roles(step: Step) -> list[tuple[str, str]]:
+    """Each key of the step's index with its ESR role, so a reader sees which part of the index serves what."""
+    if step.index is None:
+        return []
+    n_sort = len(step.sort) if step.index.sort else 0
+    roles = ["Equality"] * step.index.eq + ["Sort"] * n_sort + ["Range"] * step.index.range
+    return [(path, roles[i] if i < len(roles) else "unused") for i, (path, _dir) in enumerate(step.index.keys)]
+
+
+def _access_section(design: Design, project: Project) -> list[str]:
+    labels = {q.id: q.name or q.id for q in project.queries}
+    if not design.queries:
+        return ["No declared queries.", ""]
+    out: list[str] = []
+    for plan in design.queries:
+        out.extend([f"### {prose(labels.get(plan.id, plan.id))}", ""])
+        for n, step in enumerate(plan.steps, start=1):
+            index = (
+                code(step.index.name) + " (" + ", ".join(f"{code(path)} {role}" for path, role in key_roles(step)) + ")"
+                if step.index is not None
+                else "none (collection scan)"
+            )
+            out.append(
+                f"- Read {n}: collection {code(step.collection)}, index {index}, "
+                f"{step.docs_examined} document(s) examined, {step.docs_returned} returned."
+            )
+        sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
+        out.append(f"- Round trips: {len(plan.steps)}; lookups: {len(plan.steps) - 1}; blocking sort: {sort}.")
+        out.append("")
+        out.extend(fenced(query_mongosh(plan), "js"))
+        out.append("")
+    return out
+
+
 def design_report(design: Design, project: Project, findings: Iterable[Finding] = ()) -> str:
     """``DESIGN.md`` text for ``design`` (with ``findings`` from the same analysis)."""
     names = entity_names(project)
@@ -383,6 +419,8 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])
     out.extend(_sync_section(design, names))
+    out.extend(["## Access patterns", ""])
+    out.extend(_access_section(design, project))
     out.extend(["## Findings", ""])
     out.extend(_findings_section(findings))
     return "\n".join(out).rstrip("\n") + "\n"

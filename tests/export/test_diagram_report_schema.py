@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import jsonschema
 from bson import json_util
@@ -41,7 +42,14 @@ def test_dot_escapes_hostile_names() -> None:
 def test_report_covers_collections_relationships_sync_plan_and_findings() -> None:
     report = design_report(tracker_design(), tracker_project(), tracker_findings())
     sections = re.findall(r"^## (.+)$", report, re.M)
-    assert sections == ["Summary", "Collections", "Relationships", "Sync plan for denormalized fields", "Findings"]
+    assert sections == [
+        "Summary",
+        "Collections",
+        "Relationships",
+        "Sync plan for denormalized fields",
+        "Access patterns",
+        "Findings",
+    ]
     assert "### `people`" in report and '| `email_1` | `{"email": 1}` | `{"unique": true}` |' in report
     assert "- **Strategy:** `two-way` (your choice; rules `many-to-many-refs`)." in report
     assert "- **Trade-off:** reassignment touches two documents" in report
@@ -87,3 +95,22 @@ def test_json_schema_accepts_every_sample_as_relaxed_extended_json() -> None:
     messages = [e.message for e in jsonschema.Draft202012Validator(people).iter_errors(wrong)]
     assert any("is not of type 'object'" in m for m in messages)  # _id must be {"$oid": ...}
     assert any("is not of type 'integer'" in m for m in messages)
+
+
+def test_report_access_patterns_name_each_query_with_its_index_roles_and_mongosh(samples_dir: Path) -> None:
+    from modeller.export.query_plans import query_mongosh
+    from modeller.persistence.load import load_project
+    from modeller.rules.engine import analyse
+
+    project = load_project(samples_dir / "ecommerce.modeller.json")
+    analysis = analyse(project)
+    report = design_report(analysis.design, project, analysis.findings)
+    section = report.split("## Access patterns", 1)[1].split("## Findings", 1)[0]
+    assert "### A user's recent active orders above an amount (the seed's ESR example)" in section
+    assert (
+        "index `user_id_1_status_1_created_at_-1_amount_1` (`user_id` Equality, `status` Equality, "
+        "`created_at` Sort, `amount` Range)" in section
+    )
+    assert len(analysis.design.queries) == section.count("\n### ") + section.startswith("### ")
+    for plan in analysis.design.queries:
+        assert query_mongosh(plan) in section
