@@ -198,7 +198,10 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
         doc = "{" + ", ".join(f"{_k(name)}: doc[{js_string(name)}]" for name in up.pushed) + "}"
         return "\n".join(
             [
-                comment(f"on every insert into {quoted(up.source_collection)}: keep the latest {up.keep} in the One"),
+                comment(
+                    f"on every insert into {quoted(up.source_collection)}: "
+                    f"keep the latest {up.keep} in {quoted(up.collection)}"
+                ),
                 f"{_c(up.collection)}.updateOne({{ _id: parentId }}, {{ $push: {{ {_k(up.set_path)}: "
                 f"{{ $each: [{doc}], $sort: {{ {_k(up.sort_field)}: 1 }}, $slice: -{int(up.keep)} }} }} }});",
             ]
