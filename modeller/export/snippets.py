@@ -190,69 +190,38 @@ def bucket_snippet(coll: CollectionDesign) -> str:
 
 
 def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
-    """How a copy follows its source: ``updateMany`` (``arrayFilters`` inside arrays), change stream."""
-    if copy.staleness == "forever" or copy.sync == "none":
+    """How a copy follows its source: the engine's write plan (``copy.update``) as mongosh, plus a change stream."""
+    up = copy.update
+    if up is None or up.kind == "insert" or copy.staleness == "forever" or copy.sync == "none":
         return comment(f"point-in-time copy: written once at insert ({quoted(copy.path)}), never synchronized")
-    source_coll = per_design("collection-by-entity", design, _collection_by_entity).get(
-        copy.source_entity, copy.source_entity
-    )
-    parts = copy.path.split(".")
-    lines = []
-    if len(parts) >= 2 and _is_array_path(design, copy.collection, parts[0]):
-        array, rest = parts[0], ".".join(parts[1:])
-        id_key = f"{array}._id" if _has_child(design, copy.collection, array, "_id") else f"{array}.id"
-        elem_id = id_key.split(".", 1)[1]
-        lines.append("// the source changed: update the copy inside every array element that holds it")
-        lines.append(
-            f"{_c(copy.collection)}.updateMany({{ {_k(id_key)}: sourceId }}, "
-            f"{{ $set: {{ {_k(array + '.$[e].' + rest)}: newValue }} }}, "
-            f"{{ arrayFilters: [{{ {_k('e.' + elem_id)}: sourceId }}] }});"
+    if up.kind == "push-latest":
+        doc = "{" + ", ".join(f"{_k(name)}: doc[{js_string(name)}]" for name in up.pushed) + "}"
+        return "\n".join(
+            [
+                comment(
+                    f"on every insert into {quoted(up.source_collection)}: "
+                    f"keep the latest {up.keep} in {quoted(up.collection)}"
+                ),
+                f"{_c(up.collection)}.updateOne({{ _id: parentId }}, {{ $push: {{ {_k(up.set_path)}: "
+                f"{{ $each: [{doc}], $sort: {{ {_k(up.sort_field)}: 1 }}, $slice: -{int(up.keep)} }} }} }});",
+            ]
         )
+    if up.ids_from is not None:
+        ids = f"source[{js_string(up.ids_from)}]" + (".map(e => e.id)" if up.ids_are_objects else "")
+        match = f"{{ _id: {{ $in: {ids} }} }}"
     else:
-        ref = parts[0] + "._id" if len(parts) >= 2 else "<reference field>"
-        lines.append("// the source changed: update every copy")
-        if len(parts) >= 2:
-            lines.append(
-                f"{_c(copy.collection)}.updateMany({{ {_k(ref)}: sourceId }}, "
-                f"{{ $set: {{ {_k(copy.path)}: newValue }} }});"
-            )
-        else:
-            lines.append(
-                f"{_c(copy.collection)}.updateMany({{ /* documents referencing sourceId */ }}, "
-                f"{{ $set: {{ {_k(copy.path)}: newValue }} }});"
-            )
+        match = f"{{ {_k(up.filter_path)}: sourceId }}"
+    options = f", {{ arrayFilters: [{{ {_k(up.array_filter)}: sourceId }}] }}" if up.array_filter else ""
+    lines = [
+        "// the source changed: update the copy inside every array element that holds it"
+        if up.array_filter
+        else "// the source changed: update every copy",
+        f"{_c(up.collection)}.updateMany({match}, {{ $set: {{ {_k(up.set_path)}: newValue }} }}{options});",
+    ]
     if copy.sync == "change-stream":
         lines.append("// or let a change stream on the source push every change to the copies")
         lines.append(
-            f'{_c(source_coll)}.watch([{{ $match: {{ operationType: "update", '
-            f"{_k('updateDescription.updatedFields.' + copy.field)}: {{ $exists: true }} }} }}]);"
+            f'{_c(up.source_collection)}.watch([{{ $match: {{ operationType: "update", '
+            f"{_k('updateDescription.updatedFields.' + up.watched_field)}: {{ $exists: true }} }} }}]);"
         )
     return "\n".join(lines)
-
-
-def _collection_by_entity(design: Design) -> dict[str, str]:
-    """Entity id -> the first collection that stores it as its main entity."""
-    out: dict[str, str] = {}
-    for coll in design.collections:
-        if coll.entities:
-            out.setdefault(coll.entities[0], coll.name)
-    return out
-
-
-def _find(design: Design, coll_name: str, name: str) -> ShapeNode | None:
-    coll = per_design("collections", design, lambda d: {c.name: c for c in d.collections}).get(coll_name)
-    if coll is None:
-        return None
-    return next((n for n in coll.shape if n.name == name), None)
-
-
-def _is_array_path(design: Design, coll_name: str, name: str) -> bool:
-    node = _find(design, coll_name, name)
-    return node is not None and node.bson_type == "array"
-
-
-def _has_child(design: Design, coll_name: str, name: str, child: str) -> bool:
-    node = _find(design, coll_name, name)
-    if node is None or node.items is None:
-        return False
-    return any(c.name == child for c in node.items.children)

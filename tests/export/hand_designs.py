@@ -24,6 +24,7 @@ from modeller.rules.physical.design import (
     RelationshipDesign,
     ShapeNode,
     Source,
+    SyncUpdate,
 )
 
 
@@ -381,6 +382,9 @@ def tracker_design(names: dict[str, str] | None = None) -> Design:
                     "change-stream",
                     "updateMany on owner._id when a person is renamed",
                     fanout=0.5,
+                    update=SyncUpdate(
+                        "set", tasks, f"{nm('owner')}._id", f"{nm('owner')}.{nm('name')}", people, nm("name")
+                    ),
                 ),
                 DenormalizedCopy(
                     nm("email"),

@@ -12,7 +12,6 @@ from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
-from modeller.rules.physical import js
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES
@@ -72,13 +71,11 @@ class BucketPattern(Rule):
             return
         entity = view.facts.entities[coll.root]
         v = b.value_field
-        inc = js.obj([("count", "1")] + ([("sum", "v")] if v else []))
-        stats = f", $min: {js.obj([('min', 'v')])}, $max: {js.obj([('max', 'v')])}" if v else ""
+        stats = "count" + (f", sum, min and max of {v}" if v else "")
         upsert = (
-            f"{js.coll(coll.name)}.updateOne({{{js.q(b.series_field)}: s, count: {{$lt: {b.size}}}}}, "
-            f"{{$push: {{{js.q(b.items_field)}: m}}, $inc: {inc}{stats}, "
-            f"$setOnInsert: {{{js.q(b.start_field)}: t}}, $set: {{{js.q(b.end_field)}: t}}}}, "
-            "{upsert: true})"
+            f"one upsert (updateOne with upsert: true) into {coll.name} that matches the open bucket of the series "
+            f"({b.series_field}, fewer than {b.size} items), pushes the measurement into {b.items_field}, "
+            f"$inc-s {stats}, sets {b.start_field} on insert and {b.end_field} to its time"
         )
         docs = entity.count
         yield self.finding(
@@ -87,7 +84,7 @@ class BucketPattern(Rule):
             entity.id,
             f"store {entity.name} in buckets of {b.size} per {b.series_field} with count"
             f"{', sum, min, max of ' + v if v else ''}: insert with {upsert}; index "
-            f"{{{b.series_field}: 1, {b.start_field}: -1}}",
+            f"({b.series_field} 1, {b.start_field} -1)",
             numbers={
                 "bucket_size": b.size,
                 "documents_without_buckets": docs,
@@ -133,7 +130,9 @@ class TimeSeriesCollection(Rule):
                 "suggestion",
                 "entity",
                 entity.id,
-                f"create {coll.name} as a time series collection: {js.value(coll.timeseries)} — the server "
+                f"create {coll.name} as a time series collection ("
+                + ", ".join(f"{k} {v!r}" for k, v in coll.timeseries.items())
+                + f") — the server "
                 f"buckets {entity.name} by {coll.timeseries.get('metaField', 'series')} itself",
                 numbers={"granularity": coll.timeseries["granularity"], "interval_s": ts.interval_s},
             )
@@ -191,14 +190,14 @@ class ComputedPattern(Rule):
                 path = f"{n.name}.{c.name}" if n.children else n.name
                 paths.append(path)
                 if c.computation and c.computation.op == "count":
-                    incs.append((path, "1"))
+                    incs.append(f"{path} by 1")
                 elif c.computation and c.computation.op == "sum":
-                    incs.append((path, f"doc.{c.computation.field}"))
+                    incs.append(f"{path} by the new {facts.many.name}'s {c.computation.field}")
         reads = facts.one.reads_per_sec
         writes = facts.many.writes_per_sec
         ratio = None if not reads or not writes else reads / writes
         update = (
-            (f"{js.coll(coll.name if coll else facts.one.name)}.updateOne({{_id: id}}, {{$inc: {js.obj(incs)}}})")
+            f"one updateOne on {coll.name if coll else facts.one.name} by _id that $inc-s {', '.join(incs)}"
             if incs
             else ""
         )

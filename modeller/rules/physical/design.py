@@ -285,6 +285,40 @@ setattr(CollectionDesign, "validator", _OnFirstRead(_VALIDATOR_SLOT))  # noqa: B
 SyncMethod = Literal["application", "change-stream", "scheduled", "none"]
 
 
+@dataclass(frozen=True, slots=True)
+class SyncUpdate:
+    """The update that keeps a copy in sync, as data: export/ writes it as mongosh with its one quoting function."""
+
+    kind: Literal["set", "push-latest", "insert"]
+    collection: str  # collection updated
+    filter_path: str  # field matched against the source's id ("_id" with ``ids_from``: the ids the source lists)
+    set_path: str  # field (or array, for push-latest) written
+    source_collection: str
+    watched_field: str  # source field whose change triggers the update
+    array_filter: str | None = None  # ``arrayFilters`` path of the array element, e.g. ``e.id``
+    ids_from: str | None = None  # source array field listing the ids of the documents to update
+    ids_are_objects: bool = False  # that array holds ``{id: ...}`` objects, not ids
+    pushed: tuple[str, ...] = ()  # push-latest: fields copied into the new element
+    sort_field: str = ""  # push-latest: field the array is kept sorted by
+    keep: int = 0  # push-latest: how many elements stay
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "collection": self.collection,
+            "filter_path": self.filter_path,
+            "set_path": self.set_path,
+            "source_collection": self.source_collection,
+            "watched_field": self.watched_field,
+            "array_filter": self.array_filter,
+            "ids_from": self.ids_from,
+            "ids_are_objects": self.ids_are_objects,
+            "pushed": list(self.pushed),
+            "sort_field": self.sort_field,
+            "keep": self.keep,
+        }
+
+
 @dataclass(slots=True)
 class DenormalizedCopy:
     """A field copied across a relationship, where it lands and how it is kept in sync."""
@@ -296,8 +330,9 @@ class DenormalizedCopy:
     collection: str  # collection holding the copy
     path: str  # dotted path of the copy in that collection's documents
     sync: SyncMethod
-    sync_advice: str  # what to run, e.g. the updateMany with arrayFilters
+    sync_advice: str  # how the copy is maintained, in words
     fanout: float | None = None  # extra writes per second caused by the copy
+    update: SyncUpdate | None = None  # the maintaining write as data (None: written once at insert)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -310,6 +345,7 @@ class DenormalizedCopy:
             "sync": self.sync,
             "sync_advice": self.sync_advice,
             "fanout": self.fanout,
+            "update": None if self.update is None else self.update.to_json(),
         }
 
 

@@ -15,7 +15,6 @@ from functools import partial
 from typing import Any, Literal, cast
 
 from modeller.model.project import Field, Query
-from modeller.rules.physical import js
 from modeller.rules.physical.design import (
     CollectionDesign,
     DenormalizedCopy,
@@ -25,6 +24,7 @@ from modeller.rules.physical.design import (
     RelationshipDesign,
     ShapeNode,
     SyncMethod,
+    SyncUpdate,
 )
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
@@ -40,7 +40,7 @@ from modeller.rules.physical.index_reasons import (
     TEXT_OR_GEO,
     UNIQUE,
 )
-from modeller.rules.physical.naming import collection_name, embed_field, snake
+from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.strategy import Deciders
@@ -1011,8 +1011,8 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
         if longer is None:
             kept.append(idx)
             continue
-        keys_text = js.obj([(k, js.value(v)) for k, v in idx.keys])
-        longer.why += f"; also serves what {keys_text} would (that index is its prefix and was left out)"
+        keys_text = ", ".join(f"{k} {v}" for k, v in idx.keys)
+        longer.why += f"; also serves what ({keys_text}) would (that index is its prefix and was left out)"
         longer.rules.extend(r for r in idx.rules if r not in longer.rules)
         longer.queries.extend(q for q in idx.queries if q not in longer.queries)
         for qid in idx.queries:
@@ -1046,7 +1046,7 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
     located = res.location.get(cp.target.id)
     coll, prefix = located if located is not None else (collection_name(cp.target), "")
     path = f"{prefix}.{rel_path}" if prefix else rel_path
-    advice = sync_advice(ctx, res, plan, cp, coll, path)
+    advice, update = sync_advice(ctx, res, plan, cp, coll, path)
     return DenormalizedCopy(
         field=cp.denorm.field,
         source_entity=cp.source.id,
@@ -1057,56 +1057,63 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
         sync=cast(SyncMethod, cp.sync),
         sync_advice=advice,
         fanout=cp.fanout,
+        update=update,
     )
 
 
-def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str) -> str:
-    """The mongosh that keeps one copy in sync, plus the seed-003 alternatives."""
+def sync_advice(
+    ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str
+) -> tuple[str, SyncUpdate | None]:
+    """How one copy is kept in sync, in words, and that write as data (export/ writes its mongosh)."""
     located = res.location.get(cp.source.id)
     src_coll = located[0] if located is not None else collection_name(cp.source)
     f = cp.denorm.field
-    new = "newValue"
     if plan.strategy == "subset" and cp.location == "subset":
         sub = path.rsplit(".", 1)[0]
         elems = [c for c in plan.copies if c.location == "subset"]
-        doc = js.obj([(c.name, f"msg.{c.name}") for c in elems])
         sort_field = next((n.sort for n in _find_nodes(res, coll, sub) if n.sort), None)
-        sort_text = js.obj([(sort_field[0], "1")]) if sort_field else js.obj([(elems[0].name if elems else f, "1")])
+        sort_name = sort_field[0] if sort_field else (elems[0].name if elems else f)
         k = plan.subset_k or 10
-        one_ref = f"{snake(plan.facts.one.name)}_id"
-        return (
-            f"on every insert into {src_coll}: {js.coll(coll)}.updateOne({{_id: {one_ref}}}, "
-            f"{{$push: {{{js.q(sub)}: {{$each: [{doc}], $sort: {sort_text}, $slice: -{k}}}}}}}) — keeps the "
-            f"latest {k}; {src_coll} stays the source of truth"
+        update = SyncUpdate(
+            "push-latest",
+            coll,
+            "_id",
+            sub,
+            src_coll,
+            f,
+            pushed=tuple(c.name for c in elems),
+            sort_field=sort_name,
+            keep=k,
         )
+        return (
+            f"on every insert into {src_coll}: push the new {cp.source.name} into {sub} of its "
+            f"{plan.facts.one.name} in {coll} ($push with $each, $sort by {sort_name}, $slice -{k}) — keeps the "
+            f"latest {k}; {src_coll} stays the source of truth"
+        ), update
     if cp.sync == "none":
         if cp.denorm.staleness == "forever":
             return (
                 f"none: {f} is copied when the {cp.target.name} is created and never synced — it is the value at "
                 f"that time (point-in-time snapshot)"
-            )
+            ), None
         return (
-            f"none: {f} does not change, so it is written into each {cp.target.name} at insert "
-            f"({js.coll(coll)}.insertOne({{..., {js.q(path)}: {cp.source.name.lower().replace(' ', '_')}."
-            f"{f}}})) and never needs syncing"
-        )
+            f"none: {f} does not change, so it is written into each {cp.target.name} at insert (as {path} in "
+            f"{coll}) and never needs syncing"
+        ), SyncUpdate("insert", coll, "", path, src_coll, f)
+    array_filter: str | None = None
+    ids_from: str | None = None
+    ids_are_objects = False
+    set_path = path
     if cp.location == "child-array":
         arr_path = path.rsplit(".", 1)[0]
-        ident = f"{arr_path}.id"
-        primary = (
-            f"{js.coll(coll)}.updateMany({{{js.q(ident)}: id}}, {{$set: {{{js.q(arr_path + '.$[e].' + cp.name)}: "
-            f'{new}}}}}, {{arrayFilters: [{{"e.id": id}}]}})'
-        )
+        filter_path = f"{arr_path}.id"
+        set_path, array_filter = f"{arr_path}.$[e].{cp.name}", "e.id"
     elif cp.location == "extended":
         ext = path.rsplit(".", 1)[0]
-        primary = f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
+        filter_path = f"{ext}._id"
         if "." in ext:
             outer, _, inner = ext.partition(".")
-            primary = (
-                f"{js.coll(coll)}.updateMany({{{js.q(ext + '._id')}: id}}, {{$set: "
-                f"{{{js.q(outer + '.$[e].' + inner + '.' + cp.name)}: {new}}}}}, "
-                f"{{arrayFilters: [{{{js.q('e.' + inner + '._id')}: id}}]}})"
-            )
+            set_path, array_filter = f"{outer}.$[e].{inner}.{cp.name}", f"e.{inner}._id"
     else:
         ref: str | None = next(
             (
@@ -1117,7 +1124,7 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
             None,
         )
         if ref is not None:
-            primary = f"{js.coll(coll)}.updateMany({{{js.q(ref)}: id}}, {{$set: {{{js.q(path)}: {new}}}}})"
+            filter_path = ref
         else:
             arr: ShapeNode | None = next(
                 (
@@ -1127,26 +1134,39 @@ def sync_advice(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll
                 ),
                 None,
             )
-            ids = "one.ids" if arr is None else f"one[{js.q(arr.name)}]"
-            if arr is not None and arr.items is not None and arr.items.bson_type == "object":
-                ids += ".map(e => e.id)"
-            primary = f"{js.coll(coll)}.updateMany({{_id: {{$in: {ids}}}}}, {{$set: {{{js.q(path)}: {new}}}}})"
-    watch = (
-        f'{js.coll(src_coll)}.watch([{{$match: {{operationType: "update", '
-        f"{js.q('updateDescription.updatedFields.' + f)}: {{$exists: true}}}}}}])"
+            filter_path = "_id"
+            ids_from = "ids" if arr is None else arr.name
+            ids_are_objects = arr is not None and arr.items is not None and arr.items.bson_type == "object"
+    update = SyncUpdate(
+        "set",
+        coll,
+        filter_path,
+        set_path,
+        src_coll,
+        f,
+        array_filter=array_filter,
+        ids_from=ids_from,
+        ids_are_objects=ids_are_objects,
     )
     lead = {
         "application": "application code, right after updating the original",
         "scheduled": "a scheduled job (the copies may lag by up to a day)",
         "change-stream": "a change stream listener",
     }.get(cp.sync, cp.sync)
+    where = (
+        f"every {coll} document listed in {ids_from} of the {cp.source.name}"
+        if ids_from is not None
+        else f"every {coll} document whose {filter_path} is the {cp.source.name}'s id"
+    )
+    filtered = f" (only the matching element of {path.split('.', 1)[0]}, by arrayFilters)" if array_filter else ""
     text = (
-        f"{lead}: {primary}. Alternatives (ER-seed): application code updating all copies, a change stream "
-        f"{watch} that applies the same update, or a scheduled job for copies that may lag"
+        f"{lead}: updateMany sets {path} in {where}{filtered}. Alternatives (ER-seed): application code updating "
+        f"all copies, a change stream on {src_coll} watching {f} that applies the same update, or a scheduled job "
+        f"for copies that may lag"
     )
     if cp.denorm.staleness == "none":
         text += "; staleness none: run the update in session.withTransaction(...) with the original"
-    return text
+    return text, update
 
 
 def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:

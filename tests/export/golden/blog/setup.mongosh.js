@@ -152,6 +152,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "author_id_1_created_at_-1": serves query 'posts_of_author' in Equality, Sort, Range order; also serves what {"author_id": 1} would (that index is its prefix and was left out) - Equality: the query filters author_id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "author_id_1_created_at_-1": serves query 'posts_of_author' in Equality, Sort, Range order; also serves what (author_id 1) would (that index is its prefix and was left out) - Equality: the query filters author_id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("posts", {"author_id": 1, "created_at": -1}, {"name": "author_id_1_created_at_-1"});
 })();

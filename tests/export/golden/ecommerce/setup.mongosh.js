@@ -153,7 +153,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "user_id_1_status_1_created_at_-1_amount_1": serves query 'active_orders_of_user' in Equality, Sort, Range order; also serves what {"user_id": 1} would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
+  // Index "user_id_1_status_1_created_at_-1_amount_1": serves query 'active_orders_of_user' in Equality, Sort, Range order; also serves what (user_id 1) would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
   ensureIndex("orders", {"user_id": 1, "status": 1, "created_at": -1, "amount": 1}, {"name": "user_id_1_status_1_created_at_-1_amount_1"});
 
   // Collection "products": Product documents of every variant (phone, laptop, headphone) told apart by 'type' (polymorphic pattern)
