@@ -366,8 +366,12 @@ class _Builder:
         if hit is not None and hit[0] is nodes and hit[1] is schema:
             return hit[2]
         steps: list[tuple[ShapeNode, Mapping[str, Any], str, int, int]] = []
+        # two nodes of one name (the engine let two fields claim it): the validator describes the last one
+        last = {(node.name, node.variant): node for node in nodes}
         for node in nodes:
             if node.variant is not None and variant is not None and node.variant != variant:
+                continue
+            if last[(node.name, node.variant)] is not node:
                 continue
             sub = property_schema(schema, node.name, variant)
             where = f"{path}.{node.name}" if path else node.name
@@ -806,15 +810,19 @@ class _Builder:
     # -- pass 2: links between documents -------------------------------------------------------------
 
     def _resolve_links(self) -> None:
-        order = sorted(range(len(self.links)), key=lambda i: (self.links[i].rank, i))
+        """Fill every link, then the links that filling added (a copy of an entity that has no collection)."""
         rngs: dict[str, random.Random] = {}
-        for position in order:
-            link = self.links[position]
-            rng = rngs.get(link.coll.name)
-            if rng is None:
-                rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
-            value = self._link_value(link, rng)
-            self._store(link.container, link.node, value)
+        done = 0
+        while done < len(self.links):
+            batch = sorted(range(done, len(self.links)), key=lambda i: (self.links[i].rank, i))
+            done = len(self.links)
+            for position in batch:
+                link = self.links[position]
+                rng = rngs.get(link.coll.name)
+                if rng is None:
+                    rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
+                value = self._link_value(link, rng)
+                self._store(link.container, link.node, value)
 
     def _target(self, node: ShapeNode) -> str | None:
         """The collection a reference or copy points into."""
@@ -847,6 +855,8 @@ class _Builder:
             return self._scalar(node, link.schema, rng, link.index, fresh=False)
         docs = self.docs[target]
         if target == link.coll.name and node.bson_type != "array":
+            if link.container is not link.doc:  # an embedded element: it belongs to the document that holds it
+                return link.doc.get("_id", _MISSING)
             # a tree: point to an earlier document; the first one is a root, whose parent the validator allows as null
             if link.index == 0:
                 return None

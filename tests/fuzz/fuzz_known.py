@@ -3,8 +3,8 @@
 The fuzzer counts a failure of one of these kinds instead of failing on it; a
 failure that matches none of them fails the test. Fix the cause, delete the
 entry, and the fuzzer proves the fix (the kinds fixed so far were deleted
-that way). What is still here: sample documents of designs with relationship
-cycles or shared collections that their own validators refuse, computed
+that way). What is still here: sample documents of designs with shared
+collections that their own validators refuse, computed
 counts typed int where the validator wants long, and a few names that two
 generated fields claim.
 """
@@ -141,13 +141,6 @@ NOT_YET_FIXED: list[Known] = [
         "sample-vs-validator",
         r"\d+ is not of bsonType 'long'",
         _aggregates,
-    ),
-    Known(
-        "embedded-copy-null-reference",
-        "h17-export",
-        "two relationship paths join two entities (one embeds): an embedded copy's reference is null or fields missing",
-        "sample-vs-validator",
-        r"^'[^']*': ([^:]*/[^:]*: bsonType: None is not of bsonType 'objectId'|[^:]+: required: .* is a required)",
     ),
     Known(
         "id-field-of-another-type",
