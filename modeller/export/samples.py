@@ -380,6 +380,8 @@ class _Builder:
                 action = _ID
             elif node.role == "bucket-stat":
                 action = _STAT
+            elif node.role == "computed" and node.computation is None and node.bson_type == "object":
+                action = _OWN_VALUE  # a group of computed values (count, sum, avg): each child is computed
             elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
                 action = _LINKED
                 rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 3)
@@ -1033,6 +1035,11 @@ class _Builder:
                 [],
             )
             items = self._children(rel_link, None) or []
+            # _children reads the first back link; N documents kept as buckets stand for the readings they hold
+            held = self.back_links.get(computation.relationship, [])
+            bucket = self.by_name[held[0][0]].bucket if held else None
+            if bucket is not None:
+                items = [reading for doc in items for reading in doc.get(bucket.items_field) or []]
         if computation.op == "count":
             return len(items)
         raw = [get_path(item, computation.field or "") for item in items]
