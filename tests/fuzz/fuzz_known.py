@@ -3,9 +3,9 @@
 The fuzzer counts a failure of one of these kinds instead of failing on it; a
 failure that matches none of them fails the test. Fix the cause, delete the
 entry, and the fuzzer proves the fix (the kinds fixed so far were deleted
-that way). What is still here: sample documents of designs with shared
-collections that their own validators refuse, computed values of a One
-without N, and a few names that two generated fields claim.
+that way). What is still here: sample documents that their own validators
+refuse (self many-to-many, numeric enums, computed values of a One without
+N, a declared or role-named _id), and names that two generated indexes claim.
 """
 
 from __future__ import annotations
@@ -58,11 +58,6 @@ def _all_fields(doc: Doc) -> Iterator[Doc]:
             yield from _fields(variant)
 
 
-def _strategies(rel: Doc) -> set[str]:
-    """The forced strategy and the decision's (which one wins is the engine's business)."""
-    return {str(rel.get("strategy", "auto")), str((rel.get("decision") or {}).get("strategy") or "auto")}
-
-
 def _self_relationship(doc: Doc) -> bool:
     return any(rel.get("one") == rel.get("many") for rel in doc.get("relationships", []))
 
@@ -73,14 +68,6 @@ def _role_named_id(doc: Doc) -> bool:
 
 def _id_field_of_another_type(doc: Doc) -> bool:
     return any(f.get("name") == "_id" and f.get("type") != "objectId" for f in _all_fields(doc))
-
-
-def _shared_collection(doc: Doc) -> bool:
-    """Two entities in one collection: single-collection, or two entities given the same collection name."""
-    names = [e.get("collection") for e in doc.get("entities", []) if e.get("collection")]
-    if len(names) != len(set(names)):
-        return True
-    return any("single-collection" in _strategies(rel) for rel in doc.get("relationships", []))
 
 
 def _numeric_enum(doc: Doc) -> bool:
@@ -116,14 +103,6 @@ NOT_YET_FIXED: list[Known] = [
         "sample-vs-validator",
         r"None is not of bsonType '(double|decimal|int|long)'",
         _aggregates,
-    ),
-    Known(
-        "shared-collection-samples-break-oneof",
-        "h17-export",
-        "two entities in one collection (single-collection, or one collection name twice): a sample matches no oneOf",
-        "sample-vs-validator",
-        r"oneOf: .* is not valid under any of",
-        _shared_collection,
     ),
     Known(
         "numeric-enum-not-converted",
