@@ -366,8 +366,12 @@ class _Builder:
         if hit is not None and hit[0] is nodes and hit[1] is schema:
             return hit[2]
         steps: list[tuple[ShapeNode, Mapping[str, Any], str, int, int]] = []
+        # two nodes of one name (the engine let two fields claim it): the validator describes the last one
+        last = {(node.name, node.variant): node for node in nodes}
         for node in nodes:
             if node.variant is not None and variant is not None and node.variant != variant:
+                continue
+            if last[(node.name, node.variant)] is not node:
                 continue
             sub = property_schema(schema, node.name, variant)
             where = f"{path}.{node.name}" if path else node.name
@@ -376,6 +380,8 @@ class _Builder:
                 action = _ID
             elif node.role == "bucket-stat":
                 action = _STAT
+            elif node.role == "computed" and node.computation is None and node.bson_type == "object":
+                action = _OWN_VALUE  # a group of computed values (count, sum, avg): each child is computed
             elif node.role in _LINK_RANK or node.source is not None or node.computation is not None:
                 action = _LINKED
                 rank = _LINK_RANK.get(node.role, 5 if node.computation is not None else 3)
@@ -806,15 +812,19 @@ class _Builder:
     # -- pass 2: links between documents -------------------------------------------------------------
 
     def _resolve_links(self) -> None:
-        order = sorted(range(len(self.links)), key=lambda i: (self.links[i].rank, i))
+        """Fill every link, then the links that filling added (a copy of an entity that has no collection)."""
         rngs: dict[str, random.Random] = {}
-        for position in order:
-            link = self.links[position]
-            rng = rngs.get(link.coll.name)
-            if rng is None:
-                rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
-            value = self._link_value(link, rng)
-            self._store(link.container, link.node, value)
+        done = 0
+        while done < len(self.links):
+            batch = sorted(range(done, len(self.links)), key=lambda i: (self.links[i].rank, i))
+            done = len(self.links)
+            for position in batch:
+                link = self.links[position]
+                rng = rngs.get(link.coll.name)
+                if rng is None:
+                    rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
+                value = self._link_value(link, rng)
+                self._store(link.container, link.node, value)
 
     def _target(self, node: ShapeNode) -> str | None:
         """The collection a reference or copy points into."""
@@ -847,6 +857,8 @@ class _Builder:
             return self._scalar(node, link.schema, rng, link.index, fresh=False)
         docs = self.docs[target]
         if target == link.coll.name and node.bson_type != "array":
+            if link.container is not link.doc:  # an embedded element: it belongs to the document that holds it
+                return link.doc.get("_id", _MISSING)
             # a tree: point to an earlier document; the first one is a root, whose parent the validator allows as null
             if link.index == 0:
                 return None
@@ -1023,6 +1035,11 @@ class _Builder:
                 [],
             )
             items = self._children(rel_link, None) or []
+            # _children reads the first back link; N documents kept as buckets stand for the readings they hold
+            held = self.back_links.get(computation.relationship, [])
+            bucket = self.by_name[held[0][0]].bucket if held else None
+            if bucket is not None:
+                items = [reading for doc in items for reading in doc.get(bucket.items_field) or []]
         if computation.op == "count":
             return len(items)
         raw = [get_path(item, computation.field or "") for item in items]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from hand_designs import HOSTILE, tracker_design, tracker_project
 
 from modeller.export import sample_documents, samples_json
 from modeller.export.samples import SampleError
+from modeller.persistence import load_project
+from modeller.rules import analyse
 from modeller.rules.physical.design import ShapeNode
 
 
@@ -157,3 +160,26 @@ def test_unknown_faker_provider_is_a_clear_error() -> None:
 def test_zero_samples_gives_empty_lists() -> None:
     docs = sample_documents(tracker_design(), tracker_project(), n=0)
     assert all(items == [] for items in docs.values())
+
+
+def test_computed_values_over_bucketed_children_count_their_readings() -> None:
+    """A count/sum/avg over an N kept as buckets covers the readings in the buckets, typed as the validator says."""
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "fuzz"
+        / "regressions"
+        / "ecommerce-computed-rating-over-buckets.modeller.json"
+    )
+    project = load_project(path)
+    design = analyse(project).design
+    docs = sample_documents(design, project, n=5, seed=0)
+    readings: dict[Any, list[int]] = {}
+    for bucket in docs["reviews"]:
+        readings.setdefault(bucket["product_id"], []).extend(r["stars"] for r in bucket["reviews"])
+    assert any(readings.values())
+    for product in docs["products"]:
+        stars = readings.get(product["_id"], [])
+        rating = product["rating"]
+        assert isinstance(rating["count"], Int64) and rating["count"] == len(stars), (rating, stars)
+        assert rating["sum"] == float(sum(stars))
+        assert rating.get("avg") == (sum(stars) / len(stars) if stars else None)
