@@ -123,7 +123,7 @@ class Analyser:
         settings = self.settings
         token = (settings, project.server_version, project.database)
         state = self._state
-        if state is not None and not _same_token(state.token, token):
+        if state is not None and state.token != token:
             state = None
         if state is not None and state.prev is not None:
             patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
@@ -150,10 +150,6 @@ class Analyser:
         state.token, state.last, state.prev = token, project, prev
         self._state = state
         return Analysis(findings=findings, design=design)
-
-
-def _same_token(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    return all(map(operator.is_, a, b)) or a == b
 
 
 def _overrides(project: Project) -> dict[tuple[str, str, str], str]:

@@ -134,7 +134,7 @@ class Rule:
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
     ) -> Finding:
-        why_default, reference_default = _defaults(type(self))  # type: ignore[arg-type]
+        why_default, reference_default = _why(type(self)), _cite(tuple(self.sources))  # type: ignore[arg-type]
         return Finding(
             self.id,
             severity,  # type: ignore[arg-type]
@@ -194,12 +194,6 @@ def _why(cls: Any) -> str:
 @cache
 def _cite(keys: tuple[str, ...]) -> str:
     return cite(*keys)
-
-
-@cache
-def _defaults(cls: Any) -> tuple[str, str]:
-    """A rule's default ``why`` and ``reference`` (one cached call per finding instead of two)."""
-    return _why(cls), _cite(tuple(cls.sources))
 
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
