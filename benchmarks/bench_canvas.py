@@ -22,7 +22,7 @@ import json, os, statistics, sys, tempfile, time
 from pathlib import Path
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path.insert(0, sys.argv[1])
-from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from benchmarks.generate import generate_project
 from modeller.model import Position
@@ -31,22 +31,7 @@ from modeller.ui.commands import MoveCommand
 from modeller.ui.main_window import MainWindow
 
 
-class PaintWatch(QObject):
-    def __init__(self):
-        super().__init__()
-        self.painted = 0
-
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint:
-            self.painted += 1
-        return False
-
-
-def rss_mib():
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+from benchmarks.gui_child import PaintWatch, rss_mib
 
 
 app = QApplication([])

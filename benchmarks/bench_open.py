@@ -33,29 +33,14 @@ from pathlib import Path
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path.insert(0, sys.argv[1])
 n = int(sys.argv[2])
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 from benchmarks.generate import generate_project
 from modeller.persistence import save_project
 from modeller.ui.main_window import MainWindow
 
 
-class PaintWatch(QObject):
-    def __init__(self):
-        super().__init__()
-        self.painted = 0
-
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint:
-            self.painted += 1
-        return False
-
-
-def rss_mib():
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+from benchmarks.gui_child import PaintWatch, rss_mib
 
 
 app = QApplication([])
