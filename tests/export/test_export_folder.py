@@ -10,31 +10,18 @@ from pathlib import Path
 
 import pytest
 from killing import kill_at_random, needs_fork
+from test_manifest import KINDS, SAMPLE, export, renamed
 
 from modeller.export import ExportError, export_project
 from modeller.export import files as files_module
 from modeller.export.files import JOURNAL, Staging, recover
 from modeller.export.manifest import MANIFEST
-from modeller.model import Project
 from modeller.persistence import load_project
 from modeller.rules import analyse
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "samples" / "product-parts.modeller.json"
-KINDS = "setup,validators,schema,samples,report"
-
-
-def renamed(project: Project, old: str, new: str) -> Project:
-    entities = [e.model_copy(update={"collection": new}) if e.collection == old else e for e in project.entities]
-    return project.model_copy(update={"entities": entities})
 
 
 def listing(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def export(project: Project, out: Path, kinds: str = KINDS):  # type: ignore[no-untyped-def]
-    return export_project(project, analyse(project), out, kinds=kinds, render_diagram=False)
 
 
 def test_a_symlinked_subfolder_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
