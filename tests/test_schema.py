@@ -36,7 +36,7 @@ def test_samples_match_the_schema(sample: Path, validator: jsonschema.Draft20201
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [
-        ({"format_version": 2}, "1 was expected"),
+        ({"format_version": 1}, "2 was expected"),
         ({"format": "other"}, "'mongo-schema-modeller' was expected"),
         ({"entities": [{"id": "a", "name": "A", "fields": [], "feilds": []}]}, "'feilds' was unexpected"),
         ({"relationships": [{"id": "r", "one": "a", "many": "b", "cardinality": "lots"}]}, "'lots' is not one of"),

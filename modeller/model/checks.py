@@ -20,7 +20,7 @@ from modeller.model.conventions import (
 from modeller.model.name_clashes import check_aggregates, check_subtypes
 from modeller.model.names import check_collection_name
 from modeller.model.paths import all_fields, depth, find_field
-from modeller.model.project import Entity, Field, Project
+from modeller.model.project import Entity, Field, Project, Relationship
 from modeller.model.server_limits import check_entity
 from modeller.model.vocabulary import FORMAT_NAME
 
@@ -59,6 +59,18 @@ class _Paths:
             on_one[subset_field(rel, many)] = many
             for agg in rel.aggregates:
                 on_one[agg.name] = None
+
+    def missing(self, where: str, path: str, entity: Entity) -> Problem:
+        """The problem of a path that does not exist, naming the joined entity for a related field (``owner.nme``)."""
+        head, _, rest = path.partition(".")
+        target = self._generated.get(entity.id, {}).get(head)
+        if target is not None and rest:
+            return Problem(
+                where,
+                f"{target.name!r} (joined as {head!r}) has no field {rest!r}; "
+                f"name a field of {target.name!r} or fix the name",
+            )
+        return _missing(where, path, entity)
 
     def exists(self, entity: Entity, path: str) -> bool:
         if path == "_id" or find_field(all_fields(entity), path) is not None:
@@ -157,6 +169,7 @@ def check_project(project: Project) -> list[Problem]:
             out.append(_missing(f"{where}.archive.age_field", entity.archive.age_field, entity))
 
     rel_ids = {r.id for r in project.relationships}
+    rels = {r.id: r for r in reversed(project.relationships)}  # the first of a duplicated id wins, as in the engine
     for i, rel in enumerate(project.relationships):
         where = f"$.relationships[{i}]"
         for end in ("one", "many"):
@@ -193,12 +206,16 @@ def check_project(project: Project) -> list[Problem]:
                     out.append(_missing(f"{where}.sort[{j}]", key, queried))
             for j, key in enumerate(query.projection):
                 if not paths.exists(queried, key):
-                    out.append(_missing(f"{where}.projection[{j}]", key, queried))
+                    out.append(paths.missing(f"{where}.projection[{j}]", key, queried))
         for j, rel_id in enumerate(query.joins):
             if rel_id not in rel_ids:
                 out.append(
                     Problem(f"{where}.joins[{j}]", f"no relationship has id {rel_id!r}; name an existing relationship")
                 )
+        if query.scope is not None and queried is not None:
+            problem = _scope_problem(query.scope, queried, rels, entities)
+            if problem is not None:
+                out.append(Problem(f"{where}.scope", problem))
 
     for key in project.layout:
         if key not in entities:
@@ -208,3 +225,19 @@ def check_project(project: Project) -> list[Problem]:
 
 def _missing(path: str, name: str, entity: Entity) -> Problem:
     return Problem(path, f"entity {entity.id!r} has no field {name!r}; declare the field or fix the name")
+
+
+def _scope_problem(
+    rel_id: str, queried: Entity, rels: dict[str, Relationship], entities: dict[str, Entity]
+) -> str | None:
+    """Why ``scope`` cannot be this relationship: it must exist and touch the query's entity."""
+    rel = rels.get(rel_id)
+    if rel is None:
+        return f"no relationship has id {rel_id!r}; pick a relationship of {queried.name!r} (For one:)"
+    if queried.id in (rel.one, rel.many):
+        return None
+    ends = [entities[e].name if e in entities else e for e in (rel.one, rel.many)]
+    return (
+        f"relationship {rel_id!r} links {ends[0]!r} and {ends[1]!r}, not {queried.name!r}; "
+        f"pick a relationship of {queried.name!r} or remove the scope"
+    )

@@ -24,7 +24,12 @@ def collection_name(entity: Entity) -> str:
 
 
 def parent_ref_field(rel: Relationship, one: Entity) -> str:
-    return f"{rel.inverse or snake(one.name)}_id"
+    return parent_ref_name(rel.inverse, one.name)
+
+
+def parent_ref_name(inverse: str | None, one_name: str) -> str:
+    """The parent reference's name from the relationship's ``inverse`` and the One's display name (file data)."""
+    return f"{inverse or snake(one_name)}_id"
 
 
 def child_refs_field(rel: Relationship, many: Entity) -> str:

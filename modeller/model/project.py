@@ -1,4 +1,4 @@
-"""Pydantic models of a project file (format_version 1, see docs/file-format.md).
+"""Pydantic models of a project file (format_version 2, see docs/file-format.md).
 
 The models check what a single object can check (types, ranges, vocabulary,
 legal names). What needs the whole project (references, unique ids, field
@@ -396,11 +396,18 @@ class Relationship(StrictModel):
 
 
 class Query(StrictModel):
-    """A declared access pattern: what the application asks of one entity."""
+    """A declared access pattern: what the application asks of one entity, in logical terms.
+
+    ``scope`` names a relationship: "the N of one One" (messages of one host) or,
+    from the One's side, "the One of an N". How it is served (an equality on a
+    parent reference, ``_id: {$in}`` over an array of references, a read of the
+    embedded array) is the engine's decision, so users never type a generated name.
+    """
 
     id: Name
     entity: Name
     name: Name | None = None
+    scope: Name | None = None
     filter: FrozenDict[Name, FilterOp] = FrozenDict()
     sort: tuple[tuple[Name, SortDirection], ...] = ()
     limit: PositiveInt | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 FORMAT_NAME = "mongo-schema-modeller"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 Cardinality = Literal["one-to-one", "one-to-few", "one-to-many", "one-to-squillions", "many-to-many"]
 Strategy = Literal[

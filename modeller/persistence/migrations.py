@@ -2,11 +2,9 @@
 
 Modelled on napari's ``settings/_migrations.py``: each step is a small
 function on plain JSON data, registered with ``@migrator(from, to)``, applied
-in order until the data reaches the version this program writes. Format 1 is
-the first published format, so the default registry is still empty; the
-first format change adds ``@migrator(1, 2)`` here, bumps
-``modeller.model.vocabulary.FORMAT_VERSION``, and adds a sample file of
-version 1 to the tests.
+in order until the data reaches the version this program writes. A step
+reads data that has not been validated yet: it changes only what has the
+shape it expects and leaves the rest for validation to report.
 """
 
 from __future__ import annotations
@@ -14,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from modeller.model.conventions import parent_ref_name
 
 Data = dict[str, Any]
 MigrationFunc = Callable[[Data], Data]
@@ -108,3 +108,47 @@ class MigrationRegistry:
 #: The registry the loader uses.
 MIGRATIONS = MigrationRegistry()
 migrator = MIGRATIONS.migrator
+
+
+@migrator(1, 2)
+def filter_on_parent_reference_to_scope(data: Data) -> Data:
+    """Format 2 says "the N of one One" as ``scope``: a v1 equality on a generated parent-reference name becomes it.
+
+    A v1 query on the N side of a one-to-N relationship could only say "the
+    messages of one host" with ``"filter": {"host_id": "eq"}``, a name that
+    exists only when the engine picks a parent reference. The first such
+    filter of a query (the name ``parent_ref_field`` gives, and not a field the
+    entity declares) becomes ``"scope": <relationship id>``; everything else is
+    unchanged.
+    """
+    entities = {e["id"]: e for e in _objects(data.get("entities")) if isinstance(e.get("id"), str)}
+    refs: dict[tuple[str, str], str] = {}  # (N entity id, parent-reference name) -> relationship id
+    for rel in _objects(data.get("relationships")):
+        one, many = entities.get(rel.get("one")), rel.get("many")
+        if one is None or not isinstance(many, str) or not isinstance(one.get("name"), str):
+            continue
+        if rel.get("cardinality") == "many-to-many" or not isinstance(rel.get("id"), str):
+            continue  # its N holds an array of references, not one parent reference
+        inverse = rel.get("inverse")
+        name = parent_ref_name(inverse if isinstance(inverse, str) else None, one["name"])
+        refs.setdefault((many, name), rel["id"])
+    for query in _objects(data.get("queries")):
+        entity = entities.get(query.get("entity"))
+        filters = query.get("filter")
+        if entity is None or not isinstance(filters, dict) or "scope" in query:
+            continue
+        declared = {f.get("name") for f in _objects(entity.get("fields"))}
+        for key, op in filters.items():
+            rel_id = refs.get((entity["id"], key))
+            if op == "eq" and rel_id is not None and key not in declared:
+                del filters[key]
+                if not filters:
+                    del query["filter"]
+                query["scope"] = rel_id
+                break
+    return data
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """The JSON objects of a list (anything else is left for validation to report)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []

@@ -53,7 +53,7 @@ def test_json_queries_and_writes(capsys: pytest.CaptureFixture[str]) -> None:
     assert of_owner["index"] == {"name": "owner_id_1_due_date_1", "keys": [["owner_id", 1], ["due_date", 1]]}
     assert of_owner["blocking_sort"] is False and of_owner["sort_bytes"] == 0
     assert of_owner["mongosh"] == (
-        'db.getCollection("tasks").find({"owner_id": params["owner_id"]}).sort({"due_date": 1})'
+        'db.getCollection("tasks").find({"owner_id": params["Person"]}).sort({"due_date": 1})'
     )
     (write,) = data["writes"]
     assert set(write) >= WRITE_KEYS

@@ -172,7 +172,7 @@ def test_every_problem_of_every_file_is_listed(tmp_path: Path, capsys: pytest.Ca
     ("content", "expected"),
     [
         ("{\n  oops\n}", ":2:3: invalid JSON: expecting property name enclosed in double quotes"),
-        (bad(GOOD, ["format_version"], 2), "$.format_version: format_version 2 is newer"),
+        (bad(GOOD, ["format_version"], 3), "$.format_version: format_version 3 is newer"),
     ],
 )
 def test_subprocess_no_traceback(tmp_path: Path, content: Any, expected: str) -> None:

@@ -227,12 +227,12 @@ def test_too_large_text_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_newer_version_refused_with_named_error(tiny: dict[str, Any]) -> None:
-    tiny["format_version"] = 2
+    tiny["format_version"] = 3
     with pytest.raises(UnsupportedVersionError) as info:
         loads_project(pretty(tiny), "p.json")
     err = info.value
     assert err.location == "$.format_version" and err.line == 3
-    assert "format_version 2 is newer than this Modeller supports (1)" in err.problem
+    assert "format_version 3 is newer than this Modeller supports (2)" in err.problem
 
 
 def test_unknown_older_version_refused(tiny: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from modeller.model import FORMAT_VERSION
 from modeller.persistence import (
     MIGRATIONS,
     MigrationError,
@@ -96,9 +97,10 @@ def test_step_returning_garbage_is_refused() -> None:
         registry.migrate({"format_version": 1}, target=2)
 
 
-def test_default_registry_covers_format_1() -> None:
-    """Format 1 is the first: nothing to migrate yet, and the oldest readable version is 1."""
-    assert MIGRATIONS.oldest_supported(1) == 1
+def test_default_registry_reads_every_published_format() -> None:
+    """Format 1 is the first published one: a chain of steps brings it to today's format."""
+    assert MIGRATIONS.oldest_supported(FORMAT_VERSION) == 1
+    assert [(m.from_version, m.to_version) for m in MIGRATIONS.steps()] == [(1, 2)]
 
 
 def test_loader_applies_registered_migrations(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,6 +112,7 @@ def test_loader_applies_registered_migrations(monkeypatch: pytest.MonkeyPatch) -
         data["entities"] = data.pop("entitys", [])
         return data
 
+    registry.migrator(1, 2)(migrations_module.filter_on_parent_reference_to_scope)
     monkeypatch.setattr(migrations_module, "MIGRATIONS", registry)
     old = {
         "format": "mongo-schema-modeller",
@@ -118,7 +121,7 @@ def test_loader_applies_registered_migrations(monkeypatch: pytest.MonkeyPatch) -
         "entitys": [{"id": "a", "name": "A", "fields": [{"name": "x", "type": "int"}]}],
     }
     project = loads_project(json.dumps(old))
-    assert project.format_version == 1
+    assert project.format_version == FORMAT_VERSION == 2
     assert [e.id for e in project.entities] == ["a"]
 
 

@@ -36,7 +36,7 @@ def test_sample_round_trip_is_byte_identical(sample: Path, tmp_path: Path) -> No
 def test_canonical_text_shape(tiny: dict[str, Any]) -> None:
     text = dumps_project(loads_project(json.dumps(tiny)))
     assert text.endswith("}\n") and not text.endswith("\n\n")
-    assert text.startswith('{\n  "format": "mongo-schema-modeller",\n  "format_version": 1,\n  "name": "Task tracker",')
+    assert text.startswith('{\n  "format": "mongo-schema-modeller",\n  "format_version": 2,\n  "name": "Task tracker",')
     assert "\t" not in text and "\r" not in text
     # defaults are omitted: "strategy": "auto", "required": false never appear
     assert '"strategy"' not in text and '"required": false' not in text

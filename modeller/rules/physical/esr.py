@@ -46,9 +46,20 @@ class EsrPlan:
         return self.eq == ["_id"] and not self.sort and not self.range
 
 
-def plan_query(query: Query, resolve: Resolve, in_max: int) -> EsrPlan:
-    """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical)."""
+def plan_query(query: Query, resolve: Resolve, in_max: int, scope: tuple[str, str] | None = None) -> EsrPlan:
+    """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical).
+
+    ``scope`` is the physical form of ``query.scope`` (``modeller.rules.physical.scopes.esr_scope``): the path
+    of its equality and the reason, the leading equality key. A scope read by ``_id`` (the One's own document,
+    or ``_id: {$in}`` over an array of references) is served by the ``_id`` index alone: it reads a handful of
+    documents, so the filter and sort need no index of their own.
+    """
     plan = EsrPlan()
+    if scope is not None:
+        plan.eq.append(scope[0])
+        plan.reasons[scope[0]] = scope[1]
+        if scope[0] == "_id":
+            return plan
     sort_fields: dict[str, Any] = {}
     for logical, direction in query.sort:
         path = resolve(logical)

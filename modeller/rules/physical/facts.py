@@ -202,7 +202,9 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     standalone, reason = _standalone(ctx, rel, one, many)
     one_id, many_id = one.id, many.id
     ref = f"{rel.inverse or snake(one.name)}_id"
-    many_needs_one = any(ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id])
+    many_needs_one = any(
+        q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id]
+    )
     return RelFacts(
         rel,
         one,

@@ -31,6 +31,7 @@ from modeller.rules.physical.design import (
 )
 from modeller.rules.physical.esr import EsrPlan, plan_query
 from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.scopes import Scope, esr_key, resolve_scope
 
 if TYPE_CHECKING:
     from modeller.rules.physical.resolver import Resolution
@@ -126,11 +127,18 @@ class Step:
 
 @dataclass(slots=True)
 class QueryPlan:
-    """How the design serves one declared query; ``steps[0]`` reads the query's own collection."""
+    """How the design serves one declared query; ``steps[main]`` reads the query's own collection.
+
+    A scope served through a reference the query's own documents do not hold
+    (``_id: {$in}`` over the One's array, or the One of an N) reads that
+    reference first: ``main`` is then 1. Joins follow the main read.
+    """
 
     id: str
     entity: str
     steps: list[Step]
+    main: int = 0
+    scope: Scope | None = None
     blocking_sort: bool = False
     sort_bytes: int = 0
     #: the blocking sort needs more memory than the server allows (``Settings.blocking_sort_max_bytes``)
@@ -141,11 +149,11 @@ class QueryPlan:
 
     @property
     def collection(self) -> str:
-        return self.steps[0].collection
+        return self.steps[self.main].collection
 
     @property
     def index(self) -> IndexUse | None:
-        return self.steps[0].index
+        return self.steps[self.main].index
 
     @property
     def round_trips(self) -> int:
@@ -153,7 +161,7 @@ class QueryPlan:
 
     @property
     def lookups(self) -> list[Step]:
-        return self.steps[1:]
+        return self.steps[self.main + 1 :]
 
     @property
     def docs_examined(self) -> int:
@@ -161,7 +169,7 @@ class QueryPlan:
 
     @property
     def docs_returned(self) -> int:
-        return self.steps[0].docs_returned
+        return self.steps[self.main].docs_returned
 
     @property
     def collection_scan(self) -> bool:
@@ -177,6 +185,7 @@ class QueryPlan:
             "blocking_sort": self.blocking_sort,
             "sort_bytes": self.sort_bytes,
             "sort_over_limit": self.sort_over_limit,
+            "scope": None if self.scope is None else scope_json(self.scope),
             "round_trips": self.round_trips,
             "lookups": [s.lookup_json() for s in self.lookups],
             "docs_examined": self.docs_examined,
@@ -185,6 +194,11 @@ class QueryPlan:
             "unresolved": list(self.unresolved),
             "steps": [s.to_json() for s in self.steps],
         }
+
+
+def scope_json(scope: Scope) -> dict[str, Any]:
+    """A scope in ``design --format json``: the relationship, its physical form and the user's words."""
+    return {"relationship": scope.relationship, "form": scope.kind, "label": scope.label}
 
 
 WriteKind = Literal["copy", "reference-array", "subset", "computed"]
@@ -445,16 +459,20 @@ class _Planner:
         coll = self.colls.get(coll_name)
         if coll is None:  # an entity without documents of its own anywhere (cannot happen for a resolved entity)
             return QueryPlan(q.id, eid, [Step(coll_name, {})], per_sec=q.per_sec)
-        esr = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
+        scope = resolve_scope(ctx, res, q)
+        esr = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max, esr_key(scope))
         count = self.count(coll_name)
         filt: dict[str, Any] = {}
         sel_index = 1.0  # selectivity of the predicates the chosen index bounds
         sel_all = 1.0
         selectivity: dict[str, float] = {}
         text_paths: list[str] = []
+        first = self.scope_first(scope)
+        if scope is not None and scope.path is not None:
+            filt[scope.path], selectivity[scope.path] = self.scope_filter(scope, coll_name, eid)
         for logical, op in q.filter.items():
             path = res.resolve_path(eid, logical)
-            if path is None:
+            if path is None or path in filt:
                 continue
             if op in ("eq", "ci"):
                 filt[path] = Param(logical)
@@ -502,7 +520,10 @@ class _Planner:
         matched = _docs(count, sel_all)
         examined = count if use is None else _docs(count, sel_index)
         sort_served = bool(use is not None and use.sort)
-        blocking = bool(esr.sort) and not sort_served
+        sorting = list(esr.sort)
+        if scope is not None and scope.kind == "ids":  # the few documents of the One's array, sorted in memory
+            sorting = [(res.resolve_path(eid, k) or k, d) for k, d in q.sort]
+        blocking = bool(sorting) and not sort_served
         if q.limit is not None and not blocking:
             # documents come in the sort (or index) order: the scan stops once ``limit`` have matched
             share = matched / examined if examined else 1.0
@@ -515,37 +536,72 @@ class _Planner:
         main = Step(
             coll_name,
             filt,
-            sort=list(esr.sort),
+            sort=sorting,
             limit=q.limit,
             collation=esr.collation,
             index=use,
             docs_examined=examined,
             docs_returned=returned,
         )
-        steps = [main]
+        steps = [*first, main]
+        main_no = len(steps)
         projection = [p for p in (res.resolve_path(eid, name) for name in q.projection) if p is not None]
         for rel_id in res.query_joins.get(q.id, ()):
             facts = ctx.rel_by_id.get(rel_id)
             if facts is None:
                 continue
-            join = self.join(facts, eid, coll_name, returned)
+            join = self.join(facts, eid, coll_name, returned, main_no)
             if join is not None:
                 steps.append(join)
                 if projection and join.local_field is not None:
                     projection.append(join.local_field)
         main.projection = _no_collisions(projection)
+        unresolved = list(esr.unresolved)
+        if scope is not None and scope.path is None:
+            unresolved.insert(0, scope.label)
         return QueryPlan(
             q.id,
             eid,
             steps,
+            main=len(first),
+            scope=scope,
             blocking_sort=blocking,
             sort_bytes=sort_bytes,
             sort_over_limit=sort_bytes > s.blocking_sort_max_bytes,
             per_sec=q.per_sec,
-            unresolved=list(esr.unresolved),
+            unresolved=unresolved,
         )
 
-    def join(self, facts: RelFacts, eid: str, coll_name: str, first_docs: int) -> Step | None:
+    def scope_first(self, scope: Scope | None) -> list[Step]:
+        """The read a scope needs before the query's own: the One's array of ids, or the N's reference to its One."""
+        if scope is None or scope.first_entity is None or scope.first_path is None:
+            return []
+        coll = self.res.location.get(scope.first_entity, ("", ""))[0]
+        return [
+            Step(
+                coll,
+                {"_id": Param(scope.param)},
+                projection=[scope.first_path],
+                index=_first_key_index([], "_id"),
+                docs_examined=1,
+                docs_returned=1,
+                relationship=scope.relationship,
+            )
+        ]
+
+    def scope_filter(self, scope: Scope, coll: str, eid: str) -> tuple[Any, float]:
+        """The scope's predicate in the query's own read, and the share of the collection it matches."""
+        assert scope.path is not None
+        count = max(self.count(coll), 1)
+        if scope.first_path is not None:  # _id in the ids the first read returned
+            facts = self.ctx.rel_by_id[scope.relationship]
+            wanted = facts.n_typ if scope.kind == "ids" else 1
+            return {"$in": Ref(1, scope.first_path)}, min(wanted / count, 1.0)
+        if scope.kind in ("embedded", "holder"):  # the One's own document, or the One whose array holds the N
+            return Param(scope.param), 1 / count
+        return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
+
+    def join(self, facts: RelFacts, eid: str, coll_name: str, first_docs: int, main_no: int = 1) -> Step | None:
         """The read that fetches the related documents of ``first_docs`` documents through ``facts``' references."""
         strategy = self.res.plans[facts.rel_id].strategy
         nodes = self.rel_nodes(facts)
@@ -559,21 +615,21 @@ class _Planner:
             own = [(c, p) for c, p in arrays if c == coll_name]
             if strategy in ("child-refs", "two-way") and own:
                 local = _id_path(own[0][1], self.nodes(coll_name))
-                return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs * n_per)
+                return self._step(target, "_id", Ref(main_no, local), local, "_id", facts, first_docs * n_per)
             theirs = [(c, p) for c, p in refs if c == target]
             if theirs:
                 foreign = theirs[0][1]
-                return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs * n_per)
+                return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, first_docs * n_per)
             return None
         target = one_loc[0]  # the One of each N read
         own_refs = [(c, p) for c, p in refs if c == coll_name]
         if own_refs:
             local = own_refs[0][1]
-            return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs)
+            return self._step(target, "_id", Ref(main_no, local), local, "_id", facts, first_docs)
         theirs_arr = [(c, p) for c, p in arrays if c == target]
         if theirs_arr:
             foreign = _id_path(theirs_arr[0][1], self.nodes(target))
-            return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs)
+            return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, first_docs)
         return None
 
     def _step(self, coll: str, path: str, values: Ref, local: str, foreign: str, facts: RelFacts, wanted: int) -> Step:
@@ -727,7 +783,8 @@ def plan_design(
     queries: list[QueryPlan] = []
     for q in ctx.queries:
         key: list[Any] = [q, unit_of.get(q.entity)]
-        for rel_id in dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()))):  # declared and implied joins
+        scoped = (q.scope,) if q.scope is not None else ()
+        for rel_id in dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()), *scoped)):  # joins and the scope
             facts = ctx.rel_by_id.get(rel_id)
             if facts is not None:
                 key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]

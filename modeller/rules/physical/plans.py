@@ -223,7 +223,7 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
     if plan.strategy == "extended-ref":
         ref = f"{rel.inverse or snake(facts.one.name)}_id"
         plan.keep_ref_field = facts.many_needs_one or any(
-            ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
+            q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
             for q in ctx.queries_of[facts.many_id]
         )
     return plan

@@ -43,6 +43,7 @@ from modeller.rules.physical.index_reasons import (
 from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
 
@@ -903,7 +904,7 @@ def _query_index(
 ) -> None:
     s = ctx.settings
     qid = q.id
-    plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
+    plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max, esr_scope(ctx, res, q))
     res.query_plans[qid] = plan
     joins = []
     for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
