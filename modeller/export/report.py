@@ -379,7 +379,7 @@ def _access_section(design: Design, project: Project) -> list[str]:
                 f"{step.docs_examined} document(s) examined, {step.docs_returned} returned."
             )
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
-        out.append(f"- Round trips: {len(plan.steps)}; lookups: {len(plan.steps) - 1}; blocking sort: {sort}.")
+        out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
         out.append("")
         out.extend(fenced(query_mongosh(plan), "js"))
         out.append("")

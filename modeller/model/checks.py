@@ -233,7 +233,7 @@ def _scope_problem(
     """Why ``scope`` cannot be this relationship: it must exist and touch the query's entity."""
     rel = rels.get(rel_id)
     if rel is None:
-        return f"no relationship has id {rel_id!r}; pick a relationship of {queried.name!r} (For one:)"
+        return f"no relationship has id {rel_id!r}; pick a relationship of {queried.name!r} or remove the scope"
     if queried.id in (rel.one, rel.many):
         return None
     ends = [entities[e].name if e in entities else e for e in (rel.one, rel.many)]

@@ -12,7 +12,7 @@ from modeller.model.checks import MAX_NESTING
 
 BASE: dict[str, Any] = {
     "format": "mongo-schema-modeller",
-    "format_version": 1,
+    "format_version": 2,
     "name": "Shop",
     "entities": [
         {
@@ -288,3 +288,35 @@ def test_all_problems_are_reported_together() -> None:
         relationships=with_rel(many="ghost"), queries=query(filter={"zz": "eq"}), layout={"nobody": {"x": 0, "y": 0}}
     )
     assert len(found) == 3
+
+
+@pytest.mark.parametrize("entity", ["task", "person"])  # the Tasks of one Person; the Person of one Task
+def test_a_scope_names_a_relationship_of_the_query_entity(entity: str) -> None:
+    assert problems(queries=[{"id": "q", "entity": entity, "scope": "person_tasks"}]) == []
+
+
+def test_a_scope_elsewhere_or_nowhere_is_one_located_message() -> None:
+    entities = [*BASE["entities"], {"id": "tag", "name": "Tag", "fields": []}]
+    assert problems(entities=entities, queries=[{"id": "q", "entity": "tag", "scope": "person_tasks"}]) == [
+        (
+            "$.queries[0].scope",
+            "relationship 'person_tasks' links 'Person' and 'Task', not 'Tag'; "
+            "pick a relationship of 'Tag' or remove the scope",
+        )
+    ]
+    assert problems(queries=query(scope="person_taks")) == [
+        (
+            "$.queries[0].scope",
+            "no relationship has id 'person_taks'; pick a relationship of 'Task' or remove the scope",
+        )
+    ]
+
+
+def test_a_related_field_in_the_projection_is_checked_against_the_joined_entity() -> None:
+    assert problems(queries=query(projection=["person.name"], joins=["person_tasks"])) == []
+    assert problems(queries=query(projection=["due_date", "person.nme"], joins=["person_tasks"])) == [
+        (
+            "$.queries[0].projection[1]",
+            "'Person' (joined as 'person') has no field 'nme'; name a field of 'Person' or fix the name",
+        )
+    ]

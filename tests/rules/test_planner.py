@@ -296,7 +296,7 @@ def test_scope_through_an_extended_reference_and_a_bucket_uses_the_reference_ind
     hour = plan_of(iot, "sensor_hour")  # readings bucketed per sensor: one bucket document per hour
     assert hour.collection == "sensor_data" and hour.index is not None
     assert hour.index.keys == (("sensor_id", 1), ("start", -1)) and hour.index.eq == 1 and hour.index.sort
-    assert hour.steps[0].filter["sensor_id"] == Param("sensor_id")
+    assert hour.steps[0].filter["sensor_id"] == Param("Sensor")  # the scope: the id of one Sensor
 
 
 # ------------------------------------------------------------------------------------------ writes
