@@ -6,7 +6,7 @@ New objects get ids from the palette's default name (``entity``, ``event``,
 of the project file cryptic, so the properties panel *offers* the id derived
 from the name. The rule stays safe by being an offer (never a silent change)
 and by renaming through :class:`modeller.ui.commands.rename_id.RenameIdCommand`,
-which moves every reference (relationship ends, query entity and joins, layout,
+which moves every reference (relationship ends, query entity, joins and scope, layout,
 overrides) in one undo entry. An id that does not look generated is never offered a change;
 any id can still be renamed by hand, through the same command.
 """
@@ -129,9 +129,10 @@ def retarget(project: Project, kind: IdKind, old: str, new: str) -> Retarget:
                 queries.append((query, query.model_copy(update={"entity": new})))
     elif kind == "relationship":
         for query in project.queries:
-            if old in query.joins:
+            if old in query.joins or query.scope == old:
                 joins = [new if j == old else j for j in query.joins]
-                queries.append((query, query.model_copy(update={"joins": joins})))
+                scope = new if query.scope == old else query.scope
+                queries.append((query, query.model_copy(update={"joins": joins, "scope": scope})))
     overrides = [_retarget_override(o, kind, old, new) for o in project.overrides]
     changed = overrides != list(project.overrides)
     return Retarget(rels, queries, overrides if changed else None)

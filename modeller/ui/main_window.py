@@ -45,6 +45,7 @@ from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.properties_panel import PropertiesPanel
 from modeller.ui.panels.queries_panel import QueriesPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
+from modeller.ui.query_highlight import QueryHighlight
 from modeller.ui.recovery import RecoveryStore
 from modeller.ui.theme.icons import icon
 from modeller.ui.theme.theme import (
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self.palette_panel.add_requested.connect(lambda key: self.view.add_template(key))
         self.scene.selectionChanged.connect(self._selection_changed)
+        self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
@@ -451,6 +453,7 @@ class MainWindow(QMainWindow):
 
     def _analysed(self, analysis: object) -> None:
         self.scene.set_analysis(analysis)
+        self.query_highlight.refresh(analysis)
         rel_id = self.properties.relationship_editor.rel_id
         if rel_id:
             self.properties.relationship_editor.set_engine_strategy(self._engine_strategy(rel_id))

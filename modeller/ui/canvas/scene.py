@@ -8,6 +8,7 @@ changes the model through a ``MoveCommand`` on release.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, Signal
@@ -155,6 +156,24 @@ class CanvasScene(QGraphicsScene):
             for rel_id in self.relationship_items:
                 if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
                     self._refresh_relationship(rel_id)
+
+    def highlight_query(self, entity_ids: Iterable[str] = (), rel_ids: Iterable[str] = ()) -> None:
+        """Mark the cards and lines a selected query touches; empty arguments clear the marks.
+
+        Separate from the selection: selecting a query does not change what is selected on the canvas.
+        """
+        entities, rels = set(entity_ids), set(rel_ids)
+        for entity_id, item in self.entity_items.items():
+            item.set_query_highlight(entity_id in entities)
+        for rel_id, line in self.relationship_items.items():
+            line.set_query_highlight(rel_id in rels)
+
+    def query_highlighted(self) -> tuple[set[str], set[str]]:
+        """(entity ids, relationship ids) marked by ``highlight_query`` (tests and the status bar read this)."""
+        return (
+            {i for i, item in self.entity_items.items() if item.query_highlight},
+            {i for i, line in self.relationship_items.items() if line.query_highlight},
+        )
 
     def badge(self, rel: Relationship) -> tuple[str, bool]:
         """Badge text and whether the user chose it: ``embed`` (user) or ``auto → parent-ref`` (engine)."""

@@ -61,11 +61,12 @@ def delete_command(
         parts += [_count(len(queries), "query", "queries")] if queries else []
         text = "Delete " + ", ".join(parts)
     parent = DeleteCommand(document, text)
-    # surviving queries stop joining relationships that go away
+    # surviving queries stop joining (or being scoped by) relationships that go away
     for query in project.queries:
-        if query.id not in gone_queries and gone_rels & set(query.joins):
+        if query.id not in gone_queries and (gone_rels & set(query.joins) or query.scope in gone_rels):
             kept = [j for j in query.joins if j not in gone_rels]
-            EditQueryCommand(document, query.model_copy(update={"joins": kept}), parent=parent)
+            scope = None if query.scope in gone_rels else query.scope
+            EditQueryCommand(document, query.model_copy(update={"joins": kept, "scope": scope}), parent=parent)
     for query_id in queries:
         RemoveQueryCommand(document, query_id, parent)
     for rel_id in rels:

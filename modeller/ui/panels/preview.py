@@ -42,6 +42,7 @@ from modeller.rules.framework.analysis import Analysis
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 from modeller.ui.document import ProjectDocument
 from modeller.ui.panels.design_index import design_index
+from modeller.ui.panels.query_plans_tab import QueryPlansTab
 from modeller.ui.widgets.highlighter import CodeHighlighter
 
 #: how long the Diagram tab lets ``dot`` run before giving up
@@ -259,9 +260,9 @@ class _SampleMaker(QObject):
 
 
 class PreviewPanel(QWidget):
-    """Tabs Document / Indexes / Validator / Script / Diagram for the chosen collection."""
+    """Tabs Document / Indexes / Validator / Script for the chosen collection, Queries and Diagram for the design."""
 
-    TABS = ("Document", "Indexes", "Validator", "Script", "Diagram")
+    TABS = ("Document", "Indexes", "Validator", "Script", "Queries", "Diagram")
 
     #: the Diagram tab finished rendering (tests and the status bar listen)
     diagram_rendered = Signal(str)
@@ -323,6 +324,9 @@ class PreviewPanel(QWidget):
         script_layout.addLayout(bar)
         script_layout.addWidget(self.script_view, 1)
         self.tabs.addTab(script_tab, "Script")
+
+        self.queries_tab = QueryPlansTab()
+        self.tabs.addTab(self.queries_tab, "Queries")
 
         self.diagram_notice = QLabel()
         self.diagram_notice.setWordWrap(True)
@@ -443,6 +447,10 @@ class PreviewPanel(QWidget):
             self.validator_view.setPlainText(validator_json(coll) if coll is not None else "")
         elif name == "Script":
             self.script_view.setPlainText(self.script_text())
+        elif name == "Queries":
+            self.queries_tab.show_plans(
+                self.analysis.design if self.analysis is not None else None, self.document.project
+            )
 
     def _fill_document(self, coll: CollectionDesign | None) -> None:
         self._sample_ticket += 1  # a sample still being generated is for another collection now

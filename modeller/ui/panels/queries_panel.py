@@ -1,7 +1,11 @@
 """The Queries dock: the declared access patterns and an editor for each.
 
 Filters (field + eq/in/range/regex/ci/text/geo), sort, projection, joins and
-frequency feed the engine's index and embedding advice.
+frequency feed the engine's index and embedding advice. "For one:" is the
+query's scope in the user's words: the entity at the other end of one of the
+query entity's relationships (the Tasks of one Person); how it is served is
+the engine's business. The projection offers the fields of related entities
+(``owner.name``) as well as the entity's own.
 """
 
 from __future__ import annotations
@@ -9,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -24,7 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from modeller.model import Query
+from modeller.model import Query, Relationship
+from modeller.model.conventions import embed_field, extended_ref_field
 from modeller.model.paths import iter_paths
 from modeller.model.vocabulary import FILTER_OPS
 from modeller.ui.commands import AddQueryCommand, EditQueryCommand, delete_command
@@ -44,6 +50,49 @@ OP_HELP = {
     "text": "full-text search",
     "geo": "geospatial",
 }
+
+
+def scope_choices(document: ProjectDocument, entity_id: str) -> list[tuple[str, str | None]]:
+    """ "For one:" choices of a query on ``entity_id``: the other end's name and the relationship's label, never ids.
+
+    On the N side the choice reads "the Tasks of one *Person (owner)*"; on the
+    One side "the Person of one *Task (tasks)*".
+    """
+    out: list[tuple[str, str | None]] = [("(all documents)", None)]
+    for rel in document.relationships_of(entity_id):
+        on_many = rel.many == entity_id
+        other = document.entity(rel.one if on_many else rel.many)
+        name = other.name if other is not None else "?"
+        role = (rel.inverse or rel.name) if on_many else (rel.name or rel.inverse)
+        out.append((f"{name} ({role})" if role else name, rel.id))
+    return out
+
+
+def related_fields(document: ProjectDocument, entity_id: str) -> list[tuple[str, str]]:
+    """(menu text, projection path) of the fields a query on ``entity_id`` can show through its relationships.
+
+    The path goes through the name the related entity has on this side (``owner.name``, ``tasks.due_date``),
+    the same names the project checks accept (``modeller.model.conventions``).
+    """
+    out: list[tuple[str, str]] = []
+    for rel in document.relationships_of(entity_id):
+        for via, other_id in _sides(rel, entity_id):
+            other = document.entity(other_id)
+            if other is None:
+                continue
+            head = extended_ref_field(rel, other) if via == "many" else embed_field(rel, other)
+            out.extend((f"{other.name} ({head}) → {path}", f"{head}.{path}") for path, _f in iter_paths(other.fields))
+    return out
+
+
+def _sides(rel: Relationship, entity_id: str) -> list[tuple[str, str]]:
+    """(which side ``entity_id`` is on, the other end) for each side it is on (a self-relationship: both)."""
+    sides = []
+    if rel.many == entity_id:
+        sides.append(("many", rel.one))
+    if rel.one == entity_id:
+        sides.append(("one", rel.many))
+    return sides
 
 
 def query_label(document: ProjectDocument, query: Query) -> str:
@@ -88,10 +137,25 @@ class QueryEditor(QWidget):
         f = self.form
         f.text(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
         self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
+        self.scope = f.choice(
+            ["scope"],
+            "For one",
+            "Read the documents that belong to one of these (the Tasks of one Person), or the one this belongs to;\n"
+            "the engine decides how: a reference with an index, the ids in an array, or the embedded array",
+            [("(all documents)", None)],
+        )
         f.number(["per_sec"], "Per second", "How often the query runs")
         f.number(["limit"], "Limit", "Page size", integer=True)
         f.check(["hot"], "Hot path (latency matters)", "The query is on a latency-critical path")
-        f.names(["projection"], "Projection", "Fields returned, comma-separated (empty: whole document)")
+        self.projection = f.names(
+            ["projection"], "Projection", "Fields returned, comma-separated (empty: whole document)"
+        )
+        self.add_field = QPushButton("Add field ▾")
+        self.add_field.setToolTip("Add a field to the projection: the entity's own, or a related entity's")
+        self.add_field_menu = QMenu(self.add_field)
+        self.add_field_menu.aboutToShow.connect(self._fill_field_menu)
+        self.add_field.setMenu(self.add_field_menu)
+        f.row("", self.add_field)
         self.filters = PairTable(
             ("Filter field", "Operator"),
             FILTER_OPS,
@@ -118,6 +182,7 @@ class QueryEditor(QWidget):
         document.query_changed.connect(lambda key: self.reload() if key == self.query_id else None)
         for signal in (document.entity_added, document.entity_removed, document.entity_changed):
             signal.connect(lambda _id: self._refresh_entities())
+        document.project_reset.connect(self._refresh_entities)  # an opened file: its entities are the choices
         self._refresh_entities()
 
     def _buttons(self, table: PairTable, add: Any, what: str) -> QHBoxLayout:
@@ -150,6 +215,7 @@ class QueryEditor(QWidget):
         query = self.query()
         if query is None:
             return
+        self.scope.set_choices(scope_choices(self.document, query.entity))
         self.form.load(query)
         self.filters.set_rows(list(query.filter.items()))
         self.sort.set_rows([(f, str(d)) for f, d in query.sort])
@@ -174,6 +240,13 @@ class QueryEditor(QWidget):
             return str(err)
         if new == query:
             return None
+        if list(path) == ["entity"] and new.scope is not None:
+            rel = self.document.relationship(new.scope)
+            if rel is None or new.entity not in (rel.one, rel.many):
+                new = new.model_copy(update={"scope": None})  # the scope belonged to the other entity
+        if list(path) in (["scope"], ["entity"]):
+            merge = False  # a choice is one gesture: one undo entry each
+            text = text or ("Edit query scope (For one)" if path[0] == "scope" else None)
         key = ("query", query.id, "/".join(str(p) for p in path)) if merge else None
         self.document.push(EditQueryCommand(self.document, new, text or f"Edit query {query.id}: {path[-1]}", key))
         return None
@@ -198,6 +271,29 @@ class QueryEditor(QWidget):
             self._show("sort direction must be 1 or -1")
             return
         self._show(self.apply(["sort"], value, "Edit query sort", merge=False))
+
+    def _fill_field_menu(self) -> None:
+        """The entity's own fields, then each related entity's, as one menu (filled when opened)."""
+        menu = self.add_field_menu
+        menu.clear()
+        query = self.query()
+        entity = self.document.entity(query.entity) if query else None
+        if query is None or entity is None:
+            return
+        for path, _field in iter_paths(entity.fields):
+            menu.addAction(path).triggered.connect(lambda _c=False, p=path: self.add_projection(p))
+        related = related_fields(self.document, entity.id)
+        if related:
+            menu.addSection("Related (through a relationship)")
+        for text, path in related:
+            menu.addAction(text).triggered.connect(lambda _c=False, p=path: self.add_projection(p))
+
+    def add_projection(self, path: str) -> None:
+        """Append ``path`` to the projection: one undoable edit."""
+        query = self.query()
+        if query is None or path in query.projection:
+            return
+        self._show(self.apply(["projection"], [*query.projection, path], f"Show {path} in the query", merge=False))
 
     def _commit_joins(self) -> None:
         joins = [
@@ -239,6 +335,9 @@ class QueryEditor(QWidget):
 
 class QueriesPanel(QWidget):
     """List of queries (add/remove) above the editor of the selected one."""
+
+    #: the selected query changed (its id, or None when nothing is selected): the canvas highlights what it touches
+    query_selected = Signal(object)
 
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -290,11 +389,14 @@ class QueriesPanel(QWidget):
         self.list.blockSignals(False)
         if current is not None and self.document.query(current) is None:
             self.editor.show_query(None)
+            self.query_selected.emit(None)
         self.add_button.setEnabled(bool(self.document.project.entities))
 
     def _selected(self) -> None:
         item = self.list.currentItem()
-        self.editor.show_query(str(item.data(Qt.ItemDataRole.UserRole)) if item else None)
+        query_id = str(item.data(Qt.ItemDataRole.UserRole)) if item else None
+        self.editor.show_query(query_id)
+        self.query_selected.emit(query_id)
 
     def select(self, query_id: str) -> None:
         for i in range(self.list.count()):

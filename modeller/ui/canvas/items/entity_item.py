@@ -10,6 +10,7 @@ from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import ArrayItems, Entity, Field
+from modeller.ui.canvas.items.query_highlight import HALO, paint_card_halo
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
@@ -111,6 +112,8 @@ class EntityItem(QGraphicsItem):
         #: worst open warning/error of the engine, and the entity this one is embedded in
         self.marker: str | None = None
         self.embedded_in: str | None = None
+        #: the query selected in the Queries dock or tab reads this entity's documents
+        self.query_highlight = False
         self.setFlags(
             QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
             | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
@@ -163,6 +166,12 @@ class EntityItem(QGraphicsItem):
         self.setToolTip("\n".join(tip))
         self.update()
 
+    def set_query_highlight(self, on: bool) -> None:
+        """Mark the card as read by the selected query (``CanvasScene.highlight_query``); repaint only on change."""
+        if on != self.query_highlight:
+            self.query_highlight = on
+            self.update()
+
     def set_advice(self, marker: str | None, embedded_in: str | None) -> None:
         """A severity marker and an "embedded in X" note from the latest analysis; repaint only on change."""
         if (marker, embedded_in) != (self.marker, self.embedded_in):
@@ -184,7 +193,7 @@ class EntityItem(QGraphicsItem):
         return QRectF(c.x() - 8, c.y() - 8, 16, 16)
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-3, -3, 11, 3)
+        return self._rect.adjusted(-HALO, -HALO, 11, HALO)  # room for the query halo outside the card
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -201,6 +210,8 @@ class EntityItem(QGraphicsItem):
             self._kind, colors.header
         )
         selected = self.isSelected()
+        if self.query_highlight:
+            paint_card_halo(painter, rect, style.radius)
         border = colors.selection if selected else (colors.hover if self._hover else colors.card_border)
         painter.setPen(QPen(border, 2.5 if selected else 1.2))
         painter.setBrush(QBrush(colors.card))

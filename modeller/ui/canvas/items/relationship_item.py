@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import Relationship
 from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, draw_end, glyph_pen
+from modeller.ui.canvas.items.query_highlight import paint_line_halo
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
@@ -82,6 +83,8 @@ class RelationshipItem(QGraphicsItem):
         self._label_fit = ""
         #: worst open warning/error of the engine about this relationship
         self.marker: str | None = None
+        #: the query selected in the Queries dock or tab goes through this relationship (scope or join)
+        self.query_highlight = False
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         # exposedRect lets paint skip glyphs and badges that are off-screen (long lines on big diagrams)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
@@ -230,6 +233,12 @@ class RelationshipItem(QGraphicsItem):
         badge = self._badge_rect()
         return QRectF(badge.left() - 17, badge.center().y() - 7.5, 15, 15)
 
+    def set_query_highlight(self, on: bool) -> None:
+        """Mark the line as used by the selected query (``CanvasScene.highlight_query``); repaint only on change."""
+        if on != self.query_highlight:
+            self.query_highlight = on
+            self.update()
+
     def boundingRect(self) -> QRectF:
         return self._bounds
 
@@ -256,6 +265,8 @@ class RelationshipItem(QGraphicsItem):
         style, colors = self._style, self._style.colors
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         color = colors.line_selected if self.isSelected() else colors.line
+        if self.query_highlight:
+            paint_line_halo(painter, self._path)
         pen = QPen(color, 2.2 if self.isSelected() else 1.4)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
