@@ -75,6 +75,10 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
     if kind == "add-query":
         q = Query(id=f"q_new_{choice}_{len(queries)}", entity=e.id, filter={e.fields[0].name: "eq"}, hot=True)
         return project.model_copy(update={"queries": (*queries, q)})
+    if kind == "add-scoped-query" and r is not None:  # the N of one One, or the One of one N
+        side = r.many if choice % 2 == 0 else r.one
+        q = Query(id=f"q_scope_{choice}_{len(queries)}", entity=side, scope=r.id, per_sec=choice % 7)
+        return project.model_copy(update={"queries": (*queries, q)})
     if kind == "drop-query" and queries:
         return project.model_copy(update={"queries": queries[1:]})
     if kind == "move-entity":
@@ -116,6 +120,7 @@ EDITS = [
     "denormalize",
     "drop-relationship",
     "add-query",
+    "add-scoped-query",
     "drop-query",
     "move-entity",
     "rel-flags",

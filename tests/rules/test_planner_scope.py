@@ -148,3 +148,27 @@ def test_every_scope_form_writes_valid_mongosh(tmp_path: Path) -> None:
     script.write_text("\n".join(chunks), encoding="utf-8")
     proc = subprocess.run([node_binary(), "--check", str(script)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+# ------------------------------------------------------------------------------------------ incremental
+
+
+def test_a_strategy_change_replans_the_scoped_queries_as_a_fresh_analysis_does() -> None:
+    from modeller.persistence import load_project
+    from modeller.rules.engine import Analyser
+    from tests.rules.test_planner import SAMPLES
+
+    p = load_project(SAMPLES / "task-tracker.modeller.json")
+    owner = p.queries[0].model_copy(update={"id": "owner", "scope": "person_tasks", "filter": {}, "joins": ()})
+    p = p.model_copy(update={"queries": (*p.queries, owner)})  # the Person of one Task, beside the Tasks of one Person
+    analyser = Analyser()
+    analyser.analyse(p)
+    forms = set()
+    for strategy in ("child-refs", "parent-ref", "embed", "two-way", "extended-ref"):
+        rel = p.relationships[0].model_copy(update={"strategy": strategy})
+        p = p.model_copy(update={"relationships": (rel,)})
+        incremental = [q.to_json() for q in analyser.analyse(p).design.queries]
+        assert incremental == [q.to_json() for q in analyse(p).design.queries], strategy
+        forms.update((q["id"], q["scope"]["form"]) for q in incremental if q["scope"] is not None)
+    assert {f for qid, f in forms if qid == "tasks_of_owner"} == {"ids", "reference", "embedded"}
+    assert {f for qid, f in forms if qid == "owner"} == {"holder", "via-many", "inside"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from modeller.export.query_plans import query_mongosh
 from modeller.ui.main_window import MainWindow
 
-from .live_helpers import open_sample
+from .live_helpers import SAMPLES, open_sample
 
 
 def select_in_dock(window: MainWindow, query_id: str) -> None:
@@ -51,16 +52,21 @@ def test_a_person_query_is_scoped_from_the_one_side(make_window) -> None:
 
 
 def test_changing_the_entity_drops_a_scope_that_no_longer_fits_in_the_same_step(make_window) -> None:
-    window = open_sample(make_window, "host-logs")
-    select_in_dock(window, "latest_messages_of_host")
-    assert window.document.query("latest_messages_of_host").scope == "host_logmsgs"
+    window = open_sample(make_window, "ecommerce")
+    select_in_dock(window, "active_orders_of_user")
     editor = window.queries.editor
     undo = window.document.undo_stack
     before = undo.count()
-    # host_logmsgs also touches Host: the scope stays (now "the Host of one Log message")
-    editor.entity.combo.setCurrentIndex(editor.entity.combo.findData("host"))
-    assert window.document.query("latest_messages_of_host").scope == "host_logmsgs"
-    assert undo.count() == before + 1
+    # user_orders also touches User: the scope stays (now "the User of one Order")
+    editor.entity.combo.setCurrentIndex(editor.entity.combo.findData("user"))
+    assert window.document.query("active_orders_of_user").scope == "user_orders"
+    assert scope_texts(window) == ["(all documents)", "Order (user)"]
+    # Product has nothing to do with user_orders: the scope goes with the same edit
+    editor.entity.combo.setCurrentIndex(editor.entity.combo.findData("product"))
+    assert window.document.query("active_orders_of_user").scope is None
+    assert undo.count() == before + 2
+    undo.undo()
+    assert window.document.query("active_orders_of_user").scope == "user_orders"
 
 
 def test_related_fields_are_offered_for_the_projection_and_added_in_one_step(make_window) -> None:
@@ -98,20 +104,22 @@ def test_the_queries_tab_shows_each_plan_in_the_user_words_with_its_mongosh(make
     assert QApplication.clipboard().text() == query_mongosh(plan)
 
 
-def test_a_blocking_sort_is_shown_against_the_server_limit(make_window) -> None:
-    window = open_sample(make_window, "task-tracker")
-    select_in_dock(window, "tasks_of_owner")
-    window.queries.editor.scope.combo.setCurrentIndex(0)  # all tasks by due date: no equality left
-    window.queries.editor.apply(["limit"], None, merge=False)
+def test_a_blocking_sort_and_a_first_read_are_shown(make_window, tmp_path: Path) -> None:
+    # with child-refs, the Tasks of one Person are read by _id from the Person's array and sorted in memory
+    data = json.loads((SAMPLES / "task-tracker.modeller.json").read_text(encoding="utf-8"))
+    data["relationships"][0]["strategy"] = "child-refs"
+    path = tmp_path / "child-refs.modeller.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    window = make_window(use_engine=True)
+    assert window.open_path(path, ask=False)
     window.analysis.run_now()
     window.preview.show_tab("Queries")
     window.preview.queries_tab.select("tasks_of_owner")
     text = window.preview.queries_tab.plan_view.toPlainText()
-    plan = next(p for p in window.preview.analysis.design.queries if p.id == "tasks_of_owner")  # type: ignore[union-attr]
-    if plan.blocking_sort:
-        assert "blocking sort in memory" in text and "of the server's 100.0 MB" in text
-    else:  # the engine gave the sort its own index
-        assert plan.index is not None and plan.index.sort and "no blocking sort" in text
+    assert "first, the reference the scope needs" in text and "people" in text
+    assert "blocking sort in memory" in text and "of the server's 100.0 MB" in text
+    assert "over the limit" not in text
+    assert "2 round trips" in text
 
 
 def test_the_queries_tab_is_regenerated_only_when_visible(make_window) -> None:
@@ -135,16 +143,23 @@ def test_selecting_a_query_marks_what_it_touches_and_clearing_removes_the_marks(
     assert scene.query_highlighted() == (set(), set())
 
 
-def test_a_query_without_joins_marks_only_its_entity_and_the_tab_drives_the_dock(make_window) -> None:
+def test_a_scoped_query_marks_both_ends_and_the_tab_drives_the_dock(make_window) -> None:
     window = open_sample(make_window, "task-tracker")
     window.preview.show_tab("Queries")
     tab = window.preview.queries_tab
-    tab.list.setCurrentRow(2)  # tasks_of_owner: scoped by person_tasks
+    tab.list.setCurrentRow(2)  # tasks_of_owner: scoped by person_tasks, no join
     assert window.scene.query_highlighted() == ({"task", "person"}, {"person_tasks"})
     assert window.queries.editor.query_id == "tasks_of_owner"
-    window.document.undo_stack.push  # noqa: B018 - the marks follow a removal of the query
-    window.queries.remove_query()
+    window.queries.remove_query()  # the marks go with the query
     assert window.scene.query_highlighted() == (set(), set())
+    window.document.undo_stack.undo()
+    assert window.scene.query_highlighted() == (set(), set())  # a restored query is not selected again
+
+
+def test_a_query_on_its_own_marks_only_its_entity(make_window) -> None:
+    window = open_sample(make_window, "ecommerce")
+    select_in_dock(window, "products_of_brand")
+    assert window.scene.query_highlighted() == ({"product"}, set())
 
 
 def test_screenshot_of_the_queries_tab_and_the_marks(make_window, tmp_path: Path) -> None:
