@@ -130,7 +130,8 @@ def query_line(plan: QueryPlan) -> str:
             f"{step.relationship} from {step.collection} by {_index_text(step.index)}" for step in plan.lookups
         )
         parts.append(f"{plan.round_trips} round trips (joins {joins})")
-    return neutralize(f"query {plan.id}: " + "; ".join(parts))
+    scope = f" ({plan.scope.label})" if plan.scope is not None else ""
+    return neutralize(f"query {plan.id}{scope}: " + "; ".join(parts))
 
 
 def write_line(write: WritePlan) -> str:

@@ -368,6 +368,8 @@ def _access_section(design: Design, project: Project) -> list[str]:
     out: list[str] = []
     for plan in design.queries:
         out.extend([f"### {prose(labels.get(plan.id, plan.id))}", ""])
+        if plan.scope is not None:
+            out.append(f"- Reads {prose(plan.scope.label)}.")
         for n, step in enumerate(plan.steps, start=1):
             index = (
                 code(step.index.name) + " (" + ", ".join(f"{code(path)} {role}" for path, role in key_roles(step)) + ")"

@@ -71,8 +71,8 @@ def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str
     assert code == 0
     lines = out.splitlines()
     assert (
-        "  query posts_of_author: posts by index author_id_1_created_at_-1; examines about 4 documents, returns 4"
-        in (lines)
+        "  query posts_of_author (the Posts of one User): posts by index author_id_1_created_at_-1; "
+        "examines about 4 documents, returns 4" in (lines)
     )
     assert any(
         line.startswith("  copy (user_posts): user.name changes -> update posts by author._id using a collection scan")
