@@ -468,7 +468,7 @@ class _Planner:
         selectivity: dict[str, float] = {}
         text_paths: list[str] = []
         first = self.scope_first(scope)
-        if scope is not None and scope.path is not None:
+        if scope is not None and scope.path is not None and (first or scope.first_entity is None):
             filt[scope.path], selectivity[scope.path] = self.scope_filter(scope, coll_name, eid)
         for logical, op in q.filter.items():
             path = res.resolve_path(eid, logical)
@@ -557,7 +557,7 @@ class _Planner:
                     projection.append(join.local_field)
         main.projection = _no_collisions(projection)
         unresolved = list(esr.unresolved)
-        if scope is not None and scope.path is None:
+        if scope is not None and (scope.path is None or (scope.first_entity is not None and not first)):
             unresolved.insert(0, scope.label)
         return QueryPlan(
             q.id,

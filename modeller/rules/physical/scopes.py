@@ -40,7 +40,8 @@ class Scope:
     kind: ScopeKind
     #: the equality the query's own read makes, as a path of its collection (None: no equality of its own)
     path: str | None
-    #: the reference a first read fetches (``ids``: the One's array; ``via-many``: the N's reference)
+    #: the reference a first read fetches (``ids``: the One's array; ``via-many``: the N's reference); the
+    #: resolver may not know it yet (another unit's routes), the planner always does
     first_path: str | None
     #: the entity whose document the first read fetches (``ids``: the One; ``via-many``: the N)
     first_entity: str | None
@@ -83,7 +84,7 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
     if on_many:
         if strategy == "embed":
             return scope("embedded", "_id" if res.location.get(facts.one_id, ("", ""))[1] == "" else None)
-        if strategy == "child-refs":
+        if strategy == "child-refs":  # the query's own read is by _id whatever the array's path (ESR needs no more)
             return scope("ids", "_id", _one_array(res, facts), facts.one_id)
         bucket = res.buckets.get(facts.many_id)
         if strategy == "bucket" and bucket is not None and bucket.series_rel == q.scope:

@@ -20,13 +20,12 @@ from typing import Any
 
 from bson import json_util
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -43,7 +42,7 @@ from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 from modeller.ui.document import ProjectDocument
 from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.query_plans_tab import QueryPlansTab
-from modeller.ui.widgets.highlighter import CodeHighlighter
+from modeller.ui.widgets.code_view import code_view
 
 #: how long the Diagram tab lets ``dot`` run before giving up
 DOT_TIMEOUT_S = 30.0
@@ -211,17 +210,6 @@ def _index_html(index: IndexDesign) -> str:
     )
 
 
-def _code_view(language: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setStyleHint(QFont.StyleHint.Monospace)
-    view.setFont(font)
-    view.highlighter = CodeHighlighter(view.document(), language)  # type: ignore[attr-defined]
-    return view
-
-
 class _DiagramRenderer(QObject):
     """Runs ``dot`` in a thread and hands the SVG back on the UI thread."""
 
@@ -292,7 +280,7 @@ class PreviewPanel(QWidget):
         self.shape_tree = QTreeWidget()
         self.shape_tree.setHeaderLabels(["Field", "Type", "What it is"])
         self.shape_tree.setUniformRowHeights(True)
-        self.sample_view = _code_view("json")
+        self.sample_view = code_view("json")
         self.sample_view.setObjectName("SampleView")
         doc_split = QSplitter(Qt.Orientation.Horizontal)
         doc_split.addWidget(self.shape_tree)
@@ -308,10 +296,10 @@ class PreviewPanel(QWidget):
         self.indexes_view.setOpenExternalLinks(True)
         self.tabs.addTab(self.indexes_view, "Indexes")
 
-        self.validator_view = _code_view("json")
+        self.validator_view = code_view("json")
         self.tabs.addTab(self.validator_view, "Validator")
 
-        self.script_view = _code_view("js")
+        self.script_view = code_view("js")
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the whole mongosh script to the clipboard")
         self.copy_button.clicked.connect(self.copy_script)

@@ -30,6 +30,7 @@ from modeller.model import Project
 from modeller.rules.physical.design import Design
 from modeller.rules.physical.planner import QueryPlan, Step
 from modeller.rules.settings import DEFAULT_SETTINGS
+from modeller.ui.widgets.code_view import code_view
 
 _MB = 1024 * 1024
 
@@ -114,8 +115,6 @@ class QueryPlansTab(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from modeller.ui.panels.preview import _code_view
-
         self.plans: dict[str, QueryPlan] = {}
         self.project: Project | None = None
         #: the query to show: kept while the tab is hidden and its list not filled yet (filled when visible)
@@ -126,7 +125,7 @@ class QueryPlansTab(QWidget):
         self.list.currentItemChanged.connect(lambda *_: self._selected())
         self.plan_view = QTextBrowser()
         self.plan_view.setObjectName("QueryPlanView")
-        self.mongosh_view = _code_view("js")
+        self.mongosh_view = code_view("js")
         self.mongosh_view.setObjectName("QueryMongosh")
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy this query's mongosh to the clipboard")
