@@ -1,0 +1,237 @@
+"""File → Import from files…: infer a model from ``mongoexport`` files, off the UI thread, with Cancel.
+
+The same reading as ``modeller infer FILE...`` (:func:`modeller.live.files.sample_files`,
+one collection per file, named by the file) and the same result handling as
+the database import: a new project, or new entities in the open one as one
+undo step. A Cancel drops what was read; the open project is not touched.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from modeller.live.errors import LiveError
+from modeller.live.files import collection_of
+from modeller.model.text import shown
+from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine
+from modeller.ui.importing import Imported
+from modeller.ui.jobs import BackgroundJob, JobCancelled
+
+FILE_FILTER = "Export files (*.json *.jsonl *.ndjson);;All files (*)"
+
+
+class ImportFilesDialog(QDialog):
+    """Files (one collection each), how many documents to read, where the result goes; then progress."""
+
+    imported = Signal(object, str)
+
+    def __init__(self, has_project: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ImportFilesDialog")
+        self.setWindowTitle("Import from files")
+        self.job: BackgroundJob | None = None
+        self.result: Imported | None = None
+
+        self.files = QListWidget()
+        self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.files.setMinimumHeight(120)
+        self.files.setToolTip("One mongoexport file per collection; the collection is named after the file")
+        add, remove = QPushButton("&Add files…"), QPushButton("&Remove")
+        add.setToolTip("Pick mongoexport output: JSON lines, a JSON array, canonical or relaxed Extended JSON")
+        add.clicked.connect(self.browse)
+        remove.clicked.connect(self._remove_selected)
+        side = QVBoxLayout()
+        side.addWidget(add)
+        side.addWidget(remove)
+        side.addStretch(1)
+        files_row = QHBoxLayout()
+        files_row.addWidget(self.files, 1)
+        files_row.addLayout(side)
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 1_000_000)
+        self.limit.setGroupSeparatorShown(True)
+        self.limit.setSpecialValueText("every document")
+        self.limit.setSuffix(" documents per file")
+        self.limit.setToolTip("Read only the first N documents of each file (every document: 0)")
+        self.destination_choice = DestinationChoice(has_project)
+        form = QFormLayout()
+        form.addRow("&Files:", files_row)
+        form.addRow("Read:", self.limit)
+        form.addRow("Result:", self.destination_choice)
+        self.options_area = QWidget()
+        self.options_area.setLayout(form)
+
+        self.progress = CollectionProgress()
+        self.progress_area = QScrollArea()
+        self.progress_area.setWidgetResizable(True)
+        self.progress_area.setWidget(self.progress)
+        self.progress_area.setMaximumHeight(170)
+        self.progress_area.setVisible(False)
+        self.status = StatusLine("Add the exported files, one per collection, then press Import.")
+        self.status.setObjectName("ImportStatus")
+        self.import_button = QPushButton("&Import")
+        self.import_button.setDefault(True)
+        self.import_button.setToolTip("Read the files and infer the model")
+        self.import_button.clicked.connect(self.start_import)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop; nothing is imported (Esc)")
+        self.cancel_button.clicked.connect(self.cancel)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.import_button)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.options_area)
+        layout.addWidget(self.progress_area)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        self.resize(600, 480)
+        self._update_buttons()
+
+    # ----------------------------------------------------------------- files
+    def browse(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileNames(self, "Import from files", "", FILE_FILTER)
+        self.add_files([Path(p) for p in chosen])
+
+    def add_files(self, paths: list[Path]) -> None:
+        have = set(self.paths())
+        for path in paths:
+            if path in have:
+                continue
+            item = QListWidgetItem(f"{shown(collection_of(path), 80)}  ←  {shown(str(path), 200)}")
+            item.setData(Qt.ItemDataRole.UserRole, str(path))
+            self.files.addItem(item)
+            have.add(path)
+        self._update_buttons()
+
+    def paths(self) -> list[Path]:
+        return [Path(self.files.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.files.count())]
+
+    def _remove_selected(self) -> None:
+        for item in self.files.selectedItems():
+            self.files.takeItem(self.files.row(item))
+        self._update_buttons()
+
+    def destination(self) -> str:
+        return self.destination_choice.value()
+
+    # ----------------------------------------------------------------- the import
+    def start_import(self) -> None:
+        paths = self.paths()
+        if self.job is not None or not paths:
+            return
+        seen: dict[str, Path] = {}
+        for path in paths:
+            name = collection_of(path)
+            if name in seen:
+                self.status.error(
+                    f"Two files for collection {shown(name, 80)} ({shown(seen[name].name, 80)}, "
+                    f"{shown(path.name, 80)}); remove one of them: one file per collection"
+                )
+                return
+            seen[name] = path
+        limit = self.limit.value() or None
+        self.progress.reset(list(seen))
+        self.progress_area.setVisible(True)
+
+        def work(report: Callable[[Any], None], cancelled: threading.Event) -> Imported:
+            from modeller.live.files import sample_files
+            from modeller.live.infer import infer_project
+            from modeller.model.checks import check_project
+            from modeller.model.text import neutralize
+            from modeller.ui.importing import laid_out
+
+            samples = []
+            for name, path in seen.items():
+                if cancelled.is_set():
+                    raise JobCancelled()
+                report(("reading", name))
+                samples += sample_files([path], limit)
+                report(("read", name, samples[-1].stats.documents))
+            if cancelled.is_set():
+                raise JobCancelled()
+            project = infer_project(samples, name=neutralize(paths[0].stem)[:200] or "Inferred")
+            problems = check_project(project)
+            if problems:  # inference must only build valid projects: a bug, reported with a crash report
+                raise AssertionError(f"inferred project is invalid: {problems[0]}")
+            origin = f"{len(paths)} file{'s' if len(paths) != 1 else ''}"
+            return Imported(laid_out(project), origin, {s.name: s.stats.documents for s in samples})
+
+        job = BackgroundJob(work, "import-files", expected=(LiveError,))
+        self.job = job
+        job.progress.connect(lambda value: self._progress(job, value))
+        job.finished.connect(lambda result: self._finished(job, result))
+        self.options_area.setEnabled(False)
+        self.import_button.setEnabled(False)
+        self.status.say(f"Reading {len(paths)} file(s)…")
+        job.start()
+
+    def cancel(self) -> None:
+        if self.job is None:
+            self.reject()
+            return
+        self.job.cancel()
+        self.job = None
+        self.progress.stop("cancelled")
+        self.status.say("Import cancelled: nothing was imported, the open project is unchanged.")
+        self._idle()
+
+    def running(self) -> bool:
+        return self.job is not None
+
+    def reject(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+        super().reject()
+
+    def _progress(self, job: BackgroundJob, value: Any) -> None:
+        if job is not self.job:
+            return
+        if value[0] == "reading":
+            self.progress.busy(value[1], "reading…")
+            self.status.say(f"Reading {shown(value[1], 80)}…")
+        else:
+            self.progress.done(value[1], f"{value[2]:,} documents read")
+
+    def _finished(self, job: BackgroundJob, result: Any) -> None:
+        if job is not self.job:  # cancelled: the result is dropped
+            return
+        self.job = None
+        self._idle()
+        if isinstance(result, JobCancelled):
+            return
+        if isinstance(result, BaseException):
+            self.progress.stop("not read")
+            self.status.error(str(result))
+            return
+        self.result = result
+        self.status.say(f"Imported {len(result.documents)} collection(s) from {result.origin}.")
+        self.imported.emit(result, self.destination())
+        self.accept()
+
+    def _idle(self) -> None:
+        self.options_area.setEnabled(True)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.import_button.setEnabled(self.job is None and self.files.count() > 0)
