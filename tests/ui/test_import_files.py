@@ -123,8 +123,7 @@ def test_cancel_drops_what_was_read(qtbot, make_window, tmp_path: Path, monkeypa
     dialog.add_files(_exports(tmp_path))
     dialog.start_import()
     job = dialog.job
-    qtbot.waitUntil(reading.is_set, timeout=WAIT_MS)
-    assert dialog.progress.state("authors") == "reading…"
+    qtbot.waitUntil(lambda: reading.is_set() and dialog.progress.state("authors") == "reading…", timeout=WAIT_MS)
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert not dialog.running() and dialog.status.text().startswith("Import cancelled")
     gate.set()

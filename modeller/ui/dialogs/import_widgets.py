@@ -11,6 +11,15 @@ from modeller.ui.importing import MERGE, NEW_PROJECT
 ERROR_STYLE = "color: #b00020;"
 
 
+def sentence(text: str) -> str:
+    """A message that starts with a plain word starts with a capital ("cannot reach" -> "Cannot reach").
+
+    Paths, URIs and names keep their case: ``blog.modeller.json: …`` stays as it is.
+    """
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first.isalpha() and first.islower() else text
+
+
 class CollectionProgress(QWidget):
     """One row per collection (or file): its name, a bar (waiting, busy, done) and what was read."""
 
@@ -107,7 +116,7 @@ class StatusLine(QLabel):
 
     def error(self, text: str) -> None:
         self.setStyleSheet(ERROR_STYLE)
-        self.setText(shown(text[:1].upper() + text[1:], 600))
+        self.setText(shown(sentence(text), 600))
 
     def is_error(self) -> bool:
         return self.styleSheet() == ERROR_STYLE
