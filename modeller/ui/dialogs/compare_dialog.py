@@ -124,6 +124,11 @@ class CompareDialog(QDialog):
         layout.addLayout(choose)
         layout.addWidget(self.summary)
         layout.addWidget(self.tree, 1)
+        self.detail = StatusLine()
+        self.detail.setObjectName("CompareDetail")
+        self.detail.setMinimumHeight(3 * self.detail.fontMetrics().lineSpacing() + 4)
+        self.tree.currentItemChanged.connect(self._show_detail)
+        layout.addWidget(self.detail)
         self.status = StatusLine()
         self.status.setObjectName("CompareStatus")
         layout.addWidget(self.status)
@@ -200,6 +205,7 @@ class CompareDialog(QDialog):
         """The changes grouped by collection, each with its risk; breaking ones marked."""
         self.diff = diff
         self.tree.clear()
+        self.detail.say("")
         if not diff.changes:
             self.summary.say(
                 f"No changes: the open design resolves to the same database design as {self.old_name}. "
@@ -231,6 +237,15 @@ class CompareDialog(QDialog):
                     item.setForeground(0, red)
                     item.setForeground(1, red)
             group.setExpanded(True)
+
+    def _show_detail(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
+        """The selected change in full (the list cuts long lines): what changes, and the risk."""
+        change = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        if change is None:
+            self.detail.say("")
+            return
+        mark = "Breaking: " if change.breaking else ""
+        self.detail.say(f"{mark}{shown(change.summary, 1000)}\nRisk: {shown(change.risk, 1000)}")
 
     def rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """What the list shows: (group title, [(change, risk)]), for tests and screen readers alike."""

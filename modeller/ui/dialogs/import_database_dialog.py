@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -43,9 +44,16 @@ from modeller.ui.connections import (
     split_password,
     with_password,
 )
-from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine
+from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
+
+
+def _label(text: str, buddy: QWidget) -> QLabel:
+    """A form label whose mnemonic (Alt+letter) focuses ``buddy`` (a row holding a layout has none by itself)."""
+    label = QLabel(text)
+    label.setBuddy(buddy)
+    return label
 
 
 class ImportDatabaseDialog(QDialog):
@@ -81,6 +89,7 @@ class ImportDatabaseDialog(QDialog):
         self.password.setPlaceholderText("only if the server asks for one; never stored")
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(0.5, 600.0)
+        self.timeout.setDecimals(1)
         self.timeout.setValue(DEFAULT_TIMEOUT_S)
         self.timeout.setSuffix(" s")
         self.timeout.setToolTip("How long to wait for the server before saying it cannot be reached")
@@ -121,11 +130,11 @@ class ImportDatabaseDialog(QDialog):
         self.destination_choice = DestinationChoice(has_project)
 
         form = QFormLayout()
-        form.addRow("Connection &string:", uri_row)
+        form.addRow(_label("Connection &string:", self.uri), uri_row)
         form.addRow("&Password:", self.password)
         form.addRow("&Timeout:", self.timeout)
         form.addRow("&Database:", self.database)
-        form.addRow("Co&llections:", collections_row)
+        form.addRow(_label("Co&llections:", self.collections), collections_row)
         form.addRow("&Sample:", self.sample)
         form.addRow("Result:", self.destination_choice)
         self.options_area = QWidget()
@@ -157,7 +166,7 @@ class ImportDatabaseDialog(QDialog):
         layout.addWidget(self.progress_area)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(640, 600)
+        self.resize(640, 560)
         self._update_buttons()
 
     # ----------------------------------------------------------------- the connection
@@ -362,7 +371,7 @@ class ImportDatabaseDialog(QDialog):
         else:
             remember_connection(self.settings, self.uri.currentText().strip())
             for name, count in result.documents.items():
-                self.progress.done(name, f"{count:,} documents sampled")
+                self.progress.done(name, documents(count, "sampled"))
             self.result = result
             self._say(f"Imported {len(result.documents)} collection(s) from {shown(result.origin, 100)}.")
             self.imported.emit(result, self.destination())

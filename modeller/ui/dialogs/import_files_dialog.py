@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
 from modeller.live.errors import LiveError
 from modeller.live.files import collection_of
 from modeller.model.text import shown
-from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine
+from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
 
@@ -74,7 +75,9 @@ class ImportFilesDialog(QDialog):
         self.limit.setToolTip("Read only the first N documents of each file (every document: 0)")
         self.destination_choice = DestinationChoice(has_project)
         form = QFormLayout()
-        form.addRow("&Files:", files_row)
+        files_label = QLabel("&Files:")
+        files_label.setBuddy(self.files)
+        form.addRow(files_label, files_row)
         form.addRow("Read:", self.limit)
         form.addRow("Result:", self.destination_choice)
         self.options_area = QWidget()
@@ -211,7 +214,7 @@ class ImportFilesDialog(QDialog):
             self.progress.busy(value[1], "reading…")
             self.status.say(f"Reading {shown(value[1], 80)}…")
         else:
-            self.progress.done(value[1], f"{value[2]:,} documents read")
+            self.progress.done(value[1], documents(value[2], "read"))
 
     def _finished(self, job: BackgroundJob, result: Any) -> None:
         if job is not self.job:  # cancelled: the result is dropped

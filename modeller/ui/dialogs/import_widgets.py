@@ -26,11 +26,14 @@ class CollectionProgress(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setContentsMargins(6, 6, 6, 6)
+        self.grid.setVerticalSpacing(4)
         self.grid.setColumnStretch(1, 1)
         self.rows: dict[str, tuple[QLabel, QProgressBar, QLabel]] = {}
 
     def reset(self, names: list[str]) -> None:
+        for row in range(self.grid.rowCount()):
+            self.grid.setRowStretch(row, 0)
         while self.grid.count():
             item = self.grid.takeAt(0)
             if item is not None and item.widget() is not None:
@@ -42,9 +45,11 @@ class CollectionProgress(QWidget):
             bar.setValue(0)
             bar.setTextVisible(False)
             bar.setMaximumHeight(14)
+            state.setMinimumWidth(190)
             for column, widget in enumerate((label, bar, state)):
                 self.grid.addWidget(widget, row, column)
             self.rows[name] = (label, bar, state)
+        self.grid.setRowStretch(len(names), 1)  # rows stay together at the top
 
     def busy(self, name: str, text: str = "sampling…") -> None:
         if name in self.rows:
@@ -75,6 +80,11 @@ class CollectionProgress(QWidget):
 
     def state(self, name: str) -> str:
         return self.rows[name][2].text()
+
+
+def documents(count: int, verb: str) -> str:
+    """``1 document read`` / ``1,000 documents sampled``."""
+    return f"{count:,} document{'' if count == 1 else 's'} {verb}"
 
 
 class DestinationChoice(QWidget):
@@ -109,6 +119,8 @@ class StatusLine(QLabel):
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # room for two wrapped lines: a layout gives a word-wrapped label the height of one line otherwise
+        self.setMinimumHeight(2 * self.fontMetrics().lineSpacing() + 4)
 
     def say(self, text: str) -> None:
         self.setStyleSheet("")
