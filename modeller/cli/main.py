@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "diff": "modeller.cli.cmd_diff",
     "rules": "modeller.cli.cmd_rules",
     "infer": "modeller.cli.cmd_infer",
+    "apply": "modeller.cli.cmd_apply",
+    "drift": "modeller.cli.cmd_drift",
 }
 
 EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check), files not canonical (fmt --check) or breaking changes (diff --fail-on breaking);
