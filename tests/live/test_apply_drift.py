@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pymongo
@@ -12,6 +10,7 @@ import pytest
 from bson import ObjectId
 from live_support import LiveServer, print_server
 from pymongo import monitoring
+from roundtrip import load_samples, modeller
 
 from modeller.live.apply import plan_apply, run_plan
 from modeller.live.errors import LiveError
@@ -19,13 +18,8 @@ from modeller.live.source import Source
 from modeller.persistence import load_project
 from modeller.rules import analyse
 
-TRACKER = Path(__file__).resolve().parents[2] / "samples" / "task-tracker.modeller.json"
-
-
-def _modeller(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "modeller", *args], capture_output=True, text=True, timeout=120, check=False
-    )
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+TRACKER = SAMPLES / "task-tracker.modeller.json"
 
 
 class _Recorder(monitoring.CommandListener):
@@ -50,13 +44,13 @@ def test_apply_on_an_empty_database_then_drift_is_in_sync_and_a_second_apply_pla
 ) -> None:
     server, name = live_db
     print_server(server)
-    dry = _modeller("apply", str(TRACKER), server.uri, "--db", name, "--dry-run")
+    dry = modeller("apply", str(TRACKER), server.uri, "--db", name, "--dry-run")
     assert dry.returncode == 0, dry.stderr
     assert "plan for database" in dry.stdout and "5 step(s)" in dry.stdout
     client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
     try:
         assert client[name].list_collection_names() == []  # --dry-run changed nothing
-        first = _modeller("apply", str(TRACKER), server.uri, "--db", name)
+        first = modeller("apply", str(TRACKER), server.uri, "--db", name)
         assert first.returncode == 0, first.stderr
         assert "applied 5 step(s)" in first.stderr
         assert sorted(client[name].list_collection_names()) == ["people", "tasks"]
@@ -65,10 +59,10 @@ def test_apply_on_an_empty_database_then_drift_is_in_sync_and_a_second_apply_pla
             "due_date_1",
             "owner_id_1_due_date_1",
         }
-        second = _modeller("apply", str(TRACKER), server.uri, "--db", name, "--format", "json")
+        second = modeller("apply", str(TRACKER), server.uri, "--db", name, "--format", "json")
         assert second.returncode == 0, second.stderr
         assert json.loads(second.stdout)["steps"] == []
-        drift = _modeller("drift", str(TRACKER), server.uri, "--db", name)
+        drift = modeller("drift", str(TRACKER), server.uri, "--db", name)
         assert drift.returncode == 0, drift.stdout + drift.stderr
         assert "matches the design" in drift.stdout
     finally:
@@ -80,7 +74,7 @@ def test_drift_names_a_changed_validator_a_dropped_index_and_a_document_of_anoth
 ) -> None:
     server, name = live_db
     print_server(server)
-    assert _modeller("apply", str(TRACKER), server.uri, "--db", name).returncode == 0
+    assert modeller("apply", str(TRACKER), server.uri, "--db", name).returncode == 0
     client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
     try:
         db = client[name]
@@ -95,7 +89,7 @@ def test_drift_names_a_changed_validator_a_dropped_index_and_a_document_of_anoth
         db.create_collection("audit")
     finally:
         client.close()
-    result = _modeller("drift", str(TRACKER), server.uri, "--db", name, "--format", "json")
+    result = modeller("drift", str(TRACKER), server.uri, "--db", name, "--format", "json")
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     found = {(d["kind"], d["collection"], d["path"]) for d in report["drift"]}
@@ -107,7 +101,7 @@ def test_drift_names_a_changed_validator_a_dropped_index_and_a_document_of_anoth
         ("field-extra", "tasks", "colour"),
         ("collection-extra", "audit", None),
     }
-    text = _modeller("drift", str(TRACKER), server.uri, "--db", name)
+    text = modeller("drift", str(TRACKER), server.uri, "--db", name)
     assert text.returncode == 1
     assert "index 'due_date_1' on 'tasks' is in the design, not in the database" in text.stdout
     assert "'tasks' 'description': the design says string, found int in 1" in text.stdout
@@ -158,7 +152,7 @@ def test_apply_through_the_cli_names_the_missing_collmod_step(live_db: tuple[Liv
         client[name].people.insert_one({"name": "ann"})
     finally:
         client.close()
-    result = _modeller("apply", str(TRACKER), server.uri, "--db", name)
+    result = modeller("apply", str(TRACKER), server.uri, "--db", name)
     if server.name != "mongoeco":
         assert result.returncode == 0, result.stderr
         return
@@ -176,7 +170,7 @@ def test_apply_and_drift_fail_fast_and_in_one_line_on_an_unreachable_server(tmp_
         port = sock.getsockname()[1]
     uri = f"mongodb://ann:hunter2@127.0.0.1:{port}/?directConnection=true"
     for command in ("apply", "drift"):
-        result = _modeller(command, str(TRACKER), uri, "--timeout", "0.5")
+        result = modeller(command, str(TRACKER), uri, "--timeout", "0.5")
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and "cannot reach mongodb://ann:***@127.0.0.1" in result.stderr
         assert "hunter2" not in result.stdout + result.stderr
@@ -184,5 +178,23 @@ def test_apply_and_drift_fail_fast_and_in_one_line_on_an_unreachable_server(tmp_
 
 @pytest.mark.parametrize("bad", ["not-a-uri", "mongodb://h:notaport"])
 def test_bad_connection_strings_are_one_line(bad: str) -> None:
-    result = _modeller("drift", str(TRACKER), bad)
+    result = modeller("drift", str(TRACKER), bad)
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sample", sorted(p.name.split(".")[0] for p in SAMPLES.glob("*.modeller.json")))
+def test_every_sample_applies_takes_its_own_documents_and_shows_no_drift(
+    sample: str, live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """The validators apply creates accept the exporter's sample documents, and drift sees them as the design."""
+    server, name = live_db
+    print_server(server)
+    source = SAMPLES / f"{sample}.modeller.json"
+    applied = modeller("apply", str(source), server.uri, "--db", name)
+    assert applied.returncode == 0, applied.stderr
+    load_samples(source, server, name, tmp_path, count=30)  # insert_many fails on a document the validator refuses
+    drift = modeller("drift", str(source), server.uri, "--db", name, "--format", "json")
+    report = json.loads(drift.stdout)
+    assert drift.returncode == 0 and report["in_sync"], report["drift"]
+    assert sum(report["sampled"].values()) > 0
