@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.cli.connect import DatabaseTarget, open_target
+    from modeller.cli.connect import DatabaseTarget, open_target, say_warnings
     from modeller.live.apply import Step, plan_apply, run_plan
     from modeller.live.errors import LiveError
     from modeller.model.text import shown
@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     except LiveError as exc:
         return fail(str(exc))
     with target.source as source:
+        say_warnings(source)
         try:
             state = source.read_state(target.database, target.design)
         except LiveError as exc:

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from modeller.cli.connect import open_target
+    from modeller.cli.connect import open_target, say_warnings
     from modeller.live.drift import compare
     from modeller.live.errors import LiveError
     from modeller.live.source import DEFAULT_SAMPLE
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         target = open_target(args.file, args.uri, args.db, args.timeout)
         with target.source as source:
+            say_warnings(source)
             state = source.read_state(target.database)
             samples = {
                 c.name: source.sample(target.database, c.name, args.sample or DEFAULT_SAMPLE)

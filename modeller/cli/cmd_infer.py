@@ -55,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from modeller.cli.connect import say_warnings
     from modeller.live.errors import LiveError
     from modeller.live.infer import infer_project
     from modeller.live.source import DEFAULT_SAMPLE, DEFAULT_TIMEOUT_S, Source, is_uri, redact
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 return fail(f"--db {shown(repr(args.db), 80)}: {exc}")
             names = [n.strip() for n in (args.collections or "").split(",") if n.strip()] or None
             with Source(uris[0], args.timeout or DEFAULT_TIMEOUT_S) as source:
+                say_warnings(source)
                 samples, known = source.sample_database(args.db, names, size, _progress)
             name, database = args.name or args.db, args.db
         else:

@@ -45,3 +45,13 @@ def open_target(file: str, uri: str, database: str | None, timeout_s: float | No
         raise LiveError(f"database {shown(repr(name), 80)}: {exc}") from None
     blocked = {key: f"not created ({f.rule}): {f.message}" for key, f in blocked_indexes(analysis.findings).items()}
     return DatabaseTarget(analysis.design, name, Source(uri, timeout_s or DEFAULT_TIMEOUT_S), blocked)
+
+
+def say_warnings(source: Source) -> None:
+    """What pymongo warned about the connection string (an unknown option it ignores), one line each on stderr."""
+    import sys
+
+    from modeller.cli.output import say
+
+    for warning in source.warnings:
+        say(f"modeller: warning: {warning}", sys.stderr)

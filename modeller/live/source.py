@@ -11,6 +11,7 @@ its references.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -59,7 +60,10 @@ class Source:
         self.shown = shown(redact(uri), 300)
         self.timeout_s = timeout_s
         ms = max(1, int(timeout_s * 1000))
-        with self._errors("connecting to"):
+        #: what pymongo warned about the URI (an unknown option), one line each, password hidden
+        self.warnings: list[str] = []
+        with self._errors("opening the connection"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             self.client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
                 uri,
                 serverSelectionTimeoutMS=ms,
@@ -68,6 +72,7 @@ class Source:
                 appname="modeller",
                 event_listeners=list(listeners),
             )
+        self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
 
     def __enter__(self) -> Source:
         return self
@@ -84,7 +89,12 @@ class Source:
         where = self.shown
         try:
             yield
-        except errors.ServerSelectionTimeoutError:
+        except errors.ServerSelectionTimeoutError as exc:
+            if any(word in str(exc).lower() for word in ("ssl", "tls", "certificate")):
+                raise LiveError(
+                    f"the TLS handshake with {where} failed while {doing}; check the tls options in the connection "
+                    "string (tlsCAFile, tlsAllowInvalidHostnames) and that the server speaks TLS"
+                ) from None
             raise LiveError(
                 f"cannot reach {where} within {self.timeout_s:g} s while {doing}; check the host and port, "
                 "that the server runs and that a firewall lets you in (--timeout waits longer)"
@@ -101,7 +111,7 @@ class Source:
                 ) from None
             if _unsupported(exc):
                 raise LiveError(
-                    f"the server at {where} has no {command or 'such'} command (needed for {doing}); "
+                    f"the server at {where} has no {command or 'such'} command, which this needs: {doing}; "
                     "run that step by hand (mongosh), or use a MongoDB server (3.6 or later) and run again"
                 ) from None
             raise LiveError(
@@ -116,6 +126,11 @@ class Source:
             detail = shown(redact(str(exc)), 160)
             raise LiveError(
                 f"the connection string {where} is not usable ({detail}); fix it (mongodb://user@host:port)"
+            ) from None
+        except OSError as exc:  # a TLS file named in the URI (tlsCAFile, tlsCertificateKeyFile) that cannot be read
+            raise LiveError(
+                f"{where}: {shown(redact(exc.strerror or str(exc)), 160)} while {doing}; "
+                "check the tlsCAFile / tlsCertificateKeyFile paths in the connection string"
             ) from None
         except errors.PyMongoError as exc:
             raise LiveError(
