@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from modeller.cli.connect import say_warnings
     from modeller.live.errors import LiveError
     from modeller.live.infer import infer_project
+    from modeller.live.schema_input import SchemaCollection
     from modeller.live.source import DEFAULT_SAMPLE, DEFAULT_TIMEOUT_S, Source, is_uri, redact
     from modeller.model.checks import check_project
     from modeller.model.names import check_database_name
@@ -66,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from modeller.persistence.save import save_text
 
     uris = [s for s in args.sources if is_uri(s)]
+    schemas: list[SchemaCollection] = []
     size = args.sample or DEFAULT_SAMPLE
     try:
         if uris:
@@ -85,12 +87,19 @@ def run(args: argparse.Namespace) -> int:
         else:
             if args.db or args.collections or args.timeout:
                 return fail("--db, --collections and --timeout go with a connection string (mongodb://...)")
-            from modeller.live.files import sample_files
+            from modeller.live.files import read_inputs
 
             paths = [Path(p) for p in args.sources]
-            samples, known = sample_files(paths, args.sample), {}
+            samples, schemas = read_inputs(paths, args.sample)
+            known = {}
             name, database = args.name or paths[0].stem, None
-        project = infer_project(samples, name=neutralize(name)[:200] or "Inferred", database=database, known_ids=known)
+        project = infer_project(
+            samples,
+            name=neutralize(name)[:200] or "Inferred",
+            database=database,
+            known_ids=known,
+            schemas=schemas,
+        )
     except LiveError as exc:
         return fail(str(exc))
     problems = check_project(project)
