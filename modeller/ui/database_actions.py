@@ -1,6 +1,7 @@
 """The window's actions for existing databases and schema changes, and what they do with the results.
 
-File → Compare with…, Import from database…, Import from files…; the main
+File → Compare with…, Import from database…, Import from files…, and
+Database → Apply design…; the main
 window only creates :class:`DatabaseActions` and puts its actions in menus.
 An import opens as a new unsaved project or merges in as one undo entry, and
 the Recommendations panel is raised so the engine's view of the existing
@@ -17,6 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from modeller.ui.importing import MERGE, Imported, merge_command, merge_message
 
 if TYPE_CHECKING:
+    from modeller.ui.dialogs.apply_dialog import ApplyDesignDialog
     from modeller.ui.dialogs.compare_dialog import CompareDialog
     from modeller.ui.dialogs.import_database_dialog import ImportDatabaseDialog
     from modeller.ui.dialogs.import_files_dialog import ImportFilesDialog
@@ -47,6 +49,13 @@ class DatabaseActions(QObject):
             "Ctrl+Alt+I",
             "Infer a model from mongoexport files (JSON lines, JSON arrays, Extended JSON)",
         )
+        self.apply_action = self._action(
+            "&Apply design…",
+            self.show_apply,
+            "Ctrl+Shift+Y",
+            "Create the design's collections, validators and indexes in a database after showing the plan "
+            "(never drops anything)",
+        )
         self.dialogs: dict[str, object] = {}
 
     def _action(self, text: str, slot: object, keys: str, tip: str) -> QAction:
@@ -61,6 +70,10 @@ class DatabaseActions(QObject):
 
     def file_actions(self) -> list[QAction]:
         return [self.compare_action, self.import_database_action, self.import_files_action]
+
+    def database_menu_actions(self) -> list[QAction]:
+        """The Database menu: import from a server, apply the design to one."""
+        return [self.import_database_action, self.apply_action]
 
     # ----------------------------------------------------------------- dialogs
     def _show(self, key: str, make: object) -> object:
@@ -101,6 +114,13 @@ class DatabaseActions(QObject):
         from modeller.ui.dialogs.compare_dialog import CompareDialog
 
         return self._show("compare", lambda: CompareDialog(self.window.document, self.window))  # type: ignore[return-value]
+
+    def show_apply(self) -> ApplyDesignDialog:
+        from modeller.ui.dialogs.apply_dialog import ApplyDesignDialog
+
+        return self._show(  # type: ignore[return-value]
+            "apply", lambda: ApplyDesignDialog(self.window.document, self.window.settings, self.window)
+        )
 
     # ----------------------------------------------------------------- results
     def receive(self, imported: Imported, destination: str) -> bool:

@@ -303,6 +303,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
         self._build_theme_menu(view)
+        self.database_menu = bar.addMenu("&Database")
+        self.database_menu.addActions(self.database_actions.database_menu_actions())
         help_menu = bar.addMenu("&Help")
         self.rule_reference_action = self._action(
             "&Rule reference",

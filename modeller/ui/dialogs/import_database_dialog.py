@@ -19,11 +19,9 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -34,16 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.live.errors import LiveError
-from modeller.live.source import DEFAULT_SAMPLE, DEFAULT_TIMEOUT_S, Source, is_uri, redact
+from modeller.live.source import DEFAULT_SAMPLE, Source
 from modeller.model.text import shown
-from modeller.ui.connections import (
-    hide_options,
-    recent_connections,
-    remember_connection,
-    restore_options,
-    split_password,
-    with_password,
-)
+from modeller.ui.dialogs.connection_fields import ConnectionFields, gui_words
 from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
@@ -69,30 +60,10 @@ class ImportDatabaseDialog(QDialog):
         self.settings = settings
         self.job: BackgroundJob | None = None
         self.job_kind = ""
-        self._secret_options: dict[str, str] = {}
         self.result: Imported | None = None
 
-        self.uri = QComboBox()
-        self.uri.setEditable(True)
-        self.uri.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.uri.addItems(recent_connections(settings))
-        self.uri.setCurrentText(self.uri.itemText(0) if self.uri.count() else "mongodb://localhost:27017")
-        line = self.uri.lineEdit()
-        line.setPlaceholderText("mongodb://user@host:27017/?authSource=admin")
-        line.editingFinished.connect(self._mask_uri)
-        self.uri.setToolTip(
-            "The connection string (mongodb:// or mongodb+srv://). A password typed here moves to the "
-            "Password field; recent connections are remembered without it"
-        )
-        self.password = QLineEdit()
-        self.password.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password.setPlaceholderText("only if the server asks for one; never stored")
-        self.timeout = QDoubleSpinBox()
-        self.timeout.setRange(0.5, 600.0)
-        self.timeout.setDecimals(1)
-        self.timeout.setValue(DEFAULT_TIMEOUT_S)
-        self.timeout.setSuffix(" s")
-        self.timeout.setToolTip("How long to wait for the server before saying it cannot be reached")
+        self.connection = ConnectionFields(settings)
+        self.uri, self.password, self.timeout = self.connection.uri, self.connection.password, self.connection.timeout
         self.connect_button = QPushButton("&Connect")
         self.connect_button.setToolTip("List the server's databases")
         self.connect_button.clicked.connect(self.connect_server)
@@ -170,32 +141,18 @@ class ImportDatabaseDialog(QDialog):
         self._update_buttons()
 
     # ----------------------------------------------------------------- the connection
-    def _mask_uri(self) -> None:
-        """A typed or pasted password leaves the connection-string field for the masked one."""
-        text = self.uri.currentText().strip()
-        bare, password = split_password(text)
-        if password is not None:
-            self.password.setText(password)
-        bare, secrets = hide_options(bare)
-        self._secret_options.update(secrets)
-        if bare != text:
-            self.uri.setEditText(bare)
-
     def connection_uri(self) -> str:
-        """The full connection string, password and secret options put back (never shown, never stored)."""
-        self._mask_uri()
-        uri = restore_options(self.uri.currentText().strip(), self._secret_options)
-        return with_password(uri, self.password.text())
+        return self.connection.connection_uri()
 
     def shown_uri(self) -> str:
-        return shown(redact(self.uri.currentText().strip()), 200)
+        return self.connection.shown_uri()
 
     def _check_uri(self) -> str | None:
-        uri = self.uri.currentText().strip()
-        if not is_uri(uri):
-            self._error("The connection string must start with mongodb:// or mongodb+srv://; fix it and try again.")
+        problem = self.connection.problem()
+        if problem is not None:
+            self._error(problem)
             return None
-        return self.connection_uri()
+        return self.connection.connection_uri()
 
     def connect_server(self) -> None:
         """List the server's databases (off the UI thread); the chosen one then lists its collections."""
@@ -355,10 +312,10 @@ class ImportDatabaseDialog(QDialog):
             return
         if isinstance(result, BaseException):
             self.progress.stop("not read")
-            self._error(str(result).replace("(--timeout waits longer)", "(or raise the Timeout)"))
+            self._error(gui_words(str(result)))
             return
         if kind == "connect":
-            remember_connection(self.settings, self.uri.currentText().strip())
+            self.connection.remember()
             self._databases(result)
         elif kind == "collections":
             self.set_collections(result)
@@ -369,7 +326,7 @@ class ImportDatabaseDialog(QDialog):
                 else f"{shown(self.database.currentText(), 80)} has no collections to sample; pick another database."
             )
         else:
-            remember_connection(self.settings, self.uri.currentText().strip())
+            self.connection.remember()
             for name, count in result.documents.items():
                 self.progress.done(name, documents(count, "sampled"))
             self.result = result
