@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -39,8 +40,9 @@ def test_export_files_open_as_a_new_project_with_the_reference_found(qtbot, make
     window = make_window(use_engine=True)
     dialog = window.database_actions.show_import_files()
     assert not dialog.destination_choice.merge_radio.isEnabled()  # nothing open to merge into
-    dialog.add_files(_exports(tmp_path))
-    assert dialog.files.item(0).text().startswith("authors  ←  ")
+    paths = _exports(tmp_path)
+    dialog.add_files(paths)
+    assert dialog.files.item(0).text() == str(paths[0])
     _import(qtbot, dialog)
     project = window.document.project
     entities = {e.collection: e for e in project.entities if e.collection}
@@ -48,7 +50,7 @@ def test_export_files_open_as_a_new_project_with_the_reference_found(qtbot, make
     assert [(r.one, r.many, r.strategy) for r in project.relationships if r.strategy == "parent-ref"] == [
         (entities["authors"].id, entities["books"].id, "parent-ref")
     ]
-    assert dialog.progress.state("books") == "40 documents read"
+    assert dialog.progress.state(str(paths[1])) == "books: 40 documents read"
     assert window.document.is_modified() and window.docks["recommendations"].isVisible()
     assert "from 2 files as a new project" in window.statusBar().currentMessage()
     window.analysis.run_now()
@@ -87,11 +89,11 @@ def test_a_broken_file_is_one_line_naming_the_line_and_changes_nothing(qtbot, ma
     text = dialog.status.text()
     assert dialog.status.is_error() and "\n" not in text
     assert f"{bad}:2: not valid Extended JSON" in text and "fix the line or export again" in text
-    assert dialog.progress.state("events") == "not read" and dialog.isVisible()
+    assert dialog.progress.state(str(bad)) == "not read" and dialog.isVisible()
     assert window.document.project is before and window.document.undo_stack.count() == 0
 
 
-def test_two_files_for_one_collection_are_refused_before_reading(make_window, tmp_path: Path) -> None:
+def test_two_files_for_one_collection_are_refused(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window()
     (tmp_path / "a").mkdir()
     one, two = tmp_path / "orders.json", tmp_path / "a" / "orders.jsonl"
@@ -100,10 +102,35 @@ def test_two_files_for_one_collection_are_refused_before_reading(make_window, tm
     dialog = window.database_actions.show_import_files()
     dialog.add_files([one, two])
     dialog.start_import()
-    assert not dialog.running()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=WAIT_MS)
     assert dialog.status.text() == (
-        "Two files for collection orders (orders.json, orders.jsonl); remove one of them: one file per collection"
+        f"{two}: a second file for collection 'orders' (also orders.json); remove one of them: one file per collection"
     )
+    assert window.document.undo_stack.count() == 0
+
+
+def test_a_validator_file_gives_its_collection_with_typed_fields(qtbot, make_window, tmp_path: Path) -> None:
+    window = make_window()
+    schema = {
+        "bsonType": "object",
+        "required": ["total", "status"],
+        "properties": {
+            "_id": {"bsonType": "objectId"},
+            "total": {"bsonType": "decimal"},
+            "status": {"enum": ["new", "paid"]},
+        },
+    }
+    validator = tmp_path / "invoices.schema.json"
+    validator.write_text(json.dumps({"validator": {"$jsonSchema": schema}}), encoding="utf-8")
+    dialog = window.database_actions.show_import_files()
+    dialog.add_files([validator, *_exports(tmp_path)])
+    _import(qtbot, dialog)
+    assert dialog.progress.state(str(validator)) == "invoices: $jsonSchema validator"
+    entities = {e.collection: e for e in window.document.project.entities if e.collection}
+    assert sorted(entities) == ["authors", "books", "invoices"]
+    fields = {f.name: f for f in entities["invoices"].fields}
+    assert fields["total"].type == "decimal" and fields["total"].required
+    assert fields["status"].enum == ("new", "paid")
 
 
 def test_cancel_drops_what_was_read(qtbot, make_window, tmp_path: Path, monkeypatch) -> None:
@@ -111,19 +138,20 @@ def test_cancel_drops_what_was_read(qtbot, make_window, tmp_path: Path, monkeypa
     assert window.open_path(sample("blog"), ask=False)
     before = window.document.project
     gate, reading = threading.Event(), threading.Event()
-    real = live_files.sample_files
+    real = live_files.read_inputs
 
     def slow(paths, limit=None):  # the real reader, after the test lets it go: a slow disk
         reading.set()
         gate.wait(30)
         return real(paths, limit)
 
-    monkeypatch.setattr(live_files, "sample_files", slow)
+    monkeypatch.setattr(live_files, "read_inputs", slow)
     dialog = window.database_actions.show_import_files()
     dialog.add_files(_exports(tmp_path))
     dialog.start_import()
     job = dialog.job
-    qtbot.waitUntil(lambda: reading.is_set() and dialog.progress.state("authors") == "reading…", timeout=WAIT_MS)
+    first = str(tmp_path / "authors.json")
+    qtbot.waitUntil(lambda: reading.is_set() and dialog.progress.state(first) == "reading…", timeout=WAIT_MS)
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert not dialog.running() and dialog.status.text().startswith("Import cancelled")
     gate.set()

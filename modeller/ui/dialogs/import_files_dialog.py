@@ -1,7 +1,7 @@
-"""File → Import from files…: infer a model from ``mongoexport`` files, off the UI thread, with Cancel.
+"""File → Import from files…: infer a model from ``mongoexport`` files and ``$jsonSchema`` validators, with Cancel.
 
-The same reading as ``modeller infer FILE...`` (:func:`modeller.live.files.sample_files`,
-one collection per file, named by the file) and the same result handling as
+The same reading as ``modeller infer FILE...`` (:func:`modeller.live.files.read_inputs`,
+one collection per file: documents named by the file, or a validator) and the same result handling as
 the database import: a new project, or new entities in the open one as one
 undo step. A Cancel drops what was read; the open project is not touched.
 """
@@ -31,13 +31,12 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.live.errors import LiveError
-from modeller.live.files import collection_of
 from modeller.model.text import shown
 from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
 
-FILE_FILTER = "Export files (*.json *.jsonl *.ndjson);;All files (*)"
+FILE_FILTER = "Exports and validators (*.json *.jsonl *.ndjson);;All files (*)"
 
 
 class ImportFilesDialog(QDialog):
@@ -55,7 +54,9 @@ class ImportFilesDialog(QDialog):
         self.files = QListWidget()
         self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.files.setMinimumHeight(120)
-        self.files.setToolTip("One mongoexport file per collection; the collection is named after the file")
+        self.files.setToolTip(
+            "One file per collection: mongoexport output (named after the file) or a $jsonSchema validator"
+        )
         add, remove = QPushButton("&Add files…"), QPushButton("&Remove")
         add.setToolTip("Pick mongoexport output: JSON lines, a JSON array, canonical or relaxed Extended JSON")
         add.clicked.connect(self.browse)
@@ -89,7 +90,7 @@ class ImportFilesDialog(QDialog):
         self.progress_area.setWidget(self.progress)
         self.progress_area.setMaximumHeight(170)
         self.progress_area.setVisible(False)
-        self.status = StatusLine("Add the exported files, one per collection, then press Import.")
+        self.status = StatusLine("Add the exported files or validators, one per collection, then press Import.")
         self.status.setObjectName("ImportStatus")
         self.import_button = QPushButton("&Import")
         self.import_button.setDefault(True)
@@ -120,7 +121,7 @@ class ImportFilesDialog(QDialog):
         for path in paths:
             if path in have:
                 continue
-            item = QListWidgetItem(f"{shown(collection_of(path), 80)}  ←  {shown(str(path), 200)}")
+            item = QListWidgetItem(shown(str(path), 300))
             item.setData(Qt.ItemDataRole.UserRole, str(path))
             self.files.addItem(item)
             have.add(path)
@@ -142,42 +143,48 @@ class ImportFilesDialog(QDialog):
         paths = self.paths()
         if self.job is not None or not paths:
             return
-        seen: dict[str, Path] = {}
-        for path in paths:
-            name = collection_of(path)
-            if name in seen:
-                self.status.error(
-                    f"Two files for collection {shown(name, 80)} ({shown(seen[name].name, 80)}, "
-                    f"{shown(path.name, 80)}); remove one of them: one file per collection"
-                )
-                return
-            seen[name] = path
         limit = self.limit.value() or None
-        self.progress.reset(list(seen))
+        keys = [str(path) for path in paths]
+        self.progress.reset(keys, [path.name for path in paths])
         self.progress_area.setVisible(True)
 
         def work(report: Callable[[Any], None], cancelled: threading.Event) -> Imported:
-            from modeller.live.files import sample_files
+            from modeller.live.files import read_inputs
             from modeller.live.infer import infer_project
             from modeller.model.checks import check_project
             from modeller.model.text import neutralize
             from modeller.ui.importing import laid_out
 
-            samples = []
-            for name, path in seen.items():
+            samples, schemas, seen = [], [], {}
+            for key, path in zip(keys, paths, strict=True):
                 if cancelled.is_set():
                     raise JobCancelled()
-                report(("reading", name))
-                samples += sample_files([path], limit)
-                report(("read", name, samples[-1].stats.documents))
+                report(("reading", key))
+                got, validators = read_inputs([path], limit)
+                for name in [s.name for s in got] + [v.name for v in validators]:
+                    if name in seen:
+                        raise LiveError(
+                            f"{shown(str(path), 300)}: a second file for collection {shown(repr(name), 100)} "
+                            f"(also {shown(seen[name].name, 100)}); remove one of them: one file per collection"
+                        )
+                    seen[name] = path
+                samples += got
+                schemas += validators
+                what = (
+                    f"{shown(validators[0].name, 40)}: $jsonSchema validator"
+                    if validators
+                    else f"{shown(got[0].name, 40)}: {documents(got[0].stats.documents, 'read')}"
+                )
+                report(("read", key, what))
             if cancelled.is_set():
                 raise JobCancelled()
-            project = infer_project(samples, name=neutralize(paths[0].stem)[:200] or "Inferred")
+            project = infer_project(samples, name=neutralize(paths[0].stem)[:200] or "Inferred", schemas=schemas)
             problems = check_project(project)
             if problems:  # inference must only build valid projects: a bug, reported with a crash report
                 raise AssertionError(f"inferred project is invalid: {problems[0]}")
             origin = f"{len(paths)} file{'s' if len(paths) != 1 else ''}"
-            return Imported(laid_out(project), origin, {s.name: s.stats.documents for s in samples})
+            counts = {s.name: s.stats.documents for s in samples} | {v.name: 0 for v in validators}
+            return Imported(laid_out(project), origin, counts)
 
         job = BackgroundJob(work, "import-files", expected=(LiveError,))
         self.job = job
@@ -212,9 +219,9 @@ class ImportFilesDialog(QDialog):
             return
         if value[0] == "reading":
             self.progress.busy(value[1], "reading…")
-            self.status.say(f"Reading {shown(value[1], 80)}…")
+            self.status.say(f"Reading {shown(Path(value[1]).name, 80)}…")
         else:
-            self.progress.done(value[1], documents(value[2], "read"))
+            self.progress.done(value[1], value[2])
 
     def _finished(self, job: BackgroundJob, result: Any) -> None:
         if job is not self.job:  # cancelled: the result is dropped

@@ -31,7 +31,8 @@ class CollectionProgress(QWidget):
         self.grid.setColumnStretch(1, 1)
         self.rows: dict[str, tuple[QLabel, QProgressBar, QLabel]] = {}
 
-    def reset(self, names: list[str]) -> None:
+    def reset(self, names: list[str], labels: list[str] | None = None) -> None:
+        """One row per name (its key), showing ``labels`` when given (file names), else the names."""
         for row in range(self.grid.rowCount()):
             self.grid.setRowStretch(row, 0)
         while self.grid.count():
@@ -40,12 +41,13 @@ class CollectionProgress(QWidget):
                 item.widget().deleteLater()
         self.rows = {}
         for row, name in enumerate(names):
-            label, bar, state = QLabel(shown(name, 80)), QProgressBar(), QLabel("waiting")
+            text = labels[row] if labels is not None else name
+            label, bar, state = QLabel(shown(text, 80)), QProgressBar(), QLabel("waiting")
             bar.setRange(0, 1)
             bar.setValue(0)
             bar.setTextVisible(False)
             bar.setMaximumHeight(14)
-            state.setMinimumWidth(190)
+            state.setMinimumWidth(210)
             for column, widget in enumerate((label, bar, state)):
                 self.grid.addWidget(widget, row, column)
             self.rows[name] = (label, bar, state)
