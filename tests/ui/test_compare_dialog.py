@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -127,3 +128,34 @@ def test_an_unsaved_new_project_compares_with_a_file_only(make_window) -> None:
     assert not dialog.saved_radio.isEnabled() and dialog.file_radio.isChecked()
     dialog.compare()
     assert dialog.summary.text() == "Name the project file to compare with (Browse… picks one)."
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def test_a_git_revision_of_the_open_file_is_the_old_side(qtbot, make_window, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "design").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    window = make_window()
+    path = _open_copy(window, repo / "design")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "first")
+    _add_required_rating(window)
+    assert window.save()  # saved, so "the last saved version" would show nothing: HEAD still has the old one
+    dialog = window.database_actions.show_compare()
+    dialog.revision_radio.setChecked(True)
+    _compare(qtbot, dialog)
+    assert dialog.summary.text().startswith(f"From HEAD ({path.name}) to the open design: 1 schema change(s)")
+    dialog.revision.setText("no-such-branch")
+    _compare(qtbot, dialog)
+    text = dialog.summary.text()
+    assert dialog.summary.is_error() and text.startswith("no-such-branch:./blog.modeller.json: git cannot show")
+    assert dialog.rows() == []

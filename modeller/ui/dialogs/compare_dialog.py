@@ -4,7 +4,8 @@ The diff is ``modeller diff`` 's (``diff_projects``: the resolved designs, not
 the JSON text), computed off the UI thread; the list is grouped by
 collection, each change with its risk, breaking ones marked. "Export
 migration…" writes the same script as ``modeller diff OLD NEW --migration``.
-OLD is the last saved version of the open file, or another project file; NEW
+OLD is the last saved version of the open file, another project file, or the
+open file at a Git revision (``git show REV:./FILE`` in its folder); NEW
 is the open design as it was when Compare was pressed.
 """
 
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modeller.model import Project
 from modeller.model.text import shown
 from modeller.persistence import ProjectFileError, load_project
 from modeller.review.diff import SchemaDiff, by_collection, summary_line
@@ -66,9 +68,16 @@ class CompareDialog(QDialog):
         self.saved_radio.setToolTip("What is on disk now: the diff shows your unsaved changes")
         self.file_radio = QRadioButton("Another project &file:")
         self.file_radio.setToolTip("An older or newer copy, a colleague's version, another branch's export")
+        self.revision_radio = QRadioButton("A &Git revision:")
+        self.revision_radio.setToolTip("The open file as committed at a revision (git show REV:FILE)")
         group = QButtonGroup(self)
         group.addButton(self.saved_radio)
         group.addButton(self.file_radio)
+        group.addButton(self.revision_radio)
+        self.revision = QLineEdit("HEAD")
+        self.revision.setPlaceholderText("HEAD, main, HEAD~3, a commit id")
+        self.revision.setToolTip("Any revision git understands; the file is the open one, in its repository")
+        self.revision.textEdited.connect(lambda _text: self.revision_radio.setChecked(True))
         self.file_path = QLineEdit()
         self.file_path.setPlaceholderText("path/to/schema.modeller.json")
         self.file_path.textChanged.connect(lambda text: text and self.file_radio.setChecked(True))
@@ -83,13 +92,17 @@ class CompareDialog(QDialog):
         choose.addWidget(self.file_radio, 1, 0)
         choose.addWidget(self.file_path, 1, 1)
         choose.addWidget(browse, 1, 2)
-        choose.addWidget(self.compare_button, 0, 3, 2, 1)
+        choose.addWidget(self.revision_radio, 2, 0)
+        choose.addWidget(self.revision, 2, 1)
+        choose.addWidget(self.compare_button, 0, 3, 3, 1)
         choose.setColumnStretch(1, 1)
         if document.path is not None:
             self.saved_radio.setChecked(True)
         else:
-            self.saved_radio.setEnabled(False)
-            self.saved_radio.setToolTip("The open project has not been saved yet")
+            for radio in (self.saved_radio, self.revision_radio):
+                radio.setEnabled(False)
+                radio.setToolTip("The open project has not been saved yet")
+            self.revision.setEnabled(False)
             self.file_radio.setChecked(True)
 
         self.summary = StatusLine("Choose what to compare the open design with, then press Compare.")
@@ -150,21 +163,18 @@ class CompareDialog(QDialog):
         return Path(text).expanduser() if text else None
 
     def compare(self) -> None:
-        """Load OLD and diff it with the open design in a worker thread."""
-        path = self.old_path()
+        """Load OLD (a file, or the open file at a Git revision) and diff it with the open design in a worker."""
         if self.job is not None:
             return
-        if path is None:
-            self.summary.error("Name the project file to compare with (Browse… picks one).")
+        load = self._old_loader()
+        if load is None:
             return
         new = self.document.project  # immutable: the worker reads it as it is now
-        saved = self.saved_radio.isChecked()
-        self.old_name = "the last saved version" if saved else shown(path.name, 120)
 
         def work(_report: Callable[[Any], None], cancelled: threading.Event) -> SchemaDiff:
             from modeller.review import diff_projects
 
-            old = load_project(path)
+            old = load()
             if cancelled.is_set():
                 raise JobCancelled()
             return diff_projects(old, new)
@@ -176,6 +186,24 @@ class CompareDialog(QDialog):
         self.status.say("")
         self.summary.say(f"Comparing with {self.old_name}…")
         job.start()
+
+    def _old_loader(self) -> Callable[[], Project] | None:
+        """How the worker reads OLD, and its name in the summary; None (with the reason shown) when unset."""
+        if self.revision_radio.isChecked() and self.document.path is not None:
+            from modeller.persistence.revisions import load_revision
+
+            rev, path = self.revision.text().strip(), self.document.path
+            if not rev or rev.startswith("-") or ":" in rev:
+                self.summary.error("Name a Git revision such as HEAD, main or a commit id.")
+                return None
+            self.old_name = f"{shown(rev, 80)} ({shown(path.name, 120)})"
+            return lambda: load_revision(f"{rev}:./{path.name}", cwd=path.parent)
+        path = self.old_path()
+        if path is None:
+            self.summary.error("Name the project file to compare with (Browse… picks one).")
+            return None
+        self.old_name = "the last saved version" if self.saved_radio.isChecked() else shown(path.name, 120)
+        return lambda: load_project(path)
 
     def running(self) -> bool:
         return self.job is not None
