@@ -11,6 +11,7 @@ exception itself; anything else writes a crash report and arrives as a
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -57,18 +58,10 @@ class BackgroundJob(QObject):
     def cancel(self) -> None:
         self.cancelled.set()
 
-    def is_cancelled(self) -> bool:
-        return self.cancelled.is_set()
-
-    def check(self) -> None:
-        """For the work: stop here when the user pressed Cancel."""
-        if self.cancelled.is_set():
-            raise JobCancelled()
-
     def _run(self) -> None:
         result: Any
         try:
-            result = self.work(self.progress.emit, self.cancelled)
+            result = self.work(self._report, self.cancelled)
         except JobCancelled as err:
             result = err
         except self.expected as err:
@@ -76,4 +69,9 @@ class BackgroundJob(QObject):
         except Exception as err:  # a bug: one line naming the crash report, not a traceback
             report, why_not = save_crash_report(err, f"modeller desktop app, {self.name}")
             result = JobFailed(internal_error_line(err, report, why_not).removeprefix("modeller: "))
-        self.finished.emit(result)
+        with contextlib.suppress(RuntimeError):  # the dialog that owned this job was closed: nobody is waiting
+            self.finished.emit(result)
+
+    def _report(self, value: Any) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.progress.emit(value)

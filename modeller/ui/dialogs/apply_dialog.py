@@ -291,7 +291,7 @@ class ApplyDesignDialog(QDialog):
         super().reject()
 
     def _run(self, kind: str, work: Callable[..., Any], message: str) -> None:
-        job = BackgroundJob(work, f"apply-{kind}", expected=(LiveError,))
+        job = BackgroundJob(work, f"apply-{kind}", expected=(LiveError,), parent=self)
         self.job, self.job_kind = job, kind
         job.progress.connect(lambda value: job is self.job and self._step_progress(value))
         job.finished.connect(lambda result: self._finished(job, kind, result))

@@ -179,7 +179,7 @@ class CompareDialog(QDialog):
                 raise JobCancelled()
             return diff_projects(old, new)
 
-        job = BackgroundJob(work, "compare", expected=(ProjectFileError,))
+        job = BackgroundJob(work, "compare", expected=(ProjectFileError,), parent=self)
         self.job = job
         job.finished.connect(lambda result: self._finished(job, result))
         self.compare_button.setEnabled(False)

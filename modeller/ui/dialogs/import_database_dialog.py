@@ -281,7 +281,7 @@ class ImportDatabaseDialog(QDialog):
 
     # ----------------------------------------------------------------- jobs
     def _run(self, kind: str, work: Callable[..., Any], message: str) -> None:
-        job = BackgroundJob(work, f"import-{kind}", expected=(LiveError,))
+        job = BackgroundJob(work, f"import-{kind}", expected=(LiveError,), parent=self)
         self.job, self.job_kind = job, kind
         job.progress.connect(lambda value: self._progress(job, value))
         job.finished.connect(lambda result: self._finished(job, kind, result))

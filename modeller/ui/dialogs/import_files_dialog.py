@@ -186,7 +186,7 @@ class ImportFilesDialog(QDialog):
             counts = {s.name: s.stats.documents for s in samples} | {v.name: 0 for v in validators}
             return Imported(laid_out(project), origin, counts)
 
-        job = BackgroundJob(work, "import-files", expected=(LiveError,))
+        job = BackgroundJob(work, "import-files", expected=(LiveError,), parent=self)
         self.job = job
         job.progress.connect(lambda value: self._progress(job, value))
         job.finished.connect(lambda result: self._finished(job, result))
