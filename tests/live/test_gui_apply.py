@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pymongo
 import pytest
+from delay_proxy import DelayProxy
 from live_support import LiveServer, print_server
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
@@ -145,3 +146,33 @@ def test_the_menu_has_the_action_with_its_shortcut(blog_window: MainWindow) -> N
     action = blog_window.database_actions.apply_action
     assert action in blog_window.database_menu.actions()
     assert action.shortcut().toString() == "Ctrl+Shift+Y" and "(Ctrl+Shift+Y)" in action.toolTip()
+
+
+def test_cancel_on_a_slow_server_stops_before_the_next_step(
+    qtbot, blog_window: MainWindow, boxes: Boxes, live_db: tuple[LiveServer, str]
+) -> None:
+    server, name = live_db
+    print_server(server)
+    proxy = DelayProxy(server.uri)
+    try:
+        dialog = _dialog(blog_window, proxy.uri, name)
+        _plan(qtbot, dialog)
+        total = len(dialog.planned.plan.steps) if dialog.planned else 0
+        assert total >= 3
+        proxy.slow()  # the server stops answering: apply waits in its worker thread before any step
+        dialog.timeout.setValue(600)
+        dialog.apply_plan()
+        job = dialog.job
+        assert job is not None
+        qtbot.waitUntil(lambda: proxy.waiting > 0, timeout=WAIT_MS)
+        assert dialog.running() and dialog.status.text() == f"Applying {total} step(s)…"
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+        assert not dialog.running() and dialog.isVisible()
+        assert dialog.status.text().startswith("Stopped after 0 step(s)")
+        proxy.fast()  # the worker gets its answer, sees the Cancel and sends no step
+        qtbot.waitUntil(lambda: job.thread is not None and not job.thread.is_alive(), timeout=WAIT_MS)
+        assert _collections(server, name) == {}
+        _plan(qtbot, dialog)  # the plan is still whole: applying again does everything
+        assert dialog.planned is not None and len(dialog.planned.plan.steps) == total
+    finally:
+        proxy.close()

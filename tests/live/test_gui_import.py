@@ -262,3 +262,19 @@ def test_the_import_menu_entries_have_shortcuts_and_tips(make_window) -> None:
         assert action.shortcut().toString() in action.toolTip()
     file_menu = window.menuBar().actions()[0].menu()
     assert actions.import_database_action in file_menu.actions()
+
+
+def test_wrong_credentials_are_one_line_saying_what_to_check(qtbot, make_window, live_server: LiveServer) -> None:
+    print_server(live_server)
+    window = make_window(use_engine=False)
+    dialog = window.database_actions.show_import_database()
+    host = live_server.uri.split("//", 1)[1].split("/", 1)[0]
+    dialog.uri.setEditText(f"mongodb://ann@{host}/?directConnection=true&authSource=admin")
+    dialog.password.setText("hunter2")
+    qtbot.mouseClick(dialog.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=WAIT_MS)
+    text = dialog.status.text()
+    assert dialog.status.is_error() and "\n" not in text and "hunter2" not in text
+    assert text.startswith(f"Authentication failed at mongodb://ann:***@{host}/")
+    assert "check the user name and password" in text
+    assert dialog.database.count() == 0 and recent_connections(window.settings) == []
