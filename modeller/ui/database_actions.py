@@ -84,6 +84,9 @@ class DatabaseActions(QObject):
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # type: ignore[attr-defined]
             dialog.destroyed.connect(lambda _obj=None, k=key: self.dialogs.pop(k, None))  # type: ignore[attr-defined]
             self.dialogs[key] = dialog
+        choice = getattr(dialog, "destination_choice", None)
+        if choice is not None:  # the open project may have changed since the dialog was first shown
+            choice.merge_radio.setEnabled(bool(self.window.document.project.entities))
         dialog.show()  # type: ignore[attr-defined]
         dialog.raise_()  # type: ignore[attr-defined]
         return dialog
@@ -95,7 +98,7 @@ class DatabaseActions(QObject):
             dialog = ImportDatabaseDialog(
                 self.window.settings, bool(self.window.document.project.entities), self.window
             )
-            dialog.imported.connect(self.receive)
+            self._take_results(dialog)
             return dialog
 
         return self._show("import-database", make)  # type: ignore[return-value]
@@ -105,7 +108,7 @@ class DatabaseActions(QObject):
 
         def make() -> ImportFilesDialog:
             dialog = ImportFilesDialog(bool(self.window.document.project.entities), self.window)
-            dialog.imported.connect(self.receive)
+            self._take_results(dialog)
             return dialog
 
         return self._show("import-files", make)  # type: ignore[return-value]
@@ -123,6 +126,14 @@ class DatabaseActions(QObject):
         )
 
     # ----------------------------------------------------------------- results
+    def _take_results(self, dialog: ImportDatabaseDialog | ImportFilesDialog) -> None:
+        """The dialog closes once the window took its result; it stays open when the user kept the project."""
+
+        def take(imported: Imported, destination: str) -> None:
+            dialog.taken = self.receive(imported, destination)
+
+        dialog.imported.connect(take)
+
     def receive(self, imported: Imported, destination: str) -> bool:
         """Open or merge an inferred project; False when the user kept the open project instead."""
         window = self.window
@@ -134,7 +145,6 @@ class DatabaseActions(QObject):
             message = merge_message(plan, imported.origin)
         else:
             if not window.maybe_save():
-                window.notify("Import not opened: the open project was kept; import again to open it", 8000)
                 return False
             window.document.reset(imported.project, None, modified=True)
             window.recovery.clear()

@@ -158,3 +158,36 @@ def test_cancel_drops_what_was_read(qtbot, make_window, tmp_path: Path, monkeypa
     qtbot.waitUntil(lambda: job is not None and not job.thread.is_alive(), timeout=WAIT_MS)
     qtbot.wait(50)
     assert window.document.project is before and window.document.undo_stack.count() == 0
+
+
+def test_the_merge_choice_follows_the_open_project(make_window) -> None:
+    window = make_window()
+    dialog = window.database_actions.show_import_files()
+    assert not dialog.destination_choice.merge_radio.isEnabled()
+    assert window.open_path(sample("blog"), ask=False)
+    assert window.database_actions.show_import_files() is dialog
+    assert dialog.destination_choice.merge_radio.isEnabled()
+
+
+def test_keeping_unsaved_work_keeps_the_dialog_and_its_result(qtbot, make_window, tmp_path: Path, dialogs) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window()
+    assert window.open_path(sample("blog"), ask=False)
+    _add_entity(window)
+    before = window.document.project
+    dialog = window.database_actions.show_import_files()
+    dialog.add_files(_exports(tmp_path))
+    dialogs.answers.append(QMessageBox.StandardButton.Cancel)  # "Save the changes?" -> Cancel
+    _import(qtbot, dialog)
+    assert "Save the changes" in dialogs.shown[0]
+    assert window.document.project is before and dialog.isVisible() and not dialog.taken
+    assert dialog.status.text().startswith("The open project was kept; press Import again")
+
+
+def _add_entity(window) -> None:
+    from modeller.model import Entity, Field, Position
+    from modeller.ui.commands import AddEntityCommand
+
+    entity = Entity(id="draft", name="Draft", fields=(Field(name="title", type="string"),))
+    window.document.push(AddEntityCommand(window.document, entity, Position(x=0, y=0)))

@@ -61,6 +61,8 @@ class ImportDatabaseDialog(QDialog):
         self.job: BackgroundJob | None = None
         self.job_kind = ""
         self.result: Imported | None = None
+        #: whether the window took the last result (False: the user kept the open project)
+        self.taken = False
 
         self.connection = ConnectionFields(settings)
         self.uri, self.password, self.timeout = self.connection.uri, self.connection.password, self.connection.timeout
@@ -331,8 +333,14 @@ class ImportDatabaseDialog(QDialog):
                 self.progress.done(name, documents(count, "sampled"))
             self.result = result
             self._say(f"Imported {len(result.documents)} collection(s) from {shown(result.origin, 100)}.")
+            self.taken = True
             self.imported.emit(result, self.destination())
-            self.accept()
+            if self.taken:
+                self.accept()
+            else:  # the user kept the open project (Cancel at "Save changes?"): the result stays here
+                self._say(
+                    "The open project was kept; press Import again to open the result, or add it to the open project."
+                )
 
     def _databases(self, names: list[str]) -> None:
         current = self.database.currentText().strip()

@@ -50,6 +50,8 @@ class ImportFilesDialog(QDialog):
         self.setWindowTitle("Import from files")
         self.job: BackgroundJob | None = None
         self.result: Imported | None = None
+        #: whether the window took the last result (False: the user kept the open project)
+        self.taken = False
 
         self.files = QListWidget()
         self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -236,8 +238,14 @@ class ImportFilesDialog(QDialog):
             return
         self.result = result
         self.status.say(f"Imported {len(result.documents)} collection(s) from {result.origin}.")
+        self.taken = True
         self.imported.emit(result, self.destination())
-        self.accept()
+        if self.taken:
+            self.accept()
+        else:  # the user kept the open project (Cancel at "Save changes?"): the result stays here
+            self.status.say(
+                "The open project was kept; press Import again to open the result, or add it to the open project."
+            )
 
     def _idle(self) -> None:
         self.options_area.setEnabled(True)
