@@ -82,7 +82,8 @@ def merge_command(
     command = paste_command(document, data, offset)
     if command is not None:
         collections = sum(1 for e in entities if e.collection is not None)
-        command.setText(f"Import {collections} collection{'s' if collections != 1 else ''} from {imported.origin}")
+        plural = "s" if collections != 1 else ""
+        command.setText(f"Import {collections} collection{plural} from {shown(imported.origin, 100)}")
     return MergePlan(command, skipped, dropped)
 
 

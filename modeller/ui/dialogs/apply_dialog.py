@@ -33,9 +33,8 @@ from PySide6.QtWidgets import (
 
 from modeller.live.apply import ApplyPlan, Step
 from modeller.live.errors import LiveError
-from modeller.model.names import check_database_name
 from modeller.model.text import shown
-from modeller.ui.dialogs.connection_fields import ConnectionFields, gui_words
+from modeller.ui.dialogs.connection_fields import ConnectionFields, database_problem, gui_words
 from modeller.ui.dialogs.import_widgets import StatusLine
 from modeller.ui.document import ProjectDocument
 from modeller.ui.jobs import BackgroundJob, JobCancelled
@@ -118,15 +117,8 @@ class ApplyDesignDialog(QDialog):
 
     # ----------------------------------------------------------------- planning
     def _target(self) -> tuple[str, str] | None:
-        problem = self.connection.problem()
         name = self.database.text().strip()
-        if problem is None and not name:
-            problem = "Name the database to apply the design to."
-        if problem is None:
-            try:
-                check_database_name(name)
-            except ValueError as exc:
-                problem = f"Database {shown(repr(name), 80)}: {exc}"
+        problem = self.connection.problem() or database_problem(name)
         if problem is not None:
             self.status.error(problem)
             return None

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit
 
 from modeller.live.source import DEFAULT_TIMEOUT_S, is_uri, redact
+from modeller.model.names import check_database_name
 from modeller.model.text import shown
 from modeller.ui.connections import (
     hide_options,
@@ -84,6 +85,17 @@ class ConnectionFields:
     def remember(self) -> str:
         """After a connection that worked: keep it (without secrets) at the top of the recent ones."""
         return remember_connection(self.settings, self.uri.currentText().strip())
+
+
+def database_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a database (one line, saying what to do), or None."""
+    if not name:
+        return "Name the database (Connect lists them)."
+    try:
+        check_database_name(name)
+    except ValueError as exc:
+        return f"Database {shown(repr(name), 80)}: {exc}"
+    return None
 
 
 def gui_words(message: str) -> str:

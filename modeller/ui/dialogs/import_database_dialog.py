@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from modeller.live.errors import LiveError
 from modeller.live.source import DEFAULT_SAMPLE, Source
 from modeller.model.text import shown
-from modeller.ui.dialogs.connection_fields import ConnectionFields, gui_words
+from modeller.ui.dialogs.connection_fields import ConnectionFields, database_problem, gui_words
 from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
@@ -173,8 +173,14 @@ class ImportDatabaseDialog(QDialog):
 
     def list_collections(self) -> None:
         name = self.database.currentText().strip()
-        uri = self._check_uri() if name else None
-        if uri is None or self.job is not None:
+        if not name or self.job is not None:
+            return
+        problem = database_problem(name)
+        if problem is not None:
+            self._error(problem)
+            return
+        uri = self._check_uri()
+        if uri is None:
             return
         timeout = self.timeout.value()
 
@@ -220,8 +226,9 @@ class ImportDatabaseDialog(QDialog):
         names = self.chosen_collections()
         if uri is None or self.job is not None:
             return
-        if not database or not names:
-            self._error("Pick a database and at least one collection (Connect lists them).")
+        problem = database_problem(database) or (None if names else "Check at least one collection to import.")
+        if problem is not None:
+            self._error(problem)
             return
         timeout, size = self.timeout.value(), self.sample.value()
         self.progress.reset(names)
