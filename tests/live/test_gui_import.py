@@ -243,7 +243,7 @@ def test_a_slow_server_keeps_the_window_running_and_cancel_leaves_the_project_un
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
         assert not dialog.running() and dialog.isVisible()
         assert dialog.status.text().startswith("Import cancelled: nothing was imported")
-        assert all(dialog.progress.state(n) != "sampling…" for n in dialog.progress.rows)
+        assert all(dialog.progress.status(n) != "sampling…" for n in dialog.progress.rows)
         proxy.fast()  # the worker now gets its answers; its result must be dropped
         qtbot.waitUntil(lambda: job.thread is not None and not job.thread.is_alive(), timeout=WAIT_MS)
         qtbot.wait(50)

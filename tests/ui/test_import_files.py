@@ -50,7 +50,7 @@ def test_export_files_open_as_a_new_project_with_the_reference_found(qtbot, make
     assert [(r.one, r.many, r.strategy) for r in project.relationships if r.strategy == "parent-ref"] == [
         (entities["authors"].id, entities["books"].id, "parent-ref")
     ]
-    assert dialog.progress.state(str(paths[1])) == "books: 40 documents read"
+    assert dialog.progress.status(str(paths[1])) == "books: 40 documents read"
     assert window.document.is_modified() and window.docks["recommendations"].isVisible()
     assert "from 2 files as a new project" in window.statusBar().currentMessage()
     window.analysis.run_now()
@@ -89,7 +89,7 @@ def test_a_broken_file_is_one_line_naming_the_line_and_changes_nothing(qtbot, ma
     text = dialog.status.text()
     assert dialog.status.is_error() and "\n" not in text
     assert f"{bad}:2: not valid Extended JSON" in text and "fix the line or export again" in text
-    assert dialog.progress.state(str(bad)) == "not read" and dialog.isVisible()
+    assert dialog.progress.status(str(bad)) == "not read" and dialog.isVisible()
     assert window.document.project is before and window.document.undo_stack.count() == 0
 
 
@@ -125,7 +125,7 @@ def test_a_validator_file_gives_its_collection_with_typed_fields(qtbot, make_win
     dialog = window.database_actions.show_import_files()
     dialog.add_files([validator, *_exports(tmp_path)])
     _import(qtbot, dialog)
-    assert dialog.progress.state(str(validator)) == "invoices: $jsonSchema validator"
+    assert dialog.progress.status(str(validator)) == "invoices: $jsonSchema validator"
     entities = {e.collection: e for e in window.document.project.entities if e.collection}
     assert sorted(entities) == ["authors", "books", "invoices"]
     fields = {f.name: f for f in entities["invoices"].fields}
@@ -151,7 +151,7 @@ def test_cancel_drops_what_was_read(qtbot, make_window, tmp_path: Path, monkeypa
     dialog.start_import()
     job = dialog.job
     first = str(tmp_path / "authors.json")
-    qtbot.waitUntil(lambda: reading.is_set() and dialog.progress.state(first) == "reading…", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: reading.is_set() and dialog.progress.status(first) == "reading…", timeout=WAIT_MS)
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert not dialog.running() and dialog.status.text().startswith("Import cancelled")
     gate.set()

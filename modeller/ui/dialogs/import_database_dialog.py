@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -114,11 +113,8 @@ class ImportDatabaseDialog(QDialog):
         self.options_area.setLayout(form)
 
         self.progress = CollectionProgress()
-        self.progress_area = QScrollArea()
-        self.progress_area.setWidgetResizable(True)
-        self.progress_area.setWidget(self.progress)
-        self.progress_area.setMaximumHeight(170)
-        self.progress_area.setVisible(False)
+        self.progress.setMaximumHeight(190)
+        self.progress.setVisible(False)
         self.status = StatusLine("Enter the connection string and press Connect.")
         self.status.setObjectName("ImportStatus")
 
@@ -136,7 +132,7 @@ class ImportDatabaseDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.options_area)
-        layout.addWidget(self.progress_area)
+        layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
         self.resize(640, 560)
@@ -231,8 +227,8 @@ class ImportDatabaseDialog(QDialog):
             self._error(problem)
             return
         timeout, size = self.timeout.value(), self.sample.value()
-        self.progress.reset(names)
-        self.progress_area.setVisible(True)
+        self.progress.set_rows(names)
+        self.progress.setVisible(True)
 
         def work(report: Callable[[Any], None], cancelled: threading.Event) -> Imported:
             from modeller.live.infer import infer_project

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -86,12 +85,9 @@ class ImportFilesDialog(QDialog):
         self.options_area = QWidget()
         self.options_area.setLayout(form)
 
-        self.progress = CollectionProgress()
-        self.progress_area = QScrollArea()
-        self.progress_area.setWidgetResizable(True)
-        self.progress_area.setWidget(self.progress)
-        self.progress_area.setMaximumHeight(170)
-        self.progress_area.setVisible(False)
+        self.progress = CollectionProgress("File")
+        self.progress.setMaximumHeight(190)
+        self.progress.setVisible(False)
         self.status = StatusLine("Add the exported files or validators, one per collection, then press Import.")
         self.status.setObjectName("ImportStatus")
         self.import_button = QPushButton("&Import")
@@ -107,7 +103,7 @@ class ImportFilesDialog(QDialog):
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.options_area)
-        layout.addWidget(self.progress_area)
+        layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
         self.resize(600, 480)
@@ -147,8 +143,8 @@ class ImportFilesDialog(QDialog):
             return
         limit = self.limit.value() or None
         keys = [str(path) for path in paths]
-        self.progress.reset(keys, [path.name for path in paths])
-        self.progress_area.setVisible(True)
+        self.progress.set_rows(keys, [path.name for path in paths])
+        self.progress.setVisible(True)
 
         def work(report: Callable[[Any], None], cancelled: threading.Event) -> Imported:
             from modeller.live.files import read_inputs

@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QProgressBar, QRadioButton, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QButtonGroup,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QRadioButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionProgressBar,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from modeller.model.text import shown
 from modeller.ui.importing import MERGE, NEW_PROJECT
@@ -20,68 +36,96 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if first.isalpha() and first.islower() else text
 
 
-class CollectionProgress(QWidget):
-    """One row per collection (or file): its name, a bar (waiting, busy, done) and what was read."""
+#: a row's phase, kept in its item (the delegate paints the bar from it)
+PHASE = Qt.ItemDataRole.UserRole + 1
+WAITING, BUSY, DONE = "waiting", "busy", "done"
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+
+class _BarDelegate(QStyledItemDelegate):
+    """Paints the progress column as a bar: empty while waiting, busy while read, full when done."""
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        phase = index.data(PHASE)
+        bar = QStyleOptionProgressBar()
+        bar.rect = option.rect.adjusted(2, 3, -2, -3)  # type: ignore[attr-defined]
+        bar.state = option.state  # type: ignore[attr-defined]
+        bar.minimum, bar.maximum = 0, 0 if phase == BUSY else 1
+        bar.progress = 1 if phase == DONE else 0
+        bar.textVisible = False
+        widget = option.widget  # type: ignore[attr-defined]
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, widget)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(hint.width(), max(hint.height(), 22))  # room for a bar, not a hairline
+
+
+class CollectionProgress(QTreeWidget):
+    """One row per collection (or file): its name, a bar (waiting, busy, done) and what was read.
+
+    Model/view, so a database with a thousand collections is a thousand rows, not three thousand widgets.
+    """
+
+    def __init__(self, what: str = "Collection", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(6, 6, 6, 6)
-        self.grid.setVerticalSpacing(4)
-        self.grid.setColumnStretch(1, 1)
-        self.rows: dict[str, tuple[QLabel, QProgressBar, QLabel]] = {}
+        self.setColumnCount(3)
+        self.setHeaderLabels([what, "Progress", "State"])
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setItemDelegateForColumn(1, _BarDelegate(self))
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self.header().setStretchLastSection(False)
+        self.setColumnWidth(2, 220)
+        self.rows: dict[str, QTreeWidgetItem] = {}
 
-    def reset(self, names: list[str], labels: list[str] | None = None) -> None:
+    def set_rows(self, names: list[str], labels: list[str] | None = None) -> None:
         """One row per name (its key), showing ``labels`` when given (file names), else the names."""
-        for row in range(self.grid.rowCount()):
-            self.grid.setRowStretch(row, 0)
-        while self.grid.count():
-            item = self.grid.takeAt(0)
-            if item is not None and item.widget() is not None:
-                item.widget().deleteLater()
+        self.clear()
         self.rows = {}
         for row, name in enumerate(names):
             text = labels[row] if labels is not None else name
-            label, bar, state = QLabel(shown(text, 80)), QProgressBar(), QLabel("waiting")
-            bar.setRange(0, 1)
-            bar.setValue(0)
-            bar.setTextVisible(False)
-            bar.setMaximumHeight(14)
-            state.setMinimumWidth(210)
-            for column, widget in enumerate((label, bar, state)):
-                self.grid.addWidget(widget, row, column)
-            self.rows[name] = (label, bar, state)
-        self.grid.setRowStretch(len(names), 1)  # rows stay together at the top
+            item = QTreeWidgetItem(self, [shown(text, 80), "", WAITING])
+            item.setData(1, PHASE, WAITING)
+            self.rows[name] = item
+
+    def _set(self, name: str, phase: str, text: str) -> None:
+        item = self.rows.get(name)
+        if item is not None:
+            item.setData(1, PHASE, phase)
+            item.setText(2, text)
 
     def busy(self, name: str, text: str = "sampling…") -> None:
+        self._set(name, BUSY, text)
         if name in self.rows:
-            _label, bar, state = self.rows[name]
-            bar.setRange(0, 0)
-            state.setText(text)
+            self.scrollToItem(self.rows[name])
 
     def done(self, name: str, text: str) -> None:
-        if name in self.rows:
-            _label, bar, state = self.rows[name]
-            bar.setRange(0, 1)
-            bar.setValue(1)
-            state.setText(text)
+        self._set(name, DONE, text)
 
     def finish_busy(self, text: str = "sampled") -> None:
         """Rows still busy are done (the next step started)."""
-        for name, (_label, bar, _state) in self.rows.items():
-            if bar.maximum() == 0:
+        for name, item in self.rows.items():
+            if item.data(1, PHASE) == BUSY:
                 self.done(name, text)
 
     def stop(self, text: str) -> None:
-        """Cancelled or failed: rows not done say so, no bar keeps spinning."""
-        for _label, bar, state in self.rows.values():
-            if bar.maximum() == 0 or bar.value() == 0:
-                bar.setRange(0, 1)
-                bar.setValue(0)
-                state.setText(text)
+        """Cancelled or failed: rows not done say so, no bar stays busy."""
+        for name, item in self.rows.items():
+            if item.data(1, PHASE) != DONE:
+                self._set(name, WAITING, text)
 
-    def state(self, name: str) -> str:
-        return self.rows[name][2].text()
+    def status(self, name: str) -> str:
+        return self.rows[name].text(2)
+
+    def phase(self, name: str) -> str:
+        return str(self.rows[name].data(1, PHASE))
 
 
 def documents(count: int, verb: str) -> str:
