@@ -278,3 +278,25 @@ def test_wrong_credentials_are_one_line_saying_what_to_check(qtbot, make_window,
     assert text.startswith(f"Authentication failed at mongodb://ann:***@{host}/")
     assert "check the user name and password" in text
     assert dialog.database.count() == 0 and recent_connections(window.settings) == []
+
+
+def test_hostile_collection_names_are_shown_escaped_and_imported_as_they_are(
+    qtbot, make_window, live_db: tuple[LiveServer, str]
+) -> None:
+    server, name = live_db
+    print_server(server)
+    evil = "evil\u202etxt.exe"
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        client[name][evil].insert_many([{"title": f"t{i}"} for i in range(5)])
+    finally:
+        client.close()
+    window = make_window(use_engine=False)
+    dialog = window.database_actions.show_import_database()
+    _connect(qtbot, dialog, server.uri, name)
+    assert dialog.collections.item(0).text() == "evil\\u202etxt.exe"  # the list never renders the bidi control
+    assert dialog.chosen_collections() == [evil]
+    with qtbot.waitSignal(dialog.imported, timeout=WAIT_MS):
+        dialog.start_import()
+    assert [e.collection for e in window.document.project.entities] == [evil]
+    assert "\u202e" not in window.statusBar().currentMessage()

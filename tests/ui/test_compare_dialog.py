@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 
 from modeller.model import Field
 from modeller.ui.commands.entity import EditEntityCommand
@@ -68,6 +69,9 @@ def test_unsaved_changes_are_listed_by_collection_and_the_migration_is_written(
     assert '"rating"' in script and '"posts"' in script
     node_check(out)
     assert dialog.status.text().startswith(f"Migration script written to {out}")
+    dialog.copy_button.click()
+    markdown = QGuiApplication.clipboard().text()
+    assert markdown.startswith("## Schema changes") and "### Collection `posts`" in markdown and "rating" in markdown
 
 
 def test_an_unchanged_project_says_so_and_offers_no_migration(qtbot, make_window, tmp_path: Path) -> None:
