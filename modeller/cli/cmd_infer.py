@@ -55,8 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from modeller.cli.connect import say_warnings
     from modeller.live.errors import LiveError
     from modeller.live.infer import infer_project
+    from modeller.live.schema_input import SchemaCollection
     from modeller.live.source import DEFAULT_SAMPLE, DEFAULT_TIMEOUT_S, Source, is_uri, redact
     from modeller.model.checks import check_project
     from modeller.model.names import check_database_name
@@ -65,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from modeller.persistence.save import save_text
 
     uris = [s for s in args.sources if is_uri(s)]
+    schemas: list[SchemaCollection] = []
     size = args.sample or DEFAULT_SAMPLE
     try:
         if uris:
@@ -78,17 +81,25 @@ def run(args: argparse.Namespace) -> int:
                 return fail(f"--db {shown(repr(args.db), 80)}: {exc}")
             names = [n.strip() for n in (args.collections or "").split(",") if n.strip()] or None
             with Source(uris[0], args.timeout or DEFAULT_TIMEOUT_S) as source:
+                say_warnings(source)
                 samples, known = source.sample_database(args.db, names, size, _progress)
             name, database = args.name or args.db, args.db
         else:
             if args.db or args.collections or args.timeout:
                 return fail("--db, --collections and --timeout go with a connection string (mongodb://...)")
-            from modeller.live.files import sample_files
+            from modeller.live.files import read_inputs
 
             paths = [Path(p) for p in args.sources]
-            samples, known = sample_files(paths, args.sample), {}
+            samples, schemas = read_inputs(paths, args.sample)
+            known = {}
             name, database = args.name or paths[0].stem, None
-        project = infer_project(samples, name=neutralize(name)[:200] or "Inferred", database=database, known_ids=known)
+        project = infer_project(
+            samples,
+            name=neutralize(name)[:200] or "Inferred",
+            database=database,
+            known_ids=known,
+            schemas=schemas,
+        )
     except LiveError as exc:
         return fail(str(exc))
     problems = check_project(project)

@@ -27,9 +27,11 @@ COMMANDS: dict[str, str] = {
     "diff": "modeller.cli.cmd_diff",
     "rules": "modeller.cli.cmd_rules",
     "infer": "modeller.cli.cmd_infer",
+    "apply": "modeller.cli.cmd_apply",
+    "drift": "modeller.cli.cmd_drift",
 }
 
-EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check), files not canonical (fmt --check) or breaking changes (diff --fail-on breaking);
+EPILOG = """exit codes: 0 fine; 1 findings at or above --fail-on (check), files not canonical (fmt --check) breaking changes (diff --fail-on breaking) or a database that drifts from the design (drift);
 2 bad input (missing file, invalid JSON, schema violation, unknown version);
 3 internal error (a bug: one line on stderr names the crash report to attach to a bug report)."""
 

@@ -8,19 +8,14 @@ line that says what to do, never a traceback.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 
 from modeller.model.project import Project
-from modeller.model.text import shorten
 from modeller.persistence import MAX_FILE_BYTES, ProjectFileError, load_project, loads_project
+from modeller.persistence.revisions import load_revision
 
 #: what ``-`` is called in messages
 STDIN_NAME = "<stdin>"
-
-#: a repository on a slow disk answers within seconds; a hung git must not hang the command
-GIT_TIMEOUT_S = 60
 
 
 def is_revision(spec: str) -> bool:
@@ -37,7 +32,7 @@ def read_project(spec: str) -> Project:
         return read_stdin()
     if not is_revision(spec):
         return load_project(spec)
-    return loads_project(_git_show(spec), spec)
+    return load_revision(spec)
 
 
 def read_file_or_stdin(spec: str) -> Project:
@@ -57,26 +52,3 @@ def read_stdin() -> Project:
     if not data:
         raise ProjectFileError.single(STDIN_NAME, "is empty; pipe a project into it (modeller check - < FILE)")
     return loads_project(data, STDIN_NAME)
-
-
-def _git_show(spec: str) -> bytes:
-    git = shutil.which("git")
-    if git is None:
-        raise ProjectFileError.single(spec, "looks like a Git revision, but git is not installed; give a file instead")
-    try:
-        proc = subprocess.run(
-            [git, "show", "--no-textconv", spec], capture_output=True, timeout=GIT_TIMEOUT_S, check=False
-        )
-    except subprocess.TimeoutExpired:
-        raise ProjectFileError.single(spec, f"git show did not answer within {GIT_TIMEOUT_S} s") from None
-    except OSError as exc:
-        raise ProjectFileError.single(spec, f"cannot run git: {exc.strerror or exc}") from None
-    if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
-        why = shorten(lines[0].removeprefix("fatal: "), 300)
-        raise ProjectFileError.single(
-            spec, f"git cannot show this revision ({why}); check the revision and the path from the repository root"
-        )
-    if len(proc.stdout) > MAX_FILE_BYTES:
-        raise ProjectFileError.single(spec, "the file at this revision is too large for a project")
-    return proc.stdout

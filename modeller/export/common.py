@@ -8,7 +8,10 @@ from typing import Any, TypeVar, cast
 
 from modeller import __version__
 from modeller.model.project import Project
-from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
+from modeller.rules.physical.design import Design
+from modeller.rules.physical.server_options import index_key as index_key
+from modeller.rules.physical.server_options import index_options as index_options
+from modeller.rules.physical.server_options import timeseries_options as timeseries_options
 
 GENERATOR = f"modeller {__version__}"
 
@@ -64,25 +67,6 @@ def entity_names(project: Project) -> dict[str, str]:
     return {entity.id: entity.name for entity in project.entities}
 
 
-def index_options(index: IndexDesign) -> dict[str, Any]:
-    """``createIndex`` options in MongoDB spelling; the name is always explicit."""
-    options: dict[str, Any] = {"name": index.name}
-    if index.unique:
-        options["unique"] = True
-    if index.expire_after_s is not None:
-        options["expireAfterSeconds"] = index.expire_after_s
-    if index.partial:
-        options["partialFilterExpression"] = index.partial
-    if index.collation:
-        options["collation"] = index.collation
-    return options
-
-
-def index_key(index: IndexDesign) -> dict[str, Any]:
-    """The index key document, in key order."""
-    return {path: kind for path, kind in index.keys}
-
-
 def array_index_like(name: str) -> bool:
     """Does JavaScript treat ``name`` as an array index (``"0"``, ``"2024"``; not ``"007"``, ``"a.1"``)?"""
     return name.isascii() and name.isdigit() and (name == "0" or name[0] != "0") and int(name) < 2**32 - 1
@@ -100,33 +84,6 @@ def js_reorders(names: list[str]) -> bool:
     if not numeric:
         return False
     return sorted(numeric, key=int) + [n for n in names if not array_index_like(n)] != names
-
-
-_TS_KEYS = {
-    "timeField": "timeField",
-    "time_field": "timeField",
-    "metaField": "metaField",
-    "meta_field": "metaField",
-    "granularity": "granularity",
-    "bucketMaxSpanSeconds": "bucketMaxSpanSeconds",
-    "bucket_max_span_s": "bucketMaxSpanSeconds",
-    "bucketRoundingSeconds": "bucketRoundingSeconds",
-    "bucket_rounding_s": "bucketRoundingSeconds",
-}
-_TTL_KEYS = ("expireAfterSeconds", "expire_after_s", "retention_s")
-
-
-def timeseries_options(coll: CollectionDesign) -> tuple[dict[str, Any], int | None] | None:
-    """``(timeseries option, expireAfterSeconds)`` for a time-series collection, else None.
-
-    Accepts the engine's dict in MongoDB spelling or in the file format's snake case.
-    """
-    ts = coll.timeseries
-    if not ts:
-        return None
-    options = {_TS_KEYS[key]: value for key, value in ts.items() if key in _TS_KEYS and value is not None}
-    ttl = next((ts[key] for key in _TTL_KEYS if ts.get(key) is not None), None)
-    return options, (int(ttl) if ttl is not None else None)
 
 
 def human_count(value: int | None) -> str:

@@ -32,6 +32,7 @@ from modeller.export.samples import canonical_rows
 from modeller.export.validators import validator_text
 from modeller.model.project import Project
 from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import blocked_indexes as _blocked_indexes
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 
 #: mongosh 2.x functions the script calls (also what the test stand-in implements).
@@ -125,15 +126,6 @@ def _index_reason(index: IndexDesign) -> str:
     origin = "declared in the project" if index.origin == "user" else "added by the engine"
     parts.append(origin)
     return " - ".join(parts)
-
-
-def _blocked_indexes(findings: Iterable[Finding] | None) -> dict[str, Finding]:
-    """``collection#index`` -> the error finding that blocks it (rule 35: the server would refuse it)."""
-    blocked: dict[str, Finding] = {}
-    for finding in findings or ():
-        if finding.severity == "error" and finding.subject.kind == "index" and not finding.overridden:
-            blocked.setdefault(finding.subject.id, finding)
-    return blocked
 
 
 #: why an index or shard key with a field like "2024" is not in the script (``js_reorders``)

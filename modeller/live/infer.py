@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.live.naming import entity_label, singular, unique
+from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
 from modeller.model.names import check_field_name, plural, snake
 from modeller.model.project import (
@@ -98,8 +99,10 @@ class Inferrer:
         samples: Sequence[CollectionSample],
         known_ids: Mapping[str, Iterable[Any]] | None = None,
         settings: Settings | None = None,
+        schemas: Sequence[SchemaCollection] = (),
     ) -> None:
         self.samples = {s.name: s for s in samples}
+        self.schemas = list(schemas)
         self.settings = settings or Settings()
         self.known: dict[str, set[Any]] = {}
         for s in samples:
@@ -167,6 +170,8 @@ class Inferrer:
         consumed = {(r.holder, r.field) for r in refs}
         for coll, sample in self.samples.items():
             self._collection_entity(coll, sample, consumed)
+        for schema in self.schemas:
+            self._schema_entity(schema)
         links: dict[tuple[str, str], _Link] = {}
         for ref in refs:
             one, many = (
@@ -227,6 +232,57 @@ class Inferrer:
                 count=count,
                 timeseries=timeseries,
                 indexes=tuple(_indexes(sample.indexes)),
+                fields=tuple(fields),
+            ),
+        )
+
+    def _schema_entity(self, source: SchemaCollection) -> None:
+        """A collection known by its ``$jsonSchema`` validator: fields, required, enums, arrays, subtypes."""
+        entity_id = self._new_entity_id(singular(source.name))
+        label = unique(entity_label(singular(source.name)), self.entity_names, sep=" ")
+        skipped: list[str] = []
+        slot = len(self.entities)
+
+        def embed(name: str, items: Mapping[str, Any], bound: Any) -> None:
+            many_id = self._new_entity_id(singular(name))
+            many_label = unique(entity_label(singular(name)), self.entity_names, sep=" ")
+            fields = reader.fields(items, 1)
+            self.entities.append(
+                Entity(
+                    id=many_id,
+                    name=many_label,
+                    description=f"Embedded in {shown(source.name, 80)}.{shown(name, 80)}",
+                    fields=tuple(fields),
+                )
+            )
+            top = bound if isinstance(bound, int) and not isinstance(bound, bool) and bound >= 0 else None
+            self.relationships.append(
+                Relationship(
+                    id=unique(f"{entity_id}_{snake(name)}"[:95], self.rel_ids),
+                    one=entity_id,
+                    many=many_id,
+                    name=name,
+                    cardinality=self.cardinality(top) if top is not None else "one-to-many",
+                    max=top,
+                    strategy="embed",
+                )
+            )
+
+        reader = SchemaReader(embed, _legal, skipped)
+        fields = reader.fields(source.schema, top=True)
+        notes = [f"read from the $jsonSchema validator in {shown(source.origin, 200)}"]
+        if skipped:
+            notes.append(
+                f"fields the model cannot name were left out: {', '.join(shown(repr(s), 60) for s in skipped[:10])}"
+            )
+        self.entities.insert(
+            slot,
+            Entity(
+                id=entity_id,
+                name=label,
+                collection=source.name,
+                description=_describe("", notes),
+                subtypes=reader.subtypes(source.schema, fields),
                 fields=tuple(fields),
             ),
         )
@@ -464,9 +520,10 @@ def infer_project(
     name: str,
     database: str | None = None,
     known_ids: Mapping[str, Iterable[Any]] | None = None,
+    schemas: Sequence[SchemaCollection] = (),
 ) -> Project:
-    """The project the sampled collections show (see the module's thresholds)."""
-    return Inferrer(samples, known_ids).infer(name, database)
+    """The project the sampled collections (and the collections known by a validator) show."""
+    return Inferrer(samples, known_ids, schemas=schemas).infer(name, database)
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:

@@ -11,8 +11,10 @@ its references.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pymongo
@@ -20,8 +22,10 @@ from pymongo import errors
 
 from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
+from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
 from modeller.live.stats import CollectionStats
 from modeller.model.text import shown
+from modeller.rules.physical.design import Design
 
 DEFAULT_SAMPLE = 1_000
 DEFAULT_TIMEOUT_S = 5.0
@@ -38,6 +42,12 @@ def redact(uri: str) -> str:
     return _SECRET_OPTION.sub(r"\g<head>***", hidden)
 
 
+def _unsupported(exc: errors.OperationFailure) -> bool:
+    """The server has no such command (MongoDB: code 59; stand-ins such as mongoeco: "unsupported ...")."""
+    message = str((exc.details or {}).get("errmsg") or exc).lower()
+    return exc.code == 59 or "no such command" in message or "unsupported" in message
+
+
 def is_uri(text: str) -> bool:
     return text.startswith(("mongodb://", "mongodb+srv://"))
 
@@ -45,18 +55,24 @@ def is_uri(text: str) -> bool:
 class Source:
     """One connection to one server; use as a context manager so the client is always closed."""
 
-    def __init__(self, uri: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(self, uri: str, timeout_s: float = DEFAULT_TIMEOUT_S, listeners: Sequence[Any] = ()) -> None:
+        """``listeners``: pymongo command listeners (tests record the commands sent; a GUI could log them)."""
         self.shown = shown(redact(uri), 300)
         self.timeout_s = timeout_s
         ms = max(1, int(timeout_s * 1000))
-        with self._errors("connecting to"):
+        #: what pymongo warned about the URI (an unknown option), one line each, password hidden
+        self.warnings: list[str] = []
+        with self._errors("opening the connection"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             self.client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
                 uri,
                 serverSelectionTimeoutMS=ms,
                 connectTimeoutMS=ms,
                 socketTimeoutMS=max(ms, 30_000),  # a $sample of 1,000 large documents may take longer than connecting
                 appname="modeller",
+                event_listeners=list(listeners),
             )
+        self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
 
     def __enter__(self) -> Source:
         return self
@@ -65,12 +81,20 @@ class Source:
         self.client.close()
 
     @contextmanager
-    def _errors(self, doing: str) -> Iterator[None]:
-        """pymongo's exceptions as one line each: what failed, where, and what to do."""
+    def _errors(self, doing: str, role: str = "read", command: str | None = None) -> Iterator[None]:
+        """pymongo's exceptions as one line each: what failed, where, and what to do.
+
+        ``role`` is the one the user needs for it; ``command`` the command sent, named when the server lacks it.
+        """
         where = self.shown
         try:
             yield
-        except errors.ServerSelectionTimeoutError:
+        except errors.ServerSelectionTimeoutError as exc:
+            if any(word in str(exc).lower() for word in ("ssl", "tls", "certificate")):
+                raise LiveError(
+                    f"the TLS handshake with {where} failed while {doing}; check the tls options in the connection "
+                    "string (tlsCAFile, tlsAllowInvalidHostnames) and that the server speaks TLS"
+                ) from None
             raise LiveError(
                 f"cannot reach {where} within {self.timeout_s:g} s while {doing}; check the host and port, "
                 "that the server runs and that a firewall lets you in (--timeout waits longer)"
@@ -83,7 +107,12 @@ class Source:
             if exc.code == 13:
                 raise LiveError(
                     f"not allowed while {doing} at {where} ({shown(exc.details and exc.details.get('errmsg'), 160)}); "
-                    "use a user with the read role on the database"
+                    f"use a user with the {role} role on the database"
+                ) from None
+            if _unsupported(exc):
+                raise LiveError(
+                    f"the server at {where} has no {command or 'such'} command, which this needs: {doing}; "
+                    "run that step by hand (mongosh), or use a MongoDB server (3.6 or later) and run again"
                 ) from None
             raise LiveError(
                 f"the server at {where} refused {doing} ({shown((exc.details and exc.details.get('errmsg')) or exc, 160)}); "
@@ -97,6 +126,11 @@ class Source:
             detail = shown(redact(str(exc)), 160)
             raise LiveError(
                 f"the connection string {where} is not usable ({detail}); fix it (mongodb://user@host:port)"
+            ) from None
+        except OSError as exc:  # a TLS file named in the URI (tlsCAFile, tlsCertificateKeyFile) that cannot be read
+            raise LiveError(
+                f"{where}: {shown(redact(exc.strerror or str(exc)), 160)} while {doing}; "
+                "check the tlsCAFile / tlsCertificateKeyFile paths in the connection string"
             ) from None
         except errors.PyMongoError as exc:
             raise LiveError(
@@ -149,10 +183,8 @@ class Source:
 
     def sample_collection(self, database: str, name: str, info: Mapping[str, Any], size: int) -> CollectionSample:
         collection = self.client[database][name]
-        what = f"sampling {shown(repr(name), 80)}"
         notes: list[str] = []
-        with self._errors(what):
-            stats = CollectionStats(name).add_all(collection.aggregate([{"$sample": {"size": size}}]))
+        stats = self.sample(database, name, size)
         count: int | None = None
         try:
             with self._errors(f"counting {shown(repr(name), 80)}"):
@@ -172,6 +204,43 @@ class Source:
             options=info.get("options") or {},
             notes=notes,
         )
+
+    def sample(self, database: str, name: str, size: int) -> CollectionStats:
+        """``$sample`` of ``size`` documents of one collection, counted as they stream past."""
+        with self._errors(f"sampling {shown(repr(name), 80)}"):
+            return CollectionStats(name).add_all(self.client[database][name].aggregate([{"$sample": {"size": size}}]))
+
+    def command(self, database: str, command: Mapping[str, Any], doing: str) -> Mapping[str, Any]:
+        """Send one command document (``modeller apply``'s steps); the user needs the dbAdmin role for these."""
+        name = next(iter(command), "")
+        with self._errors(doing, role="dbAdmin", command=name):
+            return self.client[database].command(dict(command))
+
+    def read_state(self, database: str, design: Design | None = None) -> DatabaseState:
+        """The database's collections with their options and indexes; where the design's validator differs from
+        the server's, how many documents would fail the design's (``$nor``: one count per such collection)."""
+        self.ping()
+        where = shown(repr(database), 80)
+        with self._errors(f"listing the collections of {where}"):
+            listed = [c for c in self.client[database].list_collections() if not c["name"].startswith("system.")]
+        found: dict[str, ObservedCollection] = {}
+        for info in listed:
+            name = info["name"]
+            observed = ObservedCollection(name, str(info.get("type", "collection")), info.get("options") or {})
+            if not observed.is_view:
+                collection = self.client[database][name]
+                with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
+                    indexes = list(collection.list_indexes())
+                failing = None
+                wanted = design.collection(name) if design is not None else None
+                if wanted is not None and validator_differs(wanted, observed):
+                    with self._errors(
+                        f"counting the documents of {shown(repr(name), 80)} the design's validator fails"
+                    ):
+                        failing = collection.count_documents({"$nor": [wanted_validator(wanted)]})
+                observed = replace(observed, indexes=indexes, failing=failing)
+            found[name] = observed
+        return DatabaseState(database, found)
 
     def lookup_references(self, database: str, samples: list[CollectionSample]) -> dict[str, set[Any]]:
         """For each collection, which of the others' candidate values are its ``_id`` s."""

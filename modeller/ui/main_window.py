@@ -34,6 +34,7 @@ from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
+from modeller.ui.database_actions import DatabaseActions
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
@@ -275,6 +276,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
+        self.database_actions = DatabaseActions(self)  # compare, import from a database or files
+        file_menu.addActions(self.database_actions.file_actions())
+        file_menu.addSeparator()
         self.export_action = self._action(
             "&Export…",
             self.show_export_dialog,
@@ -301,6 +305,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
         self._build_theme_menu(view)
+        self.database_menu = bar.addMenu("&Database")
+        self.database_menu.addActions(self.database_actions.database_menu_actions())
         help_menu = bar.addMenu("&Help")
         self.rule_reference_action = self._action(
             "&Rule reference",

@@ -9,8 +9,15 @@ class (the bound the design was drawn with against the lengths seen).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import pymongo
+from bson import json_util
+from live_support import LiveServer
 
 from modeller.model.project import Project
 from modeller.rules import analyse
@@ -73,3 +80,25 @@ def compare(sample: str, original: Project, inferred: Project) -> Agreement:
             elif a[1] == "embedded" and a[3] and b[3] and cards_want.get(a[3]) != cards_got.get(b[3]):
                 result.mismatches.append(f"{coll}.{path} {cards_want.get(a[3])} vs {cards_got.get(b[3])}")
     return result
+
+
+def modeller(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command line, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "modeller", *args], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def load_samples(source: Path, server: LiveServer, database: str, tmp_path: Path, count: int = 200) -> Path:
+    """Export ``count`` sample documents per collection of ``source`` and insert them into ``database``."""
+    exported = modeller(
+        "export", str(source), "--out", str(tmp_path / "out"), "--only", "samples", "--samples", str(count)
+    )
+    assert exported.returncode == 0, exported.stderr
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        for path in sorted((tmp_path / "out" / "samples").glob("*.json")):
+            client[database][path.stem].insert_many(json_util.loads(path.read_text(encoding="utf-8")))
+    finally:
+        client.close()
+    return source

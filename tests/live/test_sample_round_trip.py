@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-import pymongo
 import pytest
-from bson import json_util
 from live_support import LiveServer, print_server
-from roundtrip import compare
+from roundtrip import compare, load_samples, modeller
 
 from modeller.persistence import load_project
 
@@ -22,25 +18,10 @@ EXACT = ["person-addresses", "task-tracker"]
 PARTIAL = ["blog", "ecommerce", "host-logs", "iot-sensors", "product-parts"]
 
 
-def _modeller(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "modeller", *args], capture_output=True, text=True, timeout=300, check=False
-    )
-
-
 def _round_trip(sample: str, server: LiveServer, database: str, tmp_path: Path) -> tuple[Path, Path]:
-    source = SAMPLES / f"{sample}.modeller.json"
-    exported = _modeller("export", str(source), "--out", str(tmp_path / "out"), "--only", "samples", "--samples", "200")
-    assert exported.returncode == 0, exported.stderr
-    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
-    try:
-        for path in sorted((tmp_path / "out" / "samples").glob("*.json")):
-            documents = json_util.loads(path.read_text(encoding="utf-8"))
-            client[database][path.stem].insert_many(documents)
-    finally:
-        client.close()
+    source = load_samples(SAMPLES / f"{sample}.modeller.json", server, database, tmp_path)
     out = tmp_path / "inferred.modeller.json"
-    inferred = _modeller("infer", server.uri, "--db", database, "--sample", "200", "-o", str(out))
+    inferred = modeller("infer", server.uri, "--db", database, "--sample", "200", "-o", str(out))
     assert inferred.returncode == 0, inferred.stderr
     return source, out
 
@@ -51,9 +32,9 @@ def test_round_trip_agrees_on_everything(
 ) -> None:
     server, database = live_db
     source, out = _round_trip(sample, server, database, tmp_path)
-    valid = _modeller("validate", str(out))
+    valid = modeller("validate", str(out))
     assert valid.returncode == 0, valid.stderr
-    assert _modeller("fmt", "--check", str(out)).returncode == 0  # canonical as written
+    assert modeller("fmt", "--check", str(out)).returncode == 0  # canonical as written
     agreement = compare(sample, load_project(source), load_project(out))
     print_server(server)
     print(agreement.line())

@@ -5,6 +5,7 @@ Plain frozen dataclasses: they are built by the engine, never validated.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -91,3 +92,15 @@ class Finding:
             "overridden": self.overridden,
             "note": self.note,
         }
+
+
+def blocked_indexes(findings: Iterable[Finding] | None) -> dict[str, Finding]:
+    """``collection#index`` -> the error finding that blocks it (rule 35: the server would refuse it).
+
+    The mongosh script leaves such an index out and ``modeller apply`` does not create it.
+    """
+    blocked: dict[str, Finding] = {}
+    for finding in findings or ():
+        if finding.severity == "error" and finding.subject.kind == "index" and not finding.overridden:
+            blocked.setdefault(finding.subject.id, finding)
+    return blocked

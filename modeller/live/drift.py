@@ -1,0 +1,221 @@
+"""``modeller drift``: what a database has that the design does not, and the other way round (pure).
+
+Compared: collections (missing, extra, a view or a time series where the
+design has something else), validators (the ``$jsonSchema``, its level and
+action), indexes (missing, extra, other key or options, by the same matching
+as ``apply``), and the sampled documents' shape against the design's: fields
+the design requires but documents lack, fields no design has, values of
+another BSON type, arrays longer than the design's bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from modeller.live.apply import match_index, quoted
+from modeller.live.state import DatabaseState, validator_differs, validator_settings, wanted_validator
+from modeller.live.stats import CollectionStats, FieldStats
+from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
+
+#: numbers the design's type accepts besides its own (a JSON client writes 5 for 5.0; BSON keeps it an int)
+_ALSO = {"long": {"int"}, "double": set(), "decimal": set()}
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One difference: its kind, the collection (and path) it is in, and a sentence naming it."""
+
+    kind: str  # collection-missing, collection-extra, collection-kind, validator, index-missing, index-extra,
+    # index-differs, field-missing, field-extra, field-type, array-too-long
+    collection: str
+    message: str
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "collection": self.collection, "path": self.path, "message": self.message}
+
+
+@dataclass
+class DriftReport:
+    database: str
+    drifts: list[Drift] = field(default_factory=list)
+    #: collections whose documents were sampled, and how many documents each
+    sampled: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.drifts
+
+    def lines(self) -> list[str]:
+        if self.in_sync:
+            checked = sum(self.sampled.values())
+            return [f"database {quoted(self.database)} matches the design ({checked} document(s) sampled)"]
+        out = [f"database {quoted(self.database)} drifts from the design: {len(self.drifts)} difference(s)"]
+        out += [f"  {d.message}" for d in self.drifts]
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "database": self.database,
+            "in_sync": self.in_sync,
+            "sampled": dict(self.sampled),
+            "drift": [d.to_json() for d in self.drifts],
+        }
+
+
+def compare(design: Design, state: DatabaseState, samples: Mapping[str, CollectionStats] | None = None) -> DriftReport:
+    """The differences between ``design`` and ``state`` (and the sampled documents of its collections)."""
+    report = DriftReport(state.database)
+    out = report.drifts
+    for coll in design.collections:
+        observed = state.collections.get(coll.name)
+        name = quoted(coll.name)
+        if observed is None:
+            out.append(
+                Drift("collection-missing", coll.name, f"collection {name} is in the design, not in the database")
+            )
+            continue
+        if observed.is_view:
+            out.append(
+                Drift("collection-kind", coll.name, f"{name} is a view in the database, a collection in the design")
+            )
+            continue
+        wants_ts = wanted_validator(coll) is None
+        if wants_ts != observed.is_timeseries:
+            what = (
+                ("a plain collection", "a time-series one") if wants_ts else ("a time-series collection", "a plain one")
+            )
+            out.append(
+                Drift("collection-kind", coll.name, f"{name} is {what[0]} in the database, {what[1]} in the design")
+            )
+        elif validator_differs(coll, observed):
+            out.append(Drift("validator", coll.name, _validator_message(coll, observed.options)))
+        _indexes(coll, observed.indexes, out)
+        stats = (samples or {}).get(coll.name)
+        if stats is not None:
+            report.sampled[coll.name] = stats.documents
+            _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out)
+    wanted = {c.name for c in design.collections}
+    for coll_name, observed in sorted(state.collections.items()):
+        if coll_name not in wanted:
+            kind = "view" if observed.is_view else "collection"
+            out.append(
+                Drift(
+                    "collection-extra", coll_name, f"{kind} {quoted(coll_name)} is in the database, not in the design"
+                )
+            )
+    report.drifts = list(dict.fromkeys(out))  # merged variants may name one difference twice
+    return report
+
+
+def _validator_message(coll: CollectionDesign, options: Mapping[str, Any]) -> str:
+    validator, level, action = validator_settings(options)
+    name = quoted(coll.name)
+    if validator is None:
+        return f"collection {name} has no validator; the design has a $jsonSchema one"
+    if validator != wanted_validator(coll):
+        return f"the validator of {name} differs from the design's $jsonSchema"
+    return (
+        f"the validator of {name} is {level}, {action}; the design's is "
+        f"{coll.validation_level}, {coll.validation_action}"
+    )
+
+
+def _indexes(coll: CollectionDesign, existing: Any, out: list[Drift]) -> None:
+    specs = list(existing)
+    matched = {"_id_"}
+    for index in coll.indexes:
+        spec, problem = match_index(index, specs)
+        where = f"index {quoted(index.name)} on {quoted(coll.name)}"
+        if spec is None:
+            out.append(Drift("index-missing", coll.name, f"{where} is in the design, not in the database"))
+            continue
+        matched.add(str(spec.get("name")))
+        if problem is not None:
+            out.append(Drift("index-differs", coll.name, f"{where} differs: {problem.split(';')[0]}"))
+    for spec in specs:
+        if str(spec.get("name")) not in matched:
+            out.append(
+                Drift(
+                    "index-extra",
+                    coll.name,
+                    f"index {quoted(str(spec.get('name')))} on {quoted(coll.name)} is in the database, not in the design",
+                )
+            )
+
+
+def _merged(nodes: list[ShapeNode]) -> list[ShapeNode]:
+    """One node per name: the variants of a polymorphic collection each add their sub-fields to the first."""
+    first: dict[str, ShapeNode] = {}
+    for node in nodes:
+        seen = first.get(node.name)
+        if seen is None:
+            first[node.name] = node
+        elif node.children:
+            first[node.name] = replace(seen, children=seen.children + node.children, required=False)
+    return list(first.values())
+
+
+def _accepted(node: ShapeNode) -> set[str]:
+    kinds = {node.bson_type, *_ALSO.get(node.bson_type, set())}
+    if node.field_type in ("uuid", "point"):
+        kinds.add(node.field_type)
+    if node.nullable:
+        kinds.add("null")
+    return kinds
+
+
+def _shape(
+    coll: str, nodes: list[ShapeNode], fields: Mapping[str, FieldStats], holders: int, prefix: str, out: list[Drift]
+) -> None:
+    """Walk the design's shape next to the sampled statistics of the same level."""
+    known = {node.name for node in nodes}
+    for node in _merged(nodes):
+        path = prefix + node.name
+        stats = fields.get(node.name)
+        where = f"{quoted(coll)} {quoted(path)}"
+        if stats is None or stats.count < holders:
+            if node.required and node.variant is None and holders:
+                lacking = holders - (stats.count if stats else 0)
+                out.append(
+                    Drift(
+                        "field-missing",
+                        coll,
+                        f"{where}: required in the design, missing in {lacking} of {holders} sampled document(s)",
+                        path,
+                    )
+                )
+            if stats is None:
+                continue
+        wrong = {kind: n for kind, n in stats.types.items() if kind not in _accepted(node)}
+        if wrong:
+            seen = ", ".join(f"{kind} in {n}" for kind, n in sorted(wrong.items()))
+            out.append(Drift("field-type", coll, f"{where}: the design says {node.bson_type}, found {seen}", path))
+        if node.bson_type == "array":
+            longest = max(stats.lengths, default=0)
+            if node.max_items is not None and longest > node.max_items:
+                out.append(
+                    Drift(
+                        "array-too-long",
+                        coll,
+                        f"{where}: an array of {longest} element(s); the design's bound is {node.max_items}",
+                        path,
+                    )
+                )
+            items = node.items
+            if items is not None and stats.items is not None and items.bson_type == "object" and items.children:
+                _shape(coll, items.children, stats.items.fields or {}, stats.items.types["object"], path + "[].", out)
+        elif node.bson_type == "object" and node.field_type != "point" and node.children and stats.fields is not None:
+            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out)
+    for name, stats in fields.items():
+        if name not in known:
+            out.append(
+                Drift(
+                    "field-extra",
+                    coll,
+                    f"{quoted(coll)} {quoted(prefix + name)}: in {stats.count} sampled document(s), not in the design",
+                    prefix + name,
+                )
+            )
