@@ -15,7 +15,7 @@ from modeller.persistence import dumps_project, load_project
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-KEYS = {"rule", "severity", "subject", "message", "why", "reference", "fix"}
+KEYS = {"rule", "severity", "subject", "message", "why", "reference", "fix", "decision", "also", "decided"}
 
 
 def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -29,9 +29,15 @@ def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]
     assert code == 0
     data = json.loads(out)
     assert list(data) == ["findings"]
-    esr = next(f for f in data["findings"] if f["rule"] == "esr-compound-index")
+    # the ESR index of active_orders_of_user is one decision: one finding, the reference rule first
+    esr = next(f for f in data["findings"] if "esr-compound-index" in f["also"])
     assert set(esr) >= KEYS
-    assert esr["subject"] == {"kind": "query", "id": "active_orders_of_user"}
+    assert esr["rule"] == "index-reference-fields" and esr["subject"] == {"kind": "entity", "id": "order"}
+    assert esr["decision"] == {"kind": "index", "id": "orders#user_id_1_status_1_created_at_-1_amount_1"}
+    assert esr["decided"] is True
+    assert not any(
+        f["rule"] == "esr-compound-index" and f["subject"]["id"] == "active_orders_of_user" for f in data["findings"]
+    )
     assert esr["fix"]["changes"][0] == {
         "op": "append",
         "subject": {"kind": "entity", "id": "order"},

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.physical.facts import RelFacts
@@ -315,6 +315,8 @@ class SquillionsToOneLastN(Rule):
             facts.rel.id,
             f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
             numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
+            decision=strategy_decision(facts.rel.id),
+            decided=True,
         )
 
 
@@ -391,6 +393,8 @@ class ExtendedReference(Rule):
                 "copied_fields": [cp.name for cp in copies],
                 "lowest_read_write_ratio": None if worst is None else ("inf" if math.isinf(worst) else round(worst, 2)),
             },
+            decision=strategy_decision(facts.rel.id),
+            decided=True,
         )
 
 

@@ -9,7 +9,7 @@ from modeller.model.project import Entity
 from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
 from modeller.rules.physical.design import CollectionDesign
@@ -78,6 +78,11 @@ class BucketPattern(Rule):
             f"$inc-s {stats}, sets {b.start_field} on insert and {b.end_field} to its time"
         )
         docs = entity.count
+        # the relationship refined to bucket: this finding reports that strategy decision
+        series = next(
+            (f.rel.id for f in view.facts.rels_of_many.get(entity.id, ()) if view.plan(f.rel.id).strategy == "bucket"),
+            None,
+        )
         yield self.finding(
             "suggestion",
             "entity",
@@ -90,6 +95,8 @@ class BucketPattern(Rule):
                 "documents_without_buckets": docs,
                 "documents_with_buckets": None if docs is None else -(-docs // b.size),
             },
+            decision=None if series is None else strategy_decision(series),
+            decided=True,
         )
 
 
@@ -264,6 +271,8 @@ class SubsetPattern(Rule):
                 f"{facts.one.name} keeps the latest {k} {facts.many.name} (subset) and the rest "
                 f"stays in {facts.many.name}'s own collection",
                 numbers={"show_latest": k},
+                decision=strategy_decision(facts.rel.id),
+                decided=True,
             )
         else:
             yield self.finding(

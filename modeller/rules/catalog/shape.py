@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import register
-from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
@@ -56,6 +56,7 @@ class _StrategyRule(Rule):
 
     def _report(self, view: RuleView, plan: RelPlan) -> Finding:
         rec, rel = plan.rec, plan.facts.rel
+        decision = strategy_decision(rel.id)
         target = rec.base_strategy
         nums = dict(rec.numbers)
         extra = self._extra(view, plan, nums)
@@ -72,6 +73,8 @@ class _StrategyRule(Rule):
                 fix=set_strategy(rel.id, rec.strategy, self.id),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
+                decision=decision,
+                decided=plan.strategy == rec.strategy,
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -81,6 +84,8 @@ class _StrategyRule(Rule):
                 f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
+                decision=decision,
+                decided=True,
             )
         return self.finding(
             "suggestion",
@@ -603,14 +608,14 @@ class IndexReferenceFields(Rule):
             used = list(idx.queries)
             sev = "warning" if used and declared else "suggestion"
             keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
-            logical = view.logical_keys(entity.id, idx.keys)
+            # no fix: the design creates this index (the exported script has it); declaring it changes nothing
             yield self.finding(
                 sev,
                 "entity",
                 entity.id,
-                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}",
-                fix=None
-                if logical is None
-                else append_index(entity.id, logical, f"add the index {{{keys_text}}} to {entity.id}"),
+                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}; the design "
+                "creates it",
                 numbers={"queries": used},
+                decision=index_decision(coll.name, idx.name),
+                decided=True,
             )

@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef
+from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef, fixed_decision
 from modeller.rules.framework.references import cite
 from modeller.rules.physical.strategy import StrategyView, Vote
 
@@ -133,7 +133,10 @@ class Rule:
         numbers: dict[str, Any] | None = None,
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
+        decision: SubjectRef | None = None,
+        decided: bool = False,
     ) -> Finding:
+        """A finding of this rule; one whose fix sets a relationship's strategy is about that decision."""
         why_default, reference_default = _why(type(self)), _cite(tuple(self.sources))  # type: ignore[arg-type]
         return Finding(
             self.id,
@@ -145,6 +148,8 @@ class Rule:
             _cite(tuple(sources)) if sources else reference_default,
             fix,
             {} if numbers is None else dict(numbers),
+            decision=decision if decision is not None else fixed_decision(fix),
+            decided=decided,
         )
 
 
