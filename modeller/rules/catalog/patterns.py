@@ -200,6 +200,8 @@ class ComputedPattern(Rule):
                     incs.append(f"{path} by 1")
                 elif c.computation and c.computation.op == "sum":
                     incs.append(f"{path} by the new {facts.many.name}'s {c.computation.field}")
+        if not paths:
+            return  # the design keeps no computed value for this relationship (e.g. a single collection)
         reads = facts.one.reads_per_sec
         writes = facts.many.writes_per_sec
         ratio = None if not reads or not writes else reads / writes

@@ -413,6 +413,9 @@ class ManyToManyRefs(_StrategyRule):
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        # a reassignment moves a child from one owner to another: only a one-to-N read both ways has one
+        if plan.strategy != "two-way" or plan.facts.rel.cardinality == "many-to-many":
+            return ""
         numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
         return (
             f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
@@ -455,17 +458,29 @@ class SingleCollectionManyToMany(Rule):
         plan = view.plan(facts.rel.id)
         if plan.strategy == "single-collection":
             return
+        s = view.settings
         hot = [q for q in view.facts.queries_joining.get(facts.rel.id, []) if view.facts.is_hot(q)]
-        volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
-        if hot and volatile:
+        if not hot:
+            return
+        reads = max(q.per_sec or s.hot_per_sec for q in hot)
+        # a field changes too often to copy when a copy would fail the denormalization gate (reads per update
+        # below denorm_rw_min): a trivial update rate (0.05/s against a hot read) is no reason to merge collections
+        volatile = [
+            f.name
+            for f in facts.many.fields
+            if f.updates_per_sec and not f.immutable and reads / f.updates_per_sec < s.denorm_rw_min
+        ]
+        if volatile:
             yield self.finding(
                 "suggestion",
                 "relationship",
                 facts.rel.id,
                 f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
-                f"fields that change ({', '.join(volatile[:3])}): instead of copying them, store both types in "
+                f"fields that change too often to copy ({', '.join(volatile[:3])}: fewer than "
+                f"{s.denorm_rw_min:g} reads per update): instead of copying them, store both types in "
                 "one collection with a links array (single collection pattern)",
                 fix=set_strategy(facts.rel.id, "single-collection", self.id),
+                numbers={"reads_per_sec": reads, "read_write_min": s.denorm_rw_min},
             )
 
 

@@ -6,7 +6,8 @@ reference, an ESR compound index, a hot query). Each rule still reports it
 (its cases test it alone); the engine then keeps one finding per
 ``Finding.decision``: the most severe, ties going to the rule registered
 first (catalog order: shape before patterns before indexes), with the other
-rules listed in ``also``. An override of any rule of the group marks the
+rules listed in ``also``; the fix is the primary's (two rules never propose two
+fixes for one decision). An override of any rule of the group marks the
 one finding overridden, so overriding what a reader sees keeps working
 whichever rule it names.
 """
@@ -45,7 +46,6 @@ def one_per_decision(findings: Sequence[Finding], rank: Mapping[str, int]) -> li
         merged = replace(
             primary,
             also=tuple(dict.fromkeys((*primary.also, *also))),
-            fix=primary.fix if primary.fix is not None else next((f.fix for f in others if f.fix), None),
             overridden=bool(overridden),
             note=next((f.note for f in overridden if f.note), None),
         )
