@@ -21,6 +21,7 @@ from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
 from modeller.rules.settings import Settings
 
@@ -277,14 +278,30 @@ class ParentRefOneToSquillions(_StrategyRule):
             or facts.n_max > view.ctx.settings.refarray_max
         ):
             return None
-        what = "grows without bound" if facts.unbounded else f"reaches {facts.n_max:,} per {one.name}"
+        s = view.ctx.settings
+        ids = array_bytes(facts.n_max, TYPE_BYTES["objectId"])
+        # the claim follows the size model: "outgrow 16 MiB" only when the ids alone would
+        if facts.unbounded:
+            what = (
+                "grows without bound: even an array of their ObjectIds would outgrow the 16 MiB document (Zola-1 "
+                "one-to-squillions)"
+            )
+        elif ids > s.max_doc_bytes:
+            what = (
+                f"reaches {facts.n_max:,}: an array of their ObjectIds alone would be about "
+                f"{megabytes(ids)}, past the 16 MiB document (Zola-1 one-to-squillions)"
+            )
+        else:
+            what = (
+                f"reaches {facts.n_max:,}: an array of that many ObjectIds (about {megabytes(ids)}) "
+                f"is more than the few thousand ids an array should hold (Zola-3, engine {s.refarray_max:,})"
+            )
         return self.vote(
             "parent-ref",
-            f"the number of {plural_label(many.name)} per {one.name} {what}: even an array of ObjectIds would outgrow "
-            f"the 16 MiB document (Zola-1 one-to-squillions); store a reference to the {one.name} in each "
-            f"{many.name} and index it",
+            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in each {many.name} and index it",
             f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
             "counts and sums over them are not free (see computed-pattern)",
+            numbers={"id_array_bytes": ids},
             precedence=SQUILLIONS,
         )
 
