@@ -76,6 +76,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=plan.strategy == rec.strategy,
+                why=self.why_for(plan.facts),
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -87,6 +88,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=True,
+                why=self.why_for(plan.facts),
             )
         return self.finding(
             "suggestion",
@@ -96,6 +98,7 @@ class _StrategyRule(Rule):
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
+            why=self.why_for(plan.facts),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
@@ -163,6 +166,11 @@ class EmbedOneToFew(_StrategyRule):
     """
 
     id = "embed-one-to-few"
+    explain = (
+        "a handful of {manys} per {one}, never needed on their own and read with the {one}: one query and atomic "
+        "$push/$pull (Zola-1 one-to-few). The CN seed draws the line at N < 100; Zola-3 forbids embedding beyond "
+        "'a couple of hundred', so 100-200 is reported as borderline."
+    )
     code = "RS02"
     family = "shape"
     severities = ("info", "suggestion")
@@ -215,6 +223,11 @@ class ChildRefsOneToMany(_StrategyRule):
     """
 
     id = "child-refs-one-to-many"
+    explain = (
+        "{manys} are looked up on their own, or there are too many per {one} to embed; an array of their ObjectIds in "
+        "the {one} stays small, and the application-level join find({{_id: {{$in: ids}}}}) is cheap with the right "
+        "projection (Zola-1 one-to-many; Zola-3: don't fear application-level joins)."
+    )
     code = "RS03"
     family = "shape"
     severities = ("info", "suggestion")
@@ -254,12 +267,24 @@ class ParentRefOneToSquillions(_StrategyRule):
     """
 
     id = "parent-ref-one-to-squillions"
+    explain = (
+        "the {manys} of one {one} are too many for an array in the {one} (Zola-1 one-to-squillions): the reference "
+        "belongs in each {many}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+    )
     code = "RS04"
     family = "shape"
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
     tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
     precedence = TREE
+
+    def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
+        if facts is not None and facts.self_ref:
+            return (
+                f"a {facts.one.name} refers to other {plural_label(facts.one.name)} (a tree): each node keeps a "
+                "reference to its parent, indexed, and a document cannot embed itself (Manual: tree structures)."
+            )
+        return super().why_for(facts, entity)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         one, many = facts.one, facts.many
@@ -385,6 +410,10 @@ class ManyToManyRefs(_StrategyRule):
     """
 
     id = "many-to-many-refs"
+    explain = (
+        "both 'the {manys} of one {one}' and 'the {ones} of one {many}' are read, so each side keeps references to "
+        "the other and each direction is one indexed query (Zola-2 two-way referencing)."
+    )
     code = "RS06"
     family = "shape"
     severities = ("info", "suggestion")
