@@ -1,4 +1,8 @@
-"""One decision, one finding: the rules behind one strategy or one index make one finding (issue 10)."""
+"""One decision, one finding, and figures that agree (issue 10).
+
+The rules behind one strategy or one index make one finding; on every
+sample no finding repeats another, and none contradicts the design's numbers.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.generate import generate_project
 from modeller.model.project import Override
 from modeller.persistence import load_project
 from modeller.rules import analyse
+from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.framework.grouping import one_per_decision
+from modeller.rules.physical.sizes import array_bytes
+from modeller.rules.settings import DEFAULT_SETTINGS
 
 SAMPLES = sorted((Path(__file__).parents[2] / "samples").glob("*.modeller.json"))
 
@@ -75,3 +83,38 @@ def test_an_override_of_a_folded_rule_marks_the_one_finding() -> None:
     assert shown.overridden and shown.note == "kept" and shown.rule == "index-reference-fields"
     # the other findings are not touched
     assert sum(f.overridden for f in result.findings) == 1
+
+
+def _contradictions(result: Analysis) -> list[str]:
+    """Findings whose figures disagree with the design's (one size model) or claim 16 MiB without the figures."""
+    limit = DEFAULT_SETTINGS.max_doc_bytes
+    sizes = {c.root: c.max_bytes for c in result.design.collections}
+    out = []
+    for f in result.reported:
+        n = f.numbers
+        if f.rule == "document-size-and-nesting" and "max_bytes" in n and n["max_bytes"] != sizes[f.subject.id]:
+            out.append(f"{f.rule} {f.subject.id}: {n['max_bytes']} is not the design's {sizes[f.subject.id]}")
+        if (
+            "array_bytes" in n
+            and "element_bytes" in n
+            and n["array_bytes"] != array_bytes(n["n_max"], n["element_bytes"])
+        ):
+            out.append(f"{f.rule} {f.subject.id}: {n['array_bytes']} bytes is not the size model's")
+        said_past = "past the 16 MiB" in f.message or "outgrow the 16 MiB" in f.message
+        figures_past = n.get("document_max_bytes", 0) > limit or n.get("id_array_bytes", 0) > limit
+        grows = "without bound" in f.message or "days" in f.message
+        if said_past and not (figures_past or grows):
+            out.append(f"{f.rule} {f.subject.id}: claims 16 MiB against its own figures: {f.message}")
+    return out
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name.split(".")[0])
+def test_no_sample_finding_contradicts_the_design_s_numbers(path: Path) -> None:
+    assert _contradictions(analyse(load_project(path))) == []
+
+
+@pytest.mark.slow
+def test_no_finding_of_a_generated_project_contradicts_the_design_s_numbers() -> None:
+    result = analyse(generate_project(300, 1.5, 0.5))
+    assert sum("16 MiB" in f.message for f in result.reported) > 10
+    assert _contradictions(result) == []
