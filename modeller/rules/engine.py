@@ -75,6 +75,8 @@ class _State:
     #: the overrides and decision notes ``overridden`` was made for; id(finding) -> (finding, its overridden copy)
     override_token: tuple[Any, ...] = ()
     overridden: dict[int, tuple[Finding, Finding]] = field(default_factory=dict)
+    #: the last analysis' folded decisions: their members (by identity) -> the one finding shown
+    folded: dict[tuple[int, ...], Any] = field(default_factory=dict)
 
 
 class Analyser:
@@ -141,7 +143,7 @@ class Analyser:
                     for p, _, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject)
                 reported = _run_rules(view, state, dirty, ())
-                return Analysis(one_per_decision(reported, _rule_rank()), patched.design, reported)
+                return Analysis(one_per_decision(reported, _rule_rank(), state.folded), patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
         if state is None:
@@ -154,7 +156,7 @@ class Analyser:
         reported = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(one_per_decision(reported, _rule_rank()), design, reported)
+        return Analysis(one_per_decision(reported, _rule_rank(), state.folded), design, reported)
 
 
 def _overrides(project: Project) -> dict[tuple[str, str, str], str]:

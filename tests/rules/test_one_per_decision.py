@@ -6,7 +6,9 @@ sample no finding repeats another, and none contradicts the design's numbers.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,16 @@ def test_no_finding_of_a_generated_project_contradicts_the_design_s_numbers() ->
     result = analyse(generate_project(300, 1.5, 0.5))
     assert sum("16 MiB" in f.message for f in result.reported) > 10
     assert _contradictions(result) == []
+
+
+def test_the_cache_reuses_a_folded_finding_whose_members_did_not_change() -> None:
+    d, e = SubjectRef("relationship", "r1"), SubjectRef("index", "c#i")
+    found = [finding("a", "suggestion", d), finding("b", "info", d), finding("c", "info", e), finding("d", "info", e)]
+    cache: dict[tuple[int, ...], object] = {}
+    first = one_per_decision(found, {}, cache)
+    again = one_per_decision(found, {}, cache)
+    assert first == again == one_per_decision(found, {}) and all(map(operator.is_, first, again))
+    changed = [found[0], replace(found[1], severity="error"), *found[2:]]
+    after = one_per_decision(changed, {}, cache)
+    assert [(f.rule, f.also) for f in after] == [("b", ("a",)), ("c", ("d",))]
+    assert after[1] is first[1] and len(cache) == 2
