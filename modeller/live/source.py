@@ -21,7 +21,7 @@ from pymongo import errors
 from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.stats import CollectionStats
-from modeller.model.text import shown
+from modeller.model.text import hide_secret_options, shown
 
 DEFAULT_SAMPLE = 1_000
 DEFAULT_TIMEOUT_S = 5.0
@@ -29,13 +29,12 @@ DEFAULT_TIMEOUT_S = 5.0
 LOOKUP_LIMIT = 200
 
 _PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
-_SECRET_OPTION = re.compile(r"(?P<head>[?&](?:password|tlsCertificateKeyFilePassword)=)[^&]*", re.IGNORECASE)
 
 
 def redact(uri: str) -> str:
     """The URI as it may be shown, logged or stored: the password (and password options) as ``***``."""
     hidden = _PASSWORD.sub(r"\g<head>***", uri, count=1)
-    return _SECRET_OPTION.sub(r"\g<head>***", hidden)
+    return hide_secret_options(hidden)
 
 
 def is_uri(text: str) -> bool:

@@ -12,6 +12,8 @@ the exported samples. Node runs once per few hundred projects.
 
 The run is reproducible (derandomized). ``MODELLER_FUZZ_EXAMPLES`` sets the
 total number of examples (default 2,100: 300 per sample); with
+``MODELLER_FUZZ_SEED=N`` the examples come from seed N instead of the fixed one (a
+campaign split into runs with different seeds); with
 ``MODELLER_FUZZ_COLLECT=1`` a new failure does not stop the run and every
 failure is counted; ``MODELLER_FUZZ_SUMMARY=FILE`` appends each
 sample's counts to FILE as one JSON line; ``MODELLER_FUZZ_FAILURES=DIR`` keeps
@@ -33,7 +35,7 @@ import pytest
 from fuzz_known import KNOWN, known_kind
 from fuzz_mutations import changes, mutated
 from fuzz_pipeline import Exported, Failure, load, run_node, run_python
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +43,7 @@ SAMPLES = sorted((ROOT / "samples").glob("*.modeller.json"))
 REGRESSIONS = sorted((Path(__file__).resolve().parent / "regressions").glob("*.modeller.json"))
 TOTAL = int(os.environ.get("MODELLER_FUZZ_EXAMPLES", "2100"))
 COLLECT = os.environ.get("MODELLER_FUZZ_COLLECT") == "1"
+SEED = os.environ.get("MODELLER_FUZZ_SEED")
 #: Below this share of loading projects (about 0.65 today) the mutations mostly test the loader: the fuzzer is blind.
 MIN_LOADED_SHARE = 0.4
 
@@ -154,7 +157,7 @@ def test_mutated_samples_end_to_end(sample: Path, tmp_path: Path) -> None:
     def run(data: st.DataObject) -> None:
         campaign.example(mutated(base, data), seed=data.draw(st.integers(0, 2**31 - 1)))
 
-    run()
+    (run if SEED is None else seed(int(SEED))(run))()
     campaign.finish(sample.name)
 
 
