@@ -52,6 +52,9 @@ _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized
 _ARRAY_CAP = 3
 #: Upper bound of readings per sample bucket.
 _BUCKET_CAP = 6
+#: Longest gap between two sample readings: a year, the server's longest bucket span (bucketMaxSpanSeconds);
+#: a file's interval_s of 10^15 s would put the readings past the year 9999 that a date can hold
+_MAX_INTERVAL_S = 365 * 24 * 3600.0
 
 _MISSING: Any = object()
 _INT32 = (-(2**31), 2**31 - 1)
@@ -736,7 +739,7 @@ class _Builder:
     def _interval(self, coll: CollectionDesign) -> float:
         for entity in coll.entities:
             if entity in self.intervals:
-                return float(self.intervals[entity])
+                return min(float(self.intervals[entity]), _MAX_INTERVAL_S)
         return 60.0
 
     def _bucket_stats(self, coll: CollectionDesign, doc: dict[str, Any]) -> None:
