@@ -358,3 +358,38 @@ def test_a_deferred_validator_is_computed_on_first_read_and_can_be_overwritten()
     assert "bsonType" in repr(coll)
     coll.validator = {"y": 2}
     assert coll.validator == {"y": 2} and calls == [1]
+
+
+def test_a_bucketed_time_series_keeps_its_own_collection_under_a_single_collection_choice() -> None:
+    p = project(
+        entities=[
+            {"id": "user", "name": "User", "count": 1000},
+            {"id": "post", "name": "Post", "count": 5000, "fields": [{"name": "title", "type": "string"}]},
+            {
+                "id": "comment",
+                "name": "Comment",
+                "count": 10**8,
+                "timeseries": {"time_field": "at", "bucket_size": 50},
+                "fields": [{"name": "at", "type": "date", "required": True}],
+            },
+        ],
+        relationships=[
+            {
+                "id": "post_comments",
+                "one": "post",
+                "many": "comment",
+                "cardinality": "one-to-many",
+                "strategy": "single-collection",
+            },
+            {"id": "user_comments", "one": "user", "many": "comment", "cardinality": "one-to-squillions"},
+        ],
+    )
+    design = analyse(p).design
+    by_name = {c.name: c for c in design.collections}
+    assert by_name["post"].entities == ["post"] and by_name["comment"].bucket is not None
+    assert not any(n.role == "bucket-stat" for n in by_name["post"].shape)
+    (rel,) = [r for r in design.relationships if r.id == "post_comments"]
+    assert rel.warnings == [
+        "Comment is kept as bucket documents (a time series), which cannot share Post's collection: "
+        "it keeps a collection of its own"
+    ]

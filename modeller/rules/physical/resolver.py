@@ -187,10 +187,16 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
         if eid not in buckets and entity.timeseries is not None and bucket_entity_wanted(ctx, entity):
             buckets[eid] = make_bucket(ctx, entity, None)
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
+    # (not an embedded N, nor a bucketed one: a bucket document holds many N and has a shape of its own)
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
-        if plan.strategy == "single-collection" and not facts.self_ref and facts.many_id not in embedded_in:
+        if (
+            plan.strategy == "single-collection"
+            and not facts.self_ref
+            and facts.many_id not in embedded_in
+            and facts.many_id not in buckets
+        ):
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
@@ -1037,8 +1043,19 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         denormalized=copies,
         why=why,
         tradeoff=plan.tradeoff,
-        warnings=list(plan.warnings),
+        warnings=[*plan.warnings, *_unshared_warning(res, plan)],
     )
+
+
+def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
+    """Why a single collection did not happen: the N is a time series kept as bucket documents."""
+    facts = plan.facts
+    if plan.strategy != "single-collection" or facts.self_ref or facts.many_id not in res.buckets:
+        return []
+    return [
+        f"{facts.many.name} is kept as bucket documents (a time series), which cannot share "
+        f"{facts.one.name}'s collection: it keeps a collection of its own"
+    ]
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:
