@@ -527,7 +527,7 @@ def _place(
         host = _place(plan.facts.one_id, depth + 1, trigger, res, plans, embedded_in, placements, collections)
         if host is None:
             continue
-        name = embed_field(plan.facts.rel, plan.facts.many)
+        name = res.builder.embed_names.get(rel_id) or embed_field(plan.facts.rel, plan.facts.many)
         loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
         res.location[eid] = loc
         placements.append((trigger, eid, Placement(*loc)))
@@ -784,11 +784,11 @@ def _indexes(
         for facts in ctx.rels_of_one[root]:
             plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
-                arr = next(
-                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None
-                )
-                if arr is not None:
-                    path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
+                refs = next((n for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None)
+                if refs is not None:
+                    arr = refs.name
+                    # elements {id, <copied fields>} are indexed on their id; bare ids as they are
+                    path = f"{arr}.id" if refs.items is not None and refs.items.bson_type == "object" else arr
                     add(
                         IndexDesign(
                             keys=[(path, 1)],
