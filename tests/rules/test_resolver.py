@@ -430,3 +430,11 @@ def test_a_distinct_name_keeps_a_reference_suffix_last() -> None:
     assert distinct_name("person_ids", {"person_ids", "person_2_ids"}) == "person_3_ids"
     assert distinct_name("owner_id", {"owner_id"}) == "owner_2_id"
     assert distinct_name("_id", {"_id"}) == "_id_2"
+
+
+def test_unique_and_ttl_indexes_of_one_entity_in_a_shared_collection_cover_its_documents_only() -> None:
+    design = analyse(load_project(REGRESSIONS / "host-logs-shared-collection-unique-index.modeller.json")).design
+    hosts = next(c for c in design.collections if c.name == "hosts")
+    assert hosts.variants == ["host", "logmsg"]
+    unique = {index.name: index.partial for index in hosts.indexes if index.unique}
+    assert unique == {"ipaddr_1": {"doc_type": "host"}, "name_1": {"doc_type": "host"}}

@@ -700,19 +700,28 @@ def _indexes(
         out.append(index)
         return index
 
+    def own_documents(eid: str) -> dict[str, Any] | None:
+        """In a collection several entities share (doc_type), the filter of ``eid``'s documents: a unique or TTL
+        index of one entity must not refuse or delete the others' documents (a copied ipaddr in each log message)."""
+        shared = coll.discriminator == "doc_type" and len(coll.variants) > 1 and eid in coll.variants
+        return {"doc_type": eid} if shared else None
+
     # (a) the user's own indexes, kept and critiqued
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "":
             continue
         for idx in ctx.entities[eid].indexes:
             keys = [(res.resolve_path(eid, k) or k, v) for k, v in idx.keys]
+            partial = idx.partial
+            if partial is None and (idx.unique or idx.expire_after_s is not None):
+                partial = own_documents(eid)
             add(
                 IndexDesign(
                     keys=keys,
                     name=idx.name or default_name(keys),
                     unique=idx.unique,
                     expire_after_s=idx.expire_after_s,
-                    partial=idx.partial,
+                    partial=partial,
                     collation=idx.collation,
                     why="declared in the model",
                     origin="user",
@@ -731,6 +740,7 @@ def _indexes(
                         keys=[(path, 1)],
                         name=default_name([(path, 1)]),
                         unique=True,
+                        partial=own_documents(eid),
                         why=f"{path} is unique in the model: a unique index enforces it",
                         key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
                         rules=res.rules_for(UNIQUE),
