@@ -38,6 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bson import Decimal128, Int64, ObjectId, json_util
+from bson.decimal128 import create_decimal128_context
 
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
@@ -604,6 +605,11 @@ class _Builder:
             typed = self._coerce(node, value)
             if isinstance(value, bool):  # True == 1 in Python, not in BSON
                 same = typed is value
+            elif isinstance(typed, Decimal128) and isinstance(value, float):
+                # the validator holds the double: the server compares a decimal with the double's own value
+                # (34 digits), so NumberDecimal("0.1") is not the double 0.1 but that value is
+                typed = Decimal128(create_decimal128_context().create_decimal(value))
+                same = True
             elif isinstance(typed, Decimal128):
                 same = typed.to_decimal() == Decimal(str(value))
             else:
