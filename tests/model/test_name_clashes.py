@@ -72,3 +72,20 @@ def test_a_computed_value_named_like_a_field_of_the_one_is_refused() -> None:
         (problem,) = problems([PRODUCT, review], [rel])
         assert problem.startswith("$.relationships[0].aggregates[0].name: ")
         assert f"Product already has a field {taken!r}" in problem
+
+
+def test_a_time_series_sharing_its_collection_with_another_entity_is_refused() -> None:
+    sensor = {"id": "sensor", "name": "Sensor", "collection": "things", "fields": []}
+    reading = {
+        "id": "reading",
+        "name": "Reading",
+        "collection": "things",
+        "fields": [{"name": "at", "type": "date"}],
+        "timeseries": {"time_field": "at"},
+    }
+    (problem,) = problems([sensor, reading])
+    assert problem == (
+        "$.entities[1].collection: collection 'things' also holds 'Sensor', but a time series keeps its measurements "
+        "in a collection of its own; give one of them another 'collection'"
+    )
+    assert problems([sensor, {**reading, "collection": "readings"}]) == []

@@ -187,7 +187,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
         if eid not in buckets and entity.timeseries is not None and bucket_entity_wanted(ctx, entity):
             buckets[eid] = make_bucket(ctx, entity, None)
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
-    # (not an embedded N, nor a bucketed one: a bucket document holds many N and has a shape of its own)
+    # (not an embedded N, nor a bucketed N or One: a bucket document holds many readings and has a shape of its own)
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
@@ -196,6 +196,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
             and not facts.self_ref
             and facts.many_id not in embedded_in
             and facts.many_id not in buckets
+            and facts.one_id not in buckets
         ):
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
@@ -715,15 +716,19 @@ def _indexes(
             partial = idx.partial
             if partial is None and (idx.unique or idx.expire_after_s is not None):
                 partial = own_documents(eid)
+            # over bucket documents a unique index would compare buckets, not readings: two buckets whose
+            # readings lack the field already clash on null; it stays a plain index
+            unique = idx.unique and root not in buckets
             add(
                 IndexDesign(
                     keys=keys,
                     name=idx.name or default_name(keys),
-                    unique=idx.unique,
+                    unique=unique,
                     expire_after_s=idx.expire_after_s,
                     partial=partial,
                     collation=idx.collation,
-                    why="declared in the model",
+                    why="declared in the model"
+                    + ("" if unique == idx.unique else "; not unique: one bucket document holds many readings"),
                     origin="user",
                     key_reasons=["declared" for _ in keys],
                 )
@@ -1058,14 +1063,21 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
 
 
 def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
-    """Why a single collection did not happen: the N is a time series kept as bucket documents."""
+    """Why a single collection did not happen: the N or the One is a time series kept as bucket documents."""
     facts = plan.facts
-    if plan.strategy != "single-collection" or facts.self_ref or facts.many_id not in res.buckets:
+    if plan.strategy != "single-collection" or facts.self_ref:
         return []
-    return [
-        f"{facts.many.name} is kept as bucket documents (a time series), which cannot share "
-        f"{facts.one.name}'s collection: it keeps a collection of its own"
-    ]
+    if facts.many_id in res.buckets:
+        return [
+            f"{facts.many.name} is kept as bucket documents (a time series), which cannot share "
+            f"{facts.one.name}'s collection: it keeps a collection of its own"
+        ]
+    if facts.one_id in res.buckets:
+        return [
+            f"{facts.one.name} is kept as bucket documents (a time series): {facts.many.name} cannot share "
+            "that collection and keeps a collection of its own"
+        ]
+    return []
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:
