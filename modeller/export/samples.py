@@ -62,6 +62,15 @@ _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 #: BSON types :meth:`_Builder._coerce` converts to
 _SCALAR_KINDS = frozenset({"string", "int", "long", "double", "decimal", "bool"})
+#: the Python type a value of each of those BSON types has in the samples
+_PYTHON_TYPES: dict[str, type] = {
+    "string": str,
+    "int": int,
+    "long": Int64,
+    "double": float,
+    "decimal": Decimal128,
+    "bool": bool,
+}
 #: The schema of a property the validator does not describe (read-only, shared).
 _NO_SCHEMA: Mapping[str, Any] = MappingProxyType({})
 
@@ -872,6 +881,7 @@ class _Builder:
             if link.index == 0:
                 return None
             return docs[rng.randrange(link.index)]["_id"]
+        docs = self._docs_of(target, node.entity)
         if not docs:
             return _MISSING
         if node.bson_type == "array":
@@ -879,6 +889,14 @@ class _Builder:
             chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
             return [doc["_id"] for doc in chosen]
         return rng.choice(docs)["_id"]
+
+    def _docs_of(self, target: str, entity: str | None) -> list[dict[str, Any]]:
+        """The documents of ``target`` that are ``entity``'s: in a collection entities share, its doc_type only."""
+        docs = self.docs.get(target) or []
+        coll = self.by_name.get(target)
+        if entity is None or coll is None or coll.discriminator != "doc_type" or entity not in coll.variants:
+            return docs
+        return [doc for doc in docs if doc.get("doc_type") == entity] or docs
 
     def _source_doc(self, link: _Link, target: str, rng: random.Random) -> dict[str, Any] | None:
         """The document a copy is taken from: the one this document references through the same relationship."""
@@ -902,7 +920,7 @@ class _Builder:
             owner = self._owner(target, node.relationship, link.doc.get("_id"))
             if owner is not None:
                 return owner
-        return rng.choice(docs)
+        return rng.choice(self._docs_of(target, node.source.entity if node.source is not None else node.entity))
 
     def _owner(self, target: str, relationship: str, own_id: Any) -> dict[str, Any] | None:
         """The document of ``target`` whose child-reference array (of ``relationship``) holds ``own_id``."""
@@ -937,8 +955,20 @@ class _Builder:
         doc = self._source_doc(link, target, rng)
         if doc is None:
             return _MISSING
-        value = self._from_source(doc, source.path)
-        return self._scalar(node, link.schema, rng, link.index, fresh=False) if value is _MISSING else value
+        value = self._fitting(node, self._from_source(doc, source.path))
+        if value is _MISSING:
+            # the source lacks it or holds another type (a bucket document keeps its fields in its readings and
+            # its series value under the meta field's name): any value the validator takes
+            return self._value(link.coll, link.index, link.doc, node, link.schema, rng, None, node.name)
+        return value
+
+    def _fitting(self, node: ShapeNode, value: Any) -> Any:
+        """A copied ``value`` as the copy's scalar type, or ``_MISSING`` when it cannot be (then it is generated)."""
+        if value is _MISSING or value is None or node.bson_type not in _SCALAR_KINDS:
+            return value
+        if type(value) is _PYTHON_TYPES[node.bson_type]:
+            return value
+        return self._coerce(node, value)
 
     @staticmethod
     def _from_source(doc: Mapping[str, Any], path: str) -> Any:
@@ -979,7 +1009,7 @@ class _Builder:
         for child in node.children:
             sub = property_schema(schema, child.name)
             if child.source is not None:
-                value = self._from_source(source_doc, child.source.path)
+                value = self._fitting(child, self._from_source(source_doc, child.source.path))
             elif child.name == "_id" or child.role in ("id", "parent-ref", "child-refs"):
                 value = (
                     source_doc.get("_id", _MISSING)

@@ -89,3 +89,12 @@ def test_a_time_series_sharing_its_collection_with_another_entity_is_refused() -
         "in a collection of its own; give one of them another 'collection'"
     )
     assert problems([sensor, {**reading, "collection": "readings"}]) == []
+
+
+def test_a_discriminator_named_id_is_refused() -> None:
+    product = {**PRODUCT, "subtypes": {"discriminator": "_id", "variants": {"phone": []}}}
+    (problem,) = problems([product])
+    assert problem == (
+        "$.entities[0].subtypes.discriminator: the discriminator cannot be '_id': every document keeps its own _id; "
+        "choose another name (e.g. 'type')"
+    )
