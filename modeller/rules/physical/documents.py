@@ -308,9 +308,9 @@ class ShapeBuilder:
             if old in before and routes.get(old) is not before[old]:
                 routes[new] = routes[old]
                 routes[old] = before[old]
-            for key, path in self.copy_paths.items():
-                if key[0] == rel_id:
-                    self.copy_paths[key] = _moved(path, old, new)
+            for copy_key, copy_path in self.copy_paths.items():
+                if copy_key[0] == rel_id:
+                    self.copy_paths[copy_key] = _moved(copy_path, old, new)
         return made
 
     def _ref_node(self, plan: RelPlan, name: str, array: bool) -> ShapeNode:

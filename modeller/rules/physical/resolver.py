@@ -187,7 +187,8 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
         if eid not in buckets and entity.timeseries is not None and bucket_entity_wanted(ctx, entity):
             buckets[eid] = make_bucket(ctx, entity, None)
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
-    # (not an embedded N, nor a bucketed N or One: a bucket document holds many readings and has a shape of its own)
+    # (not an embedded N, nor a bucketed N or One: a bucket document holds many readings and has a shape of its own;
+    # nor an entity with subtypes: its discriminator already tells its own variants apart, not the other entity)
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
@@ -197,6 +198,8 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
             and facts.many_id not in embedded_in
             and facts.many_id not in buckets
             and facts.one_id not in buckets
+            and facts.one.subtypes is None
+            and facts.many.subtypes is None
         ):
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
@@ -713,7 +716,7 @@ def _indexes(
             continue
         for idx in ctx.entities[eid].indexes:
             keys = [(res.resolve_path(eid, k) or k, v) for k, v in idx.keys]
-            partial = idx.partial
+            partial: dict[str, Any] | None = idx.partial
             if partial is None and (idx.unique or idx.expire_after_s is not None):
                 partial = own_documents(eid)
             # over bucket documents a unique index would compare buckets, not readings: two buckets whose
@@ -1076,6 +1079,12 @@ def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
         return [
             f"{facts.one.name} is kept as bucket documents (a time series): {facts.many.name} cannot share "
             "that collection and keeps a collection of its own"
+        ]
+    with_subtypes = next((e for e in (facts.one, facts.many) if e.subtypes is not None), None)
+    if with_subtypes is not None and with_subtypes.subtypes is not None:
+        return [
+            f"{with_subtypes.name} has subtypes told apart by '{with_subtypes.subtypes.discriminator}', which cannot "
+            f"also tell {facts.one.name} from {facts.many.name}: {facts.many.name} keeps a collection of its own"
         ]
     return []
 
