@@ -670,6 +670,31 @@ def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> boo
     return same or inverted
 
 
+def _join_partial(kept: IndexDesign, index: IndexDesign) -> None:
+    """Fold ``index`` into ``kept``, which has the same keys and collation but another partial filter.
+
+    The server keeps one index per key pattern and collation. A unique or TTL
+    index keeps its filter (the constraint is what must not change); between
+    two plain ones a full index wins (it serves every query the partial one
+    would); two constraints with two filters keep the first and say so.
+    """
+
+    def constrains(ix: IndexDesign) -> bool:
+        return ix.unique or ix.expire_after_s is not None
+
+    if constrains(index) and constrains(kept):
+        kept.why += f"; {index.name} (the same keys with another filter) is not created: {index.why}"
+    elif constrains(index):
+        kept.partial, kept.unique, kept.expire_after_s = index.partial, index.unique, index.expire_after_s
+        kept.why += f"; {index.why}"
+    else:
+        if index.partial is None and not constrains(kept):
+            kept.partial = None
+        kept.why += f"; {index.why}"
+    kept.rules.extend(r for r in index.rules if r not in kept.rules)
+    kept.queries.extend(q for q in index.queries if q not in kept.queries)
+
+
 def _indexes(
     ctx: Context, res: Resolution, coll: CollectionDesign, buckets: dict[str, BucketPlan]
 ) -> list[IndexDesign]:
@@ -698,6 +723,11 @@ def _indexes(
                     other.why += f"; {index.why}"
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
+                return other
+        for other in same_keys:
+            # another partial filter on the same keys and collation: one index (IndexKeySpecsConflict otherwise)
+            if other.collation == index.collation:
+                _join_partial(other, index)
                 return other
         same_keys.append(index)
         _name_apart(index, out)
