@@ -43,7 +43,7 @@ from bson.decimal128 import create_decimal128_context
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
 from modeller.export.validators import collection_schema
-from modeller.export.values import ValueFactory, normalize, truncate_ms
+from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 
@@ -414,6 +414,12 @@ class _Builder:
         if node.bson_type in ("int", "long"):
             value = index + 1
             return Int64(value) if node.bson_type == "long" else value
+        if node.bson_type == "double":
+            return float(index + 1)
+        if node.bson_type == "decimal":
+            return Decimal128(str(index + 1))
+        if node.bson_type == "date":  # one a day from the sample window's start: distinct, as an _id must be
+            return DATE_START + dt.timedelta(days=index)
         if node.field_type == "uuid" or node.bson_type == "binData":
             return self.values.uuid_value(rng)
         return self.values.object_id(rng)
