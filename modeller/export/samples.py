@@ -354,6 +354,8 @@ class _Builder:
             elif action == _LINKED:
                 container[node.name] = None  # keeps the shape's key order; filled in pass 2
                 self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
+            elif action == _ID and node.bson_type == "object":  # a compound _id: its own fields, as any object
+                container[node.name] = self._value(coll, index, doc, node, sub, rng, variant, where)
             elif action == _ID:
                 container[node.name] = self._id_value(coll, node, rng, index)
             elif action == _STAT:

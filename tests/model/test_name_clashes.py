@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
 
 
@@ -98,3 +100,19 @@ def test_a_discriminator_named_id_is_refused() -> None:
         "$.entities[0].subtypes.discriminator: the discriminator cannot be '_id': every document keeps its own _id; "
         "choose another name (e.g. 'type')"
     )
+
+
+@pytest.mark.parametrize(
+    ("kind", "why"),
+    [
+        ("bool", "a boolean _id allows two documents only"),
+        ("array", "MongoDB refuses an array as _id"),
+        ("point", "a GeoJSON point cannot identify a document"),
+    ],
+)
+def test_an_id_of_a_type_that_cannot_identify_documents_is_refused(kind: str, why: str) -> None:
+    declared: dict[str, Any] = {"name": "_id", "type": kind}
+    if kind == "array":
+        declared["items"] = {"type": "int"}
+    (problem,) = problems([{"id": "thing", "name": "Thing", "fields": [declared]}])
+    assert problem == f"$.entities[0].fields[0].type: {why}; declare _id as objectId, string, a number or a date"
