@@ -971,7 +971,12 @@ class _Builder:
         return value
 
     def _fitting(self, node: ShapeNode, value: Any) -> Any:
-        """A copied ``value`` as the copy's scalar type, or ``_MISSING`` when it cannot be (then it is generated)."""
+        """A copied ``value`` as the copy's scalar type, or ``_MISSING`` when it cannot be (then it is generated).
+
+        A null copy is generated too unless the copy may be null: the validator wants the copy's type.
+        """
+        if value is None and not node.nullable:
+            return _MISSING
         if value is _MISSING or value is None or node.bson_type not in _SCALAR_KINDS:
             return value
         if type(value) is _PYTHON_TYPES[node.bson_type]:
