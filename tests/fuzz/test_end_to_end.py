@@ -159,8 +159,8 @@ def test_regression_projects(path: Path, tmp_path: Path) -> None:
     """Projects the fuzzer once broke: they load, and go through everything without a new failure (samples from
     three seeds: some breakages showed only in some samples)."""
     campaign = Campaign(tmp_path, path.name.removesuffix(".modeller.json"))
-    for seed in range(3):
-        campaign.example(json.loads(path.read_text(encoding="utf-8")), seed=seed)
+    for sample_seed in range(3):
+        campaign.example(json.loads(path.read_text(encoding="utf-8")), seed=sample_seed)
     assert campaign.loaded == 3, f"{path.name} no longer loads"
     campaign.finish(path.name)
 
