@@ -38,11 +38,12 @@ from types import MappingProxyType
 from typing import Any
 
 from bson import Decimal128, Int64, ObjectId, json_util
+from bson.decimal128 import create_decimal128_context
 
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
 from modeller.export.validators import collection_schema
-from modeller.export.values import ValueFactory, normalize, truncate_ms
+from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 
@@ -52,12 +53,24 @@ _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized
 _ARRAY_CAP = 3
 #: Upper bound of readings per sample bucket.
 _BUCKET_CAP = 6
+#: Longest gap between two sample readings: a year, the server's longest bucket span (bucketMaxSpanSeconds);
+#: a file's interval_s of 10^15 s would put the readings past the year 9999 that a date can hold
+_MAX_INTERVAL_S = 365 * 24 * 3600.0
 
 _MISSING: Any = object()
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 #: BSON types :meth:`_Builder._coerce` converts to
 _SCALAR_KINDS = frozenset({"string", "int", "long", "double", "decimal", "bool"})
+#: the Python type a value of each of those BSON types has in the samples
+_PYTHON_TYPES: dict[str, type] = {
+    "string": str,
+    "int": int,
+    "long": Int64,
+    "double": float,
+    "decimal": Decimal128,
+    "bool": bool,
+}
 #: The schema of a property the validator does not describe (read-only, shared).
 _NO_SCHEMA: Mapping[str, Any] = MappingProxyType({})
 
@@ -341,6 +354,8 @@ class _Builder:
             elif action == _LINKED:
                 container[node.name] = None  # keeps the shape's key order; filled in pass 2
                 self.links.append(_Link(rank, coll, index, doc, container, node, sub, nodes))
+            elif action == _ID and node.bson_type == "object":  # a compound _id: its own fields, as any object
+                container[node.name] = self._value(coll, index, doc, node, sub, rng, variant, where)
             elif action == _ID:
                 container[node.name] = self._id_value(coll, node, rng, index)
             elif action == _STAT:
@@ -401,6 +416,12 @@ class _Builder:
         if node.bson_type in ("int", "long"):
             value = index + 1
             return Int64(value) if node.bson_type == "long" else value
+        if node.bson_type == "double":
+            return float(index + 1)
+        if node.bson_type == "decimal":
+            return Decimal128(str(index + 1))
+        if node.bson_type == "date":  # one a day from the sample window's start: distinct, as an _id must be
+            return DATE_START + dt.timedelta(days=index)
         if node.field_type == "uuid" or node.bson_type == "binData":
             return self.values.uuid_value(rng)
         return self.values.object_id(rng)
@@ -601,6 +622,11 @@ class _Builder:
             typed = self._coerce(node, value)
             if isinstance(value, bool):  # True == 1 in Python, not in BSON
                 same = typed is value
+            elif isinstance(typed, Decimal128) and isinstance(value, float):
+                # the validator holds the double: the server compares a decimal with the double's own value
+                # (34 digits), so NumberDecimal("0.1") is not the double 0.1 but that value is
+                typed = Decimal128(create_decimal128_context().create_decimal(value))
+                same = True
             elif isinstance(typed, Decimal128):
                 same = typed.to_decimal() == Decimal(str(value))
             else:
@@ -736,7 +762,7 @@ class _Builder:
     def _interval(self, coll: CollectionDesign) -> float:
         for entity in coll.entities:
             if entity in self.intervals:
-                return float(self.intervals[entity])
+                return min(float(self.intervals[entity]), _MAX_INTERVAL_S)
         return 60.0
 
     def _bucket_stats(self, coll: CollectionDesign, doc: dict[str, Any]) -> None:
@@ -863,6 +889,7 @@ class _Builder:
             if link.index == 0:
                 return None
             return docs[rng.randrange(link.index)]["_id"]
+        docs = self._docs_of(target, node.entity)
         if not docs:
             return _MISSING
         if node.bson_type == "array":
@@ -870,6 +897,14 @@ class _Builder:
             chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
             return [doc["_id"] for doc in chosen]
         return rng.choice(docs)["_id"]
+
+    def _docs_of(self, target: str, entity: str | None) -> list[dict[str, Any]]:
+        """The documents of ``target`` that are ``entity``'s: in a collection entities share, its doc_type only."""
+        docs = self.docs.get(target) or []
+        coll = self.by_name.get(target)
+        if entity is None or coll is None or coll.discriminator != "doc_type" or entity not in coll.variants:
+            return docs
+        return [doc for doc in docs if doc.get("doc_type") == entity] or docs
 
     def _source_doc(self, link: _Link, target: str, rng: random.Random) -> dict[str, Any] | None:
         """The document a copy is taken from: the one this document references through the same relationship."""
@@ -893,7 +928,7 @@ class _Builder:
             owner = self._owner(target, node.relationship, link.doc.get("_id"))
             if owner is not None:
                 return owner
-        return rng.choice(docs)
+        return rng.choice(self._docs_of(target, node.source.entity if node.source is not None else node.entity))
 
     def _owner(self, target: str, relationship: str, own_id: Any) -> dict[str, Any] | None:
         """The document of ``target`` whose child-reference array (of ``relationship``) holds ``own_id``."""
@@ -928,8 +963,25 @@ class _Builder:
         doc = self._source_doc(link, target, rng)
         if doc is None:
             return _MISSING
-        value = self._from_source(doc, source.path)
-        return self._scalar(node, link.schema, rng, link.index, fresh=False) if value is _MISSING else value
+        value = self._fitting(node, self._from_source(doc, source.path))
+        if value is _MISSING:
+            # the source lacks it or holds another type (a bucket document keeps its fields in its readings and
+            # its series value under the meta field's name): any value the validator takes
+            return self._value(link.coll, link.index, link.doc, node, link.schema, rng, None, node.name)
+        return value
+
+    def _fitting(self, node: ShapeNode, value: Any) -> Any:
+        """A copied ``value`` as the copy's scalar type, or ``_MISSING`` when it cannot be (then it is generated).
+
+        A null copy is generated too unless the copy may be null: the validator wants the copy's type.
+        """
+        if value is None and not node.nullable:
+            return _MISSING
+        if value is _MISSING or value is None or node.bson_type not in _SCALAR_KINDS:
+            return value
+        if type(value) is _PYTHON_TYPES[node.bson_type]:
+            return value
+        return self._coerce(node, value)
 
     @staticmethod
     def _from_source(doc: Mapping[str, Any], path: str) -> Any:
@@ -970,7 +1022,7 @@ class _Builder:
         for child in node.children:
             sub = property_schema(schema, child.name)
             if child.source is not None:
-                value = self._from_source(source_doc, child.source.path)
+                value = self._fitting(child, self._from_source(source_doc, child.source.path))
             elif child.name == "_id" or child.role in ("id", "parent-ref", "child-refs"):
                 value = (
                     source_doc.get("_id", _MISSING)

@@ -24,7 +24,7 @@ from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
 from modeller.live.stats import CollectionStats
-from modeller.model.text import shown
+from modeller.model.text import hide_secret_options, shown
 from modeller.rules.physical.design import Design
 
 DEFAULT_SAMPLE = 1_000
@@ -33,13 +33,12 @@ DEFAULT_TIMEOUT_S = 5.0
 LOOKUP_LIMIT = 200
 
 _PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
-_SECRET_OPTION = re.compile(r"(?P<head>[?&](?:password|tlsCertificateKeyFilePassword)=)[^&]*", re.IGNORECASE)
 
 
 def redact(uri: str) -> str:
     """The URI as it may be shown, logged or stored: the password (and password options) as ``***``."""
     hidden = _PASSWORD.sub(r"\g<head>***", uri, count=1)
-    return _SECRET_OPTION.sub(r"\g<head>***", hidden)
+    return hide_secret_options(hidden)
 
 
 def _unsupported(exc: errors.OperationFailure) -> bool:

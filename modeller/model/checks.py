@@ -168,6 +168,20 @@ def check_project(project: Project) -> list[Problem]:
         if entity.archive is not None and not paths.exists(entity, entity.archive.age_field):
             out.append(_missing(f"{where}.archive.age_field", entity.archive.age_field, entity))
 
+    by_collection: dict[str, list[Entity]] = {}
+    for entity in project.entities:
+        by_collection.setdefault(collection_name(entity), []).append(entity)
+    for i, entity in enumerate(project.entities):
+        name = collection_name(entity)
+        others = [other.name for other in by_collection[name] if other is not entity]
+        if entity.timeseries is not None and others:
+            out.append(
+                Problem(
+                    f"$.entities[{i}].collection",
+                    f"collection {name!r} also holds {others[0]!r}, but a time series keeps its measurements in a "
+                    "collection of its own; give one of them another 'collection'",
+                )
+            )
     rel_ids = {r.id for r in project.relationships}
     rels = {r.id: r for r in reversed(project.relationships)}  # the first of a duplicated id wins, as in the engine
     for i, rel in enumerate(project.relationships):

@@ -20,7 +20,12 @@ def check_subtypes(entity: Entity, where: str, report: Report) -> None:
         return
     types = {f.name: f.type for f in entity.fields}
     name = entity.subtypes.discriminator
-    if name in types and types[name] != "string":
+    if name == "_id":
+        report(
+            f"{where}.subtypes.discriminator",
+            "the discriminator cannot be '_id': every document keeps its own _id; choose another name (e.g. 'type')",
+        )
+    elif name in types and types[name] != "string":
         report(
             f"{where}.subtypes.discriminator",
             f"the discriminator {name[:80]!r} holds the variant names, but the entity declares it as "

@@ -310,8 +310,20 @@ def _geo_capable(field: Field) -> bool:
 # -- field values -------------------------------------------------------------------------------------
 
 
+#: _id types the server refuses (an array) or that cannot tell documents apart (two booleans; a point)
+_BAD_ID_TYPES = {
+    "array": "MongoDB refuses an array as _id",
+    "bool": "a boolean _id allows two documents only",
+    "point": "a GeoJSON point cannot identify a document",
+}
+
+
 def _check_fields(fields: Sequence[Field], path: str, report: Report, top: bool = False) -> None:
     for i, field in enumerate(fields):
+        if top and field.name == "_id" and field.type in _BAD_ID_TYPES:
+            report(
+                f"{path}[{i}].type", f"{_BAD_ID_TYPES[field.type]}; declare _id as objectId, string, a number or a date"
+            )
         # paths are built only for fields that carry something to check (load time on big projects)
         if field.faker is not None or field.enum or field.example is not None:
             _check_node(field, f"{path}[{i}]", report)

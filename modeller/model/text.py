@@ -24,6 +24,12 @@ _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: how many characters of user text a message quotes before cutting it
 MESSAGE_LIMIT = 200
 
+#: URI options that carry a secret: ``password=``, ``tlsCertificateKeyFilePassword=``, any ``...secret...``/``...token...``
+#: option, and ``authMechanismProperties=`` (it can hold ``AWS_SESSION_TOKEN:...``); the value ends at the next option
+_SECRET_OPTION = re.compile(
+    r"(?i)(?P<head>[?&;](?:[a-z_]*(?:password|secret|token)[a-z_]*|authMechanismProperties)=)[^&;\s'\"<>]*"
+)
+
 
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
@@ -58,6 +64,15 @@ def shorten(text: object, limit: int = MESSAGE_LIMIT) -> str:
     if len(value) <= limit:
         return value
     return f"{value[:limit]}... ({len(value) - limit:,} more characters)"
+
+
+def hide_secret_options(text: str) -> str:
+    """``text`` with the value of every secret-bearing URI option (``?password=...``) replaced by ``***``.
+
+    The crash report and the live-database messages share it: a connection string
+    quoted in an exception must not leak its password into a file or a terminal.
+    """
+    return _SECRET_OPTION.sub(r"\g<head>***", text)
 
 
 def shown(text: object, limit: int = MESSAGE_LIMIT) -> str:

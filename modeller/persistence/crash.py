@@ -4,7 +4,8 @@ The user sees one line (CLI) or one dialog (GUI) that says where the report
 is; the traceback goes to ``$XDG_CACHE_HOME/modeller/crash-<timestamp>.txt``
 (``~/.cache/modeller`` without it). The report holds the version, the
 platform, the command line and the traceback, nothing else: no environment
-dump, credentials in URIs are masked, and no line carries a control character
+dump, credentials in URIs (``user:pass@``, ``?password=``,
+``authMechanismProperties=``) are masked, and no line carries a control character
 or runs on for megabytes.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from modeller import __version__
-from modeller.model.text import neutralize, shorten, shown
+from modeller.model.text import hide_secret_options, neutralize, shorten, shown
 
 #: ``scheme://user:password@host`` -> ``scheme://***@host`` (a connection string must not leak into a report)
 _CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
@@ -36,8 +37,8 @@ def crash_dir(environ: Mapping[str, str] = os.environ) -> Path:
 
 
 def mask_secrets(text: str) -> str:
-    """``text`` with the user:password part of every URI replaced by ``***``."""
-    return _CREDENTIALS.sub(r"\1***@", text)
+    """``text`` with the user:password part of every URI, and secret options such as ``?password=``, as ``***``."""
+    return hide_secret_options(_CREDENTIALS.sub(r"\1***@", text))
 
 
 def report_text(exc: BaseException, where: str, argv: Sequence[str] | None = None) -> str:

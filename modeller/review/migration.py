@@ -17,8 +17,10 @@ from typing import Any
 from modeller.export.common import GENERATOR, database_name, design_digest, index_key, index_options
 from modeller.export.literals import comment, js_string, js_value, quoted
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
+from modeller.model.project import Entity
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
+from modeller.review.strategy_copies import STRATEGY_HELPERS, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
 #: documents per batch ([Skills] example batch size, RULES.md rule 26)
@@ -58,23 +60,6 @@ _MIGRATION_HELPERS = """\
     const coll = target.getCollection(collection);
     inBatches(step, collection, filter, (ids) => coll.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update),
       label);
-  }
-
-  // Embedded documents at `path` become documents of `child` with `ref` = their parent's _id. A parent whose
-  // copies exist already is skipped, so a batch cut short is completed, never copied twice.
-  function copyOut(step, parent, path, child, ref, label) {
-    const from = target.getCollection(parent);
-    const to = target.getCollection(child);
-    const filter = { [path]: { $exists: true } };
-    inBatches(step, parent, filter, (ids) => {
-      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
-        if (to.countDocuments({ [ref]: doc._id }, { limit: 1 }) > 0) continue;
-        const value = doc[path];
-        const items = Array.isArray(value) ? value : value === null ? [] : [value];
-        const copies = items.map((item) => Object.assign({ _id: ObjectId() }, item, { [ref]: doc._id }));
-        if (copies.length > 0) to.insertMany(copies);
-      }
-    }, label);
   }
 
   function renameCollection(from, to) {
@@ -153,6 +138,7 @@ def migration_script(diff: SchemaDiff) -> str:
         _HELPERS.rstrip("\n"),
         _INDEX_HELPER.rstrip("\n"),
         _MIGRATION_HELPERS.rstrip("\n"),
+        STRATEGY_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
@@ -184,8 +170,11 @@ def migration_script(diff: SchemaDiff) -> str:
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
     for number, change in enumerate(diff.changes, start=1):
         step = f"{number:03d}-{change.kind}"
-        copy = _copy_out(step, change, diff) if change.kind == "strategy-changed" else None
+        copy = (
+            strategy_step(step, change, (old, diff.old), (new, diff.new)) if change.kind == "strategy-changed" else None
+        )
         body.extend(copy if copy is not None else _data_step(step, change))
+    body.extend(_schema_versions(diff, changed))
 
     body += [
         "",
@@ -300,35 +289,55 @@ def _data_step(step: str, change: Change) -> list[str]:
             *head,
             "  "
             + comment(
-                "NOT MIGRATED: copying documents for this strategy change is not generated yet "
-                "(only embed -> parent-ref is); move them by hand"
+                "NOT MIGRATED: copying documents for this strategy change is not generated "
+                "(embed, parent-ref, extended-ref and child-refs/two-way among each other are); move them by hand"
             ),
         ]
     return []
 
 
-def _copy_out(step: str, change: Change, diff: SchemaDiff) -> list[str] | None:
-    """embed -> parent-ref: the embedded documents become their own collection's, each with its parent's _id.
+#: the field the schema-versioning pattern keeps in every document (RULES.md rule 26)
+VERSION_FIELD = "schema_version"
 
-    None for every other strategy change (the caller then writes the NOT MIGRATED note).
-    """
-    rel_id = change.details["relationship"]
-    if (change.details["old"], change.details["new"]) != ("embed", "parent-ref"):
-        return None
-    rel = next((r for r in diff.new.relationships if r.id == rel_id), None)
-    placement = diff.old_design.embedded.get(rel.many) if rel is not None else None
-    old_parent = diff.old_design.collection(placement.collection) if placement is not None else None
-    new_parent = next((c for c in diff.new_design.collections if old_parent and c.root == old_parent.root), None)
-    child = next((c for c in diff.new_design.collections if rel is not None and c.root == rel.many), None)
-    ref = next(
-        (n.name for n in (child.shape if child else []) if n.role == "parent-ref" and n.relationship == rel_id), None
-    )
-    if placement is None or "." in placement.path or new_parent is None or child is None or ref is None:
-        return None
-    label = f"{change.subject}: copy {placement.path} of {new_parent.name} into {child.name}"
-    call = (
-        f"copyOut({js_string(step)}, {js_string(new_parent.name)}, {js_string(placement.path)}, "
-        f"{js_string(child.name)}, {js_string(ref)}, {js_string(label)});"
-    )
-    note = f"the embedded copies stay in {quoted(new_parent.name)} until the removed field is unset (step below)"
-    return ["", "  " + comment(f"{change.summary}: {change.risk}"), "  " + comment(note), "  " + call]
+
+def _declared_version(entity: Entity | None) -> int | None:
+    """The version a project names in its ``schema_version`` field's example (an integer), if any."""
+    declared = next((f for f in entity.fields if f.name == VERSION_FIELD), None) if entity is not None else None
+    example = declared.example if declared is not None else None
+    return example if isinstance(example, int) and not isinstance(example, bool) else None
+
+
+def target_version(old: Entity | None, new: Entity) -> int:
+    """The version migrated documents get: NEW's declared one when it is higher than OLD's, else OLD's + 1
+    (documents without a ``schema_version`` count as version 1, as in the Manual's versioning pattern)."""
+    before, after = _declared_version(old), _declared_version(new)
+    if after is not None and (before is None or after > before):
+        return after
+    return (before or 1) + 1
+
+
+def _schema_versions(diff: SchemaDiff, changed: list[CollectionDesign]) -> list[str]:
+    """Rule 26: each document of a reshaped collection that uses the schema-versioning pattern (its entity has
+    ``schema_change`` or declares ``schema_version``) gets the new version, once (a re-run selects none)."""
+    names = [c.name for c in changed]
+    names += [c.collection for c in diff.changes if c.kind == "strategy-changed" and c.collection not in names]
+    old_entities = {e.id: e for e in diff.old.entities}
+    new_entities = {e.id: e for e in diff.new.entities}
+    lines: list[str] = []
+    for coll in diff.new_design.collections:
+        entity = new_entities.get(coll.root)
+        if coll.name not in names or entity is None:
+            continue
+        if not entity.schema_change and all(f.name != VERSION_FIELD for f in entity.fields):
+            continue
+        version = target_version(old_entities.get(coll.root), entity)
+        step = f"version-{coll.name}"
+        filter_ = {"$or": [{VERSION_FIELD: {"$exists": False}}, {VERSION_FIELD: {"$lt": version}}]}
+        label = f"{coll.name}: {VERSION_FIELD} {version}"
+        lines += [
+            "",
+            "  " + comment(f"schema versioning: the reshaped documents of {quoted(coll.name)} are version {version}"),
+            f"  migrate({js_string(step)}, {js_string(coll.name)}, {js_value(filter_)}, "
+            f"{js_value([{'$set': {VERSION_FIELD: version}}])}, {js_string(label)});",
+        ]
+    return lines

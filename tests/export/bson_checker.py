@@ -3,18 +3,22 @@
 MongoDB's ``$jsonSchema`` is draft 4 with ``bsonType`` added (and ``$ref``,
 ``definitions``, ``format`` unsupported). Documents are checked as the server
 sees them: as BSON values loaded from canonical Extended JSON (int32 stays
-``int``, int64 is ``Int64``, doubles are ``float``, dates ``datetime``).
+``int``, int64 is ``Int64``, doubles are ``float``, dates ``datetime``); ``enum``
+compares numbers by value across their BSON types, as the server does.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import uuid
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import jsonschema
 from bson import Binary, Decimal128, Int64, ObjectId, Regex, Timestamp, json_util
+from bson.decimal128 import create_decimal128_context
 from jsonschema.exceptions import ValidationError
 
 LOAD_OPTIONS = json_util.CANONICAL_JSON_OPTIONS.with_options(tz_aware=True, tzinfo=dt.UTC)
@@ -63,13 +67,35 @@ def _bson_type(validator: Any, expected: Any, instance: Any, schema: Any) -> Ite
         yield ValidationError(f"{instance!r} is not of bsonType {expected!r}")
 
 
+def _numeric(value: Any) -> Decimal | None:
+    """A BSON number's value (int, Int64, double, Decimal128) for comparing across types; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal128):
+        return value.to_decimal()
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return create_decimal128_context().create_decimal(value)  # the server compares a double's value to 34 digits
+    return None
+
+
+def _enum(validator: Any, enums: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``enum`` as the server compares: numbers by value whatever their BSON type (``NumberDecimal("0.0")`` is ``0.0``),
+    everything else as ``jsonschema`` does (``true`` is not ``1``)."""
+    number = _numeric(instance)
+    if number is not None and any(_numeric(value) == number for value in enums):
+        return
+    yield from jsonschema._keywords.enum(validator, enums, instance, schema)
+
+
 def _is_number(checker: Any, instance: Any) -> bool:
     return is_bson_type(instance, "number")
 
 
 _TYPES = jsonschema.Draft4Validator.TYPE_CHECKER.redefine("number", _is_number)
 BsonValidator = jsonschema.validators.extend(
-    jsonschema.Draft4Validator, validators={"bsonType": _bson_type}, type_checker=_TYPES
+    jsonschema.Draft4Validator, validators={"bsonType": _bson_type, "enum": _enum}, type_checker=_TYPES
 )
 
 

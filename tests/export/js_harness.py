@@ -39,7 +39,8 @@ def run_scripts(
     """Run the scripts ``runs`` times against one stateful stand-in; return its recording.
 
     ``seeds`` run once before, against the same stand-in (e.g. the OLD design's setup script with samples);
-    ``kill_after`` makes the first run die before its (N+1)th ``updateMany`` (a run killed between batches).
+    ``kill_after`` makes the first run die before its (N+1)th data write (``updateMany``, or ``updateOne`` outside
+    the migration markers): a run killed between batches or inside one.
     """
     seed_args = [arg for seed in seeds for arg in ("--seed", str(seed))]
     if kill_after is not None:

@@ -65,3 +65,18 @@ def test_bson_types_are_told_apart() -> None:
     assert is_bson_type(1.0, "double") and not is_bson_type(1, "double")
     assert all(is_bson_type(v, "number") for v in (1, 1.0, Int64(1), Decimal128("1")))
     assert not is_bson_type(True, "number")
+
+
+def test_enum_compares_numbers_by_value_across_bson_types_as_the_server_does() -> None:
+    schema = {"properties": {"n": {"enum": [0.5, 2, 0.1]}}}
+    for same in (
+        0.5,
+        Decimal128("0.5"),
+        Int64(2),
+        2.0,
+        Decimal128("2"),
+        Decimal128("0.1000000000000000055511151231257827"),
+    ):
+        assert errors(schema, {"n": same}) == [], same
+    for other in (Decimal128("0.1"), True, "2", 3, Decimal128("0.25")):
+        assert errors(schema, {"n": other}) != [], other

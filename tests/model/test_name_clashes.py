@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
 
 
@@ -72,3 +74,45 @@ def test_a_computed_value_named_like_a_field_of_the_one_is_refused() -> None:
         (problem,) = problems([PRODUCT, review], [rel])
         assert problem.startswith("$.relationships[0].aggregates[0].name: ")
         assert f"Product already has a field {taken!r}" in problem
+
+
+def test_a_time_series_sharing_its_collection_with_another_entity_is_refused() -> None:
+    sensor = {"id": "sensor", "name": "Sensor", "collection": "things", "fields": []}
+    reading = {
+        "id": "reading",
+        "name": "Reading",
+        "collection": "things",
+        "fields": [{"name": "at", "type": "date"}],
+        "timeseries": {"time_field": "at"},
+    }
+    (problem,) = problems([sensor, reading])
+    assert problem == (
+        "$.entities[1].collection: collection 'things' also holds 'Sensor', but a time series keeps its measurements "
+        "in a collection of its own; give one of them another 'collection'"
+    )
+    assert problems([sensor, {**reading, "collection": "readings"}]) == []
+
+
+def test_a_discriminator_named_id_is_refused() -> None:
+    product = {**PRODUCT, "subtypes": {"discriminator": "_id", "variants": {"phone": []}}}
+    (problem,) = problems([product])
+    assert problem == (
+        "$.entities[0].subtypes.discriminator: the discriminator cannot be '_id': every document keeps its own _id; "
+        "choose another name (e.g. 'type')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "why"),
+    [
+        ("bool", "a boolean _id allows two documents only"),
+        ("array", "MongoDB refuses an array as _id"),
+        ("point", "a GeoJSON point cannot identify a document"),
+    ],
+)
+def test_an_id_of_a_type_that_cannot_identify_documents_is_refused(kind: str, why: str) -> None:
+    declared: dict[str, Any] = {"name": "_id", "type": kind}
+    if kind == "array":
+        declared["items"] = {"type": "int"}
+    (problem,) = problems([{"id": "thing", "name": "Thing", "fields": [declared]}])
+    assert problem == f"$.entities[0].fields[0].type: {why}; declare _id as objectId, string, a number or a date"

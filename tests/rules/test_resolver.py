@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from modeller.export.literals import js_key
 from modeller.export.mongosh import mongosh_script
 from modeller.export.snippets import sync_snippet
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.persistence import load_project
 from modeller.rules import analyse
 from modeller.rules.physical.design import CollectionDesign
+from modeller.rules.physical.documents import distinct_name
 from modeller.rules.physical.esr import EsrPlan, serves
 
 
@@ -359,3 +362,80 @@ def test_a_deferred_validator_is_computed_on_first_read_and_can_be_overwritten()
     assert "bsonType" in repr(coll)
     coll.validator = {"y": 2}
     assert coll.validator == {"y": 2} and calls == [1]
+
+
+def test_a_bucketed_time_series_keeps_its_own_collection_under_a_single_collection_choice() -> None:
+    p = project(
+        entities=[
+            {"id": "user", "name": "User", "count": 1000},
+            {"id": "post", "name": "Post", "count": 5000, "fields": [{"name": "title", "type": "string"}]},
+            {
+                "id": "comment",
+                "name": "Comment",
+                "count": 10**8,
+                "timeseries": {"time_field": "at", "bucket_size": 50},
+                "fields": [{"name": "at", "type": "date", "required": True}],
+            },
+        ],
+        relationships=[
+            {
+                "id": "post_comments",
+                "one": "post",
+                "many": "comment",
+                "cardinality": "one-to-many",
+                "strategy": "single-collection",
+            },
+            {"id": "user_comments", "one": "user", "many": "comment", "cardinality": "one-to-squillions"},
+        ],
+    )
+    design = analyse(p).design
+    by_name = {c.name: c for c in design.collections}
+    assert by_name["post"].entities == ["post"] and by_name["comment"].bucket is not None
+    assert not any(n.role == "bucket-stat" for n in by_name["post"].shape)
+    (rel,) = [r for r in design.relationships if r.id == "post_comments"]
+    assert rel.warnings == [
+        "Comment is kept as bucket documents (a time series), which cannot share Post's collection: "
+        "it keeps a collection of its own"
+    ]
+
+
+REGRESSIONS = Path(__file__).resolve().parents[1] / "fuzz" / "regressions"
+HOSTILE = Path(__file__).resolve().parents[1] / "export" / "hostile"
+
+
+def test_two_relationships_naming_one_field_get_two_names_and_paths_follow() -> None:
+    # orders hold an extended reference 'user' (inverse of user_orders) and embed their one-to-one User
+    analysis = analyse(load_project(REGRESSIONS / "ecommerce-two-fields-named-user.modeller.json"))
+    (orders,) = analysis.design.collections
+    by_name = {n.name: n for n in orders.shape}
+    assert len(by_name) == len(orders.shape)
+    assert by_name["user"].role == "extended-ref" and by_name["user_2"].role == "embedded"
+    assert [c.name for c in by_name["user_2"].children] == ["_id", "name", "email", "phone"]
+    assert analysis.design.embedded["user"].path == "user_2"
+    assert set(orders.validator["$jsonSchema"]["properties"]) >= {"user", "user_2"}
+    copies = next(r for r in analysis.design.relationships if r.id == "user_orders").denormalized
+    assert [c.path for c in copies] == ["user.name", "user.phone"]  # the first owner keeps 'user'
+
+
+def test_both_sides_of_a_self_many_to_many_get_their_own_reference_array() -> None:
+    design = analyse(load_project(HOSTILE / "edge-cases.modeller.json")).design
+    person = next(c for c in design.collections if c.name == "person")
+    arrays = [(n.name, n.role) for n in person.shape if n.relationship == "friends"]
+    assert arrays == [("person_ids", "parent-ref"), ("person_2_ids", "child-refs")]
+    keys = [index.keys for index in person.indexes]
+    assert [("person_ids", 1)] in keys and [("person_2_ids", 1)] in keys
+
+
+def test_a_distinct_name_keeps_a_reference_suffix_last() -> None:
+    assert distinct_name("user", {"user"}) == "user_2"
+    assert distinct_name("person_ids", {"person_ids", "person_2_ids"}) == "person_3_ids"
+    assert distinct_name("owner_id", {"owner_id"}) == "owner_2_id"
+    assert distinct_name("_id", {"_id"}) == "_id_2"
+
+
+def test_unique_and_ttl_indexes_of_one_entity_in_a_shared_collection_cover_its_documents_only() -> None:
+    design = analyse(load_project(REGRESSIONS / "host-logs-shared-collection-unique-index.modeller.json")).design
+    hosts = next(c for c in design.collections if c.name == "hosts")
+    assert hosts.variants == ["host", "logmsg"]
+    unique = {index.name: index.partial for index in hosts.indexes if index.unique}
+    assert unique == {"ipaddr_1": {"doc_type": "host"}, "name_1": {"doc_type": "host"}}

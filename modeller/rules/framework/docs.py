@@ -30,6 +30,7 @@ may already name those paths:
 | copied field next to a reference | the field's name, or `<inverse or snake(one)>_<field>` when the N already has that name | `ipaddr`, `product_name` |
 | computed values | the aggregate's `name`; names sharing a prefix (`rating_count`, `rating_avg`) group into one object | `rating: {count, sum, avg}` |
 | bucket documents | `<series>`, `start`, `end`, `count`, `sum`, `min`, `max`, items in `plural(snake(entity))` | `readings` |
+| a name the document already has | the later relationship's field becomes `<name>_<n>` (n = 2, 3, ...; a trailing `_id`/`_ids` stays last) | `user_2`, `person_2_ids` |
 
 An extended reference keeps a top-level `<role>_id` as well when a query filters or sorts on it.
 """

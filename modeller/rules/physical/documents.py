@@ -46,6 +46,26 @@ BSON: dict[str, BsonType] = {
 JOIN = object()  # route result: the path needs a join
 
 
+def distinct_name(name: str, taken: set[str]) -> str:
+    """The first ``<name>_<n>`` (n = 2, 3, ...) not in ``taken``; a trailing ``_id``/``_ids`` stays last."""
+    head, suffix = name, ""
+    for end in ("_ids", "_id"):
+        if name.endswith(end) and len(name) > len(end):
+            head, suffix = name[: -len(end)], end
+            break
+    n = 2
+    while f"{head}_{n}{suffix}" in taken:
+        n += 1
+    return f"{head}_{n}{suffix}"
+
+
+def _moved(path: str, old: str, new: str) -> str:
+    """``path`` with its first segment ``old`` renamed to ``new``."""
+    if path == old:
+        return new
+    return new + path[len(old) :] if path.startswith(old + ".") else path
+
+
 @dataclass(slots=True)
 class Route:
     """Where a logical name of an entity lives in the entity's element."""
@@ -79,6 +99,8 @@ class ShapeBuilder:
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)
     #: (rel id, copy name) -> path of the copy relative to the target entity's element
     copy_paths: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    #: rel id -> the name its embedded N got in the One when the convention's name was taken (``user_2``)
+    embed_names: dict[str, str] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict)
 
     # ----- sizes -----
@@ -233,18 +255,59 @@ class ShapeBuilder:
                 for f in fields:
                     nodes.append(field_node(f, f.name, variant=variant))
                     routes.setdefault(f.name, Route(f.name))
+        taken = {n.name for n in nodes}
         for facts in self.ctx.rels_of_many[entity.id]:
             plan = self.plans[facts.rel_id]
             if plan.strategy == "embed" or (entity.id in self.buckets and plan.strategy == "bucket"):
                 if plan.strategy == "bucket":
                     self._copies_flat(plan, nodes, routes)
                 continue
-            nodes.extend(self._many_side(plan, routes))
+            before = dict(routes)
+            nodes.extend(self._tell_apart(plan, self._many_side(plan, routes), taken, routes, before))
         for facts in self.ctx.rels_of_one[entity.id]:
             plan = self.plans[facts.rel_id]
-            nodes.extend(self._one_side(plan, routes, (*stack, entity.id)))
+            before = dict(routes)
+            nodes.extend(
+                self._tell_apart(plan, self._one_side(plan, routes, (*stack, entity.id)), taken, routes, before)
+            )
         self.routes[entity.id] = routes
         return nodes
+
+    def _tell_apart(
+        self, plan: RelPlan, made: list[ShapeNode], taken: set[str], routes: dict[str, Route], before: dict[str, Route]
+    ) -> list[ShapeNode]:
+        """Rename what a relationship adds under a name the document already has (``user`` -> ``user_2``).
+
+        Two relationships can give one name (an extended reference ``user`` and an
+        embedded one-to-one User; both sides of a self many-to-many as ``person_ids``):
+        the later one gets the first free ``<name>_<n>`` (before a trailing ``_id``/``_ids``),
+        and the routes and copy paths it made follow; a logical name it took over
+        goes back to its first owner.
+        """
+        rel_id = plan.facts.rel_id
+        for node in made:
+            old = node.name
+            if old not in taken:
+                taken.add(old)
+                continue
+            new = distinct_name(old, taken)
+            taken.add(new)
+            node.name = new
+            if node.role == "embedded":
+                self.embed_names[rel_id] = new
+            for key, route in list(routes.items()):
+                if before.get(key) is route:
+                    continue
+                route.path = _moved(route.path, old, new)
+                if route.only is not None:
+                    route.only = {k: _moved(v, old, new) for k, v in route.only.items()}
+            if old in before and routes.get(old) is not before[old]:
+                routes[new] = routes[old]
+                routes[old] = before[old]
+            for copy_key, copy_path in self.copy_paths.items():
+                if copy_key[0] == rel_id:
+                    self.copy_paths[copy_key] = _moved(copy_path, old, new)
+        return made
 
     def _ref_node(self, plan: RelPlan, name: str, array: bool) -> ShapeNode:
         one = plan.facts.one

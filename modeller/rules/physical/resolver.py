@@ -188,10 +188,20 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
         if eid not in buckets and entity.timeseries is not None and bucket_entity_wanted(ctx, entity):
             buckets[eid] = make_bucket(ctx, entity, None)
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
+    # (not an embedded N, nor a bucketed N or One: a bucket document holds many readings and has a shape of its own;
+    # nor an entity with subtypes: its discriminator already tells its own variants apart, not the other entity)
     shared_with: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
-        if plan.strategy == "single-collection" and not facts.self_ref and facts.many_id not in embedded_in:
+        if (
+            plan.strategy == "single-collection"
+            and not facts.self_ref
+            and facts.many_id not in embedded_in
+            and facts.many_id not in buckets
+            and facts.one_id not in buckets
+            and facts.one.subtypes is None
+            and facts.many.subtypes is None
+        ):
             shared_with.setdefault(facts.many_id, facts.one_id)
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
@@ -522,7 +532,7 @@ def _place(
         host = _place(plan.facts.one_id, depth + 1, trigger, res, plans, embedded_in, placements, collections)
         if host is None:
             continue
-        name = embed_field(plan.facts.rel, plan.facts.many)
+        name = res.builder.embed_names.get(rel_id) or embed_field(plan.facts.rel, plan.facts.many)
         loc = (host[0], f"{host[1]}.{name}" if host[1] else name)
         res.location[eid] = loc
         placements.append((trigger, eid, Placement(*loc)))
@@ -661,6 +671,31 @@ def _is_prefix(short: list[tuple[str, Any]], long: list[tuple[str, Any]]) -> boo
     return same or inverted
 
 
+def _join_partial(kept: IndexDesign, index: IndexDesign) -> None:
+    """Fold ``index`` into ``kept``, which has the same keys and collation but another partial filter.
+
+    The server keeps one index per key pattern and collation. A unique or TTL
+    index keeps its filter (the constraint is what must not change); between
+    two plain ones a full index wins (it serves every query the partial one
+    would); two constraints with two filters keep the first and say so.
+    """
+
+    def constrains(ix: IndexDesign) -> bool:
+        return ix.unique or ix.expire_after_s is not None
+
+    if constrains(index) and constrains(kept):
+        kept.why += f"; {index.name} (the same keys with another filter) is not created: {index.why}"
+    elif constrains(index):
+        kept.partial, kept.unique, kept.expire_after_s = index.partial, index.unique, index.expire_after_s
+        kept.why += f"; {index.why}"
+    else:
+        if index.partial is None and not constrains(kept):
+            kept.partial = None
+        kept.why += f"; {index.why}"
+    kept.rules.extend(r for r in index.rules if r not in kept.rules)
+    kept.queries.extend(q for q in index.queries if q not in kept.queries)
+
+
 def _indexes(
     ctx: Context, res: Resolution, coll: CollectionDesign, buckets: dict[str, BucketPlan]
 ) -> list[IndexDesign]:
@@ -690,10 +725,21 @@ def _indexes(
                 other.rules.extend(r for r in index.rules if r not in other.rules)
                 other.queries.extend(q for q in index.queries if q not in other.queries)
                 return other
+        for other in same_keys:
+            # another partial filter on the same keys and collation: one index (IndexKeySpecsConflict otherwise)
+            if other.collation == index.collation:
+                _join_partial(other, index)
+                return other
         same_keys.append(index)
         _name_apart(index, out)
         out.append(index)
         return index
+
+    def own_documents(eid: str) -> dict[str, Any] | None:
+        """In a collection several entities share (doc_type), the filter of ``eid``'s documents: a unique or TTL
+        index of one entity must not refuse or delete the others' documents (a copied ipaddr in each log message)."""
+        shared = coll.discriminator == "doc_type" and len(coll.variants) > 1 and eid in coll.variants
+        return {"doc_type": eid} if shared else None
 
     # (a) the user's own indexes, kept and critiqued
     for eid in coll.entities:
@@ -701,15 +747,22 @@ def _indexes(
             continue
         for idx in ctx.entities[eid].indexes:
             keys = [(res.resolve_path(eid, k) or k, v) for k, v in idx.keys]
+            partial: dict[str, Any] | None = idx.partial
+            if partial is None and (idx.unique or idx.expire_after_s is not None):
+                partial = own_documents(eid)
+            # over bucket documents a unique index would compare buckets, not readings: two buckets whose
+            # readings lack the field already clash on null; it stays a plain index
+            unique = idx.unique and root not in buckets
             add(
                 IndexDesign(
                     keys=keys,
                     name=idx.name or default_name(keys),
-                    unique=idx.unique,
+                    unique=unique,
                     expire_after_s=idx.expire_after_s,
-                    partial=idx.partial,
+                    partial=partial,
                     collation=idx.collation,
-                    why="declared in the model",
+                    why="declared in the model"
+                    + ("" if unique == idx.unique else "; not unique: one bucket document holds many readings"),
                     origin="user",
                     key_reasons=["declared" for _ in keys],
                 )
@@ -726,6 +779,7 @@ def _indexes(
                         keys=[(path, 1)],
                         name=default_name([(path, 1)]),
                         unique=True,
+                        partial=own_documents(eid),
                         why=f"{path} is unique in the model: a unique index enforces it",
                         key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
                         rules=res.rules_for(UNIQUE),
@@ -779,11 +833,11 @@ def _indexes(
         for facts in ctx.rels_of_one[root]:
             plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
-                arr = next(
-                    (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None
-                )
-                if arr is not None:
-                    path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
+                refs = next((n for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None)
+                if refs is not None:
+                    arr = refs.name
+                    # elements {id, <copied fields>} are indexed on their id; bare ids as they are
+                    path = f"{arr}.id" if refs.items is not None and refs.items.bson_type == "object" else arr
                     add(
                         IndexDesign(
                             keys=[(path, 1)],
@@ -1038,8 +1092,32 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         denormalized=copies,
         why=why,
         tradeoff=plan.tradeoff,
-        warnings=list(plan.warnings),
+        warnings=[*plan.warnings, *_unshared_warning(res, plan)],
     )
+
+
+def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
+    """Why a single collection did not happen: the N or the One is a time series kept as bucket documents."""
+    facts = plan.facts
+    if plan.strategy != "single-collection" or facts.self_ref:
+        return []
+    if facts.many_id in res.buckets:
+        return [
+            f"{facts.many.name} is kept as bucket documents (a time series), which cannot share "
+            f"{facts.one.name}'s collection: it keeps a collection of its own"
+        ]
+    if facts.one_id in res.buckets:
+        return [
+            f"{facts.one.name} is kept as bucket documents (a time series): {facts.many.name} cannot share "
+            "that collection and keeps a collection of its own"
+        ]
+    with_subtypes = next((e for e in (facts.one, facts.many) if e.subtypes is not None), None)
+    if with_subtypes is not None and with_subtypes.subtypes is not None:
+        return [
+            f"{with_subtypes.name} has subtypes told apart by '{with_subtypes.subtypes.discriminator}', which cannot "
+            f"also tell {facts.one.name} from {facts.many.name}: {facts.many.name} keeps a collection of its own"
+        ]
+    return []
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:

@@ -20,7 +20,8 @@ def node_schema(node: ShapeNode) -> dict[str, Any]:
         schema["description"] = node.description
     if node.bson_type == "object":
         if node.children:
-            _add_properties(schema, node.children)
+            # an embedded element of an entity with subtypes: a variant's field is not every element's
+            _add_properties(schema, node.children, variants_required=False)
     elif node.bson_type == "array":
         if node.max_items is not None:
             schema["maxItems"] = node.max_items
@@ -35,12 +36,14 @@ def object_schema(children: list[ShapeNode]) -> dict[str, Any]:
     return out
 
 
-def _add_properties(schema: dict[str, Any], children: list[ShapeNode]) -> None:
+def _add_properties(schema: dict[str, Any], children: list[ShapeNode], variants_required: bool = True) -> None:
     """``properties`` (and ``required`` when any) of a sub-document, added to ``schema`` in that order."""
     props: dict[str, Any] = {}
     required: list[str] = []
     for child in children:
         props[child.name] = node_schema(child)
+        if child.variant is not None and not variants_required:
+            continue
         if child.required and child.name not in required:
             required.append(child.name)
     schema["properties"] = props

@@ -56,7 +56,7 @@ function strict(target, what) {
   });
 }
 
-// --- a small query and update evaluator: what the migration scripts use ($and, $exists, $gt, $in, $not/$type,
+// --- a small query and update evaluator: what the migration scripts use ($and, $or, $exists, $gt, $lt, $in, $not/$type,
 // $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX) on dotted paths without arrays
 const MISSING = undefined;
 function getPath(doc, path) {
@@ -111,6 +111,7 @@ function matchValue(value, cond) {
     return Object.entries(cond).every(([op, arg]) => {
       if (op === "$exists") return (value !== MISSING) === Boolean(arg);
       if (op === "$gt") return value !== MISSING && compare(value, arg) > 0;
+      if (op === "$lt") return value !== MISSING && compare(value, arg) < 0;
       if (op === "$in") return arg.some((v) => same(v, value === MISSING ? null : value));
       if (op === "$type") return typeName(value) === arg;
       if (op === "$not") return !matchValue(value, arg);
@@ -122,6 +123,7 @@ function matchValue(value, cond) {
 function matches(doc, filter) {
   return Object.entries(filter).every(([key, cond]) => {
     if (key === "$and") return cond.every((f) => matches(doc, f));
+    if (key === "$or") return cond.some((f) => matches(doc, f));
     if (key.startsWith("$")) throw new Error(`the stand-in does not evaluate ${key}`);
     return matchValue(getPath(doc, key), cond);
   });
@@ -342,6 +344,8 @@ function makeCollection(dbName, name) {
       return { acknowledged: true, modifiedCount: modified };
     },
     updateOne(filter, update, options) {
+      // a data write may be the one the kill interrupts (a migration marker's bookkeeping is not counted)
+      if (killAfter !== null && nameOf() !== "modeller_migrations" && updatesLeft-- <= 0) throw new Error(KILLED);
       const docs = coll().docs;
       const at = docs.findIndex((d) => matches(d, filter));
       let upserted = false;
