@@ -9,6 +9,7 @@ from typing import Any
 from modeller.model.project import Entity
 from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
+from modeller.rules.catalog.shape import TREE_MODEL
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
@@ -16,10 +17,17 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, st
 from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import BUCKET_SERIES
-from modeller.rules.physical.naming import collection_name, embed_field, parent_ref_field, plural_label, snake
+from modeller.rules.physical.index_reasons import BUCKET_SERIES, TREE
+from modeller.rules.physical.naming import (
+    child_refs_field,
+    collection_name,
+    embed_field,
+    parent_ref_field,
+    plural_label,
+    snake,
+)
 from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
-from modeller.rules.physical.trees import choose_tree_model
+from modeller.rules.physical.trees import CHILD_REFS, PARENT_REFS, TreeModel, choose_tree_model_name, tree_model
 
 #: seconds in a (365-day) year: revisions per document per year
 SECONDS_PER_YEAR = 365 * 86_400
@@ -754,31 +762,68 @@ class TreePattern(Rule):
     severities = ("info", "suggestion")
     sources = ("Manual-trees", "BwP-tree", "Manual-limits")
     tradeoff = "faster hierarchy reads vs. the update cost when a node moves (its whole subtree is rewritten)"
+    decides = "base"
+    #: asked before the plain parent reference of a tree (``parent-ref-one-to-squillions``): the declared tree
+    #: operations choose the model
+    precedence = TREE_MODEL
+    index_claims = ((TREE, 0),)
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A tree whose operations are declared gets the Manual's model for them."""
+        rel = facts.rel
+        if not facts.self_ref or not rel.tree_ops:
+            return None
+        model = _tree_model_for(facts)
+        ops = ", ".join(rel.tree_ops)
+        return self.vote(
+            "child-refs" if model.name == CHILD_REFS else "parent-ref",
+            f"{facts.one.name} is a tree read by {ops}: store it as {model.name} (Manual-trees) — {model.reads}",
+            f"{model.move_cost}",
+            numbers={"tree_model": model.name},
+        )
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
-        if not facts.self_ref:
+        if not facts.self_ref or not facts.rel.tree_ops:
             return
         rel, node = facts.rel, facts.one
-        parent = parent_ref_field(rel, node)
-        static = node.writes_per_sec == 0
-        model = choose_tree_model(rel.tree_ops, parent, static)
-        ops = ", ".join(rel.tree_ops) if rel.tree_ops else "none declared"
-        sev = "info" if model.name == "parent references" else "suggestion"
+        model = _tree_model_for(facts)
+        plan = view.plan(rel.id)
         fields = ", ".join(f"{name} ({kind})" for name, kind in model.fields)
         index = ", ".join(f"{k} {v}" for k, v in model.index)
+        nums = {
+            "model": model.name,
+            "fields": [name for name, _ in model.fields],
+            "index": [[k, v] for k, v in model.index],
+            "tree_ops": list(rel.tree_ops),
+        }
+        ops = ", ".join(rel.tree_ops)
+        wanted = "child-refs" if model.name == CHILD_REFS else "parent-ref"
+        if plan.strategy != wanted:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                rel.id,
+                f"{node.name} is a tree read by {ops} but stored as {plan.strategy}: store it as {model.name} — "
+                f"each node holds {fields}, indexed ({index}); {model.reads}",
+                fix=set_strategy(rel.id, wanted, self.id),
+                numbers=nums,
+            )
+            return
         yield self.finding(
-            sev,
+            "info" if model.name == PARENT_REFS else "suggestion",
             "relationship",
             rel.id,
-            f"{node.name} is a tree (operations: {ops}): store it as {model.name} — each node holds {fields}, "
-            f"indexed ({index}); {model.reads}; {model.move_cost}",
-            numbers={
-                "model": model.name,
-                "fields": [name for name, _ in model.fields],
-                "index": [[k, v] for k, v in model.index],
-                "tree_ops": list(rel.tree_ops),
-            },
+            f"{node.name} is a tree read by {ops}: stored as {model.name} — each node holds {fields}, indexed "
+            f"({index}); {model.reads}; {model.move_cost}",
+            numbers=nums,
         )
+
+
+def _tree_model_for(facts: RelFacts) -> TreeModel:
+    """The tree model the declared operations of a self-referencing relationship call for."""
+    rel, node = facts.rel, facts.one
+    name = choose_tree_model_name(rel.tree_ops, node.writes_per_sec == 0)
+    return tree_model(name, parent_ref_field(rel, node), child_refs_field(rel, node))
 
 
 @register

@@ -89,6 +89,8 @@ class ShapeNode:
     description: str | None = None
     #: the value may also be null (the parent reference of a tree's root)
     nullable: bool = False
+    #: a field of a tree model derived from the parent chain: "ancestors", "path", "left" or "right"
+    tree: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
@@ -104,6 +106,7 @@ class ShapeNode:
             "faker",
             "example",
             "description",
+            "tree",
         ):
             value = getattr(self, key)
             if value is not None:

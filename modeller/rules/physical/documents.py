@@ -27,6 +27,7 @@ from modeller.rules.physical.naming import (
 )
 from modeller.rules.physical.plans import CopyPlan, RelPlan
 from modeller.rules.physical.sizes import ARRAY_INDEX_NAME, DOC_OVERHEAD, TYPE_BYTES, element_overhead
+from modeller.rules.physical.trees import tree_model_of
 
 BSON: dict[str, BsonType] = {
     "string": "string",
@@ -338,11 +339,63 @@ class ShapeBuilder:
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
+        if facts.self_ref:
+            out.extend(self._tree_nodes(plan, routes))
         self._copies_flat(plan, out, routes)
         role = extended_ref_field(rel, one)
         routes.setdefault(
             role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=plan.facts.rel_id)
         )
+        return out
+
+    def _tree_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
+        """The fields of the tree model the rules chose (``numbers["tree_model"]``) besides the parent reference."""
+        model = tree_model_of(plan)
+        if model is None:
+            return []
+        one = plan.facts.one
+        ref_coll = self.collection_of(one.id)
+        out: list[ShapeNode] = []
+        for name, kind in model.fields:
+            if name in routes:
+                continue  # the parent reference, already there
+            if name == "ancestors":
+                t = self.ref_type(one)
+                item = self._size(
+                    ShapeNode("items", t, role="parent-ref", entity=one.id, ref_collection=ref_coll), 12, 12
+                )
+                node = ShapeNode(
+                    name,
+                    "array",
+                    role="parent-ref",
+                    entity=one.id,
+                    ref_collection=ref_coll,
+                    items=item,
+                    description=f"ids of every {one.name} above this one, root first (tree: array of ancestors)",
+                    tree=name,
+                )
+                depth = max(1, self.ctx.settings.default_array_items)
+                out.append(
+                    self._size(node, DOC_OVERHEAD + depth * 17, DOC_OVERHEAD + self.ctx.settings.max_nesting * 17)
+                )
+            elif name == "path":
+                node = ShapeNode(
+                    name,
+                    "string",
+                    description=f"ids of the {one.name} above this one as ',root,...,parent,' (tree: materialized path)",
+                    tree=name,
+                )
+                b = self.ctx.settings.default_string_bytes * 4 + 5
+                out.append(self._size(node, b, b))
+            else:
+                node = ShapeNode(
+                    name,
+                    BSON[kind],
+                    description=f"nested-set bound of this {one.name}'s subtree (tree: nested sets)",
+                    tree=name,
+                )
+                out.append(self._size(node, 4, 4))
+            routes[name] = Route(name)
         return out
 
     def _only_copies(self, plan: RelPlan, location: str) -> dict[str, str]:

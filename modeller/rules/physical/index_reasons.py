@@ -25,3 +25,5 @@ TEXT_OR_GEO = "text-or-geo"
 COMPOUND_QUERY = "compound-query"
 #: a single-field index for a query
 QUERY = "query"
+#: the index of a tree model (ancestors, materialized path, nested-set bounds, child references)
+TREE = "tree"

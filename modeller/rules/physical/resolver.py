@@ -38,12 +38,14 @@ from modeller.rules.physical.index_reasons import (
     QUERY,
     REFERENCE,
     TEXT_OR_GEO,
+    TREE,
     UNIQUE,
 )
 from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.strategy import Deciders
+from modeller.rules.physical.trees import PARENT_REFS, tree_model_of
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -749,6 +751,8 @@ def _indexes(
     else:
         for facts in ctx.rels_of_many[root]:
             plan = res.plans[facts.rel_id]
+            if facts.self_ref:
+                _tree_index(res, plan, add)
             node = _ref_path(res, plan, coll)
             if node is None:
                 continue
@@ -833,6 +837,23 @@ def _indexes(
                     )
                 )
     return _drop_redundant(res, coll, out)
+
+
+def _tree_index(res: Resolution, plan: RelPlan, add: Any) -> None:
+    """The index of the tree model chosen for a self-referencing relationship (ancestors, path, bounds)."""
+    model = tree_model_of(plan)
+    if model is None or model.name == PARENT_REFS:
+        return  # parent references: the reference index below serves children and parent
+    keys = list(model.index)
+    add(
+        IndexDesign(
+            keys=keys,
+            name=default_name(keys),
+            why=f"{model.reads} ({model.name}, {plan.facts.rel_id})",
+            key_reasons=[f"Equality: tree field {k} ({model.name})" for k, _ in keys],
+            rules=res.rules_for(TREE),
+        )
+    )
 
 
 def _top_fields(
@@ -983,6 +1004,10 @@ def _query_index(
 def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
     """Is the related side stored with ``eid``'s documents (no second query needed)?"""
     if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
+        return True
+    if plan.facts.self_ref and tree_model_of(plan) is not None:
+        # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
+        # child or parent references answer children with one indexed read: no $lookup of the tree
         return True
     return bool(plan.copies)
 

@@ -1,0 +1,91 @@
+"""The tree pattern changes the design: the model chosen from ``tree_ops`` gives each node its fields and index,
+the samples follow the parent chain, and tree queries need no $lookup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from modeller.export import sample_documents
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.rules import analyse
+
+
+def tree(ops: list[str], writes: float | None = None) -> Project:
+    category: dict[str, Any] = {"id": "category", "name": "Category", "fields": [{"name": "name", "type": "string"}]}
+    if writes is not None:
+        category["writes_per_sec"] = writes
+    return Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "tree",
+            "entities": [category],
+            "relationships": [
+                {"id": "tree", "one": "category", "many": "category", "cardinality": "one-to-many", "tree_ops": ops}
+            ],
+            "queries": [{"id": "subtree", "entity": "category", "filter": {"name": "eq"}, "joins": ["tree"]}],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("ops", "writes", "fields", "index", "strategy"),
+    [
+        (["children", "ancestors"], None, ["ancestors"], [["ancestors", 1]], "parent-ref"),
+        (["subtree", "move"], None, ["ancestors"], [["ancestors", 1]], "parent-ref"),
+        (["subtree"], None, ["path"], [["path", 1]], "parent-ref"),
+        (["subtree"], 0, ["left", "right"], [["left", 1], ["right", 1]], "parent-ref"),
+        (["children"], None, ["category_ids"], [["category_ids", 1]], "child-refs"),
+    ],
+)
+def test_the_tree_model_gives_its_fields_and_index(
+    ops: list[str], writes: float | None, fields: list[str], index: list[Any], strategy: str
+) -> None:
+    analysis = analyse(tree(ops, writes))
+    coll = analysis.design.collections[0].to_json()
+    names = [n["name"] for n in coll["shape"]]
+    assert all(f in names for f in fields), names
+    tree_index = next(ix for ix in coll["indexes"] if ix["keys"] == index)
+    assert tree_index["rules"][0] == "tree-pattern"
+    rel = analysis.design.relationships[0]
+    assert (rel.strategy, rel.rules[0]) == (strategy, "tree-pattern")
+    assert not [f for f in analysis.findings if f.rule == "excessive-lookup"]
+
+
+def test_parent_references_add_nothing_and_keep_the_lookup() -> None:
+    analysis = analyse(tree(["children", "parent"]))
+    names = [n.name for n in analysis.design.collections[0].shape]
+    assert names == ["_id", "name", "category_id"]
+    assert [f.rule for f in analysis.findings if f.subject.id == "tree"] == ["tree-pattern"]
+
+
+def test_without_tree_ops_the_plain_parent_reference_decides() -> None:
+    analysis = analyse(tree([]))
+    assert analysis.design.relationships[0].rules[0] == "parent-ref-one-to-squillions"
+    assert [n.name for n in analysis.design.collections[0].shape] == ["_id", "name", "category_id"]
+
+
+def test_sample_ancestors_path_and_bounds_follow_the_parent_chain() -> None:
+    for ops, writes in ((["ancestors"], None), (["subtree"], None), (["subtree"], 0)):
+        analysis = analyse(tree(ops, writes))
+        docs = sample_documents(analysis.design, tree(ops, writes), n=12, seed=3)["category"]
+        by_id = {d["_id"]: d for d in docs}
+
+        def chain(doc: dict[str, Any]) -> list[Any]:
+            out: list[Any] = []
+            while doc["category_id"] is not None:
+                out.insert(0, doc["category_id"])
+                doc = by_id[doc["category_id"]]
+            return out
+
+        for doc in docs:
+            if "ancestors" in doc:
+                assert doc["ancestors"] == chain(doc)
+            if "path" in doc:
+                assert doc["path"] == "," + "".join(f"{x}," for x in chain(doc))
+            if "left" in doc:
+                for other in docs:
+                    inside = doc["left"] < other["left"] and other["right"] < doc["right"]
+                    assert inside == (doc["_id"] in chain(other))
