@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model.project import Entity
-from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
+from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.catalog.shape import TREE_MODEL
 from modeller.rules.framework.context import RuleView
@@ -28,6 +28,7 @@ from modeller.rules.physical.naming import (
 )
 from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
 from modeller.rules.physical.trees import CHILD_REFS, PARENT_REFS, TreeModel, choose_tree_model_name, tree_model
+from modeller.rules.settings import Settings
 
 #: seconds in a (365-day) year: revisions per document per year
 SECONDS_PER_YEAR = 365 * 86_400
@@ -458,38 +459,85 @@ class OutlierPattern(Rule):
         "for the outliers; a poor fit when the array is updated very often"
     )
 
+    decides = "refinement"
+    precedence = OUTLIER
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A reference chosen because of the rare outlier keeps the typical N embedded (same base strategy)."""
+        base = view.base
+        if base is None or base.strategy != "parent-ref":
+            return None
+        bound = _outlier_bound(facts, view.ctx.settings)
+        if bound is None:
+            return None
+        many = facts.many
+        return self.vote(
+            "parent-ref",
+            f"a {facts.one.name} has {facts.n_typ:,} {plural_label(many.name)} typically but up to {facts.n_max:,}: "
+            f"embed up to {bound:,} in the {facts.one.name} with has_overflow set when it passes them, and keep "
+            f"the overflow in {collection_name(many)} with a reference to its {facts.one.name} (outlier pattern)",
+            f"typical {facts.one.name} documents are read with their {plural_label(many.name)} in one query; "
+            f"writes check the flag and outliers need a second query",
+            numbers={"outlier_bound": bound},
+        )
+
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         s = view.settings
         rel = facts.rel
-        if rel.typical is None or facts.self_ref or rel.cardinality in ("one-to-one", "many-to-many"):
-            return
-        typ, top = facts.n_typ, facts.n_max
-        bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
-        if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
-            return
-        if facts.read_together < s.read_together_min:
+        bound = _outlier_bound(facts, s)
+        if bound is None:
             return
         array = embed_field(rel, facts.many)
-        overflow = f"{collection_name(facts.many)}_overflow"
+        overflow = collection_name(facts.many)
         ref = parent_ref_field(rel, facts.one)
         plan = view.plan(rel.id)
+        typ, top = facts.n_typ, facts.n_max
+        applied = plan.rec.numbers.get("outlier_bound") == bound and plan.strategy == plan.rec.strategy
+        nums = {
+            "n_typical": typ,
+            "n_max": top,
+            "embed_up_to": bound,
+            "array": array,
+            "overflow_collection": overflow,
+            "flag": "has_overflow",
+        }
+        what = (
+            f"embed up to {bound:,} in {array} (maxItems {bound:,}), set has_overflow: true on the {facts.one.name} "
+            f"that pass it and keep the rest in {overflow} (indexed by {ref}); only outliers need the second query"
+        )
+        if applied:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                rel.id,
+                f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
+                f"({top / max(typ, 1):,.0f}x): {what}",
+                numbers=nums,
+            )
+            return
         yield self.finding(
             "suggestion",
             "relationship",
             rel.id,
             f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
-            f"({top / max(typ, 1):,.0f}x): instead of {plan.strategy} for every {facts.one.name}, embed up to "
-            f"{bound:,} in {array} (maxItems {bound:,}), set has_overflow: true on the {facts.one.name} that pass "
-            f"it and keep the rest in {overflow} (indexed by {ref}); only outliers need the second query",
-            numbers={
-                "n_typical": typ,
-                "n_max": top,
-                "embed_up_to": bound,
-                "array": array,
-                "overflow_collection": overflow,
-                "flag": "has_overflow",
-            },
+            f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
+            fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
+            numbers=nums,
         )
+
+
+def _outlier_bound(facts: RelFacts, s: Settings) -> int | None:
+    """How many N to embed when a few One have far more N than the rest (None: no outliers to plan for)."""
+    rel = facts.rel
+    if rel.typical is None or facts.self_ref or rel.cardinality in ("one-to-one", "many-to-many"):
+        return None
+    typ, top = facts.n_typ, facts.n_max
+    bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
+    if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
+        return None
+    if facts.read_together < s.read_together_min:
+        return None
+    return bound
 
 
 @register

@@ -539,8 +539,44 @@ class ShapeBuilder:
             out.append(self._size(node, DOC_OVERHEAD + min(k, facts.n_typ) * (a + 4), DOC_OVERHEAD + k * (m + 4)))
             routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
             routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
+        elif plan.strategy == "parent-ref" and outlier_bound_of(plan) is not None:
+            out.extend(self._outlier_nodes(plan, routes))
         out.extend(self._computed(plan, routes))
         return out
+
+    def _outlier_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
+        """The outlier pattern: up to ``bound`` N embedded in the One, and the flag that says the rest overflowed."""
+        facts = plan.facts
+        rel, many = facts.rel, facts.many
+        bound = outlier_bound_of(plan) or 1
+        name = embed_field(rel, many)
+        children = [self.id_node(many)]
+        children.extend(self.field_node(f, f.name) for f in many.fields if f.name != "_id")
+        a, m = self._object_size(children)
+        item = self._size(ShapeNode("items", "object", role="embedded", entity=many.id, children=children), a, m)
+        array = ShapeNode(
+            name,
+            "array",
+            role="embedded",
+            entity=many.id,
+            relationship=facts.rel_id,
+            items=item,
+            max_items=bound,
+            description=f"the first {bound} {plural(snake(many.name))}; the rest are in {self.collection_of(many.id)} "
+            "(outlier pattern)",
+        )
+        flag = ShapeNode(
+            "has_overflow",
+            "bool",
+            description=f"true when this document has more than {bound} {plural(snake(many.name))} (outlier pattern)",
+        )
+        routes.setdefault(name, Route(name, entity=many.id, rel=facts.rel_id))
+        routes.setdefault("has_overflow", Route("has_overflow"))
+        typical = min(facts.n_typ, bound)
+        return [
+            self._size(array, DOC_OVERHEAD + typical * (a + 4), DOC_OVERHEAD + bound * (m + 4)),
+            self._size(flag, 1, 1),
+        ]
 
     def _computed(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         """Aggregates of the N side stored in the One (computed pattern); ``x_count``/``x_sum`` group as ``x``."""
@@ -736,3 +772,11 @@ def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPla
         items = "items"
     design = BucketDesign(size=size, series_field=series, items_field=items, time_field=time_field, value_field=value)
     return BucketPlan(entity.id, design, plan.facts.rel_id if plan is not None else None)
+
+
+def outlier_bound_of(plan: RelPlan) -> int | None:
+    """How many N the One embeds under the outlier pattern (None: the plan does not apply it)."""
+    bound = plan.rec.numbers.get("outlier_bound")
+    if bound is None or plan.strategy != plan.rec.strategy or plan.chosen_by != "engine":
+        return None
+    return int(bound)

@@ -26,7 +26,7 @@ from modeller.rules.physical.design import (
     SyncMethod,
     SyncUpdate,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
+from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.index_reasons import (
@@ -1005,6 +1005,8 @@ def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
     """Is the related side stored with ``eid``'s documents (no second query needed)?"""
     if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
         return True
+    if outlier_bound_of(plan) is not None:
+        return True  # the typical N are embedded in the One (outlier pattern): only outliers need a second read
     if plan.facts.self_ref and tree_model_of(plan) is not None:
         # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
         # child or parent references answer children with one indexed read: no $lookup of the tree

@@ -1,8 +1,12 @@
-"""The tree pattern changes the design: the model chosen from ``tree_ops`` gives each node its fields and index,
-the samples follow the parent chain, and tree queries need no $lookup."""
+"""Pattern rules that change the design, not only the findings.
+
+The tree model chosen from ``tree_ops`` gives each node its fields and index, the samples follow the parent
+chain and tree queries need no $lookup; the outlier pattern embeds the typical N behind ``has_overflow``.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -67,19 +71,21 @@ def test_without_tree_ops_the_plain_parent_reference_decides() -> None:
     assert [n.name for n in analysis.design.collections[0].shape] == ["_id", "name", "category_id"]
 
 
+def _chain(by_id: dict[Any, dict[str, Any]], doc: dict[str, Any]) -> list[Any]:
+    """The ids above ``doc``, root first, following the sample parent references."""
+    out: list[Any] = []
+    while doc["category_id"] is not None:
+        out.insert(0, doc["category_id"])
+        doc = by_id[doc["category_id"]]
+    return out
+
+
 def test_sample_ancestors_path_and_bounds_follow_the_parent_chain() -> None:
     for ops, writes in ((["ancestors"], None), (["subtree"], None), (["subtree"], 0)):
         analysis = analyse(tree(ops, writes))
         docs = sample_documents(analysis.design, tree(ops, writes), n=12, seed=3)["category"]
         by_id = {d["_id"]: d for d in docs}
-
-        def chain(doc: dict[str, Any]) -> list[Any]:
-            out: list[Any] = []
-            while doc["category_id"] is not None:
-                out.insert(0, doc["category_id"])
-                doc = by_id[doc["category_id"]]
-            return out
-
+        chain = partial(_chain, by_id)
         for doc in docs:
             if "ancestors" in doc:
                 assert doc["ancestors"] == chain(doc)
@@ -89,3 +95,59 @@ def test_sample_ancestors_path_and_bounds_follow_the_parent_chain() -> None:
                 for other in docs:
                     inside = doc["left"] < other["left"] and other["right"] < doc["right"]
                     assert inside == (doc["_id"] in chain(other))
+
+
+def posts(typical: int, top: int, strategy: str = "auto") -> Project:
+    return Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "blog",
+            "entities": [
+                {"id": "post", "name": "Post", "fields": [{"name": "title", "type": "string"}]},
+                {"id": "comment", "name": "Comment", "fields": [{"name": "text", "type": "string"}]},
+            ],
+            "relationships": [
+                {
+                    "id": "post_comments",
+                    "one": "post",
+                    "many": "comment",
+                    "cardinality": "one-to-many",
+                    "typical": typical,
+                    "max": top,
+                    "strategy": strategy,
+                }
+            ],
+            "queries": [{"id": "post_page", "entity": "post", "filter": {"_id": "eq"}, "joins": ["post_comments"]}],
+        }
+    )
+
+
+def test_the_outlier_pattern_embeds_the_typical_comments_behind_a_flag() -> None:
+    analysis = analyse(posts(12, 50_000))
+    post = analysis.design.collection("post")
+    assert post is not None
+    nodes = {n.name: n for n in post.shape}
+    assert nodes["comments"].max_items == 48  # 4 x typical ([Skills]: 4x outliers only raise the bound)
+    assert [c.name for c in nodes["comments"].items.children] == ["_id", "text"]  # type: ignore[union-attr]
+    assert nodes["has_overflow"].bson_type == "bool"
+    assert post.validator["$jsonSchema"]["properties"]["comments"]["maxItems"] == 48
+    overflow = analysis.design.collection("comment")
+    assert overflow is not None and [ix.keys for ix in overflow.indexes] == [[("post_id", 1)]]
+    rel = analysis.design.relationships[0]
+    assert (rel.strategy, rel.rules) == ("parent-ref", ["parent-ref-one-to-squillions", "outlier-pattern"])
+    assert [q.round_trips for q in analysis.design.queries] == [1]  # typical posts: one read
+
+
+def test_no_outliers_no_embedded_array() -> None:
+    analysis = analyse(posts(1000, 5000))  # only 5x typical: plain references
+    post = analysis.design.collection("post")
+    assert post is not None and [n.name for n in post.shape] == ["_id", "title"]
+    assert [q.round_trips for q in analysis.design.queries] == [2]
+
+
+def test_the_users_own_parent_reference_is_kept_plain() -> None:
+    analysis = analyse(posts(12, 50_000, strategy="parent-ref"))
+    post = analysis.design.collection("post")
+    assert post is not None and [n.name for n in post.shape] == ["_id", "title"]
+    assert [f.rule for f in analysis.findings if f.subject.id == "post_comments"].count("outlier-pattern") == 1
