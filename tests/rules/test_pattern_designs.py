@@ -151,3 +151,45 @@ def test_the_users_own_parent_reference_is_kept_plain() -> None:
     post = analysis.design.collection("post")
     assert post is not None and [n.name for n in post.shape] == ["_id", "title"]
     assert [f.rule for f in analysis.findings if f.subject.id == "post_comments"].count("outlier-pattern") == 1
+
+
+def movies(extra_field: str | None = None) -> Project:
+    countries = ["US", "France", "Italy", "Japan", "Brazil"]
+    fields = [{"name": "title", "type": "string"}] + [{"name": f"release_{c}", "type": "date"} for c in countries]
+    if extra_field:
+        fields.append({"name": extra_field, "type": "string"})
+    return Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "movies",
+            "entities": [{"id": "movie", "name": "Movie", "fields": fields}],
+            "queries": [
+                {"id": "us", "entity": "movie", "filter": {"release_US": "range"}},
+                {"id": "fr", "entity": "movie", "filter": {"release_France": "eq"}},
+            ],
+        }
+    )
+
+
+def test_the_attribute_pattern_stores_pairs_with_one_index_and_elem_match() -> None:
+    analysis = analyse(movies())
+    movie = analysis.design.collections[0]
+    assert [n.name for n in movie.shape] == ["_id", "title", "releases"]
+    pairs = movie.validator["$jsonSchema"]["properties"]["releases"]
+    assert pairs["items"]["properties"]["k"]["enum"] == ["US", "France", "Italy", "Japan", "Brazil"]
+    assert pairs["items"]["properties"]["v"]["bsonType"] == "date"
+    assert [(ix.keys, ix.rules[0], ix.queries) for ix in movie.indexes] == [
+        ([("releases.k", 1), ("releases.v", 1)], "attribute-pattern", ["us", "fr"])
+    ]
+    filters = {q.id: q.steps[0].filter for q in analysis.design.queries}
+    assert filters["fr"]["releases"]["$elemMatch"]["k"] == "France"
+    assert set(filters["us"]["releases"]["$elemMatch"]["v"]) == {"$gte", "$lt"}
+
+
+def test_a_field_already_named_like_the_array_keeps_the_fields() -> None:
+    analysis = analyse(movies(extra_field="releases"))
+    names = [n.name for n in analysis.design.collections[0].shape]
+    assert "release_US" in names and names.count("releases") == 1
+    finding = next(f for f in analysis.findings if f.rule == "attribute-pattern")
+    assert "rename the field releases first" in finding.message

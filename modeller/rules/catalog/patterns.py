@@ -17,7 +17,7 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, st
 from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import BUCKET_SERIES, TREE
+from modeller.rules.physical.index_reasons import ATTRIBUTE, BUCKET_SERIES, TREE
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
@@ -64,6 +64,7 @@ class AttributePattern(Rule):
         "one index instead of one per field, and new keys need no schema change; queries become $elemMatch on "
         "k/v, and Atlas Search cannot map k/v pairs as named fields"
     )
+    index_claims = ((ATTRIBUTE, 0),)
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
         entity = view.facts.entities[coll.root]
@@ -76,25 +77,29 @@ class AttributePattern(Rule):
             asking = [q.id for q in queries if names.intersection([*q.filter, *(k for k, _ in q.sort)])]
             if not asking:
                 continue
-            single = [i.name for i in coll.indexes if i.keys and i.keys[0][0] in names]
+            queried = sorted({n for q in queries for n in (*q.filter, *(k for k, _ in q.sort)) if n in names})
             arr = group.array
             keys = [(f"{arr}.k", 1), (f"{arr}.v", 1)]
+            applied = any(n.attribute and n.name == arr for n in coll.shape)
             shown = ", ".join(group.names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-            replaced = f", replacing {len(single)} indexes on single fields ({', '.join(single)})" if single else ""
+            how = "stored" if applied else "store them"
             yield self.finding(
                 "suggestion",
                 "entity",
                 entity.id,
                 f"{entity.name} has {len(names)} {group.type} fields that differ only by a key ({shown}) and "
-                f"{_and(asking)} filter or sort on them: store them as {arr}: [{{k, v}}] (k = "
-                f"{', '.join(repr(k) for _, k in group.members[:3])}, ...) with one index ({arr}.k 1, {arr}.v 1)"
-                f"{replaced}; queries match one pair with {{{arr}: {{$elemMatch: {{k: ..., v: ...}}}}}}",
+                f"{_and(asking)} filter or sort on them: {how} as {arr}: [{{k, v}}] (k = "
+                f"{', '.join(repr(k) for _, k in group.members[:3])}, ...) with one index ({arr}.k 1, {arr}.v 1) "
+                f"instead of one index per queried field ({len(queried)}: {', '.join(queried)}); queries match one "
+                f"pair with {{{arr}: {{$elemMatch: {{k: ..., v: ...}}}}}}"
+                + ("" if applied else f" (rename the field {arr} first: the array needs that name)"),
                 numbers={
                     "fields": group.names,
                     "array": arr,
                     "index": [[k, v] for k, v in keys],
-                    "indexes_replaced": single,
+                    "indexes_replaced": len(queried),
                     "queries": asking,
+                    "applied": applied,
                 },
             )
 

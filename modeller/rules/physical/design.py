@@ -91,6 +91,8 @@ class ShapeNode:
     nullable: bool = False
     #: a field of a tree model derived from the parent chain: "ancestors", "path", "left" or "right"
     tree: str | None = None
+    #: an array of ``{k, v}`` pairs that holds a group of similar fields (attribute pattern)
+    attribute: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
@@ -115,6 +117,8 @@ class ShapeNode:
             out["required"] = True
         if self.nullable:
             out["nullable"] = True
+        if self.attribute:
+            out["attribute"] = True
         if self.unique:
             out["unique"] = True
         if self.source is not None:

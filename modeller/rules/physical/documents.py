@@ -13,6 +13,7 @@ from typing import cast
 
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
+from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.physical.facts import NUMERIC_TYPES, Context
 from modeller.rules.physical.naming import (
@@ -57,6 +58,8 @@ class Route:
     #: the only sub-names available below (copies); None = any field of ``entity``
     only: dict[str, str] | None = None
     rel: str | None = None
+    #: attribute pattern: the field is the ``v`` of the pair whose ``k`` is this key (``path`` is ``<array>.v``)
+    key: str | None = None
 
 
 @dataclass(slots=True)
@@ -227,9 +230,18 @@ class ShapeBuilder:
             nodes.append(self._size(node, 16, 16))
             routes[disc] = Route(disc)
         field_node = self.field_node
+        pairs = self._attribute_pairs(entity) if root else {}
         for f in entity.fields:
             name = f.name
             if name in skip:
+                continue
+            pair = pairs.get(name)
+            if pair is not None:
+                group, key = pair
+                if group.array not in routes:
+                    nodes.append(self._attribute_node(group, f))
+                    routes[group.array] = Route(group.array)
+                routes[name] = Route(f"{group.array}.v", key=key)
                 continue
             nodes.append(field_node(f, name))
             routes[name] = Route(name)
@@ -250,6 +262,39 @@ class ShapeBuilder:
             nodes.extend(self._one_side(plan, routes, (*stack, entity.id)))
         self.routes[entity.id] = routes
         return nodes
+
+    def _attribute_pairs(self, entity: Entity) -> dict[str, tuple[AttributeGroup, str]]:
+        """Field name -> (its group, its key) for the groups of similar fields that queries filter or sort on."""
+        queried = {name for q in self.ctx.queries_of[entity.id] for name in (*q.filter, *(k for k, _ in q.sort))}
+        if not queried:
+            return {}
+        taken = {f.name for f in entity.fields}
+        out: dict[str, tuple[AttributeGroup, str]] = {}
+        for group in attribute_groups(entity.fields, self.ctx.settings.attribute_min):
+            if group.array in taken or not queried.intersection(group.names):
+                continue  # the array's name is a field of its own, or no query asks for the group
+            out.update((name, (group, key)) for name, key in group.members)
+        return out
+
+    def _attribute_node(self, group: AttributeGroup, sample: Field) -> ShapeNode:
+        """``<array>: [{k, v}]``: the group's fields as key/value pairs (attribute pattern)."""
+        keys = [key for _, key in group.members]
+        k = self._size(ShapeNode("k", "string", required=True, enum=keys), 24, 24)
+        v = self.field_node(sample, "v")
+        v.required, v.unique, v.enum, v.description = True, False, None, None
+        a, m = self._object_size([k, v])
+        item = self._size(ShapeNode("items", "object", children=[k, v]), a, m)
+        node = ShapeNode(
+            group.array,
+            "array",
+            items=item,
+            max_items=len(keys),
+            attribute=True,
+            description=f"{', '.join(group.names[:3])}{', ...' if len(keys) > 3 else ''} as key/value pairs "
+            "(attribute pattern)",
+        )
+        n = len(keys)
+        return self._size(node, DOC_OVERHEAD + n * (a + 4), DOC_OVERHEAD + n * (m + 4))
 
     def _ref_node(self, plan: RelPlan, name: str, array: bool) -> ShapeNode:
         one = plan.facts.one

@@ -46,9 +46,19 @@ class EsrPlan:
         return self.eq == ["_id"] and not self.sort and not self.range
 
 
-def plan_query(query: Query, resolve: Resolve, in_max: int) -> EsrPlan:
-    """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical)."""
+def plan_query(query: Query, resolve: Resolve, in_max: int, keyed: Resolve | None = None) -> EsrPlan:
+    """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical).
+
+    ``keyed`` gives the ``k`` path of a field stored as a ``{k, v}`` pair (attribute pattern): the query then
+    matches that key by equality first, so one ``{k: 1, v: 1}`` index serves every key of the group.
+    """
     plan = EsrPlan()
+    if keyed is not None:
+        for logical in [*query.filter, *(name for name, _ in query.sort)]:
+            k_path = keyed(logical)
+            if k_path is not None and k_path not in plan.eq:
+                plan.eq.append(k_path)
+                plan.reasons[k_path] = f"Equality: {logical} is the pair with k = its key (attribute pattern)"
     sort_fields: dict[str, Any] = {}
     for logical, direction in query.sort:
         path = resolve(logical)

@@ -27,3 +27,5 @@ COMPOUND_QUERY = "compound-query"
 QUERY = "query"
 #: the index of a tree model (ancestors, materialized path, nested-set bounds, child references)
 TREE = "tree"
+#: the ``{k: 1, v: 1}`` index of an array of key/value pairs (attribute pattern)
+ATTRIBUTE = "attribute"

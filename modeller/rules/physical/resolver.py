@@ -30,6 +30,7 @@ from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, m
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.index_reasons import (
+    ATTRIBUTE,
     BUCKET_SERIES,
     COMPOUND_QUERY,
     EXPIRY,
@@ -86,6 +87,20 @@ class Resolution:
     def rules_for(self, reason: str) -> list[str]:
         """The rule ids an index derived for ``reason`` lists (``physical.index_reasons``)."""
         return list(self.index_rules.get(reason, ()))
+
+    def attribute_pair(self, entity_id: str, path: str) -> tuple[str, str] | None:
+        """(array, key) when a logical field is stored as a ``{k, v}`` pair of an array (attribute pattern)."""
+        route = self.builder.routes.get(entity_id, {}).get(path)
+        if route is None or route.key is None:
+            return None
+        prefix = self.location.get(entity_id, ("", ""))[1]
+        array = route.path.rsplit(".", 1)[0]
+        return (f"{prefix}.{array}" if prefix else array), route.key
+
+    def attribute_k(self, entity_id: str, path: str) -> str | None:
+        """The ``k`` path of a field stored as a ``{k, v}`` pair (None: an ordinary field)."""
+        pair = self.attribute_pair(entity_id, path)
+        return None if pair is None else f"{pair[0]}.k"
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -797,11 +812,24 @@ def _indexes(
                             rules=res.rules_for(LINK_ARRAY),
                         )
                     )
-    # (d) one ESR index per declared query on an entity stored here
+    # (d) one {k, v} index per group of similar fields kept as pairs (before the queries: it serves them all)
+    for pairs in coll.shape:
+        if pairs.attribute:
+            keys = [(f"{pairs.name}.k", 1), (f"{pairs.name}.v", 1)]
+            add(
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    why=f"one index serves every key of {pairs.name}: queries match a pair with $elemMatch {{k, v}}",
+                    key_reasons=[f"Equality: the key of a {pairs.name} pair", "Sort/Range: the value of that pair"],
+                    rules=res.rules_for(ATTRIBUTE),
+                )
+            )
+    # (e) one ESR index per declared query on an entity stored here
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
             _query_index(ctx, res, coll, eid, q, out, add, arrays)
-    # (e) TTL
+    # (f) TTL
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "":
             continue
@@ -924,7 +952,7 @@ def _query_index(
 ) -> None:
     s = ctx.settings
     qid = q.id
-    plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max)
+    plan = plan_query(q, partial(res.resolve_path, eid), s.in_list_equality_max, partial(res.attribute_k, eid))
     res.query_plans[qid] = plan
     joins = []
     for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
