@@ -26,7 +26,7 @@ from modeller.export.common import (
 )
 from modeller.export.literals import js_value, one_line
 from modeller.export.query_plans import query_mongosh
-from modeller.export.snippets import bucket_snippet, relationship_snippet, sync_snippet
+from modeller.export.snippets import bucket_snippet, counter_snippet, relationship_snippet, sync_snippet
 from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -250,6 +250,12 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[s
         out.append("Writing a reading:")
         out.append("")
         out.extend(fenced(snippet, "js"))
+        out.append("")
+    counters = counter_snippet(coll)
+    if counters:
+        out.append("Counting events (approximation pattern):")
+        out.append("")
+        out.extend(fenced(counters, "js"))
         out.append("")
     return out
 

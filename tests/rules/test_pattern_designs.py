@@ -193,3 +193,27 @@ def test_a_field_already_named_like_the_array_keeps_the_fields() -> None:
     assert "release_US" in names and names.count("releases") == 1
     finding = next(f for f in analysis.findings if f.rule == "attribute-pattern")
     assert "rename the field releases first" in finding.message
+
+
+def test_a_hot_inexact_counter_is_written_every_100_events() -> None:
+    from modeller.export.snippets import counter_snippet
+
+    fields = [
+        {"name": "popularity", "type": "long", "counter": True, "updates_per_sec": 5000},
+        {"name": "stock", "type": "long", "counter": True, "exact": True, "updates_per_sec": 5000},
+    ]
+    project = Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "shop",
+            "entities": [{"id": "product", "name": "Product", "fields": fields}],
+        }
+    )
+    analysis = analyse(project)
+    coll = analysis.design.collections[0]
+    assert {n.name: n.write_every for n in coll.shape} == {"_id": None, "popularity": 100, "stock": None}
+    finding = next(f for f in analysis.findings if f.rule == "approximation-pattern")
+    assert (finding.numbers["writes_per_sec_after"], finding.numbers["write_reduction"]) == (50, 0.99)
+    snippet = counter_snippet(coll)
+    assert '$inc: { "popularity": 100 }' in snippet and "stock" not in snippet

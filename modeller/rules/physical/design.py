@@ -93,6 +93,8 @@ class ShapeNode:
     tree: str | None = None
     #: an array of ``{k, v}`` pairs that holds a group of similar fields (attribute pattern)
     attribute: bool = False
+    #: a counter written once every this many events, by that amount (approximation pattern)
+    write_every: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
@@ -109,6 +111,7 @@ class ShapeNode:
             "example",
             "description",
             "tree",
+            "write_every",
         ):
             value = getattr(self, key)
             if value is not None:

@@ -243,7 +243,14 @@ class ShapeBuilder:
                     routes[group.array] = Route(group.array)
                 routes[name] = Route(f"{group.array}.v", key=key)
                 continue
-            nodes.append(field_node(f, name))
+            node = field_node(f, name)
+            if (
+                f.counter
+                and not f.exact
+                and (f.updates_per_sec or 0) >= self.ctx.settings.approximation_updates_per_sec
+            ):
+                node.write_every = self.ctx.settings.approximation_step  # a hot counter that need not be exact
+            nodes.append(node)
             routes[name] = Route(name)
         if subtypes is not None:
             for variant, fields in subtypes.variants.items():
