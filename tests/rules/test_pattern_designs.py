@@ -217,3 +217,28 @@ def test_a_hot_inexact_counter_is_written_every_100_events() -> None:
     assert (finding.numbers["writes_per_sec_after"], finding.numbers["write_reduction"]) == (50, 0.99)
     snippet = counter_snippet(coll)
     assert '$inc: { "popularity": 100 }' in snippet and "stock" not in snippet
+
+
+def test_a_schema_change_adds_schema_version_and_a_warning_validator() -> None:
+    project = Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "crm",
+            "entities": [
+                {
+                    "id": "contact",
+                    "name": "Contact",
+                    "schema_change": True,
+                    "fields": [{"name": "email", "type": "string"}],
+                },
+                {"id": "note", "name": "Note", "fields": [{"name": "text", "type": "string"}]},
+            ],
+        }
+    )
+    contact, note = analyse(project).design.collections
+    version = next(n for n in contact.shape if n.name == "schema_version")
+    assert (version.bson_type, version.enum, version.required) == ("int", [2], False)
+    assert (contact.validation_level, contact.validation_action) == ("moderate", "warn")
+    assert (note.validation_level, note.validation_action) == ("strict", "error")
+    assert "schema_version" not in [n.name for n in note.shape]

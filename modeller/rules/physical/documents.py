@@ -46,6 +46,8 @@ BSON: dict[str, BsonType] = {
     "point": "object",
 }
 JOIN = object()  # route result: the path needs a join
+#: the version the documents of an entity with a ``schema_change`` are written with (version 1: without the field)
+SCHEMA_VERSION_NEW = 2
 
 
 @dataclass(slots=True)
@@ -252,6 +254,9 @@ class ShapeBuilder:
                 node.write_every = self.ctx.settings.approximation_step  # a hot counter that need not be exact
             nodes.append(node)
             routes[name] = Route(name)
+        if root and entity.schema_change and "schema_version" not in routes:
+            nodes.append(self._schema_version_node(entity))
+            routes["schema_version"] = Route("schema_version")
         if subtypes is not None:
             for variant, fields in subtypes.variants.items():
                 for f in fields:
@@ -269,6 +274,17 @@ class ShapeBuilder:
             nodes.extend(self._one_side(plan, routes, (*stack, entity.id)))
         self.routes[entity.id] = routes
         return nodes
+
+    def _schema_version_node(self, entity: Entity) -> ShapeNode:
+        """``schema_version: 2`` in documents of the new shape; documents without it are still version 1."""
+        node = ShapeNode(
+            "schema_version",
+            "int",
+            enum=[SCHEMA_VERSION_NEW],
+            description=f"{SCHEMA_VERSION_NEW} for {entity.name} documents in the new shape; documents without it are "
+            "version 1 until migrated (schema versioning)",
+        )
+        return self._size(node, 4, 4)
 
     def _attribute_pairs(self, entity: Entity) -> dict[str, tuple[AttributeGroup, str]]:
         """Field name -> (its group, its key) for the groups of similar fields that queries filter or sort on."""

@@ -409,6 +409,9 @@ def _resolve_unit(
             coll.variants = list(entity.subtypes.variants)
         if entity.shard_key:
             coll.shard_key = [res.resolve_path(eid, k) or k for k in entity.shard_key]
+        if entity.schema_change:
+            # a shape change rolls out: the new validator only warns, and documents not migrated yet stay updatable
+            coll.validation_level, coll.validation_action = "moderate", "warn"
         collections[name] = coll
     placements: list[tuple[str, str, Placement]] = []
     _place_embedded(res, plans, embedded_in, embedded, placements, collections)
