@@ -419,7 +419,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
         ]
     )
-    for coll in design.collections:
+    for coll in [*design.collections, *design.companions]:
         out.extend(_collection_section(coll, names))
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])

@@ -17,7 +17,7 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, st
 from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import ATTRIBUTE, BUCKET_SERIES, TREE
+from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, REVISIONS, TREE
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
@@ -540,8 +540,8 @@ def _outlier_bound(facts: RelFacts, s: Settings) -> int | None:
     bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
     if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
         return None
-    if facts.read_together < s.read_together_min:
-        return None
+    if facts.read_together < s.read_together_min or rel.many_standalone:
+        return None  # rarely read with the One, or declared as read on its own: the N are not embedded at all
     return bound
 
 
@@ -744,6 +744,7 @@ class DocumentVersioning(Rule):
     family = "patterns"
     severities = ("info", "suggestion")
     sources = ("BwP-document-versioning", "Manual-versioning")
+    index_claims = ((REVISIONS, 0),)
     tradeoff = (
         "current-state queries are unaffected vs. two writes per update and a revisions collection that grows "
         "without bound (expire or archive it)"
@@ -949,6 +950,7 @@ class ArchivePattern(Rule):
     family = "patterns"
     severities = ("info", "suggestion")
     sources = ("Manual-archive", "Univ")
+    index_claims = ((ARCHIVE, 0),)
     tradeoff = "smaller active indexes and working set, cheaper storage vs. slower, read-mostly archived data"
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:

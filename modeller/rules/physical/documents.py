@@ -14,6 +14,7 @@ from typing import cast
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
 from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
+from modeller.rules.physical.companions import REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.physical.facts import NUMERIC_TYPES, Context
 from modeller.rules.physical.naming import (
@@ -254,6 +255,9 @@ class ShapeBuilder:
                 node.write_every = self.ctx.settings.approximation_step  # a hot counter that need not be exact
             nodes.append(node)
             routes[name] = Route(name)
+        if root and entity.history and REVISION not in routes:
+            nodes.append(self._size(revision_node(entity.name), 4, 4))
+            routes[REVISION] = Route(REVISION)
         if root and entity.schema_change and "schema_version" not in routes:
             nodes.append(self._schema_version_node(entity))
             routes["schema_version"] = Route("schema_version")

@@ -29,3 +29,7 @@ QUERY = "query"
 TREE = "tree"
 #: the ``{k: 1, v: 1}`` index of an array of key/value pairs (attribute pattern)
 ATTRIBUTE = "attribute"
+#: the age index an archive job moves old documents by (archive pattern)
+ARCHIVE = "archive"
+#: the (reference, revision) index of a revisions collection (document versioning)
+REVISIONS = "revisions"

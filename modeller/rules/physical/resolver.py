@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, Literal, cast
 
 from modeller.model.project import Field, Query
+from modeller.rules.physical.companions import companions
 from modeller.rules.physical.design import (
     CollectionDesign,
     DenormalizedCopy,
@@ -30,6 +31,7 @@ from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, m
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.index_reasons import (
+    ARCHIVE,
     ATTRIBUTE,
     BUCKET_SERIES,
     COMPOUND_QUERY,
@@ -168,6 +170,13 @@ class UnitResult:
     query_joins: dict[str, list[str]]
     array_paths: dict[str, set[str]]
     dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]]
+    #: revisions and archive collections beside this unit's own (``physical.companions``)
+    companions: list[CollectionDesign] = field(default_factory=list)
+
+
+def unit_companions(results: list[UnitResult]) -> list[CollectionDesign]:
+    """The companion collections of every unit, in unit order (what ``Design.companions`` holds)."""
+    return [c for unit in results for c in unit.companions]
 
 
 @dataclass(slots=True)
@@ -271,7 +280,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     if cache is not None:
         cache.rel_designs = new_rels
     database = ctx.project.database or "test"
-    design = Design(database, collections, rels, embedded)
+    design = Design(database, collections, rels, embedded, companions=unit_companions(results))
     design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
     return design, res
 
@@ -427,8 +436,12 @@ def _resolve_unit(
         coll.timeseries = _timeseries(ctx, coll, buckets)
         coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
+    companion_colls: list[CollectionDesign] = []
     for coll in collections.values():
         coll.indexes = _indexes(ctx, res, coll, buckets)
+        archive = ctx.entities[coll.root].archive
+        age = None if archive is None else res.resolve_path(coll.root, archive.age_field) or archive.age_field
+        companion_colls.extend(companions(ctx, coll, age, res.rules_for))
     return UnitResult(
         key=key,
         collections=list(collections.values()),
@@ -441,6 +454,7 @@ def _resolve_unit(
         query_joins=res.query_joins,
         array_paths=res.array_paths,
         dropped_prefixes=res.dropped_prefixes,
+        companions=companion_colls,
     )
 
 
@@ -832,7 +846,21 @@ def _indexes(
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
             _query_index(ctx, res, coll, eid, q, out, add, arrays)
-    # (f) TTL
+    # (f) the age index the archive job moves old documents by (archive pattern)
+    archive = ctx.entities[root].archive
+    if archive is not None and root not in buckets:
+        age = res.resolve_path(root, archive.age_field) or archive.age_field
+        days = archive.cold_after_s // 86_400
+        add(
+            IndexDesign(
+                keys=[(age, 1)],
+                name=default_name([(age, 1)]),
+                why=f"the archive job finds documents older than {days:,} days by {age} and moves them out",
+                key_reasons=[f"Range: {age} before the archive cut-off"],
+                rules=res.rules_for(ARCHIVE),
+            )
+        )
+    # (g) TTL
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "":
             continue
