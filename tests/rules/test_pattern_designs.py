@@ -242,3 +242,49 @@ def test_a_schema_change_adds_schema_version_and_a_warning_validator() -> None:
     assert (contact.validation_level, contact.validation_action) == ("moderate", "warn")
     assert (note.validation_level, note.validation_action) == ("strict", "error")
     assert "schema_version" not in [n.name for n in note.shape]
+
+
+def test_history_and_archive_add_companion_collections_with_their_indexes() -> None:
+    from modeller.export import mongosh_script
+
+    project = Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "insurance",
+            "entities": [
+                {"id": "policy", "name": "Policy", "history": True, "fields": [{"name": "number", "type": "string"}]},
+                {
+                    "id": "entry",
+                    "name": "Audit entry",
+                    "archive": {"age_field": "at", "cold_after_s": 86_400 * 365},
+                    "fields": [{"name": "at", "type": "date"}],
+                },
+            ],
+        }
+    )
+    design = analyse(project).design
+    assert [c.name for c in design.collections] == ["policy", "audit_entry"]
+    revisions, archive = design.companions
+    assert (revisions.name, revisions.companion_of, archive.name, archive.companion_of) == (
+        "policy_revisions",
+        "policy",
+        "audit_entry_archive",
+        "audit_entry",
+    )
+    assert [n.name for n in revisions.shape] == ["_id", "policy_id", "number", "revision"]
+    assert revisions.validator["$jsonSchema"]["required"] == ["_id", "policy_id", "revision"]
+    index = revisions.indexes[0]
+    assert (index.keys, index.unique, index.rules) == (
+        [("policy_id", 1), ("revision", -1)],
+        True,
+        ["document-versioning"],
+    )
+    assert "revision" in [n.name for n in design.collections[0].shape]
+    mover = next(ix for ix in design.collections[1].indexes if ix.keys == [("at", 1)])
+    assert mover.rules == ["archive-pattern"]
+    assert [ix.keys for ix in archive.indexes] == [[("at", 1)]]
+    script = mongosh_script(design, project)
+    assert 'ensureCollection("policy_revisions"' in script and 'ensureCollection("audit_entry_archive"' in script
+    assert '{"name": "policy_id_1_revision_-1", "unique": true}' in script
+    assert "companions" in design.to_json() and "companions" not in analyse(movies()).design.to_json()

@@ -983,7 +983,7 @@ class ArchivePattern(Rule):
             "entity",
             entity.id,
             f"{entity.name} is rarely read after {days:,.0f} days: move older documents to Atlas Online Archive "
-            f"(a rule on {age}) or to a {target} collection with a scheduled mover — aggregate [{{$match: {{{age}: "
+            f"(a rule on {age}) or to the collection {target} with a scheduled mover — aggregate [{{$match: {{{age}: "
             f"{{$lt: cutoff}}}}}}, {{$merge: {{into: {target!r}, on: '_id'}}}}] then deleteMany the same match in "
             f"batches of {batch:,}; "
             + (f"the index {served} serves the mover" if served else f"index ({age} 1) for the mover")
