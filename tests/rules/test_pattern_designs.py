@@ -192,7 +192,7 @@ def test_a_field_already_named_like_the_array_keeps_the_fields() -> None:
     names = [n.name for n in analysis.design.collections[0].shape]
     assert "release_US" in names and names.count("releases") == 1
     finding = next(f for f in analysis.findings if f.rule == "attribute-pattern")
-    assert "rename the field releases first" in finding.message
+    assert "first rename the field releases" in finding.message
 
 
 def test_a_hot_inexact_counter_is_written_every_100_events() -> None:
@@ -288,3 +288,11 @@ def test_history_and_archive_add_companion_collections_with_their_indexes() -> N
     assert 'ensureCollection("policy_revisions"' in script and 'ensureCollection("audit_entry_archive"' in script
     assert '{"name": "policy_id_1_revision_-1", "unique": true}' in script
     assert "companions" in design.to_json() and "companions" not in analyse(movies()).design.to_json()
+
+
+def test_a_group_member_with_its_own_unique_index_keeps_the_group_as_fields() -> None:
+    project = movies()
+    movie = project.entities[0].model_copy(update={"indexes": [{"keys": [["release_US", 1]], "unique": True}]})
+    design = analyse(project.model_copy(update={"entities": [movie]})).design
+    assert "release_US" in [n.name for n in design.collections[0].shape]
+    assert not any(n.attribute for n in design.collections[0].shape)

@@ -92,7 +92,12 @@ class AttributePattern(Rule):
                 f"{', '.join(repr(k) for _, k in group.members[:3])}, ...) with one index ({arr}.k 1, {arr}.v 1) "
                 f"instead of one index per queried field ({len(queried)}: {', '.join(queried)}); queries match one "
                 f"pair with {{{arr}: {{$elemMatch: {{k: ..., v: ...}}}}}}"
-                + ("" if applied else f" (rename the field {arr} first: the array needs that name)"),
+                + (
+                    ""
+                    if applied
+                    else f" (first rename the field {arr} and drop the indexes and unique flags of "
+                    "the fields: the array needs that name, and an index on one pair would apply to every key)"
+                ),
                 numbers={
                     "fields": group.names,
                     "array": arr,

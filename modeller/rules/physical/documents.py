@@ -296,10 +296,14 @@ class ShapeBuilder:
         if not queried:
             return {}
         taken = {f.name for f in entity.fields}
+        # a field with an index or a unique constraint of its own keeps it: as a pair, it would apply to every key
+        indexed = {key for index in entity.indexes for key, _ in index.keys} | {
+            f.name for f in entity.fields if f.unique
+        }
         out: dict[str, tuple[AttributeGroup, str]] = {}
         for group in attribute_groups(entity.fields, self.ctx.settings.attribute_min):
-            if group.array in taken or not queried.intersection(group.names):
-                continue  # the array's name is a field of its own, or no query asks for the group
+            if group.array in taken or not queried.intersection(group.names) or indexed.intersection(group.names):
+                continue  # the array's name is a field of its own, no query asks for the group, or a member is indexed
             out.update((name, (group, key)) for name, key in group.members)
         return out
 
