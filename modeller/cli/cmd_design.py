@@ -46,12 +46,15 @@ def design_json(design: Design) -> dict[str, Any]:
 
     data = design.to_json()
     queries = [{**plan.to_json(), "mongosh": query_mongosh(plan)} for plan in design.queries]
-    return {
+    out = {
         "collections": data["collections"],
         "relationships": data["relationships"],
         "queries": queries,
         "writes": data["writes"],
     }
+    if "companions" in data:  # revisions and archive collections beside an entity's own
+        out["companions"] = data["companions"]
+    return out
 
 
 def render_text(design: Design, colour: bool) -> str:

@@ -138,7 +138,7 @@ def export_project(
     target = Path(out_dir)
     stems: dict[str, str] = {}
     taken: set[str] = set()
-    for coll in design.collections:
+    for coll in [*design.collections, *design.companions]:
         stems[coll.name] = safe_file_stem(coll.name, taken)
 
     steps: list[tuple[str, str, Callable[[], Any]]] = []
@@ -166,7 +166,7 @@ def export_project(
             )
         )
     if "validators" in chosen:
-        for coll in design.collections:
+        for coll in [*design.collections, *design.companions]:  # the setup script creates the companions too
             steps.append(("validators", f"validators/{stems[coll.name]}.json", _bind(validator_json, coll)))
     if "schema" in chosen:
         for coll in design.collections:

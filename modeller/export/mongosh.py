@@ -256,9 +256,10 @@ def mongosh_script(
     """
     db_name = database_name(design, project)
     sharding = with_sharding and project.sharded
-    n_indexes = sum(len(c.indexes) for c in design.collections)
+    created = [*design.collections, *design.companions]
+    n_indexes = sum(len(c.indexes) for c in created)
     what = [
-        f"Creates {len(design.collections)} collection(s) with their $jsonSchema validators, or updates the",
+        f"Creates {len(created)} collection(s) with their $jsonSchema validators, or updates the",
         "validator with collMod when a collection exists, then creates "
         f"{n_indexes} index(es), each with an explicit name.",
     ]
@@ -280,7 +281,7 @@ def mongosh_script(
     if sharding:
         body.append(_SHARD_HELPER.rstrip("\n"))
     blocked = _blocked_indexes(findings)
-    for coll in design.collections:
+    for coll in created:
         options, note = _collection_options(coll)
         body.append("")
         reason = coll.why.strip() or "one collection per stored entity"
@@ -317,7 +318,7 @@ def mongosh_script(
 
 def indexes_script(design: Design, project: Project, findings: Iterable[Finding] | None = None) -> str:
     """``indexes.mongosh.js``: only the ``createIndex`` commands, ordered and commented (ESR)."""
-    n_indexes = sum(len(c.indexes) for c in design.collections)
+    n_indexes = sum(len(c.indexes) for c in [*design.collections, *design.companions])
     what = [
         f"Creates {n_indexes} index(es) with explicit names on existing collections; compound keys follow",
         "Equality, Sort, Range order (the comment above each index gives the role of every key).",
@@ -327,7 +328,7 @@ def indexes_script(design: Design, project: Project, findings: Iterable[Finding]
     header = _header("Modeller index script", what, design, project)
     body = [_INDEX_HELPER.rstrip("\n")]
     blocked = _blocked_indexes(findings)
-    for coll in design.collections:
+    for coll in [*design.collections, *design.companions]:
         if not coll.indexes:
             continue
         body.append("")

@@ -26,7 +26,7 @@ from modeller.export.common import (
 )
 from modeller.export.literals import js_value, one_line
 from modeller.export.query_plans import query_mongosh
-from modeller.export.snippets import bucket_snippet, relationship_snippet, sync_snippet
+from modeller.export.snippets import bucket_snippet, counter_snippet, relationship_snippet, sync_snippet
 from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -251,6 +251,12 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[s
         out.append("")
         out.extend(fenced(snippet, "js"))
         out.append("")
+    counters = counter_snippet(coll)
+    if counters:
+        out.append("Counting events (approximation pattern):")
+        out.append("")
+        out.extend(fenced(counters, "js"))
+        out.append("")
     return out
 
 
@@ -415,7 +421,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
         ]
     )
-    for coll in design.collections:
+    for coll in [*design.collections, *design.companions]:
         out.extend(_collection_section(coll, names))
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])

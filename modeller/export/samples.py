@@ -333,7 +333,62 @@ class _Builder:
             self.docs[coll.name] = docs
             self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
         self._resolve_links()
+        for coll in self.design.collections:
+            self._tree_fields(coll)
         return self.docs
+
+    def _tree_fields(self, coll: CollectionDesign) -> None:
+        """Ancestors, materialized path and nested-set bounds follow the sample parent chain (they are derived)."""
+        derived = [node for node in coll.shape if node.tree is not None]
+        parent = next(
+            (
+                n
+                for n in coll.shape
+                if n.role == "parent-ref" and n.bson_type != "array" and n.ref_collection == coll.name
+            ),
+            None,
+        )
+        if not derived or parent is None:
+            return
+        docs = self.docs[coll.name]
+        by_id = self.by_id[coll.name]
+        chains: list[list[Any]] = []
+        for doc in docs:
+            chain: list[Any] = []
+            seen = {self._key(doc.get("_id"))}
+            up = doc.get(parent.name)
+            while up is not None and self._key(up) not in seen and len(chain) < len(docs):
+                chain.insert(0, up)
+                seen.add(self._key(up))
+                above = by_id.get(self._key(up))
+                up = None if above is None else above.get(parent.name)
+            chains.append(chain)
+        children: dict[Any, list[int]] = {}
+        for i, doc in enumerate(docs):
+            children.setdefault(self._key(doc.get(parent.name)), []).append(i)
+        bounds: dict[int, tuple[int, int]] = {}
+        counter = 1
+        stack: list[tuple[int, bool]] = [(i, False) for i in reversed(children.get(self._key(None), []))]
+        left: dict[int, int] = {}
+        while stack:
+            i, done = stack.pop()
+            if done:
+                bounds[i] = (left[i], counter)
+                counter += 1
+                continue
+            left[i] = counter
+            counter += 1
+            stack.append((i, True))
+            stack.extend((j, False) for j in reversed(children.get(self._key(docs[i].get("_id")), [])))
+        for i, doc in enumerate(docs):
+            for node in derived:
+                if node.tree == "ancestors":
+                    doc[node.name] = list(chains[i])
+                elif node.tree == "path":
+                    doc[node.name] = "," + "".join(f"{value}," for value in chains[i])
+                elif node.tree in ("left", "right"):
+                    low, high = bounds.get(i, (2 * len(docs) + 2 * i + 1, 2 * len(docs) + 2 * i + 2))
+                    doc[node.name] = low if node.tree == "left" else high
 
     def _fill(
         self,

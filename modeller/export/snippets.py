@@ -189,6 +189,24 @@ def bucket_snippet(coll: CollectionDesign) -> str:
     )
 
 
+def counter_snippet(coll: CollectionDesign) -> str:
+    """Hot counters that need not be exact, written once every N events by N (approximation pattern)."""
+    lines: list[str] = []
+    for path, node in _walk(coll.shape):
+        step = node.write_every
+        if not step:
+            continue
+        lines += [
+            comment(
+                f"{quoted(path)}: one write every {step} events instead of one per event ({1 - 1 / step:.0%} fewer)"
+            ),
+            f"if (Math.random() < 1 / {step}) {{",
+            f"  {_c(coll.name)}.updateOne({{ _id: id }}, {{ $inc: {{ {_k(path)}: {step} }} }});",
+            "}",
+        ]
+    return "\n".join(lines)
+
+
 def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
     """How a copy follows its source: the engine's write plan (``copy.update``) as mongosh, plus a change stream."""
     up = copy.update

@@ -82,6 +82,30 @@ class Settings:
     dynamic_collections_min: int = _t(
         2, "E", "engine default: two collections named alike but for a date are a collection per period"
     )
+    attribute_min: int = _t(5, "E", "engine default (RULES §2 #52): >= 5 similar sparse fields make an attribute group")
+    approximation_step: int = _t(
+        100, "X", "[BwP-approximation] update by 100, 1% of the time: writes reduced by 99%; [Manual-approximation] 100"
+    )
+    approximation_updates_per_sec: float = _t(
+        10.0, "E", "engine default: a counter incremented >= 10 times per second is a hot write (as a hot query)"
+    )
+    outlier_factor: float = _t(
+        20.0, "E", "engine default (RULES §2 #53): n_max >= 20 x typical ([Skills]: 4x only means raise the bound)"
+    )
+    outlier_headroom: float = _t(
+        4.0, "E", "engine default: embed up to 4 x typical ([Skills] pattern-outlier: 200 vs 50 is not an outlier)"
+    )
+    outlier_max: int = _t(1000, "X", "[BwP-outlier] customers_purchased array beyond a 1000 item limit")
+    schema_migration_batch: int = _t(1000, "X", "[Skills] schema-versioning-migration: migrate in batches of 1,000")
+    revisions_per_doc_max: int = _t(
+        100, "E", "engine default for [BwP-document-versioning]'s 'each document doesn't have too many revisions'"
+    )
+    archive_batch: int = _t(1000, "E", "engine default: the mover deletes archived documents in batches of 1,000")
+    bloated_min_bytes: int = _t(4096, "E", "engine default (RULES §2 #54): documents of 4 KB or more")
+    bloated_cold_share: float = _t(0.5, "E", "engine default (RULES §2 #54): cold fields >= 50 % of the document")
+    agg_stage_max_bytes: int = _t(
+        100 * 1024 * 1024, "H", "[Manual-agg-limits] 100 MB of memory per aggregation stage unless it spills to disk"
+    )
     ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
     lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
     lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")

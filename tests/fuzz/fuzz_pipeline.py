@@ -137,6 +137,16 @@ def _check_files(
                 failures.append(Failure("sample-vs-validator", f"{coll.name!r}: {problem}"))
                 break
         failures.extend(_unique_clashes(coll, docs))
+    for coll in design.companions:  # revisions and archive collections: created with a validator, no samples
+        stem = safe_file_stem(coll.name, taken)
+        try:
+            validator = json.loads((out_dir / "validators" / f"{stem}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            failures.append(Failure("files", f"companion {coll.name!r}: {type(exc).__name__}: {exc}"))
+            continue
+        if validator != json.loads(json.dumps(coll.validator)):
+            failures.append(Failure("files", f"validators/{stem}.json differs from the design's validator"))
+        exported.validators[f"{db_name}.{coll.name}"] = validator
     return failures, exported
 
 

@@ -1,4 +1,4 @@
-"""Anti-pattern rules (RULES.md 37, 38, 41, 42): unbounded arrays, huge documents, joins, extra indexes."""
+"""Anti-pattern rules (RULES.md 37-43): unbounded arrays, big or bloated documents, collections, joins, case."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from modeller.model.project import Query
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
@@ -14,7 +15,7 @@ from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.plans import days_to_limit
-from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
+from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
 
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
@@ -235,6 +236,70 @@ class DocumentSizeAndNesting(Rule):
                 f"{coll.name} documents nest {depth} levels; MongoDB supports at most {s.max_nesting}",
                 numbers={"depth": depth},
             )
+
+
+@register
+class BloatedDocument(Rule):
+    """Move fields the hot reads never show out of the document they read.
+
+    *Why*
+    The working set is whole documents: when the home page shows a title
+    and a price but each document also carries a 5 KB synopsis and credits,
+    most of the cache holds data no hot read needs. Splitting the cold
+    fields into a 1:1 details collection keeps the hot documents small
+    (Manual-AP-bloated: ``mainBookInfo`` + ``additionalBookDetails``).
+
+    *Anti-pattern*
+    A 10 KB movie document read 5,000 times a second by a list page that
+    shows 200 bytes of it.
+
+    *Best practice*
+    ``movies {title, year, poster}`` and ``movie_details {_id: <movie id>,
+    plot, cast, reviews...}``, read on the details page only.
+    """
+
+    id = "bloated-document"
+    code = "AP39"
+    family = "antipatterns"
+    severities = ("suggestion", "warning")
+    sources = ("Manual-AP-bloated", "AP-bloated")
+    tradeoff = "a smaller working set vs. an extra query (or $lookup) on the details page"
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
+        if coll.avg_bytes < s.bloated_min_bytes or coll.bucket is not None:
+            return
+        entity = view.facts.entities[coll.root]
+        hot = [q for q in view.facts.queries_of[entity.id] if view.facts.is_hot(q)]
+        if not hot or any(not q.projection for q in hot):
+            return  # a hot read of whole documents uses every field
+        used = {path.split(".", 1)[0] for q in hot for path in (*q.projection, *q.filter, *(k for k, _ in q.sort))}
+        cold = [f for f in entity.fields if f.name not in used and f.name != "_id"]
+        cold_bytes = sum(value_bytes(f, s)[0] + element_overhead(f.name) for f in cold)
+        share = cold_bytes / coll.avg_bytes
+        if share < s.bloated_cold_share:
+            return
+        details = f"{coll.name}_details"
+        saving = None if coll.count is None else cold_bytes * coll.count
+        big = coll.max_bytes > s.doc_info_bytes
+        yield self.finding(
+            "warning" if big else "suggestion",
+            "entity",
+            entity.id,
+            f"the hot reads of {entity.name} ({', '.join(q.id for q in hot)}) show only "
+            f"{', '.join(sorted(used))}, but {', '.join(f.name for f in cold)} make up {share:.0%} of a "
+            f"{coll.avg_bytes:,}-byte document: move them to {details} (one document per {entity.name}, same _id) "
+            "read on the details page only"
+            + (f"; the working set shrinks by about {saving / 1_048_576:,.0f} MB" if saving is not None else ""),
+            numbers={
+                "avg_bytes": coll.avg_bytes,
+                "cold_bytes": cold_bytes,
+                "cold_share": round(share, 2),
+                "cold_fields": [f.name for f in cold],
+                "details_collection": details,
+                "working_set_saving_bytes": saving,
+            },
+        )
 
 
 @register
@@ -507,3 +572,61 @@ class UnnecessaryIndexes(Rule):
                     sources=(src,),
                 )
                 break
+
+
+@register
+class CaseInsensitiveWithoutCollation(Rule):
+    """A case-insensitive query needs an index with a case-insensitive collation, not ``/x/i`` on a plain index.
+
+    *Why*
+    A regular expression with the ``i`` option cannot use an index
+    efficiently, and a plain index does not serve a query run with a
+    collation: only an index whose collation has strength 1 or 2 (and the
+    query run with the same collation) finds "leslie" and "Leslie" by an
+    index seek (AP-case-insensitive; Atlas flags case-insensitive regexes).
+
+    *Anti-pattern*
+    ``createIndex({first_name: 1})`` and ``find({first_name: /^leslie$/i})``.
+
+    *Best practice*
+    ``createIndex({first_name: 1}, {collation: {locale: "en", strength:
+    2}})`` and ``find({first_name: "leslie"}).collation({locale: "en",
+    strength: 2})``; or that collation as the collection's default.
+    """
+
+    id = "case-insensitive-without-collation"
+    code = "AP43"
+    family = "antipatterns"
+    severities = ("warning",)
+    sources = ("AP-case-insensitive", "Manual-case-insensitive", "Atlas-PA")
+    tradeoff = "the index only helps queries issued with the same collation"
+
+    def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        ci = [path for path, op in q.filter.items() if op == "ci"]
+        if not ci:
+            return
+        coll = view.collection_of(q.entity)
+        if coll is None:
+            return
+        for path in ci:
+            physical = view.res.resolve_path(q.entity, path) or path
+            plain = [
+                i.name
+                for i in coll.indexes
+                if i.origin == "user" and i.keys and i.keys[0][0] == physical and not _case_insensitive(i.collation)
+            ]
+            if plain:
+                yield self.finding(
+                    "warning",
+                    "query",
+                    q.id,
+                    f"{q.id} matches {path} case-insensitively, but the declared index {', '.join(plain)} on "
+                    f"{coll.name} has no case-insensitive collation: a /.../i regex cannot seek it; give it "
+                    "collation {locale: 'en', strength: 2} and run the query with the same collation",
+                    numbers={"field": path, "indexes": plain},
+                )
+
+
+def _case_insensitive(collation: Any) -> bool:
+    """Strength 1 or 2 compares without case (AP-case-insensitive)."""
+    return bool(collation) and collation.get("strength") in (1, 2)

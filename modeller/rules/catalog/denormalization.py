@@ -21,6 +21,8 @@ from modeller.rules.physical.strategy import StrategyView, Vote, subset_size
 
 #: precedence of the refinement votes (highest wins): buckets, then a subset, then an extended reference
 BUCKET, SUBSET, EXTENDED = 30, 20, 10
+#: the outlier pattern keeps the base reference and embeds the typical N: below a declared subset, above a copy
+OUTLIER = 15
 
 
 def _rw_text(rw: float | None) -> str:

@@ -1,4 +1,4 @@
-"""Index rules (RULES.md 31-35): ESR order, hot queries, TTL, special indexes, hard limits."""
+"""Index rules (RULES.md 31-36): ESR order, hot queries, TTL, special indexes, hard limits, pipeline shape."""
 
 from __future__ import annotations
 
@@ -387,3 +387,85 @@ class IndexHardLimits(Rule):
                     coll.root,
                     f"shard key field {key} of {coll.name} is an array: a shard key index cannot be multikey",
                 )
+
+
+@register
+class AggregationPipelineShape(Rule):
+    """An aggregation starts with an indexed ``$match``/``$sort``, joins on indexed fields and fits 100 MB a stage.
+
+    *Why*
+    A pipeline uses an index only in its first stages: a ``$match`` or
+    ``$sort`` on a field that exists only after a ``$lookup`` runs over every
+    document. Each stage may use 100 MB of memory unless it spills to disk,
+    a ``$lookup`` without an index on its ``foreignField`` scans the other
+    collection once per input document, and a joined array counts toward
+    the 16 MiB of its output document (CN aggregation tips,
+    Manual-agg-limits).
+
+    *Anti-pattern*
+    ``[{$lookup: {from: "users", ...}}, {$match: {"user.country": "FR"}},
+    {$sort: {"user.name": 1}}]`` over every order.
+
+    *Best practice*
+    ``$match`` and ``$sort`` first on indexed fields of the collection read
+    (copy the joined field with an extended reference when it filters or
+    sorts), ``$project`` early, ``createIndex({<foreignField>: 1})``, and
+    ``{allowDiskUse: true}`` for stages that may pass 100 MB.
+    """
+
+    id = "aggregation-pipeline-shape"
+    code = "IX36"
+    family = "indexes"
+    severities = ("suggestion", "warning")
+    sources = ("CN", "Manual-agg-limits")
+    tradeoff = (
+        "an early $match/$project changes cost, not results; spilling to disk avoids errors but is slower than "
+        "fitting in memory; copying a joined field duplicates it"
+    )
+
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """A pipeline reads other collections than its query's own: it is checked once the whole design exists."""
+        s = view.settings
+        for plan in view.design.queries:
+            lookups = plan.lookups
+            if not lookups:
+                continue
+            main = plan.steps[0]
+            if plan.unresolved:
+                yield self.finding(
+                    "suggestion",
+                    "query",
+                    plan.id,
+                    f"{plan.id} filters or sorts on {', '.join(plan.unresolved)}, which {main.collection} does not "
+                    "hold: that $match/$sort can only come after the $lookup and runs over every joined document; "
+                    "copy the field into the documents read (extended reference) so $match and $sort come first "
+                    "and use an index",
+                    numbers={"fields": list(plan.unresolved)},
+                )
+            for step in lookups:
+                coll = view.collections.get(step.collection)
+                if coll is None:
+                    continue
+                if step.index is None and step.foreign_field is not None:
+                    yield self.finding(
+                        "suggestion",
+                        "query",
+                        plan.id,
+                        f"the $lookup of {plan.id} into {step.collection} matches {step.foreign_field}, which no "
+                        f"index starts with: each input document scans {step.collection}; index "
+                        f"({step.foreign_field} 1)",
+                        numbers={"collection": step.collection, "foreign_field": step.foreign_field},
+                    )
+                stage_bytes = step.docs_returned * coll.avg_bytes
+                if stage_bytes > s.agg_stage_max_bytes:
+                    yield self.finding(
+                        "warning",
+                        "query",
+                        plan.id,
+                        f"the $lookup of {plan.id} brings about {step.docs_returned:,} {step.collection} documents "
+                        f"(~{stage_bytes / 1_048_576:,.0f} MB) into the pipeline, over the "
+                        f"{s.agg_stage_max_bytes / 1_048_576:,.0f} MB a stage may use in memory: $match and $limit "
+                        "before the $lookup, $project only the fields shown, and run it with allowDiskUse: true",
+                        numbers={"stage_bytes": stage_bytes, "limit_bytes": s.agg_stage_max_bytes},
+                        sources=("Manual-agg-limits", "CN"),
+                    )

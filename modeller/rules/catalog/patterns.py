@@ -1,21 +1,112 @@
-"""Schema design patterns from the seeds (RULES.md 19, 20, 21, 23, 25)."""
+"""Schema design patterns (RULES.md 18-30): the seeds' patterns and the rest of Building with Patterns."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
 from modeller.model.project import Entity
-from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
+from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
+from modeller.rules.catalog.shape import TREE_MODEL
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
-from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
+from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
+from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import BUCKET_SERIES
+from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, REVISIONS, TREE
+from modeller.rules.physical.naming import (
+    child_refs_field,
+    collection_name,
+    embed_field,
+    parent_ref_field,
+    plural_label,
+    snake,
+)
 from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
+from modeller.rules.physical.trees import CHILD_REFS, PARENT_REFS, TreeModel, choose_tree_model_name, tree_model
+from modeller.rules.settings import Settings
+
+#: seconds in a (365-day) year: revisions per document per year
+SECONDS_PER_YEAR = 365 * 86_400
+
+
+@register
+class AttributePattern(Rule):
+    """Turn a group of similar fields that queries filter or sort on into an array of ``{k, v}`` pairs.
+
+    *Why*
+    A movie with ``release_US``, ``release_France``, ... needs one index per
+    field for "released in any country after a date"; every new country is a
+    new field and a new index. As an array of key/value sub-documents, one
+    compound index serves every key (BwP-attribute), and fields present in
+    only some documents no longer widen the schema.
+
+    *Anti-pattern*
+    Twelve ``release_<country>`` date fields, each with its own single-field
+    index, and the engine's "more than 10 indexes" note with no remedy.
+
+    *Best practice*
+    ``releases: [{k: "USA", v: ISODate(...)}, ...]`` with
+    ``createIndex({"releases.k": 1, "releases.v": 1})`` and queries
+    ``find({releases: {$elemMatch: {k: "USA", v: {$gte: d}}}})``.
+    """
+
+    id = "attribute-pattern"
+    code = "PT18"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("BwP-attribute", "Skills")
+    tradeoff = (
+        "one index instead of one per field, and new keys need no schema change; queries become $elemMatch on "
+        "k/v, and Atlas Search cannot map k/v pairs as named fields"
+    )
+    index_claims = ((ATTRIBUTE, 0),)
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        entity = view.facts.entities[coll.root]
+        groups = attribute_groups(entity.fields, view.settings.attribute_min)
+        if not groups:
+            return
+        queries = view.facts.queries_of[entity.id]
+        for group in groups:
+            names = set(group.names)
+            asking = [q.id for q in queries if names.intersection([*q.filter, *(k for k, _ in q.sort)])]
+            if not asking:
+                continue
+            queried = sorted({n for q in queries for n in (*q.filter, *(k for k, _ in q.sort)) if n in names})
+            arr = group.array
+            keys = [(f"{arr}.k", 1), (f"{arr}.v", 1)]
+            applied = any(n.attribute and n.name == arr for n in coll.shape)
+            shown = ", ".join(group.names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            how = "stored" if applied else "store them"
+            yield self.finding(
+                "suggestion",
+                "entity",
+                entity.id,
+                f"{entity.name} has {len(names)} {group.type} fields that differ only by a key ({shown}) and "
+                f"{_and(asking)} filter or sort on them: {how} as {arr}: [{{k, v}}] (k = "
+                f"{', '.join(repr(k) for _, k in group.members[:3])}, ...) with one index ({arr}.k 1, {arr}.v 1) "
+                f"instead of one index per queried field ({len(queried)}: {', '.join(queried)}); queries match one "
+                f"pair with {{{arr}: {{$elemMatch: {{k: ..., v: ...}}}}}}"
+                + (
+                    ""
+                    if applied
+                    else f" (first rename the field {arr} and drop the indexes and unique flags of "
+                    "the fields: the array needs that name, and an index on one pair would apply to every key)"
+                ),
+                numbers={
+                    "fields": group.names,
+                    "array": arr,
+                    "index": [[k, v] for k, v in keys],
+                    "indexes_replaced": len(queried),
+                    "queries": asking,
+                    "applied": applied,
+                },
+            )
 
 
 @register
@@ -237,6 +328,74 @@ class ComputedPattern(Rule):
 
 
 @register
+class ApproximationPattern(Rule):
+    """Write a hot counter that need not be exact only every N events.
+
+    *Why*
+    A page-view or popularity counter ``$inc``-ed on every event turns a
+    read-mostly document into a write hot spot, and rewrites every index
+    entry the counter is part of. When nobody needs the exact value, writing
+    it once per 100 events (BwP-approximation: "update by 100, 1% of the
+    time") removes 99 % of those writes.
+
+    *Anti-pattern*
+    ``updateOne({_id}, {$inc: {popularity: 1}})`` 5,000 times a second on a
+    product indexed ``{category: 1, popularity: -1}``.
+
+    *Best practice*
+    ``if (Math.random() < 1/100) db.products.updateOne({_id}, {$inc:
+    {popularity: 100}})``, or an in-application counter flushed every 100
+    events; mark the field ``exact`` when it must not lag.
+    """
+
+    id = "approximation-pattern"
+    code = "PT22"
+    family = "patterns"
+    severities = ("suggestion", "warning")
+    sources = ("BwP-approximation", "Manual-approximation", "Skills")
+    tradeoff = (
+        "about 100x fewer writes vs. a value that lags by up to one step; an in-memory counter is lost when the "
+        "application restarts"
+    )
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
+        step = s.approximation_step
+        for eid in coll.entities:
+            entity = view.facts.entities[eid]
+            for path, f in view.facts.fields_of[eid].items():
+                rate = f.updates_per_sec or 0
+                if not f.counter or f.exact or rate < s.approximation_updates_per_sec:
+                    continue
+                physical = view.res.resolve_path(eid, path) or path
+                indexed = [i.name for i in coll.indexes if any(k == physical for k, _ in i.keys)]
+                big = coll.max_bytes >= s.doc_info_bytes
+                after = rate / step
+                reasons = []
+                if indexed:
+                    reasons.append(f"each $inc also rewrites the entries of index {', '.join(indexed)}")
+                if big:
+                    reasons.append(f"each write touches a document of up to {coll.max_bytes:,} bytes")
+                yield self.finding(
+                    "warning" if reasons else "suggestion",
+                    "field",
+                    f"{eid}.{path}",
+                    f"{entity.name}.{path} is a counter incremented {rate:,g} times a second and need not be exact: "
+                    f"write it once every {step} events ($inc by {step} with probability 1/{step}, or an "
+                    f"application counter flushed every {step}): {after:,.4g} writes a second instead of "
+                    f"{rate:,g} ({1 - 1 / step:.0%} fewer), the value lagging by at most {step}"
+                    + (f"; {'; '.join(reasons)}" if reasons else ""),
+                    numbers={
+                        "updates_per_sec": rate,
+                        "step": step,
+                        "writes_per_sec_after": after,
+                        "write_reduction": round(1 - 1 / step, 4),
+                        "indexes": indexed,
+                    },
+                )
+
+
+@register
 class SubsetPattern(Rule):
     """When a page shows only the latest or top K of many related documents, keep just those K in the One.
 
@@ -305,6 +464,119 @@ class SubsetPattern(Rule):
                 numbers={"show_latest": k},
                 why=self.why_for(facts),
             )
+
+
+@register
+class OutlierPattern(Rule):
+    """Embed the typical few and move the rare outlier's overflow to its own collection, behind a flag.
+
+    *Why*
+    A post has 12 comments typically and 50,000 when it goes viral: sizing
+    the design for the outlier (a parent reference, a second query for every
+    post) makes every typical read pay for the rare one. The outlier pattern
+    embeds up to a bound, sets ``has_overflow`` on the few documents that
+    pass it, and keeps the rest in an overflow collection (BwP-outlier:
+    1,000 purchases; Manual-outlier: 50 sales).
+
+    *Anti-pattern*
+    Every post read followed by ``find({post_id})`` on comments because one
+    post in ten thousand has 50,000 of them; or all 50,000 embedded.
+
+    *Best practice*
+    ``posts.comments`` holding at most N (``maxItems``), ``has_overflow:
+    true`` on the outliers, ``db.comments_overflow.createIndex({post_id:
+    1})``; the application reads the overflow only when the flag is set.
+    """
+
+    id = "outlier-pattern"
+    code = "PT24"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("BwP-outlier", "Manual-outlier", "Skills")
+    tradeoff = (
+        "typical documents stay small and are read in one query vs. more complex update logic and a second query "
+        "for the outliers; a poor fit when the array is updated very often"
+    )
+
+    decides = "refinement"
+    precedence = OUTLIER
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A reference chosen because of the rare outlier keeps the typical N embedded (same base strategy)."""
+        base = view.base
+        if base is None or base.strategy != "parent-ref":
+            return None
+        bound = _outlier_bound(facts, view.ctx.settings)
+        if bound is None:
+            return None
+        many = facts.many
+        return self.vote(
+            "parent-ref",
+            f"a {facts.one.name} has {facts.n_typ:,} {plural_label(many.name)} typically but up to {facts.n_max:,}: "
+            f"embed up to {bound:,} in the {facts.one.name} with has_overflow set when it passes them, and keep "
+            f"the overflow in {collection_name(many)} with a reference to its {facts.one.name} (outlier pattern)",
+            f"typical {facts.one.name} documents are read with their {plural_label(many.name)} in one query; "
+            f"writes check the flag and outliers need a second query",
+            numbers={"outlier_bound": bound},
+        )
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        s = view.settings
+        rel = facts.rel
+        bound = _outlier_bound(facts, s)
+        if bound is None:
+            return
+        array = embed_field(rel, facts.many)
+        overflow = collection_name(facts.many)
+        ref = parent_ref_field(rel, facts.one)
+        plan = view.plan(rel.id)
+        typ, top = facts.n_typ, facts.n_max
+        applied = plan.rec.numbers.get("outlier_bound") == bound and plan.strategy == plan.rec.strategy
+        nums = {
+            "n_typical": typ,
+            "n_max": top,
+            "embed_up_to": bound,
+            "array": array,
+            "overflow_collection": overflow,
+            "flag": "has_overflow",
+        }
+        what = (
+            f"embed up to {bound:,} in {array} (maxItems {bound:,}), set has_overflow: true on the {facts.one.name} "
+            f"that pass it and keep the rest in {overflow} (indexed by {ref}); only outliers need the second query"
+        )
+        if applied:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                rel.id,
+                f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
+                f"({top / max(typ, 1):,.0f}x): {what}",
+                numbers=nums,
+            )
+            return
+        yield self.finding(
+            "suggestion",
+            "relationship",
+            rel.id,
+            f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
+            f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
+            fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
+            numbers=nums,
+        )
+
+
+def _outlier_bound(facts: RelFacts, s: Settings) -> int | None:
+    """How many N to embed when a few One have far more N than the rest (None: no outliers to plan for)."""
+    rel = facts.rel
+    if rel.typical is None or facts.self_ref or rel.cardinality in ("one-to-one", "many-to-many"):
+        return None
+    typ, top = facts.n_typ, facts.n_max
+    bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
+    if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
+        return None
+    if facts.read_together < s.read_together_min or rel.many_standalone:
+        return None  # rarely read with the One, or declared as read on its own: the N are not embedded at all
+    return bound
 
 
 @register
@@ -427,6 +699,345 @@ class PolymorphicPattern(Rule):
                 "entities": [e.id for e in members],
             },
             why=self.why_for(entity=_and([e.name for e in members])),
+        )
+
+
+@register
+class SchemaVersioning(Rule):
+    """Roll a shape change out with a ``schema_version`` field instead of migrating every document at once.
+
+    *Why*
+    Migrating a populated collection in one go means downtime or hours of
+    writes; with a version number in each document the application reads
+    both shapes, migrates documents lazily or in background batches, and
+    the validator is tightened only when no old document is left
+    (Manual-versioning, BwP-schema-versioning).
+
+    *Anti-pattern*
+    A deploy that stops the application to rewrite every ``contacts``
+    document from ``homePhone``/``cellPhone`` to a ``contacts`` array.
+
+    *Best practice*
+    ``schema_version: 2`` in new documents; a validator rolled out with
+    ``validationLevel: "moderate"``, ``validationAction: "warn"``;
+    ``updateMany({schema_version: {$lt: 2}}, [{$set: ...}])`` in batches of
+    1,000, then ``strict``/``error``.
+    """
+
+    id = "schema-versioning"
+    code = "PT26"
+    family = "patterns"
+    severities = ("suggestion",)
+    sources = ("Manual-versioning", "BwP-schema-versioning", "Skills")
+    tradeoff = (
+        "no downtime vs. two code paths until the migration completes; indexes may be needed on both the old "
+        "and the new field paths meanwhile"
+    )
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        entity = view.facts.entities[coll.root]
+        if not entity.schema_change:
+            return
+        batch = view.settings.schema_migration_batch
+        count = entity.count
+        batches = None if count is None else -(-count // batch)
+        how = (
+            f"in {batches:,} background batches of {batch:,}"
+            if batches is not None
+            else f"in background batches of {batch:,}"
+        )
+        yield self.finding(
+            "suggestion",
+            "entity",
+            entity.id,
+            f"{entity.name} changes shape on existing documents: add schema_version (the current shape is 1, the "
+            f"new one 2) to {coll.name}, let the application read both, and migrate lazily on write and {how} "
+            f"(updateMany({{schema_version: {{$lt: 2}}}}, [{{$set: ...}}])); roll the new validator out with "
+            "validationLevel 'moderate' and validationAction 'warn', then set strict/error once no document has "
+            "schema_version < 2",
+            numbers={"documents": count, "batch": batch, "batches": batches, "field": "schema_version"},
+        )
+
+
+@register
+class DocumentVersioning(Rule):
+    """Keep the current version of a document in its collection and every prior revision in a second one.
+
+    *Why*
+    An insurance policy must keep every revision queryable, yet nearly every
+    read wants the current one: current documents stay small and indexed as
+    before, revisions pile up where only history queries look
+    (BwP-document-versioning). The blog's assumptions: few revisions per
+    document, not too many documents versioned, most queries on the current
+    version; when they fail, a separate history store fits better.
+
+    *Anti-pattern*
+    An ever-growing ``revisions`` array inside each policy, or every
+    revision in the main collection with ``current: true`` on one of them.
+
+    *Best practice*
+    ``policies`` (current) and ``policy_revisions`` with ``{policy_id,
+    revision}``, ``createIndex({policy_id: 1, revision: -1})``, both written
+    in one ``withTransaction``.
+    """
+
+    id = "document-versioning"
+    code = "PT27"
+    family = "patterns"
+    severities = ("info", "suggestion")
+    sources = ("BwP-document-versioning", "Manual-versioning")
+    index_claims = ((REVISIONS, 0),)
+    tradeoff = (
+        "current-state queries are unaffected vs. two writes per update and a revisions collection that grows "
+        "without bound (expire or archive it)"
+    )
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        entity = view.facts.entities[coll.root]
+        if not entity.history:
+            return
+        revisions = f"{coll.name}_revisions"
+        ref = f"{snake(entity.name)}_id"
+        per_year = None
+        if entity.count and entity.writes_per_sec is not None:
+            per_year = entity.writes_per_sec * SECONDS_PER_YEAR / entity.count
+        limit = view.settings.revisions_per_doc_max
+        nums = {
+            "revisions_collection": revisions,
+            "index": [[ref, 1], ["revision", -1]],
+            "revisions_per_document_per_year": None if per_year is None else round(per_year, 1),
+        }
+        if per_year is not None and per_year > limit:
+            yield self.finding(
+                "info",
+                "entity",
+                entity.id,
+                f"{entity.name} keeps its history, but each document would gather about {per_year:,.0f} revisions "
+                f"a year (more than {limit}): document versioning assumes few revisions per document; keep the "
+                f"changes in a separate history store instead (a time series collection of changes by {ref}, "
+                "expired or archived)",
+                numbers=nums,
+            )
+            return
+        yield self.finding(
+            "suggestion",
+            "entity",
+            entity.id,
+            f"{entity.name} keeps its history: keep the current version in {coll.name} and copy each prior "
+            f"revision into {revisions} ({{{ref}, revision, ...}}, index ({ref} 1, revision -1)); write both in "
+            "one transaction so they agree, and current-version queries stay as they are",
+            numbers=nums,
+        )
+
+
+@register
+class TreePattern(Rule):
+    """Store a hierarchy with the tree model its operations need: parent or child references, ancestors, path or nested sets.
+
+    *Why*
+    The Manual gives five tree models. Parent references answer "children"
+    and "parent" with one indexed query but need ``$graphLookup`` for a
+    subtree or a breadcrumb; an array of ancestors (or a materialized path)
+    answers both with one indexed query at the cost of rewriting a subtree
+    when a node moves; nested sets are fastest for subtrees of a static
+    tree (Manual-trees).
+
+    *Anti-pattern*
+    A ``parent_id`` only, and a ``$graphLookup`` (or a loop of queries) for
+    every breadcrumb and category subtree.
+
+    *Best practice*
+    ``{_id: "MongoDB", parent: "Databases", ancestors: ["Books",
+    "Programming", "Databases"]}`` with ``createIndex({ancestors: 1})`` and
+    ``find({ancestors: "Programming"})``.
+    """
+
+    id = "tree-pattern"
+    code = "PT28"
+    family = "patterns"
+    severities = ("info", "suggestion")
+    sources = ("Manual-trees", "BwP-tree", "Manual-limits")
+    tradeoff = "faster hierarchy reads vs. the update cost when a node moves (its whole subtree is rewritten)"
+    decides = "base"
+    #: asked before the plain parent reference of a tree (``parent-ref-one-to-squillions``): the declared tree
+    #: operations choose the model
+    precedence = TREE_MODEL
+    index_claims = ((TREE, 0),)
+
+    def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
+        """A tree whose operations are declared gets the Manual's model for them."""
+        rel = facts.rel
+        if not facts.self_ref or not rel.tree_ops:
+            return None
+        model = _tree_model_for(facts)
+        ops = ", ".join(rel.tree_ops)
+        return self.vote(
+            "child-refs" if model.name == CHILD_REFS else "parent-ref",
+            f"{facts.one.name} is a tree read by {ops}: store it as {model.name} (Manual-trees) — {model.reads}",
+            f"{model.move_cost}",
+            numbers={"tree_model": model.name},
+        )
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        if not facts.self_ref or not facts.rel.tree_ops:
+            return
+        rel, node = facts.rel, facts.one
+        model = _tree_model_for(facts)
+        plan = view.plan(rel.id)
+        fields = ", ".join(f"{name} ({kind})" for name, kind in model.fields)
+        index = ", ".join(f"{k} {v}" for k, v in model.index)
+        nums = {
+            "model": model.name,
+            "fields": [name for name, _ in model.fields],
+            "index": [[k, v] for k, v in model.index],
+            "tree_ops": list(rel.tree_ops),
+        }
+        ops = ", ".join(rel.tree_ops)
+        wanted = "child-refs" if model.name == CHILD_REFS else "parent-ref"
+        if plan.strategy != wanted:
+            yield self.finding(
+                "suggestion",
+                "relationship",
+                rel.id,
+                f"{node.name} is a tree read by {ops} but stored as {plan.strategy}: store it as {model.name} — "
+                f"each node holds {fields}, indexed ({index}); {model.reads}",
+                fix=set_strategy(rel.id, wanted, self.id),
+                numbers=nums,
+            )
+            return
+        yield self.finding(
+            "info" if model.name == PARENT_REFS else "suggestion",
+            "relationship",
+            rel.id,
+            f"{node.name} is a tree read by {ops}: stored as {model.name} — each node holds {fields}, indexed "
+            f"({index}); {model.reads}; {model.move_cost}",
+            numbers=nums,
+        )
+
+
+def _tree_model_for(facts: RelFacts) -> TreeModel:
+    """The tree model the declared operations of a self-referencing relationship call for."""
+    rel, node = facts.rel, facts.one
+    name = choose_tree_model_name(rel.tree_ops, node.writes_per_sec == 0)
+    return tree_model(name, parent_ref_field(rel, node), child_refs_field(rel, node))
+
+
+@register
+class PreallocationPattern(Rule):
+    """A fixed structure known up front can be created whole at insert and updated in place.
+
+    *Why*
+    A seat map or one slot per minute of a day has a known, fixed number of
+    elements: creating all of them at insert lets the application address a
+    slot by position (``$set: {"seats.3.5": ...}``). The storage motive
+    (avoiding document moves) belonged to MMAPv1; with WiredTiger the gain
+    is simpler code (BwP-preallocation, Manual-data-model-ops).
+
+    *Anti-pattern*
+    ``$push``-ing seats one by one and searching the array for a seat by its
+    number on every reservation.
+
+    *Best practice*
+    Insert the venue with every seat ``{row, number, status: "free"}`` and
+    update ``seats.<i>.status`` in place.
+    """
+
+    id = "preallocation-pattern"
+    code = "PT29"
+    family = "patterns"
+    severities = ("info",)
+    sources = ("BwP-preallocation", "Manual-data-model-ops")
+    tradeoff = "simple positional updates vs. space for slots that stay unused"
+    relationships = (strategy_of, "embed")
+
+    def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
+        rel = facts.rel
+        if rel.growth != "bounded" or rel.max is None or rel.typical != rel.max or rel.max < 2:
+            return
+        array = embed_field(rel, facts.many)
+        yield self.finding(
+            "info",
+            "relationship",
+            rel.id,
+            f"every {facts.one.name} holds exactly {rel.max:,} {plural_label(facts.many.name)} (typical = max, "
+            f"bounded): they can be created with the {facts.one.name} and updated in place by position "
+            f"($set: {{'{array}.<i>.<field>': ...}}) instead of pushed one by one",
+            numbers={"slots": rel.max, "array": array},
+        )
+
+
+@register
+class ArchivePattern(Rule):
+    """Move documents past their active life to cheaper storage, with a mover job and an index on their age.
+
+    *Why*
+    Data rarely read after an age still fills the active indexes and the
+    working set; when it must be kept (otherwise a TTL index deletes it),
+    moving it to Atlas Online Archive, object storage, a cheaper cluster or
+    an archive collection keeps the hot data small (Manual-archive: sales
+    older than 5 years; Univ: reviews older than a year).
+
+    *Anti-pattern*
+    Ten years of reviews in the collection and indexes every page reads,
+    although only the last year is ever shown.
+
+    *Best practice*
+    An Online Archive rule on ``date``, or a scheduled ``aggregate([{$match:
+    {date: {$lt: cutoff}}}, {$merge: {into: "reviews_archive"}}])`` followed
+    by ``deleteMany`` in batches, with ``createIndex({date: 1})`` for both.
+    """
+
+    id = "archive-pattern"
+    code = "PT30"
+    family = "patterns"
+    severities = ("info", "suggestion")
+    sources = ("Manual-archive", "Univ")
+    index_claims = ((ARCHIVE, 0),)
+    tradeoff = "smaller active indexes and working set, cheaper storage vs. slower, read-mostly archived data"
+
+    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        entity = view.facts.entities[coll.root]
+        archive = entity.archive
+        if archive is None:
+            return
+        age = view.res.resolve_path(entity.id, archive.age_field) or archive.age_field
+        days = archive.cold_after_s / 86_400
+        declared = view.facts.field(entity.id, archive.age_field)
+        if declared is not None and declared.expire_after_s is not None:
+            yield self.finding(
+                "info",
+                "entity",
+                entity.id,
+                f"{entity.name} declares an archive after {days:,.0f} days, but a TTL index on {age} deletes the "
+                f"documents after {declared.expire_after_s / 86_400:,.0f} days: keep one of the two (archive "
+                "keeps the data, TTL drops it)",
+                numbers={"cold_after_days": days, "expire_after_days": declared.expire_after_s / 86_400},
+            )
+            return
+        target = f"{coll.name}_archive"
+        served = next((i.name for i in coll.indexes if i.keys and i.keys[0][0] == age), None)
+        cold = None
+        if entity.count is not None and entity.growth_per_day is not None:
+            cold = max(0, entity.count - round(entity.growth_per_day * days))
+        batch = view.settings.archive_batch
+        yield self.finding(
+            "suggestion",
+            "entity",
+            entity.id,
+            f"{entity.name} is rarely read after {days:,.0f} days: move older documents to Atlas Online Archive "
+            f"(a rule on {age}) or to the collection {target} with a scheduled mover — aggregate [{{$match: {{{age}: "
+            f"{{$lt: cutoff}}}}}}, {{$merge: {{into: {target!r}, on: '_id'}}}}] then deleteMany the same match in "
+            f"batches of {batch:,}; "
+            + (f"the index {served} serves the mover" if served else f"index ({age} 1) for the mover")
+            + "; archived documents must be self-contained (copy what they refer to)"
+            + (f"; about {cold:,} of {entity.count:,} documents are past the cut-off" if cold is not None else ""),
+            numbers={
+                "cold_after_days": days,
+                "archive_collection": target,
+                "mover_index": [[age, 1]],
+                "index_exists": served is not None,
+                "cold_documents": cold,
+            },
         )
 
 

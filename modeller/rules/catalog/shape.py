@@ -27,6 +27,8 @@ from modeller.rules.settings import Settings
 
 #: precedence of the base votes (highest wins): Zola's questions in order
 TREE, MANY_TO_MANY, ONE_TO_ONE, SQUILLIONS, FEW, BOTH_WAYS, REFERENCES = 100, 90, 80, 60, 50, 40, 30
+#: a tree whose operations are declared: the tree pattern's model outranks the plain parent reference
+TREE_MODEL = 110
 
 
 def _one_to_n(facts: RelFacts) -> bool:

@@ -141,6 +141,78 @@ SOURCES: dict[str, tuple[str, str]] = {
         "Building with Patterns: The Extended Reference Pattern",
         "https://www.mongodb.com/blog/post/building-with-patterns-the-extended-reference-pattern",
     ),
+    "BwP-attribute": (
+        "Building with Patterns: The Attribute Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-attribute-pattern",
+    ),
+    "BwP-approximation": (
+        "Building with Patterns: The Approximation Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-approximation-pattern",
+    ),
+    "Manual-approximation": (
+        "MongoDB Manual, Approximation Schema Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/computed-values/approximation-schema-pattern/",
+    ),
+    "BwP-outlier": (
+        "Building with Patterns: The Outlier Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-outlier-pattern",
+    ),
+    "Manual-outlier": (
+        "MongoDB Manual, Outlier Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/group-data/outlier-pattern/",
+    ),
+    "Manual-versioning": (
+        "MongoDB Manual, Data Versioning",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/data-versioning/",
+    ),
+    "BwP-schema-versioning": (
+        "Building with Patterns: The Schema Versioning Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-schema-versioning-pattern",
+    ),
+    "BwP-document-versioning": (
+        "Building with Patterns: The Document Versioning Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-document-versioning-pattern",
+    ),
+    "Manual-trees": (
+        "MongoDB Manual, Model Tree Structures",
+        "https://www.mongodb.com/docs/manual/applications/data-models-tree-structures/",
+    ),
+    "BwP-tree": (
+        "Building with Patterns: The Tree Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-tree-pattern",
+    ),
+    "BwP-preallocation": (
+        "Building with Patterns: The Preallocation Pattern",
+        "https://www.mongodb.com/blog/post/building-with-patterns-the-preallocation-pattern",
+    ),
+    "Manual-data-model-ops": (
+        "MongoDB Manual 4.0, Operational Factors and Data Models (document growth)",
+        "https://www.mongodb.com/docs/v4.0/core/data-model-operations/",
+    ),
+    "Manual-archive": (
+        "MongoDB Manual, Archive Pattern",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-patterns/archive/",
+    ),
+    "Manual-agg-limits": (
+        "MongoDB Manual, Aggregation Pipeline Limits",
+        "https://www.mongodb.com/docs/manual/core/aggregation-pipeline-limits/",
+    ),
+    "Manual-AP-bloated": (
+        "MongoDB Manual, Bloated Documents",
+        "https://www.mongodb.com/docs/manual/data-modeling/design-antipatterns/bloated-documents/",
+    ),
+    "AP-bloated": (
+        "Schema Design Anti-Pattern: Bloated Documents",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-bloated-documents/",
+    ),
+    "AP-case-insensitive": (
+        "Schema Design Anti-Pattern: Case-Insensitive Queries Without Case-Insensitive Indexes",
+        "https://www.mongodb.com/developer/products/mongodb/schema-design-anti-pattern-case-insensitive-query-index/",
+    ),
+    "Manual-case-insensitive": (
+        "MongoDB Manual, Case-Insensitive Indexes",
+        "https://www.mongodb.com/docs/manual/core/index-case-insensitive/",
+    ),
     "Atlas-PA": (
         "Atlas Performance Advisor schema triggers (mongodb-js/mongodb-mcp-server performanceAdvisorUtils.ts)",
         "https://www.mongodb.com/docs/atlas/performance-advisor/schema-advisor/",

@@ -33,6 +33,7 @@ from modeller.rules.physical.resolver import (
     UnitResult,
     relationship_design,
     resolve_unit,
+    unit_companions,
     unit_key,
 )
 from modeller.rules.physical.strategy import Deciders
@@ -256,7 +257,9 @@ def patch(
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
-    out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
+    out.design = prev.design = Design(
+        design.database, collections, rel_designs, embedded, companions=unit_companions(res.unit_results)
+    )
     out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
     return out
 

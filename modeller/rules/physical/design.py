@@ -89,6 +89,12 @@ class ShapeNode:
     description: str | None = None
     #: the value may also be null (the parent reference of a tree's root)
     nullable: bool = False
+    #: a field of a tree model derived from the parent chain: "ancestors", "path", "left" or "right"
+    tree: str | None = None
+    #: an array of ``{k, v}`` pairs that holds a group of similar fields (attribute pattern)
+    attribute: bool = False
+    #: a counter written once every this many events, by that amount (approximation pattern)
+    write_every: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}
@@ -104,6 +110,8 @@ class ShapeNode:
             "faker",
             "example",
             "description",
+            "tree",
+            "write_every",
         ):
             value = getattr(self, key)
             if value is not None:
@@ -112,6 +120,8 @@ class ShapeNode:
             out["required"] = True
         if self.nullable:
             out["nullable"] = True
+        if self.attribute:
+            out["attribute"] = True
         if self.unique:
             out["unique"] = True
         if self.source is not None:
@@ -203,6 +213,8 @@ class CollectionDesign:
     validation_level: str = "strict"
     #: ``error`` rejects an invalid write, ``warn`` only logs it (tightening a validator step by step)
     validation_action: str = "error"
+    #: the collection this one sits beside (revisions, archive): None for an entity's own collection
+    companion_of: str | None = None
 
     @property
     def root(self) -> str:
@@ -245,7 +257,7 @@ class CollectionDesign:
             "why": self.why,
             "validation_level": self.validation_level,
             "validation_action": self.validation_action,
-        }
+        } | ({"companion_of": self.companion_of} if self.companion_of is not None else {})
 
 
 class _Deferred:
@@ -396,6 +408,8 @@ class Design:
     #: how the design serves each declared query (project order) and the writes it implies (physical/planner.py)
     queries: list[QueryPlan] = field(default_factory=list)
     writes: list[WritePlan] = field(default_factory=list)
+    #: collections beside an entity's own (prior revisions, archive): created by the exporters, not checked
+    companions: list[CollectionDesign] = field(default_factory=list)
 
     def collection(self, name: str) -> CollectionDesign | None:
         return next((c for c in self.collections if c.name == name), None)
@@ -408,4 +422,4 @@ class Design:
             "embedded": {k: {"collection": v.collection, "path": v.path} for k, v in self.embedded.items()},
             "queries": [q.to_json() for q in self.queries],
             "writes": [w.to_json() for w in self.writes],
-        }
+        } | ({"companions": [c.to_json() for c in self.companions]} if self.companions else {})

@@ -13,6 +13,8 @@ from typing import cast
 
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
+from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
+from modeller.rules.physical.companions import REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.physical.facts import NUMERIC_TYPES, Context
 from modeller.rules.physical.naming import (
@@ -27,6 +29,7 @@ from modeller.rules.physical.naming import (
 )
 from modeller.rules.physical.plans import CopyPlan, RelPlan
 from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead
+from modeller.rules.physical.trees import tree_model_of
 
 BSON: dict[str, BsonType] = {
     "string": "string",
@@ -44,6 +47,8 @@ BSON: dict[str, BsonType] = {
     "point": "object",
 }
 JOIN = object()  # route result: the path needs a join
+#: the version the documents of an entity with a ``schema_change`` are written with (version 1: without the field)
+SCHEMA_VERSION_NEW = 2
 
 
 def distinct_name(name: str, taken: set[str]) -> str:
@@ -76,6 +81,8 @@ class Route:
     #: the only sub-names available below (copies); None = any field of ``entity``
     only: dict[str, str] | None = None
     rel: str | None = None
+    #: attribute pattern: the field is the ``v`` of the pair whose ``k`` is this key (``path`` is ``<array>.v``)
+    key: str | None = None
 
 
 @dataclass(slots=True)
@@ -244,12 +251,34 @@ class ShapeBuilder:
             nodes.append(self._size(node, 16, 16))
             routes[disc] = Route(disc)
         field_node = self.field_node
+        pairs = self._attribute_pairs(entity) if root else {}
         for f in entity.fields:
             name = f.name
             if name in skip:
                 continue
-            nodes.append(field_node(f, name))
+            pair = pairs.get(name)
+            if pair is not None:
+                group, key = pair
+                if group.array not in routes:
+                    nodes.append(self._attribute_node(group, f))
+                    routes[group.array] = Route(group.array)
+                routes[name] = Route(f"{group.array}.v", key=key)
+                continue
+            node = field_node(f, name)
+            if (
+                f.counter
+                and not f.exact
+                and (f.updates_per_sec or 0) >= self.ctx.settings.approximation_updates_per_sec
+            ):
+                node.write_every = self.ctx.settings.approximation_step  # a hot counter that need not be exact
+            nodes.append(node)
             routes[name] = Route(name)
+        if root and entity.history and REVISION not in routes:
+            nodes.append(self._size(revision_node(entity.name), 4, 4))
+            routes[REVISION] = Route(REVISION)
+        if root and entity.schema_change and "schema_version" not in routes:
+            nodes.append(self._schema_version_node(entity))
+            routes["schema_version"] = Route("schema_version")
         if subtypes is not None:
             for variant, fields in subtypes.variants.items():
                 for f in fields:
@@ -308,6 +337,54 @@ class ShapeBuilder:
                 if copy_key[0] == rel_id:
                     self.copy_paths[copy_key] = _moved(copy_path, old, new)
         return made
+
+    def _schema_version_node(self, entity: Entity) -> ShapeNode:
+        """``schema_version: 2`` in documents of the new shape; documents without it are still version 1."""
+        node = ShapeNode(
+            "schema_version",
+            "int",
+            enum=[SCHEMA_VERSION_NEW],
+            description=f"{SCHEMA_VERSION_NEW} for {entity.name} documents in the new shape; documents without it are "
+            "version 1 until migrated (schema versioning)",
+        )
+        return self._size(node, 4, 4)
+
+    def _attribute_pairs(self, entity: Entity) -> dict[str, tuple[AttributeGroup, str]]:
+        """Field name -> (its group, its key) for the groups of similar fields that queries filter or sort on."""
+        queried = {name for q in self.ctx.queries_of[entity.id] for name in (*q.filter, *(k for k, _ in q.sort))}
+        if not queried:
+            return {}
+        taken = {f.name for f in entity.fields}
+        # a field with an index or a unique constraint of its own keeps it: as a pair, it would apply to every key
+        indexed = {key for index in entity.indexes for key, _ in index.keys} | {
+            f.name for f in entity.fields if f.unique
+        }
+        out: dict[str, tuple[AttributeGroup, str]] = {}
+        for group in attribute_groups(entity.fields, self.ctx.settings.attribute_min):
+            if group.array in taken or not queried.intersection(group.names) or indexed.intersection(group.names):
+                continue  # the array's name is a field of its own, no query asks for the group, or a member is indexed
+            out.update((name, (group, key)) for name, key in group.members)
+        return out
+
+    def _attribute_node(self, group: AttributeGroup, sample: Field) -> ShapeNode:
+        """``<array>: [{k, v}]``: the group's fields as key/value pairs (attribute pattern)."""
+        keys = [key for _, key in group.members]
+        k = self._size(ShapeNode("k", "string", required=True, enum=keys), 24, 24)
+        v = self.field_node(sample, "v")
+        v.required, v.unique, v.enum, v.description = True, False, None, None
+        a, m = self._object_size([k, v])
+        item = self._size(ShapeNode("items", "object", children=[k, v]), a, m)
+        node = ShapeNode(
+            group.array,
+            "array",
+            items=item,
+            max_items=len(keys),
+            attribute=True,
+            description=f"{', '.join(group.names[:3])}{', ...' if len(keys) > 3 else ''} as key/value pairs "
+            "(attribute pattern)",
+        )
+        n = len(keys)
+        return self._size(node, array_bytes(n, a), array_bytes(n, m))
 
     def _ref_node(self, plan: RelPlan, name: str, array: bool) -> ShapeNode:
         one = plan.facts.one
@@ -397,11 +474,61 @@ class ShapeBuilder:
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
+        if facts.self_ref:
+            out.extend(self._tree_nodes(plan, routes))
         self._copies_flat(plan, out, routes)
         role = extended_ref_field(rel, one)
         routes.setdefault(
             role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=plan.facts.rel_id)
         )
+        return out
+
+    def _tree_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
+        """The fields of the tree model the rules chose (``numbers["tree_model"]``) besides the parent reference."""
+        model = tree_model_of(plan)
+        if model is None:
+            return []
+        one = plan.facts.one
+        ref_coll = self.collection_of(one.id)
+        out: list[ShapeNode] = []
+        for name, kind in model.fields:
+            if name in routes:
+                continue  # the parent reference, already there
+            if name == "ancestors":
+                t = self.ref_type(one)
+                item = self._size(
+                    ShapeNode("items", t, role="parent-ref", entity=one.id, ref_collection=ref_coll), 12, 12
+                )
+                node = ShapeNode(
+                    name,
+                    "array",
+                    role="parent-ref",
+                    entity=one.id,
+                    ref_collection=ref_coll,
+                    items=item,
+                    description=f"ids of every {one.name} above this one, root first (tree: array of ancestors)",
+                    tree=name,
+                )
+                depth = max(1, self.ctx.settings.default_array_items)
+                out.append(self._size(node, array_bytes(depth, 12), array_bytes(self.ctx.settings.max_nesting, 12)))
+            elif name == "path":
+                node = ShapeNode(
+                    name,
+                    "string",
+                    description=f"ids of the {one.name} above this one as ',root,...,parent,' (tree: materialized path)",
+                    tree=name,
+                )
+                b = self.ctx.settings.default_string_bytes * 4 + 5
+                out.append(self._size(node, b, b))
+            else:
+                node = ShapeNode(
+                    name,
+                    BSON[kind],
+                    description=f"nested-set bound of this {one.name}'s subtree (tree: nested sets)",
+                    tree=name,
+                )
+                out.append(self._size(node, 4, 4))
+            routes[name] = Route(name)
         return out
 
     def _only_copies(self, plan: RelPlan, location: str) -> dict[str, str]:
@@ -545,8 +672,44 @@ class ShapeBuilder:
             out.append(self._size(node, array_bytes(min(k, facts.n_typ), a), array_bytes(k, m)))
             routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
             routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
+        elif plan.strategy == "parent-ref" and outlier_bound_of(plan) is not None:
+            out.extend(self._outlier_nodes(plan, routes))
         out.extend(self._computed(plan, routes))
         return out
+
+    def _outlier_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
+        """The outlier pattern: up to ``bound`` N embedded in the One, and the flag that says the rest overflowed."""
+        facts = plan.facts
+        rel, many = facts.rel, facts.many
+        bound = outlier_bound_of(plan) or 1
+        name = embed_field(rel, many)
+        children = [self.id_node(many)]
+        children.extend(self.field_node(f, f.name) for f in many.fields if f.name != "_id")
+        a, m = self._object_size(children)
+        item = self._size(ShapeNode("items", "object", role="embedded", entity=many.id, children=children), a, m)
+        array = ShapeNode(
+            name,
+            "array",
+            role="embedded",
+            entity=many.id,
+            relationship=facts.rel_id,
+            items=item,
+            max_items=bound,
+            description=f"the first {bound} {plural(snake(many.name))}; the rest are in {self.collection_of(many.id)} "
+            "(outlier pattern)",
+        )
+        flag = ShapeNode(
+            "has_overflow",
+            "bool",
+            description=f"true when this document has more than {bound} {plural(snake(many.name))} (outlier pattern)",
+        )
+        routes.setdefault(name, Route(name, entity=many.id, rel=facts.rel_id))
+        routes.setdefault("has_overflow", Route("has_overflow"))
+        typical = min(facts.n_typ, bound)
+        return [
+            self._size(array, array_bytes(typical, a), array_bytes(bound, m)),
+            self._size(flag, 1, 1),
+        ]
 
     def _computed(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         """Aggregates of the N side stored in the One (computed pattern); ``x_count``/``x_sum`` group as ``x``."""
@@ -742,3 +905,11 @@ def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPla
         items = "items"
     design = BucketDesign(size=size, series_field=series, items_field=items, time_field=time_field, value_field=value)
     return BucketPlan(entity.id, design, plan.facts.rel_id if plan is not None else None)
+
+
+def outlier_bound_of(plan: RelPlan) -> int | None:
+    """How many N the One embeds under the outlier pattern (None: the plan does not apply it)."""
+    bound = plan.rec.numbers.get("outlier_bound")
+    if bound is None or plan.strategy != plan.rec.strategy or plan.chosen_by != "engine":
+        return None
+    return int(bound)

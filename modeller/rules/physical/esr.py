@@ -46,13 +46,22 @@ class EsrPlan:
         return self.eq == ["_id"] and not self.sort and not self.range
 
 
-def plan_query(query: Query, resolve: Resolve, in_max: int, scope: tuple[str, str] | None = None) -> EsrPlan:
+def plan_query(
+    query: Query,
+    resolve: Resolve,
+    in_max: int,
+    scope: tuple[str, str] | None = None,
+    keyed: Resolve | None = None,
+) -> EsrPlan:
     """ESR keys for ``query`` on its collection; paths go through ``resolve`` (logical -> physical).
 
     ``scope`` is the physical form of ``query.scope`` (``modeller.rules.physical.scopes.esr_scope``): the path
     of its equality and the reason, the leading equality key. A scope read by ``_id`` (the One's own document,
     or ``_id: {$in}`` over an array of references) is served by the ``_id`` index alone: it reads a handful of
     documents, so the filter and sort need no index of their own.
+
+    ``keyed`` gives the ``k`` path of a field stored as a ``{k, v}`` pair (attribute pattern): the query then
+    matches that key by equality first, so one ``{k: 1, v: 1}`` index serves every key of the group.
     """
     plan = EsrPlan()
     if scope is not None:
@@ -60,6 +69,12 @@ def plan_query(query: Query, resolve: Resolve, in_max: int, scope: tuple[str, st
         plan.reasons[scope[0]] = scope[1]
         if scope[0] == "_id":
             return plan
+    if keyed is not None:
+        for logical in [*query.filter, *(name for name, _ in query.sort)]:
+            k_path = keyed(logical)
+            if k_path is not None and k_path not in plan.eq:
+                plan.eq.append(k_path)
+                plan.reasons[k_path] = f"Equality: {logical} is the pair with k = its key (attribute pattern)"
     sort_fields: dict[str, Any] = {}
     for logical, direction in query.sort:
         path = resolve(logical)

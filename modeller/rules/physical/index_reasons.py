@@ -25,3 +25,11 @@ TEXT_OR_GEO = "text-or-geo"
 COMPOUND_QUERY = "compound-query"
 #: a single-field index for a query
 QUERY = "query"
+#: the index of a tree model (ancestors, materialized path, nested-set bounds, child references)
+TREE = "tree"
+#: the ``{k: 1, v: 1}`` index of an array of key/value pairs (attribute pattern)
+ATTRIBUTE = "attribute"
+#: the age index an archive job moves old documents by (archive pattern)
+ARCHIVE = "archive"
+#: the (reference, revision) index of a revisions collection (document versioning)
+REVISIONS = "revisions"

@@ -16,8 +16,9 @@ writes them as mongosh with its one quoting function.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from modeller.model.project import Query
@@ -460,7 +461,9 @@ class _Planner:
         if coll is None:  # an entity without documents of its own anywhere (cannot happen for a resolved entity)
             return QueryPlan(q.id, eid, [Step(coll_name, {})], per_sec=q.per_sec)
         scope = resolve_scope(ctx, res, q)
-        esr = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max, esr_key(scope))
+        esr = plan_query(
+            q, partial(res.resolve_path, eid), s.in_list_equality_max, esr_key(scope), partial(res.attribute_k, eid)
+        )
         count = self.count(coll_name)
         filt: dict[str, Any] = {}
         sel_index = 1.0  # selectivity of the predicates the chosen index bounds
@@ -491,6 +494,7 @@ class _Planner:
             elif op == "geo":
                 filt[path] = {"$geoWithin": {"$geometry": Param(logical)}}
                 selectivity[path] = s.default_range_selectivity
+        _pairs_as_elem_match(filt, q, partial(res.attribute_pair, eid))
         if text_paths:
             filt["$text"] = {"$search": Param("search")}
             selectivity["$text"] = s.default_range_selectivity
@@ -812,3 +816,16 @@ def plan_design(
 def _same(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:
     """Keys hold objects compared by identity (model objects are immutable; resolved units are replaced, not edited)."""
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _pairs_as_elem_match(filt: dict[str, Any], q: Query, pair_of: Callable[[str], tuple[str, str] | None]) -> None:
+    """Fields stored as ``{k, v}`` pairs (attribute pattern) match one pair: ``{arr: {$elemMatch: {k, v}}}``."""
+    for logical in q.filter:
+        pair = pair_of(logical)
+        if pair is None:
+            continue
+        array, key = pair
+        value = filt.pop(f"{array}.v", None)
+        if value is None or array in filt:
+            continue  # a second field of the same group: the first pair keeps the filter
+        filt[array] = {"$elemMatch": {"k": key, "v": value}}

@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, Literal, cast
 
 from modeller.model.project import Field, Query
+from modeller.rules.physical.companions import companions
 from modeller.rules.physical.design import (
     CollectionDesign,
     DenormalizedCopy,
@@ -26,10 +27,12 @@ from modeller.rules.physical.design import (
     SyncMethod,
     SyncUpdate,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
+from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.index_reasons import (
+    ARCHIVE,
+    ATTRIBUTE,
     BUCKET_SERIES,
     COMPOUND_QUERY,
     EXPIRY,
@@ -38,6 +41,7 @@ from modeller.rules.physical.index_reasons import (
     QUERY,
     REFERENCE,
     TEXT_OR_GEO,
+    TREE,
     UNIQUE,
 )
 from modeller.rules.physical.naming import collection_name, embed_field
@@ -45,6 +49,7 @@ from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.strategy import Deciders
+from modeller.rules.physical.trees import PARENT_REFS, tree_model_of
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -85,6 +90,20 @@ class Resolution:
     def rules_for(self, reason: str) -> list[str]:
         """The rule ids an index derived for ``reason`` lists (``physical.index_reasons``)."""
         return list(self.index_rules.get(reason, ()))
+
+    def attribute_pair(self, entity_id: str, path: str) -> tuple[str, str] | None:
+        """(array, key) when a logical field is stored as a ``{k, v}`` pair of an array (attribute pattern)."""
+        route = self.builder.routes.get(entity_id, {}).get(path)
+        if route is None or route.key is None:
+            return None
+        prefix = self.location.get(entity_id, ("", ""))[1]
+        array = route.path.rsplit(".", 1)[0]
+        return (f"{prefix}.{array}" if prefix else array), route.key
+
+    def attribute_k(self, entity_id: str, path: str) -> str | None:
+        """The ``k`` path of a field stored as a ``{k, v}`` pair (None: an ordinary field)."""
+        pair = self.attribute_pair(entity_id, path)
+        return None if pair is None else f"{pair[0]}.k"
 
     def resolve_path(self, entity_id: str, path: str) -> str | None:
         """Physical path (relative to the collection document) of a logical path; None = needs a join."""
@@ -152,6 +171,13 @@ class UnitResult:
     query_joins: dict[str, list[str]]
     array_paths: dict[str, set[str]]
     dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]]
+    #: revisions and archive collections beside this unit's own (``physical.companions``)
+    companions: list[CollectionDesign] = field(default_factory=list)
+
+
+def unit_companions(results: list[UnitResult]) -> list[CollectionDesign]:
+    """The companion collections of every unit, in unit order (what ``Design.companions`` holds)."""
+    return [c for unit in results for c in unit.companions]
 
 
 @dataclass(slots=True)
@@ -265,7 +291,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     if cache is not None:
         cache.rel_designs = new_rels
     database = ctx.project.database or "test"
-    design = Design(database, collections, rels, embedded)
+    design = Design(database, collections, rels, embedded, companions=unit_companions(results))
     design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
     return design, res
 
@@ -403,6 +429,9 @@ def _resolve_unit(
             coll.variants = list(entity.subtypes.variants)
         if entity.shard_key:
             coll.shard_key = [res.resolve_path(eid, k) or k for k in entity.shard_key]
+        if entity.schema_change:
+            # a shape change rolls out: the new validator only warns, and documents not migrated yet stay updatable
+            coll.validation_level, coll.validation_action = "moderate", "warn"
         collections[name] = coll
     placements: list[tuple[str, str, Placement]] = []
     _place_embedded(res, plans, embedded_in, embedded, placements, collections)
@@ -418,8 +447,12 @@ def _resolve_unit(
         coll.timeseries = _timeseries(ctx, coll, buckets)
         coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
+    companion_colls: list[CollectionDesign] = []
     for coll in collections.values():
         coll.indexes = _indexes(ctx, res, coll, buckets)
+        archive = ctx.entities[coll.root].archive
+        age = None if archive is None else res.resolve_path(coll.root, archive.age_field) or archive.age_field
+        companion_colls.extend(companions(ctx, coll, age, res.rules_for))
     return UnitResult(
         key=key,
         collections=list(collections.values()),
@@ -432,6 +465,7 @@ def _resolve_unit(
         query_joins=res.query_joins,
         array_paths=res.array_paths,
         dropped_prefixes=res.dropped_prefixes,
+        companions=companion_colls,
     )
 
 
@@ -804,6 +838,8 @@ def _indexes(
     else:
         for facts in ctx.rels_of_many[root]:
             plan = res.plans[facts.rel_id]
+            if facts.self_ref:
+                _tree_index(res, plan, add)
             node = _ref_path(res, plan, coll)
             if node is None:
                 continue
@@ -848,11 +884,38 @@ def _indexes(
                             rules=res.rules_for(LINK_ARRAY),
                         )
                     )
-    # (d) one ESR index per declared query on an entity stored here
+    # (d) one {k, v} index per group of similar fields kept as pairs (before the queries: it serves them all)
+    for pairs in coll.shape:
+        if pairs.attribute:
+            keys = [(f"{pairs.name}.k", 1), (f"{pairs.name}.v", 1)]
+            add(
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    why=f"one index serves every key of {pairs.name}: queries match a pair with $elemMatch {{k, v}}",
+                    key_reasons=[f"Equality: the key of a {pairs.name} pair", "Sort/Range: the value of that pair"],
+                    rules=res.rules_for(ATTRIBUTE),
+                )
+            )
+    # (e) one ESR index per declared query on an entity stored here
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
             _query_index(ctx, res, coll, eid, q, out, add, arrays)
-    # (e) TTL
+    # (f) the age index the archive job moves old documents by (archive pattern)
+    archive = ctx.entities[root].archive
+    if archive is not None and root not in buckets:
+        age = res.resolve_path(root, archive.age_field) or archive.age_field
+        days = archive.cold_after_s // 86_400
+        add(
+            IndexDesign(
+                keys=[(age, 1)],
+                name=default_name([(age, 1)]),
+                why=f"the archive job finds documents older than {days:,} days by {age} and moves them out",
+                key_reasons=[f"Range: {age} before the archive cut-off"],
+                rules=res.rules_for(ARCHIVE),
+            )
+        )
+    # (g) TTL
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "":
             continue
@@ -888,6 +951,23 @@ def _indexes(
                     )
                 )
     return _drop_redundant(res, coll, out)
+
+
+def _tree_index(res: Resolution, plan: RelPlan, add: Any) -> None:
+    """The index of the tree model chosen for a self-referencing relationship (ancestors, path, bounds)."""
+    model = tree_model_of(plan)
+    if model is None or model.name == PARENT_REFS:
+        return  # parent references: the reference index below serves children and parent
+    keys = list(model.index)
+    add(
+        IndexDesign(
+            keys=keys,
+            name=default_name(keys),
+            why=f"{model.reads} ({model.name}, {plan.facts.rel_id})",
+            key_reasons=[f"Equality: tree field {k} ({model.name})" for k, _ in keys],
+            rules=res.rules_for(TREE),
+        )
+    )
 
 
 def _top_fields(
@@ -958,7 +1038,9 @@ def _query_index(
 ) -> None:
     s = ctx.settings
     qid = q.id
-    plan = plan_query(q, lambda p: res.resolve_path(eid, p), s.in_list_equality_max, esr_scope(ctx, res, q))
+    plan = plan_query(
+        q, partial(res.resolve_path, eid), s.in_list_equality_max, esr_scope(ctx, res, q), partial(res.attribute_k, eid)
+    )
     res.query_plans[qid] = plan
     joins = []
     for logical in [*q.filter, *(k for k, _ in q.sort), *q.projection]:
@@ -1038,6 +1120,12 @@ def _query_index(
 def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
     """Is the related side stored with ``eid``'s documents (no second query needed)?"""
     if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
+        return True
+    if outlier_bound_of(plan) is not None:
+        return True  # the typical N are embedded in the One (outlier pattern): only outliers need a second read
+    if plan.facts.self_ref and tree_model_of(plan) is not None:
+        # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
+        # child or parent references answer children with one indexed read: no $lookup of the tree
         return True
     return bool(plan.copies)
 

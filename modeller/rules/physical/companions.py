@@ -1,0 +1,114 @@
+"""Collections that sit beside an entity's own: the prior revisions of a versioned document, the archive of
+documents past their active life.
+
+An entity declared with ``history`` keeps its current version in its collection and every prior revision in
+``<collection>_revisions`` (document versioning); one declared with ``archive`` keeps documents past the
+cut-off in ``<collection>_archive`` (or Atlas Online Archive), moved there by a scheduled job that reads the
+age index of the main collection. The companions hold no entity of their own: exporters create them, rules
+read their main collection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from modeller.rules.physical.design import CollectionDesign, IndexDesign, ShapeNode
+from modeller.rules.physical.esr import default_name
+from modeller.rules.physical.facts import Context
+from modeller.rules.physical.index_reasons import ARCHIVE, REVISIONS
+from modeller.rules.physical.naming import snake
+from modeller.rules.physical.validators import collection_validator
+
+#: the field of a current document that counts its revisions (document versioning)
+REVISION = "revision"
+
+
+def revision_node(entity_name: str) -> ShapeNode:
+    """``revision``: the number of the version a document holds (1 for the first)."""
+    return ShapeNode(
+        REVISION,
+        "int",
+        description=f"number of this {entity_name} version; prior ones are in the revisions collection "
+        "(document versioning)",
+    )
+
+
+def companions(
+    ctx: Context, coll: CollectionDesign, age_path: str | None, rules_for: Callable[[str], list[str]]
+) -> list[CollectionDesign]:
+    """The revisions and archive collections of ``coll``'s root entity (none when it declares neither)."""
+    entity = ctx.entities[coll.root]
+    out: list[CollectionDesign] = []
+    own = [node for node in coll.shape if node.name != "_id"]
+    if entity.history:
+        ref = f"{snake(entity.name)}_id"
+        id_node = ShapeNode("_id", "objectId", role="id", required=True)
+        parent = ShapeNode(
+            ref,
+            "objectId",
+            role="parent-ref",
+            required=True,
+            entity=entity.id,
+            ref_collection=coll.name,
+            description=f"the current {entity.name} this revision was replaced in",
+        )
+        shape = [id_node, parent, *(n for n in own if n.name != REVISION), _required(revision_node(entity.name))]
+        keys = [(ref, 1), (REVISION, -1)]
+        out.append(
+            _companion(
+                coll,
+                f"{coll.name}_revisions",
+                shape,
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    unique=True,
+                    why=f"the revisions of one {entity.name}, newest first (document versioning)",
+                    key_reasons=[f"Equality: revisions of one {entity.name}", "Sort: newest revision first"],
+                    rules=rules_for(REVISIONS),
+                ),
+                f"prior revisions of {entity.name} documents, written with each update (document versioning)",
+            )
+        )
+    if entity.archive is not None and age_path is not None:
+        keys = [(age_path, 1)]
+        out.append(
+            _companion(
+                coll,
+                f"{coll.name}_archive",
+                list(coll.shape),
+                IndexDesign(
+                    keys=keys,
+                    name=default_name(keys),
+                    why=f"archived {entity.name} documents are read by age (archive pattern)",
+                    key_reasons=[f"Range: {age_path} of the archived documents"],
+                    rules=rules_for(ARCHIVE),
+                ),
+                f"{entity.name} documents older than {entity.archive.cold_after_s // 86_400:,} days, moved by the "
+                "archive job (archive pattern)",
+            )
+        )
+    return out
+
+
+def _required(node: ShapeNode) -> ShapeNode:
+    return replace(node, required=True)
+
+
+def _companion(
+    main: CollectionDesign, name: str, shape: list[ShapeNode], index: IndexDesign, why: str
+) -> CollectionDesign:
+    coll = CollectionDesign(
+        name=name,
+        entities=list(main.entities[:1]),
+        shape=shape,
+        indexes=[index],
+        validator={},
+        avg_bytes=main.avg_bytes,
+        max_bytes=main.max_bytes,
+        why=why,
+        companion_of=main.name,
+    )
+    coll.validator = collection_validator(shape, None)
+    return coll
