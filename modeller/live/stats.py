@@ -23,7 +23,7 @@ from bson import Binary, Decimal128, Int64, ObjectId
 
 #: distinct values kept per field (distinct estimates, enums, reference candidates)
 VALUES_CAP = 2_000
-#: (insertion key, value) pairs kept per top-level field for the monotonic estimate
+#: documents whose top-level values are kept as (insertion key, value) pairs for the monotonic estimate
 ORDER_CAP = 5_000
 #: array lengths kept per array field (percentiles come from these)
 LENGTHS_CAP = 20_000
@@ -104,6 +104,9 @@ _NAMES = {
 }
 #: scalar types appended as they are and reduced in bulk (anything else goes through :func:`bson_type`)
 _SCALARS = frozenset(_NAMES) | {int}
+_LATE_NONE, _LATE_OIDS, _LATE_ALL = 0, 1, 2
+#: exact types the monotonic estimate takes (subclasses are checked with isinstance)
+_ORDERED = frozenset({int, float, bool, Int64, datetime.datetime, ObjectId})
 #: exact types whose values are kept (see ``_KEPT``)
 _KEPT_TYPES = frozenset({str, int, Int64, ObjectId, datetime.datetime, bool})
 
@@ -120,6 +123,7 @@ class FieldStats:
 
     __slots__ = (
         "_arrays",
+        "_late",
         "_objects",
         "_scalar_bytes",
         "bytes_total",
@@ -135,8 +139,12 @@ class FieldStats:
         "values_full",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "", top: bool = False) -> None:
         self.count = 0  # documents (or parent objects) that hold the key
+        #: which values are still counted once VALUES_CAP are kept (see ``_keep``)
+        self._late = (
+            _LATE_NONE if top and name == "_id" else _LATE_ALL if name.lower().endswith(("id", "ids")) else _LATE_OIDS
+        )
         self.nulls = 0
         self.types: Counter[str] = Counter()
         self.bytes_total = 0
@@ -173,15 +181,24 @@ class FieldStats:
             if len(self.lengths) < LENGTHS_CAP:
                 self.lengths.append(len(value))
             if self.items is None:
-                self.items = FieldStats()
+                self.items = FieldStats(self._name_for_items())
             if depth < MAX_DEPTH:
                 items = self.items
                 pending = items.pending
+                inner = depth + 1
                 for element in value:
-                    if type(element) in _SCALARS:
+                    cls = type(element)
+                    if cls in _SCALARS:
                         pending.append(element)
+                    elif cls is dict and inner < MAX_DEPTH and element.get("type") != "Point":  # as in walk
+                        items.count += 1
+                        items.types["object"] += 1
+                        items._objects += 1
+                        if items.fields is None:
+                            items.fields = {}
+                        walk(items.fields, element, inner + 1)
                     else:
-                        items.observe(element, depth + 1)
+                        items.observe(element, inner)
         else:
             self.count -= 1  # counted with the pending values
             self.pending.append(value)
@@ -207,10 +224,12 @@ class FieldStats:
     def _reduce(self, pending: list[Any]) -> None:
         types = self.types
         long_text = False
-        for cls, n in Counter(map(type, pending)).items():
+        classes = Counter(map(type, pending))
+        kept_only = classes.keys() <= _KEPT_TYPES
+        for cls, n in classes.items():
             name = _NAMES.get(cls)
             if cls is str:
-                strings = [v for v in pending if type(v) is str]
+                strings = pending if n == len(pending) else [v for v in pending if type(v) is str]
                 long_text = max(map(len, strings)) > 200
                 if all(map(str.isascii, strings)):
                     size = sum(map(len, strings))
@@ -219,7 +238,7 @@ class FieldStats:
                 self._scalar_bytes += size + 5 * n
                 types["string"] += n
             elif cls is int:
-                ints = [v for v in pending if type(v) is int]
+                ints = pending if n == len(pending) else [v for v in pending if type(v) is int]
                 small = n if min(ints) >= -_INT32 and max(ints) < _INT32 else sum(-_INT32 <= v < _INT32 for v in ints)
                 if small:
                     types["int"] += small
@@ -237,7 +256,7 @@ class FieldStats:
                         kind = bson_type(value)
                         types[kind] += 1
                         self._scalar_bytes += _scalar_size(kind, value)
-        kept = [v for v in pending if type(v) in _KEPT_TYPES]
+        kept = pending if kept_only else [v for v in pending if type(v) in _KEPT_TYPES]
         if long_text:  # long text is never an enum value or a reference
             self.values_full = True
             kept = [v for v in kept if not (type(v) is str and len(v) > 200)]
@@ -245,19 +264,38 @@ class FieldStats:
             self._keep(kept)
 
     def _keep(self, kept: list[Any]) -> None:
-        """Count the kept values: the first VALUES_CAP distinct ones."""
+        """Count the kept values: the first VALUES_CAP distinct ones.
+
+        Once VALUES_CAP are kept, only counts a reader still uses are kept up: those of possible references
+        (how many N point at each One), i.e. ObjectIds, and every value of a field named like an id; never
+        the collection's own ``_id``. A full field is no enum and its distinct count is scaled, not counted.
+        """
+        if self.values_full and self._late != _LATE_ALL:
+            kept = [v for v in kept if type(v) is ObjectId] if self._late == _LATE_OIDS else []
+            if not kept:
+                return
         values = self.values
         if len(values) + len(kept) <= VALUES_CAP:
             values.update(kept)  # C-level counting; new values in first-seen order
             return
         chunk = Counter(kept)
-        for value, n in chunk.items():
-            if value in values:
-                values[value] += n
-            elif len(values) < VALUES_CAP:
-                values[value] = n
-            else:
+        if not self.values_full:
+            room = VALUES_CAP - len(values)
+            fresh = [value for value in chunk if value not in values]
+            for value in fresh[:room]:
+                values[value] = chunk[value]
+            if len(fresh) > room:
                 self.values_full = True
+            taken = set(fresh[:room])
+        else:
+            taken = set()
+        for value in chunk.keys() & values.keys():  # values seen before this chunk (C-level intersection)
+            if value not in taken:
+                values[value] += chunk[value]
+
+    def _name_for_items(self) -> str:
+        """The elements of an array named like ids are counted like the array (``task_ids``)."""
+        return "ids" if self._late == _LATE_ALL else ""
 
     @property
     def present(self) -> int:
@@ -277,7 +315,7 @@ def walk(fields: dict[str, FieldStats], document: Mapping[str, Any], depth: int 
     for key, value in document.items():
         stats = fields.get(key)
         if stats is None:
-            stats = fields[key] = FieldStats()
+            stats = fields[key] = FieldStats(key, depth == 0)
         cls = type(value)
         if cls in _SCALARS:  # counted (``count``) when reduced
             stats.pending.append(value)
@@ -285,41 +323,118 @@ def walk(fields: dict[str, FieldStats], document: Mapping[str, Any], depth: int 
             stats.count += 1
             stats.types["object"] += 1
             stats._objects += 1
-            sub = stats.fields
-            if sub is None:
-                sub = stats.fields = {}
-            walk(sub, value, depth + 1)
+            if stats.fields is None:
+                stats.fields = {}
+            walk(stats.fields, value, depth + 1)
         else:
             stats.observe(value, depth)
 
 
+#: consecutive documents (or sub-documents) with the same keys walked as columns; shorter runs one by one
+RUN_MIN = 4
+
+
+def walk_many(fields: dict[str, FieldStats], documents: list[Any], depth: int) -> None:
+    """Count documents of one level into ``fields``: each run of documents with the same keys as columns.
+
+    A run's values are transposed (``zip``) and each column is handed over whole
+    (:func:`column`), so per key and document no Python runs; the order values
+    arrive in is the documents' order, as with :func:`walk`.
+    """
+    run: list[Any] = []
+    run_keys: tuple[str, ...] | None = None
+    for document in documents:
+        keys = tuple(document)
+        if keys != run_keys:
+            _walk_run(fields, run, run_keys, depth)
+            run, run_keys = [], keys
+        run.append(document)
+    _walk_run(fields, run, run_keys, depth)
+
+
+def _walk_run(fields: dict[str, FieldStats], run: list[Any], keys: tuple[str, ...] | None, depth: int) -> None:
+    if not run or keys is None:
+        return
+    if len(run) < RUN_MIN:
+        for document in run:
+            walk(fields, document, depth)
+        return
+    for key, values in zip(keys, zip(*[document.values() for document in run], strict=True), strict=True):
+        stats = fields.get(key)
+        if stats is None:
+            stats = fields[key] = FieldStats(key, depth == 0)
+        column(stats, values, depth)
+
+
+def column(stats: FieldStats, values: Any, depth: int) -> None:
+    """Count a column of values held at one path (as ``FieldStats.observe`` would, value by value)."""
+    classes = set(map(type, values))
+    if classes <= _SCALARS:
+        stats.pending.extend(values)
+    elif classes == {dict} and depth < MAX_DEPTH and not any(v.get("type") == "Point" for v in values):
+        n = len(values)
+        stats.count += n
+        stats.types["object"] += n
+        stats._objects += n
+        if stats.fields is None:
+            stats.fields = {}
+        walk_many(stats.fields, values, depth + 1)
+    elif classes == {list}:
+        n = len(values)
+        stats.count += n
+        stats.types["array"] += n
+        stats._arrays += n
+        room = LENGTHS_CAP - len(stats.lengths)
+        if room > 0:
+            stats.lengths.extend(itertools.islice(map(len, values), room))
+        if stats.items is None:
+            stats.items = FieldStats(stats._name_for_items())
+        if depth < MAX_DEPTH:
+            column(stats.items, list(itertools.chain.from_iterable(values)), depth + 1)
+    else:
+        pending = stats.pending
+        for value in values:
+            if type(value) in _SCALARS:
+                pending.append(value)
+            else:
+                stats.observe(value, depth)
+
+
 class CollectionStats:
-    """A collection's sample: its documents' field statistics and size (reduced when read)."""
+    """A collection's sample: its documents' field statistics and size (reduced when read).
+
+    Documents are buffered up to :data:`FLUSH_EVERY` and then walked as columns
+    (:func:`walk_many`) and reduced (``FieldStats.flush``).
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.documents = 0
         self._fields: dict[str, FieldStats] = {}
-        self._bytes = 0
-        self._walked = 0  # documents walked since the last flush
-        self._order_done = False  # every top-level field holds ORDER_CAP pairs (until a new field appears)
-        self._order_fields = 0
+        self._buffer: list[Mapping[str, Any]] = []
+        #: top-level name -> (ObjectId _id, value) pairs of the first ORDER_CAP documents (the monotonic estimate)
+        self._orders: dict[str, list[tuple[Any, Any]]] = {}
 
     def add(self, document: Mapping[str, Any]) -> None:
         """Count one document; top-level values are kept in ``_id`` order for the monotonic estimate."""
         self.documents += 1
-        fields = self._fields
-        walk(fields, document)
-        key = document.get("_id")
-        if isinstance(key, ObjectId) and not (self._order_done and len(fields) == self._order_fields):
-            # ObjectIds grow with insertion time: the order to judge "only grows" by
-            for name, value in document.items():
-                stats = fields[name]
-                if len(stats.order) < ORDER_CAP and isinstance(value, int | float | datetime.datetime | ObjectId):
-                    stats.order.append((key, value))
-        self._walked += 1
-        if self._walked >= FLUSH_EVERY:
+        if self.documents <= ORDER_CAP:
+            key = document.get("_id")
+            if isinstance(key, ObjectId):
+                self._order(key, document)
+        self._buffer.append(document)
+        if len(self._buffer) >= FLUSH_EVERY:
             self.flush()
+
+    def _order(self, key: ObjectId, document: Mapping[str, Any]) -> None:
+        """ObjectIds grow with insertion time: the order to judge "only grows" by (the first ORDER_CAP documents)."""
+        orders = self._orders
+        for name, value in document.items():
+            if type(value) in _ORDERED or isinstance(value, int | float | datetime.datetime | ObjectId):
+                pairs = orders.get(name)
+                if pairs is None:
+                    pairs = orders[name] = []
+                pairs.append((key, value))
 
     def add_all(self, documents: Iterable[Mapping[str, Any]]) -> CollectionStats:
         for document in documents:
@@ -328,14 +443,14 @@ class CollectionStats:
         return self
 
     def flush(self) -> None:
-        """Reduce what is pending (cheap when nothing is)."""
-        if not self._walked:
+        """Walk the buffered documents and reduce what is pending (cheap when nothing is)."""
+        if not self._buffer:
             return
-        self._walked = 0
-        for stats in self._fields.values():
+        buffer, self._buffer = self._buffer, []
+        walk_many(self._fields, buffer, 0)
+        for name, stats in self._fields.items():
+            stats.order = self._orders.get(name, stats.order)
             stats.flush()
-        self._order_done = all(len(stats.order) >= ORDER_CAP for stats in self._fields.values())
-        self._order_fields = len(self._fields)
 
     @property
     def fields(self) -> dict[str, FieldStats]:
