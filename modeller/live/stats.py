@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import itertools
+import operator
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -123,9 +124,12 @@ class FieldStats:
 
     __slots__ = (
         "_arrays",
+        "_cache",
         "_late",
         "_objects",
+        "_oid_bytes",
         "_scalar_bytes",
+        "_values",
         "bytes_total",
         "count",
         "fields",
@@ -135,7 +139,6 @@ class FieldStats:
         "order",
         "pending",
         "types",
-        "values",
         "values_full",
     )
 
@@ -148,7 +151,9 @@ class FieldStats:
         self.nulls = 0
         self.types: Counter[str] = Counter()
         self.bytes_total = 0
-        self.values: Counter[Any] = Counter()  # the first VALUES_CAP distinct values and how often each was seen
+        self._values: Counter[Any] = Counter()  # see ``values``
+        self._oid_bytes: Counter[bytes] | None = None  # ObjectId values by their bytes, while only those were seen
+        self._cache: Counter[Any] | None = None
         self.values_full = False  # more distinct values were seen than VALUES_CAP (later ones are not kept)
         self.lengths: list[int] = []
         self.order: list[tuple[Any, Any]] = []
@@ -230,9 +235,10 @@ class FieldStats:
             name = _NAMES.get(cls)
             if cls is str:
                 strings = pending if n == len(pending) else [v for v in pending if type(v) is str]
-                long_text = max(map(len, strings)) > 200
+                lengths = list(map(len, strings))
+                long_text = max(lengths) > 200
                 if all(map(str.isascii, strings)):
-                    size = sum(map(len, strings))
+                    size = sum(lengths)
                 else:
                     size = sum(len(v.encode("utf-8", "surrogatepass")) for v in strings)
                 self._scalar_bytes += size + 5 * n
@@ -256,25 +262,43 @@ class FieldStats:
                         kind = bson_type(value)
                         types[kind] += 1
                         self._scalar_bytes += _scalar_size(kind, value)
-        kept = pending if kept_only else [v for v in pending if type(v) in _KEPT_TYPES]
         if long_text:  # long text is never an enum value or a reference
             self.values_full = True
+        if self.values_full and self._late != _LATE_ALL:  # only ObjectIds are still counted (see ``_keep``)
+            oids = classes.get(ObjectId, 0) if self._late == _LATE_OIDS else 0
+            kept = [] if not oids else pending if oids == len(pending) else [v for v in pending if type(v) is ObjectId]
+        elif kept_only:
+            kept = pending
+        elif classes.keys() & _KEPT_TYPES:
+            kept = [v for v in pending if type(v) in _KEPT_TYPES]
+        else:
+            kept = []
+        if long_text:
             kept = [v for v in kept if not (type(v) is str and len(v) > 200)]
         if kept:
-            self._keep(kept)
+            self._keep(kept, len(kept) == classes.get(ObjectId, 0))
 
-    def _keep(self, kept: list[Any]) -> None:
+    def _keep(self, kept: list[Any], only_oids: bool) -> None:
         """Count the kept values: the first VALUES_CAP distinct ones.
 
         Once VALUES_CAP are kept, only counts a reader still uses are kept up: those of possible references
         (how many N point at each One), i.e. ObjectIds, and every value of a field named like an id; never
         the collection's own ``_id``. A full field is no enum and its distinct count is scaled, not counted.
+        While a field has held only ObjectIds they are counted by their 12 bytes (hashed in C; an ObjectId
+        hashes in Python) and turned back into ObjectIds when ``values`` is read.
         """
-        if self.values_full and self._late != _LATE_ALL:
-            kept = [v for v in kept if type(v) is ObjectId] if self._late == _LATE_OIDS else []
-            if not kept:
-                return
-        values = self.values
+        self._cache = None
+        if only_oids and not self._values:
+            if self._oid_bytes is None:
+                self._oid_bytes = Counter()
+            self._count(self._oid_bytes, list(map(_OID_BYTES, kept)))
+            return
+        if self._oid_bytes:  # another type after ObjectIds: count by value from now on
+            self._values = Counter({ObjectId(raw): n for raw, n in self._oid_bytes.items()})
+        self._oid_bytes = None
+        self._count(self._values, kept)
+
+    def _count(self, values: Counter[Any], kept: list[Any]) -> None:
         if len(values) + len(kept) <= VALUES_CAP:
             values.update(kept)  # C-level counting; new values in first-seen order
             return
@@ -292,6 +316,15 @@ class FieldStats:
         for value in chunk.keys() & values.keys():  # values seen before this chunk (C-level intersection)
             if value not in taken:
                 values[value] += chunk[value]
+
+    @property
+    def values(self) -> Counter[Any]:
+        """The first VALUES_CAP distinct values and how often each was seen (ObjectId, str, int, date, bool)."""
+        if self._oid_bytes is None:
+            return self._values
+        if self._cache is None:
+            self._cache = Counter({ObjectId(raw): n for raw, n in self._oid_bytes.items()})
+        return self._cache
 
     def _name_for_items(self) -> str:
         """The elements of an array named like ids are counted like the array (``task_ids``)."""
@@ -330,6 +363,8 @@ def walk(fields: dict[str, FieldStats], document: Mapping[str, Any], depth: int 
             stats.observe(value, depth)
 
 
+_VALUES = operator.methodcaller("values")
+_OID_BYTES = operator.attrgetter("_ObjectId__id")
 #: consecutive documents (or sub-documents) with the same keys walked as columns; shorter runs one by one
 RUN_MIN = 4
 
@@ -359,11 +394,16 @@ def _walk_run(fields: dict[str, FieldStats], run: list[Any], keys: tuple[str, ..
         for document in run:
             walk(fields, document, depth)
         return
-    for key, values in zip(keys, zip(*[document.values() for document in run], strict=True), strict=True):
+    for key, values in zip(keys, zip(*map(_VALUES, run), strict=True), strict=True):
         stats = fields.get(key)
         if stats is None:
             stats = fields[key] = FieldStats(key, depth == 0)
         column(stats, values, depth)
+
+
+def _any_point(values: Any) -> bool:
+    """Is any of these sub-documents a GeoJSON point (two keys: checked only where some has two)?"""
+    return 2 in set(map(len, values)) and any(v.get("type") == "Point" for v in values)
 
 
 def column(stats: FieldStats, values: Any, depth: int) -> None:
@@ -371,7 +411,7 @@ def column(stats: FieldStats, values: Any, depth: int) -> None:
     classes = set(map(type, values))
     if classes <= _SCALARS:
         stats.pending.extend(values)
-    elif classes == {dict} and depth < MAX_DEPTH and not any(v.get("type") == "Point" for v in values):
+    elif classes == {dict} and depth < MAX_DEPTH and not _any_point(values):
         n = len(values)
         stats.count += n
         stats.types["object"] += n
