@@ -185,13 +185,16 @@ def run() -> list[dict[str, Any]]:
             "target": round(min(others) / len(docs) * 1e6, 2) if others else None,  # ahead of the fastest other
         }
     )
-    rows.append(
-        {"name": "infer.modeller.build_project", "value": round(build * 1000, 1), "unit": "ms", "target": None}
-    )
+    rows.append({"name": "infer.modeller.build_project", "value": round(build * 1000, 1), "unit": "ms", "target": None})
     for name, seconds in per_doc.items():
         if name != "modeller":
             rows.append(
-                {"name": f"infer.ratio.modeller_vs_{name}", "value": round(seconds / collect, 2), "unit": "x", "target": None}
+                {
+                    "name": f"infer.ratio.modeller_vs_{name}",
+                    "value": round(seconds / collect, 2),
+                    "unit": "x",
+                    "target": None,
+                }
             )
     if not others:
         print("bench_infer: run scripts/setup-bench-deps.sh to compare with mongodb-schema and pymongo-schema")
