@@ -50,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=_seconds, default=None, metavar="S", help="seconds to wait for the server (5)"
     )
+    parser.add_argument(
+        "--workload",
+        action="store_true",
+        help="also read $indexStats and the profiler (system.profile) into declared queries marked observed",
+    )
     parser.add_argument("--name", metavar="NAME", help="the project's name (default: the database or first file)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the project here instead of standard output")
 
@@ -60,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from modeller.live.infer import infer_project
     from modeller.live.schema_input import SchemaCollection
     from modeller.live.source import DEFAULT_SAMPLE, DEFAULT_TIMEOUT_S, Source, is_uri, redact
+    from modeller.live.workload import Workload, add_queries
     from modeller.model.checks import check_project
     from modeller.model.names import check_database_name
     from modeller.model.text import neutralize, shown
@@ -67,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from modeller.persistence.save import save_text
 
     uris = [s for s in args.sources if is_uri(s)]
+    workload: Workload | None = None
     schemas: list[SchemaCollection] = []
     size = args.sample or DEFAULT_SAMPLE
     try:
@@ -82,11 +89,14 @@ def run(args: argparse.Namespace) -> int:
             names = [n.strip() for n in (args.collections or "").split(",") if n.strip()] or None
             with Source(uris[0], args.timeout or DEFAULT_TIMEOUT_S) as source:
                 say_warnings(source)
+                if args.workload:  # before sampling: the profiler would record our own reads
+                    listed = names or [c["name"] for c in source.collections(args.db)]
+                    workload = source.read_workload(args.db, listed)
                 samples, known = source.sample_database(args.db, names, size, _progress)
             name, database = args.name or args.db, args.db
         else:
-            if args.db or args.collections or args.timeout:
-                return fail("--db, --collections and --timeout go with a connection string (mongodb://...)")
+            if args.db or args.collections or args.timeout or args.workload:
+                return fail("--db, --collections, --timeout and --workload go with a connection string (mongodb://...)")
             from modeller.live.files import read_inputs
 
             paths = [Path(p) for p in args.sources]
@@ -100,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             known_ids=known,
             schemas=schemas,
         )
+        if workload is not None:
+            project = add_queries(project, workload)
     except LiveError as exc:
         return fail(str(exc))
     problems = check_project(project)

@@ -24,6 +24,7 @@ from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
 from modeller.live.stats import CollectionStats
+from modeller.live.workload import PROFILE_LIMIT, ObservedQuery, Workload, from_index_stats, from_profile, merge
 from modeller.model.text import hide_secret_options, shown
 from modeller.rules.physical.design import Design
 
@@ -240,6 +241,36 @@ class Source:
                 observed = replace(observed, indexes=indexes, failing=failing)
             found[name] = observed
         return DatabaseState(database, found)
+
+    def read_workload(self, database: str, names: Sequence[str]) -> Workload:
+        """``$indexStats`` of each collection and the profiler's entries, as observed queries.
+
+        A server without either (or without the privilege) gives a note, not an error: the workload is extra.
+        """
+        import datetime
+
+        workload = Workload()
+        db = self.client[database]
+        entries: list[Mapping[str, Any]] = []
+        try:
+            with self._errors(f"reading the profiler of {shown(repr(database), 80)}"):
+                level = db.command("profile", -1).get("was", 0)
+                entries = list(db["system.profile"].find({}).sort("$natural", -1).limit(PROFILE_LIMIT))
+            if not entries:
+                workload.notes.append(f"the profiler is {'on' if level else 'off'} and holds no queries")
+        except LiveError as exc:
+            workload.notes.append(f"no profiler entries read ({exc})"[:300])
+        used: list[ObservedQuery] = []
+        now = datetime.datetime.now(datetime.UTC)
+        for name in names:
+            try:
+                with self._errors(f"reading $indexStats of {shown(repr(name), 80)}"):
+                    stats = list(db[name].aggregate([{"$indexStats": {}}]))
+                used += from_index_stats(name, stats, now)
+            except LiveError as exc:
+                workload.notes.append(f"no index use read for {shown(repr(name), 80)} ({exc})"[:300])
+        workload.queries = merge(from_profile(entries, database), used)
+        return workload
 
     def lookup_references(self, database: str, samples: list[CollectionSample]) -> dict[str, set[Any]]:
         """For each collection, which of the others' candidate values are its ``_id`` s."""
