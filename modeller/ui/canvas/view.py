@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QLineF, QMimeData, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
@@ -172,7 +172,7 @@ class CanvasView(QGraphicsView):
         if mime.hasFormat(TEMPLATE_MIME):
             key = bytes(mime.data(TEMPLATE_MIME).data()).decode("utf-8")
             if key in TEMPLATE_KEYS:
-                self.add_template(key, self.mapToScene(event.position().toPoint()))
+                self.drop_template(key, event.position().toPoint())
                 event.acceptProposedAction()
                 return
         path = project_file_in(mime)
@@ -182,8 +182,39 @@ class CanvasView(QGraphicsView):
             return
         super().dropEvent(event)
 
-    def add_template(self, key: str, at: QPointF | None = None) -> str:
-        """Add a palette item with its top-left corner near ``at`` (view centre by default); returns its id."""
+    def drop_template(self, key: str, pointer: QPoint) -> str:
+        """A palette drop: the new card's top-left corner lands exactly under ``pointer`` (a viewport point).
+
+        The view must not scroll while the card is added: the scene rect is
+        widened first to hold everything visible, so the new item cannot grow
+        it, and any scroll Qt still makes is taken back.
+        """
+        at = self.mapToScene(pointer)
+        self.hold_still()
+        entity_id = self.add_template(key, at, snap=False)
+        self.pin(at, pointer)
+        return entity_id
+
+    def hold_still(self) -> None:
+        """Fix the scene rect to cover what is on screen and the content with room around it."""
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.setSceneRect(self.sceneRect().united(visible.adjusted(-2000, -2000, 2000, 2000)))
+        self.grow_scene_rect()
+
+    def pin(self, scene_point: QPointF, pointer: QPoint) -> None:
+        """Scroll so ``scene_point`` shows at viewport point ``pointer`` again."""
+        delta = self.mapFromScene(scene_point) - pointer
+        if delta.isNull():
+            return
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + delta.x())
+        v.setValue(v.value() + delta.y())
+
+    def add_template(self, key: str, at: QPointF | None = None, snap: bool = True) -> str:
+        """Add a palette item with its top-left corner at ``at`` (near the view centre by default); returns its id.
+
+        ``snap`` rounds the spot to the grid (a drop does not: the card goes where the pointer is).
+        """
         document = self.canvas.document
         if at is None:
             at = self.mapToScene(self.viewport().rect().center()) - QPointF(85, 40)
@@ -193,8 +224,10 @@ class CanvasView(QGraphicsView):
                 for item in self.canvas.entity_items.values()
             ):
                 at += QPointF(40, 40)
-        grid = self.canvas.style.grid
-        x, y = round(at.x() / grid) * grid, round(at.y() / grid) * grid
+        grid = self.canvas.style.grid if snap else 0.0
+        x, y = (
+            (round(at.x() / grid) * grid, round(at.y() / grid) * grid) if grid else (round(at.x(), 1), round(at.y(), 1))
+        )
         name = document.unique_entity_name(default_name(key))
         entity = make_entity(key, document.unique_id(name), name)
         document.push(AddEntityCommand(document, entity, Position(x=x, y=y)))
