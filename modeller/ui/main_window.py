@@ -233,6 +233,17 @@ class MainWindow(QMainWindow):
         self.add_entity_action = self._action(
             "Add &Entity", lambda: self.view.add_template("entity"), "Ctrl+E", "Add an entity at the centre", "entity"
         )
+        self.rename_action = self._action(
+            "&Rename", self._rename_selected, "F2", "Rename the selected card in place", None, True
+        )
+        self.add_field_action = self._action(
+            "Add &Field",
+            self._add_field_to_selected,
+            "Ctrl+Shift+F",
+            "Add a field to the selected card (Enter on a selected card does the same)",
+            None,
+            True,
+        )
         self.add_query_action = self._action(
             "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
         )
@@ -290,6 +301,7 @@ class MainWindow(QMainWindow):
         )
         edit.addSeparator()
         edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
+        edit.addActions([self.rename_action, self.add_field_action])
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         view.addSeparator()
@@ -462,6 +474,20 @@ class MainWindow(QMainWindow):
         )
         if command is not None:
             self.document.push(command)
+
+    def _single_selected_entity(self) -> str | None:
+        ids = self.scene.selected_entity_ids()
+        return ids[0] if len(ids) == 1 else None
+
+    def _rename_selected(self) -> None:
+        entity_id = self._single_selected_entity()
+        if entity_id is not None:
+            self.view.rename_card(entity_id)
+
+    def _add_field_to_selected(self) -> None:
+        entity_id = self._single_selected_entity()
+        if entity_id is not None:
+            self.view.add_field_on_card(entity_id)
 
     def select_all(self) -> None:
         for item in self.scene.items():

@@ -19,10 +19,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from modeller.model import Position
+from modeller.model.vocabulary import FIELD_TYPES
+from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
+from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.legend import LegendWidget
 from modeller.ui.canvas.scene import CanvasScene
-from modeller.ui.commands.entity import AddEntityCommand
+from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
+from modeller.ui.edits import EditRefused
 from modeller.ui.templates import TEMPLATE_KEYS, default_name, make_entity
 
 #: MIME type of a palette drag: the template key as UTF-8
@@ -60,6 +64,8 @@ class CanvasView(QGraphicsView):
         self.show_grid = True
         self._pan: PanInteraction | None = None
         self._space = False
+        #: the open in-place editor (rename or add field), if any
+        self.inline_editor: InlineEditor | None = None
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         self._place_legend()
@@ -112,8 +118,81 @@ class CanvasView(QGraphicsView):
             return
         super().wheelEvent(event)
 
+    # ------------------------------------------------------------ editing on the card
+    def rename_card(self, entity_id: str) -> InlineEditor | None:
+        """Open the name box over the card's title (double-click, F2); Enter renames as one undo entry."""
+        item = self.canvas.entity_items.get(entity_id)
+        entity = self.canvas.document.entity(entity_id)
+        if item is None or entity is None:
+            return None
+        document = self.canvas.document
+
+        def commit(name: str, _type: str | None) -> str | None:
+            try:
+                command = rename_entity_command(document, entity_id, name)
+            except EditRefused as err:
+                return str(err)
+            if command is not None:
+                document.push(command)
+            return None
+
+        return self._open_editor(item, item.title_rect(), InlineEditor(self.viewport(), commit, entity.name))
+
+    def add_field_on_card(self, entity_id: str) -> InlineEditor | None:
+        """Open a name and type row under the card (Enter on a selected card, "Add field" in its menu)."""
+        item = self.canvas.entity_items.get(entity_id)
+        entity = self.canvas.document.entity(entity_id)
+        if item is None or entity is None:
+            return None
+        document = self.canvas.document
+        taken = {f.name for f in entity.fields}
+        n = 1
+        while f"field{n}" in taken:
+            n += 1
+
+        def commit(name: str, type_: str | None) -> str | None:
+            try:
+                document.push(add_field_command(document, entity_id, name, type_ or "string"))
+            except EditRefused as err:
+                return str(err)
+            return None
+
+        editor = InlineEditor(self.viewport(), commit, f"field{n}", FIELD_TYPES, "string", "field name")
+        return self._open_editor(item, item.footer_rect(), editor)
+
+    def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
+        if self.inline_editor is not None:
+            self.inline_editor.cancel()
+        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), 20, 20)
+        rect = self.mapFromScene(item.mapRectToScene(local)).boundingRect()
+        self.inline_editor = editor
+        editor.closed.connect(lambda: self._editor_closed(editor))
+        editor.open_at(rect)
+        return editor
+
+    def _editor_closed(self, editor: InlineEditor) -> None:
+        if self.inline_editor is editor:
+            self.inline_editor = None
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            item = self.canvas.entity_item_at(self.mapToScene(event.position().toPoint()))
+            if item is not None:
+                self.canvas.select_only(entity_ids=[item.entity_id])
+                self.rename_card(item.entity_id)
+                event.accept()
+                return
+        super().mouseDoubleClickEvent(event)
+
     # ------------------------------------------------------------ pan
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            selected = self.canvas.selected_entity_ids()
+            if len(selected) == 1 and not self.canvas.selected_relationship_ids():
+                self.add_field_on_card(selected[0])
+                event.accept()
+                return
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)

@@ -176,6 +176,17 @@ class EntityItem(QGraphicsItem):
     def scene_rect(self) -> QRectF:
         return self._rect.translated(self.pos())
 
+    def title_rect(self) -> QRectF:
+        """Where the name is drawn (the in-place rename box covers it)."""
+        style = self._style
+        return QRectF(
+            style.padding - 4, 2, self._rect.width() - 2 * style.padding + 8, style.title_metrics.height() + 6
+        )
+
+    def footer_rect(self) -> QRectF:
+        """Just below the card: where the inline "Add field" row opens."""
+        return QRectF(0, self._rect.bottom() + 2, self._rect.width(), self._style.row_height + 10)
+
     def handle_center(self) -> QPointF:
         return QPointF(self._rect.right(), self._style.header_height / 2)
 
