@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 from modeller.ui.main_window import MainWindow
 
 from .conftest import sample
-from .helpers import drop_from_palette
+from .helpers import body_point, drag, drop_from_palette, handle_point
 
 
 def card_corner(window: MainWindow, entity_id: str) -> QPoint:
@@ -116,3 +116,24 @@ def test_enter_on_a_selected_card_adds_a_field_with_its_type(window: MainWindow,
     assert "already has a field 'born'" in editor.error_text()
     QTest.keyClick(editor.name, Qt.Key.Key_Escape)
     assert stack.count() == count + 1
+
+
+def test_connecting_from_the_handle_never_draws_a_rubber_band(window: MainWindow) -> None:
+    drop_from_palette(window, 0, QPoint(150, 150))
+    drop_from_palette(window, 0, QPoint(600, 400))
+    window.scene.clearSelection()
+    bands = []
+    window.view.rubberBandChanged.connect(lambda rect, *_: bands.append(rect) if not rect.isNull() else None)
+    # cancelled on empty canvas: nothing selected, no band drawn across the cards
+    drag(window, handle_point(window, "entity"), QPoint(900, 700))
+    assert window.scene.selectedItems() == []
+    assert bands == []
+    # finished on a card: only the new relationship is selected, no card
+    drag(window, handle_point(window, "entity"), body_point(window, "entity_2"))
+    assert [r.id for r in window.document.project.relationships] == ["entity_entity_2"]
+    assert window.scene.selected_entity_ids() == []
+    assert window.scene.selected_relationship_ids() == ["entity_entity_2"]
+    assert bands == []
+    # a press on empty canvas still starts the rubber band (the check above can fail)
+    drag(window, QPoint(100, 100), QPoint(1000, 750))
+    assert bands and set(window.scene.selected_entity_ids()) == {"entity", "entity_2"}

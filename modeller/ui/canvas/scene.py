@@ -73,7 +73,9 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if not self.interaction.mouse_press(event):
+        if self.interaction.mouse_press(event):
+            event.accept()  # consumed (a connect gesture): the view must not start a rubber band
+        else:
             super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
