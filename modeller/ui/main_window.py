@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -30,6 +30,7 @@ from modeller.model import Position, Project
 from modeller.model.text import shown
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
+from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
@@ -126,6 +127,17 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_status_bar()
         self.palette_panel.add_requested.connect(lambda key: self.view.add_template(key))
+        self.view.menus = CanvasMenus(
+            self.view,
+            MenuHooks(
+                duplicate=self.duplicate,
+                paste=self.paste,
+                can_paste=self.can_paste,
+                add_query=self.add_query_on,
+                show_preview=self.show_in_preview,
+                notify=lambda message: self.notify(message, 6000),
+            ),
+        )
         self.scene.selectionChanged.connect(self._selection_changed)
         self.scene.relationship_created.connect(self._relationship_created)
         self.view.file_dropped.connect(self.open_path)
@@ -219,7 +231,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setIcon(icon("redo"))
         self.cut_action = self._action("Cu&t", self.cut, K.Cut, "Copy and delete the selected cards", None, True)
         self.copy_action = self._action("&Copy", self.copy, K.Copy, "Copy the selected cards", "copy", True)
-        self.paste_action = self._action("&Paste", self.paste, K.Paste, "Paste copied cards", "paste", True)
+        self.paste_action = self._action("&Paste", lambda: self.paste(), K.Paste, "Paste copied cards", "paste", True)
         self.duplicate_action = self._action(
             "&Duplicate", self.duplicate, "Ctrl+D", "Copy and paste the selection at once", "duplicate", True
         )
@@ -475,6 +487,19 @@ class MainWindow(QMainWindow):
         if command is not None:
             self.document.push(command)
 
+    def add_query_on(self, entity_id: str) -> None:
+        """A new query on ``entity_id`` (one undo entry), shown in the Queries dock."""
+        self.queries.current_entity = entity_id
+        self.queries.add_query()
+        self.docks["queries"].show()
+        self.docks["queries"].raise_()
+
+    def show_in_preview(self, entity_id: str) -> None:
+        """The documents of the collection holding ``entity_id`` in the Preview dock."""
+        self.docks["preview"].show()
+        self.docks["preview"].raise_()
+        self.preview.show_entity(entity_id)
+
     def _single_selected_entity(self) -> str | None:
         ids = self.scene.selected_entity_ids()
         return ids[0] if len(ids) == 1 else None
@@ -510,16 +535,27 @@ class MainWindow(QMainWindow):
         if self.copy():
             self.delete_selection()
 
-    def paste(self) -> None:
+    def can_paste(self) -> bool:
+        mime = QApplication.clipboard().mimeData()
+        return mime is not None and (mime.hasFormat(FRAGMENT_MIME) or mime.hasText())
+
+    def paste(self, at: QPointF | None = None) -> None:
+        """Paste copied cards, shifted a step further each time, or with their top-left card at ``at``."""
         mime = QApplication.clipboard().mimeData()
         if mime is None:
             return
         raw = bytes(mime.data(FRAGMENT_MIME).data()).decode("utf-8") if mime.hasFormat(FRAGMENT_MIME) else mime.text()
         try:
             data = json.loads(raw)
-            self._paste_count += 1
-            offset = 40.0 * self._paste_count
-            command = paste_command(self.document, data, (offset, offset))
+            if at is None:
+                self._paste_count += 1
+                offset = (40.0 * self._paste_count, 40.0 * self._paste_count)
+            else:
+                spots = [Position.model_validate(v) for v in dict(data.get("layout") or {}).values()]
+                left = min((p.x for p in spots), default=0.0)
+                top = min((p.y for p in spots), default=0.0)
+                offset = (round(at.x() - left, 1), round(at.y() - top, 1))
+            command = paste_command(self.document, data, offset)
         except (ValueError, TypeError, AttributeError) as err:
             self.notify(f"Nothing to paste: the clipboard holds no Modeller cards ({shown(err)})", 5000)
             return

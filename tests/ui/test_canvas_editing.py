@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMenu
 
 from modeller.ui.main_window import MainWindow
 
@@ -137,3 +139,158 @@ def test_connecting_from_the_handle_never_draws_a_rubber_band(window: MainWindow
     # a press on empty canvas still starts the rubber band (the check above can fail)
     drag(window, QPoint(100, 100), QPoint(1000, 750))
     assert bands and set(window.scene.selected_entity_ids()) == {"entity", "entity_2"}
+
+
+# ---------------------------------------------------------------- context menus
+def action(menu: QMenu, path: str) -> QAction:
+    """The menu entry at ``path`` ("Set Strategy/embed"), matched on its text without & and shortcut."""
+    head, _, rest = path.partition("/")
+    for entry in menu.actions():
+        text = entry.text().replace("&", "").split("\t")[0]
+        if text == head:
+            if rest:
+                sub = entry.menu()
+                assert sub is not None, path
+                return action(sub, rest)
+            return entry
+    raise AssertionError(f"no entry {path!r} in {[a.text() for a in menu.actions()]}")
+
+
+def card_center(window: MainWindow, entity_id: str) -> QPointF:
+    return window.scene.entity_items[entity_id].scene_rect().center()
+
+
+def one_undoable(window: MainWindow, trigger, check) -> None:
+    """``trigger`` adds exactly one undo entry, ``check`` holds after it and not after undo."""
+    stack = window.document.undo_stack
+    before, index = window.document.project, stack.index()
+    trigger()
+    assert stack.index() == index + 1, stack.undoText()
+    assert check(window.document.project), stack.undoText()
+    stack.undo()
+    assert window.document.project == before
+    stack.redo()
+    assert check(window.document.project)
+    stack.undo()
+
+
+def test_card_menu_actions_each_do_one_undoable_thing(window: MainWindow, qtbot) -> None:
+    assert window.open_path(sample("blog"), ask=False)
+    names = {e.name: e.id for e in window.document.project.entities}
+    post, author = names["Post"], names["User"]
+    menus = window.view.menus
+    menu = menus.menu_at(card_center(window, post))
+    assert window.scene.selected_entity_ids() == [post]
+    rels = len(window.document.project.relationships)
+    one_undoable(
+        window,
+        action(menu, "Connect to/User").trigger,
+        lambda p: (
+            len(p.relationships) == rels + 1 and (p.relationships[-1].one, p.relationships[-1].many) == (post, author)
+        ),
+    )
+    menu = menus.menu_at(card_center(window, post))
+    count = len(window.document.project.entities)
+    one_undoable(window, action(menu, "Duplicate").trigger, lambda p: len(p.entities) == count + 1)
+    window.scene.select_only(entity_ids=[author])
+    menu = menus.menu_at(card_center(window, post))  # right-click on an unselected card selects it
+    one_undoable(window, action(menu, "Delete").trigger, lambda p: post not in {e.id for e in p.entities})
+    menu = menus.menu_at(card_center(window, post))
+    queries = len(window.document.project.queries)
+    one_undoable(
+        window,
+        action(menu, "Add Query on This Entity").trigger,
+        lambda p: len(p.queries) == queries + 1 and p.queries[-1].entity == post,
+    )
+    # rename and add field open the editors on the card; the edit itself is one command
+    menu = menus.menu_at(card_center(window, post))
+    action(menu, "Rename").trigger()
+    editor = window.view.inline_editor
+    assert editor is not None and editor.name.text() == "Post"
+    one_undoable(
+        window,
+        lambda: (editor.name.setText("Article"), QTest.keyClick(editor.name, Qt.Key.Key_Return)),
+        lambda p: any(e.name == "Article" for e in p.entities),
+    )
+    menu = menus.menu_at(card_center(window, post))
+    action(menu, "Add Field").trigger()
+    editor = window.view.inline_editor
+    assert editor is not None and editor.type is not None
+    fields = len(window.document.entity(post).fields)
+    one_undoable(
+        window,
+        lambda: (editor.name.setText("subtitle"), QTest.keyClick(editor.name, Qt.Key.Key_Return)),
+        lambda p: [f.name for f in next(e for e in p.entities if e.id == post).fields][fields:] == ["subtitle"],
+    )
+    # show in preview changes nothing in the project
+    menu = menus.menu_at(card_center(window, post))
+    count = window.document.undo_stack.count()
+    action(menu, "Show in Preview").trigger()
+    assert window.document.undo_stack.count() == count
+    assert not window.docks["preview"].isHidden()
+
+
+def test_line_menu_sets_cardinality_and_strategy_and_deletes(window: MainWindow) -> None:
+    assert window.open_path(sample("blog"), ask=False)
+    rel = window.document.project.relationships[0]
+    item = window.scene.relationship_items[rel.id]
+    at = item.mapToScene(item.chord.center()) if item.chord is not None else item.sceneBoundingRect().center()
+    menus = window.view.menus
+    menu = menus.menu_at(at)
+    assert window.scene.selected_relationship_ids() == [rel.id]
+    assert action(menu, f"Set Cardinality/{rel.cardinality}").isChecked()
+    other = "one-to-few" if rel.cardinality != "one-to-few" else "one-to-many"
+    one_undoable(
+        window,
+        action(menu, f"Set Cardinality/{other}").trigger,
+        lambda p: next(r for r in p.relationships if r.id == rel.id).cardinality == other,
+    )
+    strategy = "parent-ref" if rel.strategy != "parent-ref" else "child-refs"
+    menu = menus.menu_at(at)
+    one_undoable(
+        window,
+        action(menu, f"Set Strategy/{strategy}").trigger,
+        lambda p: next(r for r in p.relationships if r.id == rel.id).strategy == strategy,
+    )
+    menu = menus.menu_at(at)
+    one_undoable(window, action(menu, "Delete").trigger, lambda p: rel.id not in {r.id for r in p.relationships})
+
+
+def test_empty_canvas_menu_adds_here_pastes_here_and_fits(window: MainWindow) -> None:
+    assert window.open_path(sample("blog"), ask=False)
+    empty = window.scene.content_rect().bottomRight() + QPointF(300, 300)
+    menus = window.view.menus
+    menu = menus.menu_at(empty)
+    assert window.scene.selectedItems() == []
+    count = len(window.document.project.entities)
+
+    def added_at(p) -> bool:
+        new = p.entities[-1]
+        spot = p.layout[new.id]
+        return len(p.entities) == count + 1 and (spot.x, spot.y) == (round(empty.x(), 1), round(empty.y(), 1))
+
+    one_undoable(window, action(menu, "Add Entity Here").trigger, added_at)
+    post = window.document.project.entities[0].id
+    window.scene.select_only(entity_ids=[post])
+    assert window.copy()
+    menu = menus.menu_at(empty)
+    assert action(menu, "Paste Here").isEnabled()
+    one_undoable(window, action(menu, "Paste Here").trigger, added_at)
+    window.view.set_zoom(3.0)
+    count = window.document.undo_stack.count()
+    action(menus.menu_at(empty), "Fit to Window").trigger()
+    assert window.view.zoom() < 3.0 and window.document.undo_stack.count() == count
+
+
+def test_a_right_click_on_the_canvas_opens_the_menu_of_what_is_under_it(window: MainWindow, monkeypatch) -> None:
+    assert window.open_path(sample("blog"), ask=False)
+    shown: list[list[str]] = []
+    monkeypatch.setattr(
+        window.view, "popup", lambda menu, _at: shown.append([a.text().split("\t")[0] for a in menu.actions()])
+    )
+    for at in (card_center(window, "post"), window.scene.content_rect().bottomRight() + QPointF(200, 200)):
+        point = window.view.mapFromScene(at)
+        event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, window.view.viewport().mapToGlobal(point))
+        QApplication.sendEvent(window.view.viewport(), event)
+    assert "&Rename" in shown[0] and "&Connect to" in shown[0]
+    assert shown[1][0] == "Add &Entity Here"

@@ -19,7 +19,7 @@ from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
-from modeller.ui.commands.relationship import describe
+from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
 
@@ -90,6 +90,14 @@ class CanvasScene(QGraphicsScene):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.interaction.key_press(event):
             super().keyPressEvent(event)
+
+    def connect_entities(self, one: str, many: str) -> str:
+        """Add a one-to-many relationship (one undo entry), select it and say so; returns its id."""
+        command = connect_command(self.document, one, many)
+        self.document.push(command)
+        self.select_only(rel_ids=[command.rel.id])
+        self.relationship_created.emit(command.rel.id)
+        return command.rel.id
 
     # ------------------------------------------------------------ queries
     def entity_item_at(self, pos: QPointF) -> EntityItem | None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
+    QContextMenuEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
@@ -16,7 +18,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMenu, QWidget
 
 from modeller.model import Position
 from modeller.model.vocabulary import FIELD_TYPES
@@ -28,6 +30,9 @@ from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
 from modeller.ui.edits import EditRefused
 from modeller.ui.templates import TEMPLATE_KEYS, default_name, make_entity
+
+if TYPE_CHECKING:
+    from modeller.ui.canvas.menus import CanvasMenus
 
 #: MIME type of a palette drag: the template key as UTF-8
 TEMPLATE_MIME = "application/x-modeller-template"
@@ -66,6 +71,8 @@ class CanvasView(QGraphicsView):
         self._space = False
         #: the open in-place editor (rename or add field), if any
         self.inline_editor: InlineEditor | None = None
+        #: right-click menus (the window sets them up with what lives outside the canvas)
+        self.menus: CanvasMenus | None = None
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         self._place_legend()
@@ -174,6 +181,19 @@ class CanvasView(QGraphicsView):
         if self.inline_editor is editor:
             self.inline_editor = None
             self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if self.menus is None:
+            super().contextMenuEvent(event)
+            return
+        menu = self.menus.menu_at(self.mapToScene(event.pos()))
+        self.popup(menu, event.globalPos())
+        menu.deleteLater()
+        event.accept()
+
+    def popup(self, menu: QMenu, at: QPoint) -> None:
+        """Run ``menu`` at screen point ``at`` until it closes."""
+        menu.exec(at)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
