@@ -160,6 +160,7 @@ class EntityItem(QGraphicsItem):
         if entity.description:
             tip.append(entity.description)
         tip.append("Drag to move · drag the blue handle to another card to connect")
+        tip.append("Double-click or F2 renames · Enter adds a field · right-click for more")
         self.setToolTip("\n".join(tip))
         self.update()
 
