@@ -277,6 +277,20 @@ class MainWindow(QMainWindow):
             "Arrange the cards (Graphviz dot, or the built-in layout)",
             "layout",
         )
+        self.diagram_view_action = self._action(
+            "&Entities", lambda: self.set_documents_view(False), "Ctrl+1", "Show entities and relationships"
+        )
+        self.documents_view_action = self._action(
+            "&Documents",
+            lambda: self.set_documents_view(True),
+            "Ctrl+2",
+            "Show collections as stored: embedded entities inside their parent, references, copies, sizes",
+        )
+        self.view_group = QActionGroup(self)
+        for action in (self.diagram_view_action, self.documents_view_action):
+            action.setCheckable(True)
+            self.view_group.addAction(action)
+        self.diagram_view_action.setChecked(True)
         self.snap_action = self._action("&Snap to Grid", self._toggle_snap, None, "Cards snap to the grid when moved")
         self.snap_action.setCheckable(True)
         self.snap_action.setChecked(self.scene.snap_to_grid)
@@ -315,6 +329,8 @@ class MainWindow(QMainWindow):
         edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
         edit.addActions([self.rename_action, self.add_field_action])
         view = bar.addMenu("&View")
+        view.addActions([self.diagram_view_action, self.documents_view_action])
+        view.addSeparator()
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         view.addSeparator()
         view.addActions([self.layout_action, self.snap_action, self.grid_action, self.legend_action])
@@ -499,6 +515,17 @@ class MainWindow(QMainWindow):
         self.docks["preview"].show()
         self.docks["preview"].raise_()
         self.preview.show_entity(entity_id)
+
+    def set_documents_view(self, on: bool) -> None:
+        """View → Documents (Ctrl+2) / Entities (Ctrl+1): the same cards, at the same places."""
+        if on and self.analysis.latest is None:
+            self.analysis.run_now()
+        if not self.scene.set_documents_view(on):
+            self.diagram_view_action.setChecked(True)
+            self.notify("The Documents view needs the engine's analysis, which has not finished yet", 5000)
+            return
+        (self.documents_view_action if on else self.diagram_view_action).setChecked(True)
+        self.notify("Documents view: collections as stored" if on else "Entities view", 3000)
 
     def _single_selected_entity(self) -> str | None:
         ids = self.scene.selected_entity_ids()
@@ -847,12 +874,15 @@ class MainWindow(QMainWindow):
         return dialog
 
     # ------------------------------------------------------------ screenshot
-    def render_screenshot(self, out: Path, size: QSize) -> bool:
-        """Lay the window out at ``size``, fit the diagram and save a PNG of the whole window."""
+    def render_screenshot(self, out: Path, size: QSize, documents: bool = False) -> bool:
+        """Lay the window out at ``size``, fit the diagram and save a PNG of the whole window (``documents``:
+        in the Documents view)."""
         self.resize(size)
         self.show()
         QApplication.processEvents()
         self.analysis.run_now()
+        if documents:
+            self.set_documents_view(True)
         self.view.fit_to_window()
         QApplication.processEvents()
         return self.grab().save(str(out), "PNG")

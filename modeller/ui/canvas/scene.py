@@ -45,6 +45,10 @@ class CanvasScene(QGraphicsScene):
         self._building = False
         self._designs: dict[str, Any] = {}
         self.snap_to_grid = True
+        #: Documents view: cards show their collection as stored (see canvas/documents.py)
+        self.documents_view = False
+        self._design: Any = None
+        self._shapes: Any = None
         self.user_moving = False
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
@@ -154,6 +158,7 @@ class CanvasScene(QGraphicsScene):
     def set_analysis(self, analysis: Any) -> None:
         """Show the engine's resolved strategies in the badges of ``auto`` relationships."""
         design = getattr(analysis, "design", None)
+        self._design, self._shapes = design, None
         old = self._designs
         self._designs = {r.id: r for r in getattr(design, "relationships", [])}
 
@@ -165,6 +170,8 @@ class CanvasScene(QGraphicsScene):
             for rel_id in self.relationship_items:
                 if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
                     self._refresh_relationship(rel_id)
+        if self.documents_view:
+            self._show_documents()
 
     def badge(self, rel: Relationship) -> tuple[str, bool]:
         """Badge text and whether the user chose it: ``embed`` (user) or ``auto → parent-ref`` (engine)."""
@@ -174,6 +181,35 @@ class CanvasScene(QGraphicsScene):
         if resolved is not None and getattr(resolved, "strategy", None):
             return f"auto → {resolved.strategy}", False
         return "auto", False
+
+    # ------------------------------------------------------------ documents view
+    def set_documents_view(self, on: bool) -> bool:
+        """Show collections as stored (True) or entities (False); cards keep their positions.
+
+        Returns False when there is no analysis yet to show documents from (the view stays as it was).
+        """
+        if on and self._design is None:
+            return False
+        self.documents_view = on
+        self._show_documents()
+        return True
+
+    def _stored_shapes(self) -> Any:
+        from modeller.ui.canvas.documents import StoredShapes  # the exporters' words: loaded on first use
+
+        if self._shapes is None and self._design is not None:
+            names = {e.id: e.name for e in self.document.project.entities}
+            self._shapes = StoredShapes(self._design, names)
+        return self._shapes
+
+    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
+        from modeller.ui.canvas.documents import show_as_stored
+
+        self._overview_cache = None
+        show_as_stored(self, self._stored_shapes() if self.documents_view else None, entity_ids)
+        for key in list(self.entity_items) if entity_ids is None else entity_ids:
+            self.entity_item_moved(key)  # cards changed size; lines to hidden cards hide
+        self.update()
 
     # ------------------------------------------------------------ overview (far zoomed out)
     def set_overview(self, on: bool) -> None:
@@ -342,6 +378,9 @@ class CanvasScene(QGraphicsScene):
         if item is None or entity is None:
             return
         item.set_entity(entity)
+        if self.documents_view:
+            self._shapes = None  # names may have changed
+            self._show_documents([entity_id])  # as of the latest analysis; the next one brings it up to date
         for rel_id in list(self._attached.get(entity_id, ())):
             self._refresh_relationship(rel_id)
         self.entity_item_moved(entity_id)  # the card may have changed size
@@ -443,8 +482,8 @@ class CanvasScene(QGraphicsScene):
         if item is None or ends is None or self._building:
             return
         one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
-        if one is None or many is None:
-            item.setVisible(False)
+        if one is None or many is None or not (one.isVisible() and many.isVisible()):
+            item.setVisible(False)  # a missing card, or (Documents view) one stored inside another
             return
         item.setVisible(True)
         siblings = self._siblings(*ends)
