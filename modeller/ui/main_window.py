@@ -59,6 +59,7 @@ from modeller.ui.theme.theme import (
 )
 
 if TYPE_CHECKING:
+    from modeller.ui.dialogs.entity_dialog import EntityDialog
     from modeller.ui.dialogs.export_dialog import ExportDialog
 
 AUTOSAVE_MS = 60_000
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         self.properties.select_requested.connect(
             lambda kind, ident: self.scene.select_only(*(([ident], []) if kind == "entity" else ([], [ident])))
         )
+        self.properties.entity_editor.window_requested.connect(self.edit_fields)
         self.queries = QueriesPanel(self.document)
         self.add_dock("palette", "Palette", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -135,6 +137,7 @@ class MainWindow(QMainWindow):
                 can_paste=self.can_paste,
                 add_query=self.add_query_on,
                 show_preview=self.show_in_preview,
+                edit_fields=self.edit_fields,
                 notify=lambda message: self.notify(message, 6000),
             ),
         )
@@ -256,6 +259,14 @@ class MainWindow(QMainWindow):
             None,
             True,
         )
+        self.edit_fields_action = self._action(
+            "Edit Fie&lds…",
+            lambda: self.edit_fields(self._single_selected_entity()),
+            "Ctrl+Shift+Return",
+            "Edit the selected entity's fields and properties in a window of their own",
+            None,
+            True,
+        )
         self.add_query_action = self._action(
             "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
         )
@@ -327,7 +338,7 @@ class MainWindow(QMainWindow):
         )
         edit.addSeparator()
         edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
-        edit.addActions([self.rename_action, self.add_field_action])
+        edit.addActions([self.rename_action, self.add_field_action, self.edit_fields_action])
         view = bar.addMenu("&View")
         view.addActions([self.diagram_view_action, self.documents_view_action])
         view.addSeparator()
@@ -526,6 +537,22 @@ class MainWindow(QMainWindow):
             return
         (self.documents_view_action if on else self.diagram_view_action).setChecked(True)
         self.notify("Documents view: collections as stored" if on else "Entities view", 3000)
+
+    def edit_fields(self, entity_id: str | None) -> EntityDialog | None:
+        """Edit Fields…: the entity's editor in its own, larger window (one per entity, reused)."""
+        from modeller.ui.dialogs.entity_dialog import EntityDialog
+
+        if entity_id is None or self.document.entity(entity_id) is None:
+            return None
+        for dialog in self.findChildren(EntityDialog):
+            if dialog.entity_id == entity_id and dialog.isVisible():
+                dialog.raise_()
+                dialog.activateWindow()
+                return dialog
+        dialog = EntityDialog(self.document, entity_id, self)
+        dialog.resize(dialog.sizeHint())
+        dialog.show()
+        return dialog
 
     def _single_selected_entity(self) -> str | None:
         ids = self.scene.selected_entity_ids()

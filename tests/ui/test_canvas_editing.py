@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
+from modeller.ui.dialogs.entity_dialog import EntityDialog
 from modeller.ui.main_window import MainWindow
 
 from .conftest import sample
@@ -294,3 +295,25 @@ def test_a_right_click_on_the_canvas_opens_the_menu_of_what_is_under_it(window: 
         QApplication.sendEvent(window.view.viewport(), event)
     assert "&Rename" in shown[0] and "&Connect to" in shown[0]
     assert shown[1][0] == "Add &Entity Here"
+
+
+def test_edit_fields_opens_the_entity_in_a_larger_window_whose_edits_are_commands(window: MainWindow, qtbot) -> None:
+    assert window.open_path(sample("blog"), ask=False)
+    menu = window.view.menus.menu_at(card_center(window, "post"))
+    action(menu, "Edit Fields…").trigger()
+    dialogs = [d for d in window.findChildren(EntityDialog) if d.isVisible()]
+    assert len(dialogs) == 1
+    dialog = dialogs[0]
+    assert dialog.windowTitle() == "Post — fields and properties"
+    assert dialog.width() >= 700 and dialog.editor.fields.tree.height() >= 300
+    # the Properties dock's button opens the same window again, not a second one
+    window.scene.select_only(entity_ids=["post"])
+    window.properties.entity_editor.open_button.click()
+    assert [d for d in window.findChildren(EntityDialog) if d.isVisible()] == [dialog]
+    fields = dialog.editor.fields
+    before = len(window.document.entity("post").fields)
+    one_undoable(
+        window, fields.add_field, lambda p: len(next(e for e in p.entities if e.id == "post").fields) == before + 1
+    )
+    window.document.undo_stack.redo()
+    assert any(row.name.startswith("field") for row in window.scene.entity_items["post"]._rows)

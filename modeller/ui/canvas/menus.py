@@ -37,6 +37,7 @@ class MenuHooks:
     can_paste: Callable[[], bool]
     add_query: Callable[[str], None]
     show_preview: Callable[[str], None]
+    edit_fields: Callable[[str], None]
     notify: Callable[[str], None]
 
 
@@ -76,6 +77,7 @@ class CanvasMenus:
     def _card_menu(self, menu: QMenu, entity_id: str) -> None:
         self._add(menu, "&Rename", lambda: self.view.rename_card(entity_id), "F2")
         self._add(menu, "Add &Field", lambda: self.view.add_field_on_card(entity_id), "Ctrl+Shift+F")
+        self._add(menu, "Edit Fields…", lambda: self.hooks.edit_fields(entity_id), "Ctrl+Shift+Return")
         connect = menu.addMenu("&Connect to")
         connect.setToolTip("Add a one-to-many relationship from this entity to another one")
         for other in self.document.project.entities:
