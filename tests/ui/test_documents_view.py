@@ -44,6 +44,11 @@ def test_documents_view_of_the_blog_nests_comments_in_posts_and_shows_sizes(make
     assert not scene.relationship_items["post_comments"].isVisible()
     assert scene.relationship_items["user_posts"].isVisible()
     assert scene.entity_items["user"]._title == "users"
+    # far zoomed out, the bulk drawing shows the same two collection cards and the one reference line
+    window.view.set_zoom(0.1)
+    lines, boxes, _heads = scene._overview_geometry()
+    assert len(boxes) == 2 and len(lines) == 1
+    window.view.reset_zoom()
     # positions are kept both ways; Ctrl+1 brings the entities back
     assert {key: item.pos() for key, item in scene.entity_items.items()} == before
     QTest.keyClick(window.view, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)

@@ -227,7 +227,7 @@ class CanvasScene(QGraphicsScene):
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
             }
-            self._overview_boxes = {key: i.scene_rect() for key, i in self.entity_items.items()}
+            self._overview_boxes = {key: i.scene_rect() for key, i in self.entity_items.items() if i.isVisible()}
             head = self.style.header_height
             self._overview_heads = {
                 key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
@@ -249,6 +249,8 @@ class CanvasScene(QGraphicsScene):
         item = self.entity_items.get(entity_id)
         if item is None:
             self._overview_cache = None
+            return
+        if not item.isVisible():
             return
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
