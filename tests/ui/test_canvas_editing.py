@@ -75,6 +75,18 @@ def test_f2_renames_and_escape_cancels(window: MainWindow, qtbot) -> None:
     assert window.document.undo_stack.count() == count
 
 
+def test_opening_another_project_closes_an_open_editor_without_applying_it(window: MainWindow, qtbot) -> None:
+    drop_from_palette(window, 0, QPoint(200, 200))
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_F2)
+    editor = window.view.inline_editor
+    qtbot.keyClicks(editor.name, "Lost")
+    window.document.undo_stack.setClean()
+    assert window.open_path(sample("blog"), ask=False)
+    assert window.view.inline_editor is None and not editor.isVisible()
+    assert "Lost" not in {e.name for e in window.document.project.entities}
+
+
 def test_a_refused_name_keeps_the_editor_open_with_the_reason(window: MainWindow, qtbot) -> None:
     drop_from_palette(window, 0, QPoint(200, 200))
     drop_from_palette(window, 0, QPoint(600, 200))

@@ -73,6 +73,7 @@ class CanvasView(QGraphicsView):
         self.inline_editor: InlineEditor | None = None
         #: right-click menus (the window sets them up with what lives outside the canvas)
         self.menus: CanvasMenus | None = None
+        scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         self._place_legend()
@@ -167,9 +168,13 @@ class CanvasView(QGraphicsView):
         editor = InlineEditor(self.viewport(), commit, f"field{n}", FIELD_TYPES, "string", "field name")
         return self._open_editor(item, item.footer_rect(), editor)
 
-    def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
+    def close_inline_editor(self) -> None:
+        """Drop an open rename or add-field box without applying it."""
         if self.inline_editor is not None:
             self.inline_editor.cancel()
+
+    def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
+        self.close_inline_editor()
         self.ensureVisible(item.mapRectToScene(local.united(item.rect())), 20, 20)
         rect = self.mapFromScene(item.mapRectToScene(local)).boundingRect()
         self.inline_editor = editor
