@@ -329,3 +329,19 @@ def test_edit_fields_opens_the_entity_in_a_larger_window_whose_edits_are_command
     )
     window.document.undo_stack.redo()
     assert any(row.name.startswith("field") for row in window.scene.entity_items["post"]._rows)
+
+
+def test_fit_keeps_every_card_clear_of_the_legend(make_window, samples_dir, qtbot) -> None:
+    window = make_window(use_engine=True)
+    window.resize(1280, 800)
+    for path in sorted(samples_dir.glob("*.modeller.json")):
+        assert window.open_path(path, ask=False)
+        window.analysis.run_now()
+        window.set_documents_view(True)  # the larger cards
+        window.view.fit_to_window()
+        legend = window.view.legend.geometry()  # viewport coordinates
+        visible = window.view.viewport().rect()
+        for key, item in window.scene.entity_items.items():
+            card = window.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+            assert visible.contains(card), (path.name, key)
+            assert not card.intersects(legend), (path.name, key)
