@@ -108,14 +108,28 @@ class CanvasView(QGraphicsView):
         rect = rect.adjusted(-40, -40, 40, 40)
         self.setSceneRect(rect.united(self.canvas.itemsBoundingRect()).adjusted(-2000, -2000, 2000, 2000))
         view = self.viewport().rect()
-        # the legend covers the bottom-left corner: keep the cards beside it or above it, whichever is larger
-        lw, lh = (self.legend.width() + 12, self.legend.height() + 12) if self.legend.isVisible() else (0, 0)
+        factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
+        self.set_zoom(factor)
+        self.centerOn(rect.center())
+        if not self.legend.isVisible() or not self._under_legend():
+            return
+        # a card lies under the legend (bottom-left corner): keep the cards beside it or above it,
+        # whichever leaves them larger
+        lw, lh = self.legend.width() + 12, self.legend.height() + 12
         beside = min((view.width() - lw) / rect.width(), view.height() / rect.height(), 1.3)
         above = min(view.width() / rect.width(), (view.height() - lh) / rect.height(), 1.3)
         factor = max(beside, above, 0.01)
         self.set_zoom(factor)
         shift = QPointF(-lw / 2 / factor, 0) if beside >= above else QPointF(0, lh / 2 / factor)
         self.centerOn(rect.center() + shift)
+
+    def _under_legend(self) -> bool:
+        legend = self.legend.geometry()
+        return any(
+            self.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
+            for item in self.canvas.entity_items.values()
+            if item.isVisible()
+        )
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
