@@ -149,7 +149,7 @@ def _table_html(coll: CollectionDesign, table: _Table, names: dict[str, str]) ->
     return "".join([*head, *body, "</table>"])
 
 
-def _type_label(node: ShapeNode) -> str:
+def type_label(node: ShapeNode) -> str:
     """``string``, ``[objectId]``, ``{…}``, ``[{…}]``: the node's type at a glance."""
     if node.bson_type == "array":
         inner = node.items
@@ -166,35 +166,40 @@ def _type_label(node: ShapeNode) -> str:
     return node.field_type or node.bson_type
 
 
-def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str], collections: dict[str, str]) -> None:
-    """Append the rows of ``node`` (and its sub-document fields, indented) to ``table``."""
-    indent = "&#160;" * (4 * depth) + ("└ " if depth else "")
-    is_array = node.bson_type == "array"
-    name_html = text(node.name) + (" [ ]" if is_array else "")
-    type_html = text(_type_label(node))
-    name_color = None
+@dataclass(frozen=True, slots=True)
+class NodeNote:
+    """What a document field is, in words: the note beside its type, how it is coloured, what it points at.
+
+    The diagram export and the canvas's Documents view both describe shape nodes through it.
+    """
+
+    text: str
+    #: "reference" (to another collection), "computed", "copy" (denormalized) or "" (plain)
+    kind: str = ""
+    #: the collection a reference points at, when known
+    target: str | None = None
+
+
+def node_note(node: ShapeNode, names: dict[str, str], collections: dict[str, str]) -> NodeNote:
+    """The note of ``node``: ``→ users``, ``copy of User.name``, ``embedded Comment ≤ 100``, ``= count()``."""
+    kind = ""
     note = ""
-    port = ""
     target = (
         node.ref_collection
         or (node.items.ref_collection if node.items is not None else None)
         or (collections.get(node.entity or "") if node.role in ("subset", "extended-ref") else None)
     )
     if node.role in ("parent-ref", "child-refs", "extended-ref", "subset") and (target or node.entity):
-        table.ports += 1
-        port = f"p{table.ports}"
         shown = target or names.get(node.entity or "", node.entity or "")
         arrow = "latest " + str(node.max_items) + " of " if node.role == "subset" and node.max_items else ""
         note = f"{arrow}→ {shown}"
-        name_color = REF_FG
-        if target and node.relationship:
-            table.edges.append((port, target, node.relationship, node.role))
+        kind = "reference"
     elif node.role == "bucket-stat":
         comp = node.computation
         op = comp.op if comp else node.name if node.name in ("count", "sum", "min", "max", "avg") else ""
         field = node.source.path if node.source else (comp.field if comp else None)
         note = f"= {op}({field or ''}) of the bucket" if op else "bucket statistic"
-        name_color = COMPUTED_FG
+        kind = "computed"
     elif node.role == "embedded":
         bound = f" ≤ {node.max_items}" if node.max_items else ""
         note = f"embedded {names.get(node.entity or '', node.entity or '')}{bound}".rstrip()
@@ -202,11 +207,11 @@ def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str], col
         source = node.source
         origin = f"{names.get(source.entity, source.entity)}.{source.path}" if source else "?"
         note = f"copy of {origin}"
-        name_color = COPY_FG
+        kind = "copy"
     elif node.role == "computed" or node.computation is not None:
         comp = node.computation
         note = f"= {comp.op}({comp.field or ''})" if comp else "computed"
-        name_color = COMPUTED_FG
+        kind = "computed"
     elif node.role == "bucket-items":
         note = "bucket readings"
     elif node.role == "discriminator":
@@ -215,6 +220,27 @@ def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str], col
         note = (note + " " if note else "") + f"(only {node.variant})"
     if node.unique:
         note = (note + " " if note else "") + "unique"
+    return NodeNote(note, kind, target if kind == "reference" else None)
+
+
+_KIND_COLORS = {"reference": REF_FG, "computed": COMPUTED_FG, "copy": COPY_FG}
+
+
+def _rows(node: ShapeNode, depth: int, table: _Table, names: dict[str, str], collections: dict[str, str]) -> None:
+    """Append the rows of ``node`` (and its sub-document fields, indented) to ``table``."""
+    indent = "&#160;" * (4 * depth) + ("└ " if depth else "")
+    is_array = node.bson_type == "array"
+    name_html = text(node.name) + (" [ ]" if is_array else "")
+    type_html = text(type_label(node))
+    described = node_note(node, names, collections)
+    note = described.text
+    name_color = _KIND_COLORS.get(described.kind)
+    port = ""
+    if described.kind == "reference":
+        table.ports += 1
+        port = f"p{table.ports}"
+        if described.target and node.relationship:
+            table.edges.append((port, described.target, node.relationship, node.role))
     if node.required and node.role != "id":
         name_html += '<font color="#C00000">*</font>'
     styled = f"<i>{name_html}</i>" if name_color == COPY_FG else name_html

@@ -1,4 +1,4 @@
-"""``modeller [FILE] [--screenshot OUT.png [--size WxH]]``: start the desktop app.
+"""``modeller [FILE] [--view entities|documents] [--screenshot OUT.png [--size WxH]]``: start the desktop app.
 
 Bad input (unknown option, missing or broken file, bad size) prints one clear
 message on stderr and returns a non-zero exit code, never a traceback.
@@ -43,6 +43,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", type=Path, help="project file to open (*.modeller.json)")
     p.add_argument("--screenshot", type=Path, metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", type=_size, default=(1600, 1000), metavar="WxH", help="window size (default 1600x1000)")
+    p.add_argument(
+        "--view",
+        choices=("entities", "documents"),
+        default="entities",
+        help="open in the Entities view (default) or the Documents view (collections as stored)",
+    )
     p.add_argument(
         "--theme",
         choices=("system", "light", "dark"),
@@ -117,7 +123,7 @@ def _run(options: argparse.Namespace) -> int:
             window.add_recent(options.file)
     if options.screenshot is not None:
         width, height = options.size
-        ok = window.render_screenshot(options.screenshot, QSize(width, height))
+        ok = window.render_screenshot(options.screenshot, QSize(width, height), options.view == "documents")
         # hide, not close: closing clears the recovery copy a real session may have left
         window.autosave_timer.stop()
         window.hide()
@@ -128,6 +134,8 @@ def _run(options: argparse.Namespace) -> int:
     CrashHandler(window, window.autosave_now, window.document.is_modified).install()
     window.restore_window_layout()  # not for --screenshot: a picture must not depend on the last session
     window.show()
+    if options.view == "documents":
+        window.set_documents_view(True)
     window.view.fit_to_window()
     if project is None:
         window.analysis.schedule()  # an empty project says "no findings" rather than "no analysis yet"

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QSettings, QSize, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -30,6 +30,7 @@ from modeller.model import Position, Project
 from modeller.model.text import shown
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
+from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
@@ -60,6 +61,7 @@ from modeller.ui.theme.theme import (
 )
 
 if TYPE_CHECKING:
+    from modeller.ui.dialogs.entity_dialog import EntityDialog
     from modeller.ui.dialogs.export_dialog import ExportDialog
 
 AUTOSAVE_MS = 60_000
@@ -104,6 +106,7 @@ class MainWindow(QMainWindow):
         self.properties.select_requested.connect(
             lambda kind, ident: self.scene.select_only(*(([ident], []) if kind == "entity" else ([], [ident])))
         )
+        self.properties.entity_editor.window_requested.connect(self.edit_fields)
         self.queries = QueriesPanel(self.document)
         self.add_dock("palette", "Palette", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.add_dock("properties", "Properties", self.properties, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -128,6 +131,18 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_status_bar()
         self.palette_panel.add_requested.connect(lambda key: self.view.add_template(key))
+        self.view.menus = CanvasMenus(
+            self.view,
+            MenuHooks(
+                duplicate=self.duplicate,
+                paste=self.paste,
+                can_paste=self.can_paste,
+                add_query=self.add_query_on,
+                show_preview=self.show_in_preview,
+                edit_fields=self.edit_fields,
+                notify=lambda message: self.notify(message, 6000),
+            ),
+        )
         self.scene.selectionChanged.connect(self._selection_changed)
         self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
@@ -222,7 +237,7 @@ class MainWindow(QMainWindow):
         self.redo_action.setIcon(icon("redo"))
         self.cut_action = self._action("Cu&t", self.cut, K.Cut, "Copy and delete the selected cards", None, True)
         self.copy_action = self._action("&Copy", self.copy, K.Copy, "Copy the selected cards", "copy", True)
-        self.paste_action = self._action("&Paste", self.paste, K.Paste, "Paste copied cards", "paste", True)
+        self.paste_action = self._action("&Paste", lambda: self.paste(), K.Paste, "Paste copied cards", "paste", True)
         self.duplicate_action = self._action(
             "&Duplicate", self.duplicate, "Ctrl+D", "Copy and paste the selection at once", "duplicate", True
         )
@@ -235,6 +250,25 @@ class MainWindow(QMainWindow):
         )
         self.add_entity_action = self._action(
             "Add &Entity", lambda: self.view.add_template("entity"), "Ctrl+E", "Add an entity at the centre", "entity"
+        )
+        self.rename_action = self._action(
+            "&Rename", self._rename_selected, "F2", "Rename the selected card in place", None, True
+        )
+        self.add_field_action = self._action(
+            "Add &Field",
+            self._add_field_to_selected,
+            "Ctrl+Shift+F",
+            "Add a field to the selected card (Enter on a selected card does the same)",
+            None,
+            True,
+        )
+        self.edit_fields_action = self._action(
+            "Edit Fie&lds…",
+            lambda: self.edit_fields(self._single_selected_entity()),
+            "Ctrl+Shift+Return",
+            "Edit the selected entity's fields and properties in a window of their own",
+            None,
+            True,
         )
         self.add_query_action = self._action(
             "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
@@ -257,6 +291,20 @@ class MainWindow(QMainWindow):
             "Arrange the cards (Graphviz dot, or the built-in layout)",
             "layout",
         )
+        self.diagram_view_action = self._action(
+            "&Entities", lambda: self.set_documents_view(False), "Ctrl+1", "Show entities and relationships"
+        )
+        self.documents_view_action = self._action(
+            "&Documents",
+            lambda: self.set_documents_view(True),
+            "Ctrl+2",
+            "Show collections as stored: embedded entities inside their parent, references, copies, sizes",
+        )
+        self.view_group = QActionGroup(self)
+        for action in (self.diagram_view_action, self.documents_view_action):
+            action.setCheckable(True)
+            self.view_group.addAction(action)
+        self.diagram_view_action.setChecked(True)
         self.snap_action = self._action("&Snap to Grid", self._toggle_snap, None, "Cards snap to the grid when moved")
         self.snap_action.setCheckable(True)
         self.snap_action.setChecked(self.scene.snap_to_grid)
@@ -296,7 +344,10 @@ class MainWindow(QMainWindow):
         )
         edit.addSeparator()
         edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
+        edit.addActions([self.rename_action, self.add_field_action, self.edit_fields_action])
         view = bar.addMenu("&View")
+        view.addActions([self.diagram_view_action, self.documents_view_action])
+        view.addSeparator()
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         view.addSeparator()
         view.addActions([self.layout_action, self.snap_action, self.grid_action, self.legend_action])
@@ -472,6 +523,60 @@ class MainWindow(QMainWindow):
         if command is not None:
             self.document.push(command)
 
+    def add_query_on(self, entity_id: str) -> None:
+        """A new query on ``entity_id`` (one undo entry), shown in the Queries dock."""
+        self.queries.current_entity = entity_id
+        self.queries.add_query()
+        self.docks["queries"].show()
+        self.docks["queries"].raise_()
+
+    def show_in_preview(self, entity_id: str) -> None:
+        """The documents of the collection holding ``entity_id`` in the Preview dock."""
+        self.docks["preview"].show()
+        self.docks["preview"].raise_()
+        self.preview.show_entity(entity_id)
+
+    def set_documents_view(self, on: bool) -> None:
+        """View → Documents (Ctrl+2) / Entities (Ctrl+1): the same cards, at the same places."""
+        if on and self.analysis.latest is None:
+            self.analysis.run_now()
+        if not self.scene.set_documents_view(on):
+            self.diagram_view_action.setChecked(True)
+            self.notify("The Documents view needs the engine's analysis, which has not finished yet", 5000)
+            return
+        (self.documents_view_action if on else self.diagram_view_action).setChecked(True)
+        self.notify("Documents view: collections as stored" if on else "Entities view", 3000)
+
+    def edit_fields(self, entity_id: str | None) -> EntityDialog | None:
+        """Edit Fields…: the entity's editor in its own, larger window (one per entity, reused)."""
+        from modeller.ui.dialogs.entity_dialog import EntityDialog
+
+        if entity_id is None or self.document.entity(entity_id) is None:
+            return None
+        for dialog in self.findChildren(EntityDialog):
+            if dialog.entity_id == entity_id and dialog.isVisible():
+                dialog.raise_()
+                dialog.activateWindow()
+                return dialog
+        dialog = EntityDialog(self.document, entity_id, self)
+        dialog.resize(dialog.sizeHint())
+        dialog.show()
+        return dialog
+
+    def _single_selected_entity(self) -> str | None:
+        ids = self.scene.selected_entity_ids()
+        return ids[0] if len(ids) == 1 else None
+
+    def _rename_selected(self) -> None:
+        entity_id = self._single_selected_entity()
+        if entity_id is not None:
+            self.view.rename_card(entity_id)
+
+    def _add_field_to_selected(self) -> None:
+        entity_id = self._single_selected_entity()
+        if entity_id is not None:
+            self.view.add_field_on_card(entity_id)
+
     def select_all(self) -> None:
         for item in self.scene.items():
             if item.flags() & item.GraphicsItemFlag.ItemIsSelectable:
@@ -493,16 +598,27 @@ class MainWindow(QMainWindow):
         if self.copy():
             self.delete_selection()
 
-    def paste(self) -> None:
+    def can_paste(self) -> bool:
+        mime = QApplication.clipboard().mimeData()
+        return mime is not None and (mime.hasFormat(FRAGMENT_MIME) or mime.hasText())
+
+    def paste(self, at: QPointF | None = None) -> None:
+        """Paste copied cards, shifted a step further each time, or with their top-left card at ``at``."""
         mime = QApplication.clipboard().mimeData()
         if mime is None:
             return
         raw = bytes(mime.data(FRAGMENT_MIME).data()).decode("utf-8") if mime.hasFormat(FRAGMENT_MIME) else mime.text()
         try:
             data = json.loads(raw)
-            self._paste_count += 1
-            offset = 40.0 * self._paste_count
-            command = paste_command(self.document, data, (offset, offset))
+            if at is None:
+                self._paste_count += 1
+                offset = (40.0 * self._paste_count, 40.0 * self._paste_count)
+            else:
+                spots = [Position.model_validate(v) for v in dict(data.get("layout") or {}).values()]
+                left = min((p.x for p in spots), default=0.0)
+                top = min((p.y for p in spots), default=0.0)
+                offset = (round(at.x() - left, 1), round(at.y() - top, 1))
+            command = paste_command(self.document, data, offset)
         except (ValueError, TypeError, AttributeError) as err:
             self.notify(f"Nothing to paste: the clipboard holds no Modeller cards ({shown(err)})", 5000)
             return
@@ -794,12 +910,15 @@ class MainWindow(QMainWindow):
         return dialog
 
     # ------------------------------------------------------------ screenshot
-    def render_screenshot(self, out: Path, size: QSize) -> bool:
-        """Lay the window out at ``size``, fit the diagram and save a PNG of the whole window."""
+    def render_screenshot(self, out: Path, size: QSize, documents: bool = False) -> bool:
+        """Lay the window out at ``size``, fit the diagram and save a PNG of the whole window (``documents``:
+        in the Documents view)."""
         self.resize(size)
         self.show()
         QApplication.processEvents()
         self.analysis.run_now()
+        if documents:
+            self.set_documents_view(True)
         self.view.fit_to_window()
         QApplication.processEvents()
         return self.grab().save(str(out), "PNG")

@@ -18,20 +18,21 @@ def rename(window: MainWindow, name: str, qtbot) -> None:
     qtbot.keyClicks(line, name)
 
 
-def snapped(window: MainWindow, point: QPoint) -> Position:
+def dropped_at(window: MainWindow, point: QPoint) -> Position:
+    """Where a drop at viewport ``point`` puts the card: exactly under the pointer (no grid snap)."""
     scene = window.view.mapToScene(point)
-    return Position(x=round(scene.x() / 20) * 20, y=round(scene.y() / 20) * 20)
+    return Position(x=round(scene.x(), 1), y=round(scene.y(), 1))
 
 
 def test_task_tracker_drawn_with_palette_properties_and_mouse(window: MainWindow, qtbot) -> None:
     stack = window.document.undo_stack
     person_at, task_at = QPoint(150, 150), QPoint(600, 170)
 
-    person_pos = snapped(window, person_at)
+    person_pos = dropped_at(window, person_at)
     drop_from_palette(window, 0, person_at)
     assert window.scene.selected_entity_ids() == ["entity"]
     rename(window, "Person", qtbot)
-    task_pos = snapped(window, task_at)
+    task_pos = dropped_at(window, task_at)
     drop_from_palette(window, 0, task_at)
     rename(window, "Task", qtbot)
     # typing "Person" letter by letter is one undo entry: add, rename, add, rename

@@ -15,9 +15,7 @@ from PySide6.QtCore import QLineF, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent, QGraphicsView
 
-from modeller.model import Relationship
 from modeller.ui.commands.layout import MoveCommand
-from modeller.ui.commands.relationship import AddRelationshipCommand
 
 if TYPE_CHECKING:
     from modeller.ui.canvas.items.entity_item import EntityItem
@@ -121,12 +119,7 @@ class ConnectInteraction(Interaction):
         self.scene.interaction = SelectMoveInteraction(self.scene)
         if target is None or on_handle or not self.moved:
             return True
-        document = self.scene.document
-        one, many = self.source.entity_id, target.entity_id
-        rel = Relationship(id=document.unique_id(f"{one}_{many}"), one=one, many=many, cardinality="one-to-many")
-        document.push(AddRelationshipCommand(document, rel))
-        self.scene.select_only(rel_ids=[rel.id])
-        self.scene.relationship_created.emit(rel.id)
+        self.scene.connect_entities(self.source.entity_id, target.entity_id)
         return True
 
     def key_press(self, event: QKeyEvent) -> bool:

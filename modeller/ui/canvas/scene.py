@@ -20,7 +20,7 @@ from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
-from modeller.ui.commands.relationship import describe
+from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
 
@@ -46,6 +46,10 @@ class CanvasScene(QGraphicsScene):
         self._building = False
         self._designs: dict[str, Any] = {}
         self.snap_to_grid = True
+        #: Documents view: cards show their collection as stored (see canvas/documents.py)
+        self.documents_view = False
+        self._design: Any = None
+        self._shapes: Any = None
         self.user_moving = False
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
@@ -74,7 +78,9 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if not self.interaction.mouse_press(event):
+        if self.interaction.mouse_press(event):
+            event.accept()  # consumed (a connect gesture): the view must not start a rubber band
+        else:
             super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
@@ -89,6 +95,14 @@ class CanvasScene(QGraphicsScene):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.interaction.key_press(event):
             super().keyPressEvent(event)
+
+    def connect_entities(self, one: str, many: str) -> str:
+        """Add a one-to-many relationship (one undo entry), select it and say so; returns its id."""
+        command = connect_command(self.document, one, many)
+        self.document.push(command)
+        self.select_only(rel_ids=[command.rel.id])
+        self.relationship_created.emit(command.rel.id)
+        return command.rel.id
 
     # ------------------------------------------------------------ queries
     def entity_item_at(self, pos: QPointF) -> EntityItem | None:
@@ -145,6 +159,7 @@ class CanvasScene(QGraphicsScene):
     def set_analysis(self, analysis: Any) -> None:
         """Show the engine's resolved strategies in the badges of ``auto`` relationships."""
         design = getattr(analysis, "design", None)
+        self._design, self._shapes = design, None
         old = self._designs
         self._designs = {r.id: r for r in getattr(design, "relationships", [])}
 
@@ -156,6 +171,8 @@ class CanvasScene(QGraphicsScene):
             for rel_id in self.relationship_items:
                 if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
                     self._refresh_relationship(rel_id)
+        if self.documents_view:
+            self._show_documents()
 
     def highlight_query(self, entity_ids: Iterable[str] = (), rel_ids: Iterable[str] = ()) -> None:
         """Mark the cards and lines a selected query touches; empty arguments clear the marks.
@@ -184,6 +201,35 @@ class CanvasScene(QGraphicsScene):
             return f"auto → {resolved.strategy}", False
         return "auto", False
 
+    # ------------------------------------------------------------ documents view
+    def set_documents_view(self, on: bool) -> bool:
+        """Show collections as stored (True) or entities (False); cards keep their positions.
+
+        Returns False when there is no analysis yet to show documents from (the view stays as it was).
+        """
+        if on and self._design is None:
+            return False
+        self.documents_view = on
+        self._show_documents()
+        return True
+
+    def _stored_shapes(self) -> Any:
+        from modeller.ui.canvas.documents import StoredShapes  # the exporters' words: loaded on first use
+
+        if self._shapes is None and self._design is not None:
+            names = {e.id: e.name for e in self.document.project.entities}
+            self._shapes = StoredShapes(self._design, names)
+        return self._shapes
+
+    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
+        from modeller.ui.canvas.documents import show_as_stored
+
+        self._overview_cache = None
+        show_as_stored(self, self._stored_shapes() if self.documents_view else None, entity_ids)
+        for key in list(self.entity_items) if entity_ids is None else entity_ids:
+            self.entity_item_moved(key)  # cards changed size; lines to hidden cards hide
+        self.update()
+
     # ------------------------------------------------------------ overview (far zoomed out)
     def set_overview(self, on: bool) -> None:
         """At tiny zoom, thousands of per-item Python paints cost more than a frame: draw in bulk instead."""
@@ -200,7 +246,7 @@ class CanvasScene(QGraphicsScene):
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
             }
-            self._overview_boxes = {key: i.scene_rect() for key, i in self.entity_items.items()}
+            self._overview_boxes = {key: i.scene_rect() for key, i in self.entity_items.items() if i.isVisible()}
             head = self.style.header_height
             self._overview_heads = {
                 key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
@@ -222,6 +268,8 @@ class CanvasScene(QGraphicsScene):
         item = self.entity_items.get(entity_id)
         if item is None:
             self._overview_cache = None
+            return
+        if not item.isVisible():
             return
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
@@ -351,6 +399,9 @@ class CanvasScene(QGraphicsScene):
         if item is None or entity is None:
             return
         item.set_entity(entity)
+        if self.documents_view:
+            self._shapes = None  # names may have changed
+            self._show_documents([entity_id])  # as of the latest analysis; the next one brings it up to date
         for rel_id in list(self._attached.get(entity_id, ())):
             self._refresh_relationship(rel_id)
         self.entity_item_moved(entity_id)  # the card may have changed size
@@ -452,8 +503,8 @@ class CanvasScene(QGraphicsScene):
         if item is None or ends is None or self._building:
             return
         one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
-        if one is None or many is None:
-            item.setVisible(False)
+        if one is None or many is None or not (one.isVisible() and many.isVisible()):
+            item.setVisible(False)  # a missing card, or (Documents view) one stored inside another
             return
         item.setVisible(True)
         siblings = self._siblings(*ends)

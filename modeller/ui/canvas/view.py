@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLineF, QMimeData, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
+    QContextMenuEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
@@ -16,14 +18,21 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMenu, QWidget
 
 from modeller.model import Position
+from modeller.model.vocabulary import FIELD_TYPES
+from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
+from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.legend import LegendWidget
 from modeller.ui.canvas.scene import CanvasScene
-from modeller.ui.commands.entity import AddEntityCommand
+from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
+from modeller.ui.edits import EditRefused
 from modeller.ui.templates import TEMPLATE_KEYS, default_name, make_entity
+
+if TYPE_CHECKING:
+    from modeller.ui.canvas.menus import CanvasMenus
 
 #: MIME type of a palette drag: the template key as UTF-8
 TEMPLATE_MIME = "application/x-modeller-template"
@@ -60,6 +69,11 @@ class CanvasView(QGraphicsView):
         self.show_grid = True
         self._pan: PanInteraction | None = None
         self._space = False
+        #: the open in-place editor (rename or add field), if any
+        self.inline_editor: InlineEditor | None = None
+        #: right-click menus (the window sets them up with what lives outside the canvas)
+        self.menus: CanvasMenus | None = None
+        scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         self._place_legend()
@@ -97,6 +111,25 @@ class CanvasView(QGraphicsView):
         factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
         self.set_zoom(factor)
         self.centerOn(rect.center())
+        if not self.legend.isVisible() or not self._under_legend():
+            return
+        # a card lies under the legend (bottom-left corner): keep the cards beside it or above it,
+        # whichever leaves them larger
+        lw, lh = self.legend.width() + 12, self.legend.height() + 12
+        beside = min((view.width() - lw) / rect.width(), view.height() / rect.height(), 1.3)
+        above = min(view.width() / rect.width(), (view.height() - lh) / rect.height(), 1.3)
+        factor = max(beside, above, 0.01)
+        self.set_zoom(factor)
+        shift = QPointF(-lw / 2 / factor, 0) if beside >= above else QPointF(0, lh / 2 / factor)
+        self.centerOn(rect.center() + shift)
+
+    def _under_legend(self) -> bool:
+        legend = self.legend.geometry()
+        return any(
+            self.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
+            for item in self.canvas.entity_items.values()
+            if item.isVisible()
+        )
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
@@ -112,8 +145,98 @@ class CanvasView(QGraphicsView):
             return
         super().wheelEvent(event)
 
+    # ------------------------------------------------------------ editing on the card
+    def rename_card(self, entity_id: str) -> InlineEditor | None:
+        """Open the name box over the card's title (double-click, F2); Enter renames as one undo entry."""
+        item = self.canvas.entity_items.get(entity_id)
+        entity = self.canvas.document.entity(entity_id)
+        if item is None or entity is None:
+            return None
+        document = self.canvas.document
+
+        def commit(name: str, _type: str | None) -> str | None:
+            try:
+                command = rename_entity_command(document, entity_id, name)
+            except EditRefused as err:
+                return str(err)
+            if command is not None:
+                document.push(command)
+            return None
+
+        return self._open_editor(item, item.title_rect(), InlineEditor(self.viewport(), commit, entity.name))
+
+    def add_field_on_card(self, entity_id: str) -> InlineEditor | None:
+        """Open a name and type row under the card (Enter on a selected card, "Add field" in its menu)."""
+        item = self.canvas.entity_items.get(entity_id)
+        entity = self.canvas.document.entity(entity_id)
+        if item is None or entity is None:
+            return None
+        document = self.canvas.document
+        taken = {f.name for f in entity.fields}
+        n = 1
+        while f"field{n}" in taken:
+            n += 1
+
+        def commit(name: str, type_: str | None) -> str | None:
+            try:
+                document.push(add_field_command(document, entity_id, name, type_ or "string"))
+            except EditRefused as err:
+                return str(err)
+            return None
+
+        editor = InlineEditor(self.viewport(), commit, f"field{n}", FIELD_TYPES, "string", "field name")
+        return self._open_editor(item, item.footer_rect(), editor)
+
+    def close_inline_editor(self) -> None:
+        """Drop an open rename or add-field box without applying it."""
+        if self.inline_editor is not None:
+            self.inline_editor.cancel()
+
+    def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
+        self.close_inline_editor()
+        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), 20, 20)
+        rect = self.mapFromScene(item.mapRectToScene(local)).boundingRect()
+        self.inline_editor = editor
+        editor.closed.connect(lambda: self._editor_closed(editor))
+        editor.open_at(rect)
+        return editor
+
+    def _editor_closed(self, editor: InlineEditor) -> None:
+        if self.inline_editor is editor:
+            self.inline_editor = None
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if self.menus is None:
+            super().contextMenuEvent(event)
+            return
+        menu = self.menus.menu_at(self.mapToScene(event.pos()))
+        self.popup(menu, event.globalPos())
+        menu.deleteLater()
+        event.accept()
+
+    def popup(self, menu: QMenu, at: QPoint) -> None:
+        """Run ``menu`` at screen point ``at`` until it closes."""
+        menu.exec(at)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            item = self.canvas.entity_item_at(self.mapToScene(event.position().toPoint()))
+            if item is not None:
+                self.canvas.select_only(entity_ids=[item.entity_id])
+                self.rename_card(item.entity_id)
+                event.accept()
+                return
+        super().mouseDoubleClickEvent(event)
+
     # ------------------------------------------------------------ pan
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            selected = self.canvas.selected_entity_ids()
+            if len(selected) == 1 and not self.canvas.selected_relationship_ids():
+                self.add_field_on_card(selected[0])
+                event.accept()
+                return
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
@@ -172,7 +295,7 @@ class CanvasView(QGraphicsView):
         if mime.hasFormat(TEMPLATE_MIME):
             key = bytes(mime.data(TEMPLATE_MIME).data()).decode("utf-8")
             if key in TEMPLATE_KEYS:
-                self.add_template(key, self.mapToScene(event.position().toPoint()))
+                self.drop_template(key, event.position().toPoint())
                 event.acceptProposedAction()
                 return
         path = project_file_in(mime)
@@ -182,8 +305,39 @@ class CanvasView(QGraphicsView):
             return
         super().dropEvent(event)
 
-    def add_template(self, key: str, at: QPointF | None = None) -> str:
-        """Add a palette item with its top-left corner near ``at`` (view centre by default); returns its id."""
+    def drop_template(self, key: str, pointer: QPoint) -> str:
+        """A palette drop: the new card's top-left corner lands exactly under ``pointer`` (a viewport point).
+
+        The view must not scroll while the card is added: the scene rect is
+        widened first to hold everything visible, so the new item cannot grow
+        it, and any scroll Qt still makes is taken back.
+        """
+        at = self.mapToScene(pointer)
+        self.hold_still()
+        entity_id = self.add_template(key, at, snap=False)
+        self.pin(at, pointer)
+        return entity_id
+
+    def hold_still(self) -> None:
+        """Fix the scene rect to cover what is on screen and the content with room around it."""
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.setSceneRect(self.sceneRect().united(visible.adjusted(-2000, -2000, 2000, 2000)))
+        self.grow_scene_rect()
+
+    def pin(self, scene_point: QPointF, pointer: QPoint) -> None:
+        """Scroll so ``scene_point`` shows at viewport point ``pointer`` again."""
+        delta = self.mapFromScene(scene_point) - pointer
+        if delta.isNull():
+            return
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + delta.x())
+        v.setValue(v.value() + delta.y())
+
+    def add_template(self, key: str, at: QPointF | None = None, snap: bool = True) -> str:
+        """Add a palette item with its top-left corner at ``at`` (near the view centre by default); returns its id.
+
+        ``snap`` rounds the spot to the grid (a drop does not: the card goes where the pointer is).
+        """
         document = self.canvas.document
         if at is None:
             at = self.mapToScene(self.viewport().rect().center()) - QPointF(85, 40)
@@ -193,8 +347,10 @@ class CanvasView(QGraphicsView):
                 for item in self.canvas.entity_items.values()
             ):
                 at += QPointF(40, 40)
-        grid = self.canvas.style.grid
-        x, y = round(at.x() / grid) * grid, round(at.y() / grid) * grid
+        grid = self.canvas.style.grid if snap else 0.0
+        x, y = (
+            (round(at.x() / grid) * grid, round(at.y() / grid) * grid) if grid else (round(at.x(), 1), round(at.y(), 1))
+        )
         name = document.unique_entity_name(default_name(key))
         entity = make_entity(key, document.unique_id(name), name)
         document.push(AddEntityCommand(document, entity, Position(x=x, y=y)))

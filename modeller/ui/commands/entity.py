@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from modeller.model import Entity, Position
+from modeller.model import Entity, Field, Position
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
+from modeller.ui.edits import EditRefused, updated, validated
 
 if TYPE_CHECKING:
     from modeller.ui.document import ProjectDocument
@@ -75,3 +76,30 @@ class EditEntityCommand(MergeableEdit):
     def take_newer(self, other: MergeableEdit) -> None:
         assert isinstance(other, EditEntityCommand)
         self.new = other.new
+
+
+def rename_entity_command(document: ProjectDocument, entity_id: str, name: str) -> EditEntityCommand | None:
+    """The in-place rename of a card; None when the name did not change, :class:`EditRefused` when refused."""
+    entity = document.entity(entity_id)
+    if entity is None:
+        raise EditRefused("this entity no longer exists")
+    name = name.strip()
+    if name == entity.name:
+        return None
+    if any(other.name == name for other in document.project.entities if other.id != entity_id):
+        raise EditRefused(f"another entity is already called {name!r}; choose another name")
+    new = updated(entity, ["name"], name)
+    return EditEntityCommand(document, new, f"Rename {entity.name} to {name}")
+
+
+def add_field_command(document: ProjectDocument, entity_id: str, name: str, type_: str) -> EditEntityCommand:
+    """A new top-level field at the end of the entity (the card's inline "Add field"); one undo entry."""
+    entity = document.entity(entity_id)
+    if entity is None:
+        raise EditRefused("this entity no longer exists")
+    name = name.strip()
+    if any(field.name == name for field in entity.fields):
+        raise EditRefused(f"{entity.name} already has a field {name!r}; choose another name")
+    field = validated(Field, {"name": name, "type": type_})
+    new = entity.model_copy(update={"fields": (*entity.fields, field)})
+    return EditEntityCommand(document, new, f"Add field {name} to {entity.name}")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from modeller.model import Relationship
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
+from modeller.ui.edits import EditRefused, updated
 
 if TYPE_CHECKING:
     from modeller.ui.document import ProjectDocument
@@ -77,3 +78,18 @@ class EditRelationshipCommand(MergeableEdit):
     def take_newer(self, other: MergeableEdit) -> None:
         assert isinstance(other, EditRelationshipCommand)
         self.new = other.new
+
+
+def connect_command(document: ProjectDocument, one: str, many: str) -> AddRelationshipCommand:
+    """A new one-to-many relationship from ``one`` to ``many`` (the connect gesture and the card menu)."""
+    rel = Relationship(id=document.unique_id(f"{one}_{many}"), one=one, many=many, cardinality="one-to-many")
+    return AddRelationshipCommand(document, rel)
+
+
+def set_relationship_command(document: ProjectDocument, rel_id: str, key: str, value: str) -> EditRelationshipCommand:
+    """Set one key (``cardinality``, ``strategy``) of a relationship; :class:`EditRefused` when the model refuses."""
+    rel = document.relationship(rel_id)
+    if rel is None:
+        raise EditRefused("this relationship no longer exists")
+    new = updated(rel, [key], value)
+    return EditRelationshipCommand(document, new, f"Set {key} of {describe(document, rel)} to {value}")

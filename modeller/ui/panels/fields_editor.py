@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QDropEvent
+from PySide6.QtGui import QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -129,6 +129,9 @@ class FieldsEditor(QWidget):
         self.remove_button = self._button("Remove", "Remove the selected field and its sub-fields", self.remove_field)
         self.up_button = self._button("↑", "Move the selected field up", lambda: self.move_field(-1))
         self.down_button = self._button("↓", "Move the selected field down", lambda: self.move_field(1))
+        # the key the Add button's tooltip names; only while the focus is in this editor (the canvas has its own)
+        self.add_shortcut = QShortcut(QKeySequence("Ctrl+Shift+F"), self, self.add_field)
+        self.add_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         for button in (self.up_button, self.down_button):
             button.setFixedWidth(button.fontMetrics().horizontalAdvance("↑") + 24)
         for button in (self.add_button, self.nest_button, self.remove_button, self.up_button, self.down_button):

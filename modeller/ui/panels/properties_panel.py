@@ -68,6 +68,9 @@ def scrolled(widget: QWidget) -> QScrollArea:
 
 
 class EntityEditor(QWidget):
+    #: "Edit Fields in a Window…" was pressed for this entity id
+    window_requested = Signal(str)
+
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
@@ -130,7 +133,11 @@ class EntityEditor(QWidget):
         self.fields_of.setToolTip("Edit the common fields or the extra fields of one subtype variant")
         self.fields_of.currentIndexChanged.connect(lambda _i: self._load_fields())
         self.fields = FieldsEditor(self._apply_fields)
+        self.open_button = QPushButton("Edit Fields in a Window…")
+        self.open_button.setToolTip("The field table and properties of this entity in a larger window")
+        self.open_button.clicked.connect(lambda: self.window_requested.emit(self.entity_id or ""))
         box = QVBoxLayout(fields_box)
+        box.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignRight)
         box.addWidget(self.fields_of)
         box.addWidget(self.fields)
         layout = QVBoxLayout(self)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import ArrayItems, Entity, Field
@@ -17,6 +17,9 @@ from modeller.ui.panels.severity import paint_marker
 if TYPE_CHECKING:
     from modeller.ui.canvas.scene import CanvasScene
 
+
+#: Documents view: references, copies and computed values in the diagram export's colours
+KIND_COLORS = {"reference": QColor("#016BF8"), "copy": QColor("#B45F06"), "computed": QColor("#7C3AED")}
 
 #: zoom (level of detail) below which a card shows only its name, no fields
 NAME_ONLY_LOD = 0.5
@@ -33,6 +36,8 @@ class Row:
     type_text: str
     required: bool = False
     unique: bool = False
+    #: Documents view: "reference", "copy", "computed" or "" (how the field came to be stored)
+    kind: str = ""
 
 
 def type_text(field: Field | ArrayItems) -> str:
@@ -130,21 +135,30 @@ class EntityItem(QGraphicsItem):
     # ------------------------------------------------------------ from model
     def set_entity(self, entity: Entity) -> None:
         """Recompute what the card shows from the model object."""
-        style = self._style
-        self.prepareGeometryChange()
-        self._title = entity.name
-        self._subtitle = subtitle(entity)
-        self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
         rows = field_rows(entity.fields)
         if entity.subtypes is not None:
             for variant, fields in entity.subtypes.variants.items():
                 rows.append(Row(0, f"‹{variant}›", "variant"))
                 rows.extend(field_rows(fields, 1))
+        self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
+        tip = [entity.name]
+        if entity.description:
+            tip.append(entity.description)
+        tip.append("Drag to move · drag the blue handle to another card to connect")
+        tip.append("Double-click or F2 renames · Enter adds a field · right-click for more")
+        self.set_content(entity.name, subtitle(entity), rows, "\n".join(tip))
+
+    def set_content(self, title: str, sub: str, rows: list[Row], tip: str, max_width: float | None = None) -> None:
+        """Show ``rows`` under ``title``: an entity's fields, or (Documents view) its collection's stored shape."""
+        style = self._style
+        self.prepareGeometryChange()
+        self._title = title
+        self._subtitle = sub
         self._more = max(0, len(rows) - style.max_rows)
         self._rows = rows[: style.max_rows]
         width = max(
             style.title_width(self._title) + 2 * style.padding + 16,
-            style.sub_width(self._subtitle) + 2 * style.padding,
+            style.sub_width(self._subtitle) + 2 * style.padding + 8,  # slack: hinting differs with the zoom
             *(
                 style.padding * 2
                 + row.level * style.indent
@@ -155,15 +169,11 @@ class EntityItem(QGraphicsItem):
             ),
             style.min_width,
         )
-        width = min(style.max_width, width)
+        width = min(max_width or style.max_width, width)
         lines = len(self._rows) + (1 if self._more else 0) or 1
         height = style.header_height + lines * style.row_height + 8
         self._rect = QRectF(0, 0, round(width), round(height))
-        tip = [entity.name]
-        if entity.description:
-            tip.append(entity.description)
-        tip.append("Drag to move · drag the blue handle to another card to connect")
-        self.setToolTip("\n".join(tip))
+        self.setToolTip(tip)
         self.update()
 
     def set_query_highlight(self, on: bool) -> None:
@@ -184,6 +194,17 @@ class EntityItem(QGraphicsItem):
 
     def scene_rect(self) -> QRectF:
         return self._rect.translated(self.pos())
+
+    def title_rect(self) -> QRectF:
+        """Where the name is drawn (the in-place rename box covers it)."""
+        style = self._style
+        return QRectF(
+            style.padding - 4, 2, self._rect.width() - 2 * style.padding + 8, style.title_metrics.height() + 6
+        )
+
+    def footer_rect(self) -> QRectF:
+        """Just below the card: where the inline "Add field" row opens."""
+        return QRectF(0, self._rect.bottom() + 2, self._rect.width(), self._style.row_height + 10)
 
     def handle_center(self) -> QPointF:
         return QPointF(self._rect.right(), self._style.header_height / 2)
@@ -271,14 +292,14 @@ class EntityItem(QGraphicsItem):
             x = pad + row.level * style.indent
             type_w = style.type_width(row.type_text)
             painter.setFont(style.type_font)
-            painter.setPen(colors.card_muted)
+            painter.setPen(KIND_COLORS.get(row.kind, colors.card_muted))
             painter.drawText(
                 QRectF(rect.right() - pad - type_w, y, type_w, rh), Qt.AlignmentFlag.AlignVCenter, row.type_text
             )
             if row.level:
                 painter.drawLine(QPointF(x - 9, y + rh / 2), QPointF(x - 3, y + rh / 2))
-            painter.setFont(style.field_font)
-            painter.setPen(colors.card_text)
+            painter.setFont(style.field_font if row.kind != "copy" else style.type_font)
+            painter.setPen(KIND_COLORS.get(row.kind, colors.card_text))
             name = row.name + (" *" if row.required else "") + (" !" if row.unique else "")
             room = rect.right() - pad - type_w - 8 - x
             painter.drawText(
