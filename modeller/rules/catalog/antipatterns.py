@@ -13,6 +13,7 @@ from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import days_to_limit
 
 
@@ -309,9 +310,12 @@ class ExcessiveLookup(Rule):
     collections where over half the queries, or over 100 queries, use
     ``$lookup``. Zola-3 adds: don't fear one application-level join on an
     indexed reference, so a single join is a suggestion, several a warning.
+    The one indexed join of the engine's own two-way references (Zola-2:
+    each direction one query) is the design, not reported.
 
     *Anti-pattern*
-    The task list joining people on every row to show the owner's name.
+    The task list finding each owner's name by scanning the people's arrays
+    of task ids.
 
     *Best practice*
     Embed (1:1, 1:few), an extended reference for display fields, a subset
@@ -332,8 +336,11 @@ class ExcessiveLookup(Rule):
         joining = [q for q in queries if view.res.query_joins.get(q.id)]
         share = len(joining) / len(queries) if queries else 0.0
         many = (share > s.lookup_share and len(queries) >= 4) or len(joining) > s.lookup_count
+        plans = {p.id: p for p in view.design.queries}
         for q in joining:
             rels = view.res.query_joins[q.id]
+            if not many and self._two_way_join(view, rels, plans.get(q.id)):
+                continue
             missing = self._missing(view, q, rels)
             hot = view.facts.is_hot(q)
             sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
@@ -374,6 +381,21 @@ class ExcessiveLookup(Rule):
                 },
             )
             yield finding
+
+    @staticmethod
+    def _two_way_join(view: RuleView, rels: list[str], plan: QueryPlan | None) -> bool:
+        """The one join is the engine's two-way referencing at work: not an anti-pattern to report.
+
+        The engine stores a relationship two-way because both directions are read, so that each is one indexed
+        query (Zola-2 two-way referencing; Zola-3: don't fear an application-level join on an indexed reference).
+        Reporting that join would argue against the engine's own design.
+        """
+        if len(rels) != 1 or plan is None:
+            return False
+        design = view.rel_designs.get(rels[0])
+        if design is None or design.strategy != "two-way" or design.chosen_by != "engine":
+            return False
+        return all(step.index is not None for step in plan.steps)
 
     def _missing(self, view: RuleView, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
         """(rel, field, direction) copies that would remove the joins of ``q``."""

@@ -393,9 +393,20 @@ class ManyToManyRefs(_StrategyRule):
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
-        if not _one_to_n(facts) or not (facts.many_needs_one or rel.inverse):
+        if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
             return None
         role = rel.inverse or one.name
+        if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
+            return self.vote(
+                "parent-ref",
+                f"{_not_embedded_because(facts, s)}; each {many.name} is read with its {role} and no "
+                f"{one.name} read needs its {plural_label(many.name)}: keep a reference to the {one.name} in each "
+                f"{many.name} (one-way referencing from the side that is queried)",
+                f"the {role} of a {many.name} is one read by _id; listing the {plural_label(many.name)} of a "
+                f"{one.name} is a query on the indexed reference",
+                rules=(self.id, ChildRefsOneToMany.id),
+                precedence=BOTH_WAYS,
+            )
         return self.vote(
             "two-way",
             f"{_not_embedded_because(facts, s)}; and both directions are read ('the {plural_label(many.name)} of one "
