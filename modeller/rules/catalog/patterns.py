@@ -15,7 +15,8 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES
-from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
+from modeller.rules.physical.naming import plural_label
+from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted, paged_stream_read
 
 
 @register
@@ -53,8 +54,22 @@ class BucketPattern(Rule):
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A time series kept by parent reference is grouped in buckets (when no time series collection fits)."""
         base, many = view.base, facts.many
-        if base is None or base.strategy != "parent-ref" or facts.self_ref or not bucket_wanted(view.ctx, many):
+        if base is None or base.strategy != "parent-ref" or facts.self_ref:
             return None
+        if not bucket_wanted(view.ctx, many):
+            paged = paged_stream_read(view.ctx, facts, view.elem_bytes)
+            if paged is None:
+                return None
+            one = facts.one
+            return self.vote(
+                "bucket",
+                f"query {paged.query!r} reads the {plural_label(many.name)} of one {one.name} "
+                f"{paged.limit} at a time by {paged.time_field}: group them {paged.limit} per bucket document, one "
+                f"page per read (bucket pattern, Manual-bucket: 10 trades per page); " + base.reason,
+                f"a page is one document and one index entry instead of {paged.limit}; every new {many.name} is an "
+                "upsert into the open bucket, and a query on single items needs $unwind",
+                numbers={"bucket_size": paged.limit, "bucket_time_field": paged.time_field, "paged_query": paged.query},
+            )
         size = (many.timeseries.bucket_size if many.timeseries else None) or 60
         return self.vote(
             "bucket",

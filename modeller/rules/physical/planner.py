@@ -503,20 +503,23 @@ class _Planner:
         examined = count if use is None else _docs(count, sel_index)
         sort_served = bool(use is not None and use.sort)
         blocking = bool(esr.sort) and not sort_served
-        if q.limit is not None and not blocking:
+        limit = q.limit
+        if limit is not None and coll.bucket is not None:  # a bucket holds ``size`` items: a page is fewer documents
+            limit = -(-limit // coll.bucket.size)
+        if limit is not None and not blocking:
             # documents come in the sort (or index) order: the scan stops once ``limit`` have matched
             share = matched / examined if examined else 1.0
-            examined = min(examined, math.ceil(q.limit / share) if share > 0 else examined)
-        returned = min(matched, q.limit) if q.limit is not None else matched
+            examined = min(examined, math.ceil(limit / share) if share > 0 else examined)
+        returned = min(matched, limit) if limit is not None else matched
         sort_bytes = 0
         if blocking:
-            sorted_docs = min(matched, q.limit) if q.limit is not None else matched  # a limited sort keeps the top k
+            sorted_docs = min(matched, limit) if limit is not None else matched  # a limited sort keeps the top k
             sort_bytes = sorted_docs * coll.avg_bytes
         main = Step(
             coll_name,
             filt,
             sort=list(esr.sort),
-            limit=q.limit,
+            limit=limit,
             collation=esr.collation,
             index=use,
             docs_examined=examined,
