@@ -103,6 +103,11 @@ class Settings:
         "[Manual-limits] a blocking sort that cannot spill to disk uses at most 100 MB of memory "
         "(internalQueryMaxBlockingSortMemoryUsageBytes)",
     )
+    sync_scan_docs_per_sec_max: float = _t(
+        1000.0,
+        "E",
+        "engine default: a copy's sync filter path is indexed unless its scans examine fewer documents per second",
+    )
     default_count: int = _t(10_000, "E", "engine default: documents of an entity without a declared count")
     default_eq_selectivity: float = _t(
         0.01, "E", "engine default: share of documents an equality matches on a field without 'distinct'"

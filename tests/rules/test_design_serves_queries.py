@@ -88,3 +88,87 @@ def test_no_bucket_for_a_stream_whose_documents_change() -> None:
     fields = (*trade.fields[:-1], trade.fields[-1].model_copy(update={"updates_per_sec": 0.5}))
     p = p.model_copy(update={"entities": (p.entities[0], trade.model_copy(update={"fields": fields}))})
     assert coll(analyse(p), "trade").bucket is None
+
+
+# ------------------------------------------------------------------------------------------ one text index
+
+
+def articles(*queries: dict[str, Any], indexes: list[dict[str, Any]] | None = None) -> Project:
+    fields = [{"name": n, "type": "string"} for n in ("title", "body", "summary", "lang")]
+    return project(
+        entities=[{"id": "article", "count": 200_000, "fields": fields, "indexes": indexes or []}],
+        queries=list(queries),
+    )
+
+
+def text_indexes(c: CollectionDesign) -> list[list[tuple[str, Any]]]:
+    return [list(i.keys) for i in c.indexes if any(v == "text" for _, v in i.keys)]
+
+
+def test_one_text_index_covers_every_text_searched_field_of_a_collection() -> None:
+    a = analyse(
+        articles(
+            {"id": "search", "entity": "article", "filter": {"title": "text", "body": "text"}, "per_sec": 5},
+            {"id": "search_summary", "entity": "article", "filter": {"summary": "text"}, "per_sec": 1},
+        )
+    )
+    (keys,) = text_indexes(coll(a, "article"))
+    assert keys == [("title", "text"), ("body", "text"), ("summary", "text")]
+    for plan in a.design.queries:
+        assert plan.index is not None and plan.index.special == "text" and plan.index.keys == tuple(keys)
+    assert [f for f in a.findings if f.rule == "index-hard-limits"] == []
+
+
+def test_a_declared_text_index_is_never_joined_by_a_second_one() -> None:
+    declared = [{"keys": [["title", "text"]]}]
+    a = analyse(articles({"id": "search", "entity": "article", "filter": {"body": "text"}}, indexes=declared))
+    assert text_indexes(coll(a, "article")) == [[("title", "text")]]
+    assert [f for f in a.findings if f.rule == "index-hard-limits"] == []
+
+
+# ------------------------------------------------------------------------------------------ sync filter paths
+
+
+def test_every_sync_filter_path_is_indexed_unless_its_scans_are_negligible() -> None:
+    from modeller.persistence import load_project
+    from tests.rules.test_seeds import SAMPLES
+
+    for slug in ("blog", "ecommerce"):
+        design = analyse(load_project(SAMPLES / f"{slug}.modeller.json")).design
+        copies = [w for w in design.writes if w.kind == "copy"]
+        assert copies and all(w.index is not None for w in copies), slug
+    blog = analyse(load_project(SAMPLES / "blog.modeller.json"))
+    (synced,) = [i for i in coll(blog, "posts").indexes if i.keys == [("comments.user._id", 1)]]
+    assert "User.name" in synced.why and "(0.01/s) scans 1,200,000 documents" in synced.why
+    assert "index-reference-fields" in synced.rules
+    # a part rename (0.01/s) scans 20,000 products: 200 documents/s, under the 1,000/s the rule allows unindexed
+    parts = analyse(load_project(SAMPLES / "product-parts.modeller.json"))
+    (names,) = [w for w in parts.design.writes if w.kind == "copy" and w.filter_path == "parts.id"]
+    assert names.index is None and names.per_sec == 0.01 and names.docs_examined == 20_000
+    assert all(("parts.id", 1) not in i.keys for i in coll(parts, "products").indexes)
+
+
+def test_a_sync_path_with_an_unknown_rate_is_indexed() -> None:
+    p = project(
+        entities=[
+            {"id": "user", "count": 1000, "fields": [{"name": "name", "type": "string"}]},
+            {"id": "post", "count": 5000, "fields": [{"name": "title", "type": "string"}]},
+        ],
+        relationships=[
+            {
+                "id": "user_posts",
+                "one": "user",
+                "many": "post",
+                "inverse": "author",
+                "cardinality": "one-to-many",
+                "max": 5000,
+                "denormalize": [{"field": "name", "direction": "one-to-many"}],
+            }
+        ],
+    )
+    a = analyse(p)
+    (write,) = [w for w in a.design.writes if w.kind == "copy"]
+    assert write.filter_path == "author._id" and write.per_sec is None
+    assert write.index is not None and write.index.keys == (("author._id", 1),)
+    (f,) = [f for f in a.findings if f.rule == "index-reference-fields"]
+    assert "reference field author._id of post needs an index" in f.message

@@ -18,7 +18,7 @@ from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
+from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -600,7 +600,7 @@ class IndexReferenceFields(Rule):
     sources = ("CN", "Zola-3")
     tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
     #: second to the pattern that asks for the index (bucket, single collection, two-way many-to-many)
-    index_claims = ((REFERENCE, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
+    index_claims = ((REFERENCE, 0), (SYNC, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
         entity = view.facts.entities[coll.root]

@@ -25,3 +25,5 @@ TEXT_OR_GEO = "text-or-geo"
 COMPOUND_QUERY = "compound-query"
 #: a single-field index for a query
 QUERY = "query"
+#: the path a copy's sync ``updateMany`` matches (``author._id`` of an extended reference, ``parts.id``)
+SYNC = "sync"

@@ -606,7 +606,8 @@ class _Planner:
         for copy in rel_design.denormalized:
             if copy.sync == "none" or plan.strategy == "subset":
                 continue
-            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity))
+            matched = copy.update.filter_path if copy.update is not None and copy.update.filter_path else None
+            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity, matched))
         inserts = _insert_rate(facts)
         home = self._home(facts)
         kinds: dict[WriteKind, None] = {}
@@ -623,11 +624,16 @@ class _Planner:
     def _home(self, facts: RelFacts) -> str:
         return self.res.location.get(facts.one_id, ("", ""))[0]
 
-    def copy_write(self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str) -> WritePlan:
-        """The ``updateMany`` that refreshes every copy of one source document's field."""
+    def copy_write(
+        self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str, matched: str | None = None
+    ) -> WritePlan:
+        """The ``updateMany`` that refreshes every copy of one source document's field (``matched``: the path the
+        design's sync update filters on)."""
         nodes = self.nodes(coll)
         container = path.rsplit(".", 1)[0] if "." in path else ""
-        if container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
+        if matched is not None:
+            filter_path = matched
+        elif container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
             filter_path = f"{container}._id"
         elif container and nodes.get(container) is not None and nodes[container].role == "child-refs":
             filter_path = f"{container}.id"

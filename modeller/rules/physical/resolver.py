@@ -37,6 +37,7 @@ from modeller.rules.physical.index_reasons import (
     LINKS,
     QUERY,
     REFERENCE,
+    SYNC,
     TEXT_OR_GEO,
     UNIQUE,
 )
@@ -793,6 +794,9 @@ def _indexes(
                             rules=res.rules_for(LINK_ARRAY),
                         )
                     )
+    # (c2) the path each copy's sync updateMany matches, unless a scan costs too little to matter
+    for index in _sync_indexes(ctx, res, coll):
+        add(index)
     # (d) one ESR index per declared query on an entity stored here
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
@@ -833,6 +837,72 @@ def _indexes(
                     )
                 )
     return _drop_redundant(res, coll, out)
+
+
+def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list[IndexDesign]:
+    """Indexes on the paths the sync ``updateMany`` of each copy held in ``coll`` matches.
+
+    The rule: a copy that is kept in sync (not written once at insert) is found through its filter path
+    (``author._id``, ``comments.user._id``, ``parts.id``); that path is indexed unless the field's updates make
+    the scans irrelevant: the source field's ``updates_per_sec`` times the collection's documents stays under
+    ``Settings.sync_scan_docs_per_sec_max`` documents examined per second. Unknown rates are indexed.
+    """
+    out: list[IndexDesign] = []
+    s = ctx.settings
+    docs = coll.count if coll.count is not None else s.default_count
+    seen: set[str] = set()
+    for eid in coll.entities:
+        for facts in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
+            plan = res.plans[facts.rel_id]
+            if plan.strategy == "subset":
+                continue  # the subset is pushed to by _id
+            for cp in plan.copies:
+                if cp.target.id != eid or cp.sync == "none":
+                    continue
+                located = res.location.get(eid)
+                if located is None or located[0] != coll.name:
+                    continue
+                rel_path = res.builder.copy_paths.get((facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
+                path = f"{located[1]}.{rel_path}" if located[1] else rel_path
+                filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
+                if filter_path is None or filter_path in seen:
+                    continue
+                f = cp.field
+                rate = None if f is None else (0.0 if f.immutable else f.updates_per_sec)
+                if rate is not None and rate * docs < s.sync_scan_docs_per_sec_max:
+                    continue
+                seen.add(filter_path)
+                rate_text = "rate not annotated" if rate is None else f"{rate:g}/s"
+                out.append(
+                    IndexDesign(
+                        keys=[(filter_path, 1)],
+                        name=default_name([(filter_path, 1)]),
+                        why=f"keeping the copies of {cp.source.name}.{cp.denorm.field} in sync ({facts.rel_id}) "
+                        f"runs updateMany on {filter_path}: without an index every update ({rate_text}) scans "
+                        f"{docs:,} documents",
+                        key_reasons=[f"Equality: the {cp.source.name} whose copy is updated"],
+                        rules=res.rules_for(SYNC),
+                    )
+                )
+    return out
+
+
+def copy_filter_path(plan: RelPlan, location: str, path: str, top: list[ShapeNode]) -> str | None:
+    """The path a copy's sync ``updateMany`` matches when it is inside a sub-document or an array of references:
+    ``author._id`` (extended reference; its top-level ``<role>_id`` when the N keeps one, which the N's queries
+    index), ``parts.id`` (the One's array of ``{id, copies}``); None otherwise (a flat copy is found by the N's
+    reference to its One, or by ``_id``)."""
+    container = path.rsplit(".", 1)[0]
+    if location == "child-array":
+        return f"{container}.id"
+    if location != "extended":
+        return None
+    if plan.keep_ref_field and "." not in container:
+        rel_id = plan.facts.rel_id
+        ref = next((n.name for n in top if n.relationship == rel_id and n.role == "parent-ref"), None)
+        if ref is not None:
+            return ref
+    return f"{container}._id"
 
 
 def _top_fields(
@@ -1104,13 +1174,14 @@ def sync_advice(
     ids_from: str | None = None
     ids_are_objects = False
     set_path = path
-    if cp.location == "child-array":
+    inside = copy_filter_path(plan, cp.location, path, _find_nodes(res, coll, ""))
+    if cp.location == "child-array" and inside is not None:
         arr_path = path.rsplit(".", 1)[0]
-        filter_path = f"{arr_path}.id"
+        filter_path = inside
         set_path, array_filter = f"{arr_path}.$[e].{cp.name}", "e.id"
-    elif cp.location == "extended":
+    elif cp.location == "extended" and inside is not None:
         ext = path.rsplit(".", 1)[0]
-        filter_path = f"{ext}._id"
+        filter_path = inside
         if "." in ext:
             outer, _, inner = ext.partition(".")
             set_path, array_filter = f"{outer}.$[e].{inner}.{cp.name}", f"e.{inner}._id"
