@@ -172,3 +172,43 @@ def test_a_sync_path_with_an_unknown_rate_is_indexed() -> None:
     assert write.index is not None and write.index.keys == (("author._id", 1),)
     (f,) = [f for f in a.findings if f.rule == "index-reference-fields"]
     assert "reference field author._id of post needs an index" in f.message
+
+
+# ------------------------------------------------------------------------------------------ no unused index
+
+
+def audit_log() -> Project:
+    return project(
+        entities=[
+            {"id": "tenant", "count": 2000},
+            {"id": "actor", "count": 1_000_000},
+            {"id": "event", "count": 4_000_000_000, "fields": [{"name": "at", "type": "date"}]},
+        ],
+        relationships=[
+            {"id": "tenant_events", "one": "tenant", "many": "event", "cardinality": "one-to-squillions"},
+            {"id": "actor_events", "one": "actor", "many": "event", "cardinality": "one-to-squillions"},
+        ],
+        queries=[
+            {"id": "recent", "entity": "event", "filter": {"tenant_id": "eq"}, "sort": [["at", -1]], "limit": 50},
+            {"id": "by_actor", "entity": "event", "filter": {"tenant_id": "eq", "actor_id": "eq"}, "limit": 50},
+        ],
+    )
+
+
+def test_no_index_that_no_plan_uses_on_a_tenant_scoped_audit_log() -> None:
+    a = analyse(audit_log())
+    event = coll(a, "event")
+    assert [("actor_id", 1)] not in keys_of(event)
+    used = {step.index.name for plan in a.design.queries for step in plan.steps if step.index is not None}
+    assert {i.name for i in event.indexes} <= used
+    (recent,) = [i for i in event.indexes if i.keys == [("tenant_id", 1), ("at", -1)]]
+    assert "index-reference-fields" in recent.rules and "reference to the Tenant" in recent.why
+
+
+def test_a_join_from_the_one_keeps_the_reference_index() -> None:
+    p = audit_log()
+    join = {"id": "actor_page", "entity": "actor", "filter": {"_id": "eq"}, "joins": ["actor_events"]}
+    a = analyse(p.model_copy(update={"queries": (*p.queries, p.queries[0].model_validate(join))}))
+    assert [("actor_id", 1)] in keys_of(coll(a, "event"))
+    (page,) = [q for q in a.design.queries if q.id == "actor_page"]
+    assert page.lookups[0].index is not None and page.lookups[0].index.keys == (("actor_id", 1),)

@@ -28,7 +28,7 @@ from modeller.rules.physical.design import (
 )
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
-from modeller.rules.physical.facts import Context
+from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
     BUCKET_SERIES,
     COMPOUND_QUERY,
@@ -338,6 +338,8 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
     key: list[Any] = []
     append, extend = key.append, key.extend
     entities, rels_of_many, rels_of_one, queries_of = ctx.entities, ctx.rels_of_many, ctx.rels_of_one, ctx.queries_of
+    joining = ctx.queries_joining
+    append(bool(ctx.queries))  # a project without queries indexes its references by convention
     for group, eids in enumerate((roots, embedded)):
         if group:
             append(None)  # between the roots and the embedded entities
@@ -346,6 +348,9 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
             extend([plans[facts.rel_id] for facts in rels_of_many[eid]])
             append(None)
             extend([plans[facts.rel_id] for facts in rels_of_one[eid]])
+            append(None)
+            for facts in (*rels_of_many[eid], *rels_of_one[eid]):  # whether a join reads through its references
+                extend(joining.get(facts.rel_id, ()))
             append(None)
             for q in queries_of[eid]:
                 append(q)
@@ -751,7 +756,7 @@ def _indexes(
         for facts in ctx.rels_of_many[root]:
             plan = res.plans[facts.rel_id]
             node = _ref_path(res, plan, coll)
-            if node is None:
+            if node is None or not _read_through(ctx, facts, plan.strategy in ("parent-ref", "extended-ref"), True):
                 continue
             add(
                 IndexDesign(
@@ -782,7 +787,7 @@ def _indexes(
                 arr = next(
                     (n.name for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None
                 )
-                if arr is not None:
+                if arr is not None and _read_through(ctx, facts, True, False):
                     path = f"{arr}.id" if arr and not arr.endswith("_ids") else arr
                     add(
                         IndexDesign(
@@ -801,6 +806,17 @@ def _indexes(
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
             _query_index(ctx, res, coll, eid, q, out, add, arrays)
+    # (d2) a query index led by a reference to the One also stands for that reference's index (rule 10)
+    if root not in buckets:
+        for facts in ctx.rels_of_many[root]:
+            ref = _ref_path(res, res.plans[facts.rel_id], coll)
+            led = next((i for i in out if i.origin == "engine" and i.keys and i.keys[0][0] == ref), None)
+            if ref is None or led is None or any(r in led.rules for r in res.rules_for(REFERENCE)):
+                continue
+            led.rules.extend(r for r in res.rules_for(REFERENCE) if r not in led.rules)
+            led.why += (
+                f"; it leads with {ref}, the reference to the {facts.one.name}: reference fields are indexed (CN)"
+            )
     # (e) TTL
     for eid in coll.entities:
         if res.location.get(eid, ("", ""))[1] != "":
@@ -839,6 +855,22 @@ def _indexes(
     return _drop_redundant(res, coll, out)
 
 
+def _read_through(ctx: Context, facts: RelFacts, joins_follow: bool, from_one: bool) -> bool:
+    """Does a plan read ``facts``' references from one side to the other (so their index is used)?
+
+    The rule (no index that no plan uses): a reference is indexed for the reads that follow it — a query of the
+    One (``from_one``; of the N otherwise) that joins the relationship, when ``joins_follow`` says its joins go
+    through this reference. Syncs and queries that filter on the reference get their own indexes. A project
+    that declares no query at all has no workload to choose from: its references are indexed by convention
+    (CN: always index reference fields), and so are the parent references of a tree whose operations are
+    declared (``tree_ops``).
+    """
+    if not ctx.queries or (facts.self_ref and facts.rel.tree_ops):
+        return True
+    reader = facts.one_id if from_one else facts.many_id
+    return joins_follow and any(q.entity == reader for q in ctx.queries_joining.get(facts.rel_id, ()))
+
+
 def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list[IndexDesign]:
     """Indexes on the paths the sync ``updateMany`` of each copy held in ``coll`` matches.
 
@@ -865,6 +897,8 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
                 rel_path = res.builder.copy_paths.get((facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
                 path = f"{located[1]}.{rel_path}" if located[1] else rel_path
                 filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
+                if filter_path is None and cp.location == "flat":  # found by the N's reference to its One
+                    filter_path = _ref_path(res, plan, coll)
                 if filter_path is None or filter_path in seen:
                     continue
                 f = cp.field

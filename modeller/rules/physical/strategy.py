@@ -128,7 +128,8 @@ def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRe
     written once (no field is updated). The read: a query on the N side with a page-sized ``limit``
     (``Settings.bucket_page_max``) that filters by the reference to its One and nothing but a range on a date or
     monotonic field, and sorts or ranges on that field. The bucket holds one page: ``limit`` items, kept within
-    the document-size guideline. A query filtering other fields (an order's status) is no page of a stream.
+    the document-size guideline. A query of the N filtering other fields (an order's status, an event's actor)
+    picks single items: no bucket then.
     """
     many, s = facts.many, ctx.settings
     if facts.self_ref or many.timeseries is not None or not (facts.unbounded or facts.n_max > s.refarray_max):
@@ -138,7 +139,10 @@ def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRe
     if not many.append_only and any((f.updates_per_sec or 0) > 0 and not f.immutable for f in many.fields):
         return None
     ref = parent_ref_field(facts.rel, facts.one)
-    for q in ctx.queries_of[facts.many_id]:
+    queries = ctx.queries_of[facts.many_id]
+    if any(k != ref and op != "range" for q in queries for k, op in q.filter.items()):
+        return None  # another read picks single items by their own fields: in buckets it would need $unwind
+    for q in queries:
         if q.limit is None or not 2 <= q.limit <= s.bucket_page_max or q.filter.get(ref) != "eq":
             continue
         if q.limit * (elem_bytes + 4) > s.doc_suggest_bytes:
