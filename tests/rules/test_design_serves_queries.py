@@ -212,3 +212,30 @@ def test_a_join_from_the_one_keeps_the_reference_index() -> None:
     assert [("actor_id", 1)] in keys_of(coll(a, "event"))
     (page,) = [q for q in a.design.queries if q.id == "actor_page"]
     assert page.lookups[0].index is not None and page.lookups[0].index.keys == (("actor_id", 1),)
+
+
+def test_no_b_tree_index_for_what_a_text_search_sorts_or_what_the_id_index_serves() -> None:
+    a = analyse(
+        articles(
+            {"id": "search", "entity": "article", "filter": {"body": "text"}, "sort": [["title", 1]], "per_sec": 5},
+            {"id": "newest_ids", "entity": "article", "sort": [["_id", -1]], "limit": 20, "per_sec": 5},
+        )
+    )
+    assert keys_of(coll(a, "article")) == [[("body", "text")]]
+    plans = {p.id: p for p in a.design.queries}
+    assert plans["search"].blocking_sort and plans["search"].index is not None
+    newest = plans["newest_ids"].index
+    assert newest is not None and newest.name == "_id_" and newest.sort
+
+
+def test_a_query_with_two_geo_predicates_gets_one_2dsphere_index() -> None:
+    fields = [{"name": "home", "type": "point"}, {"name": "work", "type": "point"}]
+    a = analyse(
+        project(
+            entities=[{"id": "commuter", "count": 1000, "fields": fields}],
+            queries=[{"id": "near", "entity": "commuter", "filter": {"home": "geo", "work": "geo"}, "per_sec": 3}],
+        )
+    )
+    assert keys_of(coll(a, "commuter")) == [[("home", "2dsphere")]]
+    (plan,) = a.design.queries
+    assert plan.index is not None and plan.index.special == "2dsphere"

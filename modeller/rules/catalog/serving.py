@@ -89,8 +89,8 @@ class QueryNotServed(Rule):
                 "index deliver the order (sort keys after the equality keys) or page with a limit",
                 numbers=numbers,
             )
-        scans = [s for s in plan.steps if s.index is None]
-        if not scans or text or not (view.facts.is_hot(q) or (q.per_sec or 0) > 0):
+        scans = [s for s in plan.steps[1 if text else 0 :] if s.index is None]  # (a $text read is judged above)
+        if not scans or not (view.facts.is_hot(q) or (q.per_sec or 0) > 0):
             return
         where = ", ".join(dict.fromkeys(s.collection for s in scans))
         if plan.index is not None:

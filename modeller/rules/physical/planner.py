@@ -563,7 +563,9 @@ class _Planner:
             if strategy in ("child-refs", "two-way") and own:
                 local = _id_path(own[0][1], self.nodes(coll_name))
                 return self._step(target, "_id", Ref(1, local), local, "_id", facts, first_docs * n_per)
-            theirs = [(c, p) for c, p in refs if c == target]
+            # the N's reference may be an array (a many-to-many kept on the N side only): multikey, the same match
+            arrays_of_n = [(c, p) for c, p, n in nodes if n.role == "parent-ref" and n.bson_type == "array"]
+            theirs = [(c, p) for c, p in (*refs, *arrays_of_n) if c == target]
             if theirs:
                 foreign = theirs[0][1]
                 return self._step(target, foreign, Ref(1, "_id"), "_id", foreign, facts, first_docs * n_per)

@@ -44,7 +44,7 @@ from modeller.rules.physical.index_reasons import (
 from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
-from modeller.rules.physical.strategy import Deciders
+from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
@@ -756,7 +756,9 @@ def _indexes(
         for facts in ctx.rels_of_many[root]:
             plan = res.plans[facts.rel_id]
             node = _ref_path(res, plan, coll)
-            if node is None or not _read_through(ctx, facts, plan.strategy in ("parent-ref", "extended-ref"), True):
+            # the join a query of the One declares reads the N by this reference (not by the One's array of ids)
+            follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
+            if node is None or not _read_through(ctx, facts, follows, True):
                 continue
             add(
                 IndexDesign(
@@ -867,6 +869,8 @@ def _read_through(ctx: Context, facts: RelFacts, joins_follow: bool, from_one: b
     """
     if not ctx.queries or (facts.self_ref and facts.rel.tree_ops):
         return True
+    if facts.self_ref and not from_one:
+        return False  # a tree's query reads down from each node (the planner's One side), never through this array
     reader = facts.one_id if from_one else facts.many_id
     return joins_follow and any(q.entity == reader for q in ctx.queries_joining.get(facts.rel_id, ()))
 
@@ -1018,12 +1022,19 @@ def _query_index(
         p = res.plans.get(rel_id)
         if p is None or rel_id in joins:
             continue
-        if not _colocated(p, eid, q, res):
+        if not _colocated(p):
             joins.append(rel_id)
     res.query_joins[qid] = joins
     special = (
         (plan.text, "text", "keyword search", "Text: full-text search (one text index per collection)"),
-        (plan.geo, "2dsphere", "geospatial predicate", "2dsphere: GeoJSON geometry queries"),
+        # with $text the server reads the text index only: a 2dsphere index would go unused
+        # and a query uses one geospatial index: the first 2dsphere index holding one of its paths, else a new one
+        (
+            [] if plan.text else _geo_paths(out, plan.geo),
+            "2dsphere",
+            "geospatial predicate",
+            "2dsphere: GeoJSON geometry queries",
+        ),
     )
     for paths, kind, purpose, reason in special:
         for path in paths:
@@ -1041,8 +1052,10 @@ def _query_index(
                 )
             )
             res.query_index.setdefault(qid, (coll.name, idx.name))
-    if not plan.keys or plan.only_id:
-        if plan.only_id:
+    if plan.text or plan.geo:
+        return  # the server reads a $text or geo predicate through its special index: a B-tree one would go unused
+    if not plan.keys or plan.only_id or (plan.collation is None and serves([("_id", 1)], plan)):
+        if plan.keys:  # the _id index every collection has serves it
             res.query_index[qid] = (coll.name, "_id_")
         return
     for idx in out:
@@ -1084,7 +1097,13 @@ def _query_index(
     res.query_index[qid] = (coll.name, idx.name)
 
 
-def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
+def _geo_paths(out: list[IndexDesign], paths: list[str]) -> list[str]:
+    """The one geo path a query's 2dsphere index is built (or found) for: the server uses one geospatial index."""
+    held = next((k for i in out for k, v in i.keys if v == "2dsphere" and k in paths), None)
+    return [held] if held is not None else paths[:1]
+
+
+def _colocated(plan: RelPlan) -> bool:
     """Is the related side stored with ``eid``'s documents (no second query needed)?"""
     if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
         return True
