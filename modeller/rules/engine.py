@@ -139,9 +139,10 @@ class Analyser:
                 prev = state.prev
                 view = RuleView(patched.ctx, patched.design, patched.res, prev.coll_by_name, prev.rel_design_by_id)
                 dirty = _patched_subjects(patched)
+                _add_replanned(view, state, dirty[2])
                 for items in dirty:
-                    for p, _, subject in items:
-                        state.producer_keys[p] = _producer_key(view, p[0], subject)
+                    for p, pos, subject in items:
+                        state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
                 reported = _run_rules(view, state, dirty, ())
                 return Analysis(one_per_decision(reported, _rule_rank(), state.folded), patched.design, reported)
         self.last_patched = False
@@ -163,14 +164,29 @@ def _overrides(project: Project) -> dict[tuple[str, str, str], str]:
     return {(o.rule, o.subject.kind, o.subject.id): o.note for o in project.overrides}
 
 
-def _producer_key(view: RuleView, kind: str, subject: Any) -> tuple[Any, ...]:
-    """The objects a subject hook's findings are computed from (compared by identity)."""
+def _producer_key(view: RuleView, kind: str, subject: Any, pos: int) -> tuple[Any, ...]:
+    """The objects a subject hook's findings are computed from (compared by identity); a query's plan (at
+    ``pos``, cached while its inputs are the same objects) also reads the units its joins reach."""
     if kind == "r":
         rid = subject.rel.id
         return (view.rel_design(rid), *view.facts.queries_joining.get(rid, ()))
     if kind == "c":
         return (subject,)
-    return (subject, view.res.unit_of.get(subject.entity))
+    plans = view.design.queries
+    return (subject, view.res.unit_of.get(subject.entity), plans[pos] if pos < len(plans) else None)
+
+
+def _add_replanned(view: RuleView, state: _State, queries: list[Item]) -> None:
+    """Add to a patch's dirty ``queries`` those whose plan changed although their own unit did not (a join
+    reaches a re-resolved unit)."""
+    listed = {p for p, _, _ in queries}
+    keys = state.producer_keys
+    for i, (q, plan) in enumerate(zip(view.facts.queries, view.design.queries, strict=False)):
+        p = ("q", q.id)
+        old = keys.get(p)
+        if p not in listed and (old is None or old[-1] is not plan):
+            queries.append((p, i, q))
+    queries.sort(key=lambda item: item[1])
 
 
 def _all_subjects(view: RuleView) -> Subjects:
@@ -199,7 +215,7 @@ def _changed_subjects(view: RuleView, state: _State) -> tuple[Subjects, list[Pro
         changed: list[Item] = []
         for item in items:
             p, _, subject = item
-            k = keys[p] = _producer_key(view, p[0], subject)
+            k = keys[p] = _producer_key(view, p[0], subject, item[1])
             old = old_keys.get(p)
             if (
                 old is None

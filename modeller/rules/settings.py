@@ -61,6 +61,12 @@ class Settings:
     subset_factor: float = _t(2.0, "E", "engine default: subset when n_max >= 2 x the elements shown")
     subset_small_bytes: int = _t(200_000, "G", "[Skills] 200KB: a subset array may hold up to 1,000 small elements")
     subset_seed_max: int = _t(1000, "X", "[Zola-2] hosts keep the last 1,000 log messages")
+    bucket_page_max: int = _t(
+        100, "X", "[Manual-bucket] a bucket doubles as a UI page: 10 trades per page; 100 comments per page"
+    )
+    bucket_item_max_bytes: int = _t(
+        1024, "E", "engine default: a 'small' document of a stream that rule 19 buckets (Manual-bucket: trades)"
+    )
     polymorphic_share: float = _t(
         0.5, "E", "engine default: entities sharing >= 50 % of their fields are variants of one entity (rule 25)"
     )
@@ -120,6 +126,11 @@ class Settings:
         "H",
         "[Manual-limits] a blocking sort that cannot spill to disk uses at most 100 MB of memory "
         "(internalQueryMaxBlockingSortMemoryUsageBytes)",
+    )
+    sync_scan_docs_per_sec_max: float = _t(
+        1000.0,
+        "E",
+        "engine default: a copy's sync filter path is indexed unless its scans examine fewer documents per second",
     )
     default_count: int = _t(10_000, "E", "engine default: documents of an entity without a declared count")
     default_eq_selectivity: float = _t(

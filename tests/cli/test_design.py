@@ -75,8 +75,17 @@ def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str
         "examines about 4 documents, returns 4" in (lines)
     )
     assert any(
-        line.startswith("  copy (user_posts): user.name changes -> update posts by author._id using a collection scan")
+        line.startswith(
+            "  copy (user_posts): user.name changes -> update posts by author_id using index author_id_1_created_at_-1"
+        )
         for line in lines
+    )
+    code, out = design(capsys, str(SAMPLES / "product-parts.modeller.json"))
+    assert any(
+        line.startswith(
+            "  copy (product_parts): part.name changes -> update products by parts.id using a collection scan"
+        )
+        for line in out.splitlines()
     )
 
 

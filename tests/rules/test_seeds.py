@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from model_edits import changed
 
+from modeller.model import Project
 from modeller.persistence import load_project
 from modeller.rules import Analysis, analyse
 from modeller.rules.framework.findings import Finding
@@ -134,6 +135,56 @@ def test_sd04_two_way_references_with_non_atomic_reassignment() -> None:
     assert any(keys[0] == ("owner_id", 1) for keys in index_keys(tasks))
     (f,) = findings("task-tracker", "many-to-many-refs")
     assert "not atomic" in f.message and "withTransaction" in f.message
+    # the join each direction needs is the design itself (one indexed query): no excessive-lookup against it
+    assert findings("task-tracker", "excessive-lookup") == []
+    plans = {p.id: p for p in run("task-tracker").design.queries}
+    owner = plans["tasks_due"].lookups[0]
+    assert (owner.collection, owner.foreign_field, owner.index is not None) == ("people", "_id", True)
+    tasks = plans["person_with_tasks"].lookups[0]
+    assert (tasks.collection, tasks.local_field, tasks.index is not None) == ("tasks", "task_ids", True)
+
+
+def _tracker_told_by_queries_only() -> Project:
+    """The seed as Zola tells it: no back-reference role and no query on it, only "tasks due tomorrow with their
+    owner" (a Task query joining the relationship for ``person.name``) and the person page listing its tasks."""
+    project = load_project(SAMPLES / "task-tracker.modeller.json")
+    project = changed(project, project.relationships[0], inverse=None)
+    queries = tuple(q for q in project.queries if q.id != "tasks_of_owner")
+    due = next(q for q in queries if q.id == "tasks_due")
+    queries = tuple(
+        q.model_copy(update={"projection": ("description", "due_date", "person.name")}) if q is due else q
+        for q in queries
+    )
+    return project.model_copy(update={"queries": queries})
+
+
+def test_sd04_a_join_to_the_one_from_the_n_side_gives_two_way_references() -> None:
+    a = analyse(_tracker_told_by_queries_only())
+    r = next(r for r in a.design.relationships if r.id == "person_tasks")
+    assert (r.strategy, r.chosen_by) == ("two-way", "engine")
+    assert "reassigning one Task updates two documents" in r.tradeoff
+    tasks = a.design.collection("tasks")
+    assert tasks is not None and node(tasks, "person_id").role == "parent-ref"
+    assert [f.rule for f in a.findings if f.rule == "excessive-lookup"] == []
+    (f,) = [f for f in a.findings if f.rule == "many-to-many-refs"]
+    assert "not atomic" in f.message
+
+
+def test_a_join_to_the_one_that_the_one_never_reads_back_is_a_parent_reference() -> None:
+    project = _tracker_told_by_queries_only()
+    project = changed(project, project.relationships[0], read_together=0.0)
+    project = project.model_copy(update={"queries": tuple(q for q in project.queries if q.entity == "task")})
+    a = analyse(project)
+    r = next(r for r in a.design.relationships if r.id == "person_tasks")
+    assert r.strategy == "parent-ref" and "many-to-many-refs" in r.rules
+    people = a.design.collection("people")
+    assert people is not None and all(n.role != "child-refs" for n in people.shape)
+
+
+def test_a_join_whose_fields_are_copied_into_the_n_needs_no_reference_back() -> None:
+    # SD02/SD06: a part shows its product's name, copied into the part: the product stays child-refs
+    r = rel("product-parts", "product_parts")
+    assert r.strategy == "child-refs"
 
 
 def test_sd05_part_names_copied_into_product_with_array_filters() -> None:

@@ -14,6 +14,7 @@ from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import days_to_limit
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
 
@@ -403,9 +404,12 @@ class ExcessiveLookup(Rule):
     collections where over half the queries, or over 100 queries, use
     ``$lookup``. Zola-3 adds: don't fear one application-level join on an
     indexed reference, so a single join is a suggestion, several a warning.
+    The one indexed join of the engine's own two-way references (Zola-2:
+    each direction one query) is the design, not reported.
 
     *Anti-pattern*
-    The task list joining people on every row to show the owner's name.
+    The task list finding each owner's name by scanning the people's arrays
+    of task ids.
 
     *Best practice*
     Embed (1:1, 1:few), an extended reference for display fields, a subset
@@ -426,8 +430,11 @@ class ExcessiveLookup(Rule):
         joining = [q for q in queries if view.res.query_joins.get(q.id)]
         share = len(joining) / len(queries) if queries else 0.0
         many = (share > s.lookup_share and len(queries) >= 4) or len(joining) > s.lookup_count
+        plans = {p.id: p for p in view.design.queries}
         for q in joining:
             rels = view.res.query_joins[q.id]
+            if not many and self._two_way_join(view, rels, plans.get(q.id)):
+                continue
             missing = self._missing(view, q, rels)
             hot = view.facts.is_hot(q)
             sev = "warning" if (hot and len(rels) > 1) or (hot and many) else ("suggestion" if hot else "info")
@@ -469,6 +476,21 @@ class ExcessiveLookup(Rule):
             )
             yield finding
 
+    @staticmethod
+    def _two_way_join(view: RuleView, rels: list[str], plan: QueryPlan | None) -> bool:
+        """The one join is the engine's two-way referencing at work: not an anti-pattern to report.
+
+        The engine stores a relationship two-way because both directions are read, so that each is one indexed
+        query (Zola-2 two-way referencing; Zola-3: don't fear an application-level join on an indexed reference).
+        Reporting that join would argue against the engine's own design.
+        """
+        if len(rels) != 1 or plan is None:
+            return False
+        design = view.rel_designs.get(rels[0])
+        if design is None or design.strategy != "two-way" or design.chosen_by != "engine":
+            return False
+        return all(step.index is not None for step in plan.steps)
+
     def _missing(self, view: RuleView, q: Any, rels: list[str]) -> list[tuple[str, str, str]]:
         """(rel, field, direction) copies that would remove the joins of ``q``."""
         out: list[tuple[str, str, str]] = []
@@ -487,6 +509,14 @@ class ExcessiveLookup(Rule):
             if item not in out:
                 out.append(item)
         return out
+
+
+def _planned(view: RuleView, coll: str, name: str) -> bool:
+    """A plan's read (a join included) or a write of the design uses the index ``name`` of ``coll``."""
+    for plan in view.design.queries:
+        if any(s.collection == coll and s.index is not None and s.index.name == name for s in plan.steps):
+            return True
+    return any(w.collection == coll and w.index is not None and w.index.name == name for w in view.design.writes)
 
 
 @register
@@ -547,7 +577,7 @@ class UnnecessaryIndexes(Rule):
                     fix=fix,
                     numbers={"index": idx.name, "covered_by": longer.name},
                 )
-            elif not idx.queries and view.facts.queries_of[entity.id]:
+            elif not idx.queries and view.facts.queries_of[entity.id] and not _planned(view, coll.name, idx.name):
                 yield self.finding(
                     "info",
                     "entity",

@@ -26,7 +26,7 @@ from modeller.rules.physical.naming import (
     plural_label,
     snake,
 )
-from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted
+from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted, paged_stream_read
 from modeller.rules.physical.trees import CHILD_REFS, PARENT_REFS, TreeModel, choose_tree_model_name, tree_model
 from modeller.rules.settings import Settings
 
@@ -149,8 +149,22 @@ class BucketPattern(Rule):
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A time series kept by parent reference is grouped in buckets (when no time series collection fits)."""
         base, many = view.base, facts.many
-        if base is None or base.strategy != "parent-ref" or facts.self_ref or not bucket_wanted(view.ctx, many):
+        if base is None or base.strategy != "parent-ref" or facts.self_ref:
             return None
+        if not bucket_wanted(view.ctx, many):
+            paged = paged_stream_read(view.ctx, facts, view.elem_bytes)
+            if paged is None:
+                return None
+            one = facts.one
+            return self.vote(
+                "bucket",
+                f"query {paged.query!r} reads the {plural_label(many.name)} of one {one.name} "
+                f"{paged.limit} at a time by {paged.time_field}: group them {paged.limit} per bucket document, one "
+                f"page per read (bucket pattern, Manual-bucket: 10 trades per page); " + base.reason,
+                f"a page is one document and one index entry instead of {paged.limit}; every new {many.name} is an "
+                "upsert into the open bucket, and a query on single items needs $unwind",
+                numbers={"bucket_size": paged.limit, "bucket_time_field": paged.time_field, "paged_query": paged.query},
+            )
         size = (many.timeseries.bucket_size if many.timeseries else None) or 60
         return self.vote(
             "bucket",

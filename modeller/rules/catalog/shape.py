@@ -18,7 +18,7 @@ from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
+from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
@@ -446,9 +446,20 @@ class ManyToManyRefs(_StrategyRule):
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
-        if not _one_to_n(facts) or not (facts.many_needs_one or rel.inverse):
+        if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
             return None
         role = rel.inverse or one.name
+        if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
+            return self.vote(
+                "parent-ref",
+                f"{_not_embedded_because(facts, s)}; each {many.name} is read with its {role} and no "
+                f"{one.name} read needs its {plural_label(many.name)}: keep a reference to the {one.name} in each "
+                f"{many.name} (one-way referencing from the side that is queried)",
+                f"the {role} of a {many.name} is one read by _id; listing the {plural_label(many.name)} of a "
+                f"{one.name} is a query on the indexed reference",
+                rules=(self.id, ChildRefsOneToMany.id),
+                precedence=BOTH_WAYS,
+            )
         return self.vote(
             "two-way",
             f"{_not_embedded_because(facts, s)}; and both directions are read ('the {plural_label(many.name)} of one "
@@ -657,7 +668,7 @@ class IndexReferenceFields(Rule):
     sources = ("CN", "Zola-3")
     tradeoff = "each index costs work on every insert and RAM (count it against the index limits)"
     #: second to the pattern that asks for the index (bucket, single collection, two-way many-to-many)
-    index_claims = ((REFERENCE, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
+    index_claims = ((REFERENCE, 0), (SYNC, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
         entity = view.facts.entities[coll.root]

@@ -890,7 +890,10 @@ def subset_sort(ctx: Context, many: Entity) -> tuple[str, int] | None:
 def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPlan:
     """The bucket document layout for a time series entity (CN seed: 60 readings, count/sum/min/max)."""
     ts = entity.timeseries
-    time_field = ts.time_field if ts is not None else next((f.name for f in entity.fields if f.type == "date"), "t")
+    paged = plan.numbers.get("bucket_time_field") if plan is not None else None  # a paged read's time field
+    time_field = (
+        ts.time_field if ts is not None else paged or next((f.name for f in entity.fields if f.type == "date"), "t")
+    )
     if plan is not None:
         series = ts.meta_field if ts is not None and ts.meta_field else parent_ref_field(plan.facts.rel, plan.facts.one)
         size = plan.bucket_size or 60

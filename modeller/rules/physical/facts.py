@@ -46,6 +46,10 @@ class RelFacts:
     rel_id: str = ""
     one_id: str = ""
     many_id: str = ""
+    #: a query on the N side needs its One's document: it joins the relationship for fields not copied into the N
+    many_reads_one: bool = False
+    #: the One side reads its N: a query of the One joins the relationship, or ``read_together`` is above 0
+    one_reads_many: bool = False
 
 
 @dataclass(slots=True)
@@ -145,7 +149,7 @@ def build_context(project: Project, settings: Settings, cache: ContextCache | No
         rid = rel.id
         if one is None or many is None or rid in rel_by_id:
             continue
-        key = (rel, one, many, *queries_of[many.id])
+        key = (rel, one, many, *queries_of[many.id], None, *queries_of[one.id])
         entry = old_facts.get(rid)
         if entry is None or len(entry) != len(key) + 1 or not all(map(operator.is_, key, entry)):
             entry = (*key, _facts(ctx, rel, one, many))
@@ -183,7 +187,7 @@ def refacts(ctx: Context, rel: Relationship) -> tuple[RelFacts, tuple[Any, ...]]
     """New facts of a relationship whose ends resolve (an incremental patch), with their cache entry."""
     one, many = ctx.entities[rel.one], ctx.entities[rel.many]
     facts = _facts(ctx, rel, one, many)
-    return facts, (rel, one, many, *ctx.queries_of[many.id], facts)
+    return facts, (rel, one, many, *ctx.queries_of[many.id], None, *ctx.queries_of[one.id], facts)
 
 
 def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFacts:
@@ -205,6 +209,7 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     many_needs_one = any(
         q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id]
     )
+    rid = rel.id
     return RelFacts(
         rel,
         one,
@@ -218,10 +223,29 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
         reason,
         one_id == many_id,
         many_needs_one,
-        rel.id,
+        rid,
         one_id,
         many_id,
+        any(_needs_one(rel, one, q) for q in ctx.queries_of[many_id] if rid in q.joins),
+        read_together > 0 or any(rid in q.joins for q in ctx.queries_of[one_id]),
     )
+
+
+def _needs_one(rel: Relationship, one: Entity, query: Query) -> bool:
+    """``query`` (on the N side, joining ``rel``) reads a field of the One that no one-to-many copy brings along.
+
+    A query that joins without naming a field of the One (``owner.name``) needs the whole One document.
+    """
+    heads = {rel.inverse or snake(one.name), snake(one.name)}
+    read = []
+    for path in (*query.projection, *query.filter, *(k for k, _ in query.sort)):
+        head, _, rest = path.partition(".")
+        if rest and head in heads:
+            read.append(rest)
+    if not read:
+        return True
+    copied = {d.field for d in rel.denormalize if d.direction == "one-to-many"}
+    return any(p not in copied for p in read)
 
 
 def _standalone(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> tuple[bool, str]:

@@ -33,3 +33,5 @@ ATTRIBUTE = "attribute"
 ARCHIVE = "archive"
 #: the (reference, revision) index of a revisions collection (document versioning)
 REVISIONS = "revisions"
+#: the path a copy's sync ``updateMany`` matches (``author._id`` of an extended reference, ``parts.id``)
+SYNC = "sync"

@@ -528,20 +528,23 @@ class _Planner:
         if scope is not None and scope.kind == "ids":  # the few documents of the One's array, sorted in memory
             sorting = [(res.resolve_path(eid, k) or k, d) for k, d in q.sort]
         blocking = bool(sorting) and not sort_served
-        if q.limit is not None and not blocking:
+        limit = q.limit
+        if limit is not None and coll.bucket is not None:  # a bucket holds ``size`` items: a page is fewer documents
+            limit = -(-limit // coll.bucket.size)
+        if limit is not None and not blocking:
             # documents come in the sort (or index) order: the scan stops once ``limit`` have matched
             share = matched / examined if examined else 1.0
-            examined = min(examined, math.ceil(q.limit / share) if share > 0 else examined)
-        returned = min(matched, q.limit) if q.limit is not None else matched
+            examined = min(examined, math.ceil(limit / share) if share > 0 else examined)
+        returned = min(matched, limit) if limit is not None else matched
         sort_bytes = 0
         if blocking:
-            sorted_docs = min(matched, q.limit) if q.limit is not None else matched  # a limited sort keeps the top k
+            sorted_docs = min(matched, limit) if limit is not None else matched  # a limited sort keeps the top k
             sort_bytes = sorted_docs * coll.avg_bytes
         main = Step(
             coll_name,
             filt,
             sort=sorting,
-            limit=q.limit,
+            limit=limit,
             collation=esr.collation,
             index=use,
             docs_examined=examined,
@@ -620,7 +623,9 @@ class _Planner:
             if strategy in ("child-refs", "two-way") and own:
                 local = _id_path(own[0][1], self.nodes(coll_name))
                 return self._step(target, "_id", Ref(main_no, local), local, "_id", facts, first_docs * n_per)
-            theirs = [(c, p) for c, p in refs if c == target]
+            # the N's reference may be an array (a many-to-many kept on the N side only): multikey, the same match
+            arrays_of_n = [(c, p) for c, p, n in nodes if n.role == "parent-ref" and n.bson_type == "array"]
+            theirs = [(c, p) for c, p in (*refs, *arrays_of_n) if c == target]
             if theirs:
                 foreign = theirs[0][1]
                 return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, first_docs * n_per)
@@ -663,7 +668,8 @@ class _Planner:
         for copy in rel_design.denormalized:
             if copy.sync == "none" or plan.strategy == "subset":
                 continue
-            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity))
+            matched = copy.update.filter_path if copy.update is not None and copy.update.filter_path else None
+            out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity, matched))
         inserts = _insert_rate(facts)
         home = self._home(facts)
         kinds: dict[WriteKind, None] = {}
@@ -680,11 +686,16 @@ class _Planner:
     def _home(self, facts: RelFacts) -> str:
         return self.res.location.get(facts.one_id, ("", ""))[0]
 
-    def copy_write(self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str) -> WritePlan:
-        """The ``updateMany`` that refreshes every copy of one source document's field."""
+    def copy_write(
+        self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str, matched: str | None = None
+    ) -> WritePlan:
+        """The ``updateMany`` that refreshes every copy of one source document's field (``matched``: the path the
+        design's sync update filters on)."""
         nodes = self.nodes(coll)
         container = path.rsplit(".", 1)[0] if "." in path else ""
-        if container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
+        if matched is not None:
+            filter_path = matched
+        elif container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
             filter_path = f"{container}._id"
         elif container and nodes.get(container) is not None and nodes[container].role == "child-refs":
             filter_path = f"{container}.id"

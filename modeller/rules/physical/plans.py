@@ -227,7 +227,8 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         plan.subset_k = rel.show_latest or min(facts.n_max, s.default_few)
     if plan.strategy == "bucket":
         ts = facts.many.timeseries
-        plan.bucket_size = ts.bucket_size if ts and ts.bucket_size else 60
+        paged = rec.numbers.get("bucket_size") if rec.strategy == "bucket" and ts is None else None
+        plan.bucket_size = paged or (ts.bucket_size if ts and ts.bucket_size else 60)
     if plan.strategy == "extended-ref":
         ref = f"{rel.inverse or snake(facts.one.name)}_id"
         plan.keep_ref_field = facts.many_needs_one or any(

@@ -29,7 +29,7 @@ from modeller.rules.physical.design import (
 )
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
-from modeller.rules.physical.facts import Context
+from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
     ARCHIVE,
     ATTRIBUTE,
@@ -40,6 +40,7 @@ from modeller.rules.physical.index_reasons import (
     LINKS,
     QUERY,
     REFERENCE,
+    SYNC,
     TEXT_OR_GEO,
     TREE,
     UNIQUE,
@@ -48,7 +49,7 @@ from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
-from modeller.rules.physical.strategy import Deciders
+from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
 from modeller.rules.physical.trees import PARENT_REFS, tree_model_of
 from modeller.rules.physical.validators import collection_validator
 
@@ -374,6 +375,8 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
     key: list[Any] = []
     append, extend = key.append, key.extend
     entities, rels_of_many, rels_of_one, queries_of = ctx.entities, ctx.rels_of_many, ctx.rels_of_one, ctx.queries_of
+    joining = ctx.queries_joining
+    append(bool(ctx.queries))  # a project without queries indexes its references by convention
     for group, eids in enumerate((roots, embedded)):
         if group:
             append(None)  # between the roots and the embedded entities
@@ -382,6 +385,9 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
             extend([plans[facts.rel_id] for facts in rels_of_many[eid]])
             append(None)
             extend([plans[facts.rel_id] for facts in rels_of_one[eid]])
+            append(None)
+            for facts in (*rels_of_many[eid], *rels_of_one[eid]):  # whether a join reads through its references
+                extend(joining.get(facts.rel_id, ()))
             append(None)
             for q in queries_of[eid]:
                 append(q)
@@ -841,7 +847,9 @@ def _indexes(
             if facts.self_ref:
                 _tree_index(res, plan, add)
             node = _ref_path(res, plan, coll)
-            if node is None:
+            # the join a query of the One declares reads the N by this reference (not by the One's array of ids)
+            follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
+            if node is None or not _read_through(ctx, facts, follows, True):
                 continue
             add(
                 IndexDesign(
@@ -870,7 +878,7 @@ def _indexes(
             plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
                 refs = next((n for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None)
-                if refs is not None:
+                if refs is not None and _read_through(ctx, facts, True, False):
                     arr = refs.name
                     # elements {id, <copied fields>} are indexed on their id; bare ids as they are
                     path = f"{arr}.id" if refs.items is not None and refs.items.bson_type == "object" else arr
@@ -884,6 +892,9 @@ def _indexes(
                             rules=res.rules_for(LINK_ARRAY),
                         )
                     )
+    # (c2) the path each copy's sync updateMany matches, unless a scan costs too little to matter
+    for index in _sync_indexes(ctx, res, coll):
+        add(index)
     # (d) one {k, v} index per group of similar fields kept as pairs (before the queries: it serves them all)
     for pairs in coll.shape:
         if pairs.attribute:
@@ -901,6 +912,17 @@ def _indexes(
     for eid in coll.entities:
         for q in ctx.queries_of[eid]:
             _query_index(ctx, res, coll, eid, q, out, add, arrays)
+    # (e2) a query index led by a reference to the One also stands for that reference's index (rule 10)
+    if root not in buckets:
+        for facts in ctx.rels_of_many[root]:
+            ref = _ref_path(res, res.plans[facts.rel_id], coll)
+            led = next((i for i in out if i.origin == "engine" and i.keys and i.keys[0][0] == ref), None)
+            if ref is None or led is None or any(r in led.rules for r in res.rules_for(REFERENCE)):
+                continue
+            led.rules.extend(r for r in res.rules_for(REFERENCE) if r not in led.rules)
+            led.why += (
+                f"; it leads with {ref}, the reference to the {facts.one.name}: reference fields are indexed (CN)"
+            )
     # (f) the age index the archive job moves old documents by (archive pattern)
     archive = ctx.entities[root].archive
     if archive is not None and root not in buckets:
@@ -968,6 +990,92 @@ def _tree_index(res: Resolution, plan: RelPlan, add: Any) -> None:
             rules=res.rules_for(TREE),
         )
     )
+
+
+def _read_through(ctx: Context, facts: RelFacts, joins_follow: bool, from_one: bool) -> bool:
+    """Does a plan read ``facts``' references from one side to the other (so their index is used)?
+
+    The rule (no index that no plan uses): a reference is indexed for the reads that follow it — a query of the
+    One (``from_one``; of the N otherwise) that joins the relationship, when ``joins_follow`` says its joins go
+    through this reference. Syncs and queries that filter on the reference get their own indexes. A project
+    that declares no query at all has no workload to choose from: its references are indexed by convention
+    (CN: always index reference fields), and so are the parent references of a tree whose operations are
+    declared (``tree_ops``).
+    """
+    if not ctx.queries or (facts.self_ref and facts.rel.tree_ops):
+        return True
+    if facts.self_ref and not from_one:
+        return False  # a tree's query reads down from each node (the planner's One side), never through this array
+    reader = facts.one_id if from_one else facts.many_id
+    return joins_follow and any(q.entity == reader for q in ctx.queries_joining.get(facts.rel_id, ()))
+
+
+def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list[IndexDesign]:
+    """Indexes on the paths the sync ``updateMany`` of each copy held in ``coll`` matches.
+
+    The rule: a copy that is kept in sync (not written once at insert) is found through its filter path
+    (``author._id``, ``comments.user._id``, ``parts.id``); that path is indexed unless the field's updates make
+    the scans irrelevant: the source field's ``updates_per_sec`` times the collection's documents stays under
+    ``Settings.sync_scan_docs_per_sec_max`` documents examined per second. Unknown rates are indexed.
+    """
+    out: list[IndexDesign] = []
+    s = ctx.settings
+    docs = coll.count if coll.count is not None else s.default_count
+    seen: set[str] = set()
+    for eid in coll.entities:
+        for facts in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
+            plan = res.plans[facts.rel_id]
+            if plan.strategy == "subset":
+                continue  # the subset is pushed to by _id
+            for cp in plan.copies:
+                if cp.target.id != eid or cp.sync == "none":
+                    continue
+                located = res.location.get(eid)
+                if located is None or located[0] != coll.name:
+                    continue
+                rel_path = res.builder.copy_paths.get((facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
+                path = f"{located[1]}.{rel_path}" if located[1] else rel_path
+                filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
+                if filter_path is None and cp.location == "flat":  # found by the N's reference to its One
+                    filter_path = _ref_path(res, plan, coll)
+                if filter_path is None or filter_path in seen:
+                    continue
+                f = cp.field
+                rate = None if f is None else (0.0 if f.immutable else f.updates_per_sec)
+                if rate is not None and rate * docs < s.sync_scan_docs_per_sec_max:
+                    continue
+                seen.add(filter_path)
+                rate_text = "rate not annotated" if rate is None else f"{rate:g}/s"
+                out.append(
+                    IndexDesign(
+                        keys=[(filter_path, 1)],
+                        name=default_name([(filter_path, 1)]),
+                        why=f"keeping the copies of {cp.source.name}.{cp.denorm.field} in sync ({facts.rel_id}) "
+                        f"runs updateMany on {filter_path}: without an index every update ({rate_text}) scans "
+                        f"{docs:,} documents",
+                        key_reasons=[f"Equality: the {cp.source.name} whose copy is updated"],
+                        rules=res.rules_for(SYNC),
+                    )
+                )
+    return out
+
+
+def copy_filter_path(plan: RelPlan, location: str, path: str, top: list[ShapeNode]) -> str | None:
+    """The path a copy's sync ``updateMany`` matches when it is inside a sub-document or an array of references:
+    ``author._id`` (extended reference; its top-level ``<role>_id`` when the N keeps one, which the N's queries
+    index), ``parts.id`` (the One's array of ``{id, copies}``); None otherwise (a flat copy is found by the N's
+    reference to its One, or by ``_id``)."""
+    container = path.rsplit(".", 1)[0]
+    if location == "child-array":
+        return f"{container}.id"
+    if location != "extended":
+        return None
+    if plan.keep_ref_field and "." not in container:
+        rel_id = plan.facts.rel_id
+        ref = next((n.name for n in top if n.relationship == rel_id and n.role == "parent-ref"), None)
+        if ref is not None:
+            return ref
+    return f"{container}._id"
 
 
 def _top_fields(
@@ -1051,12 +1159,19 @@ def _query_index(
         p = res.plans.get(rel_id)
         if p is None or rel_id in joins:
             continue
-        if not _colocated(p, eid, q, res):
+        if not _colocated(p):
             joins.append(rel_id)
     res.query_joins[qid] = joins
     special = (
         (plan.text, "text", "keyword search", "Text: full-text search (one text index per collection)"),
-        (plan.geo, "2dsphere", "geospatial predicate", "2dsphere: GeoJSON geometry queries"),
+        # with $text the server reads the text index only: a 2dsphere index would go unused
+        # and a query uses one geospatial index: the first 2dsphere index holding one of its paths, else a new one
+        (
+            [] if plan.text else _geo_paths(out, plan.geo),
+            "2dsphere",
+            "geospatial predicate",
+            "2dsphere: GeoJSON geometry queries",
+        ),
     )
     for paths, kind, purpose, reason in special:
         for path in paths:
@@ -1074,8 +1189,10 @@ def _query_index(
                 )
             )
             res.query_index.setdefault(qid, (coll.name, idx.name))
-    if not plan.keys or plan.only_id:
-        if plan.only_id:
+    if plan.text or plan.geo:
+        return  # the server reads a $text or geo predicate through its special index: a B-tree one would go unused
+    if not plan.keys or plan.only_id or (plan.collation is None and serves([("_id", 1)], plan)):
+        if plan.keys:  # the _id index every collection has serves it
             res.query_index[qid] = (coll.name, "_id_")
         return
     for idx in out:
@@ -1117,7 +1234,13 @@ def _query_index(
     res.query_index[qid] = (coll.name, idx.name)
 
 
-def _colocated(plan: RelPlan, eid: str, q: Query, res: Resolution) -> bool:
+def _geo_paths(out: list[IndexDesign], paths: list[str]) -> list[str]:
+    """The one geo path a query's 2dsphere index is built (or found) for: the server uses one geospatial index."""
+    held = next((k for i in out for k, v in i.keys if v == "2dsphere" and k in paths), None)
+    return [held] if held is not None else paths[:1]
+
+
+def _colocated(plan: RelPlan) -> bool:
     """Is the related side stored with ``eid``'s documents (no second query needed)?"""
     if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
         return True
@@ -1271,13 +1394,14 @@ def sync_advice(
     ids_from: str | None = None
     ids_are_objects = False
     set_path = path
-    if cp.location == "child-array":
+    inside = copy_filter_path(plan, cp.location, path, _find_nodes(res, coll, ""))
+    if cp.location == "child-array" and inside is not None:
         arr_path = path.rsplit(".", 1)[0]
-        filter_path = f"{arr_path}.id"
+        filter_path = inside
         set_path, array_filter = f"{arr_path}.$[e].{cp.name}", "e.id"
-    elif cp.location == "extended":
+    elif cp.location == "extended" and inside is not None:
         ext = path.rsplit(".", 1)[0]
-        filter_path = f"{ext}._id"
+        filter_path = inside
         if "." in ext:
             outer, _, inner = ext.partition(".")
             set_path, array_filter = f"{outer}.$[e].{inner}.{cp.name}", f"e.{inner}._id"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from modeller.model.conventions import parent_ref_field
 from modeller.model.project import Entity
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.sizes import array_bytes
@@ -108,6 +109,53 @@ def bucket_wanted(ctx: Context, entity: Entity) -> bool:
     if ts is None:
         return False
     return ts.bucket_size is not None or not ctx.version_known_at_least_5 or not entity.append_only
+
+
+@dataclass(frozen=True, slots=True)
+class PagedRead:
+    """A query that reads the N of one One page by page (or by time range): the bucket pattern's second trigger."""
+
+    query: str
+    #: the time-like field the pages follow (a date, or a field whose values only grow)
+    time_field: str
+    #: the page size: the bucket size (Manual-bucket: 10 trades per page)
+    limit: int
+
+
+def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRead | None:
+    """A paged or range read of a one-to-squillions stream of small N per One (RULES.md rule 19, second trigger).
+
+    The stream: the N grow without bound per One, each is small (``Settings.bucket_item_max_bytes``) and is
+    written once (no field is updated). The read: a query on the N side with a page-sized ``limit``
+    (``Settings.bucket_page_max``) that filters by the reference to its One and nothing but a range on a date or
+    monotonic field, and sorts or ranges on that field. The bucket holds one page: ``limit`` items, kept within
+    the document-size guideline. A query of the N filtering other fields (an order's status, an event's actor)
+    picks single items: no bucket then.
+    """
+    many, s = facts.many, ctx.settings
+    if facts.self_ref or many.timeseries is not None or not (facts.unbounded or facts.n_max > s.refarray_max):
+        return None
+    if elem_bytes > s.bucket_item_max_bytes:
+        return None
+    if not many.append_only and any((f.updates_per_sec or 0) > 0 and not f.immutable for f in many.fields):
+        return None
+    ref = parent_ref_field(facts.rel, facts.one)
+    queries = ctx.queries_of[facts.many_id]
+    if any(k != ref and op != "range" for q in queries for k, op in q.filter.items()):
+        return None  # another read picks single items by their own fields: in buckets it would need $unwind
+    for q in queries:
+        if q.limit is None or not 2 <= q.limit <= s.bucket_page_max or q.filter.get(ref) != "eq":
+            continue
+        if q.limit * (elem_bytes + 4) > s.doc_suggest_bytes:
+            continue
+        others = [k for k in q.filter if k != ref]
+        candidates = [k for k, _ in q.sort] or others
+        for name in candidates[:1]:
+            f = ctx.field(facts.many_id, name)
+            timely = f is not None and "." not in name and (f.type == "date" or f.monotonic)
+            if timely and all(k == name and q.filter[k] == "range" for k in others):
+                return PagedRead(q.id, name, q.limit)
+    return None
 
 
 def subset_size(ctx: Context, facts: RelFacts, elem_bytes: int) -> int | None:
