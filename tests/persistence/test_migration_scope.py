@@ -61,6 +61,8 @@ def test_the_samples_keep_their_scopes() -> None:
         "latest_messages_of_host": "host_logmsgs",
         "sensor_hour": "sensor_readings",
         "tasks_of_owner": "person_tasks",
+        "audit_of_policy": "policy_audit",
+        "products_in_category": "category_products",
     }
 
 

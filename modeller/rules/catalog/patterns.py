@@ -942,7 +942,7 @@ class PreallocationPattern(Rule):
 
     *Why*
     A seat map or one slot per minute of a day has a known, fixed number of
-    elements: creating all of them at insert lets the application address a
+    elements: creating all of them at insert lets the application reach a
     slot by position (``$set: {"seats.3.5": ...}``). The storage motive
     (avoiding document moves) belonged to MMAPv1; with WiredTiger the gain
     is simpler code (BwP-preallocation, Manual-data-model-ops).
@@ -988,8 +988,8 @@ class ArchivePattern(Rule):
     Data rarely read after an age still fills the active indexes and the
     working set; when it must be kept (otherwise a TTL index deletes it),
     moving it to Atlas Online Archive, object storage, a cheaper cluster or
-    an archive collection keeps the hot data small (Manual-archive: sales
-    older than 5 years; Univ: reviews older than a year).
+    an archive collection keeps the hot data small (Manual-archive: data
+    older than a few years moved out of the active collection).
 
     *Anti-pattern*
     Ten years of reviews in the collection and indexes every page reads,
