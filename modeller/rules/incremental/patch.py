@@ -26,6 +26,7 @@ from modeller.rules.physical.documents import make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.planner import plan_design
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.plans import RelPlan, finish_plan, first_plan
 from modeller.rules.physical.resolver import (
     Resolution,
@@ -258,6 +259,7 @@ def patch(
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(design.database, collections, rel_designs, embedded)
     out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
+    out.design.shard_advice = advise_shards(ctx, out.design, res)
     return out
 
 

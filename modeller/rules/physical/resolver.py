@@ -42,6 +42,7 @@ from modeller.rules.physical.index_reasons import (
 )
 from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.strategy import Deciders
@@ -257,6 +258,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     database = ctx.project.database or "test"
     design = Design(database, collections, rels, embedded)
     design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
+    design.shard_advice = advise_shards(ctx, design, res)
     return design, res
 
 
