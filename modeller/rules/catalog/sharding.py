@@ -204,8 +204,7 @@ class ShardKeyTargetingAndConstraints(Rule):
                     "entity",
                     advice.entity,
                     f"the time series {name} is sharded on its timeField {advice.time_field}, deprecated in "
-                    "MongoDB 8.0: shard on the metaField"
-                    + (f" {advice.meta_field}" if advice.meta_field else ""),
+                    "MongoDB 8.0: shard on the metaField" + (f" {advice.meta_field}" if advice.meta_field else ""),
                 )
             if advice.chosen is None:
                 yield self.finding(

@@ -26,7 +26,6 @@ from modeller.rules.physical.documents import make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.planner import plan_design
-from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.plans import RelPlan, finish_plan, first_plan
 from modeller.rules.physical.resolver import (
     Resolution,
@@ -36,6 +35,7 @@ from modeller.rules.physical.resolver import (
     resolve_unit,
     unit_key,
 )
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")

@@ -42,9 +42,9 @@ from modeller.rules.physical.index_reasons import (
 )
 from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
-from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import Deciders
 from modeller.rules.physical.validators import collection_validator
 

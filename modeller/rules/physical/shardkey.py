@@ -234,9 +234,7 @@ def _key_fields(
     ctx: Context, res: Resolution, coll: CollectionDesign, entity: Entity, count: int
 ) -> dict[str, KeyField]:
     """Physical path -> what the model says of each top-level field that can be in a shard key (no arrays)."""
-    out: dict[str, KeyField] = {
-        "_id": KeyField("_id", "_id", count or None, 1 / count if count else None, True, True)
-    }
+    out: dict[str, KeyField] = {"_id": KeyField("_id", "_id", count or None, 1 / count if count else None, True, True)}
     arrays = res.array_paths.get(coll.name, set())
     for f in entity.fields:
         path = res.resolve_path(entity.id, f.name)
