@@ -63,50 +63,56 @@ class ShardKeyDistribution(Rule):
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """The advice of a collection depends on every query reading it: a whole-model property."""
-        s = view.settings
         for advice in view.design.shard_advice.values():
             name = _name(view, advice)
-            key = advice.user or advice.chosen
             if advice.chosen is not None:
                 yield self._summary(view, advice, name)
-            if key is None:
-                continue
-            card = key.key_cardinality
-            shards = advice.shards
-            if card is not None and card <= s.shard_cardinality_factor * shards:
-                most = (
-                    f"at most {card:,} of the {shards} planned shards can hold data"
-                    if card <= shards
-                    else f"few chunks for {shards} planned shards"
-                )
-                yield self.finding(
-                    "warning",
-                    "entity",
-                    advice.entity,
-                    f"the shard key {_key_text(key)} of {name} has about {card:,} distinct values: {most} (chunks "
-                    "split only between values); add a high-cardinality field after it",
-                    numbers={"cardinality": card, "shards": shards, "limit": s.shard_cardinality_factor * shards},
-                )
-            top = key.key_top_share
-            if top is not None and top >= s.shard_top_share:
-                yield self.finding(
-                    "warning",
-                    "entity",
-                    advice.entity,
-                    f"one value of the shard key {_key_text(key)} of {name} holds about {top:.0%} of the documents: "
-                    "its chunk cannot split (a jumbo chunk); add a field that splits it",
-                    numbers={"top_share": round(top, 4), "limit": s.shard_top_share},
-                )
-            if key.monotonic and not key.hashed and advice.inserts_per_sec >= s.shard_heavy_inserts:
-                yield self.finding(
-                    "warning",
-                    "entity",
-                    advice.entity,
-                    f"the shard key {_key_text(key)} of {name} only grows and takes {advice.inserts_per_sec:,.0f} "
-                    "inserts/s: every insert goes to the chunk holding maxKey, one shard; hash it "
-                    f'({{{key.fields[0].label}: "hashed"}}) unless queries read ranges of it',
-                    numbers={"inserts_per_sec": advice.inserts_per_sec, "limit": s.shard_heavy_inserts},
-                )
+            # the user's key (even one the server refuses) and the key the design shards on
+            keys = [advice.user] if advice.user is not None else []
+            if advice.chosen is not None and advice.chosen is not advice.user:
+                keys.append(advice.chosen)
+            for key in keys:
+                yield from self._key_findings(view, advice, name, key)
+
+    def _key_findings(self, view: RuleView, advice: ShardAdvice, name: str, key: Candidate) -> Iterable[Finding]:
+        """Cardinality, the commonest value's share and monotonic inserts of one key."""
+        s = view.settings
+        card = key.key_cardinality
+        shards = advice.shards
+        if card is not None and card <= s.shard_cardinality_factor * shards:
+            most = (
+                f"at most {card:,} of the {shards} planned shards can hold data"
+                if card <= shards
+                else f"few chunks for {shards} planned shards"
+            )
+            yield self.finding(
+                "warning",
+                "entity",
+                advice.entity,
+                f"the shard key {_key_text(key)} of {name} has about {card:,} distinct values: {most} (chunks "
+                "split only between values); add a high-cardinality field after it",
+                numbers={"cardinality": card, "shards": shards, "limit": s.shard_cardinality_factor * shards},
+            )
+        top = key.key_top_share
+        if top is not None and top >= s.shard_top_share:
+            yield self.finding(
+                "warning",
+                "entity",
+                advice.entity,
+                f"one value of the shard key {_key_text(key)} of {name} holds about {top:.0%} of the documents: "
+                "its chunk cannot split (a jumbo chunk); add a field that splits it",
+                numbers={"top_share": round(top, 4), "limit": s.shard_top_share},
+            )
+        if key.monotonic and not key.hashed and advice.inserts_per_sec >= s.shard_heavy_inserts:
+            yield self.finding(
+                "warning",
+                "entity",
+                advice.entity,
+                f"the shard key {_key_text(key)} of {name} only grows and takes {advice.inserts_per_sec:,.0f} "
+                "inserts/s: every insert goes to the chunk holding maxKey, one shard; hash it "
+                f'({{{key.fields[0].label}: "hashed"}}) unless queries read ranges of it',
+                numbers={"inserts_per_sec": advice.inserts_per_sec, "limit": s.shard_heavy_inserts},
+            )
 
     def _summary(self, view: RuleView, advice: ShardAdvice, name: str) -> Finding:
         """One finding per sharded collection: the chosen key and the advisor's table in numbers."""
