@@ -21,7 +21,10 @@ from modeller.model.paths import all_fields, find_field
 from modeller.persistence import dumps_project, load_project
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
-SLUGS = ("person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce")
+SEED_SLUGS = ("person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce")
+#: samples of rule families beyond the seeds (RULES.md numbers in the description instead of a seed)
+FAMILY_SLUGS = ("saas-sharded",)
+SLUGS = SEED_SLUGS + FAMILY_SLUGS
 
 #: Size of an entity card on the canvas (DESIGN: cards of about 220 x 180 px).
 CARD_W, CARD_H = 220, 180
@@ -75,7 +78,7 @@ def denorm(relationship: Relationship, name: str, direction: str) -> str:
 # -- every sample --------------------------------------------------------------------------------
 
 
-def test_the_samples_folder_holds_exactly_the_seed_samples() -> None:
+def test_the_samples_folder_holds_exactly_the_seed_and_family_samples() -> None:
     found = sorted(p.name.removesuffix(".modeller.json") for p in SAMPLES_DIR.glob("*.modeller.json"))
     assert found == sorted(SLUGS)
 
@@ -119,7 +122,10 @@ def test_related_entities_sit_near_each_other(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_description_names_the_seed_and_the_advice(slug: str) -> None:
     description = load(slug).description or ""
-    assert re.search(r"\bSeed 00[0-4]", description), description
+    if slug in FAMILY_SLUGS:
+        assert re.search(r"\bRULES\.md \d+", description), description
+    else:
+        assert re.search(r"\bSeed 00[0-4]", description), description
     assert "Expected advice" in description
 
 
@@ -318,3 +324,21 @@ def test_ecommerce_products_are_polymorphic_with_specs() -> None:
     assert field(p, "product", "type").enum == ("phone", "laptop", "headphone")
     assert query(p, "products_of_brand").filter == {"brand": "eq"}
     assert query(p, "phones_with_ram").filter == {"type": "eq", "specs.ram": "range"}
+
+
+# -- saas-sharded (RULES.md 44, 45) ----------------------------------------------------------------
+
+
+def test_saas_sharded_invoices_shard_on_the_tenant_and_the_audit_log_is_hashed() -> None:
+    from modeller.rules import analyse
+
+    project = load("saas-sharded")
+    assert project.sharded and project.shards == 4
+    assert field(project, "invoice", "created_at").monotonic and field(project, "audit", "seq").monotonic
+    advice = analyse(project).design.shard_advice
+    assert sorted(advice) == ["audit_events", "invoices"]  # tenants and users stay on one replica set
+    invoices, audit = advice["invoices"], advice["audit_events"]
+    assert invoices.reason == "size" and invoices.chosen is not None
+    assert invoices.chosen.keys == [("tenant_id", 1), ("_id", 1)]
+    assert invoices.chosen.targeted == 1.0
+    assert audit.reason == "marked" and audit.chosen is not None and audit.chosen.keys == [("seq", "hashed")]

@@ -212,7 +212,8 @@ def _advise(
     elif meta is not None:
         chosen = next((c for c in allowed if c.paths[:1] == [meta]), None)
     else:
-        chosen = max(allowed, key=lambda c: c.score, default=None)
+        # equal scores: the finer key (more distinct values) splits large groups into more chunks
+        chosen = max(allowed, key=lambda c: (c.score, c.key_cardinality or 0), default=None)
     zone = next((f.path for f in fields.values() if f.path.lower() in REGION_NAMES), None)
     return ShardAdvice(
         coll.name,
@@ -249,7 +250,7 @@ def _key_fields(
         if path is None or path in out or path in arrays:
             continue
         top = facts.n_max / count if count and facts.n_max else None
-        out[path] = KeyField(path, f"{facts.one.name} reference ({path})", one_count, top, False, True)
+        out[path] = KeyField(path, path, one_count, top, False, True)  # the reference's name in the shape
     return out
 
 
@@ -259,8 +260,12 @@ def _reference_path(res: Resolution, entity_id: str, one_id: str, rel_id: str) -
     if plan is None or plan.strategy not in ("parent-ref", "two-way", "extended-ref", "subset"):
         return None
     for route in res.builder.routes.get(entity_id, {}).values():
-        if (route.rel == rel_id or route.entity == one_id) and route.only is None and "." not in route.path:
-            return route.path
+        if route.rel != rel_id:
+            continue
+        ref = (route.only or {}).get("_id")  # the reference as the One's ``_id`` seen from the N: ``tenant_id``
+        if ref is not None and "." not in ref:
+            return ref
+    del one_id
     return None
 
 
