@@ -333,8 +333,9 @@ def _sharding_lines(design: Design, db_name: str) -> list[str]:
             body.append("  " + comment(f"NOT SHARDED: {why}"))
             body.append(f"  print({js_string(f'collection {coll.name!r} not sharded: {why}')});")
             continue
-        if not any(_key_prefix(index, keys) for index in coll.indexes):
-            options = {"name": default_name(keys)}
+        index_name = _missing_index(coll, keys)
+        if index_name is not None:
+            options = {"name": index_name}
             body.append(f"  ensureIndex({js_string(coll.name)}, {js_value(key)}, {js_value(options)});")
         body.append(f"  ensureSharded({js_string(coll.name)}, {js_value(key)});")
         ns = f"{db_name}.{coll.name}"
@@ -347,9 +348,22 @@ def _sharding_lines(design: Design, db_name: str) -> list[str]:
     return body
 
 
-def _key_prefix(index: IndexDesign, keys: list[tuple[str, Any]]) -> bool:
-    """Does the index start with the shard key (the index ``shardCollection`` needs)?"""
-    return [(k, v) for k, v in index.keys[: len(keys)]] == list(keys)
+def shard_key_index(design: Design, coll: CollectionDesign) -> tuple[list[tuple[str, Any]], str] | None:
+    """The index ``--with-sharding`` adds for the advised shard key (keys, name), or None when an index of the
+    design starts with the key already (or the collection is not advised a key)."""
+    advice = design.shard_advice.get(coll.name)
+    if advice is None or advice.chosen is None:
+        return None
+    keys = advice.chosen.keys
+    name = _missing_index(coll, keys)
+    return None if name is None else (keys, name)
+
+
+def _missing_index(coll: CollectionDesign, keys: list[tuple[str, Any]]) -> str | None:
+    """The name of the index ``shardCollection`` needs, or None when an index of the design starts with the key."""
+    if any([(k, v) for k, v in index.keys[: len(keys)]] == list(keys) for index in coll.indexes):
+        return None
+    return default_name(keys)
 
 
 def indexes_script(design: Design, project: Project, findings: Iterable[Finding] | None = None) -> str:

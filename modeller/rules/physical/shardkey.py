@@ -54,6 +54,8 @@ class Candidate:
     hashed: bool = False
     user: bool = False
     targeted: float = 0.0
+    #: documents of the collection: no key has more distinct values than that
+    documents: int | None = None
     #: per-second weight of the declared reads that read ranges of (or sort by) the key's first field
     range_reads: float = 0.0
     cardinality: float = 0.0
@@ -87,7 +89,7 @@ class Candidate:
             if f.cardinality is None:
                 return None
             total *= f.cardinality
-        return total
+        return total if self.documents is None else min(total, max(self.documents, 1))
 
     @property
     def key_top_share(self) -> float | None:
@@ -201,7 +203,7 @@ def _advise(
     ts = coll.timeseries or {}
     meta = ts.get("metaField")
     time_field = ts.get("timeField")
-    candidates = _candidates(ctx, res, coll, entity, fields, plans, meta)
+    candidates = _candidates(res, coll, entity, fields, plans, meta, count)
     for c in candidates:
         _score(ctx, c, plans, shards, inserts)
     allowed = [c for c in candidates if not c.refused]
@@ -288,13 +290,13 @@ def _immutable(f: Field) -> bool:
 
 
 def _candidates(
-    ctx: Context,
     res: Resolution,
     coll: CollectionDesign,
     entity: Entity,
     fields: dict[str, KeyField],
     plans: list[QueryPlan],
     meta: Any,
+    count: int,
 ) -> list[Candidate]:
     """The user's key, each field a hot read filters on by equality, unique-index prefixes, the metaField, ``_id``."""
     seen: set[tuple[str, ...]] = set()
@@ -310,7 +312,7 @@ def _candidates(
                 return
             known = [k or KeyField(p, p, None, None, False, False) for k, p in zip(known, paths, strict=True)]
         seen.add(key)
-        out.append(Candidate(tuple(k for k in known if k is not None), user=user))
+        out.append(Candidate(tuple(k for k in known if k is not None), user=user, documents=count or None))
 
     if entity.shard_key:
         add([res.resolve_path(entity.id, k) or k for k in entity.shard_key], user=True)
@@ -339,7 +341,6 @@ def _candidates(
         for p in c.paths:
             if p in arrays:
                 c.refused.append(f"{p} is an array: a shard key index cannot be multikey")
-    del ctx
     return out
 
 
