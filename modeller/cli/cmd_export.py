@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--with-sharding",
         action="store_true",
-        help="add sh.shardCollection commands (only when the project is sharded)",
+        help="shard the advised collections in setup.mongosh.js: enableSharding, the shard-key index, "
+        "shardCollection, a commented analyzeShardKey block (only when the project is sharded)",
     )
     parser.add_argument("--no-render", action="store_true", help="write diagram.dot without running Graphviz")
 

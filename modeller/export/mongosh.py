@@ -34,6 +34,7 @@ from modeller.model.project import Project
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.findings import blocked_indexes as _blocked_indexes
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
+from modeller.rules.physical.esr import default_name
 
 #: mongosh 2.x functions the script calls (also what the test stand-in implements).
 _HELPERS = """\
@@ -266,7 +267,7 @@ def mongosh_script(
     if samples is not None:
         what.append("Inserts the sample documents whose _id is not in the collection yet.")
     if sharding:
-        what.append("Shards the collections that have a shard key (skips those already sharded).")
+        what.append("Shards the collections the shard-key advisor keys (skips those already sharded).")
     what.append("Idempotent: running it again creates and duplicates nothing.")
     what.append('Run it with: mongosh "mongodb://HOST:PORT" setup.mongosh.js')
     header = _header("Modeller setup script", what, design, project)
@@ -298,22 +299,64 @@ def mongosh_script(
             body.append("  " + comment(f"{len(docs)} sample document(s) for {quoted(coll.name)}"))
             body.append(f"  insertMissing({js_string(coll.name)}, {_samples_literal(docs)});")
     if sharding:
-        body.append("")
-        body.append(f"  sh.enableSharding({js_string(db_name)});")
-        for coll in design.collections:
-            if not coll.shard_key:
-                continue
-            key = {field: 1 for field in coll.shard_key}
-            body.append("  " + comment(f"Shard key of {quoted(coll.name)}: {', '.join(map(quoted, coll.shard_key))}"))
-            call = f"ensureSharded({js_string(coll.name)}, {js_value(key)});"
-            if js_reorders(list(coll.shard_key)):
-                why = _REORDERED.format(names=_numeric_names(coll.shard_key))
-                body.append("  " + comment(f"NOT SHARDED: {why}"))
-                body.append("  " + comment(call))
-                body.append(f"  print({js_string(f'collection {coll.name!r} not sharded: {why}')});")
-            else:
-                body.append(f"  {call}")
+        body.extend(_sharding_lines(design, db_name))
     return _wrap(header, body, js_string(db_name))
+
+
+def _sharding_lines(design: Design, db_name: str) -> list[str]:
+    """``sh.enableSharding``, then per advised collection the shard-key index and ``ensureSharded`` (hashed or
+    ranged), and a commented ``configureQueryAnalyzer`` / ``analyzeShardKey`` block to check the key on real traffic."""
+    body = ["", f"  sh.enableSharding({js_string(db_name)});"]
+    for coll in design.collections:
+        advice = design.shard_advice.get(coll.name)
+        keys: list[tuple[str, Any]]
+        if advice is not None and advice.chosen is not None:
+            keys, hashed = advice.chosen.keys, advice.chosen.hashed
+        elif advice is None and coll.shard_key:  # a design built without the advisor (by hand): the key, ranged
+            keys, hashed = [(k, 1) for k in coll.shard_key], False
+        else:
+            continue
+        names = [k for k, _ in keys]
+        key = dict(keys)
+        kind = "hashed" if hashed else "ranged"
+        body.append("")
+        body.append("  " + comment(f"Shard key of {quoted(coll.name)} ({kind}): {', '.join(map(quoted, names))}"))
+        if js_reorders(names):
+            why = _REORDERED.format(names=_numeric_names(names))
+            body.append("  " + comment(f"NOT SHARDED: {why}"))
+            body.append(f"  print({js_string(f'collection {coll.name!r} not sharded: {why}')});")
+            continue
+        index_name = _missing_index(coll, keys)
+        if index_name is not None:
+            options = {"name": index_name}
+            body.append(f"  ensureIndex({js_string(coll.name)}, {js_value(key)}, {js_value(options)});")
+        body.append(f"  ensureSharded({js_string(coll.name)}, {js_value(key)});")
+        ns = f"{db_name}.{coll.name}"
+        body.append(
+            "  " + comment("Check the key on real traffic (MongoDB 7.0+), after the application has run a while:")
+        )
+        analyzer = {"configureQueryAnalyzer": ns, "mode": "full", "samplesPerSecond": 10}
+        body.append("  " + comment(f"  db.adminCommand({js_value(analyzer)});"))
+        body.append("  " + comment(f"  db.adminCommand({js_value({'analyzeShardKey': ns, 'key': key})});"))
+    return body
+
+
+def shard_key_index(design: Design, coll: CollectionDesign) -> tuple[list[tuple[str, Any]], str] | None:
+    """The index ``--with-sharding`` adds for the advised shard key (keys, name), or None when an index of the
+    design starts with the key already (or the collection is not advised a key)."""
+    advice = design.shard_advice.get(coll.name)
+    if advice is None or advice.chosen is None:
+        return None
+    keys = advice.chosen.keys
+    name = _missing_index(coll, keys)
+    return None if name is None else (keys, name)
+
+
+def _missing_index(coll: CollectionDesign, keys: list[tuple[str, Any]]) -> str | None:
+    """The name of the index ``shardCollection`` needs, or None when an index of the design starts with the key."""
+    if any([(k, v) for k, v in index.keys[: len(keys)]] == list(keys) for index in coll.indexes):
+        return None
+    return default_name(keys)
 
 
 def indexes_script(design: Design, project: Project, findings: Iterable[Finding] | None = None) -> str:

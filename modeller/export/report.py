@@ -31,6 +31,7 @@ from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 from modeller.rules.physical.planner import Step
+from modeller.rules.physical.shardkey import ShardAdvice
 
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BACKTICKS = re.compile(r"`+")
@@ -187,7 +188,7 @@ def _notes(node: ShapeNode, names: dict[str, str]) -> str:
     return "; ".join(notes)
 
 
-def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[str]:
+def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None) -> list[str]:
     out = [f"### {code(coll.name)}", ""]
     stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
     out.append(
@@ -214,8 +215,14 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[s
             + ", ".join(code(v) for v in coll.variants)
             + "."
         )
-    if coll.shard_key:
+    if advice is None and coll.shard_key:
         facts.append("- Shard key: " + ", ".join(code(k) for k in coll.shard_key) + ".")
+    if advice is not None:
+        facts.append(
+            "- Shard key: "
+            + (code(js_value(dict(advice.chosen.keys))) if advice.chosen is not None else "none allowed")
+            + f" ({prose(advice.why)}; {advice.shards} shards)."
+        )
     if facts:
         out.append("")
         out.extend(facts)
@@ -245,6 +252,8 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[s
     else:
         out.append("No secondary indexes (only `_id`).")
         out.append("")
+    if advice is not None:
+        out.extend(_shard_table(advice))
     snippet = bucket_snippet(coll)
     if snippet:
         out.append("Writing a reading:")
@@ -257,6 +266,30 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str]) -> list[s
         out.append("")
         out.extend(fenced(counters, "js"))
         out.append("")
+    return out
+
+
+def _shard_table(advice: ShardAdvice) -> list[str]:
+    """The advisor's candidates with their scores (each 0..1), the chosen one first in words."""
+    out = [
+        "| shard key candidate | chosen | targeted traffic | values | top value | monotonic | score | refused |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for c in advice.candidates:
+        card = c.key_cardinality
+        top = c.key_top_share
+        cells = (
+            code(js_value(dict(c.keys))),
+            "yes" if c is advice.chosen else "",
+            f"{c.targeted:.0%}",
+            "?" if card is None else human_count(card),
+            "?" if top is None else f"{top:.1%}",
+            "yes" if c.monotonic else "",
+            f"{c.score:.2f}",
+            prose("; ".join(c.refused)),
+        )
+        out.append("| " + " | ".join(cell(part) for part in cells) + " |")
+    out.append("")
     return out
 
 
@@ -422,7 +455,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
         ]
     )
     for coll in [*design.collections, *design.companions]:
-        out.extend(_collection_section(coll, names))
+        out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name)))
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])

@@ -140,6 +140,39 @@ class Settings:
         0.1, "E", "engine default: share of documents a range, regex, text or geo predicate matches"
     )
 
+    # --- sharding (RULES.md 44, 45; physical/shardkey.py) ---
+    shard_collection_bytes: int = _t(
+        3 * 1000**4,
+        "G",
+        "[Manual-shard-distribute] 'If your collection contains 3TB of data or more, you should consider sharding it'",
+    )
+    shard_writes_per_sec: float = _t(
+        10_000,
+        "E",
+        "engine default: writes per second above which one replica set's primary is the bottleneck "
+        "(the Manual names write demand as a reason to shard, without a number)",
+    )
+    shards_default: int = _t(2, "E", "engine default: planned shards when the project does not say 'shards'")
+    shard_cardinality_factor: int = _t(
+        10, "E", "engine default: a shard key with at most 10 x shards distinct values warns (RULES.md §2 row 55)"
+    )
+    shard_top_share: float = _t(
+        0.1, "E", "engine default: one shard-key value holding >= 10 % of the documents warns (RULES.md §2 row 55)"
+    )
+    shard_heavy_inserts: float = _t(
+        1_000,
+        "E",
+        "engine default: inserts per second from which a monotonic ranged key's single hot chunk limits throughput "
+        "([Manual-limits] 'Monotonically Increasing Shard Keys Can Limit Insert Throughput')",
+    )
+    shard_weight_targeting: float = _t(0.4, "E", "engine default: weight of the targeted query share in a key's score")
+    shard_weight_cardinality: float = _t(0.25, "E", "engine default: weight of cardinality in a key's score")
+    shard_weight_frequency: float = _t(0.15, "E", "engine default: weight of a low top-value share in a key's score")
+    shard_weight_monotonic: float = _t(
+        0.1, "E", "engine default: weight of spreading inserts (not monotonic, or hashed) in a key's score"
+    )
+    shard_weight_immutable: float = _t(0.1, "E", "engine default: weight of a key whose values never change")
+
     def with_values(self, **values: Any) -> Settings:
         """A copy with some values replaced (per-project overrides, tests)."""
         return replace(self, **values)

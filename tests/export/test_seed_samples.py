@@ -11,6 +11,7 @@ from js_harness import calls, node_check, run_scripts
 from seed_support import analysed, check_golden, sample_ids
 
 from modeller.export import dot_source, export_project, mongosh_script, sample_documents, validator_json
+from modeller.export.mongosh import shard_key_index
 from modeller.export.validators import validator_document
 from modeller.rules.physical.design import Design, ShapeNode
 
@@ -118,7 +119,8 @@ def test_full_export_runs_idempotently_in_the_stand_in(sample: str, tmp_path: Pa
         if not coll.timeseries:
             assert call["options"]["validator"] == validator_document(coll)
     indexes = [(c["collection"], c["options"]["name"]) for c in calls(rec, 0, "createIndex")]
-    assert indexes == [(c.name, i.name) for c in made for i in c.indexes]
+    shard_indexes = [(c.name, found[1]) for c in design.collections if (found := shard_key_index(design, c))]
+    assert indexes == [(c.name, i.name) for c in made for i in c.indexes] + shard_indexes
     assert calls(rec, 1, "createCollection") == [] and calls(rec, 1, "insertOne") == []
     assert all(not c["created"] for c in calls(rec, 1, "createIndex"))
     for coll in design.collections:

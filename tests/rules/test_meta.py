@@ -31,7 +31,7 @@ def test_rules_are_registered_in_catalog_order() -> None:
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
 def test_rule_is_documented(rule: type[Rule]) -> None:
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.id)
-    assert re.fullmatch(r"(RS|DN|PT|IX|AP)\d\d", rule.code)
+    assert re.fullmatch(r"(RS|DN|PT|IX|AP|SH)\d\d", rule.code)
     assert rule.summary() and rule.summary().endswith(".")
     for name in SECTIONS:
         assert len(rule.section(name)) > 20, f"{rule.id} lacks a *{name}* section"

@@ -24,7 +24,9 @@ SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SEED_SLUGS = ("person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce")
 #: one sample per pattern family beyond the seeds (Building with Patterns, the Manual's tree and versioning pages)
 PATTERN_SLUGS = ("category-tree", "movie-catalog", "insurance-audit")
-SLUGS = SEED_SLUGS + PATTERN_SLUGS
+#: samples of rule families beyond the seeds (sharding)
+FAMILY_SLUGS = ("saas-sharded",)
+SLUGS = SEED_SLUGS + PATTERN_SLUGS + FAMILY_SLUGS
 
 #: Size of an entity card on the canvas (DESIGN: cards of about 220 x 180 px).
 CARD_W, CARD_H = 220, 180
@@ -78,7 +80,7 @@ def denorm(relationship: Relationship, name: str, direction: str) -> str:
 # -- every sample --------------------------------------------------------------------------------
 
 
-def test_the_samples_folder_holds_exactly_the_seed_samples() -> None:
+def test_the_samples_folder_holds_exactly_the_seed_and_family_samples() -> None:
     found = sorted(p.name.removesuffix(".modeller.json") for p in SAMPLES_DIR.glob("*.modeller.json"))
     assert found == sorted(SLUGS)
 
@@ -328,3 +330,21 @@ def test_ecommerce_products_are_polymorphic_with_specs() -> None:
     assert field(p, "product", "type").enum == ("phone", "laptop", "headphone")
     assert query(p, "products_of_brand").filter == {"brand": "eq"}
     assert query(p, "phones_with_ram").filter == {"type": "eq", "specs.ram": "range"}
+
+
+# -- saas-sharded (RULES.md 44, 45) ----------------------------------------------------------------
+
+
+def test_saas_sharded_invoices_shard_on_the_tenant_and_the_audit_log_is_hashed() -> None:
+    from modeller.rules import analyse
+
+    project = load("saas-sharded")
+    assert project.sharded and project.shards == 4
+    assert field(project, "invoice", "created_at").monotonic and field(project, "audit", "seq").monotonic
+    advice = analyse(project).design.shard_advice
+    assert sorted(advice) == ["audit_events", "invoices"]  # tenants and users stay on one replica set
+    invoices, audit = advice["invoices"], advice["audit_events"]
+    assert invoices.reason == "size" and invoices.chosen is not None
+    assert invoices.chosen.keys == [("tenant_id", 1), ("_id", 1)]
+    assert invoices.chosen.targeted == 1.0
+    assert audit.reason == "marked" and audit.chosen is not None and audit.chosen.keys == [("seq", "hashed")]

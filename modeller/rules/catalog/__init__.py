@@ -11,6 +11,7 @@ from modeller.rules.catalog import denormalization  # noqa: F401
 from modeller.rules.catalog import patterns  # noqa: F401
 from modeller.rules.catalog import indexes  # noqa: F401
 from modeller.rules.catalog import antipatterns  # noqa: F401
+from modeller.rules.catalog import sharding  # noqa: F401
 from modeller.rules.catalog import serving  # noqa: F401  (after the 45 catalog rules: it reads the query plans)
 
 

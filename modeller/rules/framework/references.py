@@ -222,6 +222,15 @@ SOURCES: dict[str, tuple[str, str]] = {
         "mongodb/agent-skills, skills/mongodb-schema-design",
         "https://github.com/mongodb/agent-skills/tree/main/skills/mongodb-schema-design",
     ),
+    "Manual-shard-key": (
+        "MongoDB Manual, Choose a Shard Key",
+        "https://www.mongodb.com/docs/manual/core/sharding-choose-a-shard-key/",
+    ),
+    "Manual-hashed": ("MongoDB Manual, Hashed Sharding", "https://www.mongodb.com/docs/manual/core/hashed-sharding/"),
+    "Manual-shard-distribute": (
+        "MongoDB Manual, Distribute Collection Data",
+        "https://www.mongodb.com/docs/manual/core/sharding-distribute-collection-data/",
+    ),
 }
 
 

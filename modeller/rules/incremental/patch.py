@@ -36,6 +36,7 @@ from modeller.rules.physical.resolver import (
     unit_companions,
     unit_key,
 )
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")
@@ -261,6 +262,7 @@ def patch(
         design.database, collections, rel_designs, embedded, companions=unit_companions(res.unit_results)
     )
     out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
+    out.design.shard_advice = advise_shards(ctx, out.design, res)
     return out
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from modeller.rules.physical.planner import QueryPlan, WritePlan
+    from modeller.rules.physical.shardkey import ShardAdvice
 
 #: How a node of a document shape came to be.
 Role = Literal[
@@ -410,14 +411,24 @@ class Design:
     writes: list[WritePlan] = field(default_factory=list)
     #: collections beside an entity's own (prior revisions, archive): created by the exporters, not checked
     companions: list[CollectionDesign] = field(default_factory=list)
+    #: collection name -> the shard-key advice for a collection that is or should be sharded (physical/shardkey.py)
+    shard_advice: dict[str, ShardAdvice] = field(default_factory=dict)
 
     def collection(self, name: str) -> CollectionDesign | None:
         return next((c for c in self.collections if c.name == name), None)
 
+    def _collection_json(self, coll: CollectionDesign) -> dict[str, Any]:
+        """A collection with the advisor's key (``[[field, 1 | "hashed"], ...]``) and its scored candidates."""
+        out = coll.to_json()
+        advice = self.shard_advice.get(coll.name)
+        out["shard_key"] = None if advice is None else advice.key_json()
+        out["sharding"] = None if advice is None else advice.to_json()
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "database": self.database,
-            "collections": [c.to_json() for c in self.collections],
+            "collections": [self._collection_json(c) for c in self.collections],
             "relationships": [r.to_json() for r in self.relationships],
             "embedded": {k: {"collection": v.collection, "path": v.path} for k, v in self.embedded.items()},
             "queries": [q.to_json() for q in self.queries],

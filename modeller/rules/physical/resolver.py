@@ -49,6 +49,7 @@ from modeller.rules.physical.naming import collection_name, embed_field
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
+from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
 from modeller.rules.physical.trees import PARENT_REFS, tree_model_of
 from modeller.rules.physical.validators import collection_validator
@@ -294,6 +295,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     database = ctx.project.database or "test"
     design = Design(database, collections, rels, embedded, companions=unit_companions(results))
     design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
+    design.shard_advice = advise_shards(ctx, design, res)
     return design, res
 
 
