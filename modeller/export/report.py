@@ -386,6 +386,11 @@ def _access_section(design: Design, project: Project) -> list[str]:
             )
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {len(plan.steps)}; lookups: {len(plan.steps) - 1}; blocking sort: {sort}.")
+        for step in plan.on_overflow:
+            out.append(
+                f"- Only for documents with has_overflow: true (outlier pattern), one more read of "
+                f"{code(step.collection)} by {code(step.foreign_field or '')}."
+            )
         out.append("")
         out.extend(fenced(query_mongosh(plan), "js"))
         out.append("")

@@ -33,3 +33,5 @@ ATTRIBUTE = "attribute"
 ARCHIVE = "archive"
 #: the (reference, revision) index of a revisions collection (document versioning)
 REVISIONS = "revisions"
+#: the parent reference of an outlier's overflow documents (outlier pattern)
+OVERFLOW = "overflow"
