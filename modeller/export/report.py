@@ -26,7 +26,13 @@ from modeller.export.common import (
 )
 from modeller.export.literals import js_value, one_line
 from modeller.export.query_plans import query_mongosh
-from modeller.export.snippets import bucket_snippet, counter_snippet, relationship_snippet, sync_snippet
+from modeller.export.snippets import (
+    archive_snippet,
+    bucket_snippet,
+    counter_snippet,
+    relationship_snippet,
+    sync_snippet,
+)
 from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -426,6 +432,11 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     )
     for coll in [*design.collections, *design.companions]:
         out.extend(_collection_section(coll, names))
+        mover = archive_snippet(coll, project)
+        if mover:
+            out.extend(["Moving old documents (archive pattern):", ""])
+            out.extend(fenced(mover, "js"))
+            out.append("")
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])
