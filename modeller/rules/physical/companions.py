@@ -163,6 +163,8 @@ def _companion(
         max_bytes=main.max_bytes,
         why=why,
         companion_of=main.name,
+        # revisions and archive copy the main shape: bucket documents stay buckets (their stats and readings)
+        bucket=main.bucket if any(n.role in ("bucket-stat", "bucket-items") for n in shape) else None,
     )
     coll.validator = collection_validator(shape, None)
     return coll
