@@ -455,8 +455,9 @@ class OutlierPattern(Rule):
 
     *Best practice*
     ``posts.comments`` holding at most N (``maxItems``), ``has_overflow:
-    true`` on the outliers, ``db.comments_overflow.createIndex({post_id:
-    1})``; the application reads the overflow only when the flag is set.
+    true`` on the outliers, the rest in ``posts_overflow`` documents keyed
+    by the post (``createIndex({post_id: 1})``); the application reads the
+    overflow only when the flag is set.
     """
 
     id = "outlier-pattern"
