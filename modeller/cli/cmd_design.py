@@ -62,8 +62,11 @@ def render_text(design: Design, colour: bool) -> str:
         return f"{BOLD}{text}{RESET}" if colour else text
 
     lines: list[str] = [f"database {neutralize(design.database)}", ""]
-    for coll in design.collections:
-        lines.append(bold(f"collection {neutralize(coll.name)}") + f"  ({neutralize(', '.join(coll.entities))})")
+    for coll in [*design.collections, *design.companions]:  # companions: revisions, archive, overflow
+        beside = "" if coll.companion_of is None else f", beside {neutralize(coll.companion_of)}"
+        lines.append(
+            bold(f"collection {neutralize(coll.name)}") + f"  ({neutralize(', '.join(coll.entities))}{beside})"
+        )
         if coll.why:
             lines.append(f"  {neutralize(coll.why)}")
         lines.append(f"  size: about {coll.avg_bytes:,} bytes per document, at most {coll.max_bytes:,}")
@@ -133,6 +136,10 @@ def query_line(plan: QueryPlan) -> str:
             f"{step.relationship} from {step.collection} by {_index_text(step.index)}" for step in plan.lookups
         )
         parts.append(f"{plan.round_trips} round trips (joins {joins})")
+    for step in plan.on_overflow:
+        parts.append(
+            f"only for documents with has_overflow: {step.collection} by {_index_text(step.index)} (outlier pattern)"
+        )
     scope = f" ({plan.scope.label})" if plan.scope is not None else ""
     return neutralize(f"query {plan.id}{scope}: " + "; ".join(parts))
 

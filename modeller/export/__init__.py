@@ -180,7 +180,7 @@ def export_project(
     if "indexes" in chosen:
         steps.append(("indexes", "indexes.mongosh.js", lambda: indexes_script(design, project, analysis.findings)))
     if "samples" in chosen:
-        for coll in design.collections:
+        for coll in [*design.collections, *design.companions]:
             steps.append(("samples", f"samples/{stems[coll.name]}.json", _bind_samples(need_samples, coll.name)))
     if "diagram" in chosen:
         steps.append(("diagram", "diagram.dot", lambda: dot_source(design, project)))

@@ -291,7 +291,7 @@ def mongosh_script(
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(options, indent=2))});")
         body.extend(_index_lines(coll, blocked))
     if samples is not None:
-        for coll in design.collections:
+        for coll in created:
             docs = samples.get(coll.name, [])
             if not docs:
                 continue

@@ -10,16 +10,30 @@ documents (``r1.flatMap(d => d["owner_id"])``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modeller.export.literals import js_key, js_string, js_value
+from modeller.rules.physical.companions import HAS_OVERFLOW
 from modeller.rules.physical.planner import Param, QueryPlan, Ref, Step
+
+
+@dataclass(frozen=True, slots=True)
+class FlaggedRef:
+    """``Ref`` to the documents of an earlier read whose ``has_overflow`` is true (outlier pattern)."""
+
+    step: int
+    path: str
 
 
 def js_data(value: Any) -> str:
     """A filter / sort document as a JS expression: quoted keys, placeholders as expressions."""
     if isinstance(value, Param):
         return f"params[{js_string(value.name)}]"
+    if isinstance(value, FlaggedRef):
+        getter = "".join(f"[{js_string(part)}]" for part in value.path.split("."))
+        flag = js_string(HAS_OVERFLOW)
+        return f"r{value.step}.filter(d => d[{flag}] === true).flatMap(d => d{getter} ?? [])"
     if isinstance(value, Ref):
         getter = "".join(f"[{js_string(part)}]" for part in value.path.split("."))
         return f"r{value.step}.flatMap(d => d{getter} ?? [])"
@@ -46,8 +60,26 @@ def step_mongosh(step: Step) -> str:
 
 
 def query_mongosh(plan: QueryPlan) -> str:
-    """The whole plan: the query alone, or ``const r1 = ...`` then one read per join."""
-    if len(plan.steps) == 1:
+    """The whole plan: the query alone, or ``const r1 = ...`` then one read per join.
+
+    Overflow reads (outlier pattern) run only when a document read has ``has_overflow``: typical reads stay one
+    round trip.
+    """
+    if len(plan.steps) == 1 and not plan.on_overflow:
         return step_mongosh(plan.steps[0])
     lines = [f"const r{i} = {step_mongosh(step)}.toArray();" for i, step in enumerate(plan.steps, start=1)]
+    flag = js_string(HAS_OVERFLOW)
+    for step in plan.on_overflow:
+        read = step_mongosh(replace(step, filter=_only_flagged(step.filter)))
+        lines.append("// only the outliers (has_overflow: true) have overflow documents: a second read for them alone")
+        lines.append(f"const overflow = r1.some(d => d[{flag}] === true) ? {read}.toArray() : [];")
     return "\n".join(lines)
+
+
+def _only_flagged(value: Any) -> Any:
+    """The filter with ``r1``'s ids narrowed to the documents flagged ``has_overflow``."""
+    if isinstance(value, Ref):
+        return FlaggedRef(value.step, value.path)
+    if isinstance(value, dict):
+        return {k: _only_flagged(v) for k, v in value.items()}
+    return value

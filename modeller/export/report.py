@@ -26,7 +26,13 @@ from modeller.export.common import (
 )
 from modeller.export.literals import js_value, one_line
 from modeller.export.query_plans import query_mongosh
-from modeller.export.snippets import bucket_snippet, counter_snippet, relationship_snippet, sync_snippet
+from modeller.export.snippets import (
+    archive_snippet,
+    bucket_snippet,
+    counter_snippet,
+    relationship_snippet,
+    sync_snippet,
+)
 from modeller.model.project import Project
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -421,6 +427,11 @@ def _access_section(design: Design, project: Project) -> list[str]:
             )
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
+        for step in plan.on_overflow:
+            out.append(
+                f"- Only for documents with has_overflow: true (outlier pattern), one more read of "
+                f"{code(step.collection)} by {code(step.foreign_field or '')}."
+            )
         out.append("")
         out.extend(fenced(query_mongosh(plan), "js"))
         out.append("")
@@ -456,6 +467,11 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     )
     for coll in [*design.collections, *design.companions]:
         out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name)))
+        mover = archive_snippet(coll, project)
+        if mover:
+            out.extend(["Moving old documents (archive pattern):", ""])
+            out.extend(fenced(mover, "js"))
+            out.append("")
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])

@@ -45,6 +45,7 @@ from modeller.export.literals import quoted
 from modeller.export.validators import collection_schema
 from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
+from modeller.rules.physical.companions import HAS_OVERFLOW, outlier_arrays
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
@@ -289,8 +290,10 @@ class _Builder:
         self.docs: dict[str, list[dict[str, Any]]] = {}
         self.by_id: dict[str, dict[Any, dict[str, Any]]] = {}
         self.by_entity = {c.entities[0]: c for c in design.collections if c.entities}
-        self.by_name = {c.name: c for c in design.collections}
-        self.schemas = {c.name: collection_schema(c) for c in design.collections}
+        #: the main collections, then their companions (revisions, archive, overflow) which reference them
+        self.all = [*design.collections, *design.companions]
+        self.by_name = {c.name: c for c in self.all}
+        self.schemas = {c.name: collection_schema(c) for c in self.all}
         self.links: list[_Link] = []
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
@@ -300,7 +303,7 @@ class _Builder:
         self.limited: dict[str, list[str]] = {}
         #: collection -> paths with a one-key unique index (declared on the entity or for a unique field)
         self.unique_paths = {
-            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and len(ix.keys) == 1} for c in design.collections
+            c.name: {ix.keys[0][0] for ix in c.indexes if ix.unique and len(ix.keys) == 1} for c in self.all
         }
         self.intervals = {
             e.id: e.timeseries.interval_s for e in project.entities if e.timeseries and e.timeseries.interval_s
@@ -315,7 +318,7 @@ class _Builder:
     # -- pass 1: each document's own values ----------------------------------------------------------
 
     def build(self) -> dict[str, list[dict[str, Any]]]:
-        for coll in self.design.collections:
+        for coll in self.all:
             rng = random.Random(f"{self.seed}/{coll.name}")
             count = max(self.n, len(coll.variants)) if coll.variants and self.n else self.n
             docs: list[dict[str, Any]] = []
@@ -335,7 +338,18 @@ class _Builder:
         self._resolve_links()
         for coll in self.design.collections:
             self._tree_fields(coll)
+        for coll in self.design.companions:
+            self._overflow_flags(coll)
         return self.docs
+
+    def _overflow_flags(self, coll: CollectionDesign) -> None:
+        """``has_overflow`` is true exactly on the documents an overflow sample points to (outlier pattern)."""
+        parent = next((n for n in coll.shape if n.role == "parent-ref"), None)
+        if parent is None or not outlier_arrays(coll.shape) or coll.companion_of not in self.docs:
+            return
+        pointed = {self._key(doc.get(parent.name)) for doc in self.docs[coll.name]}
+        for doc in self.docs[coll.companion_of]:
+            doc[HAS_OVERFLOW] = self._key(doc.get("_id")) in pointed
 
     def _tree_fields(self, coll: CollectionDesign) -> None:
         """Ancestors, materialized path and nested-set bounds follow the sample parent chain (they are derived)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from modeller.export.common import per_design
 from modeller.export.literals import comment, js_key, js_string, quoted
+from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 
 
@@ -243,3 +244,52 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
             f"{_k('updateDescription.updatedFields.' + up.watched_field)}: {{ $exists: true }} }} }}]);"
         )
     return "\n".join(lines)
+
+
+#: documents moved per batch by the archive job: small enough for one round trip, large enough to finish
+ARCHIVE_BATCH = 1000
+
+
+def archive_snippet(coll: CollectionDesign, project: Project) -> str:
+    """The mover job of an archive companion (archive pattern): batched, idempotent and resumable.
+
+    Each batch reads the oldest documents past the cut-off by the main collection's age index, copies those the
+    archive does not hold yet, then deletes them from the main collection: a job stopped between the two steps
+    copies nothing twice when it runs again, and a finished job finds nothing to move.
+    """
+    main = coll.companion_of
+    entity = next((e for e in project.entities if e.id == coll.root), None)
+    if main is None or entity is None or entity.archive is None or coll.name != f"{main}_archive":
+        return ""
+    age = coll.indexes[0].keys[0][0] if coll.indexes and coll.indexes[0].keys else entity.archive.age_field
+    days = entity.archive.cold_after_s // 86_400
+    field = next((f for f in entity.fields if f.name == entity.archive.age_field), None)
+    if field is not None and field.type not in ("date", "timestamp"):
+        return comment(
+            f"{quoted(entity.archive.age_field)} is not a date: move documents older than {days:,} days to "
+            f"{quoted(coll.name)} with a cut-off of the field's own type"
+        )
+    return "\n".join(
+        [
+            comment(
+                f"archive job: {quoted(main)} documents whose {quoted(age)} is older than {days:,} days move to "
+                f"{quoted(coll.name)}; run it on a schedule (it is idempotent and resumes where a stopped run ended)"
+            ),
+            "(function archiveJob(db, batchSize) {",
+            f"  const source = {_c(main)};",
+            f"  const archive = {_c(coll.name)};",
+            f"  const cutoff = new Date(Date.now() - {int(entity.archive.cold_after_s)} * 1000);",
+            "  for (;;) {",
+            f"    const batch = source.find({{ {_k(age)}: {{ $lt: cutoff }} }}).sort({{ {_k(age)}: 1, _id: 1 }})"
+            ".limit(batchSize).toArray();",
+            "    if (batch.length === 0) break;",
+            "    const ids = batch.map(doc => doc._id);",
+            "    const copied = new Set(archive.find({ _id: { $in: ids } }, { _id: 1 }).toArray()"
+            ".map(doc => String(doc._id)));",
+            "    const missing = batch.filter(doc => !copied.has(String(doc._id)));",
+            "    if (missing.length > 0) archive.insertMany(missing, { ordered: true });",
+            "    source.deleteMany({ _id: { $in: ids } });",
+            "  }",
+            f"}})(db, {ARCHIVE_BATCH});",
+        ]
+    )

@@ -78,7 +78,7 @@ def export_all(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], s
     for name in ("setup.mongosh.js", "indexes.mongosh.js"):
         node_check(target / name)
     recording = run_scripts(target / "setup.mongosh.js", runs=2)
-    names = [c["name"] for c in design["collections"]]
+    names = [c["name"] for c in all_collections(design)]
     validators = {
         name: json_util.loads((target / "validators" / f"{name}.json").read_text(encoding="utf-8"))
         for name in names
@@ -88,12 +88,17 @@ def export_all(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], s
     return Exported(findings, design, target, recording, validators, samples, printed)
 
 
+def all_collections(design: dict[str, Any]) -> list[dict[str, Any]]:
+    """The design's collections and their companions (revisions, archive, overflow): the export writes all."""
+    return [*design["collections"], *design.get("companions", [])]
+
+
 def assert_server_would_accept(exported: Exported) -> None:
     """The checks a real server makes that the stand-in does not, plus the rerun being a no-op."""
     rec = exported.recording
     assert calls(rec, 1, "createCollection") == [] and calls(rec, 1, "insertOne") == []
     assert all(not c["created"] for c in calls(rec, 1, "createIndex"))
-    for coll in exported.design["collections"]:
+    for coll in all_collections(exported.design):
         name = coll["name"]
         index_names = [ix["name"] for ix in coll["indexes"]]
         assert len(index_names) == len(set(index_names)), f"{name}: two indexes share a name: {index_names}"

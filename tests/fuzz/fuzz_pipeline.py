@@ -16,6 +16,7 @@ import os
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -137,16 +138,22 @@ def _check_files(
                 failures.append(Failure("sample-vs-validator", f"{coll.name!r}: {problem}"))
                 break
         failures.extend(_unique_clashes(coll, docs))
-    for coll in design.companions:  # revisions and archive collections: created with a validator, no samples
+    for coll in design.companions:  # revisions, archive and overflow collections: a validator and samples
         stem = safe_file_stem(coll.name, taken)
         try:
             validator = json.loads((out_dir / "validators" / f"{stem}.json").read_text(encoding="utf-8"))
+            docs = load_docs((out_dir / "samples" / f"{stem}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             failures.append(Failure("files", f"companion {coll.name!r}: {type(exc).__name__}: {exc}"))
             continue
         if validator != json.loads(json.dumps(coll.validator)):
             failures.append(Failure("files", f"validators/{stem}.json differs from the design's validator"))
         exported.validators[f"{db_name}.{coll.name}"] = validator
+        exported.samples[f"{db_name}.{coll.name}"] = docs
+        problem = next((p for p in map(partial(_first_problem, validator), docs) if p), None)
+        if problem:
+            failures.append(Failure("sample-vs-validator", f"companion {coll.name!r}: {problem}"))
+        failures.extend(_unique_clashes(coll, docs))
     return failures, exported
 
 

@@ -23,7 +23,7 @@ from modeller.persistence import dumps_project, load_project
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SEED_SLUGS = ("person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce")
 #: one sample per pattern family beyond the seeds (Building with Patterns, the Manual's tree and versioning pages)
-PATTERN_SLUGS = ("category-tree", "movie-catalog", "insurance-audit")
+PATTERN_SLUGS = ("category-tree", "movie-catalog", "insurance-audit", "viral-posts")
 #: samples of rule families beyond the seeds (sharding)
 FAMILY_SLUGS = ("saas-sharded",)
 SLUGS = SEED_SLUGS + PATTERN_SLUGS + FAMILY_SLUGS

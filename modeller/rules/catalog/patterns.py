@@ -17,7 +17,7 @@ from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, st
 from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, REVISIONS, TREE
+from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
@@ -498,8 +498,9 @@ class OutlierPattern(Rule):
 
     *Best practice*
     ``posts.comments`` holding at most N (``maxItems``), ``has_overflow:
-    true`` on the outliers, ``db.comments_overflow.createIndex({post_id:
-    1})``; the application reads the overflow only when the flag is set.
+    true`` on the outliers, the rest in ``posts_overflow`` documents keyed
+    by the post (``createIndex({post_id: 1})``); the application reads the
+    overflow only when the flag is set.
     """
 
     id = "outlier-pattern"
@@ -514,6 +515,7 @@ class OutlierPattern(Rule):
 
     decides = "refinement"
     precedence = OUTLIER
+    index_claims = ((OVERFLOW, 0),)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A reference chosen because of the rare outlier keeps the typical N embedded (same base strategy)."""
@@ -528,7 +530,8 @@ class OutlierPattern(Rule):
             "parent-ref",
             f"a {facts.one.name} has {facts.n_typ:,} {plural_label(many.name)} typically but up to {facts.n_max:,}: "
             f"embed up to {bound:,} in the {facts.one.name} with has_overflow set when it passes them, and keep "
-            f"the overflow in {collection_name(many)} with a reference to its {facts.one.name} (outlier pattern)",
+            f"the overflow in {collection_name(facts.one)}_overflow with a reference to its {facts.one.name} "
+            "(outlier pattern)",
             f"typical {facts.one.name} documents are read with their {plural_label(many.name)} in one query; "
             f"writes check the flag and outliers need a second query",
             numbers={"outlier_bound": bound},
@@ -541,8 +544,8 @@ class OutlierPattern(Rule):
         if bound is None:
             return
         array = embed_field(rel, facts.many)
-        overflow = collection_name(facts.many)
-        ref = parent_ref_field(rel, facts.one)
+        overflow = f"{collection_name(facts.one)}_overflow"
+        ref = f"{snake(facts.one.name)}_id"
         plan = view.plan(rel.id)
         typ, top = facts.n_typ, facts.n_max
         applied = plan.rec.numbers.get("outlier_bound") == bound and plan.strategy == plan.rec.strategy

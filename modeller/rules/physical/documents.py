@@ -14,7 +14,7 @@ from typing import cast
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
 from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
-from modeller.rules.physical.companions import REVISION, revision_node
+from modeller.rules.physical.companions import HAS_OVERFLOW, REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.physical.facts import NUMERIC_TYPES, Context
 from modeller.rules.physical.naming import (
@@ -695,16 +695,16 @@ class ShapeBuilder:
             relationship=facts.rel_id,
             items=item,
             max_items=bound,
-            description=f"the first {bound} {plural(snake(many.name))}; the rest are in {self.collection_of(many.id)} "
-            "(outlier pattern)",
+            description=f"the first {bound} {plural(snake(many.name))}; the rest are in "
+            f"{self.collection_of(facts.one.id)}_overflow (outlier pattern)",
         )
         flag = ShapeNode(
-            "has_overflow",
+            HAS_OVERFLOW,
             "bool",
             description=f"true when this document has more than {bound} {plural(snake(many.name))} (outlier pattern)",
         )
         routes.setdefault(name, Route(name, entity=many.id, rel=facts.rel_id))
-        routes.setdefault("has_overflow", Route("has_overflow"))
+        routes.setdefault(HAS_OVERFLOW, Route(HAS_OVERFLOW))
         typical = min(facts.n_typ, bound)
         return [
             self._size(array, array_bytes(typical, a), array_bytes(bound, m)),

@@ -35,3 +35,5 @@ ARCHIVE = "archive"
 REVISIONS = "revisions"
 #: the path a copy's sync ``updateMany`` matches (``author._id`` of an extended reference, ``parts.id``)
 SYNC = "sync"
+#: the parent reference of an outlier's overflow documents (outlier pattern)
+OVERFLOW = "overflow"

@@ -22,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from modeller.model.project import Query
+from modeller.rules.physical.companions import HAS_OVERFLOW
 from modeller.rules.physical.design import (
     CollectionDesign,
     Design,
@@ -30,6 +31,7 @@ from modeller.rules.physical.design import (
     RelationshipDesign,
     ShapeNode,
 )
+from modeller.rules.physical.documents import outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, plan_query
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.scopes import Scope, esr_key, resolve_scope
@@ -147,6 +149,9 @@ class QueryPlan:
     per_sec: float | None = None
     #: logical paths of the filter/sort that the collection does not hold (a join would have to come first)
     unresolved: list[str] = field(default_factory=list)
+    #: reads of ``<collection>_overflow`` sent only for the documents whose ``has_overflow`` is true (outlier
+    #: pattern): no round trip for typical documents, so not in ``steps``
+    on_overflow: list[Step] = field(default_factory=list)
 
     @property
     def collection(self) -> str:
@@ -194,7 +199,7 @@ class QueryPlan:
             "per_sec": self.per_sec,
             "unresolved": list(self.unresolved),
             "steps": [s.to_json() for s in self.steps],
-        }
+        } | ({"on_overflow": [s.to_json() for s in self.on_overflow]} if self.on_overflow else {})
 
 
 def scope_json(scope: Scope) -> dict[str, Any]:
@@ -566,6 +571,9 @@ class _Planner:
         unresolved = list(esr.unresolved)
         if scope is not None and (scope.path is None or (scope.first_entity is not None and not first)):
             unresolved.insert(0, scope.label)
+        on_overflow = self.overflow_reads(q, eid, coll_name, main_no)
+        if on_overflow and main.projection:
+            main.projection = _no_collisions([*main.projection, HAS_OVERFLOW])
         return QueryPlan(
             q.id,
             eid,
@@ -577,6 +585,7 @@ class _Planner:
             sort_over_limit=sort_bytes > s.blocking_sort_max_bytes,
             per_sec=q.per_sec,
             unresolved=unresolved,
+            on_overflow=on_overflow,
         )
 
     def scope_first(self, scope: Scope | None) -> list[Step]:
@@ -607,6 +616,36 @@ class _Planner:
         if scope.kind in ("embedded", "holder"):  # the One's own document, or the One whose array holds the N
             return Param(scope.param), 1 / count
         return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
+
+    def overflow_reads(self, q: Query, eid: str, coll_name: str, main_no: int) -> list[Step]:
+        """The read of the overflow documents of the outliers the query's own read (step ``main_no``) returned
+        (outlier pattern joins only)."""
+        overflow = next((c for c in self.design.companions if c.name == f"{coll_name}_overflow"), None)
+        if overflow is None or not q.joins:
+            return []
+        joined = {
+            rel_id
+            for rel_id in q.joins
+            if (plan := self.res.plans.get(rel_id)) is not None
+            and plan.facts.one_id == eid
+            and outlier_bound_of(plan) is not None
+        }
+        parent = next((n.name for n in overflow.shape if n.role == "parent-ref"), None)
+        if not joined or parent is None:
+            return []
+        index = _first_key_index(overflow.indexes, parent)
+        return [
+            Step(
+                overflow.name,
+                {parent: {"$in": Ref(main_no, "_id")}},
+                index=index,
+                docs_examined=0,
+                docs_returned=0,
+                relationship=sorted(joined)[0],
+                local_field="_id",
+                foreign_field=parent,
+            )
+        ]
 
     def join(self, facts: RelFacts, eid: str, coll_name: str, first_docs: int, main_no: int = 1) -> Step | None:
         """The read that fetches the related documents of ``first_docs`` documents through ``facts``' references."""

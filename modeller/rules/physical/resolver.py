@@ -851,9 +851,7 @@ def _indexes(
             node = _ref_path(res, plan, coll)
             # the join a query of the One declares reads the N by this reference (not by the One's array of ids)
             follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
-            # an outlier's overflow documents are read by this reference whenever the One has_overflow
-            overflow = outlier_bound_of(plan) is not None
-            if node is None or not (overflow or _read_through(ctx, facts, follows, True)):
+            if node is None or not _read_through(ctx, facts, follows, True):
                 continue
             add(
                 IndexDesign(

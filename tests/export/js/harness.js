@@ -4,7 +4,7 @@
 //   node harness.js [--runs N] --batch FILE
 //
 // A --seed script runs once before the runs (e.g. the OLD design's setup script with samples, before a
-// migration script); --kill-after N makes the first run die before its (N+1)th updateMany (a run killed
+// migration script); --kill-after N makes the first run die before its (N+1)th updateMany or deleteMany (a run killed
 // between two batches); "documents" in the output holds every stored document as canonical Extended JSON.
 // Every script runs N times (default 2) against the same in-memory server state, the
 // way a DBA would run it twice against one cluster. Prints one JSON document:
@@ -214,7 +214,7 @@ function applyUpdate(doc, update) {
 
 // maps keyed by user names have no prototype: a database or collection named "constructor" is just a name
 const state = { databases: Object.create(null), sharded: Object.create(null), shardingEnabled: [] };
-// --kill-after N: the first run dies before its (N+1)th updateMany, as a killed mongosh would between two batches
+// --kill-after N: the first run dies before its (N+1)th updateMany or deleteMany, as a killed mongosh would between two batches
 const KILLED = "killed by the harness (--kill-after)";
 let killAfter = null;
 let updatesLeft = 0;
@@ -342,6 +342,15 @@ function makeCollection(dbName, name) {
       calls.push({ op: "updateMany", db: dbName, collection: nameOf(), filter: relaxed(filter),
                    update: relaxed(update), modified });
       return { acknowledged: true, modifiedCount: modified };
+    },
+    deleteMany(filter) {
+      if (killAfter !== null && updatesLeft-- <= 0) throw new Error(KILLED);
+      const c = coll();
+      const before = c.docs.length;
+      c.docs = c.docs.filter((d) => !matches(d, filter));
+      calls.push({ op: "deleteMany", db: dbName, collection: nameOf(), filter: relaxed(filter),
+                   deleted: before - c.docs.length });
+      return { acknowledged: true, deletedCount: before - c.docs.length };
     },
     updateOne(filter, update, options) {
       // a data write may be the one the kill interrupts (a migration marker's bookkeeping is not counted)
