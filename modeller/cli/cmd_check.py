@@ -84,7 +84,8 @@ def render_text(findings: list[Finding], colour: bool) -> str:
             if colour:
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
             mark = " (overridden" + (f": {neutralize(f.note)}" if f.note else "") + ")" if f.overridden else ""
-            lines.append(f"  {label} {f.rule}{mark}: {neutralize(f.message)}")
+            also = f" (also: {', '.join(f.also)})" if f.also else ""
+            lines.append(f"  {label} {f.rule}{also}{mark}: {neutralize(f.message)}")
             lines.append(f"      why: {neutralize(f.why)}")
             if f.tradeoff:
                 lines.append(f"      trade-off: {neutralize(f.tradeoff)}")

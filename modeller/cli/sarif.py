@@ -93,6 +93,8 @@ def _result(
             "severity": finding.severity,
             "subject": finding.subject.to_json(),
             "reference": finding.reference,
+            "also": list(finding.also),
+            "decided": finding.decided,
         },
     }
     if finding.fix is not None:

@@ -3,6 +3,9 @@
 Pure and deterministic: no I/O, no clock, no randomness; findings are sorted
 by the subject's position in the project, then severity (most severe first),
 then rule id, so the GUI and ``modeller check`` list them the same way.
+The findings that justify one decision (a relationship's strategy, one
+index) are then folded into one (``framework.grouping``); what every rule
+said on its own stays in ``Analysis.reported``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from modeller.rules.catalog import load_rules
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
+from modeller.rules.framework.grouping import one_per_decision
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
 from modeller.rules.incremental.patch import Patched, Previous, patch
@@ -71,6 +75,8 @@ class _State:
     #: the overrides and decision notes ``overridden`` was made for; id(finding) -> (finding, its overridden copy)
     override_token: tuple[Any, ...] = ()
     overridden: dict[int, tuple[Finding, Finding]] = field(default_factory=dict)
+    #: the last analysis' folded decisions: their members (by identity) -> the one finding shown
+    folded: dict[tuple[int, ...], Any] = field(default_factory=dict)
 
 
 class Analyser:
@@ -136,7 +142,8 @@ class Analyser:
                 for items in dirty:
                     for p, _, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject)
-                return Analysis(findings=_run_rules(view, state, dirty, ()), design=patched.design)
+                reported = _run_rules(view, state, dirty, ())
+                return Analysis(one_per_decision(reported, _rule_rank(), state.folded), patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
         if state is None:
@@ -146,10 +153,10 @@ class Analyser:
         prev = Previous.of(facts, design, res)
         view = RuleView(facts, design, res, prev.coll_by_name, prev.rel_design_by_id)
         dirty, gone = _changed_subjects(view, state)
-        findings = _run_rules(view, state, dirty, gone)
+        reported = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(findings=findings, design=design)
+        return Analysis(one_per_decision(reported, _rule_rank(), state.folded), design, reported)
 
 
 def _overrides(project: Project) -> dict[tuple[str, str, str], str]:
@@ -293,6 +300,11 @@ def _run_rules(view: RuleView, state: _State, dirty: Subjects, gone: Iterable[Pr
             f = was[1]
         result.append(f)
     return result
+
+
+def _rule_rank() -> dict[str, int]:
+    """Each rule's registration position: the tie-break of a decision's primary rule (catalog order)."""
+    return {cls.id: i for i, cls in enumerate(REGISTRY)}
 
 
 def _grouped(

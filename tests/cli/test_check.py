@@ -15,7 +15,7 @@ from modeller.persistence import dumps_project, load_project
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-KEYS = {"rule", "severity", "subject", "message", "why", "reference", "fix"}
+KEYS = {"rule", "severity", "subject", "message", "why", "reference", "fix", "decision", "also", "decided"}
 
 
 def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -29,14 +29,23 @@ def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]
     assert code == 0
     data = json.loads(out)
     assert list(data) == ["findings"]
-    esr = next(f for f in data["findings"] if f["rule"] == "esr-compound-index")
+    # the ESR index of active_orders_of_user is one decision: one finding, the reference rule first
+    esr = next(f for f in data["findings"] if "esr-compound-index" in f["also"])
     assert set(esr) >= KEYS
-    assert esr["subject"] == {"kind": "query", "id": "active_orders_of_user"}
-    assert esr["fix"]["changes"][0] == {
+    assert esr["rule"] == "index-reference-fields" and esr["subject"] == {"kind": "entity", "id": "order"}
+    assert esr["decision"] == {"kind": "index", "id": "orders#user_id_1_status_1_created_at_-1_amount_1"}
+    assert esr["decided"] is True
+    assert not any(
+        f["rule"] == "esr-compound-index" and f["subject"]["id"] == "active_orders_of_user" for f in data["findings"]
+    )
+    assert esr["fix"] is None  # the design creates the index: nothing for the user to add
+    phones = next(f for f in data["findings"] if f["rule"] == "esr-compound-index")
+    assert phones["subject"] == {"kind": "query", "id": "phones_with_ram"}
+    assert phones["fix"]["changes"][0] == {
         "op": "append",
-        "subject": {"kind": "entity", "id": "order"},
+        "subject": {"kind": "entity", "id": "product"},
         "key": "indexes",
-        "value": {"keys": [["user_id", 1], ["status", 1], ["created_at", -1], ["amount", 1]]},
+        "value": {"keys": [["type", 1], ["specs.ram", 1]]},
     }
     assert all(f["severity"] in ("info", "suggestion", "warning", "error") for f in data["findings"])
 
@@ -98,7 +107,7 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     code, out, _ = check(capsys, str(SAMPLES / "person-addresses.modeller.json"))
     assert code == 0
     assert out.startswith("relationship person_addresses\n  SUGGESTION embed-one-to-few: ")
-    assert "      why: Zola-1's person and addresses" in out
+    assert "      why: a handful of Addresses per Person, never needed on their own" in out
     assert "      reference: [Zola-1] W. Zola" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
     assert out.rstrip().endswith("0 error, 0 warning, 1 suggestion, 0 info")

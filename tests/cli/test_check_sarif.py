@@ -61,8 +61,11 @@ def test_a_result_points_at_the_line_of_its_subject(capsys: pytest.CaptureFixtur
             assert lines[region["startLine"] - 1].strip() == "{"
             assert lines[region["startLine"]].strip() == f'"id": "{subject["id"]}",'
     esr = next(r for r in results if r["ruleId"] == "esr-compound-index")
-    assert esr["level"] == "note"
-    assert esr["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "$.queries[0]"
+    assert esr["level"] == "note" and esr["properties"]["subject"]["id"] == "phones_with_ram"
+    assert esr["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "$.queries[4]"
+    # one decision, one result: the index of active_orders_of_user is the reference rule's, citing ESR
+    folded = next(r for r in results if "esr-compound-index" in r["properties"]["also"])
+    assert folded["ruleId"] == "index-reference-fields" and folded["properties"]["decided"] is True
 
 
 def test_levels_and_failing_exit_code(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -39,7 +39,9 @@ def test_three_product_types_get_one_finding_with_the_shared_fields() -> None:
     assert "share brand, name, price (60 % or more" in f.message and "discriminator" in f.message
     assert "oneOf" in f.message
     assert "BwP-polymorphic" in f.reference and "Manual-inheritance" in f.reference
-    assert f.tradeoff.startswith("one query and one set of indexes") and "phones, laptops and headphones" in f.why
+    assert f.tradeoff.startswith("one query and one set of indexes") and f.why.startswith(
+        "phone, laptop and headphone: kinds of one thing"
+    )
 
 
 def test_the_threshold_is_an_engine_default_and_can_be_raised() -> None:

@@ -325,7 +325,8 @@ def test_value_bytes_and_element_overhead_follow_the_bson_encoding() -> None:
     assert value_bytes(obj, DEFAULT_SETTINGS) == (5 + 3 + 4 + 3 + s, 5 + 3 + 4 + 3 + s)
     arr = Field.model_validate({"name": "a", "type": "array", "items": {"type": "int"}, "max_items": 3})
     n_avg = min(3, DEFAULT_SETTINGS.default_array_items)
-    assert value_bytes(arr, DEFAULT_SETTINGS) == (5 + n_avg * (4 + 4), 5 + 3 * (4 + 4))
+    # elements "0", "1", "2": a type byte, a one-digit name and its NUL, the int32 (real BSON, not 3 bytes a name)
+    assert value_bytes(arr, DEFAULT_SETTINGS) == (5 + n_avg * (1 + 2 + 4), 5 + 3 * (1 + 2 + 4))
 
 
 def test_validators_read_on_demand_equal_the_eager_ones() -> None:

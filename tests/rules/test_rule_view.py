@@ -107,7 +107,7 @@ def test_the_engine_yields_what_every_hook_yields_on_every_subject() -> None:
     from modeller.rules.physical.naming import collection_name
 
     want = by_hand(fresh())
-    got = analyse(PROJECT).findings
+    got = analyse(PROJECT).reported
     assert len(got) > 100 and sum(f.overridden for f in got) > 5
     # (the engine marks the findings the user overrode; the hooks never do)
     plain = [replace(f, overridden=False, note=None) for f in got]

@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.plans import days_to_limit
+from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
@@ -54,15 +55,15 @@ class UnboundedArray(Rule):
         s = view.settings
         plan = view.plan(facts.rel.id)
         embedded = plan.strategy == "embed"
-        item = plan.elem_bytes if embedded else 17
-        array_bytes = facts.n_max * (item + 4)
+        item = plan.elem_bytes if embedded else TYPE_BYTES["objectId"]
+        array = array_bytes(facts.n_max, item)
         coll = view.collection_of(facts.one.id)
-        doc = coll.max_bytes if coll is not None else array_bytes
+        doc = coll.max_bytes if coll is not None else array
         days = days_to_limit(view.facts, facts, item, 0) if facts.unbounded else None
         nums: dict[str, Any] = {
             "n_max": facts.n_max,
             "element_bytes": item,
-            "array_bytes": array_bytes,
+            "array_bytes": array,
             "document_max_bytes": doc,
         }
         if days is not None:
@@ -71,14 +72,21 @@ class UnboundedArray(Rule):
         target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
         fix = set_strategy(facts.rel.id, target, self.id)
         if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
+            # the figures say which: past the limit at the declared maximum, or on the way there at the growth
+            past = (
+                f"past the 16 MiB document limit ({megabytes(s.max_doc_bytes)})"
+                if doc > s.max_doc_bytes
+                else f"under the 16 MiB document limit ({megabytes(s.max_doc_bytes)}) today"
+            )
             when = f"; at the annotated growth it reaches 16 MiB in about {days:,.0f} days" if days else ""
             yield self.finding(
                 "error",
                 "relationship",
                 facts.rel.id,
                 f"{facts.one.name}.{facts.rel.name or facts.many.name} holds {what} of {facts.many.name} that "
-                f"{'grow without bound' if facts.unbounded else f'reach {facts.n_max:,}'}: about "
-                f"{array_bytes:,} bytes, past the 16 MiB document limit{when}",
+                f"{'grow without bound' if facts.unbounded else f'reach {facts.n_max:,}'}: the array is about "
+                f"{array:,} bytes ({megabytes(array)}), a whole {facts.one.name} up to {megabytes(doc)}, "
+                f"{past}{when}",
                 fix=fix,
                 numbers=nums,
             )
@@ -152,6 +160,23 @@ def _depth(nodes: list[ShapeNode]) -> int:
     return depth
 
 
+def _largest_array(view: RuleView, coll: CollectionDesign) -> str | None:
+    """The relationship whose array (embedded documents or references) is most of the collection's largest
+    document, or None."""
+    best, best_bytes = None, 0
+    for node in coll.shape:
+        if node.bson_type != "array" or node.relationship is None or node.role not in ("embedded", "child-refs"):
+            continue
+        plan = view.res.plans.get(node.relationship)
+        if plan is None:
+            continue
+        value = plan.elem_bytes if node.role == "embedded" else TYPE_BYTES["objectId"]
+        size = array_bytes(plan.facts.n_max, value)
+        if size > best_bytes:
+            best, best_bytes = node.relationship, size
+    return best if best_bytes * 2 > coll.max_bytes else None
+
+
 @register
 class DocumentSizeAndNesting(Rule):
     """Keep documents well under 16 MiB (graded from 200 KB) and nested less than 100 levels.
@@ -185,6 +210,9 @@ class DocumentSizeAndNesting(Rule):
             (s.doc_suggest_bytes, "suggestion", "the 1 MB guideline", ("Skills",)),
             (s.doc_info_bytes, "info", "the ~200 KB 'reassess the schema' guideline", ("Skills",)),
         ]
+        # the size comes from a relationship's array: then it is that relationship's decision (unbounded-array
+        # says it with the array's figures; one finding, not two)
+        array_rel = _largest_array(view, coll)
         for limit, sev, what, src in levels:
             if coll.max_bytes > limit:
                 yield self.finding(
@@ -195,6 +223,7 @@ class DocumentSizeAndNesting(Rule):
                     f"{coll.avg_bytes:,}), over {what}: move unbounded arrays out, keep a subset, or bucket",
                     numbers={"max_bytes": coll.max_bytes, "avg_bytes": coll.avg_bytes, "limit_bytes": limit},
                     sources=src,
+                    decision=None if array_rel is None else strategy_decision(array_rel),
                 )
                 break
         depth = _depth(coll.shape)

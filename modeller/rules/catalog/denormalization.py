@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.physical.facts import RelFacts
@@ -102,6 +102,7 @@ class _GateRule(Rule):
                     f"don't copy {cp.denorm.field}: {what}, but it is updated more often than read "
                     f"({_rw_text(cp.rw)}); a join is cheaper than the write fan-out",
                     numbers=_numbers(cp),
+                    why=self.why_for(plan.facts),
                 )
                 continue
             if cp.rw is not None and cp.rw < s.denorm_rw_min:
@@ -112,6 +113,7 @@ class _GateRule(Rule):
                     f"{what}: {_rw_text(cp.rw)} is below the {s.denorm_rw_min:g}:1 gate — the copy "
                     "saves little over an indexed join",
                     numbers=_numbers(cp),
+                    why=self.why_for(plan.facts),
                 )
                 continue
             fan = (
@@ -126,6 +128,7 @@ class _GateRule(Rule):
                 rel.id,
                 f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(view, plan, cp)}",
                 numbers=_numbers(cp),
+                why=self.why_for(plan.facts),
             )
 
     def claims(self, plan: RelPlan, cp: CopyPlan) -> bool:
@@ -156,6 +159,11 @@ class DenormManyToOneReadMostly(_GateRule):
     """
 
     id = "denorm-many-to-one-read-mostly"
+    explain = (
+        "the {one} shows fields of its {manys}: storing {{id, field}} pairs instead of bare ids saves the join on every "
+        "read, worth it only when the fields are read far more often than they change (Zola-2 many to one; Zola-3 "
+        "rule 5: the read-to-write ratio)."
+    )
     code = "DN11"
     family = "denormalization"
     severities = ("info", "suggestion")
@@ -194,6 +202,10 @@ class DenormOneToManyIntoChildren(_GateRule):
     """
 
     id = "denorm-one-to-many-into-children"
+    explain = (
+        "each {many} shows fields of its {one} without a second query; changing them in the {one} then updates all "
+        "its {manys}, which is fine when such changes are rare (Zola-2 one to many)."
+    )
     code = "DN12"
     family = "denormalization"
     severities = ("info", "suggestion")
@@ -227,6 +239,10 @@ class DenormIntoSquillionsImmutable(Rule):
     """
 
     id = "denorm-into-squillions-immutable"
+    explain = (
+        "queries on {manys} filter by a field of their {one} without a join; a field that never changes costs nothing "
+        "later when it is written into each {many} at insert (Zola-2 one to squillions)."
+    )
     code = "DN13"
     family = "denormalization"
     severities = ("suggestion", "warning")
@@ -253,6 +269,7 @@ class DenormIntoSquillionsImmutable(Rule):
                     f"({_rw_text(cp.rw)}): queries on {facts.many.name} can filter by it without a join, and no "
                     "sync is needed",
                     numbers=_numbers(cp),
+                    why=self.why_for(facts),
                 )
             elif cp.denorm.staleness == "none":
                 yield self.finding(
@@ -263,6 +280,7 @@ class DenormIntoSquillionsImmutable(Rule):
                     f"squillions of {facts.many.name}: each update fans out to about {cp.copies_per_update:,.0f} "
                     "documents; keep it only in the One and join",
                     numbers=_numbers(cp),
+                    why=self.why_for(facts),
                 )
 
 
@@ -285,6 +303,10 @@ class SquillionsToOneLastN(Rule):
     """
 
     id = "squillions-to-one-last-n"
+    explain = (
+        "the {one} page shows its latest {manys}: a capped array of copies renders it in one read while the "
+        "{manys}' own collection stays the source of truth (Zola-2 squillions to one)."
+    )
     code = "DN14"
     family = "denormalization"
     severities = ("info", "suggestion")
@@ -315,6 +337,9 @@ class SquillionsToOneLastN(Rule):
             facts.rel.id,
             f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
             numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
+            decision=strategy_decision(facts.rel.id),
+            decided=True,
+            why=self.why_for(facts),
         )
 
 
@@ -341,6 +366,12 @@ class ExtendedReference(Rule):
     """
 
     id = "extended-reference"
+    explain = (
+        "every {many} shows a few fields of its {one}: copying those into the {many} removes the $lookup from the hot "
+        "path. The copies must be kept in sync (application code updating all copies, change streams on the source "
+        "collection, or a scheduled job when a delay is acceptable), so copy only fields that rarely change, and as "
+        "few as possible (extended reference)."
+    )
     code = "DN15"
     family = "denormalization"
     severities = ("info", "suggestion")
@@ -391,6 +422,9 @@ class ExtendedReference(Rule):
                 "copied_fields": [cp.name for cp in copies],
                 "lowest_read_write_ratio": None if worst is None else ("inf" if math.isinf(worst) else round(worst, 2)),
             },
+            decision=strategy_decision(facts.rel.id),
+            decided=True,
+            why=self.why_for(facts),
         )
 
 
@@ -413,6 +447,10 @@ class PointInTimeSnapshot(Rule):
     """
 
     id = "point-in-time-snapshot"
+    explain = (
+        "a {many} must show the value its {one} had when the {many} was made, so the copy is correct precisely "
+        "because it is never updated (Manual: temporal duplicate data)."
+    )
     code = "DN16"
     family = "denormalization"
     severities = ("info",)
@@ -430,6 +468,7 @@ class PointInTimeSnapshot(Rule):
                 f"{cp.source.name}.{cp.denorm.field} is copied into {cp.target.name} as a point-in-time value "
                 "(staleness forever): copy it at insert and never sync it — this duplication is correct",
                 numbers=_numbers(cp),
+                why=self.why_for(plan.facts),
             )
 
 

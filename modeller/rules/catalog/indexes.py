@@ -8,7 +8,7 @@ from typing import Any
 
 from modeller.model.project import Query
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, index_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, append_index
 from modeller.rules.framework.wording import keys_text
@@ -97,6 +97,7 @@ class EsrCompoundIndex(Rule):
                 f"{keys_text(idx.keys)} (Equality, Sort, Range): {reasons}",
                 fix=_fix(view, q.entity, idx),
                 numbers=nums,
+                decision=index_decision(coll.name, idx.name),
             )
             return
         yield self.finding(
@@ -106,6 +107,8 @@ class EsrCompoundIndex(Rule):
             f"index {q.id} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
             fix=_fix(view, q.entity, idx),
             numbers=nums,
+            decision=index_decision(coll.name, idx.name),
+            decided=True,
         )
 
 
@@ -154,6 +157,8 @@ class IndexHotQueries(Rule):
             "creates it; declare it in the model so it stays when the design changes",
             fix=_fix(view, q.entity, idx),
             numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
+            decision=index_decision(coll.name, idx.name),
+            decided=True,
         )
 
 
@@ -202,6 +207,8 @@ class TtlRetentionIndex(Rule):
                 f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} on "
                 f"{coll.name}: {idx.why}",
                 numbers={"expire_after_s": idx.expire_after_s},
+                decision=index_decision(coll.name, idx.name),
+                decided=True,
             )
         for idx in coll.indexes:
             if idx.expire_after_s is not None and len(idx.keys) > 1:

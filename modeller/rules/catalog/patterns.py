@@ -9,7 +9,7 @@ from modeller.model.project import Entity
 from modeller.rules.catalog.denormalization import BUCKET, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy
 from modeller.rules.physical.design import CollectionDesign
@@ -38,6 +38,11 @@ class BucketPattern(Rule):
     """
 
     id = "bucket-pattern"
+    explain = (
+        "one document per {entity} measurement means billions of tiny documents and index entries; a bucket of "
+        "measurements per series with count, sum, min and max serves dashboards from a handful of documents "
+        "(bucket pattern, CN seed)."
+    )
     code = "PT19"
     family = "patterns"
     severities = ("suggestion",)
@@ -78,6 +83,11 @@ class BucketPattern(Rule):
             f"$inc-s {stats}, sets {b.start_field} on insert and {b.end_field} to its time"
         )
         docs = entity.count
+        # the relationship refined to bucket: this finding reports that strategy decision
+        series = next(
+            (f.rel.id for f in view.facts.rels_of_many.get(entity.id, ()) if view.plan(f.rel.id).strategy == "bucket"),
+            None,
+        )
         yield self.finding(
             "suggestion",
             "entity",
@@ -90,6 +100,9 @@ class BucketPattern(Rule):
                 "documents_without_buckets": docs,
                 "documents_with_buckets": None if docs is None else -(-docs // b.size),
             },
+            decision=None if series is None else strategy_decision(series),
+            decided=True,
+            why=self.why_for(entity=entity.name),
         )
 
 
@@ -171,6 +184,10 @@ class ComputedPattern(Rule):
     """
 
     id = "computed-pattern"
+    explain = (
+        "reads of a {one} show values summarizing its {manys}, which are written far less often: computing on write "
+        "($inc) divides the work by the read/write ratio (BwP-computed: 1,000,000 reads/h vs 1,000 writes/h)."
+    )
     code = "PT21"
     family = "patterns"
     severities = ("suggestion",)
@@ -193,6 +210,8 @@ class ComputedPattern(Rule):
                     incs.append(f"{path} by 1")
                 elif c.computation and c.computation.op == "sum":
                     incs.append(f"{path} by the new {facts.many.name}'s {c.computation.field}")
+        if not paths:
+            return  # the design keeps no computed value for this relationship (e.g. a single collection)
         reads = facts.one.reads_per_sec
         writes = facts.many.writes_per_sec
         ratio = None if not reads or not writes else reads / writes
@@ -213,6 +232,7 @@ class ComputedPattern(Rule):
                 else ""
             ),
             numbers={"read_write_ratio": None if ratio is None else round(ratio, 1), "fields": paths},
+            why=self.why_for(facts),
         )
 
 
@@ -236,6 +256,11 @@ class SubsetPattern(Rule):
     """
 
     id = "subset-pattern"
+    explain = (
+        "the {one} page shows only a few of many {manys}: keeping all of them in the {one} bloats every read "
+        "(working set), keeping none needs a second query; a bounded subset with the full set in its own "
+        "collection gives one read for the page (subset pattern)."
+    )
     code = "PT23"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -264,6 +289,9 @@ class SubsetPattern(Rule):
                 f"{facts.one.name} keeps the latest {k} {facts.many.name} (subset) and the rest "
                 f"stays in {facts.many.name}'s own collection",
                 numbers={"show_latest": k},
+                decision=strategy_decision(facts.rel.id),
+                decided=True,
+                why=self.why_for(facts),
             )
         else:
             yield self.finding(
@@ -275,6 +303,7 @@ class SubsetPattern(Rule):
                 "(subset) and the rest in their own collection",
                 fix=set_strategy(facts.rel.id, "subset", self.id),
                 numbers={"show_latest": k},
+                why=self.why_for(facts),
             )
 
 
@@ -307,6 +336,11 @@ class PolymorphicPattern(Rule):
     """
 
     id = "polymorphic-pattern"
+    explain = (
+        "{entity}: kinds of one thing share most fields and are listed together; one collection with a discriminator "
+        "serves cross-type queries with one index, while the fields of one kind sit with that kind (polymorphic "
+        "pattern, CN seed)."
+    )
     code = "PT25"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -356,6 +390,7 @@ class PolymorphicPattern(Rule):
             f"the discriminator {coll.discriminator!r}; the validator checks each variant's fields with oneOf"
             + (f"; cross-type queries ({', '.join(cross)}) need no union" if cross else ""),
             numbers={"variants": list(coll.variants), "cross_type_queries": cross},
+            why=self.why_for(entity=entity.name),
         )
 
     def _crowd_finding(self, view: RuleView, members: list[Entity], crowd: Crowd) -> Finding:
@@ -370,6 +405,7 @@ class PolymorphicPattern(Rule):
             f"entity apart (more than {view.settings.polymorphic_max_shared} kinds of entity hold them), so they "
             "were not compared as variants; if some of them are kinds of one thing, give that entity subtypes",
             numbers={"shared_fields": shared, "entities": [e.id for e in members]},
+            why=self.why_for(entity=shown),
         )
 
     def _split_finding(self, view: RuleView, members: list[Entity], group: OverlapGroup) -> Finding:
@@ -390,6 +426,7 @@ class PolymorphicPattern(Rule):
                 "shared_fields": shared,
                 "entities": [e.id for e in members],
             },
+            why=self.why_for(entity=_and([e.name for e in members])),
         )
 
 

@@ -13,14 +13,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import register
-from modeller.rules.framework.rule import Rule, append_index, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
 from modeller.rules.settings import Settings
 
@@ -56,6 +57,7 @@ class _StrategyRule(Rule):
 
     def _report(self, view: RuleView, plan: RelPlan) -> Finding:
         rec, rel = plan.rec, plan.facts.rel
+        decision = strategy_decision(rel.id)
         target = rec.base_strategy
         nums = dict(rec.numbers)
         extra = self._extra(view, plan, nums)
@@ -72,6 +74,9 @@ class _StrategyRule(Rule):
                 fix=set_strategy(rel.id, rec.strategy, self.id),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
+                decision=decision,
+                decided=plan.strategy == rec.strategy,
+                why=self.why_for(plan.facts),
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -81,6 +86,9 @@ class _StrategyRule(Rule):
                 f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
+                decision=decision,
+                decided=True,
+                why=self.why_for(plan.facts),
             )
         return self.finding(
             "suggestion",
@@ -90,6 +98,7 @@ class _StrategyRule(Rule):
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
+            why=self.why_for(plan.facts),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
@@ -157,6 +166,11 @@ class EmbedOneToFew(_StrategyRule):
     """
 
     id = "embed-one-to-few"
+    explain = (
+        "a handful of {manys} per {one}, never needed on their own and read with the {one}: one query and atomic "
+        "$push/$pull (Zola-1 one-to-few). The CN seed draws the line at N < 100; Zola-3 forbids embedding beyond "
+        "'a couple of hundred', so 100-200 is reported as borderline."
+    )
     code = "RS02"
     family = "shape"
     severities = ("info", "suggestion")
@@ -209,6 +223,11 @@ class ChildRefsOneToMany(_StrategyRule):
     """
 
     id = "child-refs-one-to-many"
+    explain = (
+        "{manys} are looked up on their own, or there are too many per {one} to embed; an array of their ObjectIds in "
+        "the {one} stays small, and the application-level join find({{_id: {{$in: ids}}}}) is cheap with the right "
+        "projection (Zola-1 one-to-many; Zola-3: don't fear application-level joins)."
+    )
     code = "RS03"
     family = "shape"
     severities = ("info", "suggestion")
@@ -248,12 +267,24 @@ class ParentRefOneToSquillions(_StrategyRule):
     """
 
     id = "parent-ref-one-to-squillions"
+    explain = (
+        "the {manys} of one {one} are too many for an array in the {one} (Zola-1 one-to-squillions): the reference "
+        "belongs in each {many}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+    )
     code = "RS04"
     family = "shape"
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
     tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
     precedence = TREE
+
+    def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
+        if facts is not None and facts.self_ref:
+            return (
+                f"a {facts.one.name} refers to other {plural_label(facts.one.name)} (a tree): each node keeps a "
+                "reference to its parent, indexed, and a document cannot embed itself (Manual: tree structures)."
+            )
+        return super().why_for(facts, entity)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         one, many = facts.one, facts.many
@@ -272,14 +303,30 @@ class ParentRefOneToSquillions(_StrategyRule):
             or facts.n_max > view.ctx.settings.refarray_max
         ):
             return None
-        what = "grows without bound" if facts.unbounded else f"reaches {facts.n_max:,} per {one.name}"
+        s = view.ctx.settings
+        ids = array_bytes(facts.n_max, TYPE_BYTES["objectId"])
+        # the claim follows the size model: "outgrow 16 MiB" only when the ids alone would
+        if facts.unbounded:
+            what = (
+                "grows without bound: even an array of their ObjectIds would outgrow the 16 MiB document (Zola-1 "
+                "one-to-squillions)"
+            )
+        elif ids > s.max_doc_bytes:
+            what = (
+                f"reaches {facts.n_max:,}: an array of their ObjectIds alone would be about "
+                f"{megabytes(ids)}, past the 16 MiB document (Zola-1 one-to-squillions)"
+            )
+        else:
+            what = (
+                f"reaches {facts.n_max:,}: an array of that many ObjectIds (about {megabytes(ids)}) "
+                f"is more than the few thousand ids an array should hold (Zola-3, engine {s.refarray_max:,})"
+            )
         return self.vote(
             "parent-ref",
-            f"the number of {plural_label(many.name)} per {one.name} {what}: even an array of ObjectIds would outgrow "
-            f"the 16 MiB document (Zola-1 one-to-squillions); store a reference to the {one.name} in each "
-            f"{many.name} and index it",
+            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in each {many.name} and index it",
             f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
             "counts and sums over them are not free (see computed-pattern)",
+            numbers={"id_array_bytes": ids},
             precedence=SQUILLIONS,
         )
 
@@ -363,6 +410,10 @@ class ManyToManyRefs(_StrategyRule):
     """
 
     id = "many-to-many-refs"
+    explain = (
+        "both 'the {manys} of one {one}' and 'the {ones} of one {many}' are read, so each side keeps references to "
+        "the other and each direction is one indexed query (Zola-2 two-way referencing)."
+    )
     code = "RS06"
     family = "shape"
     severities = ("info", "suggestion")
@@ -408,6 +459,9 @@ class ManyToManyRefs(_StrategyRule):
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        # a reassignment moves a child from one owner to another: only a one-to-N read both ways has one
+        if plan.strategy != "two-way" or plan.facts.rel.cardinality == "many-to-many":
+            return ""
         numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
         return (
             f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
@@ -450,17 +504,29 @@ class SingleCollectionManyToMany(Rule):
         plan = view.plan(facts.rel.id)
         if plan.strategy == "single-collection":
             return
+        s = view.settings
         hot = [q for q in view.facts.queries_joining.get(facts.rel.id, []) if view.facts.is_hot(q)]
-        volatile = [f.name for f in facts.many.fields if (f.updates_per_sec or 0) > 0 and not f.immutable]
-        if hot and volatile:
+        if not hot:
+            return
+        reads = max(q.per_sec or s.hot_per_sec for q in hot)
+        # a field changes too often to copy when a copy would fail the denormalization gate (reads per update
+        # below denorm_rw_min): a trivial update rate (0.05/s against a hot read) is no reason to merge collections
+        volatile = [
+            f.name
+            for f in facts.many.fields
+            if f.updates_per_sec and not f.immutable and reads / f.updates_per_sec < s.denorm_rw_min
+        ]
+        if volatile:
             yield self.finding(
                 "suggestion",
                 "relationship",
                 facts.rel.id,
                 f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
-                f"fields that change ({', '.join(volatile[:3])}): instead of copying them, store both types in "
+                f"fields that change too often to copy ({', '.join(volatile[:3])}: fewer than "
+                f"{s.denorm_rw_min:g} reads per update): instead of copying them, store both types in "
                 "one collection with a links array (single collection pattern)",
                 fix=set_strategy(facts.rel.id, "single-collection", self.id),
+                numbers={"reads_per_sec": reads, "read_write_min": s.denorm_rw_min},
             )
 
 
@@ -603,14 +669,14 @@ class IndexReferenceFields(Rule):
             used = list(idx.queries)
             sev = "warning" if used and declared else "suggestion"
             keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
-            logical = view.logical_keys(entity.id, idx.keys)
+            # no fix: the design creates this index (the exported script has it); declaring it changes nothing
             yield self.finding(
                 sev,
                 "entity",
                 entity.id,
-                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}",
-                fix=None
-                if logical is None
-                else append_index(entity.id, logical, f"add the index {{{keys_text}}} to {entity.id}"),
+                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}; the design "
+                "creates it",
                 numbers={"queries": used},
+                decision=index_decision(coll.name, idx.name),
+                decided=True,
             )

@@ -77,6 +77,13 @@ class Finding:
     #: set when the user recorded an override for this rule and subject
     overridden: bool = False
     note: str | None = None
+    #: the decision this finding justifies: a relationship (its strategy) or an index (``"<collection>#<name>"``);
+    #: the engine keeps one finding per decision and lists the other rules behind it in ``also``
+    decision: SubjectRef | None = None
+    #: the other rules that justify the same decision (set by the engine, most relevant first)
+    also: tuple[str, ...] = ()
+    #: the design already does what the finding says (a decision the engine made, to review); False: a to-do
+    decided: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -91,6 +98,9 @@ class Finding:
             "numbers": dict(self.numbers),
             "overridden": self.overridden,
             "note": self.note,
+            "decision": None if self.decision is None else self.decision.to_json(),
+            "also": list(self.also),
+            "decided": self.decided,
         }
 
 
@@ -104,3 +114,23 @@ def blocked_indexes(findings: Iterable[Finding] | None) -> dict[str, Finding]:
         if finding.severity == "error" and finding.subject.kind == "index" and not finding.overridden:
             blocked.setdefault(finding.subject.id, finding)
     return blocked
+
+
+def index_decision(collection: str, index_name: str) -> SubjectRef:
+    """The decision to create one index of a collection."""
+    return SubjectRef("index", f"{collection}#{index_name}")
+
+
+def strategy_decision(rel_id: str) -> SubjectRef:
+    """The decision of how a relationship is stored."""
+    return SubjectRef("relationship", rel_id)
+
+
+def fixed_decision(fix: Fix | None) -> SubjectRef | None:
+    """The relationship whose strategy a fix sets: a finding proposing a strategy is about that decision."""
+    if fix is None:
+        return None
+    for change in fix.changes:
+        if change.op == "set" and change.key == "strategy" and change.subject.kind == "relationship":
+            return strategy_decision(change.subject.id)
+    return None

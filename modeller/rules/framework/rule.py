@@ -24,8 +24,9 @@ from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef
+from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef, fixed_decision
 from modeller.rules.framework.references import cite
+from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.strategy import StrategyView, Vote
 
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ class Rule:
     #: (reason, rank): the reasons for an index this rule stands behind (``physical.index_reasons``), each with
     #: the place of this rule in such an index's ``rules`` (rank 0 first, then registration order)
     index_claims: ClassVar[tuple[tuple[str, int], ...]] = ()
+    #: the *Why* of a finding in the user's words: a template over the subject's entities (``{one}``,
+    #: ``{many}``, their plurals ``{ones}``, ``{manys}``, or ``{entity}``); the docstring's *Why* may tell a
+    #: seed's example (products and parts), which a finding about the user's Devices must not (``why_for``)
+    explain: ClassVar[str] = ""
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         """Findings about one relationship (depending on it, its plan and design, and the queries joining it)."""
@@ -122,6 +127,16 @@ class Rule:
         return cite(*cls.sources)
 
     # ----- helpers for subclasses -----
+    def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
+        """``explain`` about this relationship's (or this entity's) names; None: the docstring's *Why*."""
+        if not self.explain:
+            return None
+        names = {"entity": entity or ""}
+        if facts is not None:
+            one, many = facts.one.name, facts.many.name
+            names.update(one=one, many=many, ones=plural_label(one), manys=plural_label(many))
+        return self.explain.format(**names)
+
     def finding(
         self,
         severity: str,
@@ -133,7 +148,10 @@ class Rule:
         numbers: dict[str, Any] | None = None,
         tradeoff: str | None = None,
         sources: tuple[str, ...] | None = None,
+        decision: SubjectRef | None = None,
+        decided: bool = False,
     ) -> Finding:
+        """A finding of this rule; one whose fix sets a relationship's strategy is about that decision."""
         why_default, reference_default = _why(type(self)), _cite(tuple(self.sources))  # type: ignore[arg-type]
         return Finding(
             self.id,
@@ -145,6 +163,8 @@ class Rule:
             _cite(tuple(sources)) if sources else reference_default,
             fix,
             {} if numbers is None else dict(numbers),
+            decision=decision if decision is not None else fixed_decision(fix),
+            decided=decided,
         )
 
 

@@ -26,7 +26,7 @@ from modeller.rules.physical.naming import (
     subset_field,
 )
 from modeller.rules.physical.plans import CopyPlan, RelPlan
-from modeller.rules.physical.sizes import ARRAY_INDEX_NAME, DOC_OVERHEAD, TYPE_BYTES, element_overhead
+from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead
 
 BSON: dict[str, BsonType] = {
     "string": "string",
@@ -150,11 +150,7 @@ class ShapeBuilder:
             node.max_items = max_items
             n_max = max_items if max_items is not None else s.default_array_max
             n_avg = min(n_max, s.default_array_items)
-            sizes[id(node)] = (
-                DOC_OVERHEAD + n_avg * (a + 1 + ARRAY_INDEX_NAME),
-                DOC_OVERHEAD + n_max * (m + 1 + ARRAY_INDEX_NAME),
-                node,
-            )
+            sizes[id(node)] = (array_bytes(n_avg, a), array_bytes(n_max, m), node)
             return node
         if t == "point":
             node.children = [
@@ -278,7 +274,7 @@ class ShapeBuilder:
             items=item,
         )
         n = plan.facts.n_typ
-        return self._size(node, DOC_OVERHEAD + n * 17, DOC_OVERHEAD + max(n, 1) * 17 * 4)
+        return self._size(node, array_bytes(n, 12), array_bytes(max(n, 1) * 4, 12))
 
     def _many_side(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         facts = plan.facts
@@ -397,7 +393,7 @@ class ShapeBuilder:
                     items=item,
                     max_items=facts.n_max if (facts.max_declared or not facts.unbounded) else None,
                 )
-                out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
+                out.append(self._size(node, array_bytes(facts.n_typ, a), array_bytes(facts.n_max, m)))
             routes[name] = Route(name, entity=many.id, rel=plan.facts.rel_id)
         elif plan.strategy in ("child-refs", "two-way"):
             copies = [cp for cp in plan.copies if cp.location == "child-array"]
@@ -451,7 +447,7 @@ class ShapeBuilder:
                 items=item,
                 max_items=max_items,
             )
-            out.append(self._size(node, DOC_OVERHEAD + facts.n_typ * (a + 4), DOC_OVERHEAD + facts.n_max * (m + 4)))
+            out.append(self._size(node, array_bytes(facts.n_typ, a), array_bytes(facts.n_max, m)))
             routes[field_name] = Route(field_name)
             routes.setdefault(name, Route(name, only=only, rel=plan.facts.rel_id))
         elif plan.strategy == "subset":
@@ -483,7 +479,7 @@ class ShapeBuilder:
                 max_items=k,
                 sort=subset_sort(self.ctx, many),
             )
-            out.append(self._size(node, DOC_OVERHEAD + min(k, facts.n_typ) * (a + 4), DOC_OVERHEAD + k * (m + 4)))
+            out.append(self._size(node, array_bytes(min(k, facts.n_typ), a), array_bytes(k, m)))
             routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
             routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
         out.extend(self._computed(plan, routes))
@@ -638,8 +634,8 @@ class ShapeBuilder:
                     items=item,
                     max_items=b.size,
                 ),
-                DOC_OVERHEAD + b.size * (a + 4),
-                DOC_OVERHEAD + b.size * (m + 4),
+                array_bytes(b.size, a),
+                array_bytes(b.size, m),
             )
         )
         for f in entity.fields:

@@ -14,7 +14,15 @@ from typing import Any
 from modeller.model.project import Denormalization, Entity, Field
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.naming import snake
-from modeller.rules.physical.sizes import DOC_OVERHEAD, element_overhead, value_bytes
+from modeller.rules.physical.sizes import (
+    DOC_OVERHEAD,
+    TYPE_BYTES,
+    array_bytes,
+    element_overhead,
+    elements_within,
+    megabytes,
+    value_bytes,
+)
 from modeller.rules.physical.strategy import Deciders, Recommendation, bucket_wanted, recommend
 
 
@@ -243,15 +251,15 @@ def growth_per_one_per_day(facts: RelFacts) -> float | None:
 
 
 def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) -> float | None:
-    """Days until an array of N in the One reaches 16 MiB, from today's typical size and the growth."""
+    """Days until an array of N elements of ``elem`` bytes in the One reaches 16 MiB, from today's typical
+    size and the growth (the size model's array bytes, ``sizes.array_bytes``)."""
     growth = growth_per_one_per_day(facts)
     if not growth:
         return None
-    current = start_bytes + facts.n_typ * (elem + 4)
-    room = ctx.settings.max_doc_bytes - current
+    room = elements_within(ctx.settings.max_doc_bytes - start_bytes, elem) - facts.n_typ
     if room <= 0:
         return 0.0
-    return room / (growth * (elem + 4))
+    return room / growth
 
 
 def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -> list[str]:
@@ -262,14 +270,14 @@ def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -
     if strategy in ("embed", "child-refs", "two-way") and (
         facts.unbounded or facts.n_max > (s.embed_max if strategy == "embed" else s.refarray_max)
     ):
-        item = elem if strategy == "embed" else 17
-        projected = facts.n_max * (item + 4)
+        item = elem if strategy == "embed" else TYPE_BYTES["objectId"]
+        projected = array_bytes(facts.n_max, item)
         days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
         what = "embedded documents" if strategy == "embed" else "ids"
         msg = (
             f"{strategy} keeps every {many.name} in each {one.name} as {what}; with "
             f"{'unbounded growth' if facts.unbounded else f'up to {facts.n_max:,}'} the array reaches about "
-            f"{projected:,} bytes against the 16 MiB ({s.max_doc_bytes:,} bytes) limit"
+            f"{projected:,} bytes ({megabytes(projected)}) against the 16 MiB ({s.max_doc_bytes:,} bytes) limit"
         )
         if days is not None:
             msg += f"; at the annotated growth a typical {one.name} reaches 16 MiB in about {days:,.0f} days"

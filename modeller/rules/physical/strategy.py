@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from modeller.model.project import Entity
 from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.sizes import array_bytes
 
 #: strategies whose N side stores a reference to its One
 N_HOLDS_REF = frozenset({"parent-ref", "two-way", "subset", "bucket", "extended-ref"})
@@ -128,7 +129,7 @@ def recommend(ctx: Context, facts: RelFacts, elem_bytes: int, deciders: Deciders
         "n_max": facts.n_max,
         "n_typical": facts.n_typ,
         "element_bytes": elem_bytes,
-        "array_bytes": facts.n_max * elem_bytes,
+        "array_bytes": array_bytes(facts.n_max, elem_bytes),
         "read_together": facts.read_together,
     }
     view = StrategyView(ctx, elem_bytes)  # one per relationship: the refinements see it with ``base`` set

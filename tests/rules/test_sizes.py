@@ -1,0 +1,82 @@
+"""The one size model against real BSON: ``bson.encode`` of documents of the shapes the design describes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import bson
+import pytest
+from bson import Int64, ObjectId
+
+from modeller.rules import analyse
+from modeller.rules.physical.sizes import DOC_OVERHEAD, array_bytes, element_overhead, elements_within, megabytes
+from tests.rules.test_cases import build
+
+AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+
+def encoded_array(values: list[object]) -> int:
+    """Bytes of the array's value alone: the document {a: values} minus its own overhead and the name "a"."""
+    return len(bson.encode({"a": values})) - DOC_OVERHEAD - element_overhead("a")
+
+
+@pytest.mark.parametrize("n", [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 10_001])
+@pytest.mark.parametrize(
+    ("value", "bytes_"),
+    [(ObjectId("65a1b2c3d4e5f60718293a4b"), 12), (7, 4), (Int64(7), 8), ("abcdefgh", 13), ({"x": 1}, 12)],
+)
+def test_an_array_of_n_elements_is_its_bson_size(n: int, value: object, bytes_: int) -> None:
+    assert array_bytes(n, bytes_) == encoded_array([value] * n)
+    assert elements_within(array_bytes(n, bytes_), bytes_) == n
+    assert elements_within(array_bytes(n, bytes_) - 1, bytes_) == max(n - 1, 0)
+
+
+def test_a_million_object_ids_are_19_9_megabytes() -> None:
+    # keys "0" .. "999999" are 1 to 6 digits: not a fixed 3 bytes (which gave 16.0 or 21 MB)
+    assert array_bytes(1_000_000, 12) == 19_888_895
+    assert megabytes(array_bytes(1_000_000, 12)) == "19.9 MB"
+    assert megabytes(array_bytes(3_000, 12)) == "0.05 MB" and megabytes(array_bytes(50_000, 12)) == "0.94 MB"
+    assert elements_within(16 * 1024 * 1024, 12) == 844_416
+
+
+def test_the_design_s_largest_document_is_its_bson_size() -> None:
+    project = build(
+        {
+            "entities": [
+                {
+                    "id": "product",
+                    "fields": [
+                        {"name": "name", "type": "string", "bytes": 20},
+                        {"name": "price", "type": "double"},
+                        {"name": "stock", "type": "int"},
+                        {"name": "dims", "type": "object", "fields": [{"name": "w", "type": "long"}, {"name": "on", "type": "bool"}]},
+                        {"name": "tags", "type": "array", "items": {"type": "string", "bytes": 8}, "max_items": 12},
+                    ],
+                },
+                {"id": "part", "fields": [{"name": "sku", "type": "string", "bytes": 10}]},
+                {"id": "note", "fields": [{"name": "text", "type": "string", "bytes": 30}, {"name": "at", "type": "date"}]},
+            ],
+            "relationships": [
+                {"id": "product_parts", "one": "product", "many": "part", "cardinality": "one-to-many", "max": 1500,
+                 "strategy": "child-refs", "many_standalone": True},
+                {"id": "product_notes", "one": "product", "many": "note", "cardinality": "one-to-few", "max": 150,
+                 "strategy": "embed"},
+            ],
+        }
+    )  # fmt: skip
+    design = analyse(project).design
+    product = next(c for c in design.collections if c.name == "product")
+    assert [n.name for n in product.shape] == ["_id", "name", "price", "stock", "dims", "tags", "part_ids", "notes"]
+    largest = {
+        "_id": ObjectId(),
+        "name": "n" * 20,
+        "price": 1.5,
+        "stock": 3,
+        "dims": {"w": Int64(2), "on": True},
+        "tags": ["t" * 8] * 12,
+        "part_ids": [ObjectId() for _ in range(1500)],
+        "notes": [{"text": "x" * 30, "at": AT}] * 150,
+    }
+    assert product.max_bytes == len(bson.encode(largest))
+    part = next(c for c in design.collections if c.name == "part")
+    assert part.max_bytes == len(bson.encode({"_id": ObjectId(), "sku": "s" * 10}))
