@@ -336,6 +336,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "product_id_1": finds the Review of one Product (product_reviews): always index reference fields (CN); the join is then one index lookup per read (Zola-3) - Equality: reference to the Product - added by the engine
+  // Index "product_id_1": finds the Review of one Product: always index reference fields (the article MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of Thumb (3 of 3)) - Equality: reference to the Product - added by the engine
   ensureIndex("reviews", {"product_id": 1}, {"name": "product_id_1"});
 })();
