@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from modeller import __version__
 from modeller.persistence.jsonpath import PathPart, format_path, locate, nearest, with_ancestors
+from modeller.rules.framework.references import plain
 
 if TYPE_CHECKING:
     from modeller.model.project import Field, Project
@@ -47,8 +48,8 @@ def sarif_log(file: str, text: str | None, project: Project, analysis: Analysis)
         rule = REGISTRY.get(rule_id)
         descriptor: dict[str, Any] = {"id": rule_id}
         if rule is not None:
-            descriptor["shortDescription"] = {"text": rule.summary()}
-            descriptor["fullDescription"] = {"text": rule.doc()}
+            descriptor["shortDescription"] = {"text": plain(rule.summary()).replace("``", "`")}
+            descriptor["fullDescription"] = {"text": plain(rule.doc()).replace("``", "`")}
             descriptor["properties"] = {"code": rule.code, "family": rule.family}
         rules.append(descriptor)
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}

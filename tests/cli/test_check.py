@@ -108,7 +108,7 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     assert code == 0
     assert out.startswith("relationship person_addresses\n  SUGGESTION embed-one-to-few: ")
     assert "      why: a handful of Addresses per Person, never needed on their own" in out
-    assert "      reference: [Zola-1] W. Zola" in out
+    assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
     assert out.rstrip().endswith("0 error, 0 warning, 1 suggestion, 0 info")
 

@@ -24,7 +24,7 @@ def test_one_rule_by_id_or_code(capsys: pytest.CaptureFixture[str], key: str) ->
     out = capsys.readouterr().out
     assert out.startswith("esr-compound-index (IX31, indexes): info, suggestion, warning")
     assert "*Anti-pattern*" in out and "*Best practice*" in out
-    assert "[Manual-ESR] MongoDB Manual, The ESR (Equality, Sort, Range) Guideline" in out
+    assert "MongoDB Manual, The ESR (Equality, Sort, Range) Guideline" in out
 
 
 def test_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:

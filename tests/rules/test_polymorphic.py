@@ -38,7 +38,7 @@ def test_three_product_types_get_one_finding_with_the_shared_fields() -> None:
     assert "phone, laptop and headphone are kept in 3 collections (phone, laptop, headphone)" in f.message
     assert "share brand, name, price (60 % or more" in f.message and "discriminator" in f.message
     assert "oneOf" in f.message
-    assert "BwP-polymorphic" in f.reference and "Manual-inheritance" in f.reference
+    assert "The Polymorphic Pattern" in f.reference and "Inheritance Schema Pattern" in f.reference
     assert f.tradeoff.startswith("one query and one set of indexes") and f.why.startswith(
         "phone, laptop and headphone: kinds of one thing"
     )

@@ -16,7 +16,7 @@ from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.physical.facts import RelFacts
-from modeller.rules.physical.plans import CopyPlan, RelPlan
+from modeller.rules.physical.plans import CopyPlan, RelPlan, effectively_immutable
 from modeller.rules.physical.strategy import StrategyView, Vote, subset_size
 
 #: precedence of the refinement votes (highest wins): buckets, then a subset, then an extended reference
@@ -131,6 +131,7 @@ class _GateRule(Rule):
                 f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(view, plan, cp)}",
                 numbers=_numbers(cp),
                 why=self.why_for(plan.facts),
+                decided=True,  # the user declared the copy and the design holds it
             )
 
     def claims(self, plan: RelPlan, cp: CopyPlan) -> bool:
@@ -260,7 +261,7 @@ class DenormIntoSquillionsImmutable(Rule):
             if cp.denorm.direction != "one-to-many" or cp.implied or cp.denorm.staleness == "forever":
                 continue
             immutable = (cp.field is not None and cp.field.immutable) or (
-                cp.rw is not None and cp.rw >= s.immutable_rw_factor * s.denorm_rw_min
+                cp.rw is not None and effectively_immutable(cp.rw, cp.field, s.immutable_rw_factor * s.denorm_rw_min)
             )
             if immutable:
                 yield self.finding(
@@ -272,6 +273,22 @@ class DenormIntoSquillionsImmutable(Rule):
                     "sync is needed",
                     numbers=_numbers(cp),
                     why=self.why_for(facts),
+                    decided=True,  # the user declared the copy and the design writes it at insert
+                )
+            elif (
+                cp.rw is not None and cp.rw >= s.immutable_rw_factor * s.denorm_rw_min and cp.denorm.staleness != "none"
+            ):
+                # read far more than updated, but the user declared that it changes: copied, and kept in sync
+                yield self.finding(
+                    "suggestion",
+                    "relationship",
+                    facts.rel.id,
+                    f"copy {facts.one.name}.{cp.denorm.field} into each {facts.many.name} ({_rw_text(cp.rw)}): "
+                    f"queries on {facts.many.name} can filter by it without a join; it changes now and then, so "
+                    f"keep the copies in sync: {_sync_of(view, plan, cp)}",
+                    numbers=_numbers(cp),
+                    why=self.why_for(facts),
+                    decided=True,  # the user declared the copy and the design holds it
                 )
             elif cp.denorm.staleness == "none":
                 yield self.finding(

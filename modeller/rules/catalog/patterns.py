@@ -338,6 +338,7 @@ class ComputedPattern(Rule):
             ),
             numbers={"read_write_ratio": None if ratio is None else round(ratio, 1), "fields": paths},
             why=self.why_for(facts),
+            decided=True,  # the design already keeps these computed values
         )
 
 
@@ -680,6 +681,7 @@ class PolymorphicPattern(Rule):
             + (f"; cross-type queries ({', '.join(cross)}) need no union" if cross else ""),
             numbers={"variants": list(coll.variants), "cross_type_queries": cross},
             why=self.why_for(entity=entity.name),
+            decided=True,  # the design already holds the one collection
         )
 
     def _crowd_finding(self, view: RuleView, members: list[Entity], crowd: Crowd) -> Finding:

@@ -1,6 +1,14 @@
-"""Source keys of RULES.md and their addresses: every finding names where its advice comes from."""
+"""Where the advice comes from: each source's title and address, and its name inside a sentence.
+
+Source keys ("Zola-2", "CN", "ER-seed") are the catalog's shorthand; people read
+titles and links, so every text a finding or the rule reference shows goes
+through :func:`plain` and :func:`cite`.
+"""
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
 
 #: source key -> (title, URL or seed file). Keys follow RULES.md §0.4.
 SOURCES: dict[str, tuple[str, str]] = {
@@ -16,8 +24,14 @@ SOURCES: dict[str, tuple[str, str]] = {
         "W. Zola, 6 Rules of Thumb for MongoDB Schema Design, part 3",
         "https://www.mongodb.com/blog/post/6-rules-of-thumb-for-mongodb-schema-design-part-3",
     ),
-    "CN": ("MongoDB Schema设计最佳实践 (seed 002, Chinese best-practice article)", "seeds/002"),
-    "ER-seed": ("MongoDB Schema Design Pattern - Extended Reference Pattern (seed 003)", "seeds/003"),
+    "CN": (
+        "zt, MongoDB Schema设计最佳实践 (MongoDB Schema Design Best Practices), 2025",
+        "https://withesse.co/post/mongodb-schema-design/",
+    ),
+    "ER-seed": (
+        "MongoDB Schema Design Pattern - Extended Reference Pattern (glenote, 2025)",
+        "https://glenote.com/MongoDB/20250406/1554184924",
+    ),
     "Manual-1:1": (
         "MongoDB Manual, Model One-to-One Relationships with Embedded Documents",
         "https://www.mongodb.com/docs/manual/tutorial/model-embedded-one-to-one-relationships-between-documents/",
@@ -234,10 +248,67 @@ SOURCES: dict[str, tuple[str, str]] = {
 }
 
 
+#: how a source reads inside a sentence ("as Zola's 6 Rules of Thumb (3 of 3) says"); others use their title
+NAMES: dict[str, str] = {
+    "Zola-1": "Zola's 6 Rules of Thumb (1 of 3)",
+    "Zola-2": "Zola's 6 Rules of Thumb (2 of 3)",
+    "Zola-3": "Zola's 6 Rules of Thumb (3 of 3)",
+    "CN": "the article MongoDB Schema Design Best Practices",
+    "ER-seed": "the article Extended Reference Pattern",
+    "Atlas-PA": "Atlas Performance Advisor",
+    "Compass": "MongoDB Compass",
+    "Skills": "MongoDB's schema-design agent skills",
+    "Univ": "MongoDB University",
+}
+
+
+#: a key of a family the catalog cites without a page of its own ("[Manual-TS]")
+FAMILIES: dict[str, str] = {
+    "Manual": "the MongoDB Manual",
+    "AP": "MongoDB's Schema Design Anti-Patterns series",
+    "BwP": "MongoDB's Building with Patterns series",
+}
+
+
+def name_of(key: str) -> str:
+    """A source's name for a sentence: ``NAMES``, else its title ("MongoDB Manual, Bucket Pattern")."""
+    if key in NAMES:
+        return NAMES[key]
+    if key in SOURCES:
+        return SOURCES[key][0]
+    return FAMILIES[key.partition("-")[0]]
+
+
+#: keys that look like shorthand wherever they stand; plain words ("Compass") only inside brackets
+_BARE = sorted((k for k in SOURCES if "-" in k or k in ("CN", "Univ")), key=len, reverse=True)
+_KEYS = re.compile(
+    r"(?P<the>\b[Tt]he\s+)?(?:\[(?P<bracketed>(?:Manual|AP|BwP)-[^\]\s]+|"
+    + "|".join(map(re.escape, sorted(SOURCES, key=len, reverse=True)))
+    + r")\](?:\s+seed\b)?"
+    r"|\b(?P<bare>" + "|".join(map(re.escape, _BARE)) + r")\b(?:\s+seed\b)?)"
+)
+
+
+def _named(match: re.Match[str]) -> str:
+    name = name_of(match.group("bracketed") or match.group("bare"))
+    the = match.group("the")
+    if the and not name.startswith("the "):
+        return the + name  # "the MongoDB Manual, ..." keeps its article
+    return name[0].upper() + name[1:] if the and the[0] == "T" else name
+
+
+@lru_cache(maxsize=4096)
+def plain(text: str) -> str:
+    """``text`` with every source key written as the source's name: what a person reads."""
+    if not text:
+        return text
+    return _KEYS.sub(_named, text)
+
+
 def cite(*keys: str) -> str:
-    """``"[Zola-1] W. Zola, ... part 1 <https://...>; [CN] ..."`` for the given source keys."""
+    """``"W. Zola, ... part 1 <https://...>; MongoDB Manual, ... <https://...>"`` for the given source keys."""
     parts = []
     for key in keys:
         title, where = SOURCES[key]
-        parts.append(f"[{key}] {title} <{where}>")
+        parts.append(f"{title} <{where}>")
     return "; ".join(parts)

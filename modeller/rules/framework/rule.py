@@ -25,7 +25,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef, fixed_decision
-from modeller.rules.framework.references import cite
+from modeller.rules.framework.references import cite, plain
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.strategy import StrategyView, Vote
 
@@ -100,8 +100,8 @@ class Rule:
         return Vote(
             strategy,
             self.id,
-            reason,
-            tradeoff,
+            plain(reason),
+            plain(tradeoff),
             self.precedence if precedence is None else precedence,
             (self.id,) if rules is None else rules,
             {} if numbers is None else numbers,
@@ -157,9 +157,9 @@ class Rule:
             self.id,
             severity,  # type: ignore[arg-type]
             SubjectRef(kind, subject_id),  # type: ignore[arg-type]
-            message,
-            why if why is not None else why_default,
-            tradeoff if tradeoff is not None else self.tradeoff,
+            plain(message),
+            plain(why if why is not None else why_default),
+            plain(tradeoff if tradeoff is not None else self.tradeoff),
             _cite(tuple(sources)) if sources else reference_default,
             fix,
             {} if numbers is None else dict(numbers),

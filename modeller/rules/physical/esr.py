@@ -97,7 +97,7 @@ def plan_query(
             elif op == "in":
                 plan.reasons[path] = (
                     f"Equality: {logical} $in [...] is merged in index order like an equality while "
-                    f"the list has fewer than {in_max} values (Manual-ESR)"
+                    f"the list has fewer than {in_max} values (MongoDB Manual, the ESR guideline)"
                 )
             else:
                 plan.reasons[path] = (

@@ -89,6 +89,13 @@ def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     return avg, mx
 
 
+def effectively_immutable(rw: float, f: Field | None, threshold: float) -> bool:
+    """Read so much more than updated that the engine treats the field as never changing — unless the user
+    declared that it does change (a non-zero ``updates_per_sec``): what the user declared wins."""
+    declared_changing = f is not None and not f.immutable and bool(f.updates_per_sec)
+    return rw >= threshold and not declared_changing
+
+
 def rw_ratio(ctx: Context, source: Entity, path: str, reader: Entity) -> float | None:
     """Reads of the copy per update of the original (Zola-3 rule 5); None when not annotated."""
     f = ctx.field(source.id, path)
@@ -286,7 +293,7 @@ def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -
     if strategy == "embed" and facts.standalone:
         out.append(
             f"{many.name} is embedded but {facts.standalone_reason}: embedded documents cannot be "
-            "listed or updated on their own efficiently (Zola-3: needing to access an object on its own "
+            "listed or updated on their own efficiently (Zola's 6 Rules of Thumb (3 of 3): needing to access an object on its own "
             "is a compelling reason not to embed it)"
         )
     if strategy == "bucket" and many.timeseries is None:
@@ -354,7 +361,7 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
             cp.sync = "none"  # a point-in-time value: copied at insert, never synced
         elif (f is not None and f.immutable) or (
             rw is not None
-            and rw >= s.immutable_rw_factor * s.denorm_rw_min
+            and effectively_immutable(rw, f, s.immutable_rw_factor * s.denorm_rw_min)
             and d.direction == "one-to-many"
             and rel.cardinality == "one-to-squillions"
         ):

@@ -857,8 +857,9 @@ def _indexes(
                 IndexDesign(
                     keys=[(node, 1)],
                     name=default_name([(node, 1)]),
-                    why=f"finds the {facts.many.name} of one {facts.one.name} ({facts.rel_id}): always index "
-                    "reference fields (CN); the join is then one index lookup per read (Zola-3)",
+                    why=f"finds the {facts.many.name} of one {facts.one.name}: always index reference fields (the "
+                    "article MongoDB Schema Design Best Practices); the join is then one index lookup per read "
+                    "(Zola's 6 Rules of Thumb (3 of 3))",
                     key_reasons=[f"Equality: reference to the {facts.one.name}"],
                     rules=res.rules_for(REFERENCE),
                 )
@@ -1453,7 +1454,7 @@ def sync_advice(
     )
     filtered = f" (only the matching element of {path.split('.', 1)[0]}, by arrayFilters)" if array_filter else ""
     text = (
-        f"{lead}: updateMany sets {path} in {where}{filtered}. Alternatives (ER-seed): application code updating "
+        f"{lead}: updateMany sets {path} in {where}{filtered}. Alternatives (the Extended Reference Pattern article): application code updating "
         f"all copies, a change stream on {src_coll} watching {f} that applies the same update, or a scheduled job "
         f"for copies that may lag"
     )

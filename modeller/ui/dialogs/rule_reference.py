@@ -8,6 +8,7 @@ engine does. A finding's "Read the rule's documentation…" link opens it here.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 import modeller.rules  # noqa: F401 - importing the engine registers every rule
+from modeller.rules.framework.references import plain
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import SECTIONS, Rule
 from modeller.ui.panels.finding_item import RULE_SCHEME, reference_html
@@ -60,9 +62,9 @@ def rule_doc(rule: type[Rule]) -> RuleDoc:
         code=rule.code,
         family=rule.family,
         severities=tuple(rule.severities),
-        summary=rule.summary(),
-        sections=tuple((name, rule.section(name)) for name in SECTIONS if rule.section(name)),
-        tradeoff=rule.tradeoff,
+        summary=plain(rule.summary()),
+        sections=tuple((name, plain(rule.section(name))) for name in SECTIONS if rule.section(name)),
+        tradeoff=plain(rule.tradeoff),
         reference=rule.reference(),
         text=rule.doc(),
     )
@@ -73,18 +75,26 @@ def all_rule_docs(rules: Iterable[type[Rule]] | None = None) -> list[RuleDoc]:
     return [rule_doc(rule) for rule in (REGISTRY if rules is None else rules)]
 
 
+_CODE = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def _inline(text: str) -> str:
+    """Escaped text with its reST ````code```` and Markdown `code` spans in a fixed-width font (no raw backticks)."""
+    return _CODE.sub(lambda m: f"<code>{m.group(1) or m.group(2)}</code>", html.escape(text))
+
+
 def _paragraphs(text: str) -> str:
     blocks = [b.strip() for b in text.split("\n\n") if b.strip()]
     out = []
     for block in blocks:
         lines = block.splitlines()
         if all(line.lstrip().startswith(("- ", "* ")) for line in lines):
-            items = "".join(f"<li>{html.escape(line.lstrip()[2:])}</li>" for line in lines)
+            items = "".join(f"<li>{_inline(line.lstrip()[2:])}</li>" for line in lines)
             out.append(f"<ul>{items}</ul>")
         elif block.startswith(("    ", "```")):
             out.append(f"<pre>{html.escape(block.strip('`'))}</pre>")
         else:
-            out.append(f"<p>{html.escape(' '.join(line.strip() for line in lines))}</p>")
+            out.append(f"<p>{_inline(' '.join(line.strip() for line in lines))}</p>")
     return "".join(out)
 
 
@@ -92,14 +102,14 @@ def rule_html(doc: RuleDoc) -> str:
     """The documentation page of one rule (escaped; source links clickable)."""
     esc = html.escape
     parts = [
-        f"<h2>{esc(doc.summary or doc.id)}</h2>",
+        f"<h2>{_inline(doc.summary or doc.id)}</h2>",
         f"<p style='color:gray'><code>{esc(doc.id)}</code> · {esc(doc.code)} · family {esc(doc.family)}"
         f" · severity {esc(' / '.join(doc.severities) or 'n/a')}</p>",
     ]
     for name, text in doc.sections:
         parts.append(f"<h3>{esc(name)}</h3>{_paragraphs(text)}")
     if doc.tradeoff:
-        parts.append(f"<h3>Trade-off</h3><p>{esc(doc.tradeoff)}</p>")
+        parts.append(f"<h3>Trade-off</h3><p>{_inline(doc.tradeoff)}</p>")
     if doc.reference:
         parts.append(f"<h3>Sources</h3><p>{reference_html(doc.reference)}</p>")
     return "\n".join(parts)

@@ -20,7 +20,7 @@ from modeller.ui.panels.design_index import design_index
 #: links inside the detail view: ``rule:<id>`` opens the rule reference in the app
 RULE_SCHEME = "rule"
 
-_CITATION = re.compile(r"\[(?P<key>[^\]]+)\]\s*(?P<title>[^<;]*?)\s*<(?P<where>[^>]+)>")
+_CITATION = re.compile(r"(?:\[(?P<key>[^\]]+)\]\s*)?(?P<title>[^<;]*?)\s*<(?P<where>[^>]+)>")
 _URL = re.compile(r"https?://[^\s<>\"')]+")
 
 
@@ -167,12 +167,11 @@ def reference_html(reference: str) -> str:
     for match in _CITATION.finditer(reference):
         parts.append(html.escape(reference[pos : match.start()]))
         where = match.group("where")
-        title = html.escape(match.group("title") or match.group("key"))
-        key = html.escape(match.group("key"))
+        title = html.escape(match.group("title") or match.group("key") or where)
         if where.startswith(("http://", "https://")):
-            parts.append(f'<a href="{html.escape(where, quote=True)}">[{key}] {title}</a>')
+            parts.append(f'<a href="{html.escape(where, quote=True)}">{title}</a>')
         else:
-            parts.append(f"[{key}] {title} ({html.escape(where)})")
+            parts.append(f"{title} ({html.escape(where)})")
         pos = match.end()
     rest = reference[pos:]
     last = 0

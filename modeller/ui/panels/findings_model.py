@@ -1,10 +1,11 @@
-"""The findings as a Qt item model: a header row per severity, its findings sorted beneath.
+"""The findings as a Qt item model: a header row per section ("To do", "Decisions"), its findings beneath,
+most severe first.
 
 A 10,000-entity project has tens of thousands of findings: the view paints only
 the rows on screen, and a new analysis is merged into the rows already there
 (rows inserted, removed or changed, in runs), so an edit that changes two
 findings emits signals for two rows, not a reset of the whole list. Filtering
-by the canvas selection and by severity is :class:`FindingsFilter`, a proxy.
+by the canvas selection and by severity, and closing a section, is :class:`FindingsFilter`, a proxy.
 """
 
 from __future__ import annotations
@@ -22,10 +23,19 @@ from modeller.rules.physical.design import Design
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, subject_label
+from modeller.ui.panels.sections import (
+    COLLAPSED_AT_START,
+    SECTIONS,
+    first_sentence,
+    impact_key,
+    section_label,
+    section_of,
+)
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 HEADER_ROLE = Qt.ItemDataRole.UserRole + 3
+SECTION_ROLE = Qt.ItemDataRole.UserRole + 4
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -33,21 +43,16 @@ _HEADER_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 _FINDING_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
-def sort_key(finding: Finding) -> tuple[bool, str, str, str, str]:
-    """Open findings first, then by rule and subject: the order rows keep across analyses."""
-    return (finding.overridden, finding.rule, finding.subject.id, finding.subject.kind, finding.message)
+SortKey = tuple[bool, int, str, str, str, str]
 
 
-def group_label(severity: str, findings: list[Finding]) -> str:
-    open_n = sum(1 for f in findings if not f.overridden)
-    label = f"{sev.PLURAL[severity]} ({open_n})"
-    if open_n != len(findings):
-        label += f" + {len(findings) - open_n} overridden"
-    return label
+def sort_key(finding: Finding) -> SortKey:
+    """Open findings first, most severe first, then by rule and subject: the order rows keep across analyses."""
+    return (*impact_key(finding), finding.rule, finding.subject.id, finding.subject.kind, finding.message)
 
 
 class FindingsModel(QAbstractListModel):
-    """One flat list: per severity a header row, then that severity's findings.
+    """One flat list: per section a header row, then that section's findings.
 
     Flat on purpose: a list view with uniform rows lays out tens of thousands of rows without
     asking the (Python) model about each one, where a tree view walks every expanded row again
@@ -56,9 +61,9 @@ class FindingsModel(QAbstractListModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.groups: list[list[Finding]] = [[] for _ in sev.ORDER]
-        self._keys: list[list[tuple[bool, str, str, str, str]]] = [[] for _ in sev.ORDER]
-        self._labels = [group_label(s, []) for s in sev.ORDER]
+        self.groups: list[list[Finding]] = [[] for _ in SECTIONS]
+        self._keys: list[list[SortKey]] = [[] for _ in SECTIONS]
+        self._labels = [section_label(s, [], False) for s in SECTIONS]
         #: the listed findings by identity (what the next analysis is compared with)
         self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
@@ -89,18 +94,19 @@ class FindingsModel(QAbstractListModel):
             touched = self._merge_all(findings)
         else:
             for finding in fresh:
-                touched.add(sev.ORDER.index(finding.severity))
+                touched.add(SECTIONS.index(section_of(finding)))
             for finding in gone:
-                touched.add(sev.ORDER.index(finding.severity))
+                touched.add(SECTIONS.index(section_of(finding)))
             for g in sorted(touched):
+                section = SECTIONS[g]
                 self._patch(
-                    g, [f for f in gone if f.severity == sev.ORDER[g]], [f for f in fresh if f.severity == sev.ORDER[g]]
+                    g, [f for f in gone if section_of(f) == section], [f for f in fresh if section_of(f) == section]
                 )
         self._shown = {id(f): f for f in findings} if fresh or gone else shown
-        for g, severity in enumerate(sev.ORDER):
+        for g, section in enumerate(SECTIONS):
             header = self.index(self.start(g))
             if g in touched:
-                label = group_label(severity, self.groups[g])
+                label = section_label(section, self.groups[g], False)
                 if label != self._labels[g]:
                     self._labels[g] = label
                     self.dataChanged.emit(header, header)
@@ -110,13 +116,13 @@ class FindingsModel(QAbstractListModel):
 
     def _merge_all(self, findings: list[Finding]) -> set[int]:
         """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
-        buckets: dict[str, list[Finding]] = {s: [] for s in sev.ORDER}
+        buckets: dict[str, list[Finding]] = {s: [] for s in SECTIONS}
         for finding in findings:
-            buckets.setdefault(finding.severity, []).append(finding)
-        for g, severity in enumerate(sev.ORDER):
-            keyed = sorted(((sort_key(f), f) for f in buckets[severity]), key=itemgetter(0))
+            buckets[section_of(finding)].append(finding)
+        for g, section in enumerate(SECTIONS):
+            keyed = sorted(((sort_key(f), f) for f in buckets[section]), key=itemgetter(0))
             self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
-        return set(range(len(sev.ORDER)))
+        return set(range(len(SECTIONS)))
 
     def _patch(self, g: int, gone: list[Finding], fresh: list[Finding]) -> None:
         """Few findings changed: replace, remove and insert those rows alone (binary search on the sort keys)."""
@@ -153,7 +159,7 @@ class FindingsModel(QAbstractListModel):
             keys.insert(row, key)
             self.endInsertRows()
 
-    def _merge(self, g: int, new: list[Finding], new_keys: list[tuple[bool, str, str, str, str]]) -> None:
+    def _merge(self, g: int, new: list[Finding], new_keys: list[SortKey]) -> None:
         """Walk the old and the new sorted rows together, emitting one signal per run of rows."""
         rows, keys = self.groups[g], self._keys[g]
         base = self.start(g) + 1
@@ -209,7 +215,7 @@ class FindingsModel(QAbstractListModel):
 
     def text(self, finding: Finding) -> str:
         label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
-        text = f"{label}: {finding.message}"
+        text = f"{label}: {first_sentence(finding.message)}"
         return "[overridden] " + text if finding.overridden else text
 
     # ------------------------------------------------------------ QAbstractListModel
@@ -226,17 +232,14 @@ class FindingsModel(QAbstractListModel):
             return None
         g, i = self.locate(index.row())
         if i < 0:
-            severity = sev.ORDER[g]
             if role == Qt.ItemDataRole.DisplayRole:
                 return self._labels[g]
-            if role == Qt.ItemDataRole.DecorationRole:
-                return sev.icon(severity)
             if role == Qt.ItemDataRole.FontRole:
                 return self._bold
             if role == Qt.ItemDataRole.BackgroundRole:
                 return QGuiApplication.palette().alternateBase()
-            if role == SEVERITY_ROLE:
-                return severity
+            if role == SECTION_ROLE:
+                return SECTIONS[g]
             if role == HEADER_ROLE:
                 return True
             return None
@@ -247,6 +250,8 @@ class FindingsModel(QAbstractListModel):
             return finding
         if role == SEVERITY_ROLE:
             return finding.severity
+        if role == SECTION_ROLE:
+            return SECTIONS[g]
         if role == HEADER_ROLE:
             return False
         if role == Qt.ItemDataRole.DecorationRole:
@@ -262,8 +267,9 @@ class FindingsModel(QAbstractListModel):
 
 
 class FindingsFilter(QSortFilterProxyModel):
-    """Shows the findings that concern the canvas selection and have a chosen severity; a header shows
-    while one of its findings does. Changing the filter re-checks rows, it never rebuilds the model."""
+    """Shows the findings that concern the canvas selection and have a chosen severity, except those of a
+    closed section; a header shows while one of its findings passes the filter. Changing the filter or
+    opening a section re-checks rows, it never rebuilds the model."""
 
     def __init__(self, source: FindingsModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -271,6 +277,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self.setSourceModel(source)
         self._chosen = Selection()
         self.severities: set[str] | None = None
+        self.collapsed: set[str] = set(COLLAPSED_AT_START)
         self._labels: dict[int, str] = {}
         for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
             signal.connect(self._labels.clear)
@@ -290,6 +297,18 @@ class FindingsFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
 
+    def set_collapsed(self, section: str, collapsed: bool) -> None:
+        """Close or open a section (its header stays, with its count)."""
+        if (section in self.collapsed) == collapsed:
+            return
+        self.beginFilterChange()
+        if collapsed:
+            self.collapsed.add(section)
+        else:
+            self.collapsed.discard(section)
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        self._labels.clear()
+
     def accepts(self, finding: Finding) -> bool:
         if self.severities is not None and finding.severity not in self.severities:
             return False
@@ -301,28 +320,32 @@ class FindingsFilter(QSortFilterProxyModel):
         g, i = self.findings.locate(source_row)
         group = self.findings.groups[g]
         if i >= 0:
-            return self.accepts(group[i])
-        if self.severities is not None and sev.ORDER[g] not in self.severities:
-            return False
-        return any(map(self.accepts, group)) if self._chosen else bool(group)
+            return SECTIONS[g] not in self.collapsed and self.accepts(group[i])
+        return any(map(self.accepts, group)) if self._chosen or self.severities is not None else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and self._chosen and index.isValid() and index.data(HEADER_ROLE):
+        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and index.data(HEADER_ROLE):
             label = self._labels.get(index.row())
             if label is None:
                 g = self.findings.locate(self.mapToSource(index).row())[0]
-                shown = [f for f in self.findings.groups[g] if self.accepts(f)]
-                label = self._labels[index.row()] = group_label(sev.ORDER[g], shown)
+                group = self.findings.groups[g]
+                shown = [f for f in group if self.accepts(f)] if self._chosen or self.severities is not None else group
+                label = self._labels[index.row()] = section_label(SECTIONS[g], shown, SECTIONS[g] in self.collapsed)
             return label
         return super().data(index, role)
 
-    def shown_findings(self) -> list[Finding]:
-        """Every finding the view lists, in display order."""
-        rows = (self.index(r, 0).data(FINDING_ROLE) for r in range(self.rowCount()))
-        return [f for f in rows if f is not None]
+    def shown_findings(self, section: str | None = None) -> list[Finding]:
+        """Every finding the filters select, in display order, a closed section's too (or one section's)."""
+        return [
+            f
+            for g, name in enumerate(SECTIONS)
+            if section in (None, name)
+            for f in self.findings.groups[g]
+            if self.accepts(f)
+        ]
 
     def shown_count(self) -> int:
-        return self.rowCount() - sum(1 for r in range(self.rowCount()) if self.index(r, 0).data(HEADER_ROLE))
+        return len(self.shown_findings())
 
 
 def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:

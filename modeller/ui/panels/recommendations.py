@@ -1,4 +1,5 @@
-"""The recommendations dock: the engine's findings, grouped by severity, with Apply and Override.
+"""The recommendations dock: "To do" (what to change, most severe first) and "Decisions" (what the engine
+chose, closed until opened), with Apply and Override.
 
 It only reads: new findings arrive through :meth:`RecommendationsPanel.set_analysis`
 (from the analysis runner); acting on a finding pushes a command to the
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,7 +41,8 @@ from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import RULE_SCHEME, Lookup, canvas_target, detail_html, finding_key, open_counts
-from modeller.ui.panels.findings_model import FINDING_ROLE, FindingsFilter, FindingsModel
+from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
+from modeller.ui.panels.sections import section_of
 
 #: the severity filter's choices: label, severities shown (None: all)
 SEVERITY_CHOICES: list[tuple[str, set[str] | None]] = [
@@ -64,16 +66,37 @@ def ask_note_dialog(parent: QWidget, finding: Finding, current: str) -> str | No
     return text if ok else None
 
 
-class _FitWidth(QStyledItemDelegate):
-    """Rows as wide as the list, so long findings are elided (the tooltip has the whole text)."""
+#: what the details show while no finding is selected: what the two sections are, in full
+EMPTY_DETAILS = (
+    "<p><b>To do</b> lists what to change in your design, most severe first. "
+    "<b>Decisions</b> lists what the engine chose for you (storage, indexes) and why; click its header to open it.</p>"
+    "<p>Select an item to see why, the trade-off, the numbers behind it and where the advice comes from.</p>"
+)
+#: ... and when the design follows every recommendation
+NOTHING_TO_DO = (
+    "<p><b>Nothing to do:</b> your design follows every recommendation.</p>"
+    "<p>Open <b>Decisions</b> to review what the engine chose for you and why.</p>"
+)
+
+
+class _Wrapped(QStyledItemDelegate):
+    """Rows as wide as the list and as tall as their wrapped text: each finding's first sentence shows whole."""
+
+    #: room for the icon and the margins left of the text
+    INDENT = 30
 
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        hint = super().sizeHint(option, index)
-        return QSize(max(50, self._view.viewport().width() - 2), hint.height())
+        width = max(50, self._view.viewport().width() - 2)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
+        box = QFontMetrics(font).boundingRect(
+            QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
+        )
+        return QSize(width, max(super().sizeHint(option, index).height(), box.height() + 6))
 
 
 class RecommendationsPanel(QWidget):
@@ -122,11 +145,14 @@ class RecommendationsPanel(QWidget):
         #: the findings list (a list view: uniform rows lay out without asking the model row by row)
         self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
-        self.tree.setUniformItemSizes(True)
+        self.tree.setUniformItemSizes(False)
+        self.tree.setWordWrap(True)
+        self.tree.setLayoutMode(QListView.LayoutMode.Batched)
+        self.tree.setBatchSize(200)
         self.tree.setResizeMode(QListView.ResizeMode.Adjust)
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.tree.setItemDelegate(_FitWidth(self.tree))
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.tree.setItemDelegate(_Wrapped(self.tree))
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.tree.setModel(self.proxy)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.tree.clicked.connect(self._item_clicked)
@@ -135,7 +161,6 @@ class RecommendationsPanel(QWidget):
         self.details.setObjectName("FindingDetails")
         self.details.setOpenLinks(False)
         self.details.anchorClicked.connect(self._link_clicked)
-        self.details.setPlaceholderText("Select a finding to see why, the trade-off, the numbers and the source.")
 
         self.apply_button = QPushButton("Apply")
         self.apply_button.setToolTip("Apply the fix to the model (one undoable step)")
@@ -184,8 +209,11 @@ class RecommendationsPanel(QWidget):
         self._restore_current(keep)
         if self._fresh and analysis is not None:
             self._fresh = False
-            if self._current is None and self.proxy.rowCount() > 1:
-                self.tree.setCurrentIndex(self.proxy.index(1, 0))  # the first finding under the first header
+            first = self.proxy.index(1, 0)  # the most severe to-do, when there is one
+            if self._current is None and first.isValid() and first.data(FINDING_ROLE) is not None:
+                self.tree.setCurrentIndex(first)
+            elif self._current is None:
+                self._show_details(None)
         self._update_header()
         self.counts_changed.emit(self.counts())
 
@@ -204,12 +232,17 @@ class RecommendationsPanel(QWidget):
     def counts(self) -> dict[str, int]:
         return open_counts(self.analysis)
 
-    def visible_findings(self) -> list[Finding]:
-        """The findings listed right now, in display order."""
-        return self.proxy.shown_findings()
+    def visible_findings(self, section: str | None = None) -> list[Finding]:
+        """The findings the filters select (a closed section's too), in display order; or one section's."""
+        return self.proxy.shown_findings(section)
+
+    def set_section_open(self, section: str, opened: bool) -> None:
+        """Open or close "To do" / "Decisions" (the header row's click does the same)."""
+        self.proxy.set_collapsed(section, not opened)
 
     def item_for(self, finding: Finding) -> QModelIndex | None:
         """The view's row of ``finding`` (matched by rule and subject), or None when it is not listed."""
+        self.proxy.set_collapsed(section_of(finding), False)
         index = self._index_for_key(finding_key(finding))
         return index if index.isValid() else None
 
@@ -300,7 +333,17 @@ class RecommendationsPanel(QWidget):
             self.header.setText("Waiting for the first analysis…")
             return
         total = len(self.analysis.findings)
-        text = sev.summary(self.counts())
+        todo: dict[str, int] = {}
+        decisions = 0
+        for finding in self.analysis.findings:
+            if finding.overridden:
+                continue
+            if section_of(finding) == "todo":
+                todo[finding.severity] = todo.get(finding.severity, 0) + 1
+            else:
+                decisions += 1
+        text = f"To do: {sev.summary(todo)}" if todo else "Nothing to do"
+        text += f" · {decisions} decision{'' if decisions == 1 else 's'}"
         if self.proxy.selecting:
             text = f"{self.proxy.shown_count()} of {total} findings concern the selection · {text}"
         self.header.setText(text)
@@ -311,6 +354,10 @@ class RecommendationsPanel(QWidget):
         self._show_details(finding)
 
     def _item_clicked(self, index: QModelIndex) -> None:
+        if index.data(HEADER_ROLE):
+            section = index.data(SECTION_ROLE)
+            self.proxy.set_collapsed(section, section not in self.proxy.collapsed)
+            return
         finding = index.data(FINDING_ROLE)
         if finding is None or self.analysis is None:
             return
@@ -321,7 +368,8 @@ class RecommendationsPanel(QWidget):
     def _show_details(self, finding: Finding | None) -> None:
         self.message.clear()
         if finding is None:
-            self.details.clear()
+            done = self.analysis is not None and not any(not f.overridden for f in self.proxy.shown_findings("todo"))
+            self.details.setHtml(NOTHING_TO_DO if done else EMPTY_DETAILS)
             self.apply_button.setEnabled(False)
             self.apply_button.setText("Apply")
             self.override_button.setEnabled(False)

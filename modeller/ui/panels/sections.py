@@ -1,0 +1,47 @@
+"""The panel's two sections: "To do" (what the user should change) and "Decisions" (what the engine chose).
+
+One place tells them apart, so the panel, its counts and its tests agree; it reads
+``Finding.decided`` (the engine says the design already does what the finding says).
+"""
+
+from __future__ import annotations
+
+import re
+
+from modeller.rules.framework.findings import SEVERITY_RANK, Finding
+
+#: display order: what to change first, then what the engine chose (collapsed until opened)
+SECTIONS: tuple[str, ...] = ("todo", "decisions")
+TITLES: dict[str, str] = {"todo": "To do", "decisions": "Decisions"}
+#: sections shown closed when a project opens
+COLLAPSED_AT_START: frozenset[str] = frozenset({"decisions"})
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
+
+
+def section_of(finding: Finding) -> str:
+    """``"decisions"`` for what the design already does (and plain explanations); ``"todo"`` for the rest."""
+    if finding.decided or finding.severity == "info":
+        return "decisions"
+    return "todo"
+
+
+def impact_key(finding: Finding) -> tuple[bool, int]:
+    """Open before overridden, then most severe first: the order a person should read them in."""
+    return (finding.overridden, -SEVERITY_RANK.get(finding.severity, 0))
+
+
+def first_sentence(text: str) -> str:
+    """The message's first sentence, whole (the row shows it wrapped; the details show everything)."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+
+
+def section_label(section: str, findings: list[Finding], collapsed: bool) -> str:
+    """``"To do (3)"``, ``"▸ Decisions (13): what the engine chose; click to show"``."""
+    open_n = sum(1 for f in findings if not f.overridden)
+    label = f"{TITLES[section]} ({open_n})"
+    if open_n != len(findings):
+        label += f" + {len(findings) - open_n} overridden"
+    if section == "decisions":
+        label = ("▸ " if collapsed else "▾ ") + label + (": what the engine chose; click to show" if collapsed else "")
+    return label
