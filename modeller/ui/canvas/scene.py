@@ -8,10 +8,11 @@ changes the model through a ``MoveCommand`` on release.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -26,11 +27,17 @@ from modeller.ui.gc_pause import collector_paused
 
 DEFAULT_COLUMNS = 6
 DEFAULT_STEP = (320.0, 300.0)
+#: up to this many entities a rebuild is one step, as before; larger projects are built in slices
+SYNC_BUILD_MAX = 500
+#: how long one slice of a progressive build may hold the UI thread
+SLICE_S = 0.04
 
 
 class CanvasScene(QGraphicsScene):
     #: a relationship was created by a connect gesture (the window opens its properties)
     relationship_created = Signal(str)
+    #: a (progressive) rebuild has put every item in the scene
+    built = Signal()
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -44,6 +51,8 @@ class CanvasScene(QGraphicsScene):
         self._ends: dict[str, tuple[str, str]] = {}
         self._order: dict[str, int] = {}
         self._building = False
+        #: the steps of a progressive rebuild still to run (None: the scene is complete)
+        self._build_steps: Iterator[None] | None = None
         self._designs: dict[str, Any] = {}
         self.snap_to_grid = True
         self.user_moving = False
@@ -57,13 +66,14 @@ class CanvasScene(QGraphicsScene):
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
         self.selectionChanged.connect(lambda: self.update() if self.overview else None)
-        document.entity_added.connect(self._entity_added)
-        document.entity_removed.connect(self._entity_removed)
-        document.entity_changed.connect(self._entity_changed)
-        document.relationship_added.connect(self._relationship_added)
-        document.relationship_removed.connect(self._relationship_removed)
-        document.relationship_changed.connect(self._relationship_changed)
-        document.layout_changed.connect(self._layout_changed)
+        # an edit during a progressive build first completes it, so every handler sees all items
+        document.entity_added.connect(self._built_first(self._entity_added))
+        document.entity_removed.connect(self._built_first(self._entity_removed))
+        document.entity_changed.connect(self._built_first(self._entity_changed))
+        document.relationship_added.connect(self._built_first(self._relationship_added))
+        document.relationship_removed.connect(self._built_first(self._relationship_removed))
+        document.relationship_changed.connect(self._built_first(self._relationship_changed))
+        document.layout_changed.connect(self._built_first(self._layout_changed))
         document.project_reset.connect(self.rebuild)
         self.rebuild()
 
@@ -285,30 +295,81 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ document signals
     def rebuild(self) -> None:
-        """Recreate every item; geometry is computed before the items enter the scene (one index update)."""
-        with collector_paused():
-            self._rebuild()
+        """Recreate every item: at once for small projects, else in slices from the event loop.
 
-    def _rebuild(self) -> None:
-        self._building = True
-        self.clear()
-        self.entity_items.clear()
-        self.relationship_items.clear()
-        self._attached.clear()
-        self._ends.clear()
-        self._designs.clear()
-        for entity in self.document.project.entities:
+        A slice holds the UI thread about :data:`SLICE_S`, so a 10,000-entity open keeps the window
+        answering (pan, zoom, select what is there) while the cards arrive; ``built`` says when all are in.
+        Geometry of the lines is computed before they enter the scene (one index update each).
+        """
+        self._build_steps = None
+        with collector_paused():
+            self._building = False
+            self.clear()
+            self.entity_items.clear()
+            self.relationship_items.clear()
+            self._attached.clear()
+            self._ends.clear()
+            self._designs.clear()
+            self._order = {}
+            self._overview_cache = None
+        self._build_steps = self._build()
+        if len(self.document.project.entities) <= SYNC_BUILD_MAX:
+            self.finish_build()
+        else:
+            QTimer.singleShot(0, self._build_slice)
+
+    @property
+    def building(self) -> bool:
+        """True while a progressive rebuild is still adding items."""
+        return self._build_steps is not None
+
+    def finish_build(self) -> None:
+        """Run what is left of a progressive rebuild now (an edit, a test, or a benchmark needs every item)."""
+        steps, self._build_steps = self._build_steps, None
+        if steps is None:
+            return
+        with collector_paused():
+            for _ in steps:
+                pass
+        self.built.emit()
+
+    def _build_slice(self) -> None:
+        steps = self._build_steps
+        if steps is None:
+            return  # finished by an edit, or replaced by another rebuild
+        deadline = time.perf_counter() + SLICE_S
+        with collector_paused():
+            for _ in steps:
+                if time.perf_counter() >= deadline:
+                    QTimer.singleShot(0, self._build_slice)
+                    return
+        if self._build_steps is steps:
+            self._build_steps = None
+            self.built.emit()
+
+    def _build(self) -> Iterator[None]:
+        """The rebuild as small steps: cards (each enters the scene at once), then lines, then their places."""
+        project = self.document.project
+        for entity in project.entities:
             self._entity_added(entity.id)
-        for rel in self.document.project.relationships:
+            yield
+        for rel in project.relationships:
+            self._building = True
             self._relationship_added(rel.id)
-        self._building = False
+            self._building = False
+            yield
         self._renumber()
-        for rel_id in self.relationship_items:
+        for rel_id, item in list(self.relationship_items.items()):
             self._place_relationship(rel_id)
-        for item in self.entity_items.values():
             self.addItem(item)
-        for item in self.relationship_items.values():
-            self.addItem(item)
+            yield
+
+    def _built_first(self, slot: Callable[..., None]) -> Callable[..., None]:
+        def run(*args: Any) -> None:
+            self.finish_build()
+            slot(*args)
+
+        return run
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
