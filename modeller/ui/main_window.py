@@ -8,7 +8,9 @@ model itself. Later docks (recommendations, preview) register through
 
 from __future__ import annotations
 
+import importlib
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +83,10 @@ def _file_size(path: Path) -> int:
         return 0
 
 
+def _warm_up_preview() -> None:
+    importlib.import_module("modeller.export.samples")
+
+
 def default_recovery_dir() -> Path:
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     return Path(base or Path.home() / ".modeller") / "recovery"
@@ -138,9 +144,8 @@ class MainWindow(QMainWindow):
         self.layout_job: LayoutJob | None = None
         self.layout_dot: str | None = None
         self._layout_started_at: dict[str, Position | None] = {}
-        #: the file being read in the background (File ▸ Open of a large project), and whether to fit it once built
+        #: the file being read in the background (File ▸ Open of a large project)
         self.open_job: BackgroundJob | None = None
-        self._fit_when_built = False
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -416,7 +421,6 @@ class MainWindow(QMainWindow):
         for index, widget in enumerate([self.open_progress_label, self.open_progress_bar, self.open_cancel_button]):
             self.statusBar().insertPermanentWidget(index, widget)
             widget.hide()
-        self.scene.built.connect(self._scene_built)
 
     def _build_layout_progress(self) -> None:
         """ "Laying out N entities…" with a busy bar and Cancel, shown in the status bar while a layout runs.
@@ -680,18 +684,11 @@ class MainWindow(QMainWindow):
         self.document.reset(project, path)
         self.recovery.clear()
         self.add_recent(path)
-        self._fit_when_built = self.scene.building
-        if not self._fit_when_built:
-            self.view.fit_to_window()
+        self.view.fit_to_window()  # a canvas still being built fits where its cards will be
 
     def _reverted(self, project: Project, path: Path) -> None:
         self.document.reset(project, path)
         self.recovery.clear()
-
-    def _scene_built(self) -> None:
-        if self._fit_when_built:
-            self._fit_when_built = False
-            self.view.fit_to_window()
 
     def _load(self, path: Path) -> Project | None:
         try:
@@ -709,6 +706,9 @@ class MainWindow(QMainWindow):
         job = BackgroundJob(lambda _report, _cancelled: load_project(path), "open", (ProjectFileError, OSError), self)
         job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
         self.open_job = job
+        # the preview's sample generator (Faker, about a second to import) is needed once the findings arrive:
+        # import it meanwhile in another thread instead of on the UI thread then
+        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):

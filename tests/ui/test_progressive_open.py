@@ -143,4 +143,3 @@ def test_edits_made_while_the_file_loads_are_asked_about(make_window, qtbot, big
     # the unsaved-changes prompt came up again and Cancel kept the user's work
     assert ended == [False] and len(dialogs.shown) == 1
     assert window.document.path is None and len(window.document.project.entities) == 1
-

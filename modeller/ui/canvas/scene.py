@@ -144,11 +144,27 @@ class CanvasScene(QGraphicsScene):
         return {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
 
     def content_rect(self) -> QRectF:
+        """What the diagram covers; while a progressive build runs, where its cards will be."""
+        if self.building:
+            return self._planned_rect()
         rect = QRectF()
         for item in self.entity_items.values():
             rect = rect.united(item.sceneBoundingRect())
         for item in self.relationship_items.values():
             rect = rect.united(item.sceneBoundingRect())
+        return rect
+
+    def _planned_rect(self) -> QRectF:
+        """The cards' model positions with the widest card's size: no item needed (they may not exist yet)."""
+        layout = self.document.project.layout
+        rect = QRectF()
+        for index, entity in enumerate(self.document.project.entities):
+            position = layout.get(entity.id)
+            if position is None:
+                x, y = (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
+            else:
+                x, y = position.x, position.y
+            rect = rect.united(QRectF(x, y, self.style.max_width, self.style.header_height * 3))
         return rect
 
     # ------------------------------------------------------------ analysis
