@@ -41,6 +41,7 @@ from modeller.ui.database_actions import DatabaseActions
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
+from modeller.ui.gc_pause import keep_long_lived
 from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
@@ -81,6 +82,13 @@ def _file_size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _read(path: Path) -> Project:
+    """The worker's part of an open: read and validate, then keep the project out of the collector's passes."""
+    project = load_project(path)
+    keep_long_lived()
+    return project
 
 
 def _warm_up_preview() -> None:
@@ -703,7 +711,7 @@ class MainWindow(QMainWindow):
         """Read and validate ``path`` in a worker thread; ``then(project, path)`` runs on the UI thread."""
         self.cancel_open()
         before = self.document.project
-        job = BackgroundJob(lambda _report, _cancelled: load_project(path), "open", (ProjectFileError, OSError), self)
+        job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
         job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
         self.open_job = job
         # the preview's sample generator (Faker, about a second to import) is needed once the findings arrive:

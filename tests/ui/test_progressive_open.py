@@ -143,3 +143,22 @@ def test_edits_made_while_the_file_loads_are_asked_about(make_window, qtbot, big
     # the unsaved-changes prompt came up again and Cancel kept the user's work
     assert ended == [False] and len(dialogs.shown) == 1
     assert window.document.path is None and len(window.document.project.entities) == 1
+
+
+def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_file) -> None:
+    # fitted to 2,000 cards the view is far zoomed out: every slice repaints from the bulk draw lists,
+    # which grow with each card and line instead of being recomputed (that made the build quadratic)
+    window = make_window()
+    window.resize(1600, 1000)
+    window.show()
+    assert window.open_path(big_file, ask=False, background=False)
+    scene = window.scene
+    assert scene.building and scene.overview
+    qtbot.waitUntil(lambda: not scene.building, timeout=120_000)
+    grown = [list(part) for part in scene._overview_geometry()]
+    scene._overview_stale()
+    fresh = scene._overview_geometry()
+    assert [len(part) for part in grown] == [len(part) for part in fresh]
+    assert len(grown[1]) == ENTITIES and len(grown[0]) > ENTITIES
+    assert sorted(map(str, grown[0])) == sorted(map(str, fresh[0]))
+    assert sorted(map(str, grown[1])) == sorted(map(str, fresh[1]))

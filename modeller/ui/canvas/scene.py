@@ -63,6 +63,8 @@ class CanvasScene(QGraphicsScene):
         self._overview_lines: dict[str, QLineF] = {}
         self._overview_boxes: dict[str, QRectF] = {}
         self._overview_heads: dict[str, QRectF] = {}
+        #: the three dicts above hold every item (only the packed lists are missing)
+        self._overview_current = False
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
         self.selectionChanged.connect(lambda: self.update() if self.overview else None)
@@ -222,7 +224,10 @@ class CanvasScene(QGraphicsScene):
 
     def _overview_geometry(self) -> tuple[list[QLineF], list[QRectF], list[QRectF]]:
         """Cached draw lists; a moved card refreshes only its own entries (see :meth:`entity_item_moved`)."""
+        if self._overview_cache is None and self._overview_current:
+            self._pack_overview()
         if self._overview_cache is None:
+            self._overview_current = True
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
             }
@@ -234,6 +239,25 @@ class CanvasScene(QGraphicsScene):
             self._pack_overview()
         assert self._overview_cache is not None
         return self._overview_cache
+
+    def _overview_stale(self) -> None:
+        self._overview_cache = None
+        self._overview_current = False
+
+    def _overview_grown(self, was_current: bool, entity_id: str | None = None, rel_id: str | None = None) -> None:
+        """A build step added one card or placed one line: extend the draw lists instead of recomputing them."""
+        if not was_current:
+            return
+        if entity_id is not None:
+            rect = self.entity_items[entity_id].scene_rect()
+            self._overview_boxes[entity_id] = rect
+            self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+        if rel_id is not None:
+            item = self.relationship_items[rel_id]
+            if item.chord is not None and item.isVisible():
+                self._overview_lines[rel_id] = item.chord
+        self._overview_cache = None
+        self._overview_current = True
 
     def _pack_overview(self) -> None:
         self._overview_cache = (
@@ -247,7 +271,7 @@ class CanvasScene(QGraphicsScene):
             return
         item = self.entity_items.get(entity_id)
         if item is None:
-            self._overview_cache = None
+            self._overview_stale()
             return
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
@@ -327,7 +351,7 @@ class CanvasScene(QGraphicsScene):
             self._ends.clear()
             self._designs.clear()
             self._order = {}
-            self._overview_cache = None
+            self._overview_stale()
         self._build_steps = self._build()
         if len(self.document.project.entities) <= SYNC_BUILD_MAX:
             self.finish_build()
@@ -366,18 +390,26 @@ class CanvasScene(QGraphicsScene):
     def _build(self) -> Iterator[None]:
         """The rebuild as small steps: cards (each enters the scene at once), then lines, then their places."""
         project = self.document.project
+        # a far zoomed-out view repaints after every slice: its draw lists grow with the items, never rebuilt
         for entity in project.entities:
+            current = self._overview_current
             self._entity_added(entity.id)
+            if entity.id in self.entity_items:
+                self._overview_grown(current, entity_id=entity.id)
             yield
         for rel in project.relationships:
+            current = self._overview_current
             self._building = True
             self._relationship_added(rel.id)
             self._building = False
+            self._overview_current = current  # a line enters the lists once placed
             yield
         self._renumber()
         for rel_id, item in list(self.relationship_items.items()):
+            current = self._overview_current
             self._place_relationship(rel_id)
             self.addItem(item)
+            self._overview_grown(current, rel_id=rel_id)
             yield
 
     def _built_first(self, slot: Callable[..., None]) -> Callable[..., None]:
@@ -391,7 +423,7 @@ class CanvasScene(QGraphicsScene):
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
 
     def _entity_added(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         entity = self.document.entity(entity_id)
@@ -408,7 +440,7 @@ class CanvasScene(QGraphicsScene):
             self.addItem(item)
 
     def _entity_removed(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         item = self.entity_items.pop(entity_id, None)
@@ -422,7 +454,7 @@ class CanvasScene(QGraphicsScene):
                 other.setPos(self.model_position(key))
 
     def _entity_changed(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         item = self.entity_items.get(entity_id)
         entity = self.document.entity(entity_id)
         if item is None or entity is None:
@@ -433,7 +465,7 @@ class CanvasScene(QGraphicsScene):
         self.entity_item_moved(entity_id)  # the card may have changed size
 
     def _relationship_added(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         rel = self.document.relationship(rel_id)
@@ -467,7 +499,7 @@ class CanvasScene(QGraphicsScene):
         return ends
 
     def _relationship_removed(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         item = self.relationship_items.pop(rel_id, None)
@@ -480,7 +512,7 @@ class CanvasScene(QGraphicsScene):
             self._place_siblings(*ends)
 
     def _relationship_changed(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
