@@ -54,6 +54,8 @@ class LiveController(QObject):
         if hasattr(analysis, "running"):
             analysis.running.connect(self._running)
         scene.selectionChanged.connect(self._selection_changed)
+        if hasattr(scene, "built"):
+            scene.built.connect(self._scene_built)
         recommendations.subject_activated.connect(self.reveal)
         recommendations.counts_changed.connect(self._counts)
         if open_rule is not None:
@@ -84,6 +86,14 @@ class LiveController(QObject):
             item.set_advice(entity_marks.get(entity_id), host)
         for rel_id, item in self.scene.relationship_items.items():
             item.set_advice(rel_marks.get(rel_id))
+
+    def _scene_built(self) -> None:
+        """A progressive canvas build ended: the cards that arrived after the findings get their markers too."""
+        current = self.last_analysis is not None and getattr(self.service, "latest", None) is self.last_analysis
+        if current and not getattr(self.service, "background", False):
+            assert self.last_analysis is not None
+            with collector_paused():
+                self.update_markers(self.last_analysis)
 
     def reveal(self, kind: str, ident: str) -> None:
         """Select and center a finding's subject on the canvas."""

@@ -8,11 +8,14 @@ model itself. Later docks (recommendations, preview) register through
 
 from __future__ import annotations
 
+import importlib
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -39,6 +42,8 @@ from modeller.ui.database_actions import DatabaseActions
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument, empty_project
+from modeller.ui.gc_pause import keep_long_lived
+from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
 from modeller.ui.panels.empty_hint import EmptyCanvasHint
@@ -69,6 +74,27 @@ MAX_RECENT = 10
 #: settings keys of the remembered window size/position and dock layout; the version refuses a layout of other docks
 GEOMETRY_KEY, STATE_KEY, STATE_VERSION = "window/geometry", "window/state", 1
 FILE_FILTER = "Modeller projects (*.modeller.json);;JSON files (*.json);;All files (*)"
+#: files at least this large (about 300 entities) are read and validated in a worker thread; smaller ones at once
+OPEN_IN_BACKGROUND_BYTES = 256 * 1024
+
+
+def _file_size(path: Path) -> int:
+    """Bytes in ``path``, 0 when it cannot be looked at (the loader then names the problem)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read(path: Path) -> Project:
+    """The worker's part of an open: read and validate, then keep the project out of the collector's passes."""
+    project = load_project(path)
+    keep_long_lived()
+    return project
+
+
+def _warm_up_preview() -> None:
+    importlib.import_module("modeller.export.samples")
 
 
 def default_recovery_dir() -> Path:
@@ -77,6 +103,9 @@ def default_recovery_dir() -> Path:
 
 
 class MainWindow(QMainWindow):
+    #: an open (or revert) read in the background has ended: True when its project is now shown
+    open_finished = Signal(bool)
+
     def __init__(
         self,
         settings: QSettings | None = None,
@@ -126,6 +155,8 @@ class MainWindow(QMainWindow):
         self.layout_job: LayoutJob | None = None
         self.layout_dot: str | None = None
         self._layout_started_at: dict[str, Position | None] = {}
+        #: the file being read in the background (File ▸ Open of a large project)
+        self.open_job: BackgroundJob | None = None
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -433,6 +464,22 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.zoom_label)
         self._build_layout_progress()
+        self._build_open_progress()
+
+    def _build_open_progress(self) -> None:
+        """ "Opening NAME…" with a busy bar and Cancel while a large file is read and validated in the background."""
+        self.open_progress_label = QLabel()
+        self.open_progress_bar = QProgressBar()
+        self.open_progress_bar.setRange(0, 0)  # busy: the loader reports no steps
+        self.open_progress_bar.setMaximumWidth(90)
+        self.open_progress_bar.setTextVisible(False)
+        self.open_cancel_button = QToolButton()
+        self.open_cancel_button.setText("Cancel")
+        self.open_cancel_button.setToolTip("Stop opening this file and keep the project shown now")
+        self.open_cancel_button.clicked.connect(self.cancel_open)
+        for index, widget in enumerate([self.open_progress_label, self.open_progress_bar, self.open_cancel_button]):
+            self.statusBar().insertPermanentWidget(index, widget)
+            widget.hide()
 
     def _build_layout_progress(self) -> None:
         """ "Laying out N entities…" with a busy bar and Cancel, shown in the status bar while a layout runs.
@@ -736,19 +783,36 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
-    def open_path(self, path: Path | str, ask: bool = True) -> bool:
-        """Open ``path``; a load error is one dialog and leaves the open project untouched."""
+    def open_path(self, path: Path | str, ask: bool = True, background: bool | None = None) -> bool:
+        """Open ``path``; a load error is one dialog and leaves the open project untouched.
+
+        A large file (``background`` None: at least :data:`OPEN_IN_BACKGROUND_BYTES`) is read and
+        validated in a worker thread while the window keeps answering; then True means the open has
+        started, and :attr:`open_finished` says how it ended.
+        """
         path = Path(path)
         if ask and not self.maybe_save():
             return False
+        if background is None:
+            background = _file_size(path) >= OPEN_IN_BACKGROUND_BYTES
+        if background:
+            self._load_in_background(path, self._opened)
+            return True
         project = self._load(path)
         if project is None:
             return False
+        self._opened(project, path)
+        return True
+
+    def _opened(self, project: Project, path: Path) -> None:
         self.document.reset(project, path)
         self.recovery.clear()
         self.add_recent(path)
-        self.view.fit_to_window()
-        return True
+        self.view.fit_to_window()  # a canvas still being built fits where its cards will be
+
+    def _reverted(self, project: Project, path: Path) -> None:
+        self.document.reset(project, path)
+        self.recovery.clear()
 
     def _load(self, path: Path) -> Project | None:
         try:
@@ -759,14 +823,65 @@ class MainWindow(QMainWindow):
             show_file_error(self, "Cannot open project", path, f"{path}: {err.strerror or err}")
         return None
 
+    def _load_in_background(self, path: Path, then: Callable[[Project, Path], None]) -> None:
+        """Read and validate ``path`` in a worker thread; ``then(project, path)`` runs on the UI thread."""
+        self.cancel_open()
+        before = self.document.project
+        job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
+        job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
+        self.open_job = job
+        # the preview's sample generator (Faker, about a second to import) is needed once the findings arrive:
+        # import it meanwhile in another thread instead of on the UI thread then
+        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
+        self.open_progress_label.setText(f"Opening {path.name}\u2026")
+        self.open_progress_label.setToolTip(str(path))
+        for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
+            widget.show()
+        job.start()
+
+    def _loaded(
+        self, job: BackgroundJob, path: Path, result: object, before: Project, then: Callable[[Project, Path], None]
+    ) -> None:
+        job.deleteLater()
+        if job is not self.open_job:
+            return  # cancelled, or replaced by another open
+        self._end_open()
+        done = False
+        if isinstance(result, ProjectFileError | JobFailed):
+            show_file_error(self, "Cannot open project", path, str(result))
+        elif isinstance(result, OSError):
+            show_file_error(self, "Cannot open project", path, f"{path}: {result.strerror or result}")
+        elif isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
+            # edits made while the file was read are the user's work: ask again before dropping them
+            then(result, path)
+            done = True
+        self.open_finished.emit(done)
+
+    def cancel_open(self) -> None:
+        """Stop a background open: the project shown stays as it is (the worker's result is dropped)."""
+        job = self.open_job
+        if job is None:
+            return
+        job.cancel()
+        self._end_open()
+        self.notify(f"Opening {self.open_progress_label.toolTip()} cancelled", 4000)
+        self.open_finished.emit(False)
+
+    def _end_open(self) -> None:
+        self.open_job = None
+        for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
+            widget.hide()
+
     def revert(self) -> None:
         path = self.document.path
         if path is None:
             return
+        if _file_size(path) >= OPEN_IN_BACKGROUND_BYTES:
+            self._load_in_background(path, self._reverted)
+            return
         project = self._load(path)
         if project is not None:
-            self.document.reset(project, path)
-            self.recovery.clear()
+            self._reverted(project, path)
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -864,6 +979,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
+            self.cancel_open()
             self.save_window_layout()
             self.cancel_auto_layout()
             self.autosave_timer.stop()

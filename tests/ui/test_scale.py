@@ -58,6 +58,7 @@ class ModelSignals:
 def test_one_edit_touches_only_the_changed_rows_of_the_findings_model(make_window) -> None:
     window = make_window(use_engine=True)
     window.document.reset(big_project())
+    window.scene.finish_build()  # a large project's canvas is built in slices; these tests need every item
     window.analysis.run_now()
     panel = window.recommendations
     before = list(panel.analysis.findings)
@@ -97,6 +98,7 @@ def test_one_edit_touches_only_the_changed_rows_of_the_findings_model(make_windo
 def test_severity_and_selection_filters_are_a_proxy_over_the_same_rows(make_window) -> None:
     window = make_window(use_engine=True)
     window.document.reset(big_project())
+    window.scene.finish_build()  # a large project's canvas is built in slices; these tests need every item
     window.analysis.run_now()
     panel = window.recommendations
     signals = ModelSignals(panel.model)
@@ -120,6 +122,7 @@ def test_a_move_repaints_only_the_moved_card_and_its_lines(make_window, qtbot, m
     window = make_window()
     window.resize(1600, 1000)
     window.document.reset(big_project())
+    window.scene.finish_build()  # a large project's canvas is built in slices; these tests need every item
     scene, view = window.scene, window.view
 
     def reach(key: str) -> float:

@@ -8,10 +8,11 @@ changes the model through a ``MoveCommand`` on release.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -26,11 +27,17 @@ from modeller.ui.gc_pause import collector_paused
 
 DEFAULT_COLUMNS = 6
 DEFAULT_STEP = (320.0, 300.0)
+#: up to this many entities a rebuild is one step, as before; larger projects are built in slices
+SYNC_BUILD_MAX = 500
+#: how long one slice of a progressive build may hold the UI thread
+SLICE_S = 0.04
 
 
 class CanvasScene(QGraphicsScene):
     #: a relationship was created by a connect gesture (the window opens its properties)
     relationship_created = Signal(str)
+    #: a (progressive) rebuild has put every item in the scene
+    built = Signal()
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -44,6 +51,8 @@ class CanvasScene(QGraphicsScene):
         self._ends: dict[str, tuple[str, str]] = {}
         self._order: dict[str, int] = {}
         self._building = False
+        #: the steps of a progressive rebuild still to run (None: the scene is complete)
+        self._build_steps: Iterator[None] | None = None
         self._designs: dict[str, Any] = {}
         self.snap_to_grid = True
         #: Documents view: cards show their collection as stored (see canvas/documents.py)
@@ -58,16 +67,19 @@ class CanvasScene(QGraphicsScene):
         self._overview_lines: dict[str, QLineF] = {}
         self._overview_boxes: dict[str, QRectF] = {}
         self._overview_heads: dict[str, QRectF] = {}
+        #: the three dicts above hold every item (only the packed lists are missing)
+        self._overview_current = False
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
         self.selectionChanged.connect(lambda: self.update() if self.overview else None)
-        document.entity_added.connect(self._entity_added)
-        document.entity_removed.connect(self._entity_removed)
-        document.entity_changed.connect(self._entity_changed)
-        document.relationship_added.connect(self._relationship_added)
-        document.relationship_removed.connect(self._relationship_removed)
-        document.relationship_changed.connect(self._relationship_changed)
-        document.layout_changed.connect(self._layout_changed)
+        # an edit during a progressive build first completes it, so every handler sees all items
+        document.entity_added.connect(self._built_first(self._entity_added))
+        document.entity_removed.connect(self._built_first(self._entity_removed))
+        document.entity_changed.connect(self._built_first(self._entity_changed))
+        document.relationship_added.connect(self._built_first(self._relationship_added))
+        document.relationship_removed.connect(self._built_first(self._relationship_removed))
+        document.relationship_changed.connect(self._built_first(self._relationship_changed))
+        document.layout_changed.connect(self._built_first(self._layout_changed))
         document.project_reset.connect(self.rebuild)
         self.rebuild()
 
@@ -148,11 +160,27 @@ class CanvasScene(QGraphicsScene):
         return {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
 
     def content_rect(self) -> QRectF:
+        """What the diagram covers; while a progressive build runs, where its cards will be."""
+        if self.building:
+            return self._planned_rect()
         rect = QRectF()
         for item in self.entity_items.values():
             rect = rect.united(item.sceneBoundingRect())
         for item in self.relationship_items.values():
             rect = rect.united(item.sceneBoundingRect())
+        return rect
+
+    def _planned_rect(self) -> QRectF:
+        """The cards' model positions with the widest card's size: no item needed (they may not exist yet)."""
+        layout = self.document.project.layout
+        rect = QRectF()
+        for index, entity in enumerate(self.document.project.entities):
+            position = layout.get(entity.id)
+            if position is None:
+                x, y = (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
+            else:
+                x, y = position.x, position.y
+            rect = rect.united(QRectF(x, y, self.style.max_width, self.style.header_height * 3))
         return rect
 
     # ------------------------------------------------------------ analysis
@@ -242,7 +270,10 @@ class CanvasScene(QGraphicsScene):
 
     def _overview_geometry(self) -> tuple[list[QLineF], list[QRectF], list[QRectF]]:
         """Cached draw lists; a moved card refreshes only its own entries (see :meth:`entity_item_moved`)."""
+        if self._overview_cache is None and self._overview_current:
+            self._pack_overview()
         if self._overview_cache is None:
+            self._overview_current = True
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
             }
@@ -254,6 +285,25 @@ class CanvasScene(QGraphicsScene):
             self._pack_overview()
         assert self._overview_cache is not None
         return self._overview_cache
+
+    def _overview_stale(self) -> None:
+        self._overview_cache = None
+        self._overview_current = False
+
+    def _overview_grown(self, was_current: bool, entity_id: str | None = None, rel_id: str | None = None) -> None:
+        """A build step added one card or placed one line: extend the draw lists instead of recomputing them."""
+        if not was_current:
+            return
+        if entity_id is not None:
+            rect = self.entity_items[entity_id].scene_rect()
+            self._overview_boxes[entity_id] = rect
+            self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+        if rel_id is not None:
+            item = self.relationship_items[rel_id]
+            if item.chord is not None and item.isVisible():
+                self._overview_lines[rel_id] = item.chord
+        self._overview_cache = None
+        self._overview_current = True
 
     def _pack_overview(self) -> None:
         self._overview_cache = (
@@ -267,7 +317,7 @@ class CanvasScene(QGraphicsScene):
             return
         item = self.entity_items.get(entity_id)
         if item is None:
-            self._overview_cache = None
+            self._overview_stale()
             return
         if not item.isVisible():
             return
@@ -333,36 +383,95 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ document signals
     def rebuild(self) -> None:
-        """Recreate every item; geometry is computed before the items enter the scene (one index update)."""
-        with collector_paused():
-            self._rebuild()
+        """Recreate every item: at once for small projects, else in slices from the event loop.
 
-    def _rebuild(self) -> None:
-        self._building = True
-        self.clear()
-        self.entity_items.clear()
-        self.relationship_items.clear()
-        self._attached.clear()
-        self._ends.clear()
-        self._designs.clear()
-        for entity in self.document.project.entities:
+        A slice holds the UI thread about :data:`SLICE_S`, so a 10,000-entity open keeps the window
+        answering (pan, zoom, select what is there) while the cards arrive; ``built`` says when all are in.
+        Geometry of the lines is computed before they enter the scene (one index update each).
+        """
+        self._build_steps = None
+        with collector_paused():
+            self._building = False
+            self.clear()
+            self.entity_items.clear()
+            self.relationship_items.clear()
+            self._attached.clear()
+            self._ends.clear()
+            self._designs.clear()
+            self._order = {}
+            self._overview_stale()
+        self._build_steps = self._build()
+        if len(self.document.project.entities) <= SYNC_BUILD_MAX:
+            self.finish_build()
+        else:
+            QTimer.singleShot(0, self._build_slice)
+
+    @property
+    def building(self) -> bool:
+        """True while a progressive rebuild is still adding items."""
+        return self._build_steps is not None
+
+    def finish_build(self) -> None:
+        """Run what is left of a progressive rebuild now (an edit, a test, or a benchmark needs every item)."""
+        steps, self._build_steps = self._build_steps, None
+        if steps is None:
+            return
+        with collector_paused():
+            for _ in steps:
+                pass
+        self.built.emit()
+
+    def _build_slice(self) -> None:
+        steps = self._build_steps
+        if steps is None:
+            return  # finished by an edit, or replaced by another rebuild
+        deadline = time.perf_counter() + SLICE_S
+        with collector_paused():
+            for _ in steps:
+                if time.perf_counter() >= deadline:
+                    QTimer.singleShot(0, self._build_slice)
+                    return
+        if self._build_steps is steps:
+            self._build_steps = None
+            self.built.emit()
+
+    def _build(self) -> Iterator[None]:
+        """The rebuild as small steps: cards (each enters the scene at once), then lines, then their places."""
+        project = self.document.project
+        # a far zoomed-out view repaints after every slice: its draw lists grow with the items, never rebuilt
+        for entity in project.entities:
+            current = self._overview_current
             self._entity_added(entity.id)
-        for rel in self.document.project.relationships:
+            if entity.id in self.entity_items:
+                self._overview_grown(current, entity_id=entity.id)
+            yield
+        for rel in project.relationships:
+            current = self._overview_current
+            self._building = True
             self._relationship_added(rel.id)
-        self._building = False
+            self._building = False
+            self._overview_current = current  # a line enters the lists once placed
+            yield
         self._renumber()
-        for rel_id in self.relationship_items:
+        for rel_id, item in list(self.relationship_items.items()):
+            current = self._overview_current
             self._place_relationship(rel_id)
-        for item in self.entity_items.values():
             self.addItem(item)
-        for item in self.relationship_items.values():
-            self.addItem(item)
+            self._overview_grown(current, rel_id=rel_id)
+            yield
+
+    def _built_first(self, slot: Callable[..., None]) -> Callable[..., None]:
+        def run(*args: Any) -> None:
+            self.finish_build()
+            slot(*args)
+
+        return run
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
 
     def _entity_added(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         entity = self.document.entity(entity_id)
@@ -379,7 +488,7 @@ class CanvasScene(QGraphicsScene):
             self.addItem(item)
 
     def _entity_removed(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         item = self.entity_items.pop(entity_id, None)
@@ -393,7 +502,7 @@ class CanvasScene(QGraphicsScene):
                 other.setPos(self.model_position(key))
 
     def _entity_changed(self, entity_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         item = self.entity_items.get(entity_id)
         entity = self.document.entity(entity_id)
         if item is None or entity is None:
@@ -407,7 +516,7 @@ class CanvasScene(QGraphicsScene):
         self.entity_item_moved(entity_id)  # the card may have changed size
 
     def _relationship_added(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         rel = self.document.relationship(rel_id)
@@ -441,7 +550,7 @@ class CanvasScene(QGraphicsScene):
         return ends
 
     def _relationship_removed(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         if self.overview:
             self.update()
         item = self.relationship_items.pop(rel_id, None)
@@ -454,7 +563,7 @@ class CanvasScene(QGraphicsScene):
             self._place_siblings(*ends)
 
     def _relationship_changed(self, rel_id: str) -> None:
-        self._overview_cache = None
+        self._overview_stale()
         rel = self.document.relationship(rel_id)
         if rel is None:
             return

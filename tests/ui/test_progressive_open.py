@@ -1,0 +1,164 @@
+"""Issue 16 item 4 at CI size: a generated 2,000-entity project opens progressively.
+
+The file is read and validated in a worker thread (status bar: "Opening …" with Cancel), the canvas is
+built in slices from the event loop, and the analysis runs in the background: a UI timer keeps firing
+through the whole open, and the canvas can be zoomed and selected before the findings arrive. How long
+the UI thread waits at most is a benchmark figure (benchmarks/bench_open.py), not asserted here.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from functools import cache
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QMessageBox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from benchmarks.generate import generate_project
+from modeller.model import Project
+from modeller.persistence import save_project
+from modeller.ui.analysis import engine_analyse
+from modeller.ui.main_window import OPEN_IN_BACKGROUND_BYTES
+
+pytestmark = pytest.mark.slow
+ENTITIES = 2000
+
+
+@cache
+def big_project() -> Project:
+    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
+
+
+@pytest.fixture
+def big_file(tmp_path: Path) -> Path:
+    path = tmp_path / "big.modeller.json"
+    save_project(big_project(), path)
+    assert path.stat().st_size >= OPEN_IN_BACKGROUND_BYTES
+    return path
+
+
+def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, qtbot, big_file) -> None:
+    real = engine_analyse()
+    release = threading.Event()
+
+    def held_back(project: Project):
+        # the findings wait until the test has used the canvas: whatever it could do came before them
+        assert release.wait(60), "the test never released the analysis"
+        return real(project)
+
+    window = make_window(analyse=held_back)
+    window.resize(1600, 1000)
+    window.show()
+    scene = window.scene
+    ticks: list[tuple[bool, int]] = []  # per tick: the new project is in the document, cards in the scene
+
+    def tick() -> None:
+        ticks.append((window.document.path == big_file, len(scene.entity_items)))
+
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(tick)
+    timer.start()
+    arrived: list[object] = []
+    window.analysis.analysed.connect(arrived.append)
+    built: list[int] = []
+    scene.built.connect(lambda: built.append(len(scene.entity_items)))
+
+    assert window.open_path(big_file, ask=False)
+    # the call returned at once: the file is being read in the background, the old project still shown
+    assert window.open_job is not None and window.open_progress_label.isVisibleTo(window)
+    assert window.open_progress_label.text() == "Opening big.modeller.json\u2026"
+    assert window.document.path is None and not scene.entity_items
+    qtbot.waitUntil(lambda: bool(built), timeout=120_000)
+    assert built == [ENTITIES] and len(scene.relationship_items) == len(big_project().relationships)
+    assert not window.open_progress_label.isVisibleTo(window) and window.open_job is None
+    # the timer fired while the file was read and again between the slices of the canvas build
+    loading = [t for t in ticks if not t[0]]
+    partial = [t for t in ticks if t[0] and 0 < t[1] < ENTITIES]
+    assert len(loading) >= 1 and len(partial) >= 3, (len(loading), len(partial))
+
+    # the canvas answers before any finding is there
+    assert not arrived and window.analysis.background
+    key = big_project().entities[7].id
+    scene.select_only([key])
+    assert scene.selected_entity_ids() == [key]
+    window.view.set_zoom(0.5)
+    assert window.view.zoom() == pytest.approx(0.5)
+    release.set()
+    qtbot.waitUntil(lambda: bool(arrived), timeout=120_000)
+    timer.stop()
+    # the findings reached the panel, and every card of the finished build carries its markers
+    assert len(window.recommendations.visible_findings()) > 0
+    assert window.document.undo_stack.count() == 0 and not window.document.is_modified()
+    assert window.recent_files()[0] == str(big_file.resolve())
+
+
+def test_cancel_keeps_the_project_shown(make_window, qtbot, big_file) -> None:
+    window = make_window()
+    window.show()
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    assert window.open_path(big_file, ask=False)
+    assert window.open_cancel_button.isVisibleTo(window)
+    job = window.open_job
+    delivered: list[object] = []
+    job.finished.connect(delivered.append)
+    window.open_cancel_button.click()
+    assert ended == [False] and window.open_job is None
+    # the worker's result arrives later and is dropped: nothing changed
+    qtbot.waitUntil(lambda: bool(delivered), timeout=60_000)
+    assert isinstance(delivered[0], Project) and ended == [False]
+    assert window.document.path is None and not window.scene.entity_items
+    assert window.recent_files() == []
+
+
+def test_a_broken_large_file_is_one_error_and_the_project_stays(make_window, qtbot, big_file, dialogs) -> None:
+    window = make_window()
+    text = big_file.read_text()
+    big_file.write_text(text[: len(text) // 2])  # cut in the middle: not JSON any more
+    dialogs.answers.append(QMessageBox.StandardButton.Ok)
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(ended), timeout=60_000)
+    assert ended == [False] and window.document.path is None
+    assert len(dialogs.shown) == 1 and "Cannot open project" in dialogs.shown[0]
+    assert str(big_file) in dialogs.shown[0] and "Traceback" not in dialogs.shown[0]
+
+
+def test_edits_made_while_the_file_loads_are_asked_about(make_window, qtbot, big_file, dialogs) -> None:
+    window = make_window()
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    assert window.open_path(big_file, ask=False)
+    window.view.add_template("entity")  # the user keeps working while the file is read
+    assert window.document.is_modified()
+    dialogs.answers.append(QMessageBox.StandardButton.Cancel)
+    qtbot.waitUntil(lambda: bool(ended), timeout=60_000)
+    # the unsaved-changes prompt came up again and Cancel kept the user's work
+    assert ended == [False] and len(dialogs.shown) == 1
+    assert window.document.path is None and len(window.document.project.entities) == 1
+
+
+def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_file) -> None:
+    # fitted to 2,000 cards the view is far zoomed out: every slice repaints from the bulk draw lists,
+    # which grow with each card and line instead of being recomputed (that made the build quadratic)
+    window = make_window()
+    window.resize(1600, 1000)
+    window.show()
+    assert window.open_path(big_file, ask=False, background=False)
+    scene = window.scene
+    assert scene.building and scene.overview
+    qtbot.waitUntil(lambda: not scene.building, timeout=120_000)
+    grown = [list(part) for part in scene._overview_geometry()]
+    scene._overview_stale()
+    fresh = scene._overview_geometry()
+    assert [len(part) for part in grown] == [len(part) for part in fresh]
+    assert len(grown[1]) == ENTITIES and len(grown[0]) > ENTITIES
+    assert sorted(map(str, grown[0])) == sorted(map(str, fresh[0]))
+    assert sorted(map(str, grown[1])) == sorted(map(str, fresh[1]))
