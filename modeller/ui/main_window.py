@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Position, Project
 from modeller.model.text import shown
+from modeller.model.wording import counted
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
@@ -509,7 +510,8 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         p = self.document.project
         self.counts_label.setText(
-            f"{len(p.entities)} entities · {len(p.relationships)} relationships · {len(p.queries)} queries"
+            f"{counted(len(p.entities), 'entity', 'entities')} · {counted(len(p.relationships), 'relationship')} · "
+            f"{counted(len(p.queries), 'query', 'queries')}"
         )
         self.zoom_label.setText(f"{round(self.view.zoom() * 100)} %")
 
