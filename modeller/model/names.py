@@ -112,7 +112,6 @@ def database_name_for(project_name: str) -> str:
     return name.rstrip("_")
 
 
-
 @lru_cache(maxsize=16384)  # the engine asks for the same few hundred names thousands of times per analysis
 def snake(name: str) -> str:
     """``"Log Message"`` -> ``"log_message"``; the base of every generated name.

@@ -819,7 +819,7 @@ class MainWindow(QMainWindow):
         self.document.reset(project, path)
         self.recovery.clear()
         self.add_recent(path)
-        self.view.fit_to_window()  # a canvas still being built fits where its cards will be
+        self.view.fit_on_open()  # a canvas still being built fits where its cards will be
 
     def _reverted(self, project: Project, path: Path) -> None:
         self.document.reset(project, path)
@@ -974,7 +974,7 @@ class MainWindow(QMainWindow):
             show_file_error(self, "Cannot restore unsaved work", self.recovery.path, str(err))
             return False
         self.document.reset(project, found.original, modified=True)
-        self.view.fit_to_window()
+        self.view.fit_on_open()
         return True
 
     # ------------------------------------------------------------ window events
