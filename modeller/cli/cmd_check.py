@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour, write_json
 from modeller.model.text import neutralize
+from modeller.model.wording import counted
 
 if TYPE_CHECKING:
     from modeller.rules.framework.findings import Finding
@@ -93,6 +94,8 @@ def render_text(findings: list[Finding], colour: bool) -> str:
             if f.fix is not None:
                 lines.append(f"      fix: {neutralize(f.fix.description)}")
         lines.append("")
-    summary = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS))
-    lines.append(f"{len(findings)} findings: {summary}")
+    summary = ", ".join(
+        f"{counts[level]} info" if level == "info" else counted(counts[level], level) for level in reversed(LEVELS)
+    )
+    lines.append(f"{counted(len(findings), 'finding')}: {summary}")
     return "\n".join(lines) + "\n"

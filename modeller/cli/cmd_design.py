@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from modeller.cli.output import EXIT_OK, fail, use_colour, write_json
 from modeller.model.text import neutralize
+from modeller.model.wording import counted
 
 if TYPE_CHECKING:
     from modeller.rules.physical.design import Design, ShapeNode
@@ -116,10 +117,6 @@ def render_text(design: Design, colour: bool) -> str:
     return "\n".join(lines)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
 def _index_text(index: IndexUse | None) -> str:
     return "a collection scan" if index is None else f"index {neutralize(index.name)}"
 
@@ -130,7 +127,7 @@ def query_line(plan: QueryPlan) -> str:
     if plan.blocking_sort:
         over = " (over the server's blocking-sort memory limit)" if plan.sort_over_limit else ""
         parts.append(f"blocking sort of about {plan.sort_bytes:,} bytes{over}")
-    parts.append(f"examines about {_n(plan.docs_examined, 'document')}, returns {plan.docs_returned:,}")
+    parts.append(f"examines about {counted(plan.docs_examined, 'document')}, returns {plan.docs_returned:,}")
     if plan.lookups:
         joins = ", ".join(
             f"{step.relationship} from {step.collection} by {_index_text(step.index)}" for step in plan.lookups
@@ -150,12 +147,13 @@ def write_line(write: WritePlan) -> str:
     rate = "" if write.per_sec is None else f", {write.per_sec:g}/s"
     return neutralize(
         f"{write.kind} ({write.relationship}): {cause} -> update {write.collection} by {write.filter_path} using "
-        f"{_index_text(write.index)}; {_n(write.docs_per_write, 'document')} per write, examines {write.docs_examined:,}"
+        f"{_index_text(write.index)}; {counted(write.docs_per_write, 'document')} per write, examines {write.docs_examined:,}"
         f"{rate}"
     )
 
 
-def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:
+def _shape(node: ShapeNode, indent: str, lines: list[str], variant: str | None = None) -> None:
+    """One field and its children; a subtype's own field names its subtype (three ``specs`` read apart)."""
     extra: list[str] = []
     if node.role != "field":
         extra.append(node.role)
@@ -168,7 +166,8 @@ def _shape(node: ShapeNode, indent: str, lines: list[str]) -> None:
     kind: str = node.bson_type
     if node.items is not None and node.items.bson_type != "object":
         kind = f"array<{node.items.bson_type}>"
-    lines.append(f"{indent}{neutralize(node.name)}: {kind}" + (f"  ({', '.join(extra)})" if extra else ""))
+    name = node.name if node.variant is None or node.variant == variant else f"{node.name} ({node.variant})"
+    lines.append(f"{indent}{neutralize(name)}: {kind}" + (f"  ({', '.join(extra)})" if extra else ""))
     children = node.items.children if node.items is not None else node.children
     for child in children:
-        _shape(child, indent + "  ", lines)
+        _shape(child, indent + "  ", lines, node.variant or variant)

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from modeller.cli.output import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, say
+from modeller.model.wording import counted
 
 HELP = "rewrite project files in canonical form; --check: exit 1 if any is not canonical"
 
@@ -61,11 +62,11 @@ def run(args: argparse.Namespace) -> int:
     verb = "would reformat" if args.check else "reformatted"
     for name in changed:
         say(f"{verb} {name}")
-    summary = [f"{len(changed)} file{'s' if len(changed) != 1 else ''} {verb}"]
+    summary = [f"{counted(len(changed), 'file')} {verb}"]
     if unchanged:
-        summary.append(f"{unchanged} file{'s' if unchanged != 1 else ''} already canonical")
+        summary.append(f"{counted(unchanged, 'file')} already canonical")
     say(", ".join(summary))
     if bad:
-        say(f"modeller: error: {bad} file{'s' if bad != 1 else ''} could not be read", sys.stderr)
+        say(f"modeller: error: {counted(bad, 'file')} could not be read", sys.stderr)
         return EXIT_INTERNAL if crashed else EXIT_BAD_INPUT
     return EXIT_FINDINGS if args.check and changed else EXIT_OK

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, say
+from modeller.model.wording import counted
 
 HELP = "infer a project from a live database (URI --db NAME) or from mongoexport files"
 
@@ -128,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
             say(line, sys.stderr)
         return EXIT_BAD_INPUT
     entities = sum(1 for e in project.entities if e.collection)
-    say(f"wrote {args.output}: {entities} collections, {len(project.relationships)} relationships", sys.stderr)
+    relationships = counted(len(project.relationships), "relationship")
+    say(f"wrote {args.output}: {counted(entities, 'collection')}, {relationships}", sys.stderr)
     return EXIT_OK
 
 

@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from modeller.cli.output import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, say
+from modeller.model.wording import counted
 
 HELP = "load and validate project files; report every error"
 
@@ -45,16 +46,12 @@ def run(args: argparse.Namespace) -> int:
             continue
         if not args.quiet:
             say(
-                f"{name}: valid ({_count(len(project.entities), 'entity', 'entities')}, "
-                f"{_count(len(project.relationships), 'relationship', 'relationships')}, "
-                f"{_count(len(project.queries), 'query', 'queries')})"
+                f"{name}: valid ({counted(len(project.entities), 'entity', 'entities')}, "
+                f"{counted(len(project.relationships), 'relationship')}, "
+                f"{counted(len(project.queries), 'query', 'queries')})"
             )
     if failed:
         total = len(args.files)
-        say(f"modeller: error: {failed} of {total} file{'s' if total != 1 else ''} invalid", sys.stderr)
+        say(f"modeller: error: {failed} of {counted(total, 'file')} invalid", sys.stderr)
         return EXIT_INTERNAL if crashed else EXIT_BAD_INPUT
     return EXIT_OK
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"

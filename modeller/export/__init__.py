@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from modeller.export.common import database_name
 from modeller.export.diagram import INSTALL_NOTICE, dot_source, render
 from modeller.export.files import (
     CancelCheck,
@@ -144,6 +145,11 @@ def export_project(
     steps: list[tuple[str, str, Callable[[], Any]]] = []
     docs: dict[str, list[dict[str, Any]]] | None = None
     notices: list[str] = []
+    if project.database is None and {"setup", "indexes", "report", "diagram", "pydantic"} & set(chosen):
+        notices.append(  # never a silent default
+            f'the project names no database: the export uses "{database_name(design, project)}" (mongosh\'s '
+            'default); set "database" in the project (the export dialog asks for it)'
+        )
 
     def need_samples() -> dict[str, list[dict[str, Any]]]:
         nonlocal docs

@@ -34,6 +34,7 @@ from modeller.export.snippets import (
     sync_snippet,
 )
 from modeller.model.project import Project
+from modeller.model.wording import counted
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 from modeller.rules.physical.planner import Step
@@ -212,7 +213,7 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
     if coll.bucket is not None:
         b = coll.bucket
         facts.append(
-            f"- Bucket pattern: up to {b.size} readings per document in {code(b.items_field)}, one series per "
+            f"- Bucket pattern: up to {counted(b.size, 'reading')} per document in {code(b.items_field)}, one series per "
             f"{code(b.series_field)}, from {code(b.start_field)} to {code(b.end_field)}."
         )
     if coll.variants:
@@ -227,7 +228,7 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
         facts.append(
             "- Shard key: "
             + (code(js_value(dict(advice.chosen.keys))) if advice.chosen is not None else "none allowed")
-            + f" ({prose(advice.why)}; {advice.shards} shards)."
+            + f" ({prose(advice.why)}; {counted(advice.shards, 'shard')})."
         )
     if facts:
         out.append("")

@@ -100,6 +100,18 @@ def check_database_name(value: str) -> str:
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 
 
+def database_name_for(project_name: str) -> str:
+    """A database name MongoDB accepts, made from a project's name: ``"Shop & Stock"`` -> ``"shop_stock"``.
+
+    File > New offers it; the user may type another. Word characters only, lower case (two databases whose
+    names differ only by case cannot live on one server), at most 63 bytes.
+    """
+    name = snake(project_name) if _NON_WORD.sub("", project_name) else "untitled"
+    while len(name.encode("utf-8")) > 63:
+        name = name[:-1]
+    return name.rstrip("_")
+
+
 @lru_cache(maxsize=16384)  # the engine asks for the same few hundred names thousands of times per analysis
 def snake(name: str) -> str:
     """``"Log Message"`` -> ``"log_message"``; the base of every generated name.

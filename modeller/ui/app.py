@@ -136,7 +136,7 @@ def _run(options: argparse.Namespace) -> int:
     window.show()
     if options.view == "documents":
         window.set_documents_view(True)
-    window.view.fit_to_window()
+    window.view.fit_on_open()
     if project is None:
         window.analysis.schedule()  # an empty project says "no findings" rather than "no analysis yet"
     window.offer_recovery()

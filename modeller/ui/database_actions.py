@@ -148,7 +148,7 @@ class DatabaseActions(QObject):
                 return False
             window.document.reset(imported.project, None, modified=True)
             window.recovery.clear()
-            window.view.fit_to_window()
+            window.view.fit_on_open()
             collections = sum(1 for e in imported.project.entities if e.collection is not None)
             message = (
                 f"Imported {collections} collection(s) from {imported.origin} as a new project: "

@@ -19,6 +19,7 @@ from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QSt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -31,17 +32,19 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Position, Project
 from modeller.model.text import shown
+from modeller.model.wording import counted
 from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
-from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command, paste_command
+from modeller.ui.commands import AddEntityCommand, EditProjectCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
 from modeller.ui.database_actions import DatabaseActions
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
+from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
-from modeller.ui.document import ProjectDocument, empty_project
+from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import keep_long_lived
 from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
@@ -509,7 +512,8 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         p = self.document.project
         self.counts_label.setText(
-            f"{len(p.entities)} entities · {len(p.relationships)} relationships · {len(p.queries)} queries"
+            f"{counted(len(p.entities), 'entity', 'entities')} · {counted(len(p.relationships), 'relationship')} · "
+            f"{counted(len(p.queries), 'query', 'queries')}"
         )
         self.zoom_label.setText(f"{round(self.view.zoom() * 100)} %")
 
@@ -772,10 +776,17 @@ class MainWindow(QMainWindow):
         return answer is Unsaved.DISCARD
 
     def new_project(self) -> None:
-        if self.maybe_save():
-            self.document.reset(empty_project())
-            self.recovery.clear()
-            self.view.fit_to_window()
+        """File > New: ask for the name and database first; Cancel (there or at "Save changes?") changes nothing."""
+        dialog = NewProjectDialog(self)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted or not self.maybe_save():
+                return
+            project = dialog.project()
+        finally:
+            dialog.deleteLater()
+        self.document.reset(project)
+        self.recovery.clear()
+        self.view.fit_to_window()
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document.path else ""
@@ -808,7 +819,7 @@ class MainWindow(QMainWindow):
         self.document.reset(project, path)
         self.recovery.clear()
         self.add_recent(path)
-        self.view.fit_to_window()  # a canvas still being built fits where its cards will be
+        self.view.fit_on_open()  # a canvas still being built fits where its cards will be
 
     def _reverted(self, project: Project, path: Path) -> None:
         self.document.reset(project, path)
@@ -963,7 +974,7 @@ class MainWindow(QMainWindow):
             show_file_error(self, "Cannot restore unsaved work", self.recovery.path, str(err))
             return False
         self.document.reset(project, found.original, modified=True)
-        self.view.fit_to_window()
+        self.view.fit_on_open()
         return True
 
     # ------------------------------------------------------------ window events
@@ -1009,10 +1020,16 @@ class MainWindow(QMainWindow):
 
         base = self.document.path.parent if self.document.path else Path.home()
         stem = self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export"
-        dialog = ExportDialog(self.document.project, base / f"{stem}-export", self)
+        dialog = ExportDialog(self.document.project, base / f"{stem}-export", self, self._set_database)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
+
+    def _set_database(self, name: str) -> Project:
+        """The export dialog's database edit: one undoable change to the project, which it then exports."""
+        new = self.document.project.model_copy(update={"database": name})
+        self.document.push(EditProjectCommand(self.document, new, f"Set the database to {shown(name, 80)}"))
+        return self.document.project
 
     def show_rule_reference(self, rule_id: str | None = None) -> RuleReferenceDialog:
         """Help → Rule reference (one window, reused), optionally opened at ``rule_id``."""

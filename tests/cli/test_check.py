@@ -12,6 +12,7 @@ from model_edits import changed
 from modeller.cli.cmd_check import render_text
 from modeller.cli.main import main
 from modeller.persistence import dumps_project, load_project
+from modeller.rules import analyse
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -110,7 +111,7 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     assert "      why: a handful of Addresses per Person, never needed on their own" in out
     assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
-    assert out.rstrip().endswith("0 error, 0 warning, 1 suggestion, 0 info")
+    assert out.rstrip().endswith("\n1 finding: 0 errors, 0 warnings, 1 suggestion, 0 info")
 
 
 def test_text_colour_only_when_asked_and_control_characters_escaped() -> None:
@@ -132,3 +133,14 @@ def test_bad_input_exits_2_with_one_message(
     code, out, err = check(capsys, str(path))
     assert code == 2 and out == ""
     assert err.startswith("modeller: error: ") and str(path) in err and "Traceback" not in err
+
+
+def test_text_summary_counts_in_the_singular_and_the_plural() -> None:
+    findings = analyse(load_project(SAMPLES / "ecommerce.modeller.json")).findings
+    assert findings[0].severity == "suggestion"
+    assert (
+        render_text(findings[:1], colour=False).splitlines()[-1]
+        == "1 finding: 0 errors, 0 warnings, 1 suggestion, 0 info"
+    )
+    last = render_text(findings, colour=False).splitlines()[-1]
+    assert last.startswith(f"{len(findings)} findings: 0 errors, 0 warnings, ")

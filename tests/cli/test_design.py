@@ -102,3 +102,20 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     code = main(["design", str(tmp_path / "nope.modeller.json")])
     _, err = capsys.readouterr()
     assert code == 2 and "nope.modeller.json" in err
+
+
+def test_text_names_the_subtype_of_each_variant_field(capsys: pytest.CaptureFixture[str]) -> None:
+    """The three ``specs`` of phone, laptop and headphone read apart, in the subtypes' own words."""
+    code, out = design(capsys, str(SAMPLES / "ecommerce.modeller.json"))
+    assert code == 0
+    shape = out.split("collection products", 1)[1].split("indexes:", 1)[0]
+    specs = [line.strip() for line in shape.splitlines() if line.strip().startswith("specs")]
+    assert specs == ["specs (phone): object", "specs (laptop): object", "specs (headphone): object"]
+    assert "      ram: int" in shape  # the subtype's fields below it are not relabelled
+    assert "(phone)" not in shape.split("specs (phone): object", 1)[1].split("specs (laptop)", 1)[0]
+
+
+def test_text_unique_reason_uses_the_plural_and_the_right_article(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = design(capsys, str(SAMPLES / "ecommerce.modeller.json"))
+    assert "email: Unique: no two Users share an email" in out
+    assert "share a email" not in out

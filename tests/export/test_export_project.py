@@ -224,3 +224,24 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], m
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("modeller: error:") and message in lines[0]
     assert "Traceback" not in proc.stderr
+
+
+def test_a_project_without_a_database_is_told_which_one_the_scripts_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from modeller.cli.main import main
+    from modeller.persistence import dumps_project, load_project
+
+    project = load_project(ROOT / "samples" / "blog.modeller.json").model_copy(update={"database": None})
+    source = tmp_path / "nodb.modeller.json"
+    source.write_text(dumps_project(project), encoding="utf-8")
+    assert main(["export", str(source), "--out", str(tmp_path / "out"), "--only", "setup"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        'note: the project names no database: the export uses "test" (mongosh\'s default); set "database" in the '
+        "project (the export dialog asks for it)"
+    ) in out
+    assert 'getSiblingDB("test")' in (tmp_path / "out" / "setup.mongosh.js").read_text(encoding="utf-8")
+    # a project that names its database hears nothing about it
+    assert main(["export", str(ROOT / "samples" / "blog.modeller.json"), "--out", str(tmp_path / "b")]) == 0
+    assert "names no database" not in capsys.readouterr().out

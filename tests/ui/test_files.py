@@ -6,12 +6,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from modeller.model import Position
 from modeller.persistence import load_project
 from modeller.ui.commands import MoveCommand
 from modeller.ui.commands.entity import EditEntityCommand
+from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.document import empty_project
 from modeller.ui.main_window import MainWindow
 
@@ -79,7 +80,10 @@ def test_missing_file_is_reported(window: MainWindow, dialogs: DialogLog, tmp_pa
 
 
 @pytest.mark.parametrize("answer", ["save", "discard", "cancel"])
-def test_unsaved_prompt_buttons(window: MainWindow, dialogs: DialogLog, tmp_path: Path, answer: str) -> None:
+def test_unsaved_prompt_buttons(
+    window: MainWindow, dialogs: DialogLog, tmp_path: Path, answer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(NewProjectDialog, "exec", lambda _dialog: QDialog.DialogCode.Accepted)  # "Untitled"
     path = tmp_path / "blog.modeller.json"
     path.write_bytes(sample("blog").read_bytes())
     assert window.open_path(path)
@@ -92,7 +96,8 @@ def test_unsaved_prompt_buttons(window: MainWindow, dialogs: DialogLog, tmp_path
         assert window.document.project == edited and window.document.is_modified()
         assert load_project(path) != edited
     else:
-        assert window.document.project == empty_project() and not window.document.is_modified()
+        new = empty_project().model_copy(update={"database": "untitled"})
+        assert window.document.project == new and not window.document.is_modified()
         assert (load_project(path) == edited) is (answer == "save")
 
 

@@ -152,6 +152,7 @@ def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_fil
     window.resize(1600, 1000)
     window.show()
     assert window.open_path(big_file, ask=False, background=False)
+    window.view.fit_to_window()  # opening shows a readable corner (90 %); Fit to Window shows all 2,000
     scene = window.scene
     assert scene.building and scene.overview
     qtbot.waitUntil(lambda: not scene.building, timeout=120_000)

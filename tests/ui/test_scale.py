@@ -111,7 +111,9 @@ def test_severity_and_selection_filters_are_a_proxy_over_the_same_rows(make_wind
     shown = panel.visible_findings()
     assert shown and all(f.severity in ("error", "warning") for f in shown)
     assert len(shown) < len(listed)
-    assert "concern the selection" in panel.header.text()
+    total = f"{len(panel.analysis.findings):,} findings"
+    verb = "concerns" if len(shown) == 1 else "concern"  # one finding concerns, two concern
+    assert panel.header.text().startswith(f"{len(shown):,} of {total} {verb} the selection · To do: ")
     panel.severity_box.setCurrentIndex(0)
     window.scene.clearSelection()
     assert len(panel.visible_findings()) == len(panel.analysis.findings)

@@ -467,7 +467,7 @@ class PointInTimeSnapshot(Rule):
 
     id = "point-in-time-snapshot"
     explain = (
-        "a {many} must show the value its {one} had when the {many} was made, so the copy is correct precisely "
+        "{A_many} must show the value its {one} had when the {many} was made, so the copy is correct precisely "
         "because it is never updated (Manual: temporal duplicate data)."
     )
     code = "DN16"

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model.project import Entity
+from modeller.model.wording import with_article
 from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.catalog.shape import TREE_MODEL
@@ -291,7 +292,7 @@ class ComputedPattern(Rule):
 
     id = "computed-pattern"
     explain = (
-        "reads of a {one} show values summarizing its {manys}, which are written far less often: computing on write "
+        "reads of {a_one} show values summarizing its {manys}, which are written far less often: computing on write "
         "($inc) divides the work by the read/write ratio (BwP-computed: 1,000,000 reads/h vs 1,000 writes/h)."
     )
     code = "PT21"
@@ -531,7 +532,7 @@ class OutlierPattern(Rule):
         many = facts.many
         return self.vote(
             "parent-ref",
-            f"a {facts.one.name} has {facts.n_typ:,} {plural_label(many.name)} typically but up to {facts.n_max:,}: "
+            f"{with_article(facts.one.name)} has {facts.n_typ:,} {plural_label(many.name)} typically but up to {facts.n_max:,}: "
             f"embed up to {bound:,} in the {facts.one.name} with has_overflow set when it passes them, and keep "
             f"the overflow in {collection_name(facts.one)}_overflow with a reference to its {facts.one.name} "
             "(outlier pattern)",
@@ -569,7 +570,7 @@ class OutlierPattern(Rule):
                 "suggestion",
                 "relationship",
                 rel.id,
-                f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
+                f"{with_article(facts.one.name)} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
                 f"({top / max(typ, 1):,.0f}x): {what}",
                 numbers=nums,
                 decided=True,  # the design embeds up to the bound and holds the overflow collection
@@ -579,7 +580,7 @@ class OutlierPattern(Rule):
             "suggestion",
             "relationship",
             rel.id,
-            f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
+            f"{with_article(facts.one.name)} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
             f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
             fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
             numbers=nums,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import register
@@ -283,7 +284,7 @@ class ParentRefOneToSquillions(_StrategyRule):
     def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
         if facts is not None and facts.self_ref:
             return (
-                f"a {facts.one.name} refers to other {plural_label(facts.one.name)} (a tree): each node keeps a "
+                f"{with_article(facts.one.name)} refers to other {plural_label(facts.one.name)} (a tree): each node keeps a "
                 "reference to its parent, indexed, and a document cannot embed itself (Manual: tree structures)."
             )
         return super().why_for(facts, entity)
@@ -455,7 +456,7 @@ class ManyToManyRefs(_StrategyRule):
                 f"{_not_embedded_because(facts, s)}; each {many.name} is read with its {role} and no "
                 f"{one.name} read needs its {plural_label(many.name)}: keep a reference to the {one.name} in each "
                 f"{many.name} (one-way referencing from the side that is queried)",
-                f"the {role} of a {many.name} is one read by _id; listing the {plural_label(many.name)} of a "
+                f"the {role} of {with_article(many.name)} is one read by _id; listing the {plural_label(many.name)} of a "
                 f"{one.name} is a query on the indexed reference",
                 rules=(self.id, ChildRefsOneToMany.id),
                 precedence=BOTH_WAYS,

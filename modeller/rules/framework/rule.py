@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from modeller.model.wording import with_article
 from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef, fixed_decision
 from modeller.rules.framework.references import cite, plain
 from modeller.rules.physical.naming import plural_label
@@ -135,6 +136,9 @@ class Rule:
         if facts is not None:
             one, many = facts.one.name, facts.many.name
             names.update(one=one, many=many, ones=plural_label(one), manys=plural_label(many))
+            # "a {one}" would say "a Order": the article goes with the name ("A_" starts a sentence)
+            names.update(a_one=with_article(one), a_many=with_article(many))
+            names.update(A_one="A" + names["a_one"][1:], A_many="A" + names["a_many"][1:])
         return self.explain.format(**names)
 
     def finding(

@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, Literal, cast
 
 from modeller.model.project import Field, Query
+from modeller.model.wording import with_article
 from modeller.rules.physical.companions import companions
 from modeller.rules.physical.design import (
     CollectionDesign,
@@ -45,7 +46,7 @@ from modeller.rules.physical.index_reasons import (
     TREE,
     UNIQUE,
 )
-from modeller.rules.physical.naming import collection_name, embed_field
+from modeller.rules.physical.naming import collection_name, embed_field, plural_label
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
 from modeller.rules.physical.scopes import esr_scope
@@ -834,7 +835,9 @@ def _indexes(
                         unique=True,
                         partial=own_documents(eid),
                         why=f"{path} is unique in the model: a unique index enforces it",
-                        key_reasons=[f"Unique: no two {ctx.entities[eid].name} share a {path}"],
+                        key_reasons=[
+                            f"Unique: no two {plural_label(ctx.entities[eid].name)} share {with_article(path)}"
+                        ],
                         rules=res.rules_for(UNIQUE),
                     )
                 )
@@ -901,7 +904,7 @@ def _indexes(
                             keys=[(path, 1)],
                             name=default_name([(path, 1)]),
                             why=f"multikey index on the references of {facts.rel_id}: finds which "
-                            f"{facts.one.name} link a {facts.many.name}",
+                            f"{plural_label(facts.one.name)} link {with_article(facts.many.name)}",
                             key_reasons=["Equality: reference array (multikey)"],
                             rules=res.rules_for(LINK_ARRAY),
                         )

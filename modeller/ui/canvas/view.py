@@ -40,6 +40,8 @@ TEMPLATE_MIME = "application/x-modeller-template"
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 #: below this zoom the scene switches to overview drawing (cards are unreadable anyway)
 OVERVIEW_ZOOM = 0.3
+#: an opened model fits the window but never below this (card text stays readable); zooming out still works
+OPEN_ZOOM_FLOOR = 0.9
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -97,6 +99,22 @@ class CanvasView(QGraphicsView):
 
     def reset_zoom(self) -> None:
         self.set_zoom(1.0)
+
+    def fit_on_open(self) -> None:
+        """A model just opened: fit it, but never below :data:`OPEN_ZOOM_FLOOR`.
+
+        A model too large for that shows its top-left corner at a readable size (where the layout starts);
+        View > Fit to Window or zooming out shows the rest.
+        """
+        self.fit_to_window()
+        rect = self.canvas.content_rect()
+        if rect.isEmpty() or self.zoom() >= OPEN_ZOOM_FLOOR:
+            return
+        self.set_zoom(OPEN_ZOOM_FLOOR)
+        view = self.viewport().rect()
+        margin = 40
+        width, height = view.width() / OPEN_ZOOM_FLOOR, view.height() / OPEN_ZOOM_FLOOR
+        self.centerOn(rect.left() - margin + width / 2, rect.top() - margin + height / 2)
 
     def fit_to_window(self) -> None:
         """Show every card; a small diagram is magnified at most to 130 %."""

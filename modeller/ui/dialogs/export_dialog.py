@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from modeller.model import Project
 from modeller.model.text import neutralize, shorten
 from modeller.persistence.crash import internal_error_line, save_crash_report
 from modeller.rules import analyse
+from modeller.ui.dialogs.database_name import database_problem
 
 KIND_LABELS: dict[str, str] = {
     "setup": "mongosh setup script (setup.mongosh.js)",
@@ -92,11 +94,20 @@ class _ExportJob(QObject):
 class ExportDialog(QDialog):
     """Options, then progress with Cancel, then a summary with "Open folder"."""
 
-    def __init__(self, project: Project, default_dir: Path | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        project: Project,
+        default_dir: Path | None = None,
+        parent: QWidget | None = None,
+        set_database: Callable[[str], Project] | None = None,
+    ) -> None:
+        """``set_database(name)`` records a changed database name in the project (one undoable edit) and
+        returns the project to export; without it the change applies to this export only."""
         super().__init__(parent)
         self.setObjectName("ExportDialog")
         self.setWindowTitle("Export")
         self.project = project  # immutable: the worker reads it as it is
+        self.set_database = set_database
         self.job: _ExportJob | None = None
         self.result: ExportResult | None = None
         self.error: str | None = None
@@ -132,7 +143,13 @@ class ExportDialog(QDialog):
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(0)
         self.seed.setToolTip("The same seed always generates the same sample documents")
+        # never a silent "test": the project's database, or an empty field the user must fill
+        self.database = QLineEdit(project.database or "")
+        self.database.setPlaceholderText("The database the scripts create the collections in")
+        self.database.setToolTip("Saved in the project (Edit → Undo takes it back)")
+        self.database.textChanged.connect(self._update_buttons)
         form = QFormLayout()
+        form.addRow("Database:", self.database)
         form.addRow("Folder:", folder_row)
         form.addRow("Samples per collection:", self.samples)
         form.addRow("Seed:", self.seed)
@@ -191,6 +208,15 @@ class ExportDialog(QDialog):
     def start_export(self) -> None:
         if self.job is not None or not self.chosen_kinds() or not self.folder.text().strip():
             return
+        database = self.database.text().strip()
+        if database_problem(database) is not None:
+            return
+        if database != self.project.database:
+            self.project = (
+                self.set_database(database)
+                if self.set_database is not None
+                else self.project.model_copy(update={"database": database})
+            )
         self.result, self.error = None, None
         self.options_area.setEnabled(False)
         self.export_button.setEnabled(False)
@@ -231,8 +257,11 @@ class ExportDialog(QDialog):
             self.folder.setText(chosen)
 
     def _update_buttons(self) -> None:
-        ready = bool(self.chosen_kinds()) and bool(self.folder.text().strip()) and self.job is None
+        problem = database_problem(self.database.text().strip())
+        ready = bool(self.chosen_kinds()) and bool(self.folder.text().strip()) and self.job is None and not problem
         self.export_button.setEnabled(ready)
+        if self.job is None and self.result is None and self.error is None:
+            self.status.setText(_escape(problem) if problem else "")
 
     def _progress(self, done: int, total: int, what: str) -> None:
         if self.job is None:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modeller.model.wording import counted
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
 from modeller.ui.commands.apply_fix import (
@@ -343,9 +344,11 @@ class RecommendationsPanel(QWidget):
             else:
                 decisions += 1
         text = f"To do: {sev.summary(todo)}" if todo else "Nothing to do"
-        text += f" · {decisions} decision{'' if decisions == 1 else 's'}"
+        text += f" · {counted(decisions, 'decision')}"
         if self.proxy.selecting:
-            text = f"{self.proxy.shown_count()} of {total} findings concern the selection · {text}"
+            shown = self.proxy.shown_count()
+            concern = "concerns" if shown == 1 else "concern"
+            text = f"{shown} of {counted(total, 'finding')} {concern} the selection · {text}"
         self.header.setText(text)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

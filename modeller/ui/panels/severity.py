@@ -12,6 +12,7 @@ from functools import cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
+from modeller.model.wording import counted
 from modeller.rules.framework.findings import SEVERITIES, Severity
 
 #: most severe first: the order of the panel's groups and the status bar
@@ -95,5 +96,5 @@ def summary(counts: dict[str, int]) -> str:
     for severity in ORDER:
         n = counts.get(severity, 0)
         if n:
-            parts.append(f"{n} {words[severity]}{'' if n == 1 else 's'}")
+            parts.append(counted(n, words[severity]))
     return " · ".join(parts) if parts else "no findings"

@@ -60,7 +60,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "email_1": email is unique in the model: a unique index enforces it - Unique: no two User share a email - added by the engine
+  // Index "email_1": email is unique in the model: a unique index enforces it - Unique: no two Users share an email - added by the engine
   ensureIndex("users", {"email": 1}, {"name": "email_1", "unique": true});
 
   // Collection "posts": Post documents with embedded Comment

@@ -71,7 +71,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "slug_1": slug is unique in the model: a unique index enforces it - Unique: no two Category share a slug - added by the engine
+  // Index "slug_1": slug is unique in the model: a unique index enforces it - Unique: no two Categories share a slug - added by the engine
   ensureIndex("categories", {"slug": 1}, {"name": "slug_1", "unique": true});
   // Index "ancestors_1": a subtree is find({ancestors: node._id}); the breadcrumb is the node's own ancestors array (one read, no $graphLookup) (array of ancestors, category_tree) - Equality: tree field ancestors (array of ancestors) - added by the engine
   ensureIndex("categories", {"ancestors": 1}, {"name": "ancestors_1"});

@@ -72,9 +72,9 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "name_1": name is unique in the model: a unique index enforces it - Unique: no two Host share a name - added by the engine
+  // Index "name_1": name is unique in the model: a unique index enforces it - Unique: no two Hosts share a name - added by the engine
   ensureIndex("hosts", {"name": 1}, {"name": "name_1", "unique": true});
-  // Index "ipaddr_1": ipaddr is unique in the model: a unique index enforces it - Unique: no two Host share a ipaddr - added by the engine
+  // Index "ipaddr_1": ipaddr is unique in the model: a unique index enforces it - Unique: no two Hosts share an ipaddr - added by the engine
   ensureIndex("hosts", {"ipaddr": 1}, {"name": "ipaddr_1", "unique": true});
 
   // Collection "logmsg": Log message documents

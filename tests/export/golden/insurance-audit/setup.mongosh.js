@@ -76,7 +76,7 @@
     "validationLevel": "moderate",
     "validationAction": "warn"
   });
-  // Index "number_1": number is unique in the model: a unique index enforces it - Unique: no two Policy share a number - added by the engine
+  // Index "number_1": number is unique in the model: a unique index enforces it - Unique: no two Policies share a number - added by the engine
   ensureIndex("policies", {"number": 1}, {"name": "number_1", "unique": true});
 
   // Collection "audit_log": Audit entry documents

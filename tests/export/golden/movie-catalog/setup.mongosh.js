@@ -53,7 +53,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "name_1": name is unique in the model: a unique index enforces it - Unique: no two Studio share a name - added by the engine
+  // Index "name_1": name is unique in the model: a unique index enforces it - Unique: no two Studios share a name - added by the engine
   ensureIndex("studios", {"name": 1}, {"name": "name_1", "unique": true});
 
   // Collection "movies": Movie documents

@@ -86,6 +86,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "ssn_1": ssn is unique in the model: a unique index enforces it - Unique: no two Person share a ssn - added by the engine
+  // Index "ssn_1": ssn is unique in the model: a unique index enforces it - Unique: no two People share a ssn - added by the engine
   ensureIndex("person", {"ssn": 1}, {"name": "ssn_1", "unique": true});
 })();

@@ -79,7 +79,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "catalog_number_1": catalog_number is unique in the model: a unique index enforces it - Unique: no two Product share a catalog_number - added by the engine
+  // Index "catalog_number_1": catalog_number is unique in the model: a unique index enforces it - Unique: no two Products share a catalog_number - added by the engine
   ensureIndex("products", {"catalog_number": 1}, {"name": "catalog_number_1", "unique": true});
 
   // Collection "parts": Part documents
@@ -123,6 +123,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "partno_1": partno is unique in the model: a unique index enforces it - Unique: no two Part share a partno - added by the engine
+  // Index "partno_1": partno is unique in the model: a unique index enforces it - Unique: no two Parts share a partno - added by the engine
   ensureIndex("parts", {"partno": 1}, {"name": "partno_1", "unique": true});
 })();

@@ -64,7 +64,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "email_1": email is unique in the model: a unique index enforces it - Unique: no two Person share a email - added by the engine
+  // Index "email_1": email is unique in the model: a unique index enforces it - Unique: no two People share an email - added by the engine
   ensureIndex("people", {"email": 1}, {"name": "email_1", "unique": true});
 
   // Collection "tasks": Task documents
