@@ -109,7 +109,7 @@ WORDS: dict[str, tuple[str, ...]] = {
         "Compact", "Wireless", "Ergonomic", "Classic", "Portable", "Smart", "Ultra", "Premium", "Everyday",
         "Lightweight", "Deluxe", "Slim", "Modular", "Rugged", "Essential", "Foldable",
     ),
-    "material": ("Steel", "Cotton", "Leather", "Bamboo", "Ceramic", "Aluminium", "Wool", "Glass", "Linen", "Copper"),
+    "material": ("Steel", "Cotton", "Leather", "Bamboo", "Ceramic", "Aluminium", "Wool", "Marble", "Linen", "Copper"),
     "product_noun": (
         "Backpack", "Desk Lamp", "Kettle", "Headphones", "Water Bottle", "Office Chair", "Notebook", "Blender",
         "Sneakers", "Jacket", "Keyboard", "Mug", "Speaker", "Umbrella", "Watch", "Tent",
@@ -128,7 +128,7 @@ WORDS: dict[str, tuple[str, ...]] = {
         "Western", "Mystery", "Fantasy", "Musical",
     ),
     "title_adjective": (
-        "Silent", "Last", "Hidden", "Golden", "Broken", "Secret", "Distant", "Wild", "Quiet", "Endless", "Crimson",
+        "Silent", "Last", "Hidden", "Silver", "Broken", "Secret", "Distant", "Wild", "Quiet", "Endless", "Crimson",
         "Northern", "Lost", "Burning", "Midnight", "Paper",
     ),
     "title_noun": (
