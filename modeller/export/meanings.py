@@ -99,6 +99,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "task": ("{task_verb} the {task_object}",),
     "status": ("{status}",),
     "action": ("{action}",),
+    "brand": ("{brand}",),
     "sku": ("???-#####",),
     "device_name": ("??-###",),
 }
@@ -115,6 +116,10 @@ WORDS: dict[str, tuple[str, ...]] = {
         "Sneakers", "Jacket", "Keyboard", "Mug", "Speaker", "Umbrella", "Watch", "Tent",
     ),
     "product_series": ("X2", "Pro", "Mini", "Air", "Plus", "Lite", "2000", "S3"),
+    "brand": (
+        "Northwind", "Lumen", "Vertex", "Nimbus", "Zephyr", "Orbit", "Polaris", "Summit", "Acme", "Halcyon",
+        "Kestrel", "Tandem",
+    ),
     "category": (
         "Electronics", "Books", "Garden", "Kitchen", "Toys", "Sports", "Beauty", "Office", "Music", "Outdoor",
         "Travel", "Health", "Home", "Fashion", "Pets", "Tools",

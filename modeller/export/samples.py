@@ -683,6 +683,12 @@ class _Builder:
         kind = node.bson_type
         if kind == "string":
             provider = self.values.string_provider(node.name, self._kind(node))
+            if provider == "word" and node.example is not None and not fresh:
+                # a name the meaning tables do not know ("cpu", "camera"): the user's example reads truer than a
+                # random word; unique values (fresh) still draw words
+                example = self._coerce(node, node.example)
+                if example is not _MISSING:
+                    return self._fit_string(example, schema)
             text = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
             return self._fit_string(str(text), schema)
         if kind in ("int", "long"):

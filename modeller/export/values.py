@@ -92,7 +92,7 @@ _STRING_BY_NAME: dict[str, str] = {
     "employer": "company",
     "publisher": "company",
     "manufacturer": "company",
-    "brand": "company",
+    "brand": "brand",
     "vendor": "company",
     "url": "url",
     "website": "url",

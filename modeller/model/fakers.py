@@ -93,6 +93,7 @@ _OWN_TEXT = (
     "task",
     "status",
     "action",
+    "brand",
     "sku",
     "device_name",
 )

@@ -49,7 +49,15 @@ def _strings(*names: str) -> list[dict[str, Any]]:
 
 MEANINGS = _project(
     [
-        {"id": "product", "name": "Product", "collection": "products", "fields": _strings("name", "sku", "status")},
+        {
+            "id": "product",
+            "name": "Product",
+            "collection": "products",
+            "fields": [
+                *_strings("name", "sku", "status", "brand"),
+                {"name": "cpu", "type": "string", "example": "M3 Pro"},
+            ],
+        },
         {"id": "user", "name": "User", "collection": "users", "fields": _strings("name", "email", "phone")},
         {"id": "category", "name": "Category", "collection": "categories", "fields": _strings("name", "slug")},
         {"id": "tag", "name": "Tag", "collection": "tags", "fields": _strings("name")},
@@ -116,6 +124,14 @@ def test_codes_statuses_companies_and_hosts(meant: dict[str, list[dict[str, Any]
         assert product["status"] in WORDS["status"]
     assert all(not _words(t["name"]) <= set(WORDS["category"]) for t in meant["tenants"])
     assert all("." in host["name"] and " " not in host["name"] for host in meant["hosts"])
+
+
+def test_brands_come_from_their_list_and_an_unknown_name_repeats_its_example(
+    meant: dict[str, list[dict[str, Any]]],
+) -> None:
+    assert {doc["brand"] for doc in meant["products"]} <= set(WORDS["brand"])
+    assert {doc.get("cpu") for doc in meant["products"]} <= {"M3 Pro", None}
+    assert any(doc.get("cpu") == "M3 Pro" for doc in meant["products"][1:])
 
 
 def test_an_explicit_faker_wins_over_the_meaning(meant: dict[str, list[dict[str, Any]]]) -> None:
