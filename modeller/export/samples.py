@@ -3,15 +3,15 @@
 Values come from :mod:`modeller.export.values` (Faker by field name and type, the
 model's ``faker`` key first; a string field by its meaning on its entity, see
 :mod:`modeller.export.meanings`: the ``name`` of a Product is a product's name).
-Documents are built in two passes: first every document's own values (so every
-``_id`` exists), then the links between them in dependency order: references (each resolves to a generated document of the
-referenced collection), extended references and denormalized copies (equal to
-their source values), child-reference arrays (consistent with the parent
-references of the same relationship), subsets (the latest K children), computed
-values (agree with the children they summarize). Bucket documents get ``count``
-equal to their readings and exact min/max/sum. Polymorphic collections get at
-least one document per variant. Everything is drawn from ``random.Random``
-instances seeded from ``(seed, collection)``: the same seed gives the same bytes.
+Documents are built in two passes: first every document's own values (so every ``_id``
+exists), then the links between them in dependency order: references (each resolves to a
+generated document of the referenced collection), extended references and denormalized
+copies (equal to their source values), child-reference arrays (consistent with the
+parent references of the same relationship), subsets (the latest K children), computed
+values (agree with the children they summarize). Bucket documents get ``count`` equal to
+their readings and exact min/max/sum. Polymorphic collections get at least one document
+per variant. Everything is drawn from ``random.Random`` instances seeded from ``(seed,
+collection)``: the same seed gives the same bytes.
 
 Sizes are capped so samples stay readable and a 1,000-collection export stays
 fast, always inside what the design requires:
