@@ -1,16 +1,17 @@
 """Sample documents that follow the resolved design.
 
 Values come from :mod:`modeller.export.values` (Faker by field name and type, the
-model's ``faker`` key first). Documents are built in two passes: first every
-document's own values (so every ``_id`` exists), then the links between them in
-dependency order: references (each resolves to a generated document of the
-referenced collection), extended references and denormalized copies (equal to
-their source values), child-reference arrays (consistent with the parent
-references of the same relationship), subsets (the latest K children), computed
-values (agree with the children they summarize). Bucket documents get ``count``
-equal to their readings and exact min/max/sum. Polymorphic collections get at
-least one document per variant. Everything is drawn from ``random.Random``
-instances seeded from ``(seed, collection)``: the same seed gives the same bytes.
+model's ``faker`` key first; a string field by its meaning on its entity, see
+:mod:`modeller.export.meanings`: the ``name`` of a Product is a product's name).
+Documents are built in two passes: first every document's own values (so every ``_id``
+exists), then the links between them in dependency order: references (each resolves to a
+generated document of the referenced collection), extended references and denormalized
+copies (equal to their source values), child-reference arrays (consistent with the
+parent references of the same relationship), subsets (the latest K children), computed
+values (agree with the children they summarize). Bucket documents get ``count`` equal to
+their readings and exact min/max/sum. Polymorphic collections get at least one document
+per variant. Everything is drawn from ``random.Random`` instances seeded from ``(seed,
+collection)``: the same seed gives the same bytes.
 
 Sizes are capped so samples stay readable and a 1,000-collection export stays
 fast, always inside what the design requires:
@@ -42,6 +43,7 @@ from bson.decimal128 import create_decimal128_context
 
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
+from modeller.export.meanings import entity_kind
 from modeller.export.validators import collection_schema
 from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
@@ -314,6 +316,29 @@ class _Builder:
             for node in coll.shape:
                 if node.role == "parent-ref" and node.relationship:
                     self.back_links.setdefault(node.relationship, []).append((coll.name, node.name))
+        #: entity id -> the kind of thing its name means ("person", "product" ...; see modeller.export.meanings)
+        self.entity_kinds = {
+            e.id: entity_kind(normalize(e.name)) or entity_kind(normalize(e.id)) for e in project.entities
+        }
+        #: id(shape node) -> the entity whose value it holds (values are chosen by field meaning on that entity)
+        self.owners: dict[int, str | None] = {}
+        for coll in self.all:
+            self._own(coll.shape, coll.entities[0] if coll.entities else None)
+
+    def _own(self, nodes: list[ShapeNode], entity: str | None) -> None:
+        """Record the entity each node belongs to: a subtype's entity, else the one of the enclosing object."""
+        for node in nodes:
+            own = node.variant if node.variant in self.entity_kinds else entity
+            self.owners.setdefault(id(node), own)
+            inner = node.entity if node.entity in self.entity_kinds else own
+            self._own(node.children, inner)
+            if node.items is not None:
+                self._own([node.items], inner)
+
+    def _kind(self, node: ShapeNode) -> str | None:
+        """The kind of thing the node's value describes: a copy's source entity, else the entity it belongs to."""
+        entity = node.source.entity if node.source is not None else self.owners.get(id(node))
+        return self.entity_kinds.get(entity) if entity is not None else None
 
     # -- pass 1: each document's own values ----------------------------------------------------------
 
@@ -657,7 +682,13 @@ class _Builder:
                 return value
         kind = node.bson_type
         if kind == "string":
-            provider = self.values.string_provider(node.name)
+            provider = self.values.string_provider(node.name, self._kind(node))
+            if provider == "word" and node.example is not None and not fresh:
+                # a name the meaning tables do not know ("cpu", "camera"): the user's example reads truer than a
+                # random word; unique values (fresh) still draw words
+                example = self._coerce(node, node.example)
+                if example is not _MISSING:
+                    return self._fit_string(example, schema)
             text = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
             return self._fit_string(str(text), schema)
         if kind in ("int", "long"):

@@ -1,4 +1,4 @@
-"""Realistic sample values: Faker chosen by field name and type, deterministic per seed.
+"""Realistic sample values: Faker chosen by field name, entity and type, deterministic per seed.
 
 Faker is seeded locally (``seed_instance``) and every choice goes through a
 local ``random.Random``: no global state, so two exports with the same seed are
@@ -23,6 +23,7 @@ from typing import Any
 from bson import Binary, Decimal128, Int64, ObjectId
 from faker import Faker
 
+from modeller.export.meanings import TEMPLATES, meaning_provider, template_call
 from modeller.model.fakers import FAKER_PROVIDERS
 
 #: Sample dates fall in this window (fixed: "now" would break determinism).
@@ -55,6 +56,7 @@ _STRING_BY_NAME: dict[str, str] = {
     "contact": "name",
     "author_name": "name",
     "customer_name": "name",
+    "holder": "name",
     "user": "user_name",
     "username": "user_name",
     "user_name": "user_name",
@@ -63,6 +65,7 @@ _STRING_BY_NAME: dict[str, str] = {
     "nickname": "user_name",
     "city": "city",
     "town": "city",
+    "location": "city",
     "country": "country",
     "state": "state",
     "region": "state",
@@ -89,12 +92,18 @@ _STRING_BY_NAME: dict[str, str] = {
     "employer": "company",
     "publisher": "company",
     "manufacturer": "company",
-    "brand": "company",
+    "brand": "brand",
     "vendor": "company",
     "url": "url",
     "website": "url",
     "homepage": "url",
     "link": "url",
+    "image": "url",
+    "image_url": "url",
+    "avatar": "url",
+    "photo": "url",
+    "picture": "url",
+    "profile_pic": "url",
     "uri": "uri",
     "domain": "domain_name",
     "hostname": "hostname",
@@ -107,10 +116,10 @@ _STRING_BY_NAME: dict[str, str] = {
     "ipv6": "ipv6",
     "mac": "mac_address",
     "mac_address": "mac_address",
-    "title": "catch_phrase",
-    "headline": "catch_phrase",
-    "subject": "catch_phrase",
-    "label": "word",
+    "title": "title",
+    "headline": "headline",
+    "subject": "headline",
+    "label": "tag",
     "description": "sentence",
     "body": "paragraph",
     "text": "sentence",
@@ -147,25 +156,32 @@ _STRING_BY_NAME: dict[str, str] = {
     "token": "sha256",
     "slug": "slug",
     "word": "word",
-    "tag": "word",
-    "tags": "word",
-    "keyword": "word",
-    "keywords": "word",
-    "category": "word",
-    "genre": "word",
+    "tag": "tag",
+    "tags": "tag",
+    "keyword": "tag",
+    "keywords": "tag",
+    "category": "category",
+    "categories": "category",
+    "genre": "genre",
+    "genres": "genre",
     "type": "word",
     "kind": "word",
-    "status": "word",
+    "status": "status",
+    "action": "action",
     "level": "word",
-    "sku": "ean8",
+    "sku": "sku",
+    "number": "sku",
+    "reference": "sku",
     "code": "ean8",
     "barcode": "ean13",
     "ean": "ean13",
     "model": "word",
-    "product": "word",
-    "product_name": "catch_phrase",
-    "item": "word",
-    "item_name": "catch_phrase",
+    "product": "product_name",
+    "product_name": "product_name",
+    "item": "product_name",
+    "item_name": "product_name",
+    "device": "device_name",
+    "sensor": "device_name",
     "department": "word",
     "school": "company",
     "team": "company",
@@ -185,11 +201,12 @@ _STRING_BY_SUFFIX: tuple[tuple[str, str], ...] = (
     ("_address", "street_address"),
     ("_url", "url"),
     ("_ip", "ipv4"),
-    ("_title", "catch_phrase"),
+    ("_title", "title"),
     ("_description", "sentence"),
     ("_text", "sentence"),
     ("_code", "ean8"),
-    ("_status", "word"),
+    ("_status", "status"),
+    ("_sku", "sku"),
     ("_type", "word"),
     ("email", "email"),
     ("phone", "phone_number"),
@@ -225,6 +242,8 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "views": (0, 100000),
     "likes": (0, 5000),
     "capacity": (1, 500),
+    "ram": (4, 64),
+    "storage": (64, 2048),
 }
 
 #: normalized name -> (low, high) for floating fields.
@@ -261,6 +280,8 @@ _FLOAT_RANGES: dict[str, tuple[float, float]] = {
     "voltage": (200, 250),
     "cpu": (0, 100),
     "memory": (0, 100),
+    "screen_size": (5, 17),
+    "screen": (5, 17),
 }
 
 
@@ -290,9 +311,12 @@ def _within(base: tuple[float, float], low: float | None, high: float | None) ->
 
 
 @functools.lru_cache(maxsize=4096)
-def _string_provider(field: str) -> str:
-    """The Faker provider for a string field's name (exact name, then suffix, else ``word``)."""
+def _string_provider(field: str, kind: str | None) -> str:
+    """The provider for a string field: by its meaning on an entity of ``kind``, its exact name, suffix, or ``word``."""
     key = normalize(field)
+    meant = meaning_provider(key, kind)
+    if meant is not None:
+        return meant
     if key in _STRING_BY_NAME:
         return _STRING_BY_NAME[key]
     for suffix, provider in _STRING_BY_SUFFIX:
@@ -324,7 +348,8 @@ def _faker_call(name: str) -> Callable[[Faker], Any]:
 
 #: The only Faker calls an export makes: allow-listed name -> call (``modeller.model.fakers``).
 FAKER_CALLS: dict[str, Callable[[Faker], Any]] = {
-    **{name: _faker_call(name) for name in FAKER_PROVIDERS},
+    **{name: _faker_call(name) for name in FAKER_PROVIDERS if name not in TEMPLATES},
+    **{name: template_call(name) for name in TEMPLATES},
     "date_time": lambda f: f.date_time_between(DATE_START, _DATE_END),
     "date": lambda f: f.date_between(DATE_START.date(), _DATE_END.date()),
     "date_of_birth": lambda f: f.date_between(dt.date(1950, 1, 1), dt.date(2005, 12, 31)),
@@ -387,8 +412,9 @@ class ValueFactory:
     # -- by type ---------------------------------------------------------------------------------
 
     @staticmethod
-    def string_provider(field: str) -> str:
-        return _string_provider(field)
+    def string_provider(field: str, kind: str | None = None) -> str:
+        """The provider for ``field`` on an entity of ``kind`` (:func:`modeller.export.meanings.entity_kind`)."""
+        return _string_provider(field, kind)
 
     def int_value(self, field: str, rng: random.Random, low: int | None, high: int | None) -> int:
         lo, hi = _within(_int_range(field), low, high)

@@ -81,6 +81,22 @@ _TEXT = (
     "sha256",
     "uuid4",
 )
+#: Modeller's own text providers (made from word lists in modeller/export/meanings.py, not by Faker): the values
+#: a field's meaning calls for where Faker has none (a product's name is not a person's).
+_OWN_TEXT = (
+    "product_name",
+    "category",
+    "tag",
+    "genre",
+    "title",
+    "headline",
+    "task",
+    "status",
+    "action",
+    "brand",
+    "sku",
+    "device_name",
+)
 #: Small non-negative integers (at most 9999): any numeric field, or their digits as text.
 _INTEGER = ("random_int", "random_digit", "pyint")
 #: Floating numbers: double and decimal fields, or their text.
@@ -92,7 +108,7 @@ _BOOL = ("boolean", "pybool")
 
 #: provider name -> the field types (``FieldType`` words) whose values it can fill.
 FAKER_PROVIDERS: dict[str, frozenset[str]] = {
-    **{name: frozenset({"string"}) for name in _TEXT},
+    **{name: frozenset({"string"}) for name in (*_TEXT, *_OWN_TEXT)},
     **{name: frozenset({"int", "long", "double", "decimal", "string"}) for name in _INTEGER},
     **{name: frozenset({"double", "decimal", "string"}) for name in _FLOAT},
     **{name: frozenset({"date", "string"}) for name in _DATE},
