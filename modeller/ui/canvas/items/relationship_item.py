@@ -178,7 +178,7 @@ class RelationshipItem(QGraphicsItem):
             self._bounds = bounds
 
     def _compute_badge_rect(self) -> QRectF:
-        """On the line's middle; on a line too short for it (cards close together) the badge
+        """On the line's middle (above a self-loop); on a line too short for it (cards close together) the badge
         shortens to the resolved strategy and, if still too wide, moves off the line so the
         cardinality glyphs at both ends stay visible."""
         metrics = self._style.badge_metrics
@@ -188,6 +188,9 @@ class RelationshipItem(QGraphicsItem):
         if not self._badge:
             return QRectF(self._mid, self._mid)
         w = self._style.badge_width(self._badge) + 12
+        if self._is_loop:  # above the loop: on its middle the badge would cover the card's header
+            top = self._path.boundingRect().top()
+            return QRectF(self._mid.x() - w / 2, top - h - 2, w, h)
         length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
         if w > room and "→" in self._badge:
