@@ -334,7 +334,9 @@ class RecommendationsPanel(QWidget):
             return
         text = self.summary_text()
         if self.proxy.selecting:
-            text = f"{self.proxy.shown_count()} of {len(self.analysis.findings)} findings concern the selection · {text}"
+            text = (
+                f"{self.proxy.shown_count()} of {len(self.analysis.findings)} findings concern the selection · {text}"
+            )
         self.header.setText(text)
 
     def summary_text(self) -> str:
