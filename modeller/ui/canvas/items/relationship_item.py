@@ -179,7 +179,7 @@ class RelationshipItem(QGraphicsItem):
 
     def _compute_badge_rect(self) -> QRectF:
         """On the line's middle (above a self-loop); on a line too short for it (cards close together) the badge
-        shortens to the resolved strategy and, if still too wide, moves off the line so the
+        shortens to "→ strategy" (still the engine's) and, if still too wide, moves off the line so the
         cardinality glyphs at both ends stay visible."""
         metrics = self._style.badge_metrics
         h = metrics.height() + 4
@@ -194,7 +194,8 @@ class RelationshipItem(QGraphicsItem):
         length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
         if w > room and "→" in self._badge:
-            self._badge_shown = self._badge.split("→")[-1].strip()
+            # the arrow stays: without it the engine's choice would read as the user's own (legend: auto → x)
+            self._badge_shown = "→ " + self._badge.split("→")[-1].strip()
             w = self._style.badge_width(self._badge_shown) + 12
         if w <= room:
             return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
