@@ -24,7 +24,7 @@ def visible_cards(window: MainWindow) -> dict[str, QRectF]:
 
 def layout_problems(window: MainWindow) -> list[str]:
     """What a new user would see as broken: cards too close or overlapping, badges on or under cards or
-        shortened (an engine's "auto → x" shortened to "x" reads as the user's own choice)."""
+    shortened (an engine's "auto → x" shortened to "x" reads as the user's own choice)."""
     scene = window.scene
     cards = visible_cards(window)
     names = {key: item._title for key, item in scene.entity_items.items()}
