@@ -81,4 +81,7 @@ def test_an_engine_badge_on_a_short_line_keeps_its_arrow(make_window) -> None:
     assert line.badge_text() == "auto → subset" and line._badge_shown == "auto → subset"
     log.setPos(host.sceneBoundingRect().right() + 70, host.pos().y())
     assert line._badge_shown == "→ subset"
+    # too wide for the gap even so, it moves off the line: below it, for the ∞ tag at the log's end sits above
+    tip = line.end_points()[1]
+    assert line._badge_rect().top() > tip.y() and line._label_rect().top() >= line._badge_rect().bottom()
     assert line._badge_rect().width() < window.scene.style.badge_width("auto → subset")

@@ -76,7 +76,6 @@ class RelationshipItem(QGraphicsItem):
         self._hit: QPainterPath | None = None
         self._badge_box = QRectF()
         self._badge_shown = ""
-        self._badge_lifted = False
         #: the straight segment the overview draws (set with the geometry)
         self.chord: QLineF | None = None
         self._label_box = QRectF()
@@ -180,11 +179,10 @@ class RelationshipItem(QGraphicsItem):
     def _compute_badge_rect(self) -> QRectF:
         """On the line's middle (above a self-loop); on a line too short for it (cards close together) the badge
         shortens to "→ strategy" (still the engine's) and, if still too wide, moves off the line so the
-        cardinality glyphs at both ends stay visible."""
+        cardinality glyphs and their tags at both ends stay visible."""
         metrics = self._style.badge_metrics
         h = metrics.height() + 4
         self._badge_shown = self._badge
-        self._badge_lifted = False
         if not self._badge:
             return QRectF(self._mid, self._mid)
         w = self._style.badge_width(self._badge) + 12
@@ -199,10 +197,10 @@ class RelationshipItem(QGraphicsItem):
             w = self._style.badge_width(self._badge_shown) + 12
         if w <= room:
             return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
-        self._badge_lifted = True
         if self._steep:
             return QRectF(self._mid.x() - w - 8, self._mid.y() - h / 2, w, h)
-        return QRectF(self._mid.x() - w / 2, self._mid.y() - h - 6, w, h)
+        # below the line: the few/N/∞ tags sit above it, near the ends, and a badge there would hide them
+        return QRectF(self._mid.x() - w / 2, self._mid.y() + 6, w, h)
 
     def _compute_label_rect(self) -> QRectF:
         """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
@@ -214,8 +212,6 @@ class RelationshipItem(QGraphicsItem):
         badge = self._badge_box
         if self._steep:
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
-        if self._badge_lifted:
-            return QRectF(self._mid.x() - w / 2, self._mid.y() + 5, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
     def _compute_fitted_label(self) -> str:
