@@ -62,7 +62,7 @@ def render_text(design: Design, colour: bool) -> str:
         return f"{BOLD}{text}{RESET}" if colour else text
 
     lines: list[str] = [f"database {neutralize(design.database)}", ""]
-    for coll in [*design.collections, *design.companions]:  # companions: revisions, archive, overflow
+    for coll in design.stored():  # companions: revisions, archive, overflow
         beside = "" if coll.companion_of is None else f", beside {neutralize(coll.companion_of)}"
         lines.append(
             bold(f"collection {neutralize(coll.name)}") + f"  ({neutralize(', '.join(coll.entities))}{beside})"

@@ -138,7 +138,7 @@ def export_project(
     target = Path(out_dir)
     stems: dict[str, str] = {}
     taken: set[str] = set()
-    for coll in [*design.collections, *design.companions]:
+    for coll in design.stored():
         stems[coll.name] = safe_file_stem(coll.name, taken)
 
     steps: list[tuple[str, str, Callable[[], Any]]] = []
@@ -166,7 +166,7 @@ def export_project(
             )
         )
     if "validators" in chosen:
-        for coll in [*design.collections, *design.companions]:  # the setup script creates the companions too
+        for coll in design.stored():  # the setup script creates the companions too
             steps.append(("validators", f"validators/{stems[coll.name]}.json", _bind(validator_json, coll)))
     if "schema" in chosen:
         for coll in design.collections:
@@ -180,7 +180,7 @@ def export_project(
     if "indexes" in chosen:
         steps.append(("indexes", "indexes.mongosh.js", lambda: indexes_script(design, project, analysis.findings)))
     if "samples" in chosen:
-        for coll in [*design.collections, *design.companions]:
+        for coll in design.stored():
             steps.append(("samples", f"samples/{stems[coll.name]}.json", _bind_samples(need_samples, coll.name)))
     if "diagram" in chosen:
         steps.append(("diagram", "diagram.dot", lambda: dot_source(design, project)))

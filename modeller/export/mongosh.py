@@ -257,7 +257,7 @@ def mongosh_script(
     """
     db_name = database_name(design, project)
     sharding = with_sharding and project.sharded
-    created = [*design.collections, *design.companions]
+    created = design.stored()
     n_indexes = sum(len(c.indexes) for c in created)
     what = [
         f"Creates {len(created)} collection(s) with their $jsonSchema validators, or updates the",
@@ -361,7 +361,7 @@ def _missing_index(coll: CollectionDesign, keys: list[tuple[str, Any]]) -> str |
 
 def indexes_script(design: Design, project: Project, findings: Iterable[Finding] | None = None) -> str:
     """``indexes.mongosh.js``: only the ``createIndex`` commands, ordered and commented (ESR)."""
-    n_indexes = sum(len(c.indexes) for c in [*design.collections, *design.companions])
+    n_indexes = sum(len(c.indexes) for c in design.stored())
     what = [
         f"Creates {n_indexes} index(es) with explicit names on existing collections; compound keys follow",
         "Equality, Sort, Range order (the comment above each index gives the role of every key).",
@@ -371,7 +371,7 @@ def indexes_script(design: Design, project: Project, findings: Iterable[Finding]
     header = _header("Modeller index script", what, design, project)
     body = [_INDEX_HELPER.rstrip("\n")]
     blocked = _blocked_indexes(findings)
-    for coll in [*design.collections, *design.companions]:
+    for coll in design.stored():
         if not coll.indexes:
             continue
         body.append("")

@@ -465,7 +465,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
         ]
     )
-    for coll in [*design.collections, *design.companions]:
+    for coll in design.stored():
         out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name)))
         mover = archive_snippet(coll, project)
         if mover:

@@ -291,7 +291,7 @@ class _Builder:
         self.by_id: dict[str, dict[Any, dict[str, Any]]] = {}
         self.by_entity = {c.entities[0]: c for c in design.collections if c.entities}
         #: the main collections, then their companions (revisions, archive, overflow) which reference them
-        self.all = [*design.collections, *design.companions]
+        self.all = design.stored()
         self.by_name = {c.name: c for c in self.all}
         self.schemas = {c.name: collection_schema(c) for c in self.all}
         self.links: list[_Link] = []

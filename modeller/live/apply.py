@@ -97,7 +97,7 @@ def plan_apply(design: Design, state: DatabaseState, blocked: Mapping[str, str] 
     creates: list[Step] = []
     validators: list[Step] = []
     indexes: list[Step] = []
-    for coll in design.collections:
+    for coll in design.stored():
         observed = state.collections.get(coll.name)
         if observed is None:
             creates.append(_create(coll))
@@ -110,7 +110,7 @@ def plan_apply(design: Design, state: DatabaseState, blocked: Mapping[str, str] 
             _validator(coll, observed, validators, plan.notes)
         _indexes(coll, observed, blocked or {}, indexes, plan.notes)
     plan.steps = creates + indexes + validators
-    wanted = {c.name for c in design.collections}
+    wanted = {c.name for c in design.stored()}
     for name, observed in sorted(state.collections.items()):
         if name not in wanted:
             what = "view" if observed.is_view else "collection"

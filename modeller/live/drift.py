@@ -69,7 +69,7 @@ def compare(design: Design, state: DatabaseState, samples: Mapping[str, Collecti
     """The differences between ``design`` and ``state`` (and the sampled documents of its collections)."""
     report = DriftReport(state.database)
     out = report.drifts
-    for coll in design.collections:
+    for coll in design.stored():
         observed = state.collections.get(coll.name)
         name = quoted(coll.name)
         if observed is None:
@@ -97,7 +97,7 @@ def compare(design: Design, state: DatabaseState, samples: Mapping[str, Collecti
         if stats is not None:
             report.sampled[coll.name] = stats.documents
             _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out)
-    wanted = {c.name for c in design.collections}
+    wanted = {c.name for c in design.stored()}
     for coll_name, observed in sorted(state.collections.items()):
         if coll_name not in wanted:
             kind = "view" if observed.is_view else "collection"

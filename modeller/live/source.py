@@ -232,7 +232,7 @@ class Source:
                 with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
                     indexes = list(collection.list_indexes())
                 failing = None
-                wanted = design.collection(name) if design is not None else None
+                wanted = next((c for c in design.stored() if c.name == name), None) if design is not None else None
                 if wanted is not None and validator_differs(wanted, observed):
                     with self._errors(
                         f"counting the documents of {shown(repr(name), 80)} the design's validator fails"

@@ -154,11 +154,9 @@ class Settings:
     )
     shards_default: int = _t(2, "E", "engine default: planned shards when the project does not say 'shards'")
     shard_cardinality_factor: int = _t(
-        10, "E", "engine default: a shard key with at most 10 x shards distinct values warns (RULES.md §2 row 55)"
+        10, "E", "engine default: a shard key with at most 10 x shards distinct values warns"
     )
-    shard_top_share: float = _t(
-        0.1, "E", "engine default: one shard-key value holding >= 10 % of the documents warns (RULES.md §2 row 55)"
-    )
+    shard_top_share: float = _t(0.1, "E", "engine default: one shard-key value holding >= 10 % of the documents warns")
     shard_heavy_inserts: float = _t(
         1_000,
         "E",

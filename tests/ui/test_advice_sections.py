@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
@@ -14,7 +17,21 @@ from modeller.ui.panels.sections import first_sentence, section_of
 
 from .live_helpers import open_sample
 
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 SAMPLES = ["blog", "ecommerce", "host-logs", "iot-sensors", "person-addresses", "product-parts", "task-tracker"]
+
+
+def open_with_to_dos(make_window, tmp_path):
+    """task-tracker with person_tasks forced to child-refs: the engine's two-way advice becomes a to-do
+    (every sample as shipped follows the advice, so it has nothing to do)."""
+    data = json.loads((SAMPLES_DIR / "task-tracker.modeller.json").read_text(encoding="utf-8"))
+    next(r for r in data["relationships"] if r["id"] == "person_tasks")["strategy"] = "child-refs"
+    path = tmp_path / "forced.modeller.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    window = make_window(use_engine=True)
+    assert window.open_path(path, ask=False)
+    window.analysis.run_now()
+    return window
 
 
 def listed_rows(panel) -> list[tuple[bool, object]]:
@@ -26,8 +43,8 @@ def listed_rows(panel) -> list[tuple[bool, object]]:
     return rows
 
 
-def test_decisions_are_closed_at_first_and_to_do_is_ranked_by_severity(make_window, qtbot) -> None:
-    window = open_sample(make_window, "task-tracker")
+def test_decisions_are_closed_at_first_and_to_do_is_ranked_by_severity(make_window, qtbot, tmp_path) -> None:
+    window = open_with_to_dos(make_window, tmp_path)
     panel = window.recommendations
     todo, decisions = panel.visible_findings("todo"), panel.visible_findings("decisions")
     assert todo and decisions
@@ -40,9 +57,7 @@ def test_decisions_are_closed_at_first_and_to_do_is_ranked_by_severity(make_wind
     assert headers[1].startswith(f"▸ Decisions ({len(decisions)})") and "what the engine chose" in headers[1]
     shown = [item for is_header, item in rows if not is_header]
     assert shown == todo  # the decisions' rows wait for their header to be opened
-    assert (
-        panel.header.text().startswith("To do: 2 suggestions") and f"{len(decisions)} decisions" in panel.header.text()
-    )
+    assert panel.header.text().startswith("To do: 1 warning") and f"{len(decisions)} decisions" in panel.header.text()
     # clicking the Decisions header opens it, clicking again closes it
     header_row = next(r for r, (is_header, text) in enumerate(rows) if is_header and "Decisions" in str(text))
     rect = panel.tree.visualRect(panel.proxy.index(header_row, 0))
@@ -84,7 +99,7 @@ def test_first_sentence_keeps_the_whole_sentence() -> None:
     assert first_sentence("index {a: 1} e.g. for the list") == "index {a: 1} e.g. for the list"
 
 
-def test_the_empty_details_say_what_the_sections_are_in_full(make_window) -> None:
+def test_the_empty_details_say_what_the_sections_are_in_full(make_window, tmp_path) -> None:
     window = open_sample(make_window, "blog")  # the blog sample follows every recommendation
     panel = window.recommendations
     assert panel.visible_findings("todo") == [] and panel.visible_findings("decisions")
@@ -92,7 +107,7 @@ def test_the_empty_details_say_what_the_sections_are_in_full(make_window) -> Non
     assert "Nothing to do: your design follows every recommendation." in text
     assert "Open Decisions to review what the engine chose for you and why." in text
     assert panel.header.text().startswith("Nothing to do · ")
-    window2 = open_sample(make_window, "task-tracker")
+    window2 = open_with_to_dos(make_window, tmp_path)
     p2 = window2.recommendations
     p2.tree.setCurrentIndex(p2.proxy.index(0, 0))  # a header: no finding selected
     p2._show_details(None)

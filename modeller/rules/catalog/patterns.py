@@ -106,6 +106,7 @@ class AttributePattern(Rule):
                     "queries": asking,
                     "applied": applied,
                 },
+                decided=applied,  # the design already keeps the pairs
             )
 
 
@@ -407,6 +408,7 @@ class ApproximationPattern(Rule):
                         "write_reduction": round(1 - 1 / step, 4),
                         "indexes": indexed,
                     },
+                    decided=True,  # the design writes the counter every ``step`` events
                 )
 
 
@@ -570,6 +572,7 @@ class OutlierPattern(Rule):
                 f"a {facts.one.name} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
                 f"({top / max(typ, 1):,.0f}x): {what}",
                 numbers=nums,
+                decided=True,  # the design embeds up to the bound and holds the overflow collection
             )
             return
         yield self.finding(
@@ -775,6 +778,7 @@ class SchemaVersioning(Rule):
             "validationLevel 'moderate' and validationAction 'warn', then set strict/error once no document has "
             "schema_version < 2",
             numbers={"documents": count, "batch": batch, "batches": batches, "field": "schema_version"},
+            decided=True,  # the design adds schema_version and the moderate/warn validator
         )
 
 
@@ -846,6 +850,7 @@ class DocumentVersioning(Rule):
             f"revision into {revisions} ({{{ref}, revision, ...}}, index ({ref} 1, revision -1)); write both in "
             "one transaction so they agree, and current-version queries stay as they are",
             numbers=nums,
+            decided=True,  # the design holds the revisions collection
         )
 
 
@@ -931,6 +936,7 @@ class TreePattern(Rule):
             f"{node.name} is a tree read by {ops}: stored as {model.name} — each node holds {fields}, indexed "
             f"({index}); {model.reads}; {model.move_cost}",
             numbers=nums,
+            decided=True,  # the design stores the tree this way
         )
 
 
@@ -1057,6 +1063,7 @@ class ArchivePattern(Rule):
                 "index_exists": served is not None,
                 "cold_documents": cold,
             },
+            decided=True,  # the design holds the archive collection and the mover's index
         )
 
 

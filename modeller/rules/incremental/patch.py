@@ -215,7 +215,7 @@ def patch(
     unit_of = res.unit_of
     for u in dirty_units:
         roots, members = res.units[u]
-        key = unit_key(ctx, plans, roots, members)
+        key = unit_key(ctx, plans, roots, members, res.shared_with, res.buckets)
         old = res.unit_results[u]
         if len(old.key) == len(key) and all(map(operator.is_, old.key, key)):
             continue

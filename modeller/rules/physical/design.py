@@ -417,6 +417,11 @@ class Design:
     def collection(self, name: str) -> CollectionDesign | None:
         return next((c for c in self.collections if c.name == name), None)
 
+    def stored(self) -> list[CollectionDesign]:
+        """Every collection the database holds: the entities' own, then the companions (revisions, archive,
+        overflow) that the exporters, ``apply`` and ``drift`` create and compare like the others."""
+        return [*self.collections, *self.companions]
+
     def _collection_json(self, coll: CollectionDesign) -> dict[str, Any]:
         """A collection with the advisor's key (``[[field, 1 | "hashed"], ...]``) and its scored candidates."""
         out = coll.to_json()

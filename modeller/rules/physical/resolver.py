@@ -246,7 +246,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     old_units = cache.units if cache is not None else {}
     new_units: dict[str, UnitResult] = {}
     for roots, embedded_members in units:
-        key = _unit_key(ctx, plans, roots, embedded_members)
+        key = _unit_key(ctx, plans, roots, embedded_members, shared_with, buckets)
         old = old_units.get(roots[0])
         if old is None or not _same(old.key, key):
             old = _resolve_unit(
@@ -372,8 +372,17 @@ def _roots_above(
     return found
 
 
-def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedded: list[str]) -> tuple[Any, ...]:
-    """Every object a unit reads: its entities, the plans of their relationships, their queries."""
+def _unit_key(
+    ctx: Context,
+    plans: dict[str, RelPlan],
+    roots: list[str],
+    embedded: list[str],
+    shared_with: dict[str, str],
+    buckets: dict[str, BucketPlan],
+) -> tuple[Any, ...]:
+    """Every object a unit reads: its entities, the plans of their relationships, their queries, and which
+    collection each root shares (single collection) or whether it is bucketed: both can change with an edit
+    elsewhere (a relationship that makes the other side bucketed keeps the pair apart)."""
     key: list[Any] = []
     append, extend = key.append, key.extend
     entities, rels_of_many, rels_of_one, queries_of = ctx.entities, ctx.rels_of_many, ctx.rels_of_one, ctx.queries_of
@@ -384,6 +393,8 @@ def _unit_key(ctx: Context, plans: dict[str, RelPlan], roots: list[str], embedde
             append(None)  # between the roots and the embedded entities
         for eid in eids:
             append(entities[eid])
+            append(shared_with.get(eid))
+            append(eid in buckets)
             extend([plans[facts.rel_id] for facts in rels_of_many[eid]])
             append(None)
             extend([plans[facts.rel_id] for facts in rels_of_one[eid]])
@@ -924,7 +935,7 @@ def _indexes(
                 continue
             led.rules.extend(r for r in res.rules_for(REFERENCE) if r not in led.rules)
             led.why += (
-                f"; it leads with {ref}, the reference to the {facts.one.name}: reference fields are indexed (CN)"
+                f"; it leads with {ref}, the reference to the {facts.one.name}: reference fields are always indexed"
             )
     # (f) the age index the archive job moves old documents by (archive pattern)
     archive = ctx.entities[root].archive
