@@ -119,7 +119,7 @@ class LiveController(QObject):
     def _counts(self, counts: dict[str, int]) -> None:
         if self.status is None:
             return
-        self.status.setText(sev.summary(counts))
+        self.status.setText(self.recommendations.summary_text())  # the panel's words, not raw severities
         worst = next((s for s in sev.ORDER if counts.get(s)), None)
         color = sev.COLORS[worst] if worst in ("error", "warning") else ""
         self.status.setStyleSheet(f"color: {color}; font-weight: 600;" if color else "")

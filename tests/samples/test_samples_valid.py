@@ -30,8 +30,9 @@ SLUGS = SEED_SLUGS + PATTERN_SLUGS + FAMILY_SLUGS
 
 #: Size of an entity card on the canvas (DESIGN: cards of about 220 x 180 px).
 CARD_W, CARD_H = 220, 180
-#: Related cards must be within this distance (centre to centre) to be "near each other".
-NEAR = 400
+#: Related cards must be within this distance (centre to centre) to be "near each other": one Documents-view
+#: card (up to 460 px wide, ui/canvas/documents.py) and a line with its badge (tests/ui/test_sample_layout.py).
+NEAR = 480
 
 
 @cache

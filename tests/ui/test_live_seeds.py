@@ -97,6 +97,6 @@ def test_selecting_an_entity_filters_and_clicking_a_finding_reveals_it(make_wind
     window.document.push(
         EditRelationshipCommand(window.document, reviews.model_copy(update={"strategy": "child-refs"}))
     )
-    qtbot.waitUntil(lambda: window.findings_label.text().startswith("1 warning"), timeout=SETTLE_MS)
+    qtbot.waitUntil(lambda: window.findings_label.text().startswith("To do: 1 warning"), timeout=SETTLE_MS)
     assert window.scene.relationship_items["product_reviews"].marker == "warning"
     assert window.scene.entity_items["order_item"].embedded_in == "Order"

@@ -333,7 +333,17 @@ class RecommendationsPanel(QWidget):
         if self.analysis is None:
             self.header.setText("Waiting for the first analysis…")
             return
-        total = len(self.analysis.findings)
+        text = self.summary_text()
+        if self.proxy.selecting:
+            shown = self.proxy.shown_count()
+            concern = "concerns" if shown == 1 else "concern"
+            text = f"{shown} of {counted(len(self.analysis.findings), 'finding')} {concern} the selection · {text}"
+        self.header.setText(text)
+
+    def summary_text(self) -> str:
+        """``"To do: 1 warning · 12 decisions"``: the panel's header and the status bar say the same thing."""
+        if self.analysis is None:
+            return ""
         todo: dict[str, int] = {}
         decisions = 0
         for finding in self.analysis.findings:
@@ -344,12 +354,7 @@ class RecommendationsPanel(QWidget):
             else:
                 decisions += 1
         text = f"To do: {sev.summary(todo)}" if todo else "Nothing to do"
-        text += f" · {counted(decisions, 'decision')}"
-        if self.proxy.selecting:
-            shown = self.proxy.shown_count()
-            concern = "concerns" if shown == 1 else "concern"
-            text = f"{shown} of {counted(total, 'finding')} {concern} the selection · {text}"
-        self.header.setText(text)
+        return text + f" · {counted(decisions, 'decision')}"
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         finding = current.data(FINDING_ROLE) if current.isValid() else None

@@ -76,7 +76,6 @@ class RelationshipItem(QGraphicsItem):
         self._hit: QPainterPath | None = None
         self._badge_box = QRectF()
         self._badge_shown = ""
-        self._badge_lifted = False
         #: the straight segment the overview draws (set with the geometry)
         self.chord: QLineF | None = None
         self._label_box = QRectF()
@@ -178,27 +177,30 @@ class RelationshipItem(QGraphicsItem):
             self._bounds = bounds
 
     def _compute_badge_rect(self) -> QRectF:
-        """On the line's middle; on a line too short for it (cards close together) the badge
-        shortens to the resolved strategy and, if still too wide, moves off the line so the
-        cardinality glyphs at both ends stay visible."""
+        """On the line's middle (above a self-loop); on a line too short for it (cards close together) the badge
+        shortens to "→ strategy" (still the engine's) and, if still too wide, moves off the line so the
+        cardinality glyphs and their tags at both ends stay visible."""
         metrics = self._style.badge_metrics
         h = metrics.height() + 4
         self._badge_shown = self._badge
-        self._badge_lifted = False
         if not self._badge:
             return QRectF(self._mid, self._mid)
         w = self._style.badge_width(self._badge) + 12
+        if self._is_loop:  # above the loop: on its middle the badge would cover the card's header
+            top = self._path.boundingRect().top()
+            return QRectF(self._mid.x() - w / 2, top - h - 2, w, h)
         length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
         if w > room and "→" in self._badge:
-            self._badge_shown = self._badge.split("→")[-1].strip()
+            # the arrow stays: without it the engine's choice would read as the user's own (legend: auto → x)
+            self._badge_shown = "→ " + self._badge.split("→")[-1].strip()
             w = self._style.badge_width(self._badge_shown) + 12
         if w <= room:
             return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
-        self._badge_lifted = True
         if self._steep:
             return QRectF(self._mid.x() - w - 8, self._mid.y() - h / 2, w, h)
-        return QRectF(self._mid.x() - w / 2, self._mid.y() - h - 6, w, h)
+        # below the line: the few/N/∞ tags sit above it, near the ends, and a badge there would hide them
+        return QRectF(self._mid.x() - w / 2, self._mid.y() + 6, w, h)
 
     def _compute_label_rect(self) -> QRectF:
         """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
@@ -210,8 +212,6 @@ class RelationshipItem(QGraphicsItem):
         badge = self._badge_box
         if self._steep:
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
-        if self._badge_lifted:
-            return QRectF(self._mid.x() - w / 2, self._mid.y() + 5, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
     def _compute_fitted_label(self) -> str:
