@@ -1,6 +1,6 @@
 """Where the resident memory goes after a large project opens in the GUI (issue 16 item 5).
 
-``python -m benchmarks.bench_memory 10000`` (sizes as arguments, default 1000 and 10000) opens a
+``python -m benchmarks.bench_memory 10000`` (sizes as arguments, default 1000 and 10000; 10,000 takes about three minutes) opens a
 generated project offscreen in a fresh child process per size and prints:
 
 - RSS by phase: window shown, canvas built, findings on screen, and the same after a full
@@ -148,6 +148,8 @@ def _type_growth(before: dict[str, int], after: dict[str, int]) -> list[tuple[st
 
 def _breakdown(before: Any, after: Any) -> dict[str, Any]:
     """The heap the open added, by area, by file and by line (MiB)."""
+    import tracemalloc
+
     mib = 1024 * 1024
     by_file = after.compare_to(before, "filename")
     areas: dict[str, float] = {}
@@ -162,7 +164,15 @@ def _breakdown(before: Any, after: Any) -> dict[str, Any]:
         for s in after.compare_to(before, "lineno")[:TOP]
         if s.size_diff > 0
     ]
+    ui_lines = [
+        (f"{_short(s.traceback[0].filename)}:{s.traceback[0].lineno}", s.size_diff / mib, s.count_diff)
+        for s in after.filter_traces([tracemalloc.Filter(True, "*/modeller/ui/*")]).compare_to(
+            before.filter_traces([tracemalloc.Filter(True, "*/modeller/ui/*")]), "lineno"
+        )[:TOP]
+        if s.size_diff > 0
+    ]
     return {
+        "ui_lines": ui_lines,
         "traced_mib": sum(s.size_diff for s in by_file) / mib,
         "areas": sorted(areas.items(), key=lambda a: -a[1]),
         "files": files,
@@ -220,6 +230,8 @@ def report(n: int) -> str:
     out += [f"  {area:<34}{size:>9.1f}" for area, size in traced["areas"] if abs(size) >= 0.05]
     out.append(f"Top {TOP} lines (MiB, blocks)")
     out += [f"  {where:<60}{size:>9.1f}{count:>10}" for where, size, count in traced["lines"]]
+    out.append(f"Top {TOP} lines in modeller/ui (MiB, blocks)")
+    out += [f"  {where:<60}{size:>9.1f}{count:>10}" for where, size, count in traced["ui_lines"]]
     out.append(f"Top {TOP} files (MiB, blocks)")
     out += [f"  {where:<60}{size:>9.1f}{count:>10}" for where, size, count in traced["files"]]
     out.append("gc-tracked objects the open added, by type")

@@ -93,12 +93,11 @@ class RelationshipItem(QGraphicsItem):
     def type(self) -> int:
         return self.Type
 
-    def set_relationship(self, rel: Relationship, badge: str, chosen_by_user: bool, tooltip: str) -> None:
+    def set_relationship(self, rel: Relationship, badge: str, chosen_by_user: bool) -> None:
         self._kinds = END_KINDS.get(rel.cardinality, ("one", "many"))
         self._label = workload_text(rel)
         self._badge = badge
         self._badge_user = chosen_by_user
-        self.setToolTip(tooltip)
         if self._ends:
             self._ends = [(tip, angle, kind) for (tip, angle, _old), kind in zip(self._ends, self._kinds, strict=True)]
             # a new badge text rarely changes the bounds: only a real change may touch the scene's index
@@ -249,6 +248,12 @@ class RelationshipItem(QGraphicsItem):
             self._hit = stroker.createStroke(self._path)
             self._hit.addRect(self._badge_box)
         return self._hit
+
+    def toolTip(self) -> str:  # Qt's name: CanvasScene.helpEvent asks for it
+        """Which cards, cardinality, strategy and the engine's reason (made now, from the model)."""
+        scene = self.scene()
+        tip = getattr(scene, "relationship_tip", None)
+        return tip(self.rel_id) if tip is not None else ""
 
     def end_points(self) -> list[QPointF]:
         """Where the line meets the two cards (tests check they lie on the card borders)."""
