@@ -488,8 +488,7 @@ class CanvasScene(QGraphicsScene):
         if self.overview:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         item.set_entity(entity)
-        self.entity_items[entity_id] = item
-        self._attached.setdefault(entity_id, set())
+        self.entity_items[entity_id] = item  # its set in _attached comes with its first line
         item.setPos(self.model_position(entity_id))
         if not self._building:
             self.addItem(item)

@@ -220,7 +220,8 @@ class RelationshipItem(QGraphicsItem):
         room = QLineF(self._ends[0][0], self._ends[1][0]).length() - 2 * 20
         if room < 40:
             return ""
-        return self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
+        fitted = self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
+        return self._label if fitted == self._label else fitted  # one string per line, not two equal ones
 
     def set_advice(self, marker: str | None) -> None:
         """A severity marker left of the strategy badge (None hides it)."""
