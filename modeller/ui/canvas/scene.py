@@ -13,8 +13,15 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtGui import QKeyEvent, QPainter, QPen, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSceneHelpEvent,
+    QGraphicsSceneMouseEvent,
+    QGraphicsView,
+    QToolTip,
+)
 
 from modeller.model import Position, Relationship
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
@@ -481,8 +488,7 @@ class CanvasScene(QGraphicsScene):
         if self.overview:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         item.set_entity(entity)
-        self.entity_items[entity_id] = item
-        self._attached.setdefault(entity_id, set())
+        self.entity_items[entity_id] = item  # its set in _attached comes with its first line
         item.setPos(self.model_position(entity_id))
         if not self._building:
             self.addItem(item)
@@ -530,7 +536,7 @@ class CanvasScene(QGraphicsScene):
             self.addItem(item)
         self._attach(rel)
         if self._building:
-            item.set_relationship(rel, *self._badge_and_tip(rel))
+            item.set_relationship(rel, *self.badge(rel))
             return
         self._renumber()
         self._refresh_relationship(rel_id)
@@ -581,20 +587,41 @@ class CanvasScene(QGraphicsScene):
                 item.setPos(self.model_position(key))
 
     # ------------------------------------------------------------ relationship drawing
-    def _badge_and_tip(self, rel: Relationship) -> tuple[str, bool, str]:
+    def relationship_tip(self, rel_id: str) -> str:
+        """A line's tooltip, made when asked: which cards, cardinality, strategy and the engine's reason."""
+        rel = self.document.relationship(rel_id)
+        if rel is None:
+            return ""
         badge, by_user = self.badge(rel)
         tip = f"{describe(self.document, rel)}: {rel.cardinality}\nstrategy: {badge}"
         why = getattr(self._designs.get(rel.id), "why", "")
         if why and not by_user:
             tip += f"\n{why}"
-        return badge, by_user, tip
+        return tip
+
+    def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:
+        """Cards and lines make their tooltips when the pointer rests on them (none is stored per item)."""
+        view = event.widget().parentWidget() if event.widget() is not None else None
+        transform = view.transform() if isinstance(view, QGraphicsView) else QTransform()
+        text = ""
+        for item in self.items(
+            event.scenePos(), Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, transform
+        ):
+            text = item.toolTip()
+            if text:
+                break
+        if text:
+            QToolTip.showText(event.screenPos(), text, event.widget())
+        else:
+            QToolTip.hideText()
+        event.setAccepted(bool(text))
 
     def _refresh_relationship(self, rel_id: str) -> None:
         rel = self.document.relationship(rel_id)
         item = self.relationship_items.get(rel_id)
         if rel is None or item is None:
             return
-        item.set_relationship(rel, *self._badge_and_tip(rel))
+        item.set_relationship(rel, *self.badge(rel))
 
     def _siblings(self, one: str, many: str) -> list[str]:
         """Relationships between the same two cards (either direction), in model order."""

@@ -27,9 +27,9 @@ NAME_ONLY_LOD = 0.5
 BOX_ONLY_LOD = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
-    """One line of a card: indentation level, name, type text, marks."""
+    """One line of a card: indentation level, name, type text, marks (shared by every card showing it)."""
 
     level: int
     name: str
@@ -38,6 +38,19 @@ class Row:
     unique: bool = False
     #: Documents view: "reference", "copy", "computed" or "" (how the field came to be stored)
     kind: str = ""
+
+
+#: one Row object per distinct line: the same fields repeat across thousands of cards (10,000 cards hold
+#: about 110,000 lines and few distinct ones)
+_SHARED_ROWS: dict[Row, Row] = {}
+_SHARED_ROWS_LIMIT = 50_000
+
+
+def shared_rows(rows: list[Row]) -> tuple[Row, ...]:
+    """``rows`` with each line replaced by the one equal Row already held by another card."""
+    if len(_SHARED_ROWS) >= _SHARED_ROWS_LIMIT:
+        _SHARED_ROWS.clear()
+    return tuple(_SHARED_ROWS.setdefault(row, row) for row in rows)
 
 
 def type_text(field: Field | ArrayItems) -> str:
@@ -102,6 +115,22 @@ class EntityItem(QGraphicsItem):
     """Draws an entity; its id is the only thing it keeps (the rest is derived from the model)."""
 
     Type = QGraphicsItem.UserType + 1
+    # slots, not an instance dict: about 650 bytes less per card (10,000 cards)
+    __slots__ = (
+        "_hover",
+        "_kind",
+        "_more",
+        "_rect",
+        "_rows",
+        "_style",
+        "_subtitle",
+        "_tip",
+        "_title",
+        "embedded_in",
+        "entity_id",
+        "marker",
+        "query_highlight",
+    )
 
     def __init__(self, entity_id: str, style: CanvasStyle) -> None:
         super().__init__()
@@ -111,7 +140,9 @@ class EntityItem(QGraphicsItem):
         self._title = ""
         self._subtitle = ""
         self._kind = "plain"
-        self._rows: list[Row] = []
+        self._rows: tuple[Row, ...] = ()
+        #: the tooltip given with the content (Documents view); None: made from the entity when asked
+        self._tip: str | None = None
         self._more = 0
         self._rect = QRectF(0, 0, style.min_width, 60)
         #: worst open warning/error of the engine, and the entity this one is embedded in
@@ -141,21 +172,23 @@ class EntityItem(QGraphicsItem):
                 rows.append(Row(0, f"‹{variant}›", "variant"))
                 rows.extend(field_rows(fields, 1))
         self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
-        tip = [entity.name]
-        if entity.description:
-            tip.append(entity.description)
-        tip.append("Drag to move · drag the blue handle to another card to connect")
-        tip.append("Double-click or F2 renames · Enter adds a field · right-click for more")
-        self.set_content(entity.name, subtitle(entity), rows, "\n".join(tip))
+        self.set_content(entity.name, subtitle(entity), rows, None)
 
-    def set_content(self, title: str, sub: str, rows: list[Row], tip: str, max_width: float | None = None) -> None:
-        """Show ``rows`` under ``title``: an entity's fields, or (Documents view) its collection's stored shape."""
+    def set_content(
+        self, title: str, sub: str, rows: list[Row], tip: str | None, max_width: float | None = None
+    ) -> None:
+        """Show ``rows`` under ``title``: an entity's fields, or (Documents view) its collection's stored shape.
+
+        ``tip`` None: the tooltip is made from the entity when the pointer rests on the card (10,000 cards
+        would otherwise each hold a copy of text that is rarely read).
+        """
         style = self._style
         self.prepareGeometryChange()
         self._title = title
         self._subtitle = sub
+        self._tip = tip
         self._more = max(0, len(rows) - style.max_rows)
-        self._rows = rows[: style.max_rows]
+        self._rows = shared_rows(rows[: style.max_rows])
         width = max(
             style.title_width(self._title) + 2 * style.padding + 16,
             style.sub_width(self._subtitle) + 2 * style.padding + 8,  # slack: hinting differs with the zoom
@@ -173,8 +206,22 @@ class EntityItem(QGraphicsItem):
         lines = len(self._rows) + (1 if self._more else 0) or 1
         height = style.header_height + lines * style.row_height + 8
         self._rect = QRectF(0, 0, round(width), round(height))
-        self.setToolTip(tip)
         self.update()
+
+    def toolTip(self) -> str:  # Qt's name: CanvasScene.helpEvent asks for it
+        """The name, description and what the card answers to (made now, from the model)."""
+        if self._tip is not None:
+            return self._tip
+        scene: CanvasScene | None = self.scene()  # type: ignore[assignment]
+        entity = scene.document.entity(self.entity_id) if scene is not None else None
+        if entity is None:
+            return ""
+        tip = [entity.name]
+        if entity.description:
+            tip.append(entity.description)
+        tip.append("Drag to move · drag the blue handle to another card to connect")
+        tip.append("Double-click or F2 renames · Enter adds a field · right-click for more")
+        return "\n".join(tip)
 
     def set_query_highlight(self, on: bool) -> None:
         """Mark the card as read by the selected query (``CanvasScene.highlight_query``); repaint only on change."""
