@@ -26,8 +26,9 @@ MESSAGE_LIMIT = 200
 
 #: URI options that carry a secret: ``password=``, ``tlsCertificateKeyFilePassword=``, any ``...secret...``/``...token...``
 #: option, and ``authMechanismProperties=`` (it can hold ``AWS_SESSION_TOKEN:...``); the value ends at the next option
-_SECRET_OPTION = re.compile(
-    r"(?i)(?P<head>[?&;](?:[a-z_]*(?:password|secret|token)[a-z_]*|authMechanismProperties)=)[^&;\s'\"<>]*"
+SECRET_OPTION = re.compile(
+    r"(?i)(?P<head>[?&;](?:[a-z_]*(?:password|secret|token)[a-z_]*|authMechanismProperties)=)"
+    r"(?P<value>[^&;\s'\"<>]*)"
 )
 
 
@@ -72,7 +73,7 @@ def hide_secret_options(text: str) -> str:
     The crash report and the live-database messages share it: a connection string
     quoted in an exception must not leak its password into a file or a terminal.
     """
-    return _SECRET_OPTION.sub(r"\g<head>***", text)
+    return SECRET_OPTION.sub(r"\g<head>***", text)
 
 
 def shown(text: object, limit: int = MESSAGE_LIMIT) -> str:

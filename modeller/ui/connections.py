@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 from PySide6.QtCore import QSettings
 
 from modeller.live.source import redact
+from modeller.model.text import SECRET_OPTION
 
 RECENT_KEY = "connections/recent"
 MAX_RECENT = 8
@@ -22,9 +23,6 @@ MAX_RECENT = 8
 #: ``scheme://user:password@`` (the user and the password of the userinfo part)
 _USERINFO = re.compile(r"^(?P<head>[a-z][a-z0-9+.-]*://)(?P<user>[^:/@?#]*):(?P<password>[^@/?#]*)@", re.IGNORECASE)
 _USER_ONLY = re.compile(r"^(?P<head>[a-z][a-z0-9+.-]*://)(?P<user>[^:/@?#]+)@", re.IGNORECASE)
-_SECRET_OPTION = re.compile(
-    r"(?P<head>[?&](?:password|tlsCertificateKeyFilePassword)=)(?P<value>[^&#]*)", re.IGNORECASE
-)
 
 
 def split_password(uri: str) -> tuple[str, str | None]:
@@ -55,7 +53,7 @@ def hide_options(uri: str) -> tuple[str, dict[str, str]]:
             secrets[match["head"][1:].lower()] = match["value"]
         return f"{match['head']}***"
 
-    return _SECRET_OPTION.sub(keep, uri), secrets
+    return SECRET_OPTION.sub(keep, uri), secrets
 
 
 def restore_options(uri: str, secrets: dict[str, str]) -> str:
@@ -67,12 +65,12 @@ def restore_options(uri: str, secrets: dict[str, str]) -> str:
             value = secrets.get(match["head"][1:].lower(), "")
         return f"{match['head']}{value}"
 
-    return _SECRET_OPTION.sub(put, uri)
+    return SECRET_OPTION.sub(put, uri)
 
 
 def strip_options(uri: str) -> str:
     """``uri`` without its secret query options (what may be remembered)."""
-    stripped = _SECRET_OPTION.sub(lambda m: m["head"][0], uri)
+    stripped = SECRET_OPTION.sub(lambda m: m["head"][0], uri)
     stripped = re.sub(r"([?&])&+", r"\1", stripped)
     return re.sub(r"[?&]+(?=#|$)", "", stripped)
 
