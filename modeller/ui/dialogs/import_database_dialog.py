@@ -34,7 +34,13 @@ from modeller.live.errors import LiveError
 from modeller.live.source import DEFAULT_SAMPLE, Source
 from modeller.model.text import shown
 from modeller.ui.dialogs.connection_fields import ConnectionFields, database_problem, gui_words
-from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
+from modeller.ui.dialogs.import_widgets import (
+    CollectionProgress,
+    DestinationChoice,
+    StatusLine,
+    documents,
+    lay_out_import,
+)
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
 
@@ -113,28 +119,12 @@ class ImportDatabaseDialog(QDialog):
         self.options_area.setLayout(form)
 
         self.progress = CollectionProgress()
-        self.progress.setMaximumHeight(190)
-        self.progress.setVisible(False)
         self.status = StatusLine("Enter the connection string and press Connect.")
-        self.status.setObjectName("ImportStatus")
-
-        self.import_button = QPushButton("&Import")
-        self.import_button.setDefault(True)
-        self.import_button.setToolTip("Sample the checked collections and infer the model")
+        self.import_button, self.cancel_button = lay_out_import(
+            self, self.options_area, self.progress, self.status, "Sample the checked collections and infer the model"
+        )
         self.import_button.clicked.connect(self.start_import)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop; nothing is imported (Esc)")
         self.cancel_button.clicked.connect(self.cancel)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.import_button)
-        buttons.addWidget(self.cancel_button)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.options_area)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.status)
-        layout.addLayout(buttons)
         self.resize(640, 560)
         self._update_buttons()
 

@@ -31,7 +31,13 @@ from PySide6.QtWidgets import (
 
 from modeller.live.errors import LiveError
 from modeller.model.text import shown
-from modeller.ui.dialogs.import_widgets import CollectionProgress, DestinationChoice, StatusLine, documents
+from modeller.ui.dialogs.import_widgets import (
+    CollectionProgress,
+    DestinationChoice,
+    StatusLine,
+    documents,
+    lay_out_import,
+)
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import BackgroundJob, JobCancelled
 
@@ -86,26 +92,12 @@ class ImportFilesDialog(QDialog):
         self.options_area.setLayout(form)
 
         self.progress = CollectionProgress("File")
-        self.progress.setMaximumHeight(190)
-        self.progress.setVisible(False)
         self.status = StatusLine("Add the exported files or validators, one per collection, then press Import.")
-        self.status.setObjectName("ImportStatus")
-        self.import_button = QPushButton("&Import")
-        self.import_button.setDefault(True)
-        self.import_button.setToolTip("Read the files and infer the model")
+        self.import_button, self.cancel_button = lay_out_import(
+            self, self.options_area, self.progress, self.status, "Read the files and infer the model"
+        )
         self.import_button.clicked.connect(self.start_import)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop; nothing is imported (Esc)")
         self.cancel_button.clicked.connect(self.cancel)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.import_button)
-        buttons.addWidget(self.cancel_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.options_area)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.status)
-        layout.addLayout(buttons)
         self.resize(600, 480)
         self._update_buttons()
 

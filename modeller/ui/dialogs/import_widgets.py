@@ -8,9 +8,11 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QButtonGroup,
+    QDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QRadioButton,
     QStyle,
     QStyledItemDelegate,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -178,3 +181,32 @@ class StatusLine(QLabel):
 
     def is_error(self) -> bool:
         return self.styleSheet() == ERROR_STYLE
+
+
+def lay_out_import(
+    dialog: QDialog,
+    options: QWidget,
+    progress: CollectionProgress,
+    status: StatusLine,
+    import_tip: str,
+) -> tuple[QPushButton, QPushButton]:
+    """The part both import dialogs share under their options: progress rows (shown once work starts), the
+    status line and Import / Cancel; returns the two buttons for the dialog to connect."""
+    progress.setMaximumHeight(190)
+    progress.setVisible(False)
+    status.setObjectName("ImportStatus")
+    import_button = QPushButton("&Import")
+    import_button.setDefault(True)
+    import_button.setToolTip(import_tip)
+    cancel_button = QPushButton("Cancel")
+    cancel_button.setToolTip("Stop; nothing is imported (Esc)")
+    buttons = QHBoxLayout()
+    buttons.addStretch(1)
+    buttons.addWidget(import_button)
+    buttons.addWidget(cancel_button)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(options)
+    layout.addWidget(progress)
+    layout.addWidget(status)
+    layout.addLayout(buttons)
+    return import_button, cancel_button
