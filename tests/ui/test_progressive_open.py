@@ -23,7 +23,6 @@ from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.persistence import save_project
 from modeller.ui.analysis import engine_analyse
-from modeller.ui.jobs import BackgroundJob
 from modeller.ui.main_window import OPEN_IN_BACKGROUND_BYTES
 
 pytestmark = pytest.mark.slow
@@ -100,22 +99,16 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     assert window.recent_files()[0] == str(big_file.resolve())
 
 
-def test_cancel_keeps_the_project_shown(make_window, qtbot, big_file, monkeypatch) -> None:
+def test_cancel_keeps_the_project_shown(make_window, qtbot, big_file) -> None:
     window = make_window()
     window.show()
     ended: list[bool] = []
     window.open_finished.connect(ended.append)
-    delivered: list[object] = []
-    start = BackgroundJob.start
-
-    def start_and_listen(job: BackgroundJob) -> None:  # listen before the worker runs: it may finish at once
-        if job.name == "open":
-            job.finished.connect(delivered.append)
-        start(job)
-
-    monkeypatch.setattr(BackgroundJob, "start", start_and_listen)
     assert window.open_path(big_file, ask=False)
     assert window.open_cancel_button.isVisibleTo(window)
+    job = window.open_job
+    delivered: list[object] = []
+    job.finished.connect(delivered.append)
     window.open_cancel_button.click()
     assert ended == [False] and window.open_job is None
     # the worker's result arrives later and is dropped: nothing changed
