@@ -66,7 +66,9 @@ class Source:
             warnings.simplefilter("always")
             self.client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
                 uri,
-                serverSelectionTimeoutMS=ms,
+                # selection waits a little longer than one connection attempt, so that when it gives up the
+                # attempt's own error (a TLS handshake that timed out, a refused connection) is known and named
+                serverSelectionTimeoutMS=ms + max(1000, ms // 4),
                 connectTimeoutMS=ms,
                 socketTimeoutMS=max(ms, 30_000),  # a $sample of 1,000 large documents may take longer than connecting
                 appname="modeller",
