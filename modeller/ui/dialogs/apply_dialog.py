@@ -18,7 +18,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -36,8 +35,9 @@ from modeller.live.errors import LiveError
 from modeller.model.text import shown
 from modeller.ui.dialogs.connection_fields import ConnectionFields, database_problem, gui_words
 from modeller.ui.dialogs.import_widgets import StatusLine
+from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.document import ProjectDocument
-from modeller.ui.jobs import BackgroundJob, JobCancelled
+from modeller.ui.jobs import JobCancelled
 
 DONE_COLOR = "#1b7f3b"
 
@@ -56,7 +56,7 @@ class Applied:
     steps: int
 
 
-class ApplyDesignDialog(QDialog):
+class ApplyDesignDialog(JobDialog):
     """Connection and database; Plan shows the steps and notes; Apply runs them after a confirmation."""
 
     def __init__(self, document: ProjectDocument, settings: Any, parent: QWidget | None = None) -> None:
@@ -64,8 +64,6 @@ class ApplyDesignDialog(QDialog):
         self.setObjectName("ApplyDesignDialog")
         self.setWindowTitle("Apply design to a database")
         self.document = document
-        self.job: BackgroundJob | None = None
-        self.job_kind = ""
         self.planned: Planned | None = None
         self.step_items: list[QTreeWidgetItem] = []
         self.connection = ConnectionFields(settings)
@@ -239,7 +237,7 @@ class ApplyDesignDialog(QDialog):
 
         self._run("apply", work, f"Applying {len(plan.steps)} step(s)…")
 
-    def _step_progress(self, number: int) -> None:
+    def job_progress(self, number: int) -> None:
         """Steps before ``number`` are done; ``number`` runs."""
         green = QBrush(QColor(DONE_COLOR))
         for index, item in enumerate(self.step_items, start=1):
@@ -257,11 +255,10 @@ class ApplyDesignDialog(QDialog):
 
     # ----------------------------------------------------------------- jobs and state
     def cancel(self) -> None:
-        if self.job is None:
+        kind = self.stop_job()
+        if kind is None:
             self.reject()
             return
-        self.job.cancel()
-        kind, self.job = self.job_kind, None
         if kind == "apply":
             done = self.done_steps()
             self.status.say(
@@ -273,30 +270,14 @@ class ApplyDesignDialog(QDialog):
             self.status.say("Cancelled: nothing was changed.")
         self._idle()
 
-    def running(self) -> bool:
-        return self.job is not None
-
-    def reject(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
-        super().reject()
-
     def _run(self, kind: str, work: Callable[..., Any], message: str) -> None:
-        job = BackgroundJob(work, f"apply-{kind}", expected=(LiveError,), parent=self)
-        self.job, self.job_kind = job, kind
-        job.progress.connect(lambda value: job is self.job and self._step_progress(value))
-        job.finished.connect(lambda result: self._finished(job, kind, result))
         self.options_area.setEnabled(False)
         self.apply_button.setEnabled(False)
         self.plan_button.setEnabled(False)
         self.status.say(message)
-        job.start()
+        self.run_job(kind, work, f"apply-{kind}", (LiveError,))
 
-    def _finished(self, job: BackgroundJob, kind: str, result: Any) -> None:
-        if job is not self.job:
-            return
-        self.job = None
+    def job_finished(self, kind: str, result: Any) -> None:
         self._idle()
         if isinstance(result, JobCancelled):
             return

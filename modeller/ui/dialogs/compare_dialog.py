@@ -20,7 +20,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QDialog,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
@@ -39,8 +38,9 @@ from modeller.model.text import shown
 from modeller.persistence import ProjectFileError, load_project
 from modeller.review.diff import SchemaDiff, by_collection, summary_line
 from modeller.ui.dialogs.import_widgets import StatusLine
+from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.document import ProjectDocument
-from modeller.ui.jobs import BackgroundJob, JobCancelled
+from modeller.ui.jobs import JobCancelled
 
 PROJECT_FILTER = "Modeller projects (*.modeller.json);;JSON files (*.json);;All files (*)"
 SCRIPT_FILTER = "mongosh scripts (*.mongosh.js *.js);;All files (*)"
@@ -52,7 +52,7 @@ def kind_label(kind: str) -> str:
     return kind.replace("-", " ")
 
 
-class CompareDialog(QDialog):
+class CompareDialog(JobDialog):
     """Pick OLD, compare, read the changes by collection, export the migration script."""
 
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
@@ -60,7 +60,6 @@ class CompareDialog(QDialog):
         self.setObjectName("CompareDialog")
         self.setWindowTitle("Compare with")
         self.document = document
-        self.job: BackgroundJob | None = None
         self.diff: SchemaDiff | None = None
         self.old_name = ""
 
@@ -179,13 +178,10 @@ class CompareDialog(QDialog):
                 raise JobCancelled()
             return diff_projects(old, new)
 
-        job = BackgroundJob(work, "compare", expected=(ProjectFileError,), parent=self)
-        self.job = job
-        job.finished.connect(lambda result: self._finished(job, result))
         self.compare_button.setEnabled(False)
         self.status.say("")
         self.summary.say(f"Comparing with {self.old_name}…")
-        job.start()
+        self.run_job("compare", work, "compare", (ProjectFileError,))
 
     def _old_loader(self) -> Callable[[], Project] | None:
         """How the worker reads OLD, and its name in the summary; None (with the reason shown) when unset."""
@@ -205,19 +201,7 @@ class CompareDialog(QDialog):
         self.old_name = "the last saved version" if self.saved_radio.isChecked() else shown(path.name, 120)
         return lambda: load_project(path)
 
-    def running(self) -> bool:
-        return self.job is not None
-
-    def reject(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
-        super().reject()
-
-    def _finished(self, job: BackgroundJob, result: Any) -> None:
-        if job is not self.job:
-            return
-        self.job = None
+    def job_finished(self, kind: str, result: Any) -> None:
         self.compare_button.setEnabled(True)
         if isinstance(result, BaseException):
             self.diff = None

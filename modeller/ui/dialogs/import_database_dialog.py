@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -41,8 +40,9 @@ from modeller.ui.dialogs.import_widgets import (
     documents,
     lay_out_import,
 )
+from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.importing import Imported
-from modeller.ui.jobs import BackgroundJob, JobCancelled
+from modeller.ui.jobs import JobCancelled
 
 
 def _label(text: str, buddy: QWidget) -> QLabel:
@@ -52,7 +52,7 @@ def _label(text: str, buddy: QWidget) -> QLabel:
     return label
 
 
-class ImportDatabaseDialog(QDialog):
+class ImportDatabaseDialog(JobDialog):
     """Connection, database, collections, sample size and where the result goes; then progress and Cancel."""
 
     #: the inferred project and NEW_PROJECT or MERGE (the window opens or merges it)
@@ -63,8 +63,6 @@ class ImportDatabaseDialog(QDialog):
         self.setObjectName("ImportDatabaseDialog")
         self.setWindowTitle("Import from database")
         self.settings = settings
-        self.job: BackgroundJob | None = None
-        self.job_kind = ""
         self.result: Imported | None = None
         #: whether the window took the last result (False: the user kept the open project)
         self.taken = False
@@ -252,12 +250,10 @@ class ImportDatabaseDialog(QDialog):
 
     def cancel(self) -> None:
         """Stop the running step at once (its result is dropped), or close the dialog."""
-        if self.job is None:
+        kind = self.stop_job()
+        if kind is None:
             self.reject()
             return
-        self.job.cancel()
-        kind = self.job_kind
-        self.job = None
         self.progress.stop("cancelled")
         if kind == "import":
             self._say("Import cancelled: nothing was imported, the open project is unchanged.")
@@ -265,30 +261,15 @@ class ImportDatabaseDialog(QDialog):
             self._say("Cancelled. Press Connect to try again.")
         self._idle()
 
-    def running(self) -> bool:
-        return self.job is not None
-
-    def reject(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
-        super().reject()
-
     # ----------------------------------------------------------------- jobs
     def _run(self, kind: str, work: Callable[..., Any], message: str) -> None:
-        job = BackgroundJob(work, f"import-{kind}", expected=(LiveError,), parent=self)
-        self.job, self.job_kind = job, kind
-        job.progress.connect(lambda value: self._progress(job, value))
-        job.finished.connect(lambda result: self._finished(job, kind, result))
         self.options_area.setEnabled(False)
         self.import_button.setEnabled(False)
         self.cancel_button.setText("Cancel")
         self._say(message)
-        job.start()
+        self.run_job(kind, work, f"import-{kind}", (LiveError,))
 
-    def _progress(self, job: BackgroundJob, value: Any) -> None:
-        if job is not self.job:
-            return
+    def job_progress(self, value: Any) -> None:
         step, name, number, total = value
         if step == "sampling":
             self.progress.finish_busy()
@@ -298,10 +279,7 @@ class ImportDatabaseDialog(QDialog):
             self.progress.finish_busy()
             self._say("Inferring the model from the samples…")
 
-    def _finished(self, job: BackgroundJob, kind: str, result: Any) -> None:
-        if job is not self.job:  # cancelled (or replaced): the result is dropped
-            return
-        self.job = None
+    def job_finished(self, kind: str, result: Any) -> None:
         self._idle()
         if isinstance(result, JobCancelled):
             return

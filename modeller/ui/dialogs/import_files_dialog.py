@@ -16,7 +16,6 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDialog,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -38,13 +37,14 @@ from modeller.ui.dialogs.import_widgets import (
     documents,
     lay_out_import,
 )
+from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.importing import Imported
-from modeller.ui.jobs import BackgroundJob, JobCancelled
+from modeller.ui.jobs import JobCancelled
 
 FILE_FILTER = "Exports and validators (*.json *.jsonl *.ndjson);;All files (*)"
 
 
-class ImportFilesDialog(QDialog):
+class ImportFilesDialog(JobDialog):
     """Files (one collection each), how many documents to read, where the result goes; then progress."""
 
     imported = Signal(object, str)
@@ -53,7 +53,6 @@ class ImportFilesDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("ImportFilesDialog")
         self.setWindowTitle("Import from files")
-        self.job: BackgroundJob | None = None
         self.result: Imported | None = None
         #: whether the window took the last result (False: the user kept the open project)
         self.taken = False
@@ -176,47 +175,27 @@ class ImportFilesDialog(QDialog):
             counts = {s.name: s.stats.documents for s in samples} | {v.name: 0 for v in validators}
             return Imported(laid_out(project), origin, counts)
 
-        job = BackgroundJob(work, "import-files", expected=(LiveError,), parent=self)
-        self.job = job
-        job.progress.connect(lambda value: self._progress(job, value))
-        job.finished.connect(lambda result: self._finished(job, result))
         self.options_area.setEnabled(False)
         self.import_button.setEnabled(False)
         self.status.say(f"Reading {len(paths)} file(s)…")
-        job.start()
+        self.run_job("import", work, "import-files", (LiveError,))
 
     def cancel(self) -> None:
-        if self.job is None:
+        if self.stop_job() is None:
             self.reject()
             return
-        self.job.cancel()
-        self.job = None
         self.progress.stop("cancelled")
         self.status.say("Import cancelled: nothing was imported, the open project is unchanged.")
         self._idle()
 
-    def running(self) -> bool:
-        return self.job is not None
-
-    def reject(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
-        super().reject()
-
-    def _progress(self, job: BackgroundJob, value: Any) -> None:
-        if job is not self.job:
-            return
+    def job_progress(self, value: Any) -> None:
         if value[0] == "reading":
             self.progress.busy(value[1], "reading…")
             self.status.say(f"Reading {shown(Path(value[1]).name, 80)}…")
         else:
             self.progress.done(value[1], value[2])
 
-    def _finished(self, job: BackgroundJob, result: Any) -> None:
-        if job is not self.job:  # cancelled: the result is dropped
-            return
-        self.job = None
+    def job_finished(self, kind: str, result: Any) -> None:
         self._idle()
         if isinstance(result, JobCancelled):
             return
