@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,11 +36,11 @@ from modeller.ui.dialogs.connection_fields import ConnectionFields, database_pro
 from modeller.ui.dialogs.import_widgets import (
     CollectionProgress,
     DestinationChoice,
+    ImportDialog,
     StatusLine,
     documents,
     lay_out_import,
 )
-from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import JobCancelled
 
@@ -52,20 +52,14 @@ def _label(text: str, buddy: QWidget) -> QLabel:
     return label
 
 
-class ImportDatabaseDialog(JobDialog):
+class ImportDatabaseDialog(ImportDialog):
     """Connection, database, collections, sample size and where the result goes; then progress and Cancel."""
-
-    #: the inferred project and NEW_PROJECT or MERGE (the window opens or merges it)
-    imported = Signal(object, str)
 
     def __init__(self, settings: Any, has_project: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ImportDatabaseDialog")
         self.setWindowTitle("Import from database")
         self.settings = settings
-        self.result: Imported | None = None
-        #: whether the window took the last result (False: the user kept the open project)
-        self.taken = False
 
         self.connection = ConnectionFields(settings)
         self.uri, self.password, self.timeout = self.connection.uri, self.connection.password, self.connection.timeout
@@ -201,9 +195,6 @@ class ImportDatabaseDialog(JobDialog):
             self.collections.item(i).setCheckState(state)
 
     # ----------------------------------------------------------------- the import
-    def destination(self) -> str:
-        return self.destination_choice.value()
-
     def start_import(self) -> None:
         uri = self._check_uri()
         database = self.database.currentText().strip()
@@ -302,16 +293,7 @@ class ImportDatabaseDialog(JobDialog):
             self.connection.remember()
             for name, count in result.documents.items():
                 self.progress.done(name, documents(count, "sampled"))
-            self.result = result
-            self._say(f"Imported {len(result.documents)} collection(s) from {shown(result.origin, 100)}.")
-            self.taken = True
-            self.imported.emit(result, self.destination())
-            if self.taken:
-                self.accept()
-            else:  # the user kept the open project (Cancel at "Save changes?"): the result stays here
-                self._say(
-                    "The open project was kept; press Import again to open the result, or add it to the open project."
-                )
+            self.hand_over(result)
 
     def _databases(self, names: list[str]) -> None:
         current = self.database.currentText().strip()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -33,29 +33,24 @@ from modeller.model.text import shown
 from modeller.ui.dialogs.import_widgets import (
     CollectionProgress,
     DestinationChoice,
+    ImportDialog,
     StatusLine,
     documents,
     lay_out_import,
 )
-from modeller.ui.dialogs.job_dialog import JobDialog
 from modeller.ui.importing import Imported
 from modeller.ui.jobs import JobCancelled
 
 FILE_FILTER = "Exports and validators (*.json *.jsonl *.ndjson);;All files (*)"
 
 
-class ImportFilesDialog(JobDialog):
+class ImportFilesDialog(ImportDialog):
     """Files (one collection each), how many documents to read, where the result goes; then progress."""
-
-    imported = Signal(object, str)
 
     def __init__(self, has_project: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ImportFilesDialog")
         self.setWindowTitle("Import from files")
-        self.result: Imported | None = None
-        #: whether the window took the last result (False: the user kept the open project)
-        self.taken = False
 
         self.files = QListWidget()
         self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -123,9 +118,6 @@ class ImportFilesDialog(JobDialog):
         for item in self.files.selectedItems():
             self.files.takeItem(self.files.row(item))
         self._update_buttons()
-
-    def destination(self) -> str:
-        return self.destination_choice.value()
 
     # ----------------------------------------------------------------- the import
     def start_import(self) -> None:
@@ -203,16 +195,7 @@ class ImportFilesDialog(JobDialog):
             self.progress.stop("not read")
             self.status.error(str(result))
             return
-        self.result = result
-        self.status.say(f"Imported {len(result.documents)} collection(s) from {result.origin}.")
-        self.taken = True
-        self.imported.emit(result, self.destination())
-        if self.taken:
-            self.accept()
-        else:  # the user kept the open project (Cancel at "Save changes?"): the result stays here
-            self.status.say(
-                "The open project was kept; press Import again to open the result, or add it to the open project."
-            )
+        self.hand_over(result)
 
     def _idle(self) -> None:
         self.options_area.setEnabled(True)

@@ -1,8 +1,9 @@
-"""Widgets both import dialogs use: a progress row per collection, where the result goes, a status line."""
+"""What both import dialogs share: their base (the result and handing it over), a progress row per collection,
+where the result goes, a status line."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.model.text import shown
-from modeller.ui.importing import MERGE, NEW_PROJECT
+from modeller.ui.dialogs.job_dialog import JobDialog
+from modeller.ui.importing import MERGE, NEW_PROJECT, Imported
 
 ERROR_STYLE = "color: #b00020;"
 
@@ -210,3 +212,35 @@ def lay_out_import(
     layout.addWidget(status)
     layout.addLayout(buttons)
     return import_button, cancel_button
+
+
+class ImportDialog(JobDialog):
+    """What both import dialogs share: the result, whether the window took it, and handing it over."""
+
+    #: the inferred project and NEW_PROJECT or MERGE (the window opens or merges it)
+    imported = Signal(object, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result: Imported | None = None
+        #: whether the window took the last result (False: the user kept the open project)
+        self.taken = False
+        #: made by each dialog in its own layout
+        self.status: StatusLine
+        self.destination_choice: DestinationChoice
+
+    def destination(self) -> str:
+        return self.destination_choice.value()
+
+    def hand_over(self, result: Imported) -> None:
+        """Give ``result`` to the window and close; stay open with it when the user kept the open project."""
+        self.result = result
+        self.status.say(f"Imported {len(result.documents)} collection(s) from {shown(result.origin, 100)}.")
+        self.taken = True
+        self.imported.emit(result, self.destination())
+        if self.taken:
+            self.accept()
+        else:  # Cancel at "Save changes?": the result stays here
+            self.status.say(
+                "The open project was kept; press Import again to open the result, or add it to the open project."
+            )
