@@ -85,11 +85,11 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def bare_server() -> Iterator[LiveServer]:
-    """Plain mongoeco without ``mongoeco_extras``: a server that lacks collMod, as some do."""
-    proc, uri = _start_mongoeco("--bare")
+def limited_server() -> Iterator[LiveServer]:
+    """Plain mongoeco (no collMod) that refuses $collStats too (``mongoeco_extras.limit``), as some servers do."""
+    proc, uri = _start_mongoeco("--limited")
     try:
-        yield LiveServer("mongoeco-bare", uri)
+        yield LiveServer("mongoeco-limited", uri)
     finally:
         _stop(proc)
 
@@ -113,6 +113,6 @@ def live_db(live_server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
 
 
 @pytest.fixture
-def bare_db(bare_server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
-    """A fresh database on plain mongoeco (no collMod), dropped afterwards."""
-    yield from _fresh_db(bare_server)
+def limited_db(limited_server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
+    """A fresh database on the limited server (no collMod, no $collStats), dropped afterwards."""
+    yield from _fresh_db(limited_server)

@@ -17,6 +17,10 @@ but three gaps stop the tests from running the project's own output against it:
 - **``getParameter``** for ``featureCompatibilityVersion`` (mongosh asks on connect), answered from the
   version ``buildInfo`` reports; other parameters stay unsupported, as before.
 
+``limit`` does the opposite for the tests of a server that lacks something: on plain mongoeco (no collMod)
+it also refuses ``$collStats`` and ``collStats`` with MongoDB's errors for an unknown stage and command,
+as a locked-down or old server would.
+
 Nothing else changes, and nothing in ``modeller/`` knows about this module: it only fills gaps of the
 test server. It reaches into mongoeco's wire executor and memory engine (private names), so
 ``extend`` checks that those are still there and fails at start with a one-line reason if a
@@ -164,6 +168,35 @@ def extend(server: AsyncMongoEcoProxyServer) -> None:
         if isinstance(context, _Extra):
             return await handlers.run(context)
         return _int64_cursor_ids(await prepared(context))
+
+    executor._build_request_context = build_request_context
+    executor.execute_prepared = execute_prepared
+
+
+def _asks_for_collstats(body: dict[str, Any]) -> bool:
+    name = next(iter(body), None)
+    pipeline = body.get("pipeline") if name == "aggregate" else None
+    first = pipeline[0] if isinstance(pipeline, list) and pipeline else None
+    return name == "collStats" or (isinstance(first, dict) and "$collStats" in first)
+
+
+def limit(server: AsyncMongoEcoProxyServer) -> None:
+    """Make ``server`` (not extended) refuse ``$collStats`` and ``collStats``, as a server without them does."""
+    executor = server._executor
+    build = executor._build_request_context
+    prepared = executor.execute_prepared
+
+    def build_request_context(body: dict[str, Any], **kwargs: Any) -> Any:
+        if _asks_for_collstats(body):
+            return _Extra(next(iter(body)), kwargs.get("db_name") or body.get("$db") or "", {})
+        return build(body, **kwargs)
+
+    async def execute_prepared(context: Any) -> dict[str, Any]:
+        if isinstance(context, _Extra):
+            if context.command_name == "collStats":
+                return _error("no such command: 'collStats'", 59, "CommandNotFound")
+            return _error("Unrecognized pipeline stage name: '$collStats'", 40324, "Location40324")
+        return await prepared(context)
 
     executor._build_request_context = build_request_context
     executor.execute_prepared = execute_prepared

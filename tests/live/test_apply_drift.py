@@ -145,8 +145,8 @@ def test_set_validator_sends_collmod_moderate_warn_after_counting_failures(live_
     assert only_tighten
 
 
-def test_a_server_without_collmod_gets_one_line_naming_the_step(bare_db: tuple[LiveServer, str]) -> None:
-    server, name = bare_db
+def test_a_server_without_collmod_gets_one_line_naming_the_step(limited_db: tuple[LiveServer, str]) -> None:
+    server, name = limited_db
     print_server(server)
     error, recorder, only_tighten = _set_validator_of_failing_tasks(server, name)
     assert error is not None and recorder.failures == ["collMod"] and not only_tighten
@@ -154,8 +154,8 @@ def test_a_server_without_collmod_gets_one_line_naming_the_step(bare_db: tuple[L
     assert "run that step by hand" in str(error) and "\n" not in str(error)
 
 
-def test_apply_through_the_cli_names_the_missing_collmod_step(bare_db: tuple[LiveServer, str]) -> None:
-    server, name = bare_db
+def test_apply_through_the_cli_names_the_missing_collmod_step(limited_db: tuple[LiveServer, str]) -> None:
+    server, name = limited_db
     print_server(server)
     client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
     try:

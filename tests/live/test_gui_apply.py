@@ -191,15 +191,15 @@ def _apply_with_a_collmod_step(qtbot, window: MainWindow, server: LiveServer, na
     number = next(i for i, s in enumerate(steps, start=1) if "set the validator of 'users'" in s)
     dialog.apply_plan()
     qtbot.waitUntil(lambda: not dialog.running(), timeout=WAIT_MS)
-    assert dialog.status.is_error() == (server.name == "mongoeco-bare")
-    assert dialog.done_steps() == (number - 1 if server.name == "mongoeco-bare" else len(steps))
+    assert dialog.status.is_error() == (server.name == "mongoeco-limited")
+    assert dialog.done_steps() == (number - 1 if server.name == "mongoeco-limited" else len(steps))
     return dialog.status.text(), number, len(steps)
 
 
 def test_a_step_the_server_refuses_is_one_line_naming_it_and_the_steps_before_stay_done(
-    qtbot, blog_window: MainWindow, boxes: Boxes, bare_db: tuple[LiveServer, str]
+    qtbot, blog_window: MainWindow, boxes: Boxes, limited_db: tuple[LiveServer, str]
 ) -> None:
-    server, name = bare_db  # plain mongoeco has no collMod: the step is refused
+    server, name = limited_db  # plain mongoeco has no collMod: the step is refused
     print_server(server)
     text, number, total = _apply_with_a_collmod_step(qtbot, blog_window, server, name)
     assert "\n" not in text and "collMod" in text
