@@ -1,7 +1,7 @@
 """What we add to mongoeco and why: the few server commands the live tests need that mongoeco 4.11 lacks.
 
 mongoeco (the wire-protocol stand-in of the live tests, see ``serve_mongoeco.py``) answers real pymongo,
-but three gaps stop the tests from running the project's own output against it:
+but these gaps stop the tests from running the project's own output against it:
 
 - **Cursor ids as 64-bit integers.** mongoeco sends ``cursor.id`` as a 32-bit int; the Node driver inside
   mongosh reads it only as a BSON long and fails every command with "BSON element "id" is missing".
