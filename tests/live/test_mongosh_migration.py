@@ -81,8 +81,16 @@ def _entity(data: dict[str, Any], ident: str) -> dict[str, Any]:
     return next(e for e in data["entities"] if e["id"] == ident)
 
 
-def _rename(data: dict[str, Any]) -> None:
-    next(f for f in _entity(data, "shop")["fields"] if f["name"] == "city")["name"] = "town"
+#: a field name the script must quote (JSON string literal through modeller.export.literals)
+HOSTILE = 'to"wn</script>\u2028${x}'
+
+
+def _rename(data: dict[str, Any], to: str = "town") -> None:
+    next(f for f in _entity(data, "shop")["fields"] if f["name"] == "city")["name"] = to
+
+
+def _rename_hostile(data: dict[str, Any]) -> None:
+    _rename(data, HOSTILE)
 
 
 def _required_with_default(data: dict[str, Any]) -> None:
@@ -152,11 +160,15 @@ class Migration:
         assert found == left, drift.stdout
 
 
-def _renamed(m: Migration) -> None:
+def _renamed(m: Migration, to: str = "town") -> None:
     before = {d["_id"]: d["city"] for d in m.inserted["shops"]}
     after = m.documents("shops")
-    assert {d["_id"]: d.get("town") for d in after} == before
+    assert {d["_id"]: d.get(to) for d in after} == before
     assert not any("city" in d for d in after)
+
+
+def _renamed_hostile(m: Migration) -> None:
+    _renamed(m, HOSTILE)
 
 
 def _defaulted(m: Migration) -> None:
@@ -184,6 +196,7 @@ EMBEDDED_LEFT = ("field-extra", "products", "reviews")
 HIDDEN_LEFT = ("index-extra", "products", None)
 CASES: dict[str, tuple[Callable[[dict[str, Any]], None], Callable[[Migration], None], set]] = {
     "field-rename": (_rename, _renamed, {MARKERS_LEFT}),
+    "field-rename-to-a-hostile-name": (_rename_hostile, _renamed_hostile, {MARKERS_LEFT}),
     "new-required-field-with-default": (_required_with_default, _defaulted, {MARKERS_LEFT}),
     "embed-to-parent-ref": (_embed_to_parent_ref, _copied_out, {MARKERS_LEFT, EMBEDDED_LEFT}),
     "index-removal": (_remove_index, _hidden, {HIDDEN_LEFT}),
@@ -225,6 +238,7 @@ def test_a_run_killed_between_batches_completes_when_run_again(live_db: tuple[Li
     resumed = ran(m.run())
     progress = [line for line in resumed.splitlines() if line.startswith("shops: field-renamed town:")]
     assert progress[0] == "shops: field-renamed town: 8 document(s) so far", "it continues, it does not start over"
-    for _, check, _ in CASES.values():
-        check(m)
+    for case, (_, check, _) in CASES.items():
+        if case != "field-rename-to-a-hostile-name":
+            check(m)
     m.check_new_shape({MARKERS_LEFT, EMBEDDED_LEFT, HIDDEN_LEFT})

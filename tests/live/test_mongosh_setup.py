@@ -53,6 +53,7 @@ def test_the_setup_script_runs_twice_and_the_server_holds_the_design(
     second = ran(mongosh(server.uri, script, home=tmp_path / "home"))
     assert state(server.uri, name) == after_first, "a second run changed the database"
     assert first != second  # the first run created, the second found everything there
+    assert (tmp_path / "home" / ".mongodb" / "mongosh").is_dir(), "mongosh wrote its logs into the test's HOME"
 
     design = analyse(load_project(project)).design
     assert sorted(after_first) == sorted(c.name for c in design.collections)
