@@ -6,6 +6,9 @@ free port and stops it at the end. When ``MODELLER_TEST_MONGODB_URI`` is set,
 every live test runs against that server as well. Each test's id names the
 server it ran against (``[mongoeco]`` / ``[env]``). A server that cannot start
 fails the tests with the command that installs it: a live test never skips.
+The test server is mongoeco with ``mongoeco_extras`` (collMod, and replies mongosh
+reads); ``limited_server`` is one without collMod and $collStats, for the tests of
+what a user is told by such a server.
 """
 
 from __future__ import annotations
