@@ -94,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
                     listed = names or [c["name"] for c in source.collections(args.db)]
                     workload = source.read_workload(args.db, listed)
                 samples, known = source.sample_database(args.db, names, size, _progress)
+                for notice in source.notices:  # what the server would not tell (a refused $collStats)
+                    say(f"modeller: warning: {notice}", sys.stderr)
             name, database = args.name or args.db, args.db
         else:
             if args.db or args.collections or args.timeout or args.workload:

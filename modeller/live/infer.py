@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from modeller.live.collstats import StorageStats
+from modeller.live.collstats import describe as describe_storage
 from modeller.live.naming import entity_label, singular, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
@@ -55,7 +57,8 @@ class CollectionSample:
     """One collection as a source saw it: sampled statistics, its size, declared indexes and options."""
 
     stats: CollectionStats
-    count: int | None = None  # the server's estimate of all documents (None: the sample is everything)
+    count: int | None = None  # the server's count of all documents (None: the sample is everything)
+    server: StorageStats | None = None  # $collStats: the server's count and data size, where it gave them
     indexes: Sequence[Mapping[str, Any]] = ()  # listIndexes output
     options: Mapping[str, Any] = field(default_factory=dict)  # listCollections options
     notes: list[str] = field(default_factory=list)  # what the source could not read, for the description
@@ -228,7 +231,7 @@ class Inferrer:
                 id=entity_id,
                 name=label,
                 collection=coll,
-                description=_describe(f"{sample.stats.documents} documents sampled", notes),
+                description=_describe(_sampled(sample), notes),
                 count=count,
                 timeseries=timeseries,
                 indexes=tuple(_indexes(sample.indexes)),
@@ -614,6 +617,11 @@ def _timeseries(options: Any) -> TimeSeries | None:
         return TimeSeries(time_field=options["timeField"], meta_field=options.get("metaField"), interval_s=interval)
     except ValueError:
         return None
+
+
+def _sampled(sample: CollectionSample) -> str:
+    head = f"{sample.stats.documents} documents sampled"
+    return head if sample.server is None else f"{head}; {describe_storage(sample.server)}"
 
 
 def _describe(head: str, notes: list[str]) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 import pymongo
 from pymongo import errors
 
+from modeller.live.collstats import STAGE, StorageStats, storage_stats
 from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
@@ -75,6 +76,8 @@ class Source:
                 event_listeners=list(listeners),
             )
         self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
+        #: what the server would not tell while sampling (a refused $collStats), one line each, said once
+        self.notices: list[str] = []
 
     def __enter__(self) -> Source:
         return self
@@ -187,12 +190,15 @@ class Source:
         collection = self.client[database][name]
         notes: list[str] = []
         stats = self.sample(database, name, size)
-        count: int | None = None
-        try:
-            with self._errors(f"counting {shown(repr(name), 80)}"):
-                count = collection.estimated_document_count()
-        except LiveError as exc:
-            notes.append(f"no document count ({exc})"[:300])
+        timeseries = info.get("type") == "timeseries" or bool((info.get("options") or {}).get("timeseries"))
+        server = None if timeseries else self.storage_stats(database, name, notes)
+        count: int | None = server.count if server is not None else None
+        if server is None:
+            try:
+                with self._errors(f"counting {shown(repr(name), 80)}"):
+                    count = collection.estimated_document_count()
+            except LiveError as exc:
+                notes.append(f"no document count ({exc})"[:300])
         indexes: list[Mapping[str, Any]] = []
         try:
             with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
@@ -202,10 +208,26 @@ class Source:
         return CollectionSample(
             stats,
             count=max(count or 0, stats.documents),
+            server=server,
             indexes=indexes,
             options=info.get("options") or {},
             notes=notes,
         )
+
+    def storage_stats(self, database: str, name: str, notes: list[str]) -> StorageStats | None:
+        """The collection's ``$collStats`` count and size; a server that refuses it gets a note and one notice."""
+        with self._errors(f"reading the $collStats of {shown(repr(name), 80)}"):
+            try:
+                return storage_stats(self.client[database][name].aggregate([STAGE]))
+            except errors.OperationFailure as exc:
+                reason = shown((exc.details or {}).get("errmsg") or str(exc), 160)
+        notes.append(f"no $collStats ({reason}): the count is the server's estimate")
+        if not any("$collStats" in notice for notice in self.notices):
+            self.notices.append(
+                f"the server at {self.shown} refused $collStats ({reason}); document counts are its estimates "
+                "and document sizes the sample's"
+            )
+        return None
 
     def sample(self, database: str, name: str, size: int) -> CollectionStats:
         """``$sample`` of ``size`` documents of one collection, counted as they stream past."""

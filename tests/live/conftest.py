@@ -6,6 +6,9 @@ free port and stops it at the end. When ``MODELLER_TEST_MONGODB_URI`` is set,
 every live test runs against that server as well. Each test's id names the
 server it ran against (``[mongoeco]`` / ``[env]``). A server that cannot start
 fails the tests with the command that installs it: a live test never skips.
+The test server is mongoeco with ``mongoeco_extras`` (collMod, and replies mongosh
+reads); ``limited_server`` is one without collMod and $collStats, for the tests of
+what a user is told by such a server.
 """
 
 from __future__ import annotations
@@ -36,12 +39,12 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"live tests: mongoeco from .venv-mongo{extra}"
 
 
-def _start_mongoeco() -> tuple[subprocess.Popen[str], str]:
+def _start_mongoeco(*options: str) -> tuple[subprocess.Popen[str], str]:
     """Start serve_mongoeco.py and read the URI it prints; fail with the install command if it cannot."""
     if not SERVER_PYTHON.exists():
         pytest.fail(f"the live tests need the mongoeco test server, and {SERVER_PYTHON} is missing: {INSTALL}")
     proc = subprocess.Popen(
-        [str(SERVER_PYTHON), str(SERVE)],
+        [str(SERVER_PYTHON), str(SERVE), *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -61,6 +64,16 @@ def _start_mongoeco() -> tuple[subprocess.Popen[str], str]:
     return proc, line
 
 
+def _stop(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.close()  # the server stops when its stdin closes
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture(scope="session", params=_server_names())
 def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
     """One server per session and parameter; mongoeco is stopped when the session ends."""
@@ -71,24 +84,38 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
     try:
         yield LiveServer("mongoeco", uri)
     finally:
-        assert proc.stdin is not None
-        proc.stdin.close()  # the server stops when its stdin closes
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def limited_server() -> Iterator[LiveServer]:
+    """Plain mongoeco (no collMod) that refuses $collStats too (``mongoeco_extras.limit``), as some servers do."""
+    proc, uri = _start_mongoeco("--limited")
+    try:
+        yield LiveServer("mongoeco-limited", uri)
+    finally:
+        _stop(proc)
+
+
+def _fresh_db(server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
+    import pymongo
+
+    name = f"modeller_test_{uuid.uuid4().hex[:12]}"
+    yield server, name
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        client.drop_database(name)
+    finally:
+        client.close()
 
 
 @pytest.fixture
 def live_db(live_server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
     """A fresh database name on the server, dropped afterwards (so a real server is left as it was)."""
-    import pymongo
+    yield from _fresh_db(live_server)
 
-    name = f"modeller_test_{uuid.uuid4().hex[:12]}"
-    yield live_server, name
-    client: pymongo.MongoClient = pymongo.MongoClient(live_server.uri, serverSelectionTimeoutMS=5000)
-    try:
-        client.drop_database(name)
-    finally:
-        client.close()
+
+@pytest.fixture
+def limited_db(limited_server: LiveServer) -> Iterator[tuple[LiveServer, str]]:
+    """A fresh database on the limited server (no collMod, no $collStats), dropped afterwards."""
+    yield from _fresh_db(limited_server)

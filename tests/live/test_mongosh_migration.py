@@ -1,0 +1,244 @@
+"""``modeller diff OLD NEW --migration`` run in the real mongosh against the live server.
+
+Documents of the OLD design are inserted with pymongo (into collections ``modeller apply`` made for OLD);
+the script runs in mongosh; then every document read back passes the NEW validators (asked of the server),
+a second run changes nothing, ``apply`` only tightens the validators and ``drift`` names only what the script
+leaves on purpose. A run killed (SIGKILL) between two batches completes when run again.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pymongo
+import pytest
+from live_support import LiveServer, print_server
+from mongosh_support import failing, mongosh, ran, state
+from roundtrip import modeller
+
+from modeller.export.samples import sample_documents
+from modeller.model.project import Project
+from modeller.review.migration import MARKERS
+from modeller.rules import analyse
+
+pytestmark = [pytest.mark.node, pytest.mark.slow]
+
+DOCS = 12
+BASE: dict[str, Any] = {
+    "format": "mongo-schema-modeller",
+    "format_version": 1,
+    "name": "Shop",
+    "entities": [
+        {
+            "id": "shop",
+            "name": "Shop",
+            "collection": "shops",
+            "count": 1000,
+            "fields": [
+                {"name": "name", "type": "string", "required": True, "example": "Corner"},
+                {"name": "city", "type": "string", "required": True},
+                {"name": "rating", "type": "int"},
+            ],
+        },
+        {
+            "id": "product",
+            "name": "Product",
+            "collection": "products",
+            "count": 50000,
+            "fields": [
+                {"name": "title", "type": "string", "required": True},
+                {"name": "price", "type": "int", "required": True},
+            ],
+            "indexes": [{"keys": [["title", 1]], "name": "by_title"}, {"keys": [["price", -1]], "name": "by_price"}],
+        },
+        {
+            "id": "review",
+            "name": "Review",
+            "collection": "reviews",
+            "count": 200000,
+            "fields": [{"name": "text", "type": "string", "required": True}, {"name": "stars", "type": "int"}],
+        },
+    ],
+    "relationships": [
+        {
+            "id": "product_reviews",
+            "one": "product",
+            "many": "review",
+            "name": "reviews",
+            "cardinality": "one-to-few",
+            "max": 20,
+            "strategy": "embed",
+        }
+    ],
+}
+
+
+def _entity(data: dict[str, Any], ident: str) -> dict[str, Any]:
+    return next(e for e in data["entities"] if e["id"] == ident)
+
+
+#: a field name the script must quote (JSON string literal through modeller.export.literals)
+HOSTILE = 'to"wn</script>\u2028${x}'
+
+
+def _rename(data: dict[str, Any], to: str = "town") -> None:
+    next(f for f in _entity(data, "shop")["fields"] if f["name"] == "city")["name"] = to
+
+
+def _rename_hostile(data: dict[str, Any]) -> None:
+    _rename(data, HOSTILE)
+
+
+def _required_with_default(data: dict[str, Any]) -> None:
+    _entity(data, "product")["fields"].append(
+        {"name": "currency", "type": "string", "required": True, "example": "EUR"}
+    )
+
+
+def _embed_to_parent_ref(data: dict[str, Any]) -> None:
+    data["relationships"][0]["strategy"] = "parent-ref"
+
+
+def _remove_index(data: dict[str, Any]) -> None:
+    _entity(data, "product")["indexes"] = [ix for ix in _entity(data, "product")["indexes"] if ix["name"] != "by_title"]
+
+
+def _all(data: dict[str, Any]) -> None:
+    for edit in (_rename, _required_with_default, _embed_to_parent_ref, _remove_index):
+        edit(data)
+
+
+class Migration:
+    """OLD applied and filled with OLD-shaped documents, the NEW project, and the migration script between them."""
+
+    def __init__(self, server: LiveServer, name: str, folder: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+        self.server, self.name, self.folder = server, name, folder
+        old_data = copy.deepcopy(BASE) | {"database": name}
+        new_data = copy.deepcopy(old_data)
+        edit(new_data)
+        self.old_file, self.new_file = folder / "old.modeller.json", folder / "new.modeller.json"
+        self.old_file.write_text(json.dumps(old_data), encoding="utf-8")
+        self.new_file.write_text(json.dumps(new_data), encoding="utf-8")
+        old = Project.model_validate(old_data)
+        self.new_design = analyse(Project.model_validate(new_data)).design
+        applied = modeller("apply", str(self.old_file), server.uri)
+        assert applied.returncode == 0, applied.stderr
+        self.inserted = sample_documents(analyse(old).design, old, n=DOCS)
+        with self.client() as client:
+            for coll, docs in self.inserted.items():
+                client[name][coll].insert_many(copy.deepcopy(docs))  # the OLD validator (strict) takes each one
+        self.script = folder / "migration.mongosh.js"
+        diffed = modeller("diff", str(self.old_file), str(self.new_file), "--migration", str(self.script))
+        assert diffed.returncode == 0, diffed.stderr
+
+    def client(self) -> pymongo.MongoClient:
+        return pymongo.MongoClient(self.server.uri, serverSelectionTimeoutMS=5000, tz_aware=True)
+
+    def run(self, **kwargs: Any) -> Any:
+        return mongosh(self.server.uri, self.script, home=self.folder / "home", **kwargs)
+
+    def documents(self, coll: str) -> list[dict[str, Any]]:
+        with self.client() as client:
+            return list(client[self.name][coll].find().sort("_id", 1))
+
+    def check_new_shape(self, left: set[tuple[str, str, str | None]]) -> None:
+        """Every document passes the NEW validators; apply then only tightens them; drift names only ``left``
+        (what the script leaves on purpose)."""
+        with self.client() as client:
+            for coll in self.new_design.collections:
+                assert self.documents(coll.name), coll.name
+                assert failing(client[self.name], coll) == [], coll.name
+        plan = modeller("apply", str(self.new_file), self.server.uri, "--format", "json")
+        assert plan.returncode == 0, plan.stderr
+        assert {s["kind"] for s in json.loads(plan.stdout)["steps"]} <= {"tighten-validator"}  # nothing else to do
+        drift = modeller("drift", str(self.new_file), self.server.uri, "--format", "json")
+        found = {(d["kind"], d["collection"], d["path"]) for d in json.loads(drift.stdout)["drift"]}
+        assert found == left, drift.stdout
+
+
+def _renamed(m: Migration, to: str = "town") -> None:
+    before = {d["_id"]: d["city"] for d in m.inserted["shops"]}
+    after = m.documents("shops")
+    assert {d["_id"]: d.get(to) for d in after} == before
+    assert not any("city" in d for d in after)
+
+
+def _renamed_hostile(m: Migration) -> None:
+    _renamed(m, HOSTILE)
+
+
+def _defaulted(m: Migration) -> None:
+    assert [d["currency"] for d in m.documents("products")] == ["EUR"] * len(m.inserted["products"])
+
+
+def _copied_out(m: Migration) -> None:
+    embedded = sorted((p["_id"], r["text"], r.get("stars")) for p in m.inserted["products"] for r in p["reviews"])
+    assert embedded, "the OLD samples embed reviews"
+    copied = sorted((r["product_id"], r["text"], r.get("stars")) for r in m.documents("reviews"))
+    assert copied == embedded
+
+
+def _hidden(m: Migration) -> None:
+    with m.client() as client:
+        hidden = {ix["name"]: ix.get("hidden", False) for ix in client[m.name].products.list_indexes()}
+    assert hidden == {"_id_": False, "by_title": True, "by_price": False}, "hidden, not dropped"
+
+
+#: the script's progress markers (a collection only data steps make)
+MARKERS_LEFT = ("collection-extra", MARKERS, None)
+#: the embedded copies stay in the parent until the removed field is unset by hand (a commented step)
+EMBEDDED_LEFT = ("field-extra", "products", "reviews")
+#: a hidden index is still there: dropping it is a commented step
+HIDDEN_LEFT = ("index-extra", "products", None)
+CASES: dict[str, tuple[Callable[[dict[str, Any]], None], Callable[[Migration], None], set]] = {
+    "field-rename": (_rename, _renamed, {MARKERS_LEFT}),
+    "field-rename-to-a-hostile-name": (_rename_hostile, _renamed_hostile, {MARKERS_LEFT}),
+    "new-required-field-with-default": (_required_with_default, _defaulted, {MARKERS_LEFT}),
+    "embed-to-parent-ref": (_embed_to_parent_ref, _copied_out, {MARKERS_LEFT, EMBEDDED_LEFT}),
+    "index-removal": (_remove_index, _hidden, {HIDDEN_LEFT}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_migration_brings_old_documents_to_the_new_design_and_a_second_run_changes_nothing(
+    case: str, live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    server, name = live_db
+    print_server(server)
+    edit, check, left = CASES[case]
+    m = Migration(server, name, tmp_path, edit)
+    ran(m.run())
+    check(m)
+    once = state(server.uri, name)
+    again = ran(m.run())
+    assert state(server.uri, name) == once, "the second run changed the database"
+    if case != "index-removal":  # a data step: the marker says it is done
+        assert "done in an earlier run" in again
+    m.check_new_shape(left)
+
+
+def test_a_run_killed_between_batches_completes_when_run_again(live_db: tuple[LiveServer, str], tmp_path: Path) -> None:
+    server, name = live_db
+    print_server(server)
+    m = Migration(server, name, tmp_path, _all)
+    text = m.script.read_text(encoding="utf-8")
+    assert text.count("const BATCH = 1000;") == 1
+    m.script.write_text(text.replace("const BATCH = 1000;", "const BATCH = 2;"), encoding="utf-8")
+
+    killed = m.run(kill_after_batches=3)
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    assert killed.stdout.strip().splitlines()[-1] == "shops: field-renamed town: 6 document(s) so far"
+    shops = m.documents("shops")
+    assert sum("town" in d for d in shops) == 6 and sum("city" in d for d in shops) == DOCS - 6, "cut after 3 batches"
+
+    resumed = ran(m.run())
+    progress = [line for line in resumed.splitlines() if line.startswith("shops: field-renamed town:")]
+    assert progress[0] == "shops: field-renamed town: 8 document(s) so far", "it continues, it does not start over"
+    for case, (_, check, _) in CASES.items():
+        if case != "field-rename-to-a-hostile-name":
+            check(m)
+    m.check_new_shape({MARKERS_LEFT, EMBEDDED_LEFT, HIDDEN_LEFT})
