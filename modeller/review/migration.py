@@ -20,7 +20,8 @@ from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options
 from modeller.model.project import Entity
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
-from modeller.review.strategy_copies import STRATEGY_HELPERS, strategy_step
+from modeller.review.pattern_copies import PATTERN_HELPERS, by_hand
+from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
 #: documents per batch ([Skills] example batch size, RULES.md rule 26)
@@ -139,6 +140,7 @@ def migration_script(diff: SchemaDiff) -> str:
         _INDEX_HELPER.rstrip("\n"),
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
+        PATTERN_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
@@ -168,12 +170,19 @@ def migration_script(diff: SchemaDiff) -> str:
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
+    copies: dict[int, list[str] | None] = {}
+    reshaped: set[tuple[str, str | None]] = set()
     for number, change in enumerate(diff.changes, start=1):
-        step = f"{number:03d}-{change.kind}"
-        copy = (
-            strategy_step(step, change, (old, diff.old), (new, diff.new)) if change.kind == "strategy-changed" else None
-        )
-        body.extend(copy if copy is not None else _data_step(step, change))
+        if change.kind == "strategy-changed":
+            copies[number] = strategy_step(f"{number:03d}-{change.kind}", change, (old, diff.old), (new, diff.new))
+            if copies[number] is not None:
+                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new))
+    for number, change in enumerate(diff.changes, start=1):
+        copy = copies.get(number)
+        if copy is not None:
+            body.extend(copy)
+        elif not _reshaped(change, reshaped):
+            body.extend(_data_step(f"{number:03d}-{change.kind}", change))
     body.extend(_schema_versions(diff, changed))
 
     body += [
@@ -241,6 +250,14 @@ def _changed_collections(diff: SchemaDiff, colls: dict[str, CollectionDesign]) -
     return [colls[n] for n in names]
 
 
+def _reshaped(change: Change, reshaped: set[tuple[str, str | None]]) -> bool:
+    """A field change a strategy step carries out itself (buckets, a single collection's new variant)."""
+    if not change.kind.startswith("field-"):
+        return False
+    top = str(change.details.get("path") or change.details.get("new") or change.subject).split(".")[0]
+    return (change.collection, None) in reshaped or (change.collection, top) in reshaped
+
+
 def _field(path: str) -> str:
     """``$path`` for an aggregation expression (field names never start with ``$``, the model refuses that)."""
     return "$" + path
@@ -285,14 +302,7 @@ def _data_step(step: str, change: Change) -> list[str]:
             "  " + comment(call({path: {"$exists": True}}, {"$unset": {path: ""}})),
         ]
     if change.kind == "strategy-changed":
-        return [
-            *head,
-            "  "
-            + comment(
-                "NOT MIGRATED: copying documents for this strategy change is not generated "
-                "(embed, parent-ref, extended-ref and child-refs/two-way among each other are); move them by hand"
-            ),
-        ]
+        return [*head, "  " + comment(by_hand(details["old"], details["new"]))]
     return []
 
 

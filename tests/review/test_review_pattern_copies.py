@@ -1,0 +1,234 @@
+"""Strategy changes into and out of subset, bucket and single collection in the migration script: documents of the
+OLD design, run through it on the stand-in of ``db``, validate against the NEW validators and keep who belongs to
+whom; a second run changes nothing; a run killed between (or inside) batches completes when run again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bson import json_util
+from bson_checker import LOAD_OPTIONS, errors
+from js_harness import calls, node_check, run_scripts
+from review_projects import edited, entity, project
+
+from modeller.export.mongosh import mongosh_script
+from modeller.export.samples import sample_documents
+from modeller.export.validators import validator_document
+from modeller.review import SchemaDiff, diff_projects
+from modeller.review.migration import MARKERS, migration_script
+from modeller.review.strategy_copies import Storage, storage
+
+pytestmark = pytest.mark.node
+
+#: the subset keeps the 2 latest reviews; reviews are dated (the subset's order, the bucket's time) and rated
+LATEST = 2
+COPY = [{"field": "title", "direction": "one-to-many", "staleness": "days"}]
+
+
+def _with(strategy: str, copies: bool = False) -> dict[str, Any]:
+    def edit(d: dict[str, Any]) -> None:
+        fields = entity(d, "review")["fields"]
+        fields += [{"name": "at", "type": "date", "required": True}, {"name": "stars", "type": "int"}]
+        rel = d["relationships"][0]
+        rel.update(strategy=strategy, cardinality="one-to-many", max=500, show_latest=LATEST)
+        if copies:
+            rel["denormalize"] = COPY
+
+    return edited(edit)
+
+
+def _docs(recording: dict[str, Any], collection: str) -> list[dict[str, Any]]:
+    text = json.dumps(recording["documents"]["shop"].get(collection, []))
+    return json_util.loads(text, json_options=LOAD_OPTIONS)
+
+
+def _pick(doc: Any, path: str) -> Any:
+    for part in path.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return doc
+
+
+def _reviews(recording: dict[str, Any], where: Storage) -> list[tuple[str, dict[str, Any]]]:
+    """(product _id, review) for every review the design links to a product, wherever the design keeps it."""
+    assert where.parent is not None
+    out: list[tuple[str, dict[str, Any]]] = []
+    docs = _docs(recording, where.child or "")
+    if where.bucket is not None:
+        for bucket in docs:
+            out += [(str(bucket[where.bucket.series_field]), item) for item in bucket[where.bucket.items_field]]
+    elif where.discriminator is not None:
+        for doc in docs:
+            if doc[where.discriminator] != where.many_type:
+                continue
+            for link in doc.get(where.links, []):
+                if link[where.link_type] == where.one_type:
+                    out.append((str(link[where.link_target]), doc))
+    elif where.embed is not None:
+        for product in _docs(recording, where.parent):
+            out += [(str(product["_id"]), item) for item in product.get(where.embed) or []]
+    elif where.refs is not None:
+        by_id = {str(r["_id"]): r for r in docs}
+        for product in _docs(recording, where.parent):
+            out += [(str(product["_id"]), by_id[str(i)]) for i in product.get(where.refs) or [] if str(i) in by_id]
+    else:
+        assert where.ref is not None
+        out += [(str(_pick(r, where.ref)), r) for r in docs if _pick(r, where.ref) is not None]
+    return out
+
+
+def _pairs(recording: dict[str, Any], where: Storage) -> set[tuple[str, str, str]]:
+    return {(product, review["text"], review["at"].isoformat()) for product, review in _reviews(recording, where)}
+
+
+def _seed(diff: SchemaDiff) -> dict[str, list[dict[str, Any]]]:
+    """Samples of the OLD design with distinct review times (the subset's order is then one answer) and three
+    reviews on the first product (a bucket of 2 overflows, the subset of 2 leaves one out)."""
+    samples = sample_documents(diff.old_design, diff.old, n=6, seed=5)
+    where = storage(diff.old_design, diff.old, "product_reviews")
+    assert where is not None and where.parent is not None
+    products = [p for p in samples[where.parent] if where.discriminator is None or p["doc_type"] == "product"]
+    first, others = products[0]["_id"], [p["_id"] for p in products[1:]]
+    if where.embed is not None:
+        items = [item for p in products for item in p[where.embed]]
+        for i, product in enumerate(products):
+            product[where.embed] = items[:3] if i == 0 else items[i + 2 : i + 3]
+        reviews = items
+    elif where.bucket is not None:
+        for i, bucket in enumerate(samples[where.child or ""]):
+            bucket[where.bucket.series_field] = first if i < 2 else others[i % len(others)]
+        reviews = [item for bucket in samples[where.child or ""] for item in bucket[where.bucket.items_field]]
+    elif where.discriminator is not None:
+        reviews = [d for d in samples[where.parent] if d["doc_type"] == "review"]
+        for i, review in enumerate(reviews):
+            review[where.links] = [{"target": first if i < 3 else others[i % len(others)], "doc_type": "product"}]
+    elif where.refs is not None:
+        reviews = samples[where.child or ""]
+        for i, product in enumerate(products):
+            product[where.refs] = [r["_id"] for r in (reviews[:3] if i == 0 else reviews[i + 2 : i + 3])]
+    else:
+        assert where.ref is not None
+        reviews = samples[where.child or ""]
+        for review in reviews[:3]:
+            if where.ext is not None:
+                review[where.ext]["_id"] = first
+            else:
+                review[where.ref] = first
+    for i, review in enumerate(reviews):
+        review["at"] = review["at"].replace(minute=i, second=0)
+    return samples
+
+
+def _run(diff: SchemaDiff, folder: Path, runs: int = 1, batch: int | None = None, **kw: Any) -> dict[str, Any]:
+    setup = folder / "setup.mongosh.js"
+    setup.write_text(mongosh_script(diff.old_design, diff.old, samples=_seed(diff)), encoding="utf-8")
+    migration = folder / "migration.mongosh.js"
+    text = migration_script(diff)
+    if batch is not None:
+        text = text.replace("const BATCH = 1000;", f"const BATCH = {batch};", 1)
+    migration.write_text(text.replace('"size": 60,', '"size": 2,'), encoding="utf-8")
+    node_check(migration)
+    return run_scripts(migration, runs=runs, seeds=(setup,), **kw)
+
+
+def _diff(old: str, new: str) -> SchemaDiff:
+    copies = "extended-ref" in (old, new)
+    diff = diff_projects(project(_with(old, copies)), project(_with(new, copies)))
+    kinds = [(c.details["old"], c.details["new"]) for c in diff.changes if c.kind == "strategy-changed"]
+    assert kinds == [(old, new)]
+    return diff
+
+
+def _check_subset(recording: dict[str, Any], where: Storage) -> None:
+    """Each product's subset holds copies of its LATEST newest reviews, newest first."""
+    assert where.subset is not None and where.parent is not None
+    mine: dict[str, list[dict[str, Any]]] = {}
+    for product, review in _reviews(recording, where):
+        mine.setdefault(product, []).append(review)
+    for product in _docs(recording, where.parent):
+        newest = sorted(mine.get(str(product["_id"]), []), key=lambda r: r["at"], reverse=True)[:LATEST]
+        assert [(c["text"], c["at"]) for c in product[where.subset]] == [(r["text"], r["at"]) for r in newest]
+    assert any(len(r) > LATEST for r in mine.values()), "a product has more reviews than its subset keeps"
+
+
+TRANSITIONS = [
+    ("parent-ref", "subset"),
+    ("subset", "parent-ref"),
+    ("embed", "subset"),
+    ("subset", "embed"),
+    ("child-refs", "subset"),
+    ("extended-ref", "subset"),
+    ("parent-ref", "bucket"),
+    ("bucket", "parent-ref"),
+    ("extended-ref", "bucket"),
+    ("bucket", "extended-ref"),
+    ("subset", "bucket"),
+    ("bucket", "subset"),
+    ("parent-ref", "single-collection"),
+    ("single-collection", "parent-ref"),
+    ("extended-ref", "single-collection"),
+    ("single-collection", "extended-ref"),
+    ("single-collection", "subset"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), TRANSITIONS, ids=lambda v: str(v))
+def test_a_pattern_change_moves_every_link_into_the_new_shape(old: str, new: str, tmp_path: Path) -> None:
+    diff = _diff(old, new)
+    before_where = storage(diff.old_design, diff.old, "product_reviews")
+    after_where = storage(diff.new_design, diff.new, "product_reviews")
+    assert before_where is not None and after_where is not None
+    assert "NOT MIGRATED" not in migration_script(diff)
+    twice = _run(diff, tmp_path, runs=2)
+    before = _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before_where)
+    assert len(before) >= 3, "the samples link reviews to products"
+    assert _pairs(twice, after_where) == before  # who belongs to whom, read from the NEW shape
+    if after_where.subset is not None:
+        _check_subset(twice, after_where)
+    if after_where.bucket is not None:
+        buckets = _docs(twice, after_where.child or "")
+        assert sorted(b["count"] for b in buckets) == sorted(len(b["reviews"]) for b in buckets)
+        assert max(b["count"] for b in buckets) == 2 and all(b["start"] <= b["end"] for b in buckets)
+    for coll in diff.new_design.collections:
+        for doc in _docs(twice, coll.name):
+            assert errors(validator_document(coll), doc) == [], (coll.name, doc)
+    for op in ("insertMany", "updateOne", "updateMany", "deleteMany"):  # the second run finds every step done
+        assert [c for c in calls(twice, 1, op) if c["collection"] != MARKERS] == [], op
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kill"),
+    [
+        ("parent-ref", "bucket", 1),  # inside the first series: the bucket is in, its reviews not removed yet
+        ("parent-ref", "bucket", 3),
+        ("bucket", "parent-ref", 2),
+        ("parent-ref", "single-collection", 1),
+        ("single-collection", "parent-ref", 1),
+        ("parent-ref", "subset", 2),
+    ],
+    ids=lambda v: str(v),
+)
+def test_a_pattern_copy_killed_midway_completes_when_run_again(old: str, new: str, kill: int, tmp_path: Path) -> None:
+    diff = _diff(old, new)
+    (tmp_path / "whole").mkdir()
+    (tmp_path / "killed").mkdir()
+    whole = _run(diff, tmp_path / "whole", runs=1, batch=2)
+    killed = _run(diff, tmp_path / "killed", runs=2, batch=2, kill_after=kill)
+    assert killed["runs"][0].get("killed") is True
+    where = storage(diff.new_design, diff.new, "product_reviews")
+    assert where is not None
+    reviews = sorted((p, r["text"], r["at"].isoformat()) for p, r in _reviews(killed, where))
+    assert reviews == sorted((p, r["text"], r["at"].isoformat()) for p, r in _reviews(whole, where))
+    for coll in diff.new_design.collections:
+        assert len(_docs(killed, coll.name)) == len(_docs(whole, coll.name)), coll.name
+
+
+@pytest.mark.parametrize(("old", "new"), [("embed", "bucket"), ("child-refs", "single-collection")])
+def test_a_pattern_change_not_generated_says_what_to_do_by_hand(old: str, new: str) -> None:
+    text = migration_script(_diff(old, new))
+    lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
+    assert len(lines) == 1 and lines[0].lstrip().startswith("//")
+    assert f"{old} -> {new}" in lines[0] and "by hand" in lines[0]
+    assert not any(line.strip().startswith(("bucketIn(", "shareIn(", "subsetIn(")) for line in text.splitlines())
