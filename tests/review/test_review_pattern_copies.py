@@ -232,3 +232,38 @@ def test_a_pattern_change_not_generated_says_what_to_do_by_hand(old: str, new: s
     assert len(lines) == 1 and lines[0].lstrip().startswith("//")
     assert f"{old} -> {new}" in lines[0] and "by hand" in lines[0]
     assert not any(line.strip().startswith(("bucketIn(", "shareIn(", "subsetIn(")) for line in text.splitlines())
+
+
+#: a collection name (MongoDB refuses a `$` in one) and a field name no generated line may splice raw
+HOSTILE = 'rev"iew</script>\u2028{x}\\'
+HOSTILE_FIELD = 'st"ars</script>\u2028${y}'
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("parent-ref", "bucket"), ("bucket", "parent-ref"), ("parent-ref", "single-collection"), ("parent-ref", "subset")],
+    ids=lambda v: str(v),
+)
+def test_hostile_names_stay_string_literals_in_the_pattern_copies(old: str, new: str, tmp_path: Path) -> None:
+    def hostile(strategy: str) -> Any:
+        data = _with(strategy)
+        entity(data, "review")["collection"] = HOSTILE
+        next(f for f in entity(data, "review")["fields"] if f["name"] == "stars")["name"] = HOSTILE_FIELD
+        return project(data)
+
+    diff = diff_projects(hostile(old), hostile(new))
+    text = migration_script(diff)
+    assert "NOT MIGRATED" not in text
+    for name in (HOSTILE, HOSTILE_FIELD):
+        assert name not in text and json.dumps(name).replace("</", "<\\/").replace("\u2028", "\\u2028") in text
+    recording = _run(diff, tmp_path, runs=2)
+    after = storage(diff.new_design, diff.new, "product_reviews")
+    assert after is not None
+    before = storage(diff.old_design, diff.old, "product_reviews")
+    assert before is not None
+    assert _pairs(recording, after) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before)
+    stars = [r.get(HOSTILE_FIELD) for _, r in _reviews(recording, after)]
+    assert any(isinstance(v, int) for v in stars), "the hostile field's values moved with their reviews"
+    for coll in diff.new_design.collections:
+        for doc in _docs(recording, coll.name):
+            assert errors(validator_document(coll), doc) == [], (coll.name, doc)
