@@ -18,6 +18,7 @@ from modeller.export.common import GENERATOR, database_name, design_digest, inde
 from modeller.export.literals import comment, js_string, js_value, quoted
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
+from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
 from modeller.review.pattern_copies import PATTERN_HELPERS, by_hand
@@ -182,7 +183,7 @@ def migration_script(diff: SchemaDiff) -> str:
         if copy is not None:
             body.extend(copy)
         elif not _reshaped(change, reshaped):
-            body.extend(_data_step(f"{number:03d}-{change.kind}", change))
+            body.extend(_data_step(f"{number:03d}-{change.kind}", change, _before_after(diff, change.collection)))
     body.extend(_schema_versions(diff, changed))
 
     body += [
@@ -250,6 +251,14 @@ def _changed_collections(diff: SchemaDiff, colls: dict[str, CollectionDesign]) -
     return [colls[n] for n in names]
 
 
+def _before_after(diff: SchemaDiff, name: str) -> tuple[CollectionDesign | None, CollectionDesign | None]:
+    """The OLD and NEW design of a collection (the OLD one found by its entity: the collection may be renamed)."""
+    after = diff.new_design.collection(name)
+    root = after.root if after is not None else None
+    before = next((c for c in diff.old_design.collections if c.root == root), None)
+    return before, after
+
+
 def _reshaped(change: Change, reshaped: set[tuple[str, str | None]]) -> bool:
     """A field change a strategy step carries out itself (buckets, a single collection's new variant)."""
     if not change.kind.startswith("field-"):
@@ -263,8 +272,37 @@ def _field(path: str) -> str:
     return "$" + path
 
 
-def _data_step(step: str, change: Change) -> list[str]:
-    """The lines of one data step (none for changes that need no data change)."""
+def _in_elements(
+    change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None]
+) -> tuple[Any, Any] | str | None:
+    """The filter and pipeline of a field change inside array elements, what to do by hand, or None (no step)."""
+    details, (before, after) = change.details, colls
+    if after is None:
+        return "update its elements by hand"
+    if change.kind in ("field-renamed", "field-moved"):
+        old = array_route(before, details["old"]) if before is not None else None
+        new = array_route(after, details["new"])
+        if old is None or new is None or old[0] != new[0]:
+            return "it moves into or out of an array, or to another one: copy its values by hand"
+        return array_update(old[0], *renamed(old[1], new[1]))
+    route = array_route(after, details["path"])
+    if change.kind in ("field-added", "field-required") and details.get("required"):
+        value = default_value(details["bson_type"], details.get("example"))
+        if value is None or route is None:
+            return f"no default for a new {details['bson_type']}; set it in each element by hand"
+        return array_update(route[0], *defaulted(route[1], value))
+    if change.kind == "field-retyped":
+        if details["bson_type"] not in _CONVERTIBLE or route is None:
+            return f"$convert cannot make a {details['type']}; reshape each element by hand"
+        return array_update(route[0], *converted(route[1], details["bson_type"]))
+    return None
+
+
+def _data_step(
+    step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None] = (None, None)
+) -> list[str]:
+    """The lines of one data step (none for changes that need no data change); ``colls`` are the OLD and NEW
+    collection the change is in (fields inside arrays need their shapes)."""
     details, coll = change.details, change.collection
     label = f"{coll}: {change.kind} {change.subject}"
     head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
@@ -276,9 +314,12 @@ def _data_step(step: str, change: Change) -> list[str]:
         )
 
     if details.get("in_array"):
-        if change.kind in ("field-renamed", "field-moved", "field-added", "field-required", "field-retyped"):
-            return [*head, "  " + comment("NOT MIGRATED: the field is inside an array; update its elements by hand")]
-        return []
+        step_or_reason = _in_elements(change, colls)
+        if step_or_reason is None:
+            return []
+        if isinstance(step_or_reason, str):
+            return [*head, "  " + comment(f"NOT MIGRATED: the field is inside an array; {step_or_reason}")]
+        return [*head, "  " + call(*step_or_reason)]
     if change.kind in ("field-renamed", "field-moved"):
         old, new = details["old"], details["new"]
         return [*head, "  " + call({old: {"$exists": True}, new: {"$exists": False}}, {"$rename": {old: new}})]
