@@ -43,6 +43,8 @@ class Storage:
     bucket_fields: tuple[str, ...] = ()
     #: (copy name, source path in the One) of the fields a bucket document copies from its series' One
     bucket_copies: tuple[tuple[str, str], ...] = ()
+    #: the unique indexes (names) of the N's collection besides ``_id``
+    unique: tuple[str, ...] = ()
     #: the N's collection is a native time series collection (its documents cannot be reshaped in place)
     timeseries: bool = False
     #: single collection pattern: the N's documents live in the One's collection (``child == parent``), told
@@ -100,6 +102,8 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
             out.update(subset=node.name, subset_k=node.max_items or 10, subset_sort=node.sort, subset_copies=copies)
     if child is not None and child.timeseries is not None:
         out["timeseries"] = True
+    if child is not None:
+        out["unique"] = tuple(i.name for i in child.indexes if i.unique and [k for k, _ in i.keys] != ["_id"])
     if child is not None and child.bucket is not None:
         items = next((n for n in child.shape if n.name == child.bucket.items_field), None)
         if items is None or items.items is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modeller.export.literals import quoted
+from modeller.export.literals import js_string, quoted
 from modeller.review.copy_storage import Calls, Storage
 
 #: JavaScript helpers the pattern steps call (after the strategy helpers: they use ``pick``, ``put``, ``inBatches``)
@@ -65,9 +65,16 @@ PATTERN_HELPERS = """\
 
   // The documents of `coll` not in a bucket yet (no `b.items`), one series (`ref`) at a time, grouped in time
   // order into bucket documents of at most `b.size`. A bucket is inserted before the documents it holds are
-  // removed, and the marker names both meanwhile: a cut run removes them first when it runs again.
+  // removed, and the marker names both meanwhile: a cut run removes them first when it runs again. A unique index
+  // would refuse the buckets (they lack the documents' fields): the step then waits until it is dropped.
   function bucketIn(step, coll, ref, b, label) {
     const c = target.getCollection(coll);
+    const unique = c.getIndexes().filter((ix) => ix.unique === true && ix.name !== "_id_").map((ix) => ix.name);
+    if (unique.length > 0) {
+      print(label + ": not moved yet: the unique index(es) " + JSON.stringify(unique) + " of " + JSON.stringify(coll)
+        + " would refuse the bucket documents; drop them and run the script again");
+      return;
+    }
     const key = MIGRATION + " " + step + " open";
     const open = markers.findOne({ _id: key });
     if (open !== null && open.bucket !== null && c.countDocuments({ _id: open.bucket }, { limit: 1 }) > 0) {
@@ -242,6 +249,9 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
             return None
         if old.timeseries:
             return None
+        for index in old.unique:  # a bucket document lacks the fields a unique index of the documents holds
+            notes.append(f"the unique index {quoted(index)} would refuse the bucket documents; drop it first:")
+            notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
         call("bucketIn", new.child, old.ref, _bucket(new))
         return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
     if old.bucket is not None and new.bucket is None:

@@ -267,3 +267,20 @@ def test_hostile_names_stay_string_literals_in_the_pattern_copies(old: str, new:
     for coll in diff.new_design.collections:
         for doc in _docs(recording, coll.name):
             assert errors(validator_document(coll), doc) == [], (coll.name, doc)
+
+
+def test_a_unique_index_of_the_documents_holds_the_bucket_step_back_until_dropped(tmp_path: Path) -> None:
+    def unique(strategy: str) -> Any:
+        data = _with(strategy)
+        next(f for f in entity(data, "review")["fields"] if f["name"] == "text")["unique"] = True
+        return project(data)
+
+    diff = diff_projects(unique("parent-ref"), unique("bucket"))
+    text = migration_script(diff)
+    assert '// target.getCollection("review").dropIndex("text_1");' in text
+    recording = _run(diff, tmp_path, runs=1)
+    assert any("not moved yet" in line and "text_1" in line for line in recording["runs"][0]["prints"])
+    assert calls(recording, 0, "insertMany") == [] and calls(recording, 0, "deleteMany") == []
+    where = storage(diff.old_design, diff.old, "product_reviews")
+    assert where is not None
+    assert _pairs(recording, where) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), where)
