@@ -166,7 +166,7 @@ PATTERN_HELPERS = """\
       const have = new Set(to.find({ _id: { $in: ids } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
       const copies = from.find({ _id: { $in: ids } }).toArray().filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
-          const parent = pick(doc, ref);
+          const parent = ref === null ? undefined : pick(doc, ref);
           const copy = Object.assign({}, doc);
           for (const name of drop) delete copy[name];
           copy[s.type] = s.many;
@@ -174,6 +174,52 @@ PATTERN_HELPERS = """\
           return copy;
         });
       if (copies.length > 0) to.insertMany(copies);
+    }, label);
+  }
+
+  // The N documents each parent of `host` lists in its array `field` copied into `host` (typed `s.many`, same _id)
+  // with a links element naming that parent: one element per parent that lists it, added once.
+  function shareListed(step, child, field, drop, host, s, label) {
+    const from = target.getCollection(child);
+    const to = target.getCollection(host);
+    inBatches(step, host, { [field]: { $exists: true } }, (ids) => {
+      for (const parent of to.find({ _id: { $in: ids } }).toArray()) {
+        const listed = Array.isArray(parent[field]) ? parent[field] : [];
+        const link = { [s.target]: parent._id, [s.linkType]: s.one };
+        for (const doc of from.find({ _id: { $in: listed } }).toArray()) {
+          const there = to.findOne({ _id: doc._id });
+          if (there === null) {
+            const copy = Object.assign({}, doc);
+            for (const name of drop) delete copy[name];
+            copy[s.type] = s.many;
+            copy[s.links] = [link];
+            to.insertMany([copy]);
+            continue;
+          }
+          const links = Array.isArray(there[s.links]) ? there[s.links] : [];
+          if (!links.some((l) => JSON.stringify(l) === JSON.stringify(link))) {
+            to.updateOne({ _id: doc._id }, { $set: { [s.links]: links.concat([link]) } });
+          }
+        }
+      }
+    }, label);
+  }
+
+  // Each parent in `host` gets, in its array `field`, the _id of every document typed `s.many` that links to it.
+  function refsFromLinks(step, host, s, field, label) {
+    const c = target.getCollection(host);
+    inBatches(step, host, { [s.type]: s.many }, (ids) => {
+      for (const doc of c.find({ _id: { $in: ids } }).toArray()) {
+        for (const link of Array.isArray(doc[s.links]) ? doc[s.links] : []) {
+          if (link === null || typeof link !== "object" || link[s.linkType] !== s.one) continue;
+          const parent = c.findOne({ _id: link[s.target] });
+          if (parent === null) continue;
+          const refs = Array.isArray(parent[field]) ? parent[field] : [];
+          if (!refs.some((r) => JSON.stringify(r) === JSON.stringify(doc._id))) {
+            c.updateOne({ _id: parent._id }, { $set: { [field]: refs.concat([doc._id]) } });
+          }
+        }
+      }
     }, label);
   }
 
@@ -192,7 +238,7 @@ PATTERN_HELPERS = """\
           const copy = Object.assign({}, doc);
           delete copy[s.type];
           delete copy[s.links];
-          if (link !== undefined) put(copy, ref, link[s.target]);
+          if (link !== undefined && ref !== null) put(copy, ref, link[s.target]);
           return copy;
         });
       if (copies.length > 0) to.insertMany(copies);
@@ -260,19 +306,23 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
         call("bucketOut", old.child, new.ref, _bucket(old))
         return _references_filled(new, call, [*notes, "each bucket document is replaced by the documents it held"])
     if new.discriminator is not None and old.discriminator is None:
-        if old.child is None or old.child == new.child or old.ref is None or old.embed is not None:
+        if old.child is None or old.child == new.child or (old.ref is None and old.refs is None):
             return None
-        if old.bucket is not None or new.child is None or new.discriminator is None:
+        if old.embed is not None or old.bucket is not None or new.child is None or new.discriminator is None:
             return None
         drop = [name for name in (old.ref, old.ext) if name is not None and "." not in name]
         call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
+        if old.ref is None:  # child-refs: the links come from the parents' arrays; the N no parent lists follow
+            call("shareListed", old.child, old.refs, drop, new.child, _shared(new))
         call("shareIn", old.child, old.ref, drop, new.child, _shared(new))
         return [*notes, f"the documents of {quoted(old.child)} stay until you drop that collection"]
     if old.discriminator is not None and new.discriminator is None:
-        if new.child is None or new.child == old.child or new.ref is None or new.embed is not None:
+        if new.child is None or new.child == old.child or (new.ref is None and new.refs is None):
             return None
-        if new.bucket is not None or old.child is None:
+        if new.embed is not None or new.bucket is not None or old.child is None:
             return None
+        if new.refs is not None:
+            call("refsFromLinks", old.child, _shared(old), new.refs)
         call("shareOut", old.child, _shared(old), new.child, new.ref)
         note = f"each document moves: it leaves {quoted(old.child)} once its copy is in {quoted(new.child)}"
         return _references_filled(new, call, [*notes, note])
@@ -281,7 +331,7 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
 
 def _references_filled(new: Storage, call: Calls, notes: list[str]) -> list[str] | None:
     """After the N documents got their reference: the extended reference's copies, the subset's array."""
-    if new.ext is not None and new.child is not None and new.ref is not None:
+    if new.ext is not None and new.child is not None and new.ref is not None and new.parent is not None:
         call("extend", new.child, new.ref, new.parent, new.ext, [list(c) for c in new.copies])
     if new.subset is not None:
         return subset_calls(new, call, notes)

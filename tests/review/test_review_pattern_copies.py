@@ -121,9 +121,27 @@ def _seed(diff: SchemaDiff) -> dict[str, list[dict[str, Any]]]:
     return samples
 
 
-def _run(diff: SchemaDiff, folder: Path, runs: int = 1, batch: int | None = None, **kw: Any) -> dict[str, Any]:
+def _run(
+    diff: SchemaDiff,
+    folder: Path,
+    runs: int = 1,
+    batch: int | None = None,
+    shared: bool = False,
+    **kw: Any,
+) -> dict[str, Any]:
+    """Seed the OLD samples (``shared``: the first review listed by the second product too), run the migration."""
     setup = folder / "setup.mongosh.js"
-    setup.write_text(mongosh_script(diff.old_design, diff.old, samples=_seed(diff)), encoding="utf-8")
+    samples = _seed(diff)
+    where = storage(diff.old_design, diff.old, "product_reviews")
+    assert where is not None and where.parent is not None
+    if shared and where.refs is not None and where.child is not None:
+        samples[where.parent][1][where.refs].append(samples[where.child][0]["_id"])
+    elif shared:
+        docs = samples[where.parent]
+        products = [d["_id"] for d in docs if d["doc_type"] == "product"]
+        review = next(d for d in docs if d["doc_type"] == "review")
+        review["links"].append({"target": products[1], "doc_type": "product"})
+    setup.write_text(mongosh_script(diff.old_design, diff.old, samples=samples), encoding="utf-8")
     migration = folder / "migration.mongosh.js"
     text = migration_script(diff)
     if batch is not None:
@@ -171,6 +189,8 @@ TRANSITIONS = [
     ("extended-ref", "single-collection"),
     ("single-collection", "extended-ref"),
     ("single-collection", "subset"),
+    ("child-refs", "single-collection"),
+    ("single-collection", "child-refs"),
 ]
 
 
@@ -207,6 +227,8 @@ def test_a_pattern_change_moves_every_link_into_the_new_shape(old: str, new: str
         ("parent-ref", "single-collection", 1),
         ("single-collection", "parent-ref", 1),
         ("parent-ref", "subset", 2),
+        ("child-refs", "single-collection", 2),
+        ("single-collection", "child-refs", 1),
     ],
     ids=lambda v: str(v),
 )
@@ -225,7 +247,7 @@ def test_a_pattern_copy_killed_midway_completes_when_run_again(old: str, new: st
         assert len(_docs(killed, coll.name)) == len(_docs(whole, coll.name)), coll.name
 
 
-@pytest.mark.parametrize(("old", "new"), [("embed", "bucket"), ("child-refs", "single-collection")])
+@pytest.mark.parametrize(("old", "new"), [("embed", "bucket"), ("embed", "single-collection"), ("bucket", "embed")])
 def test_a_pattern_change_not_generated_says_what_to_do_by_hand(old: str, new: str) -> None:
     text = migration_script(_diff(old, new))
     lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
@@ -284,3 +306,18 @@ def test_a_unique_index_of_the_documents_holds_the_bucket_step_back_until_droppe
     where = storage(diff.old_design, diff.old, "product_reviews")
     assert where is not None
     assert _pairs(recording, where) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), where)
+
+
+@pytest.mark.parametrize(("old", "new"), [("child-refs", "single-collection"), ("single-collection", "child-refs")])
+def test_a_review_of_two_products_stays_with_both(old: str, new: str, tmp_path: Path) -> None:
+    """Listed by two products (child-refs) is linked to two (single collection), and back."""
+    diff = _diff(old, new)
+    recording = _run(diff, tmp_path, runs=2, shared=True)
+    before_where = storage(diff.old_design, diff.old, "product_reviews")
+    after_where = storage(diff.new_design, diff.new, "product_reviews")
+    assert before_where is not None and after_where is not None
+    by_review: dict[str, set[str]] = {}
+    for product, review in _reviews(recording, after_where):
+        by_review.setdefault(str(review["_id"]), set()).add(product)
+    assert max(len(v) for v in by_review.values()) == 2, "one review belongs to two products"
+    assert _pairs(recording, after_where) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before_where)
