@@ -12,6 +12,7 @@ names both meanwhile, so a run cut at any write completes on the next run withou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from modeller.export.literals import js_string, quoted
@@ -290,47 +291,85 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     notes = []
     if old.subset is not None and new.subset != old.subset:
         notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
-    if new.bucket is not None and old.bucket is None:
-        if old.child != new.child or old.ref is None or old.embed is not None or old.discriminator is not None:
+    steps: list[tuple[Callable[[Storage, Storage, Calls], list[str] | None], Storage, Storage]]
+    if old.discriminator is not None and new.bucket is not None:  # through documents of their own
+        plain = Storage(parent=new.parent, child=new.child, ref=new.ref)
+        steps = [(_out_of_shared, old, plain), (_into_buckets, plain, new)]
+    elif old.bucket is not None and new.discriminator is not None:
+        plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
+        steps = [(_out_of_buckets, old, plain), (_into_shared, plain, new)]
+    elif new.bucket is not None and old.bucket is None:
+        steps = [(_into_buckets, old, new)]
+    elif old.bucket is not None and new.bucket is None:
+        steps = [(_out_of_buckets, old, new)]
+    elif new.discriminator is not None and old.discriminator is None:
+        steps = [(_into_shared, old, new)]
+    elif old.discriminator is not None and new.discriminator is None:
+        steps = [(_out_of_shared, old, new)]
+    else:
+        return None
+    for step, before, after in steps:
+        done = step(before, after, call)
+        if done is None:
             return None
-        if old.timeseries:
-            return None
-        for index in old.unique:  # a bucket document lacks the fields a unique index of the documents holds
-            notes.append(f"the unique index {quoted(index)} would refuse the bucket documents; drop it first:")
-            notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
-        call("bucketIn", new.child, old.ref, _bucket(new))
-        return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
-    if old.bucket is not None and new.bucket is None:
-        if new.child != old.child or new.ref is None or new.embed is not None or new.discriminator is not None:
-            return None
-        call("bucketOut", old.child, new.ref, _bucket(old))
-        return _references_filled(new, call, [*notes, "each bucket document is replaced by the documents it held"])
-    if new.discriminator is not None and old.discriminator is None:
-        if old.child is None or old.child == new.child or (old.ref is None and old.refs is None):
-            return None
-        if old.embed is not None or old.bucket is not None or new.child is None or new.discriminator is None:
-            return None
-        drop = [name for name in (old.ref, old.ext) if name is not None and "." not in name]
-        call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
-        if old.ref is None:  # child-refs: the links come from the parents' arrays; the N no parent lists follow
-            call("shareListed", old.child, old.refs, drop, new.child, _shared(new))
-        call("shareIn", old.child, old.ref, drop, new.child, _shared(new))
-        return [*notes, f"the documents of {quoted(old.child)} stay until you drop that collection"]
-    if old.discriminator is not None and new.discriminator is None:
-        if new.child is None or new.child == old.child or (new.ref is None and new.refs is None):
-            return None
-        if new.embed is not None or new.bucket is not None or old.child is None:
-            return None
-        if new.refs is not None:
-            call("refsFromLinks", old.child, _shared(old), new.refs)
-        call("shareOut", old.child, _shared(old), new.child, new.ref)
-        note = f"each document moves: it leaves {quoted(old.child)} once its copy is in {quoted(new.child)}"
-        return _references_filled(new, call, [*notes, note])
-    return None
+        notes += done
+    return notes
 
 
-def _references_filled(new: Storage, call: Calls, notes: list[str]) -> list[str] | None:
-    """After the N documents got their reference: the extended reference's copies, the subset's array."""
+def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if old.child != new.child or old.embed is not None or old.discriminator is not None or old.timeseries:
+        return None
+    notes: list[str] = []
+    series = old.ref
+    if series is None and old.refs is not None and new.ref is not None and old.parent is not None:
+        call("refsOut", old.parent, old.refs, old.child, new.ref)  # child-refs: each N names its One first
+        series = new.ref
+    if series is None:
+        return None
+    for index in old.unique:  # a bucket document lacks the fields a unique index of the documents holds
+        notes.append(f"the unique index {quoted(index)} would refuse the bucket documents; drop it first:")
+        notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
+    call("bucketIn", new.child, series, _bucket(new))
+    return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
+
+
+def _out_of_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if new.child != old.child or new.ref is None or new.embed is not None or new.discriminator is not None:
+        return None
+    call("bucketOut", old.child, new.ref, _bucket(old))
+    return _references_filled(new, call, ["each bucket document is replaced by the documents it held"])
+
+
+def _into_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if old.child is None or old.child == new.child or (old.ref is None and old.refs is None):
+        return None
+    if old.embed is not None or old.bucket is not None or new.child is None or new.discriminator is None:
+        return None
+    drop = [name for name in (old.ref, old.ext) if name is not None and "." not in name]
+    call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
+    if old.ref is None:  # child-refs: the links come from the parents' arrays; the N no parent lists follow
+        call("shareListed", old.child, old.refs, drop, new.child, _shared(new))
+    call("shareIn", old.child, old.ref, drop, new.child, _shared(new))
+    return [f"the documents of {quoted(old.child)} stay until you drop that collection"]
+
+
+def _out_of_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if new.child is None or new.child == old.child or (new.ref is None and new.refs is None):
+        return None
+    if new.embed is not None or new.bucket is not None or old.child is None:
+        return None
+    if new.refs is not None:
+        call("refsFromLinks", old.child, _shared(old), new.refs)
+    call("shareOut", old.child, _shared(old), new.child, new.ref)
+    note = f"each document moves: it leaves {quoted(old.child)} once its copy is in {quoted(new.child)}"
+    return _references_filled(new, call, [note], refs_done=True)
+
+
+def _references_filled(new: Storage, call: Calls, notes: list[str], refs_done: bool = False) -> list[str] | None:
+    """After the N documents got their reference: the One's id array (two-way), the extended reference's copies,
+    the subset's array."""
+    if new.refs is not None and new.ref is not None and not refs_done and new.parent is not None:
+        call("refsIn", new.parent, new.refs, new.child, new.ref)
     if new.ext is not None and new.child is not None and new.ref is not None and new.parent is not None:
         call("extend", new.child, new.ref, new.parent, new.ext, [list(c) for c in new.copies])
     if new.subset is not None:

@@ -169,9 +169,17 @@ def strategy_step(
             notes = subset_calls(new, calls, notes)
         elif notes is not None and old.subset is not None and new.subset is None:
             notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
+    if notes is not None and not calls.lines and not notes and _already_there(old, new):
+        notes = ["nothing to copy: the documents already hold the references the new strategy reads"]
     if notes is None or not (calls.lines or notes):
         return None
     return ["", "  " + comment(f"{change.summary}: {change.risk}"), *("  " + comment(n) for n in notes), *calls.lines]
+
+
+def _already_there(old: Storage, new: Storage) -> bool:
+    """The NEW storage's references and id arrays are the OLD one's (two-way to one of its halves)."""
+    kept = all(n is None or n == o for n, o in ((new.ref, old.ref), (new.refs, old.refs), (new.ext, old.ext)))
+    return kept and new.embed is None and new.child == old.child
 
 
 def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
@@ -179,6 +187,8 @@ def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | Non
     if old.embed is not None and new.embed is None and new.child is not None:  # copy the embedded documents out
         if new.refs is not None:
             call("copyOutRefs", new.parent, old.embed, new.child, new.refs)
+            if new.ref is not None:  # two-way: each copy names its parent too
+                call("refsOut", new.parent, new.refs, new.child, new.ref)
         elif new.ref is not None:
             call("copyOut", new.parent, old.embed, new.child, new.ref)
         else:

@@ -104,18 +104,18 @@ def _seed(diff: SchemaDiff) -> dict[str, list[dict[str, Any]]]:
         reviews = [d for d in samples[where.parent] if d["doc_type"] == "review"]
         for i, review in enumerate(reviews):
             review[where.links] = [{"target": first if i < 3 else others[i % len(others)], "doc_type": "product"}]
-    elif where.refs is not None:
-        reviews = samples[where.child or ""]
-        for i, product in enumerate(products):
-            product[where.refs] = [r["_id"] for r in (reviews[:3] if i == 0 else reviews[i + 2 : i + 3])]
     else:
-        assert where.ref is not None
         reviews = samples[where.child or ""]
-        for review in reviews[:3]:
+        owners = [first if i < 3 else others[i % len(others)] for i in range(len(reviews))]
+        for product in products if where.refs is not None else []:
+            product[where.refs] = [
+                r["_id"] for r, owner in zip(reviews, owners, strict=True) if owner == product["_id"]
+            ]
+        for review, owner in zip(reviews, owners, strict=True) if where.ref is not None else []:
             if where.ext is not None:
-                review[where.ext]["_id"] = first
+                review[where.ext]["_id"] = owner
             else:
-                review[where.ref] = first
+                review[where.ref] = owner
     for i, review in enumerate(reviews):
         review["at"] = review["at"].replace(minute=i, second=0)
     return samples
@@ -171,27 +171,16 @@ def _check_subset(recording: dict[str, Any], where: Storage) -> None:
     assert any(len(r) > LATEST for r in mine.values()), "a product has more reviews than its subset keeps"
 
 
-TRANSITIONS = [
-    ("parent-ref", "subset"),
-    ("subset", "parent-ref"),
-    ("embed", "subset"),
-    ("subset", "embed"),
-    ("child-refs", "subset"),
-    ("extended-ref", "subset"),
-    ("parent-ref", "bucket"),
-    ("bucket", "parent-ref"),
-    ("extended-ref", "bucket"),
-    ("bucket", "extended-ref"),
-    ("subset", "bucket"),
-    ("bucket", "subset"),
-    ("parent-ref", "single-collection"),
-    ("single-collection", "parent-ref"),
-    ("extended-ref", "single-collection"),
-    ("single-collection", "extended-ref"),
-    ("single-collection", "subset"),
-    ("child-refs", "single-collection"),
-    ("single-collection", "child-refs"),
+STRATEGIES = ["embed", "child-refs", "parent-ref", "two-way", "extended-ref", "subset", "bucket", "single-collection"]
+#: the pairs whose copy is not generated (README.md lists them): the script says what to do by hand
+NOT_GENERATED = [
+    ("embed", "bucket"),
+    ("embed", "single-collection"),
+    ("bucket", "embed"),
+    ("bucket", "child-refs"),
+    ("single-collection", "embed"),
 ]
+TRANSITIONS = [(a, b) for a in STRATEGIES for b in STRATEGIES if a != b and (a, b) not in NOT_GENERATED]
 
 
 @pytest.mark.parametrize(("old", "new"), TRANSITIONS, ids=lambda v: str(v))
@@ -247,7 +236,7 @@ def test_a_pattern_copy_killed_midway_completes_when_run_again(old: str, new: st
         assert len(_docs(killed, coll.name)) == len(_docs(whole, coll.name)), coll.name
 
 
-@pytest.mark.parametrize(("old", "new"), [("embed", "bucket"), ("embed", "single-collection"), ("bucket", "embed")])
+@pytest.mark.parametrize(("old", "new"), NOT_GENERATED, ids=lambda v: str(v))
 def test_a_pattern_change_not_generated_says_what_to_do_by_hand(old: str, new: str) -> None:
     text = migration_script(_diff(old, new))
     lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
