@@ -301,7 +301,7 @@ def _field_changes(before: CollectionDesign, after: CollectionDesign) -> list[Ch
 
 def _how(operator: str, *slots: _Slot) -> str:
     """The update that migrates a field: the operator, or for a field inside array elements a ``$map`` over them."""
-    return f"{operator} in a $map over the array elements" if any(s.in_array for s in slots) else operator
+    return "$map over the array elements" if any(s.in_array for s in slots) else operator
 
 
 def _kind(slot: _Slot) -> tuple[str, str]:
