@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from modeller.export.literals import js_string, quoted
+from modeller.export.literals import js_string, js_value, quoted
 from modeller.review.copy_storage import Calls, Storage
 
 #: JavaScript helpers the pattern steps call (after the strategy helpers: they use ``pick``, ``put``, ``inBatches``)
@@ -298,6 +298,12 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     elif old.bucket is not None and new.discriminator is not None:
         plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
         steps = [(_out_of_buckets, old, plain), (_into_shared, plain, new)]
+    elif old.embed is not None and new.bucket is not None:
+        plain = Storage(parent=new.parent, child=new.child, ref=new.ref)
+        steps = [(_embedded_out, old, plain), (_into_buckets, plain, new)]
+    elif old.bucket is not None and (new.embed is not None or (new.refs is not None and new.ref is None)):
+        plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
+        steps = [(_out_of_buckets, old, plain), (_into_embedded if new.embed is not None else _into_refs, plain, new)]
     elif new.bucket is not None and old.bucket is None:
         steps = [(_into_buckets, old, new)]
     elif old.bucket is not None and new.bucket is None:
@@ -331,6 +337,43 @@ def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
         notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
     call("bucketIn", new.child, series, _bucket(new))
     return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
+
+
+def _embedded_out(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """Embedded documents copied out into documents of their own that name their parent."""
+    if old.embed is None or new.child is None or new.ref is None or "." in new.ref:
+        return None
+    call("copyOut", new.parent, old.embed, new.child, new.ref)
+    return [f"the embedded copies stay in {quoted(new.parent or '')} until the removed field is unset (step below)"]
+
+
+def _into_embedded(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """Documents that name their parent copied into it (its array, or its sub-document when one-to-one)."""
+    if old.child is None or old.ref is None or new.embed is None:
+        return None
+    drop = [old.ref] if "." not in old.ref else []
+    call(
+        "copyIn",
+        new.parent,
+        new.embed,
+        old.child,
+        {"ref": old.ref},
+        new.single,
+        [*drop, *([] if new.item_id else ["_id"])],
+    )
+    return [f"the documents of {quoted(old.child)} stay until you drop that collection"]
+
+
+def _into_refs(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """Each parent's id array built from the documents that name it; the reference stays in them until unset."""
+    if old.child is None or old.ref is None or new.refs is None or new.child != old.child:
+        return None
+    call("refsIn", new.parent, new.refs, new.child, old.ref)
+    unset = {"$unset": {old.ref: ""}}
+    return [
+        f"each document keeps {quoted(old.ref)}, which the new design does not read; once nothing does (uncomment):",
+        f"target.getCollection({js_string(old.child)}).updateMany({{}}, {js_value(unset)});",
+    ]
 
 
 def _out_of_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:

@@ -173,13 +173,7 @@ def _check_subset(recording: dict[str, Any], where: Storage) -> None:
 
 STRATEGIES = ["embed", "child-refs", "parent-ref", "two-way", "extended-ref", "subset", "bucket", "single-collection"]
 #: the pairs whose copy is not generated (README.md lists them): the script says what to do by hand
-NOT_GENERATED = [
-    ("embed", "bucket"),
-    ("embed", "single-collection"),
-    ("bucket", "embed"),
-    ("bucket", "child-refs"),
-    ("single-collection", "embed"),
-]
+NOT_GENERATED = [("embed", "single-collection"), ("single-collection", "embed")]
 TRANSITIONS = [(a, b) for a in STRATEGIES for b in STRATEGIES if a != b and (a, b) not in NOT_GENERATED]
 
 
