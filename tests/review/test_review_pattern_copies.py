@@ -212,6 +212,9 @@ def test_a_pattern_change_moves_every_link_into_the_new_shape(old: str, new: str
         ("parent-ref", "subset", 2),
         ("child-refs", "single-collection", 2),
         ("single-collection", "child-refs", 1),
+        ("embed", "bucket", 1),
+        ("bucket", "embed", 2),
+        ("single-collection", "bucket", 2),
     ],
     ids=lambda v: str(v),
 )
