@@ -39,8 +39,6 @@ class Storage:
     subset_copies: tuple[tuple[str, str], ...] = ()
     #: bucket pattern: the N's collection holds bucket documents (``ref`` is the series field)
     bucket: BucketDesign | None = None
-    #: the fields each bucket item keeps
-    bucket_fields: tuple[str, ...] = ()
     #: (copy name, source path in the One) of the fields a bucket document copies from its series' One
     bucket_copies: tuple[tuple[str, str], ...] = ()
     #: the unique indexes (names) of the N's collection besides ``_id``
@@ -113,7 +111,7 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
             for n in child.shape
             if n.role == "denormalized" and n.source is not None and n.source.entity == rel.one
         )
-        out.update(bucket=child.bucket, bucket_fields=tuple(c.name for c in items.items.children), bucket_copies=copied)
+        out.update(bucket=child.bucket, bucket_copies=copied)
     for node in child.shape if child else []:
         if node.relationship != rel_id:
             continue

@@ -36,7 +36,8 @@ PATTERN_HELPERS = """\
   }
 
   // One bucket document of `docs` (one series, in time order): bounds, count, the fields copied from the series'
-  // One, value statistics and the items (the statistics' names are the bucket pattern's own: count, sum, min, max).
+  // One, value statistics and the items: each document but its _id and reference (`b.drop`), so a field the same
+  // migration renames is kept under its old name, never lost (the statistics' names are the bucket pattern's own).
   function bucketOf(docs, series, b) {
     const bucket = { _id: ObjectId() };
     put(bucket, b.series, series);
@@ -57,8 +58,8 @@ PATTERN_HELPERS = """\
       bucket.max = Double(values.length > 0 ? Math.max(...values) : 0);
     }
     bucket[b.items] = docs.map((doc) => {
-      const item = {};
-      for (const name of b.fields) if (doc[name] !== undefined) item[name] = doc[name];
+      const item = Object.assign({}, doc);
+      for (const name of b.drop) delete item[name];
       return item;
     });
     return bucket;
@@ -335,7 +336,8 @@ def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     for index in old.unique:  # a bucket document lacks the fields a unique index of the documents holds
         notes.append(f"the unique index {quoted(index)} would refuse the bucket documents; drop it first:")
         notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
-    call("bucketIn", new.child, series, _bucket(new))
+    drop = sorted({"_id", series.split(".")[0], *([old.ext] if old.ext is not None else [])})
+    call("bucketIn", new.child, series, _bucket(new, drop))
     return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
 
 
@@ -379,7 +381,7 @@ def _into_refs(old: Storage, new: Storage, call: Calls) -> list[str] | None:
 def _out_of_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if new.child != old.child or new.ref is None or new.embed is not None or new.discriminator is not None:
         return None
-    call("bucketOut", old.child, new.ref, _bucket(old))
+    call("bucketOut", old.child, new.ref, _bucket(old, []))
     return _references_filled(new, call, ["each bucket document is replaced by the documents it held"])
 
 
@@ -420,7 +422,8 @@ def _references_filled(new: Storage, call: Calls, notes: list[str], refs_done: b
     return notes
 
 
-def _bucket(where: Storage) -> dict[str, Any]:
+def _bucket(where: Storage, drop: list[str]) -> dict[str, Any]:
+    """The bucket layout the helpers read; ``drop``: the fields of a document its bucket item leaves out."""
     b = where.bucket
     assert b is not None
     return {
@@ -431,7 +434,7 @@ def _bucket(where: Storage) -> dict[str, Any]:
         "start": b.start_field,
         "end": b.end_field,
         "value": b.value_field,
-        "fields": list(where.bucket_fields),
+        "drop": drop,
         "parent": where.parent,
         "copies": [list(c) for c in where.bucket_copies],
     }

@@ -307,3 +307,17 @@ def test_a_review_of_two_products_stays_with_both(old: str, new: str, tmp_path: 
         by_review.setdefault(str(review["_id"]), set()).add(product)
     assert max(len(v) for v in by_review.values()) == 2, "one review belongs to two products"
     assert _pairs(recording, after_where) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before_where)
+
+
+def test_a_field_renamed_with_the_bucket_change_keeps_its_values(tmp_path: Path) -> None:
+    """parent-ref -> bucket and "text" -> "body" in one diff: the documents are removed once bucketed, so each item
+    keeps every field it had (under its old name), none is lost."""
+    old_data, new_data = _with("parent-ref"), _with("bucket")
+    next(f for f in entity(new_data, "review")["fields"] if f["name"] == "text")["name"] = "body"
+    diff = diff_projects(project(old_data), project(new_data))
+    recording = _run(diff, tmp_path, runs=2)
+    seeded = _docs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), "review")
+    items = [item for bucket in _docs(recording, "review") for item in bucket["reviews"]]
+    assert sorted(i["text"] for i in items) == sorted(r["text"] for r in seeded)
+    assert sorted((i["at"], i.get("stars")) for i in items) == sorted((r["at"], r.get("stars")) for r in seeded)
+    assert all("_id" not in i and "product_id" not in i for i in items)
