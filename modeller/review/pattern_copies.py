@@ -225,6 +225,70 @@ PATTERN_HELPERS = """\
     }, label);
   }
 
+  // The documents embedded at `path` in each parent of `host` become documents of `host` typed `s.many` (an
+  // embedded _id is kept) with a links element naming the parent, which is typed `s.one` last. The new _ids are
+  // kept in the marker before the insert, so a cut run inserts only the missing ones; a typed parent is done.
+  function shareEmbedded(step, host, path, s, label) {
+    const c = target.getCollection(host);
+    const key = MIGRATION + " " + step + " open";
+    inBatches(step, host, { $and: [{ [path]: { $exists: true } }, { [s.type]: { $exists: false } }] }, (ids) => {
+      for (const id of ids) {
+        const parent = c.findOne({ _id: id });
+        if (parent === null || parent[s.type] !== undefined) continue;
+        const items = embedded(parent, path).map((item) => (item !== null && typeof item === "object" ? item : {}));
+        const open = markers.findOne({ _id: key });
+        let fresh = open !== null && JSON.stringify(open.parent) === JSON.stringify(id) ? open.ids : null;
+        if (!Array.isArray(fresh) || fresh.length !== items.length) {
+          fresh = items.map((item) => (item._id !== undefined ? item._id : ObjectId()));
+          markers.updateOne({ _id: key }, { $set: { parent: id, ids: fresh } }, { upsert: true });
+        }
+        const have = new Set(c.find({ _id: { $in: fresh } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
+        const link = { [s.target]: id, [s.linkType]: s.one };
+        const copies = items.map((item, i) => Object.assign({}, item, { _id: fresh[i], [s.type]: s.many, [s.links]: [link] }))
+          .filter((copy) => !have.has(JSON.stringify(copy._id)));
+        if (copies.length > 0) c.insertMany(copies);
+        c.updateOne({ _id: id }, { $set: { [s.type]: s.one } });
+      }
+    }, label);
+  }
+
+  // Each parent typed `s.one` in `host` gets, at `path`, copies of the documents typed `s.many` that link to it
+  // (an array, or one document when `single`) without their type, links and the fields named in `drop`.
+  function embedShared(step, host, path, s, single, drop, label) {
+    const c = target.getCollection(host);
+    inBatches(step, host, { $and: [{ [s.type]: s.one }, { [path]: { $exists: false } }] }, (ids) => {
+      for (const id of ids) {
+        const linked = { [s.type]: s.many, [s.links]: { $elemMatch: { [s.target]: id, [s.linkType]: s.one } } };
+        const items = c.find(linked).sort({ _id: 1 }).toArray().map((doc) => {
+          const copy = Object.assign({}, doc);
+          for (const name of [s.type, s.links, ...drop]) delete copy[name];
+          return copy;
+        });
+        if (single && items.length === 0) continue;
+        c.updateOne({ _id: id }, { $set: { [path]: single ? items[0] : items } });
+      }
+    }, label);
+  }
+
+  // The documents typed `s.many` in `host` whose every copy is in place (a parent they link to exists) removed;
+  // one that links to no parent stays, and is counted.
+  function removeEmbedded(step, host, s, label) {
+    const c = target.getCollection(host);
+    const typed = { [s.type]: s.many };
+    let kept = 0;
+    inBatches(step, host, typed, (ids) => {
+      const gone = c.find({ _id: { $in: ids } }).toArray().filter((doc) => {
+        const links = Array.isArray(doc[s.links]) ? doc[s.links] : [];
+        const held = links.some((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one
+          && c.countDocuments({ _id: l[s.target], [s.type]: s.one }, { limit: 1 }) > 0);
+        if (!held) kept += 1;
+        return held;
+      }).map((doc) => doc._id);
+      if (gone.length > 0) c.deleteMany({ $and: [{ _id: { $in: gone } }, typed] });
+    }, label);
+    if (kept > 0) print(label + ": " + kept + " document(s) link to no parent and stay in " + JSON.stringify(host));
+  }
+
   // The documents typed `s.many` in `host` moved into `child` (same _id) with `ref` = the parent their link
   // names; each is removed from `host` once its copy exists, so a cut run copies only the missing ones.
   function shareOut(step, host, s, child, ref, label) {
@@ -299,6 +363,10 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     elif old.bucket is not None and new.discriminator is not None:
         plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
         steps = [(_out_of_buckets, old, plain), (_into_shared, plain, new)]
+    elif old.embed is not None and new.discriminator is not None:
+        steps = [(_embedded_to_shared, old, new)]
+    elif old.discriminator is not None and new.embed is not None:
+        steps = [(_shared_to_embedded, old, new)]
     elif old.embed is not None and new.bucket is not None:
         plain = Storage(parent=new.parent, child=new.child, ref=new.ref)
         steps = [(_embedded_out, old, plain), (_into_buckets, plain, new)]
@@ -339,6 +407,22 @@ def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     drop = sorted({"_id", series.split(".")[0], *([old.ext] if old.ext is not None else [])})
     call("bucketIn", new.child, series, _bucket(new, drop))
     return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
+
+
+def _embedded_to_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if old.embed is None or old.parent != new.child or new.child is None or new.discriminator is None:
+        return None
+    call("shareEmbedded", new.child, old.embed, _shared(new))
+    call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
+    return [f"the embedded copies stay in {quoted(new.child)} until the removed field is unset (step below)"]
+
+
+def _shared_to_embedded(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    if new.embed is None or new.parent != old.child or old.child is None:
+        return None
+    call("embedShared", old.child, new.embed, _shared(old), new.single, [] if new.item_id else ["_id"])
+    call("removeEmbedded", old.child, _shared(old))
+    return [f"each document moves into the parents it links to; it then leaves {quoted(old.child)}"]
 
 
 def _embedded_out(old: Storage, new: Storage, call: Calls) -> list[str] | None:
