@@ -7,7 +7,10 @@ progress in a marker document (``modeller_migrations``), so a run killed between
 continues where it stopped and a finished step is skipped; removed indexes are hidden
 (``hideIndex``), and dropping them, unsetting removed fields and tightening the validators are
 commented steps a DBA runs when the applications are ready. Idempotent: every step selects only
-documents that still need it. Every user name is a JSON string literal (``modeller.export.literals``).
+documents that still need it. A field inside array elements is rewritten element by element
+(``array_fields``); a strategy change copies or moves the documents (``strategy_copies``,
+``pattern_copies``), and the field steps such a copy carries out itself are left out. Every user
+name is a JSON string literal (``modeller.export.literals``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ migration script (the ``inBatches`` marker): embedded documents copied out into
 their own collection, N documents copied in, reference arrays built from the
 references or references set from the arrays, and an extended reference's copied
 fields filled from the referenced document. The old copies are never deleted:
-unsetting them is the commented step of the removed field.
+unsetting them is the commented step of the removed field. Subsets, buckets and the
+single collection pattern are built on these (``pattern_copies``).
 """
 
 from __future__ import annotations
