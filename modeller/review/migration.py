@@ -24,7 +24,8 @@ from modeller.model.project import Entity
 from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
-from modeller.review.pattern_copies import PATTERN_HELPERS, by_hand
+from modeller.review.pattern_copies import by_hand
+from modeller.review.pattern_helpers import PATTERN_HELPERS
 from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
