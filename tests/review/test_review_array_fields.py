@@ -182,3 +182,20 @@ def test_a_field_moved_out_of_an_array_is_left_to_the_dba() -> None:
     text = migration_script(_diff(out))
     lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
     assert len(lines) == 1 and "copy its values by hand" in lines[0] and lines[0].lstrip().startswith("//")
+
+
+def test_a_hostile_field_name_inside_array_elements_stays_a_string_literal(tmp_path: Path) -> None:
+    hostile = 'bo"dy</script>\u2028${z}'
+
+    def edit(d: dict[str, Any]) -> None:
+        _field(d, "text")["name"] = hostile
+
+    diff = _diff(edit)
+    text = migration_script(diff)
+    assert hostile not in text and json.dumps(hostile).replace("</", "<\\/").replace("\u2028", "\\u2028") in text
+    seeded, twice = _run(diff, tmp_path)
+    before = {p["_id"]: p for p in _products(seeded)}
+    for product in _products(twice):
+        old = before[product["_id"]].get("reviews", [])
+        assert [r[hostile] for r in product.get("reviews", [])] == [r["text"] for r in old]
+    assert _elements(_products(twice)), "the samples embed reviews"
