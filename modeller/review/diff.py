@@ -229,7 +229,8 @@ def _field_changes(before: CollectionDesign, after: CollectionDesign) -> list[Ch
                     after.name,
                     target.path,
                     f"{quoted(path)} moved {into}: now {quoted(target.path)}",
-                    f"existing documents fail the new validator until moved ($rename on {docs}); "
+                    f"existing documents fail the new validator until moved "
+                    f"({_how('$rename', target, slot)} on {docs}); "
                     f"queries on {quoted(path)} find nothing",
                     breaking=True,
                     details=_pair(slot, target),
@@ -250,7 +251,8 @@ def _field_changes(before: CollectionDesign, after: CollectionDesign) -> list[Ch
                     after.name,
                     target.path,
                     f"{quoted(path)} renamed to {quoted(target.path)}",
-                    f"existing documents fail the new validator until renamed ($rename on {docs}); "
+                    f"existing documents fail the new validator until renamed "
+                    f"({_how('$rename', target, slot)} on {docs}); "
                     f"queries on {quoted(path)} find nothing",
                     breaking=True,
                     details=_pair(slot, target),
@@ -297,6 +299,11 @@ def _field_changes(before: CollectionDesign, after: CollectionDesign) -> list[Ch
     return changes
 
 
+def _how(operator: str, *slots: _Slot) -> str:
+    """The update that migrates a field: the operator, or for a field inside array elements a ``$map`` over them."""
+    return "$map over the array elements" if any(s.in_array for s in slots) else operator
+
+
 def _kind(slot: _Slot) -> tuple[str, str]:
     return (type_name(slot.node), slot.node.role)
 
@@ -320,7 +327,7 @@ def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str) -> li
                 collection,
                 path,
                 f"{quoted(path)}: {type_name(old.node)} -> {type_name(new.node)}",
-                f"existing documents fail the new validator until converted ($convert on {docs})",
+                f"existing documents fail the new validator until converted ({_how('$convert', new)} on {docs})",
                 breaking=True,
                 details={
                     "path": path,

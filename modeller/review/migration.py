@@ -7,7 +7,10 @@ progress in a marker document (``modeller_migrations``), so a run killed between
 continues where it stopped and a finished step is skipped; removed indexes are hidden
 (``hideIndex``), and dropping them, unsetting removed fields and tightening the validators are
 commented steps a DBA runs when the applications are ready. Idempotent: every step selects only
-documents that still need it. Every user name is a JSON string literal (``modeller.export.literals``).
+documents that still need it. A field inside array elements is rewritten element by element
+(``array_fields``); a strategy change copies or moves the documents (``strategy_copies``,
+``pattern_copies``), and the field steps such a copy carries out itself are left out. Every user
+name is a JSON string literal (``modeller.export.literals``).
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from modeller.export.common import GENERATOR, database_name, design_digest, inde
 from modeller.export.literals import comment, js_string, js_value, quoted
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
+from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
-from modeller.review.strategy_copies import STRATEGY_HELPERS, strategy_step
+from modeller.review.pattern_copies import by_hand
+from modeller.review.pattern_helpers import PATTERN_HELPERS
+from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
 #: documents per batch ([Skills] example batch size, RULES.md rule 26)
@@ -139,6 +145,7 @@ def migration_script(diff: SchemaDiff) -> str:
         _INDEX_HELPER.rstrip("\n"),
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
+        PATTERN_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
@@ -168,12 +175,19 @@ def migration_script(diff: SchemaDiff) -> str:
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
+    copies: dict[int, list[str] | None] = {}
+    reshaped: set[tuple[str, str | None]] = set()
     for number, change in enumerate(diff.changes, start=1):
-        step = f"{number:03d}-{change.kind}"
-        copy = (
-            strategy_step(step, change, (old, diff.old), (new, diff.new)) if change.kind == "strategy-changed" else None
-        )
-        body.extend(copy if copy is not None else _data_step(step, change))
+        if change.kind == "strategy-changed":
+            copies[number] = strategy_step(f"{number:03d}-{change.kind}", change, (old, diff.old), (new, diff.new))
+            if copies[number] is not None:
+                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new))
+    for number, change in enumerate(diff.changes, start=1):
+        copy = copies.get(number)
+        if copy is not None:
+            body.extend(copy)
+        elif not _reshaped(change, reshaped):
+            body.extend(_data_step(f"{number:03d}-{change.kind}", change, _before_after(diff, change.collection)))
     body.extend(_schema_versions(diff, changed))
 
     body += [
@@ -241,13 +255,58 @@ def _changed_collections(diff: SchemaDiff, colls: dict[str, CollectionDesign]) -
     return [colls[n] for n in names]
 
 
+def _before_after(diff: SchemaDiff, name: str) -> tuple[CollectionDesign | None, CollectionDesign | None]:
+    """The OLD and NEW design of a collection (the OLD one found by its entity: the collection may be renamed)."""
+    after = diff.new_design.collection(name)
+    root = after.root if after is not None else None
+    before = next((c for c in diff.old_design.collections if c.root == root), None)
+    return before, after
+
+
+def _reshaped(change: Change, reshaped: set[tuple[str, str | None]]) -> bool:
+    """A field change a strategy step carries out itself (buckets, a single collection's new variant)."""
+    if not change.kind.startswith("field-"):
+        return False
+    top = str(change.details.get("path") or change.details.get("new") or change.subject).split(".")[0]
+    return (change.collection, None) in reshaped or (change.collection, top) in reshaped
+
+
 def _field(path: str) -> str:
     """``$path`` for an aggregation expression (field names never start with ``$``, the model refuses that)."""
     return "$" + path
 
 
-def _data_step(step: str, change: Change) -> list[str]:
-    """The lines of one data step (none for changes that need no data change)."""
+def _in_elements(
+    change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None]
+) -> tuple[Any, Any] | str | None:
+    """The filter and pipeline of a field change inside array elements, what to do by hand, or None (no step)."""
+    details, (before, after) = change.details, colls
+    if after is None:
+        return "update its elements by hand"
+    if change.kind in ("field-renamed", "field-moved"):
+        old = array_route(before, details["old"]) if before is not None else None
+        new = array_route(after, details["new"])
+        if old is None or new is None or old[0] != new[0]:
+            return "it moves into or out of an array, or to another one: copy its values by hand"
+        return array_update(old[0], *renamed(old[1], new[1]))
+    route = array_route(after, details["path"])
+    if change.kind in ("field-added", "field-required") and details.get("required"):
+        value = default_value(details["bson_type"], details.get("example"))
+        if value is None or route is None:
+            return f"no default for a new {details['bson_type']}; set it in each element by hand"
+        return array_update(route[0], *defaulted(route[1], value))
+    if change.kind == "field-retyped":
+        if details["bson_type"] not in _CONVERTIBLE or route is None:
+            return f"$convert cannot make a {details['type']}; reshape each element by hand"
+        return array_update(route[0], *converted(route[1], details["bson_type"]))
+    return None
+
+
+def _data_step(
+    step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None] = (None, None)
+) -> list[str]:
+    """The lines of one data step (none for changes that need no data change); ``colls`` are the OLD and NEW
+    collection the change is in (fields inside arrays need their shapes)."""
     details, coll = change.details, change.collection
     label = f"{coll}: {change.kind} {change.subject}"
     head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
@@ -259,9 +318,12 @@ def _data_step(step: str, change: Change) -> list[str]:
         )
 
     if details.get("in_array"):
-        if change.kind in ("field-renamed", "field-moved", "field-added", "field-required", "field-retyped"):
-            return [*head, "  " + comment("NOT MIGRATED: the field is inside an array; update its elements by hand")]
-        return []
+        step_or_reason = _in_elements(change, colls)
+        if step_or_reason is None:
+            return []
+        if isinstance(step_or_reason, str):
+            return [*head, "  " + comment(f"NOT MIGRATED: the field is inside an array; {step_or_reason}")]
+        return [*head, "  " + call(*step_or_reason)]
     if change.kind in ("field-renamed", "field-moved"):
         old, new = details["old"], details["new"]
         return [*head, "  " + call({old: {"$exists": True}, new: {"$exists": False}}, {"$rename": {old: new}})]
@@ -285,14 +347,7 @@ def _data_step(step: str, change: Change) -> list[str]:
             "  " + comment(call({path: {"$exists": True}}, {"$unset": {path: ""}})),
         ]
     if change.kind == "strategy-changed":
-        return [
-            *head,
-            "  "
-            + comment(
-                "NOT MIGRATED: copying documents for this strategy change is not generated "
-                "(embed, parent-ref, extended-ref and child-refs/two-way among each other are); move them by hand"
-            ),
-        ]
+        return [*head, "  " + comment(by_hand(details["old"], details["new"]))]
     return []
 
 

@@ -8,17 +8,18 @@ migration script (the ``inBatches`` marker): embedded documents copied out into
 their own collection, N documents copied in, reference arrays built from the
 references or references set from the arrays, and an extended reference's copied
 fields filled from the referenced document. The old copies are never deleted:
-unsetting them is the commented step of the removed field.
+unsetting them is the commented step of the removed field. Subsets, buckets and the
+single collection pattern are built on these (``pattern_copies``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from modeller.export.literals import comment, js_string, js_value, quoted
+from modeller.export.literals import comment, quoted
 from modeller.model.project import Project
 from modeller.review.changes import Change
-from modeller.rules.physical.design import Design, ShapeNode
+from modeller.review.copy_storage import Calls, Storage, storage
+from modeller.review.pattern_copies import moves_documents, pattern_calls, subset_calls
+from modeller.rules.physical.design import Design
 
 #: JavaScript helpers the strategy steps call (inside the migration script's function, after ``inBatches``)
 STRATEGY_HELPERS = """\
@@ -152,65 +153,6 @@ STRATEGY_HELPERS = """\
 """
 
 
-@dataclass(frozen=True, slots=True)
-class Storage:
-    """Where one design keeps one relationship (collections by name, top-level paths)."""
-
-    parent: str | None = None
-    child: str | None = None
-    #: the embedded N in the parent, and whether it is one document (one-to-one) rather than an array
-    embed: str | None = None
-    single: bool = False
-    #: the embedded element keeps an _id of its own
-    item_id: bool = False
-    #: the array of N ids in the parent (child-refs, two-way; not elements with copies)
-    refs: str | None = None
-    #: the reference to the One in each N: a field, or the extended reference's ``<ext>._id``
-    ref: str | None = None
-    ext: str | None = None
-    #: (copy name, source path) of an extended reference
-    copies: tuple[tuple[str, str], ...] = ()
-
-
-def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
-    """How ``design`` stores ``rel_id``, or None when a side lives below the top level (not migrated here)."""
-    rel = next((r for r in project.relationships if r.id == rel_id), None)
-    if rel is None:
-        return None
-    roots = {c.root: c for c in design.collections}
-    parent, child = roots.get(rel.one), roots.get(rel.many)
-    out: dict[str, object] = {"parent": parent.name if parent else None, "child": child.name if child else None}
-    placement = design.embedded.get(rel.many)
-    if placement is not None and parent is not None and placement.collection == parent.name:
-        if "." in placement.path:
-            return None
-        node = next((n for n in parent.shape if n.name == placement.path), None)
-        element = node.items if node is not None and node.items is not None else node
-        out.update(
-            embed=placement.path,
-            single=node is not None and node.bson_type == "object",
-            item_id=element is not None and any(c.name == "_id" for c in element.children),
-        )
-    for node in parent.shape if parent else []:
-        if node.relationship == rel_id and node.role == "child-refs" and _bare_ids(node):
-            out["refs"] = node.name
-    for node in child.shape if child else []:
-        if node.relationship != rel_id:
-            continue
-        if node.role == "parent-ref" and node.bson_type != "array":
-            out["ref"] = node.name
-        elif node.role == "extended-ref" and node.bson_type == "object":
-            out["ext"] = node.name
-            out["copies"] = tuple((c.name, c.source.path) for c in node.children if c.source and c.name != "_id")
-    if out.get("ref") is None and out.get("ext") is not None:
-        out["ref"] = f"{out['ext']}._id"
-    return Storage(**out)  # type: ignore[arg-type]
-
-
-def _bare_ids(node: ShapeNode) -> bool:
-    return node.items is not None and node.items.bson_type != "object"
-
-
 def strategy_step(
     step: str, change: Change, diff_old: tuple[Design, Project], diff_new: tuple[Design, Project]
 ) -> list[str] | None:
@@ -219,27 +161,42 @@ def strategy_step(
     old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
     if old is None or new is None or new.parent is None:
         return None
-    head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
-    calls: list[str] = []
+    calls = Calls(step, f"{change.subject}: {change.details['old']} -> {change.details['new']}")
+    if moves_documents(old, new):
+        notes = pattern_calls(old, new, calls)
+    else:
+        notes = _reference_calls(old, new, calls)
+        if notes is not None and new.subset is not None and old.subset != new.subset:
+            notes = subset_calls(new, calls, notes)
+        elif notes is not None and old.subset is not None and new.subset is None:
+            notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
+    if notes is not None and not calls.lines and not notes and _already_there(old, new):
+        notes = ["nothing to copy: the documents already hold the references the new strategy reads"]
+    if notes is None or not (calls.lines or notes):
+        return None
+    return ["", "  " + comment(f"{change.summary}: {change.risk}"), *("  " + comment(n) for n in notes), *calls.lines]
 
-    def call(name: str, *args: object) -> None:
-        rendered = ", ".join(
-            js_string(a) if isinstance(a, str) else js_value(a) for a in (step + f"-{len(calls)}", *args)
-        )
-        calls.append(f"  {name}({rendered});")
 
-    label = f"{change.subject}: {change.details['old']} -> {change.details['new']}"
+def _already_there(old: Storage, new: Storage) -> bool:
+    """The NEW storage's references and id arrays are the OLD one's (two-way to one of its halves)."""
+    kept = all(n is None or n == o for n, o in ((new.ref, old.ref), (new.refs, old.refs), (new.ext, old.ext)))
+    return kept and new.embed is None and new.child == old.child
+
+
+def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """Embedded documents, references and id arrays from one of these places to another (notes; None: not here)."""
     if old.embed is not None and new.embed is None and new.child is not None:  # copy the embedded documents out
         if new.refs is not None:
-            call("copyOutRefs", new.parent, old.embed, new.child, new.refs, label)
+            call("copyOutRefs", new.parent, old.embed, new.child, new.refs)
+            if new.ref is not None:  # two-way: each copy names its parent too
+                call("refsOut", new.parent, new.refs, new.child, new.ref)
         elif new.ref is not None:
-            call("copyOut", new.parent, old.embed, new.child, new.ref, label)
+            call("copyOut", new.parent, old.embed, new.child, new.ref)
         else:
             return None
         if new.ext is not None:
-            call("extend", new.child, new.ref, new.parent, new.ext, [list(c) for c in new.copies], label)
-        note = f"the embedded copies stay in {quoted(new.parent)} until the removed field is unset (step below)"
-        return [*head, "  " + comment(note), *calls]
+            call("extend", new.child, new.ref, new.parent, new.ext, [list(c) for c in new.copies])
+        return [f"the embedded copies stay in {quoted(new.parent or '')} until the removed field is unset (step below)"]
     if old.embed is None and new.embed is not None and old.child is not None:  # copy the N documents in
         drop = [name for name in (old.ref, old.ext) if name is not None and "." not in name]
         if not new.item_id:
@@ -247,25 +204,55 @@ def strategy_step(
         select = {"field": old.refs} if old.refs is not None else {"ref": old.ref} if old.ref is not None else None
         if select is None:
             return None
-        call("copyIn", new.parent, new.embed, old.child, select, new.single, drop, label)
-        note = f"the documents of {quoted(old.child)} stay until you drop that collection"
-        return [*head, "  " + comment(note), *calls]
+        call("copyIn", new.parent, new.embed, old.child, select, new.single, drop)
+        return [f"the documents of {quoted(old.child)} stay until you drop that collection"]
     if old.embed is not None or new.embed is not None or new.child is None:
         return None
     if new.refs is not None and old.refs is None and old.ref is not None:
-        call("refsIn", new.parent, new.refs, new.child, old.ref, label)
+        call("refsIn", new.parent, new.refs, new.child, old.ref)
     if new.ref is not None and new.ref != old.ref:
         if old.refs is not None:
-            call("refsOut", new.parent, old.refs, new.child, new.ref, label)
+            call("refsOut", new.parent, old.refs, new.child, new.ref)
         elif old.ref is not None and new.ext is None:
-            calls.append(
-                f"  migrate({js_string(step + f'-{len(calls)}')}, {js_string(new.child)}, "
-                f"{js_value({new.ref: {'$exists': False}, old.ref: {'$exists': True}})}, "
-                f"{js_value([{'$set': {new.ref: '$' + old.ref}}])}, {js_string(label)});"
+            call.migrate(
+                new.child,
+                {new.ref: {"$exists": False}, old.ref: {"$exists": True}},
+                [{"$set": {new.ref: "$" + old.ref}}],
             )
     if new.ext is not None and old.ext != new.ext:
         source = old.ref if old.ref is not None else new.ref  # from child-refs: the reference refsOut just set
         if source is None:
             return None
-        call("extend", new.child, source, new.parent, new.ext, [list(c) for c in new.copies], label)
-    return [*head, *calls] if calls else None
+        call("extend", new.child, source, new.parent, new.ext, [list(c) for c in new.copies])
+    return []
+
+
+def reshaped_by(
+    change: Change, diff_old: tuple[Design, Project], diff_new: tuple[Design, Project]
+) -> set[tuple[str, str | None]]:
+    """What a generated strategy step reshapes itself, so the migration writes no field step for it:
+    ``(collection, None)`` for a collection whose documents become (or stop being) buckets, ``(collection, path)``
+    for the references, arrays and copies the step writes, and the fields a single collection gains (with the
+    discriminator and links) or loses with the N's documents."""
+    rel_id = change.details["relationship"]
+    old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
+    out: set[tuple[str, str | None]] = set()
+    if old is not None and new is not None:  # the fields the step writes: references, id arrays, copies
+        written = [(new.child, new.ref), (new.child, new.ext), (new.parent, new.refs), (new.parent, new.embed)]
+        written.append((new.parent, new.subset))
+        before = {old.ref, old.ext, old.refs, old.embed, old.subset}
+        out.update((c, p.split(".")[0]) for c, p in written if c is not None and p is not None and p not in before)
+    for where in (old, new):
+        if where is not None and where.bucket is not None and where.child is not None:
+            out.add((where.child, None))
+    host = diff_new[0].collection(new.child) if new is not None and new.discriminator and new.child else None
+    if new is not None and host is not None:
+        out.update(
+            (host.name, n.name)
+            for n in host.shape
+            if n.variant == new.many_type or n.name in (new.discriminator, new.links)
+        )
+    left = diff_old[0].collection(old.child) if old is not None and old.discriminator and old.child else None
+    if old is not None and left is not None:  # the N's fields leave the shared collection with its documents
+        out.update((left.name, n.name) for n in left.shape if n.variant == old.many_type)
+    return out

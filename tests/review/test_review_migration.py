@@ -118,17 +118,21 @@ def test_a_run_killed_between_batches_completes_when_run_again(scripts: tuple[Pa
     assert strip == {k: v for k, v in whole["documents"]["shop"].items() if k != MARKERS}
 
 
-def test_removed_fields_and_other_strategy_changes_are_left_to_the_dba() -> None:
+def test_removed_fields_are_left_to_the_dba_while_a_strategy_change_is_copied() -> None:
     def edit(d: dict[str, Any]) -> None:
         entity(d, "shop")["fields"].remove(field(d, "shop", "city"))
         d["relationships"][0]["strategy"] = "single-collection"
 
     text = migration_script(diff_projects(project(BASE), project(edited(edit))))
-    unset = [line for line in text.splitlines() if '"$unset": {"city": ""}' in line]
-    assert unset and all(line.lstrip().startswith("//") for line in unset)
-    assert "NOT MIGRATED: copying documents for this strategy change is not generated" in text
+    for name in ("city", "reviews"):  # a removed field, and the embedded copies the strategy change leaves
+        unset = [line for line in text.splitlines() if f'"$unset": {{"{name}": ""}}' in line]
+        assert unset and all(line.lstrip().startswith("//") for line in unset), name
+    assert "NOT MIGRATED" not in text
     calls_made = [line.strip() for line in text.splitlines() if line.startswith("  ") and not line.startswith("   ")]
-    assert not any(line.startswith(("copyOut(", "copyIn(", "refsIn(", "refsOut(", "extend(")) for line in calls_made)
+    assert [line.split("(")[0] for line in calls_made if line.startswith(("shareEmbedded(", "migrate("))] == [
+        "shareEmbedded",
+        "migrate",
+    ]
 
 
 def test_a_removed_collection_is_dropped_only_by_hand() -> None:

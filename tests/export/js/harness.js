@@ -57,7 +57,8 @@ function strict(target, what) {
 }
 
 // --- a small query and update evaluator: what the migration scripts use ($and, $or, $exists, $gt, $lt, $in, $not/$type,
-// $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX) on dotted paths without arrays
+// $elemMatch, $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX, and the operators that
+// rewrite array elements) on dotted paths without arrays
 const MISSING = undefined;
 function getPath(doc, path) {
   let value = doc;
@@ -115,6 +116,7 @@ function matchValue(value, cond) {
       if (op === "$in") return arg.some((v) => same(v, value === MISSING ? null : value));
       if (op === "$type") return typeName(value) === arg;
       if (op === "$not") return !matchValue(value, arg);
+      if (op === "$elemMatch") return Array.isArray(value) && value.some((e) => typeName(e) === "object" && matches(e, arg));
       throw new Error(`the stand-in does not evaluate the query operator ${op}`);
     });
   }
@@ -153,34 +155,78 @@ function convert(value, to) {
   if (to === "objectId") return new ObjectId(String(value));
   throw new Error(`the stand-in cannot $convert to ${to}`);
 }
-function evaluate(expr, doc) {
+// the array-element operators of the migration script ($map, $cond, $let, $mergeObjects, ...): "$$name.path" reads a
+// variable, and a missing value stays missing (an object literal or $mergeObjects leaves it out, as the server does)
+function arrayExpression(op, arg, doc, vars) {
+  const ev = (e) => evaluate(e, doc, vars, true);
+  const isObject = (v) => v !== MISSING && typeName(v) === "object";
+  switch (op) {
+    case "$map": {
+      const input = ev(arg.input);
+      if (input === MISSING || input === null) return null;
+      return input.map((e) => {
+        const v = evaluate(arg.in, doc, Object.assign({}, vars, { [arg.as]: e }), true);
+        return v === MISSING ? null : v;
+      });
+    }
+    case "$filter": {
+      const input = ev(arg.input);
+      return input.filter((e) => evaluate(arg.cond, doc, Object.assign({}, vars, { [arg.as]: e }), true) === true);
+    }
+    case "$let": {
+      const bound = Object.assign({}, vars);
+      for (const [name, e] of Object.entries(arg.vars)) bound[name] = ev(e);
+      return evaluate(arg.in, doc, bound, true);
+    }
+    case "$cond": return ev(arg[0]) === true ? ev(arg[1]) : ev(arg[2]);
+    case "$eq": return same(ev(arg[0]), ev(arg[1]));
+    case "$ne": return !same(ev(arg[0]), ev(arg[1]));
+    case "$type": return typeName(ev(Array.isArray(arg) ? arg[0] : arg));
+    case "$isArray": return Array.isArray(ev(Array.isArray(arg) ? arg[0] : arg));
+    case "$mergeObjects":
+      return Object.assign({}, ...arg.map(ev).filter((v) => isObject(v)));
+    case "$objectToArray": return Object.entries(ev(arg)).map(([k, v]) => ({ k, v }));
+    case "$arrayToObject": return Object.fromEntries(ev(arg).map((kv) => [kv.k, kv.v]));
+    default: return undefined;
+  }
+}
+function evaluate(expr, doc, vars = {}, keepMissing = false) {
+  if (typeof expr === "string" && expr.startsWith("$$")) {
+    const [name, ...rest] = expr.slice(2).split(".");
+    if (!(name in vars)) throw new Error(`the stand-in does not know the variable $$${name}`);
+    const v = rest.length === 0 ? vars[name] : getPath(vars[name], rest.join("."));
+    return v === MISSING && !keepMissing ? null : v;
+  }
   if (typeof expr === "string" && expr.startsWith("$")) {
     const v = getPath(doc, expr.slice(1));
-    return v === MISSING ? null : v;
+    return v === MISSING && !keepMissing ? null : v;
   }
   if (expr === null || typeof expr !== "object" || expr._bsontype || expr instanceof Date) return expr;
-  if (Array.isArray(expr)) return expr.map((e) => evaluate(e, doc));
+  if (Array.isArray(expr)) return expr.map((e) => evaluate(e, doc, vars, keepMissing));
   const keys = Object.keys(expr);
   if (keys.length === 1 && keys[0].startsWith("$")) {
     const op = keys[0];
     const arg = expr[op];
     if (op === "$literal") return arg;
+    const computed = arrayExpression(op, arg, doc, vars);
+    if (computed !== undefined) return computed;
     if (op === "$convert") {
-      const input = evaluate(arg.input, doc);
-      if (input === null) return "onNull" in arg ? evaluate(arg.onNull, doc) : null;
+      const input = evaluate(arg.input, doc, vars);
+      if (input === null) return "onNull" in arg ? evaluate(arg.onNull, doc, vars) : null;
       try {
         return convert(input, arg.to);
       } catch (err) {
-        if ("onError" in arg) return evaluate(arg.onError, doc);
+        if ("onError" in arg) return evaluate(arg.onError, doc, vars);
         throw err;
       }
     }
     const to = { $toInt: "int", $toLong: "long", $toDouble: "double", $toDecimal: "decimal", $toDate: "date",
                  $toString: "string", $toBool: "bool", $toObjectId: "objectId" }[op];
-    if (to) return convert(evaluate(arg, doc), to);
+    if (to) return convert(evaluate(arg, doc, vars), to);
     throw new Error(`the stand-in does not evaluate the expression ${op}`);
   }
-  return Object.fromEntries(keys.map((k) => [k, evaluate(expr[k], doc)]));
+  const entries = keys.map((k) => [k, evaluate(expr[k], doc, vars, true)]);
+  return Object.fromEntries(entries.filter(([, v]) => v !== MISSING || !keepMissing).map(([k, v]) => [k, v === MISSING ? null : v]));
 }
 function applyUpdate(doc, update) {
   const out = EJSON.deserialize(EJSON.serialize(doc, { relaxed: false }), { relaxed: false });

@@ -1,0 +1,114 @@
+"""Field changes inside array elements: one pipeline update that rewrites each element with ``$map``.
+
+A field of ``reviews[]`` (or of ``orders[].lines[]``) cannot be renamed with ``$rename`` nor set with a
+dotted ``$set``; the update rebuilds the array instead: ``$map`` over it, and for each element that is a
+document, ``$mergeObjects`` with the new value (a default, a ``$convert``ed value, the renamed field) and,
+for a rename or a move, the old key filtered out (``$objectToArray``/``$filter``/``$arrayToObject``, so it
+runs on MongoDB 4.2, where pipeline updates start). Elements that already have the new shape stay as they
+are, and the filter (``$elemMatch``) selects only documents with an element still to change: a second run
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from modeller.rules.physical.design import CollectionDesign, ShapeNode
+
+Expr = Any
+#: the new value of one element (a ``$$eN`` variable) from the element itself
+Rewrite = Callable[[str], Expr]
+
+
+def array_route(coll: CollectionDesign, path: str) -> tuple[list[str], str] | None:
+    """``path`` split at its arrays: the array paths (the first from the document, each next one from the element
+    of the one before) and the field's path inside the last element; None when the shape has no such field."""
+    arrays: list[str] = []
+    nodes: list[ShapeNode] = coll.shape
+    rel: list[str] = []
+    for part in path.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None:
+            return None
+        rel.append(part)
+        if node.items is not None:
+            arrays.append(".".join(rel))
+            rel = []
+            nodes = node.items.children
+        else:
+            nodes = node.children
+    if not arrays or not rel:
+        return None
+    return arrays, ".".join(rel)
+
+
+def _missing(path: str) -> Expr:
+    return {"$eq": [{"$type": path}, "missing"]}
+
+
+def _with(var: str, rel: str, value: Expr) -> Expr:
+    """The document at path ``var`` with ``rel`` (dotted, below it) set to ``value``."""
+    head, _, rest = rel.partition(".")
+    inner = value if not rest else _with(f"{var}.{head}", rest, value)
+    return {"$mergeObjects": [var, {head: inner}]}
+
+
+def _without(var: str, rel: str) -> Expr:
+    """The document at path ``var`` without ``rel``."""
+    head, _, rest = rel.partition(".")
+    if rest:
+        return {"$mergeObjects": [var, {head: _without(f"{var}.{head}", rest)}]}
+    pairs = {"$filter": {"input": {"$objectToArray": var}, "as": "kv", "cond": {"$ne": ["$$kv.k", {"$literal": head}]}}}
+    return {"$arrayToObject": pairs}
+
+
+def renamed(old: str, new: str) -> tuple[Rewrite, dict[str, Any]]:
+    """Element rewrite and element filter: ``old`` (a path in the element) becomes ``new``."""
+
+    def rewrite(var: str) -> Expr:
+        moved = {"$let": {"vars": {"kept": _without(var, old)}, "in": _with("$$kept", new, f"{var}.{old}")}}
+        return {"$cond": [_missing(f"{var}.{old}"), var, moved]}
+
+    return rewrite, {old: {"$exists": True}}
+
+
+def defaulted(path: str, value: Expr) -> tuple[Rewrite, dict[str, Any]]:
+    """``path`` gets ``value`` in the elements that lack it."""
+
+    def rewrite(var: str) -> Expr:
+        return {"$cond": [_missing(f"{var}.{path}"), _with(var, path, value), var]}
+
+    return rewrite, {path: {"$exists": False}}
+
+
+def converted(path: str, to: str) -> tuple[Rewrite, dict[str, Any]]:
+    """``path`` converted to the BSON type ``to`` where it holds another type (kept when it cannot be)."""
+
+    def rewrite(var: str) -> Expr:
+        value = f"{var}.{path}"
+        convert = {"$convert": {"input": value, "to": to, "onError": value, "onNull": None}}
+        return {"$cond": [_missing(value), var, _with(var, path, convert)]}
+
+    return rewrite, {path: {"$exists": True, "$not": {"$type": to}}}
+
+
+def array_update(arrays: list[str], rewrite: Rewrite, element_filter: dict[str, Any]) -> tuple[Expr, Expr]:
+    """The ``updateMany`` filter and pipeline that apply ``rewrite`` to every element the arrays hold."""
+
+    def mapped(source: str, depth: int) -> Expr:
+        var = f"e{depth}"
+        element = f"$${var}"
+        if depth + 1 < len(arrays):
+            inner = arrays[depth + 1]
+            changed = _with(element, inner, mapped(f"{element}.{inner}", depth + 1))
+        else:
+            changed = rewrite(element)
+        is_doc = {"$eq": [{"$type": element}, "object"]}
+        each = {"$cond": [is_doc, changed, element]}
+        return {"$cond": [{"$isArray": source}, {"$map": {"input": source, "as": var, "in": each}}, source]}
+
+    filter_: dict[str, Any] = element_filter
+    for array in reversed(arrays):
+        filter_ = {array: {"$elemMatch": filter_}}
+    return filter_, [{"$set": {arrays[0]: mapped("$" + arrays[0], 0)}}]

@@ -1,0 +1,152 @@
+"""Where a design keeps one relationship, as the migration's copy steps need it (collections, top-level paths).
+
+The copy steps of a strategy change (``strategy_copies``, ``pattern_copies``) compare the OLD and the NEW
+:class:`Storage` of a relationship and call the script's helpers with the names they hold; :class:`Calls`
+renders those calls, every name through the one quoting function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from modeller.export.literals import js_string, js_value
+from modeller.model.project import Project
+from modeller.rules.physical.design import BucketDesign, Design, ShapeNode
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """Where one design keeps one relationship (collections by name, top-level paths)."""
+
+    parent: str | None = None
+    child: str | None = None
+    #: the embedded N in the parent, and whether it is one document (one-to-one) rather than an array
+    embed: str | None = None
+    single: bool = False
+    #: the embedded element keeps an _id of its own
+    item_id: bool = False
+    #: the array of N ids in the parent (child-refs, two-way; not elements with copies)
+    refs: str | None = None
+    #: the reference to the One in each N: a field, or the extended reference's ``<ext>._id``
+    ref: str | None = None
+    ext: str | None = None
+    #: (copy name, source path) of an extended reference
+    copies: tuple[tuple[str, str], ...] = ()
+    #: subset pattern: the One's array of copies of its latest N, how many it keeps, its order and its copies
+    subset: str | None = None
+    subset_k: int = 0
+    subset_sort: tuple[str, int] | None = None
+    subset_copies: tuple[tuple[str, str], ...] = ()
+    #: bucket pattern: the N's collection holds bucket documents (``ref`` is the series field)
+    bucket: BucketDesign | None = None
+    #: (copy name, source path in the One) of the fields a bucket document copies from its series' One
+    bucket_copies: tuple[tuple[str, str], ...] = ()
+    #: the unique indexes (names) of the N's collection besides ``_id``
+    unique: tuple[str, ...] = ()
+    #: the N's collection is a native time series collection (its documents cannot be reshaped in place)
+    timeseries: bool = False
+    #: single collection pattern: the N's documents live in the One's collection (``child == parent``), told
+    #: apart by ``discriminator`` (the entity ids ``one_type`` / ``many_type``), linked by ``links``
+    discriminator: str | None = None
+    links: str | None = None
+    #: the fields of a ``links`` element: the linked document's _id and its type
+    link_target: str = ""
+    link_type: str = ""
+    one_type: str = ""
+    many_type: str = ""
+
+
+def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
+    """How ``design`` stores ``rel_id``, or None when a side lives below the top level (not migrated here)."""
+    rel = next((r for r in project.relationships if r.id == rel_id), None)
+    if rel is None:
+        return None
+    roots = {c.root: c for c in design.collections}
+    parent, child = roots.get(rel.one), roots.get(rel.many)
+    out: dict[str, object] = {"parent": parent.name if parent else None, "child": child.name if child else None}
+    if parent is not None and child is None and rel.many in parent.entities and parent.discriminator is not None:
+        links = next((n for n in parent.shape if n.role == "child-refs" and n.relationship is None), None)
+        link = links.items.children if links is not None and links.items is not None else []
+        target = next((c.name for c in link if c.role == "child-refs"), None)
+        kind = next((c.name for c in link if c.role == "discriminator"), None)
+        if links is None or target is None or kind is None or rel.many not in parent.variants:
+            return None
+        child = parent
+        out.update(
+            child=parent.name,
+            discriminator=parent.discriminator,
+            links=links.name,
+            link_target=target,
+            link_type=kind,
+            one_type=rel.one,
+            many_type=rel.many,
+        )
+    placement = design.embedded.get(rel.many)
+    if placement is not None and parent is not None and placement.collection == parent.name:
+        if "." in placement.path:
+            return None
+        node = next((n for n in parent.shape if n.name == placement.path), None)
+        element = node.items if node is not None and node.items is not None else node
+        out.update(
+            embed=placement.path,
+            single=node is not None and node.bson_type == "object",
+            item_id=element is not None and any(c.name == "_id" for c in element.children),
+        )
+    for node in parent.shape if parent else []:
+        if node.relationship == rel_id and node.role == "child-refs" and _bare_ids(node):
+            out["refs"] = node.name
+        elif node.relationship == rel_id and node.role == "subset" and node.items is not None:
+            copies = tuple((c.name, c.source.path) for c in node.items.children if c.source is not None)
+            out.update(subset=node.name, subset_k=node.max_items or 10, subset_sort=node.sort, subset_copies=copies)
+    if child is not None and child.timeseries is not None:
+        out["timeseries"] = True
+    if child is not None:
+        out["unique"] = tuple(i.name for i in child.indexes if i.unique and [k for k, _ in i.keys] != ["_id"])
+    if child is not None and child.bucket is not None:
+        items = next((n for n in child.shape if n.name == child.bucket.items_field), None)
+        if items is None or items.items is None:
+            return None
+        copied = tuple(
+            (n.name, n.source.path)
+            for n in child.shape
+            if n.role == "denormalized" and n.source is not None and n.source.entity == rel.one
+        )
+        out.update(bucket=child.bucket, bucket_copies=copied)
+    for node in child.shape if child else []:
+        if node.relationship != rel_id:
+            continue
+        if node.role == "parent-ref" and node.bson_type != "array":
+            out["ref"] = node.name
+        elif node.role == "extended-ref" and node.bson_type == "object":
+            out["ext"] = node.name
+            out["copies"] = tuple((c.name, c.source.path) for c in node.children if c.source and c.name != "_id")
+    if out.get("ref") is None and out.get("ext") is not None:
+        out["ref"] = f"{out['ext']}._id"
+    return Storage(**out)  # type: ignore[arg-type]
+
+
+def _bare_ids(node: ShapeNode) -> bool:
+    return node.items is not None and node.items.bson_type != "object"
+
+
+@dataclass(slots=True)
+class Calls:
+    """The helper calls of one data step; each call gets its own marker key (``<step>-<n>``)."""
+
+    step: str
+    label: str
+    lines: list[str] = field(default_factory=list)
+
+    def key(self) -> str:
+        return f"{self.step}-{len(self.lines)}"
+
+    def __call__(self, name: str, *args: object) -> None:
+        rendered = ", ".join(js_string(a) if isinstance(a, str) else js_value(a) for a in (self.key(), *args))
+        self.lines.append(f"  {name}({rendered}, {js_string(self.label)});")
+
+    def migrate(self, collection: str, filter_: object, update: object) -> None:
+        """A batched ``updateMany`` of the migration's own ``migrate`` helper."""
+        self.lines.append(
+            f"  migrate({js_string(self.key())}, {js_string(collection)}, {js_value(filter_)}, {js_value(update)}, "
+            f"{js_string(self.label)});"
+        )
