@@ -43,7 +43,7 @@ from bson.decimal128 import create_decimal128_context
 
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
-from modeller.export.meanings import entity_kind
+from modeller.export.meanings import entity_kind, subtype_value
 from modeller.export.validators import collection_schema
 from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
@@ -282,6 +282,11 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (3, str(value))
 
 
+def _variant_at(coll: CollectionDesign, index: int) -> str | None:
+    """The subtype of a collection's ``index``-th sample document (the variants take turns)."""
+    return coll.variants[index % len(coll.variants)] if coll.variants else None
+
+
 class _Builder:
     def __init__(self, design: Design, project: Project, n: int, seed: int) -> None:
         self.design = design
@@ -349,7 +354,7 @@ class _Builder:
             docs: list[dict[str, Any]] = []
             id_node = next((node for node in coll.shape if node.role == "id" or node.name == "_id"), None)
             for index in range(count):
-                variant = coll.variants[index % len(coll.variants)] if coll.variants else None
+                variant = _variant_at(coll, index)
                 doc: dict[str, Any] = {}
                 if id_node is None:
                     doc["_id"] = self.values.object_id(rng)
@@ -544,8 +549,8 @@ class _Builder:
         if node.bson_type == "array":
             return self._array(coll, index, doc, node, schema, rng, variant, path)
         if node.unique or path in self.unique_paths[coll.name]:
-            return self._unique(coll, node, schema, rng, path, index)
-        return self._scalar(node, schema, rng, index, fresh=False)
+            return self._unique(coll, node, schema, rng, path, index, variant)
+        return self._scalar(node, schema, rng, index, fresh=False, variant=variant)
 
     # -- unique indexes over several keys ------------------------------------------------------------
 
@@ -612,7 +617,7 @@ class _Builder:
             if node.enum or sub.get("enum"):
                 container[node.name] = rng.choice(self._enum_choices(node, node.enum or sub["enum"]))
             else:
-                container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
+                container[node.name] = self._scalar(node, sub, rng, index, fresh=True, variant=_variant_at(coll, index))
         return [indexes[i].name for i in clashes]
 
     def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
@@ -671,7 +676,17 @@ class _Builder:
             low = min(low, high)
         return low, high
 
-    def _scalar(self, node: ShapeNode, schema: Mapping[str, Any], rng: random.Random, index: int, fresh: bool) -> Any:
+    def _scalar(
+        self,
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        index: int,
+        fresh: bool,
+        variant: str | None = None,
+    ) -> Any:
+        """A value of the node's type; a string by the field's meaning on its entity and, for a product's
+        name, on the document's subtype ``variant`` (a laptop is not named like a desk lamp)."""
         if node.faker:
             value = self._from_faker(node, node.faker, rng, fresh)
             if value is not _MISSING:
@@ -683,6 +698,11 @@ class _Builder:
         kind = node.bson_type
         if kind == "string":
             provider = self.values.string_provider(node.name, self._kind(node))
+            # a variant naming an entity (one collection holding several) already chose the kind
+            if variant is not None and variant not in self.entity_kinds:
+                named = subtype_value(provider, variant, rng)
+                if named is not None:
+                    return self._fit_string(named, schema)
             if provider == "word" and node.example is not None and not fresh:
                 # a name the meaning tables do not know ("cpu", "camera"): the user's example reads truer than a
                 # random word; unique values (fresh) still draw words
@@ -795,12 +815,13 @@ class _Builder:
         rng: random.Random,
         path: str,
         index: int,
+        variant: str | None = None,
     ) -> Any:
         """A value not used yet by this field in this collection's samples."""
         seen = self.unique_seen.setdefault((coll.name, path), set())
         value: Any = None
         for _attempt in range(20):
-            value = self._scalar(node, schema, rng, index, fresh=True)
+            value = self._scalar(node, schema, rng, index, fresh=True, variant=variant)
             if self._key(value) not in seen:
                 break
         else:
