@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRectF
 
+from modeller.ui.canvas.items.notation import tag_centre
 from modeller.ui.canvas.items.relationship_item import (
     ELLIPSIS,
     PART_SEPARATOR,
@@ -136,15 +137,22 @@ def test_badge_forms_never_lose_auto() -> None:
     assert badge_forms("auto") == ["auto"]
 
 
-def test_a_steep_line_puts_its_badge_beside_it(make_window) -> None:
-    """Cards one above the other: the badge sits left of the line, the label right of it, both whole."""
+@pytest.mark.parametrize("log_above", [False, True], ids=["log-below", "log-above"])
+def test_a_steep_line_puts_its_badge_beside_it_away_from_the_tag(make_window, log_above: bool) -> None:
+    """Cards one above the other: badge and label sit beside the line, both whole, and the badge keeps to the
+    side away from the ∞ tag at the log's end (on the other side it would cover it when the cards are close)."""
     window = _open(make_window, SAMPLES / "host-logs.modeller.json")
     host, log = window.scene.entity_items["host"], window.scene.entity_items["logmsg"]
-    log.setPos(host.pos().x(), host.scene_rect().bottom() + 60)
+    gap = 50
+    y = host.pos().y() - log.scene_rect().height() - gap if log_above else host.scene_rect().bottom() + gap
+    log.setPos(host.pos().x() + 20, y)
     line = window.scene.relationship_items["host_logmsgs"]
     badge, label = line._badge_rect(), line._label_rect()
-    mid_x = sum(point.x() for point in line.end_points()) / 2
-    assert badge.right() < mid_x < label.left()
+    tip, angle, _kind = line._ends[1]
+    tag = tag_centre(tip, angle)
     assert line.shown_badge() == "auto → subset" and line.shown_label() == line.label_text()
+    assert not badge.intersects(QRectF(tag.x() - 8, tag.y() - 8, 16, 16))
+    mid_x = sum(point.x() for point in line.end_points()) / 2
+    assert (badge.left() > mid_x) == (tag.x() < mid_x), "the badge is on the other side of the tag"
     assert not QRectF(badge).intersects(label)
     assert label_problems(window) == []

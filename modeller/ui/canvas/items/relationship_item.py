@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPainterPathSt
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import Relationship
-from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, draw_end, glyph_pen
+from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, TAGS, draw_end, glyph_pen, tag_centre
 from modeller.ui.canvas.items.query_highlight import paint_line_halo
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
@@ -263,6 +263,12 @@ class RelationshipItem(QGraphicsItem):
                 return self._off_line(w, h)
         return self._off_line(w, h)  # the shortest form, even if the cards are closer than that
 
+    def _tags_left(self) -> bool:
+        """Whether the few/N/∞ tags of a steep line sit left of it (its badge then goes right, not over them)."""
+        return any(
+            tag_centre(tip, angle).x() < tip.x() - 1 for tip, angle, kind in self._ends if TAGS.get(kind) is not None
+        )
+
     def _gap(self) -> float:
         """The free space between the two cards across which text beside the line must fit: horizontal
         for a flat line (the text hangs below it), vertical for a steep one (the text sits beside it)."""
@@ -276,6 +282,8 @@ class RelationshipItem(QGraphicsItem):
         return w, self._style.badge_metrics.height() * len(lines) + 4
 
     def _off_line(self, w: float, h: float) -> QRectF:
+        if self._steep and self._tags_left():
+            return QRectF(self._mid.x() + 8, self._mid.y() - h / 2, w, h)
         if self._steep:
             return QRectF(self._mid.x() - w - 8, self._mid.y() - h / 2, w, h)
         return QRectF(self._mid.x() - w / 2, self._mid.y() + 6, w, h)
