@@ -282,6 +282,10 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (3, str(value))
 
 
+#: a subtype's own number keeps within this share of its example (30 %: 6.1 -> 4.27..7.93)
+_NEAR_EXAMPLE = 0.3
+
+
 def _variant_at(coll: CollectionDesign, index: int) -> str | None:
     """The subtype of a collection's ``index``-th sample document (the variants take turns)."""
     return coll.variants[index % len(coll.variants)] if coll.variants else None
@@ -327,8 +331,11 @@ class _Builder:
         }
         #: id(shape node) -> the entity whose value it holds (values are chosen by field meaning on that entity)
         self.owners: dict[int, str | None] = {}
+        #: ids of the nodes a subtype declares (and their children): their numbers keep near the subtype's example
+        self.variant_nodes: set[int] = set()
         for coll in self.all:
             self._own(coll.shape, coll.entities[0] if coll.entities else None)
+            self._mark_variant_nodes(coll.shape, inside=False)
 
     def _own(self, nodes: list[ShapeNode], entity: str | None) -> None:
         """Record the entity each node belongs to: a subtype's entity, else the one of the enclosing object."""
@@ -339,6 +346,27 @@ class _Builder:
             self._own(node.children, inner)
             if node.items is not None:
                 self._own([node.items], inner)
+
+    def _mark_variant_nodes(self, nodes: list[ShapeNode], inside: bool) -> None:
+        for node in nodes:
+            own = inside or node.variant is not None
+            if own:
+                self.variant_nodes.add(id(node))
+            self._mark_variant_nodes(node.children, own)
+            if node.items is not None:
+                self._mark_variant_nodes([node.items], own)
+
+    def _bounds(self, node: ShapeNode, schema: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The validator's bounds for a number, narrowed for a subtype's own field to a band around its example:
+        a phone's screen stays near the phone's 6.1, a laptop's near 14.2 (the validator still wins)."""
+        low, high = schema.get("minimum"), schema.get("maximum")
+        example = _number(node.example)
+        if example is None or id(node) not in self.variant_nodes:
+            return low, high
+        near_low, near_high = sorted((example * (1 - _NEAR_EXAMPLE), example * (1 + _NEAR_EXAMPLE)))
+        lo = near_low if low is None else max(low, near_low)
+        hi = near_high if high is None else min(high, near_high)
+        return (lo, hi) if lo <= hi else (low, high)
 
     def _kind(self, node: ShapeNode) -> str | None:
         """The kind of thing the node's value describes: a copy's source entity, else the entity it belongs to."""
@@ -712,12 +740,12 @@ class _Builder:
             text = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
             return self._fit_string(str(text), schema)
         if kind in ("int", "long"):
-            value = self.values.int_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            value = self.values.int_value(node.name, rng, *self._bounds(node, schema))
             return Int64(value) if kind == "long" else value
         if kind == "double":
-            return self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            return self.values.float_value(node.name, rng, *self._bounds(node, schema))
         if kind == "decimal":
-            number = self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            number = self.values.float_value(node.name, rng, *self._bounds(node, schema))
             return self.values.decimal_value(number)
         if kind == "bool":
             return rng.random() < 0.5

@@ -264,3 +264,19 @@ def test_a_subtype_names_its_products_with_its_own_words() -> None:
             assert words & SUBTYPE_VOCABULARY["laptop"] and "Lamp" not in words, product
         else:
             assert words <= PRODUCT_WORDS, product
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_subtypes_numbers_stay_near_its_own_example(seed: int) -> None:
+    """A phone's screen is phone-sized (near its example 6.1 in), a laptop's laptop-sized (near 14.2 in):
+    every phone's screen is smaller than every laptop's, and their RAM and storage stay near the examples."""
+    project, analysis = analysed("ecommerce")
+    products = sample_documents(analysis.design, project, n=12, seed=seed)["products"]
+    specs = {kind: [doc["specs"] for doc in products if doc["type"] == kind] for kind in ("phone", "laptop")}
+    assert len(specs["phone"]) == len(specs["laptop"]) == 4
+    assert max(s["screen_size"] for s in specs["phone"]) < min(s["screen_size"] for s in specs["laptop"])
+    for kind, screen, ram, storage in (("phone", 6.1, 8, 256), ("laptop", 14.2, 18, 512)):
+        for spec in specs[kind]:
+            assert 0.7 * screen <= spec["screen_size"] <= 1.3 * screen, (kind, spec)
+            assert int(0.7 * ram) <= spec["ram"] <= 1.3 * ram, (kind, spec)
+            assert int(0.7 * storage) <= spec["storage"] <= 1.3 * storage, (kind, spec)
