@@ -12,6 +12,7 @@ deterministic. Everything is data: add a word to a table, not a branch.
 from __future__ import annotations
 
 import functools
+import random
 import re
 import string
 from collections.abc import Callable
@@ -155,6 +156,37 @@ WORDS: dict[str, tuple[str, ...]] = {
     "action": ("create", "update", "delete", "login", "logout", "approve", "export", "invite"),
 }  # fmt: skip
 
+#: Subtype word -> what a product of that subtype is called: a "laptop" is not named like a desk lamp. A subtype
+#: not listed is called by its own words ("gift card" -> "Gift Card"); its last word is looked up first.
+SUBTYPE_NOUNS: dict[str, tuple[str, ...]] = {
+    "phone": ("Phone", "Smartphone"), "smartphone": ("Smartphone", "Phone"), "mobile": ("Phone", "Smartphone"),
+    "laptop": ("Laptop", "Notebook", "Ultrabook"), "computer": ("Laptop", "Desktop PC", "Workstation"),
+    "desktop": ("Desktop PC", "Workstation"), "tablet": ("Tablet",), "ereader": ("E-Reader",),
+    "headphone": ("Headphones", "Earbuds", "Headset"), "earbud": ("Earbuds",), "headset": ("Headset",),
+    "speaker": ("Speaker", "Soundbar"), "camera": ("Camera", "Action Camera"), "watch": ("Watch", "Smartwatch"),
+    "smartwatch": ("Smartwatch",), "monitor": ("Monitor", "Display"), "display": ("Display", "Monitor"),
+    "tv": ("TV",), "television": ("TV",), "console": ("Game Console",), "keyboard": ("Keyboard",),
+    "mouse": ("Mouse",), "printer": ("Printer",), "router": ("Router",), "drone": ("Drone",),
+    "lamp": ("Desk Lamp", "Floor Lamp"), "light": ("Desk Lamp", "Light Strip"), "chair": ("Office Chair", "Chair"),
+    "desk": ("Desk", "Standing Desk"), "sofa": ("Sofa",), "table": ("Table", "Coffee Table"),
+    "furniture": ("Bookshelf", "Desk", "Office Chair"), "appliance": ("Kettle", "Blender", "Toaster"),
+    "kettle": ("Kettle",), "blender": ("Blender",), "shoe": ("Sneakers", "Running Shoes", "Boots"),
+    "sneaker": ("Sneakers",), "boot": ("Boots",), "shirt": ("Shirt", "T-Shirt"), "jacket": ("Jacket", "Parka"),
+    "clothing": ("Jacket", "T-Shirt", "Hoodie"), "apparel": ("Jacket", "T-Shirt", "Hoodie"),
+    "bag": ("Backpack", "Tote Bag", "Duffel Bag"), "backpack": ("Backpack",), "bike": ("Bike", "E-Bike"),
+    "bicycle": ("Bike",), "tent": ("Tent",), "toy": ("Puzzle", "Building Set", "Plush Toy"),
+}  # fmt: skip
+#: the providers whose values follow a document's subtype (a product's name)
+SUBTYPED_PROVIDERS = frozenset({"product_name"})
+#: how a subtype's product is named: ``{noun}`` from :data:`SUBTYPE_NOUNS`, the rest from :data:`WORDS`
+SUBTYPE_TEMPLATES = (
+    "{product_adjective} {noun}",
+    "{noun} {product_series}",
+    "{product_adjective} {noun} {product_series}",
+)
+#: the longest subtype name used as a product noun (a file's subtype names are not bounded)
+_SUBTYPE_NOUN_MAX = 40
+
 _PART = re.compile(r"\{(\w+)\}")
 _KIND_OF_WORD = {word: kind for kind, words in KIND_WORDS.items() for word in words}
 #: field-name endings that name a thing of another kind: ``category_name`` is a category's name
@@ -208,3 +240,26 @@ def template_call(name: str) -> Callable[[Faker], str]:
         return faker.bothify(text, letters=string.ascii_uppercase)
 
     return call
+
+
+@functools.lru_cache(maxsize=1024)
+def subtype_nouns(variant: str) -> tuple[str, ...]:
+    """What a product of subtype ``variant`` is called: its listed nouns (last word first), else its own words
+    title-cased; empty when it has no words at all (the general product names are used then)."""
+    words = re.findall(r"\w+", variant[:_SUBTYPE_NOUN_MAX].lower())
+    for word in reversed(words):
+        nouns = SUBTYPE_NOUNS.get(word) or SUBTYPE_NOUNS.get(_singular(word))
+        if nouns:
+            return nouns
+    own = " ".join(word.capitalize() for word in words)
+    return (own,) if own else ()
+
+
+def subtype_value(provider: str, variant: str, rng: random.Random) -> str | None:
+    """A ``provider`` value for a document of subtype ``variant`` (a laptop's name names a laptop), drawn with
+    the caller's seeded ``rng``; None when the provider does not follow subtypes or the subtype has no words."""
+    nouns = subtype_nouns(variant) if provider in SUBTYPED_PROVIDERS else ()
+    if not nouns:
+        return None
+    template = rng.choice(SUBTYPE_TEMPLATES).replace("{noun}", rng.choice(nouns))
+    return _PART.sub(lambda m: rng.choice(WORDS[m.group(1)]), template)

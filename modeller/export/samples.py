@@ -43,7 +43,7 @@ from bson.decimal128 import create_decimal128_context
 
 from modeller.export.jsontext import canonical_ejson
 from modeller.export.literals import quoted
-from modeller.export.meanings import entity_kind
+from modeller.export.meanings import entity_kind, subtype_value
 from modeller.export.validators import collection_schema
 from modeller.export.values import DATE_START, ValueFactory, normalize, truncate_ms
 from modeller.model.project import Project
@@ -282,6 +282,15 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (3, str(value))
 
 
+#: a subtype's own number keeps within this share of its example (30 %: 6.1 -> 4.27..7.93)
+_NEAR_EXAMPLE = 0.3
+
+
+def _variant_at(coll: CollectionDesign, index: int) -> str | None:
+    """The subtype of a collection's ``index``-th sample document (the variants take turns)."""
+    return coll.variants[index % len(coll.variants)] if coll.variants else None
+
+
 class _Builder:
     def __init__(self, design: Design, project: Project, n: int, seed: int) -> None:
         self.design = design
@@ -322,8 +331,11 @@ class _Builder:
         }
         #: id(shape node) -> the entity whose value it holds (values are chosen by field meaning on that entity)
         self.owners: dict[int, str | None] = {}
+        #: ids of the nodes a subtype declares (and their children): their numbers keep near the subtype's example
+        self.variant_nodes: set[int] = set()
         for coll in self.all:
             self._own(coll.shape, coll.entities[0] if coll.entities else None)
+            self._mark_variant_nodes(coll.shape, inside=False)
 
     def _own(self, nodes: list[ShapeNode], entity: str | None) -> None:
         """Record the entity each node belongs to: a subtype's entity, else the one of the enclosing object."""
@@ -334,6 +346,27 @@ class _Builder:
             self._own(node.children, inner)
             if node.items is not None:
                 self._own([node.items], inner)
+
+    def _mark_variant_nodes(self, nodes: list[ShapeNode], inside: bool) -> None:
+        for node in nodes:
+            own = inside or node.variant is not None
+            if own:
+                self.variant_nodes.add(id(node))
+            self._mark_variant_nodes(node.children, own)
+            if node.items is not None:
+                self._mark_variant_nodes([node.items], own)
+
+    def _bounds(self, node: ShapeNode, schema: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The validator's bounds for a number, narrowed for a subtype's own field to a band around its example:
+        a phone's screen stays near the phone's 6.1, a laptop's near 14.2 (the validator still wins)."""
+        low, high = schema.get("minimum"), schema.get("maximum")
+        example = _number(node.example)
+        if example is None or id(node) not in self.variant_nodes:
+            return low, high
+        near_low, near_high = sorted((example * (1 - _NEAR_EXAMPLE), example * (1 + _NEAR_EXAMPLE)))
+        lo = near_low if low is None else max(low, near_low)
+        hi = near_high if high is None else min(high, near_high)
+        return (lo, hi) if lo <= hi else (low, high)
 
     def _kind(self, node: ShapeNode) -> str | None:
         """The kind of thing the node's value describes: a copy's source entity, else the entity it belongs to."""
@@ -349,7 +382,7 @@ class _Builder:
             docs: list[dict[str, Any]] = []
             id_node = next((node for node in coll.shape if node.role == "id" or node.name == "_id"), None)
             for index in range(count):
-                variant = coll.variants[index % len(coll.variants)] if coll.variants else None
+                variant = _variant_at(coll, index)
                 doc: dict[str, Any] = {}
                 if id_node is None:
                     doc["_id"] = self.values.object_id(rng)
@@ -544,8 +577,8 @@ class _Builder:
         if node.bson_type == "array":
             return self._array(coll, index, doc, node, schema, rng, variant, path)
         if node.unique or path in self.unique_paths[coll.name]:
-            return self._unique(coll, node, schema, rng, path, index)
-        return self._scalar(node, schema, rng, index, fresh=False)
+            return self._unique(coll, node, schema, rng, path, index, variant)
+        return self._scalar(node, schema, rng, index, fresh=False, variant=variant)
 
     # -- unique indexes over several keys ------------------------------------------------------------
 
@@ -612,7 +645,7 @@ class _Builder:
             if node.enum or sub.get("enum"):
                 container[node.name] = rng.choice(self._enum_choices(node, node.enum or sub["enum"]))
             else:
-                container[node.name] = self._scalar(node, sub, rng, index, fresh=True)
+                container[node.name] = self._scalar(node, sub, rng, index, fresh=True, variant=_variant_at(coll, index))
         return [indexes[i].name for i in clashes]
 
     def _slot(self, coll: CollectionDesign, path: str) -> tuple[ShapeNode, Mapping[str, Any]] | None:
@@ -671,7 +704,17 @@ class _Builder:
             low = min(low, high)
         return low, high
 
-    def _scalar(self, node: ShapeNode, schema: Mapping[str, Any], rng: random.Random, index: int, fresh: bool) -> Any:
+    def _scalar(
+        self,
+        node: ShapeNode,
+        schema: Mapping[str, Any],
+        rng: random.Random,
+        index: int,
+        fresh: bool,
+        variant: str | None = None,
+    ) -> Any:
+        """A value of the node's type; a string by the field's meaning on its entity and, for a product's
+        name, on the document's subtype ``variant`` (a laptop is not named like a desk lamp)."""
         if node.faker:
             value = self._from_faker(node, node.faker, rng, fresh)
             if value is not _MISSING:
@@ -683,6 +726,11 @@ class _Builder:
         kind = node.bson_type
         if kind == "string":
             provider = self.values.string_provider(node.name, self._kind(node))
+            # a variant naming an entity (one collection holding several) already chose the kind
+            if variant is not None and variant not in self.entity_kinds:
+                named = subtype_value(provider, variant, rng)
+                if named is not None:
+                    return self._fit_string(named, schema)
             if provider == "word" and node.example is not None and not fresh:
                 # a name the meaning tables do not know ("cpu", "camera"): the user's example reads truer than a
                 # random word; unique values (fresh) still draw words
@@ -692,12 +740,12 @@ class _Builder:
             text = self.values.fresh(provider, rng) if fresh else self.values.pooled(provider, rng)
             return self._fit_string(str(text), schema)
         if kind in ("int", "long"):
-            value = self.values.int_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            value = self.values.int_value(node.name, rng, *self._bounds(node, schema))
             return Int64(value) if kind == "long" else value
         if kind == "double":
-            return self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            return self.values.float_value(node.name, rng, *self._bounds(node, schema))
         if kind == "decimal":
-            number = self.values.float_value(node.name, rng, schema.get("minimum"), schema.get("maximum"))
+            number = self.values.float_value(node.name, rng, *self._bounds(node, schema))
             return self.values.decimal_value(number)
         if kind == "bool":
             return rng.random() < 0.5
@@ -795,12 +843,13 @@ class _Builder:
         rng: random.Random,
         path: str,
         index: int,
+        variant: str | None = None,
     ) -> Any:
         """A value not used yet by this field in this collection's samples."""
         seen = self.unique_seen.setdefault((coll.name, path), set())
         value: Any = None
         for _attempt in range(20):
-            value = self._scalar(node, schema, rng, index, fresh=True)
+            value = self._scalar(node, schema, rng, index, fresh=True, variant=variant)
             if self._key(value) not in seen:
                 break
         else:

@@ -203,3 +203,80 @@ def test_ecommerce_rating_summarizes_the_reviews_generated(seed: int) -> None:
             assert rating["avg"] == pytest.approx(rating["sum"] / rating["count"])
         else:
             assert "avg" not in rating or rating["avg"] in (0, None)
+
+
+#: what a product of each ecommerce subtype may be called (and nothing of another subtype or a desk lamp)
+SUBTYPE_VOCABULARY = {
+    "phone": {"Phone", "Smartphone"},
+    "laptop": {"Laptop", "Notebook", "Ultrabook"},
+    "headphone": {"Headphones", "Earbuds", "Headset"},
+}
+OTHER_NOUNS = _words(" ".join(WORDS["product_noun"])) - {"Headphones", "Notebook"}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_ecommerce_products_are_named_after_their_subtype(seed: int) -> None:
+    """A laptop is called a laptop (or notebook, ultrabook), never "Smart Steel Desk Lamp"; the order lines
+    copy the name, so they agree too. The first document shows the user's own example ("iPhone 15")."""
+    project, analysis = analysed("ecommerce")
+    docs = sample_documents(analysis.design, project, n=9, seed=seed)
+    products = docs["products"]
+    assert {doc["type"] for doc in products} == set(SUBTYPE_VOCABULARY)
+    for index, product in enumerate(products):
+        words = _words(product["name"])
+        if index == 0:
+            assert product["name"] == "iPhone 15" and product["type"] == "phone"
+            continue
+        others = set().union(*(nouns for kind, nouns in SUBTYPE_VOCABULARY.items() if kind != product["type"]))
+        assert words & SUBTYPE_VOCABULARY[product["type"]], product
+        assert not words & (others | OTHER_NOUNS | PERSON_WORDS), product
+    by_id = {doc["_id"]: doc for doc in products}
+    for order in docs["orders"]:
+        for item in order["items"]:
+            assert item["name"] == by_id[item["product_id"]]["name"]
+
+
+def test_a_subtype_names_its_products_with_its_own_words() -> None:
+    """Subtypes the word table lacks are called by their own words; one without any word by the product names."""
+    project = _project(
+        [
+            {
+                "id": "product",
+                "name": "Product",
+                "collection": "products",
+                "fields": _strings("kind", "name"),
+                "subtypes": {
+                    "discriminator": "kind",
+                    "variants": {"desk lamps": [], "gift card": [], "laptop": [], "★": []},
+                },
+            }
+        ]
+    )
+    products = _docs(project, n=12)["products"]
+    assert {doc["kind"] for doc in products} == {"desk lamps", "gift card", "laptop", "★"}
+    for product in products:
+        words = _words(product["name"])
+        if product["kind"] == "desk lamps":
+            assert "Lamp" in words and not words & {"Laptop", "Card"}, product
+        elif product["kind"] == "gift card":
+            assert "Gift Card" in product["name"], product
+        elif product["kind"] == "laptop":
+            assert words & SUBTYPE_VOCABULARY["laptop"] and "Lamp" not in words, product
+        else:
+            assert words <= PRODUCT_WORDS, product
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_subtypes_numbers_stay_near_its_own_example(seed: int) -> None:
+    """A phone's screen is phone-sized (near its example 6.1 in), a laptop's laptop-sized (near 14.2 in):
+    every phone's screen is smaller than every laptop's, and their RAM and storage stay near the examples."""
+    project, analysis = analysed("ecommerce")
+    products = sample_documents(analysis.design, project, n=12, seed=seed)["products"]
+    specs = {kind: [doc["specs"] for doc in products if doc["type"] == kind] for kind in ("phone", "laptop")}
+    assert len(specs["phone"]) == len(specs["laptop"]) == 4
+    assert max(s["screen_size"] for s in specs["phone"]) < min(s["screen_size"] for s in specs["laptop"])
+    for kind, screen, ram, storage in (("phone", 6.1, 8, 256), ("laptop", 14.2, 18, 512)):
+        for spec in specs[kind]:
+            assert 0.7 * screen <= spec["screen_size"] <= 1.3 * screen, (kind, spec)
+            assert int(0.7 * ram) <= spec["ram"] <= 1.3 * ram, (kind, spec)
+            assert int(0.7 * storage) <= spec["storage"] <= 1.3 * storage, (kind, spec)

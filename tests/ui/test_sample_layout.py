@@ -1,5 +1,6 @@
 """Every sample reads at first sight in both views: no card covers another, and every strategy badge
-sits clear of the cards in full (a badge behind a card, or without its "auto →", hides whose choice it is).
+sits clear of the cards and keeps its "auto" (a badge behind a card, or without "auto", hides whose choice
+it is; tests/ui/test_relationship_labels.py checks the shortened forms and the workload labels).
 
 The Documents view keeps the cards' places but its cards are wider (ids, references, copies), so the
 samples' positions must leave room for both.
@@ -24,7 +25,7 @@ def visible_cards(window: MainWindow) -> dict[str, QRectF]:
 
 def layout_problems(window: MainWindow) -> list[str]:
     """What a new user would see as broken: cards too close or overlapping, badges on or under cards or
-    shortened (an engine's "auto → x" shortened to "x" reads as the user's own choice)."""
+    shortened without their "auto" (an engine's "auto → x" shown as "x" reads as the user's own choice)."""
     scene = window.scene
     cards = visible_cards(window)
     names = {key: item._title for key, item in scene.entity_items.items()}
@@ -37,8 +38,8 @@ def layout_problems(window: MainWindow) -> list[str]:
     for rel_id, line in scene.relationship_items.items():
         if not line.isVisible() or not line.badge_text():
             continue
-        full, shown = line.badge_text(), line._badge_shown
-        if shown != full and not ("→" in full and shown.startswith("→ ")):
+        full, shown = line.badge_text(), line.shown_badge()
+        if shown != full and not ("→" in full and shown.startswith("auto")):
             problems.append(f"badge {full!r} of {rel_id} shortened to {shown!r}")
         badge = line.mapRectToScene(line._badge_rect())
         for key, card in cards.items():
@@ -70,18 +71,19 @@ def test_layout_problems_sees_a_card_over_another(make_window) -> None:
     assert "cards Host and Log message closer than 40 px" in layout_problems(window)
 
 
-def test_an_engine_badge_on_a_short_line_keeps_its_arrow(make_window) -> None:
-    """Cards close together: "auto → subset" shortens to "→ subset", never to the bare "subset" a user's
+def test_an_engine_badge_on_a_short_line_keeps_auto(make_window) -> None:
+    """Cards close together: "auto → subset" breaks after its arrow, never to the bare "subset" a user's
     own choice shows."""
     window = make_window(use_engine=True)
     assert window.open_path(SAMPLES / "host-logs.modeller.json", ask=False)
     window.analysis.run_now()
     host, log = window.scene.entity_items["host"], window.scene.entity_items["logmsg"]
     line = window.scene.relationship_items["host_logmsgs"]
-    assert line.badge_text() == "auto → subset" and line._badge_shown == "auto → subset"
+    assert line.badge_text() == "auto → subset" and line.shown_badge() == "auto → subset"
     log.setPos(host.sceneBoundingRect().right() + 70, host.pos().y())
-    assert line._badge_shown == "→ subset"
-    # too wide for the gap even so, it moves off the line: below it, for the ∞ tag at the log's end sits above
+    assert line.shown_badge() == "auto →\nsubset"
+    # too wide for the line's middle, it moves off the line: below it, for the ∞ tag at the log's end sits above
     tip = line.end_points()[1]
     assert line._badge_rect().top() > tip.y() and line._label_rect().top() >= line._badge_rect().bottom()
     assert line._badge_rect().width() < window.scene.style.badge_width("auto → subset")
+    assert layout_problems(window) == []

@@ -54,11 +54,20 @@ def draw_end(painter: QPainter, tip: QPointF, angle: float, kind: str, tag_font:
     if tag and tag_font is not None:
         painter.save()
         painter.setFont(tag_font)
-        side = 1.0 if ny <= 0 else -1.0  # keep the tag above the line
-        centre = at(GLYPH_LENGTH - 2, side * 13)
+        centre = tag_centre(tip, angle)
         rect = QRectF(centre.x() - 14, centre.y() - 8, 28, 16)
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, tag)
         painter.restore()
+
+
+def tag_centre(tip: QPointF, angle: float) -> QPointF:
+    """Where the few/N/∞ tag of the end at ``tip`` sits: beside the crow's foot, above the line (on a vertical
+    line the side the line's direction gives; the badge keeps to the other side)."""
+    dx, dy = math.cos(angle), math.sin(angle)
+    nx, ny = -dy, dx
+    side = 1.0 if ny <= 0 else -1.0  # keep the tag above the line
+    along, across = GLYPH_LENGTH - 2, side * 13
+    return QPointF(tip.x() + dx * along + nx * across, tip.y() + dy * along + ny * across)
 
 
 def glyph_pen(pen: QPen) -> QPen:

@@ -8,13 +8,14 @@ only computes the drawing from that.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import Relationship
-from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, draw_end, glyph_pen
+from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, TAGS, draw_end, glyph_pen, tag_centre
 from modeller.ui.canvas.items.query_highlight import paint_line_halo
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
@@ -43,6 +44,16 @@ def clip_to_rect(rect: QRectF, inside: QPointF, outside: QPointF) -> QPointF:
     return QPointF(inside.x() + best * dx, inside.y() + best * dy)
 
 
+#: between the parts of a workload label (name, reads, writes, bound)
+PART_SEPARATOR = " · "
+#: a label part that does not fit between the cards is shown as this (the tooltip has it whole)
+ELLIPSIS = "…"
+#: text beside a line keeps this far from each card's border (the connect handle sticks out 11 px)
+CARD_MARGIN = 12.0
+#: less room than this between the cards: no workload label at all (the tooltip still has it)
+LABEL_MIN_ROOM = 32.0
+
+
 def workload_text(rel: Relationship) -> str:
     parts = []
     if rel.name:
@@ -53,7 +64,39 @@ def workload_text(rel: Relationship) -> str:
         parts.append(f"{rel.writes_per_sec:g} w/s")
     if rel.max is not None:
         parts.append(f"≤ {rel.max:,}")
-    return " · ".join(parts)
+    return PART_SEPARATOR.join(parts)
+
+
+def badge_forms(badge: str) -> list[str]:
+    """The ways to show a badge, longest first: an engine's "auto → x" may break after its arrow or, as the
+    last resort, say only "auto" (the strategy is in the tooltip); a user's own choice is shown whole."""
+    if "→" not in badge:
+        return [badge]
+    auto, strategy = (part.strip() for part in badge.split("→", 1))
+    return [badge, f"{auto} →\n{strategy}", auto]
+
+
+def wrap_parts(text: str, room: float, width: Callable[[str], float]) -> str:
+    """``text``'s " · "-separated parts as lines at most ``room`` wide, never a part cut in two: a part
+    wider than ``room`` is shown as "…". Empty when ``room`` is too small for any text."""
+    if room < LABEL_MIN_ROOM:
+        return ""
+    lines: list[str] = []
+    current = ""
+    for part in text.split(PART_SEPARATOR):
+        if width(part) > room:
+            part = ELLIPSIS
+            if current.endswith(ELLIPSIS) or (not current and lines and lines[-1].endswith(ELLIPSIS)):
+                continue
+        joined = f"{current}{PART_SEPARATOR}{part}" if current else part
+        if width(joined) <= room:
+            current = joined
+        else:
+            lines.append(current)
+            current = part
+    if current:
+        lines.append(current)
+    return "\n".join(lines)
 
 
 class RelationshipItem(QGraphicsItem):
@@ -178,9 +221,6 @@ class RelationshipItem(QGraphicsItem):
     def _label_rect(self) -> QRectF:
         return self._label_box
 
-    def _fitted_label(self) -> str:
-        return self._label_fit
-
     def _relayout(self) -> None:
         """Cache badge, label and hit areas (paint runs far more often than geometry changes).
 
@@ -189,8 +229,8 @@ class RelationshipItem(QGraphicsItem):
         when the bounds really move (a text-only change stays out of the scene's index).
         """
         self._badge_box = self._compute_badge_rect()
-        self._label_box = self._compute_label_rect()
         self._label_fit = self._compute_fitted_label()
+        self._label_box = self._compute_label_rect()
         self._hit = None  # the hit area is stroked when first asked for (clicks are rarer than layouts)
         bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
         if self._badge:
@@ -200,52 +240,76 @@ class RelationshipItem(QGraphicsItem):
             self._bounds = bounds
 
     def _compute_badge_rect(self) -> QRectF:
-        """On the line's middle (above a self-loop); on a line too short for it (cards close together) the badge
-        shortens to "→ strategy" (still the engine's) and, if still too wide, moves off the line so the
-        cardinality glyphs and their tags at both ends stay visible."""
-        metrics = self._style.badge_metrics
-        h = metrics.height() + 4
+        """On the line's middle (above a self-loop). A line too short for the whole badge (cards close
+        together) keeps the cardinality glyphs at both ends visible: the badge moves off the line (below a
+        flat line, for the few/N/∞ tags sit above it near the ends; left of a steep one), and if the gap
+        between the cards is narrower still, an engine's badge breaks after its arrow ("auto →" over the
+        strategy). The "auto" is never dropped: without it the engine's choice would read as the user's."""
         self._badge_shown = self._badge
         if not self._badge:
             return QRectF(self._mid, self._mid)
-        w = self._style.badge_width(self._badge) + 12
         if self._is_loop:  # above the loop: on its middle the badge would cover the card's header
+            w, h = self._badge_size(self._badge)
             top = self._path.boundingRect().top()
             return QRectF(self._mid.x() - w / 2, top - h - 2, w, h)
-        length = self.chord.length() if self.chord is not None and not self._is_loop else 1e9
+        length = self.chord.length() if self.chord is not None else 1e9
         room = length - 2 * (GLYPH_LENGTH + 8)
-        if w > room and "→" in self._badge:
-            # the arrow stays: without it the engine's choice would read as the user's own (legend: auto → x)
-            self._badge_shown = "→ " + self._badge.split("→")[-1].strip()
-            w = self._style.badge_width(self._badge_shown) + 12
-        if w <= room:
-            return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
+        for text in badge_forms(self._badge):
+            w, h = self._badge_size(text)
+            self._badge_shown = text
+            if w <= room:
+                return QRectF(self._mid.x() - w / 2, self._mid.y() - h / 2, w, h)
+            if (h if self._steep else w) <= self._gap() - 2 * CARD_MARGIN:
+                return self._off_line(w, h)
+        return self._off_line(w, h)  # the shortest form, even if the cards are closer than that
+
+    def _tags_left(self) -> bool:
+        """Whether the few/N/∞ tags of a steep line sit left of it (its badge then goes right, not over them)."""
+        return any(
+            tag_centre(tip, angle).x() < tip.x() - 1 for tip, angle, kind in self._ends if TAGS.get(kind) is not None
+        )
+
+    def _gap(self) -> float:
+        """The free space between the two cards across which text beside the line must fit: horizontal
+        for a flat line (the text hangs below it), vertical for a steep one (the text sits beside it)."""
+        if self.chord is None:
+            return 1e9
+        return abs(self.chord.dy()) if self._steep else abs(self.chord.dx())
+
+    def _badge_size(self, text: str) -> tuple[float, float]:
+        lines = text.split("\n")
+        w = max(self._style.badge_width(line) for line in lines) + 12
+        return w, self._style.badge_metrics.height() * len(lines) + 4
+
+    def _off_line(self, w: float, h: float) -> QRectF:
+        if self._steep and self._tags_left():
+            return QRectF(self._mid.x() + 8, self._mid.y() - h / 2, w, h)
         if self._steep:
             return QRectF(self._mid.x() - w - 8, self._mid.y() - h / 2, w, h)
-        # below the line: the few/N/∞ tags sit above it, near the ends, and a badge there would hide them
         return QRectF(self._mid.x() - w / 2, self._mid.y() + 6, w, h)
 
     def _compute_label_rect(self) -> QRectF:
-        """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line."""
-        if not self._label:
+        """Below the badge on flat lines, beside it on steep ones, so the text never sits on the line;
+        as wide and as tall as the lines of the fitted label."""
+        label = self._label_fit
+        if not label:
             return QRectF(self._mid, self._mid)
-        metrics = self._style.label_metrics
-        w = self._style.label_width(self._label) + 8
-        h = metrics.height() + 2
+        lines = label.split("\n")
+        w = max(self._style.label_width(line) for line in lines) + 8
+        h = self._style.label_metrics.height() * len(lines) + 2
         badge = self._badge_box
         if self._steep:
             return QRectF(max(badge.right(), self._mid.x() + 6) + 4, self._mid.y() - h / 2, w, h)
         return QRectF(self._mid.x() - w / 2, badge.bottom() + 2, w, h)
 
     def _compute_fitted_label(self) -> str:
-        """The label, shortened so a flat line between close cards does not spill onto them."""
+        """The label as lines that fit between the two cards of a flat line (it hangs below the line,
+        between them): whole parts ("comments", "40 r/s" ...) per line, never a part cut in two; parts
+        that fit nowhere end the label with "…" (the tooltip has it whole)."""
         if not self._label or self._steep or self._is_loop or len(self._ends) != 2:
             return self._label
-        room = QLineF(self._ends[0][0], self._ends[1][0]).length() - 2 * 20
-        if room < 40:
-            return ""
-        fitted = self._style.label_metrics.elidedText(self._label, Qt.TextElideMode.ElideRight, room)
-        return self._label if fitted == self._label else fitted  # one string per line, not two equal ones
+        room = self._gap() - 2 * CARD_MARGIN
+        return wrap_parts(self._label, room, self._style.label_width)
 
     def set_advice(self, marker: str | None) -> None:
         """A severity marker left of the strategy badge (None hides it)."""
@@ -275,10 +339,12 @@ class RelationshipItem(QGraphicsItem):
         return self._hit
 
     def toolTip(self) -> str:  # Qt's name: CanvasScene.helpEvent asks for it
-        """Which cards, cardinality, strategy and the engine's reason (made now, from the model)."""
+        """Which cards, cardinality, strategy and the engine's reason (made now, from the model), and the
+        whole workload label (on a short line the canvas shows only the parts that fit)."""
         scene = self.scene()
         tip = getattr(scene, "relationship_tip", None)
-        return tip(self.rel_id) if tip is not None else ""
+        text = tip(self.rel_id) if tip is not None else ""
+        return f"{text}\nworkload: {self._label}" if text and self._label else text
 
     def end_points(self) -> list[QPointF]:
         """Where the line meets the two cards (tests check they lie on the card borders)."""
@@ -289,6 +355,14 @@ class RelationshipItem(QGraphicsItem):
 
     def label_text(self) -> str:
         return self._label
+
+    def shown_badge(self) -> str:
+        """The badge text as drawn ("auto →" and the strategy on two lines when the cards are close)."""
+        return self._badge_shown
+
+    def shown_label(self) -> str:
+        """The workload label as drawn: its lines, or "" when there is no room between the cards."""
+        return self._label_fit
 
     # ------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -328,15 +402,7 @@ class RelationshipItem(QGraphicsItem):
             back.setAlpha(215)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(back)
-            rect = self._label_rect()
-            if label != self._label:
-                width = self._style.label_width(label) + 8
-                rect = (
-                    QRectF(rect.center().x() - width / 2, rect.y(), width, rect.height())
-                    if not self._steep
-                    else QRectF(rect.x(), rect.y(), width, rect.height())
-                )
-            painter.drawRoundedRect(rect, 3, 3)
+            painter.drawRoundedRect(self._label_box, 3, 3)
             painter.setPen(colors.label_text)
             painter.setFont(style.label_font)
-            painter.drawText(self._label_rect(), Qt.AlignmentFlag.AlignCenter, label)
+            painter.drawText(self._label_box, Qt.AlignmentFlag.AlignCenter, label)
