@@ -6,7 +6,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from modeller.model.names import snake
 from modeller.model.project import Query
+from modeller.rules.catalog.split_fix import details_name, split_fix
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
@@ -266,10 +268,15 @@ class BloatedDocument(Rule):
     sources = ("Manual-AP-bloated", "AP-bloated")
     tradeoff = "a smaller working set vs. an extra query (or $lookup) on the details page"
 
-    def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+    def check_model(self, view: RuleView) -> Iterable[Finding]:
+        """Per collection, but the fix names a new entity unique in the whole model: a property of the model."""
         s = view.settings
-        if coll.avg_bytes < s.bloated_min_bytes or coll.bucket is not None:
-            return
+        for coll in view.design.collections:
+            if coll.avg_bytes >= s.bloated_min_bytes and coll.bucket is None:
+                yield from self._check(view, coll)
+
+    def _check(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        s = view.settings
         entity = view.facts.entities[coll.root]
         hot = [q for q in view.facts.queries_of[entity.id] if view.facts.is_hot(q)]
         if not hot or any(not q.projection for q in hot):
@@ -280,18 +287,22 @@ class BloatedDocument(Rule):
         share = cold_bytes / coll.avg_bytes
         if share < s.bloated_cold_share:
             return
-        details = f"{coll.name}_details"
+        name = details_name(view.project, entity)
+        details = snake(name)
+        fix, refused = split_fix(view.project, entity, cold, s)
         saving = None if coll.count is None else cold_bytes * coll.count
         big = coll.max_bytes > s.doc_info_bytes
         yield self.finding(
             "warning" if big else "suggestion",
             "entity",
             entity.id,
-            f"the hot reads of {entity.name} ({', '.join(q.id for q in hot)}) show only "
+            f"the hot reads of {entity.name} ({', '.join(q.name or q.id for q in hot)}) show only "
             f"{', '.join(sorted(used))}, but {', '.join(f.name for f in cold)} make up {share:.0%} of a "
-            f"{coll.avg_bytes:,}-byte document: move them to {details} (one document per {entity.name}, same _id) "
-            "read on the details page only"
-            + (f"; the working set shrinks by about {saving / 1_048_576:,.0f} MB" if saving is not None else ""),
+            f"{coll.avg_bytes:,}-byte document: move them to {name} (collection {details}, one document per "
+            f"{entity.name} with a reference to it) read on the details page only"
+            + (f"; the working set shrinks by about {saving / 1_048_576:,.0f} MB" if saving is not None else "")
+            + (f" (no automatic fix: {refused})" if refused else ""),
+            fix=fix,
             numbers={
                 "avg_bytes": coll.avg_bytes,
                 "cold_bytes": cold_bytes,
