@@ -28,7 +28,7 @@ from modeller.rules.physical.design import (
     SyncMethod,
     SyncUpdate,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket, outlier_bound_of
+from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, embeds, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
@@ -209,7 +209,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
         many = plan.facts.many
-        if plan.strategy == "embed":
+        if embeds(plan):
             embedded_in.setdefault(many.id, []).append(plan.facts.rel_id)
         elif plan.strategy == "bucket" and many.id not in buckets:
             buckets[many.id] = make_bucket(ctx, many, plan)
