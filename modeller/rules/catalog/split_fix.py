@@ -11,37 +11,76 @@ something only the user can rearrange, so then there is no automatic fix and the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from modeller.model.conventions import collection_name, embed_field, extended_ref_field, subset_field
-from modeller.model.ids import slug, unique, used_ids
+from modeller.model.conventions import embed_field, extended_ref_field, subset_field
+from modeller.model.ids import slug
 from modeller.model.names import snake
-from modeller.model.project import Entity, Field, Project, Query, Relationship
+from modeller.model.project import Entity, Field, Query, Relationship
 from modeller.rules.framework.findings import Change, Fix, SubjectRef
+from modeller.rules.physical.facts import Context
 from modeller.rules.settings import Settings
 
 
-def split_fix(project: Project, entity: Entity, cold: Sequence[Field], settings: Settings) -> tuple[Fix | None, str]:
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """The names a new entity must not take: entity names, collection names and the shared id space of entities,
+    relationships and queries.
+
+    Read from the indexes the analysis already has (entities and relationships by id, the design's collections);
+    only entity names and query ids are gathered here, once per model (``RuleView`` -> ``of``).
+    """
+
+    names: frozenset[str]
+    collections: tuple[Container[str], ...]
+    ids: tuple[Container[str], ...]
+
+    @classmethod
+    def of(cls, ctx: Context, collections: tuple[Container[str], ...]) -> Taken:
+        names = frozenset(e.name for e in ctx.project.entities)
+        return cls(names, collections, (ctx.entities, ctx.rel_by_id, frozenset(q.id for q in ctx.queries)))
+
+    def has_id(self, ident: str) -> bool:
+        return any(ident in ids for ids in self.ids)
+
+    def has_collection(self, name: str) -> bool:
+        return any(name in held for held in self.collections)
+
+
+def details_name(taken: Taken, entity: Entity) -> str:
+    """ "<Entity> details", numbered when an entity already has the name or would take the collection."""
+    base = f"{entity.name} details"
+    name, n = base, 1
+    while name in taken.names or taken.has_collection(snake(name)):
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
+def split_fix(
+    ctx: Context, taken: Taken, entity: Entity, cold: Sequence[Field], settings: Settings
+) -> tuple[Fix | None, str]:
     """The fix moving ``cold`` out of ``entity``, or None and the one-line reason there is none."""
     names = {f.name for f in cold}
-    refusal = _kept_reference(project, entity, names)
+    refusal = _kept_reference(ctx, entity, names)
     if refusal:
         return None, refusal
-    name = details_name(project, entity)
-    taken = used_ids(project)
-    new_id = unique(slug(name), taken)
-    rel_id = unique(slug(f"{entity.id}_to_details"), taken | {new_id})
+    name = details_name(taken, entity)
+    new_id = _free_id(taken, slug(name), set())
+    rel_id = _free_id(taken, slug(f"{entity.id}_to_details"), {new_id})
     rel = Relationship(id=rel_id, one=entity.id, many=new_id, cardinality="one-to-one")
     via = embed_field(rel, Entity(id=new_id, name=name, fields=tuple(cold)))
     if via in {f.name for f in entity.fields if f.name not in names}:
         return None, f"{entity.name} already has a field {via!r}, the name its details would be joined as"
-    own = [q for q in project.queries if q.entity == entity.id]
+    own = ctx.queries_of.get(entity.id, [])
     needing = [q for q in own if not q.projection or any(_head(p) in names for p in q.projection)]
     total = sum(_weight(q, settings) for q in own)
     share = sum(_weight(q, settings) for q in needing) / total if total else 0.0
     if share >= settings.read_together_min:
         return None, f"{share:.0%} of the declared reads of {entity.name} show the moved fields"
+
     rel_data: dict[str, Any] = {
         "id": rel_id,
         "one": entity.id,
@@ -76,6 +115,15 @@ def split_fix(project: Project, entity: Entity, cold: Sequence[Field], settings:
     )
 
 
+def _free_id(taken: Taken, stem: str, also: set[str]) -> str:
+    """``stem``, or ``stem_2``, ``stem_3``... whichever no entity, relationship or query (nor ``also``) has."""
+    ident, n = stem, 1
+    while taken.has_id(ident) or ident in also:
+        n += 1
+        ident = f"{stem}_{n}"
+    return ident
+
+
 def _head(path: str) -> str:
     return path.split(".", 1)[0]
 
@@ -87,20 +135,12 @@ def _weight(q: Query, settings: Settings) -> float:
     return settings.hot_per_sec if q.hot else 1.0
 
 
-def details_name(project: Project, entity: Entity) -> str:
-    """ "<Entity> details", numbered when an entity already has the name or would take the collection."""
-    names = {e.name for e in project.entities}
-    collections = {collection_name(e) for e in project.entities}
-    base = f"{entity.name} details"
-    name, n = base, 1
-    while name in names or snake(name) in collections:
-        n += 1
-        name = f"{base} {n}"
-    return name
+def _kept_reference(ctx: Context, entity: Entity, cold: set[str]) -> str:
+    """What else in the model names a cold field (the fix cannot move it along), or "".
 
-
-def _kept_reference(project: Project, entity: Entity, cold: set[str]) -> str:
-    """What else in the model names a cold field (the fix cannot move it along), or ""."""
+    Looks only at the entity's own annotations, queries and relationships, and at the queries of the entities
+    related to it (the only ones that can name its fields through a generated name): proportional to the entity.
+    """
     for declared in entity.indexes:
         hit = next((k for k, _ in declared.keys if _head(k) in cold), None)
         if hit is not None:
@@ -113,28 +153,30 @@ def _kept_reference(project: Project, entity: Entity, cold: set[str]) -> str:
     for what, path in named:
         if _head(path) in cold:
             return f"{what} of {entity.name} uses {path}"
-    targets: dict[str, set[str]] = {}
-    for rel in project.relationships:
-        if rel.one == entity.id:
-            targets.setdefault(rel.many, set()).add(extended_ref_field(rel, entity))
-            if any(d.direction == "one-to-many" and _head(d.field) in cold for d in rel.denormalize):
-                return f"relationship {rel.id} copies a moved field of {entity.name}"
-        if rel.many == entity.id:
-            targets.setdefault(rel.one, set()).update((embed_field(rel, entity), subset_field(rel, entity)))
-            if any(d.direction == "many-to-one" and _head(d.field) in cold for d in rel.denormalize):
-                return f"relationship {rel.id} copies a moved field of {entity.name}"
-            if any(a.field is not None and _head(a.field) in cold for a in rel.aggregates):
-                return f"relationship {rel.id} aggregates a moved field of {entity.name}"
-    for q in project.queries:
-        label = q.name or q.id
-        if q.entity == entity.id:
-            hit = next((k for k in (*q.filter, *(k for k, _ in q.sort)) if _head(k) in cold), None)
-            if hit is not None:
-                return f"query {label} filters or sorts on {hit}"
+    for q in ctx.queries_of.get(entity.id, []):
+        hit = next((k for k in (*q.filter, *(k for k, _ in q.sort)) if _head(k) in cold), None)
+        if hit is not None:
+            return f"query {q.name or q.id} filters or sorts on {hit}"
+    #: related entity id -> the names its documents or queries give this entity
+    heads: dict[str, set[str]] = {}
+    for facts in ctx.rels_of_one.get(entity.id, []):
+        rel = facts.rel
+        heads.setdefault(facts.many_id, set()).add(extended_ref_field(rel, entity))
+        if any(d.direction == "one-to-many" and _head(d.field) in cold for d in rel.denormalize):
+            return f"relationship {rel.id} copies a moved field of {entity.name}"
+    for facts in ctx.rels_of_many.get(entity.id, []):
+        rel = facts.rel
+        heads.setdefault(facts.one_id, set()).update((embed_field(rel, entity), subset_field(rel, entity)))
+        if any(d.direction == "many-to-one" and _head(d.field) in cold for d in rel.denormalize):
+            return f"relationship {rel.id} copies a moved field of {entity.name}"
+        if any(a.field is not None and _head(a.field) in cold for a in rel.aggregates):
+            return f"relationship {rel.id} aggregates a moved field of {entity.name}"
+    for other, via in heads.items():
+        if other == entity.id:
             continue
-        heads = targets.get(q.entity, set())
-        for path in (*q.filter, *(k for k, _ in q.sort), *q.projection):
-            parts = path.split(".")
-            if len(parts) > 1 and parts[0] in heads and parts[1] in cold:
-                return f"query {label} reads {path} of {entity.name}"
+        for q in ctx.queries_of.get(other, []):
+            for path in (*q.filter, *(k for k, _ in q.sort), *q.projection):
+                parts = path.split(".")
+                if len(parts) > 1 and parts[0] in via and parts[1] in cold:
+                    return f"query {q.name or q.id} reads {path} of {entity.name}"
     return ""
