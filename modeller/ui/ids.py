@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic_core import PydanticCustomError
 
 from modeller.model import Override, Project, Query, Relationship
+from modeller.model.ids import slug, unique, used_ids
 from modeller.model.names import check_id, plural, snake
 from modeller.ui.templates import TEMPLATE_KEYS, default_name
 
@@ -29,27 +30,6 @@ IdKind = Literal["entity", "relationship", "query"]
 STEMS = tuple(snake(default_name(key)) for key in TEMPLATE_KEYS)
 _ENTITY_PLACEHOLDER = re.compile(rf"(?:{'|'.join(STEMS)})(?:_\d+)?")
 _QUERY_PLACEHOLDER = re.compile(r".+_query(?:_\d+)?")
-
-
-def slug(text: str) -> str:
-    """A legal id from free text, as the document generates them ("Log message" -> ``log_message``)."""
-    stem = re.sub(r"[^A-Za-z0-9_\-]", "_", snake(text))[:90].strip("_") or "x"
-    return stem if stem[0].isalpha() or stem[0] == "_" else "_" + stem
-
-
-def used_ids(project: Project) -> set[str]:
-    """Entities, relationships and queries share one id space (overrides name a subject by id alone)."""
-    return {e.id for e in project.entities} | {r.id for r in project.relationships} | {q.id for q in project.queries}
-
-
-def unique(stem: str, used: set[str]) -> str:
-    """``stem``, or ``stem_2``, ``stem_3``... whichever is free first."""
-    if stem not in used:
-        return stem
-    n = 2
-    while f"{stem}_{n}" in used:
-        n += 1
-    return f"{stem}_{n}"
 
 
 def is_placeholder(kind: IdKind, ident: str) -> bool:

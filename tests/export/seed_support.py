@@ -54,3 +54,19 @@ def check_golden(relative: str, actual: str) -> None:
             )
         )
         pytest.fail(f"{relative} differs from its golden file (MODELLER_UPDATE_GOLDEN=1 to accept):\n{diff[:6000]}")
+
+
+def check_golden_folder(relative: str, names: set[str]) -> None:
+    """``golden/<relative>`` holds exactly ``names``: a golden file of something the export no longer writes (a
+    collection the design dropped) is removed only when MODELLER_UPDATE_GOLDEN=1 is set, else the test fails."""
+    folder = GOLDEN / relative
+    stale = sorted({path.name for path in folder.glob("*") if path.is_file()} - names)
+    if UPDATE:
+        for name in stale:
+            (folder / name).unlink()
+        return
+    if stale:
+        pytest.fail(
+            f"golden/{relative} holds {', '.join(stale)}, which the export no longer writes "
+            "(MODELLER_UPDATE_GOLDEN=1 to remove)"
+        )

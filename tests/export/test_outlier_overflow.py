@@ -116,3 +116,39 @@ def test_the_setup_script_creates_indexes_and_fills_the_overflow_idempotently(tm
     assert ("post_overflow", "post_id_1") in indexes
     assert {c["collection"] for c in calls(recording, 0, "insertOne")} >= {"post", "post_overflow"}
     assert calls(recording, 1, "createCollection") == [] and calls(recording, 1, "insertOne") == []
+
+
+def test_the_outlier_n_has_no_collection_of_its_own(tmp_path: Path) -> None:
+    """Comments live embedded in their post and in posts' overflow only: nothing creates, indexes or fills a
+    ``comment`` collection that would stay empty."""
+    project = blog()
+    analysis = analyse(project)
+    design = analysis.design
+    assert [c.name for c in design.collections] == ["post"]
+    assert design.collections[0].entities == ["post", "comment"]
+    assert design.embedded["comment"].collection == "post" and design.embedded["comment"].path == "comments"
+    assert [c.name for c in design.companions] == ["post_overflow"]
+    every = [*design.collections, *design.companions]
+    assert [(c.name, i.name) for c in every for i in c.indexes] == [("post_overflow", "post_id_1")]
+    assert not any(f.subject.id.startswith("comment#") or "comment.post_id" in f.message for f in analysis.findings)
+
+    export_project(project, analysis, tmp_path, kinds="setup,validators,samples,report", with_samples=True)
+    script = (tmp_path / "setup.mongosh.js").read_text(encoding="utf-8")
+    assert 'ensureCollection("comment"' not in script and 'ensureCollection("post_overflow"' in script
+    assert sorted(p.name for p in (tmp_path / "validators").iterdir()) == ["post.json", "post_overflow.json"]
+    assert sorted(p.name for p in (tmp_path / "samples").iterdir()) == ["post.json", "post_overflow.json"]
+    report = (tmp_path / "DESIGN.md").read_text(encoding="utf-8")
+    assert "### `post`" in report and "### `comment`" not in report
+    recording = run_scripts(tmp_path / "setup.mongosh.js", runs=1)
+    assert {c["collection"] for c in calls(recording, 0, "createCollection")} == {"post", "post_overflow"}
+
+
+def test_a_many_side_with_queries_of_its_own_keeps_its_collection_and_no_outlier() -> None:
+    """Comments listed on their own (a query of their own) are not embedded: the outlier pattern needs them to
+    live with the post, so the plain parent reference stays, with the index on it."""
+    data = blog().model_dump(mode="json", exclude_defaults=True)
+    data["queries"].append({"id": "latest", "entity": "comment", "filter": {"text": "eq"}})
+    design = analyse(Project.model_validate(data)).design
+    assert [c.name for c in design.collections] == ["post", "comment"]
+    assert design.companions == [] and "comment" not in design.embedded
+    assert not any(n.name == "has_overflow" for n in design.collections[0].shape)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from bson_checker import errors, load_docs
 from js_harness import calls, node_check, run_scripts
-from seed_support import analysed, check_golden, sample_ids
+from seed_support import analysed, check_golden, check_golden_folder, sample_ids
 
 from modeller.export import dot_source, export_project, mongosh_script, sample_documents, validator_json
 from modeller.export.mongosh import shard_key_index
@@ -99,6 +99,7 @@ def test_golden_script_validators_and_dot(sample: str) -> None:
     check_golden(f"{sample}/diagram.dot", dot_source(design, project))
     for coll in design.collections:
         check_golden(f"{sample}/validators/{coll.name}.json", validator_json(coll))
+    check_golden_folder(f"{sample}/validators", {f"{coll.name}.json" for coll in design.collections})
 
 
 @pytest.mark.node

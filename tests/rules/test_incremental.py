@@ -289,3 +289,34 @@ def test_copies_hold_tuples_and_frozen_dicts() -> None:
     assert type(copied.entities) is tuple and all(map(operator.is_, copied.entities, project.entities))
     with pytest.raises(ValidationError):
         project.model_copy(update={"entities": [{"id": "x"}]})
+
+
+def test_a_fix_that_names_a_new_entity_follows_a_rename_elsewhere() -> None:
+    """The bloated-document fix names "Movie details" unique in the model: renaming another entity to that name
+    changes the fix (a property of the whole model), incrementally as in a fresh analysis."""
+    movie = {
+        "id": "movie",
+        "name": "Movie",
+        "fields": [{"name": "title", "type": "string"}, {"name": "plot", "type": "string", "bytes": 8000}],
+    }
+    project = Project.model_validate(
+        {
+            "format": "mongo-schema-modeller",
+            "format_version": 2,
+            "name": "m",
+            "entities": [movie, {"id": "other", "name": "Other", "fields": [{"name": "x", "type": "string"}]}],
+            "queries": [
+                {"id": "home", "entity": "movie", "filter": {"title": "eq"}, "projection": ["title"], "hot": True}
+            ],
+        }
+    )
+    analyser = Analyser()
+    before = analyser.analyse(project)
+    [fix] = [f.fix for f in before.findings if f.rule == "bloated-document"]
+    assert fix is not None and fix.changes[0].value["name"] == "Movie details"
+    other = project.entities[1].model_copy(update={"name": "Movie details"})
+    renamed = project.model_copy(update={"entities": (project.entities[0], other)})
+    after = analyser.analyse(renamed)
+    assert dump(renamed, after) == dump(renamed, analyse(renamed))
+    [fix] = [f.fix for f in after.findings if f.rule == "bloated-document"]
+    assert fix is not None and fix.changes[0].value["name"] == "Movie details 2"

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from benchmarks.generate import generate_project
 from modeller.export.literals import js_key
 from modeller.export.mongosh import mongosh_script
 from modeller.export.snippets import sync_snippet
@@ -16,6 +20,7 @@ from modeller.rules import analyse
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.documents import distinct_name
 from modeller.rules.physical.esr import EsrPlan, serves
+from modeller.rules.physical.naming import collection_name
 
 
 def project(**data: Any) -> Project:
@@ -439,3 +444,62 @@ def test_unique_and_ttl_indexes_of_one_entity_in_a_shared_collection_cover_its_d
     assert hosts.variants == ["host", "logmsg"]
     unique = {index.name: index.partial for index in hosts.indexes if index.unique}
     assert unique == {"ipaddr_1": {"doc_type": "host"}, "name_1": {"doc_type": "host"}}
+
+
+def _shared(*links: tuple[str, str], embed: tuple[str, str] | None = None) -> Project:
+    """Entities A..E; each link (one, many) asks for the single collection pattern; ``embed`` embeds one entity."""
+    rels: list[dict[str, Any]] = [
+        {
+            "id": f"{one}_{many}",
+            "one": one,
+            "many": many,
+            "cardinality": "many-to-many",
+            "strategy": "single-collection",
+        }
+        for one, many in links
+    ]
+    if embed is not None:
+        one, many = embed
+        rels.append({"id": f"{one}_{many}", "one": one, "many": many, "cardinality": "one-to-one", "strategy": "embed"})
+    return project(
+        entities=[{"id": n, "name": n.upper(), "fields": [{"name": "x", "type": "string"}]} for n in "abcde"],
+        relationships=rels,
+    )
+
+
+def _holders(p: Project) -> dict[str, list[str]]:
+    return {c.name: c.entities for c in analyse(p).design.collections}
+
+
+def test_a_collection_is_named_after_an_entity_it_holds() -> None:
+    """The single collection pattern refused because the One is embedded elsewhere: the N keeps a collection of its
+    own under its own name (it used to be named after the embedded One, which was not in it)."""
+    p = _shared(("b", "c"), embed=("a", "b"))
+    assert _holders(p) == {"a": ["a", "b"], "c": ["c"], "d": ["d"], "e": ["e"]}
+    (rel,) = [r for r in analyse(p).design.relationships if r.id == "b_c"]
+    assert rel.warnings == [
+        "B is embedded in another document and has no collection of its own to share: C keeps a collection of its own"
+    ]
+
+
+def test_a_chain_of_single_collections_lives_in_the_last_host_and_a_ring_stays_apart() -> None:
+    assert _holders(_shared(("b", "c"), ("a", "b"))) == {"a": ["a", "b", "c"], "d": ["d"], "e": ["e"]}
+    ring = _shared(("a", "b"), ("b", "a"))
+    assert _holders(ring) == {"a": ["a"], "b": ["b"], "c": ["c"], "d": ["d"], "e": ["e"]}
+    warnings = [w for r in analyse(ring).design.relationships for w in r.warnings]
+    assert warnings == [
+        "A and B would each live in the other's collection (a ring of single collections): B keeps a collection "
+        "of its own",
+        "B and A would each live in the other's collection (a ring of single collections): A keeps a collection "
+        "of its own",
+    ]
+
+
+def test_every_collection_of_a_generated_model_is_named_after_an_entity_it_holds() -> None:
+    """The generated 1,000-entity model that named a collection ``host_332`` holding only ``product_722``."""
+    model = generate_project(1000, 1.5, 0.5, seed=0)
+    entities = {e.id: e for e in model.entities}
+    design = analyse(model).design
+    assert len(design.collections) > 500
+    for coll in design.collections:
+        assert coll.name in {collection_name(entities[eid]) for eid in coll.entities}, (coll.name, coll.entities)

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, Query, check_project
 from modeller.persistence import load_project, save_project
+from modeller.persistence.canonical import dumps_project
+from modeller.rules import analyse
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.ui.commands.apply_fix import (
     OverrideCommand,
@@ -111,3 +114,120 @@ def test_override_of_a_field_finding_touches_only_overrides(document: ProjectDoc
     assert document.relationship("person_tasks").decision is None  # type: ignore[union-attr]
     document.undo_stack.undo()
     assert document.project.overrides == ()
+
+
+# ----- the bloated-document fix: split the cold fields into a new one-to-one entity -----
+
+
+def _movies() -> Project:
+    """A list page showing 200 bytes of a 7 KB movie; a details page (5/s) showing the plot and credits."""
+    return Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "movies",
+            "entities": [
+                {
+                    "id": "movie",
+                    "name": "Movie",
+                    "collection": "movies",
+                    "count": 1_000_000,
+                    "fields": [
+                        {"name": "title", "type": "string"},
+                        {"name": "year", "type": "int"},
+                        {"name": "plot", "type": "string", "bytes": 4000},
+                        {"name": "credits", "type": "string", "bytes": 3000, "required": True},
+                    ],
+                },
+                {"id": "movie_details", "name": "Movie details", "fields": [{"name": "note", "type": "string"}]},
+            ],
+            "queries": [
+                {
+                    "id": "home",
+                    "entity": "movie",
+                    "filter": {"year": "eq"},
+                    "projection": ["title", "year"],
+                    "per_sec": 5000,
+                },
+                {
+                    "id": "details_page",
+                    "entity": "movie",
+                    "filter": {"_id": "eq"},
+                    "projection": ["title", "plot", "credits"],
+                    "per_sec": 5,
+                },
+            ],
+            "layout": {"movie": {"x": 40, "y": 60}, "movie_details": {"x": 40, "y": 400}},
+        }
+    )
+
+
+def _bloated(project: Project) -> Finding:
+    [finding] = [f for f in analyse(project).findings if f.rule == "bloated-document"]
+    return finding
+
+
+def test_the_bloated_document_fix_moves_the_cold_fields_to_a_new_one_to_one_entity(qapp: object) -> None:
+    project = _movies()
+    document = ProjectDocument(project)
+    before = dumps_project(document.project)
+    finding = _bloated(project)
+    assert finding.fix is not None and finding.subject.id == "movie"
+    document.push(apply_fix_command(document, finding))
+    assert document.undo_stack.count() == 1
+
+    after = document.project
+    assert check_project(after) == []
+    # a unique name in the user's words ("Movie details" is taken, and so is its collection)
+    details = next(e for e in after.entities if e.name == "Movie details 2")
+    assert [(f.name, f.type, f.bytes, f.required) for f in details.fields] == [
+        ("plot", "string", 4000, False),
+        ("credits", "string", 3000, True),
+    ]
+    assert details.count == 1_000_000
+    assert [f.name for f in document.entity("movie").fields] == ["title", "year"]  # type: ignore[union-attr]
+    [rel] = [r for r in after.relationships if r.many == details.id]
+    assert (rel.one, rel.cardinality) == ("movie", "one-to-one")
+    assert rel.read_together is not None and rel.read_together < 0.5  # 5 of 5,005 reads need the details
+    # the details page still shows the moved fields, now through the relationship
+    page = document.query("details_page")
+    assert page is not None and page.joins == (rel.id,)
+    assert page.projection == ("title", "movie_details_2.plot", "movie_details_2.credits")
+    assert document.query("home").joins == ()  # type: ignore[union-attr]
+    position = document.position(details.id)
+    assert position is not None and (position.x, position.y) == (360.0, 60.0)
+
+    analysis = analyse(after)
+    assert [f for f in analysis.findings if f.rule == "bloated-document"] == []
+    movies = next(c for c in analysis.design.collections if c.name == "movies")
+    assert [n.name for n in movies.shape] == ["_id", "title", "year"]
+    [split] = [r for r in analysis.design.relationships if r.id == rel.id]
+    assert split.strategy == "parent-ref"
+    moved = next(c for c in analysis.design.collections if details.id in c.entities)
+    assert moved.name == "movie_details_2"
+    assert {"plot", "credits", "movie_id"} <= {n.name for n in moved.shape}
+
+    document.undo_stack.undo()
+    assert dumps_project(document.project) == before
+    document.undo_stack.redo()
+    assert document.project == after
+
+
+def test_the_bloated_document_fix_has_a_reason_when_a_query_filters_on_a_cold_field(qapp: object) -> None:
+    project = _movies()
+    search = Query(id="plot_search", entity="movie", name="Plot search", filter={"plot": "text"}, projection=["title"])
+    finding = _bloated(project.model_copy(update={"queries": (*project.queries, search)}))
+    assert finding.fix is None
+    assert finding.message.endswith("(no automatic fix: query Plot search filters or sorts on plot)")
+    with pytest.raises(EditRefused, match="no automatic fix"):
+        apply_fix_command(ProjectDocument(project), finding)
+
+
+def test_the_bloated_document_fix_is_refused_when_its_new_id_was_taken_since(qapp: object) -> None:
+    project = _movies()
+    finding = _bloated(project)
+    taken = Query(id="movie_details_2", entity="movie", filter={"year": "eq"})
+    document = ProjectDocument(project.model_copy(update={"queries": (*project.queries, taken)}))
+    with pytest.raises(EditRefused, match="'movie_details_2' is already used"):
+        apply_fix_command(document, finding)
+    assert document.undo_stack.count() == 0

@@ -504,7 +504,9 @@ class OutlierPattern(Rule):
     ``posts.comments`` holding at most N (``maxItems``), ``has_overflow:
     true`` on the outliers, the rest in ``posts_overflow`` documents keyed
     by the post (``createIndex({post_id: 1})``); the application reads the
-    overflow only when the flag is set.
+    overflow only when the flag is set. The comments have no collection of
+    their own (it would stay empty); comments read on their own (a query of
+    their own) are not embedded, so the pattern does not apply to them.
     """
 
     id = "outlier-pattern"
@@ -596,8 +598,10 @@ def _outlier_bound(facts: RelFacts, s: Settings) -> int | None:
     bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
     if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
         return None
-    if facts.read_together < s.read_together_min or rel.many_standalone:
-        return None  # rarely read with the One, or declared as read on its own: the N are not embedded at all
+    if facts.read_together < s.read_together_min or facts.standalone:
+        # rarely read with the One, or read on its own (declared, or a query of its own): the N are not embedded at
+        # all; otherwise they live only embedded and in the overflow collection, with no collection of their own
+        return None
     return bound
 
 

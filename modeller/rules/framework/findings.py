@@ -32,15 +32,24 @@ class SubjectRef:
         return {"kind": self.kind, "id": self.id}
 
 
+#: what a change does: ``set`` a key, ``append`` to a list, ``add`` a new object, ``remove`` items of a list
+ChangeOp = Literal["set", "append", "add", "remove"]
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One model edit: set ``key`` of the subject to ``value`` or append ``value`` to the list ``key``.
+    """One model edit of the subject.
 
+    ``set``: ``key`` becomes ``value``; ``append``: ``value`` goes at the end of the
+    list ``key``; ``remove``: the items of the list ``key`` named ``value`` (a
+    field's ``name``, or the item itself for a list of names) go; ``add``: a new
+    entity or relationship whose plain data is ``value`` (``subject`` names its
+    kind and new id, ``key`` is empty) — how a fix splits an entity in two.
     ``subject.kind`` is ``entity``, ``relationship`` or ``query``; the GUI
-    applies a fix's changes as one undoable command.
+    applies a fix's changes, in order, as one undoable command.
     """
 
-    op: Literal["set", "append"]
+    op: ChangeOp
     subject: SubjectRef
     key: str
     value: Any

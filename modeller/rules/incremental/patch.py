@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
-from modeller.rules.physical.documents import make_bucket
+from modeller.rules.physical.documents import embeds, make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.planner import plan_design
@@ -192,6 +192,8 @@ def patch(
         plan = finish_plan(ctx, plan, cycle if chosen == "embed" else False)
         if plan.strategy != old_plan.strategy and (plan.strategy in GROUPING or old_plan.strategy in GROUPING):
             return None
+        if embeds(plan) != embeds(old_plan):
+            return None  # the N moves into the One or out of it (outlier pattern): collections regroup
         rcache.plans[rid] = (f, chosen, cycle if chosen == "embed" else False, plan)
         changed_plans[rid] = plan
     plans.update(changed_plans)

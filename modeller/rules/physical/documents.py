@@ -287,7 +287,7 @@ class ShapeBuilder:
         taken = {n.name for n in nodes}
         for facts in self.ctx.rels_of_many[entity.id]:
             plan = self.plans[facts.rel_id]
-            if plan.strategy == "embed" or (entity.id in self.buckets and plan.strategy == "bucket"):
+            if embeds(plan) or (entity.id in self.buckets and plan.strategy == "bucket"):
                 if plan.strategy == "bucket":
                     self._copies_flat(plan, nodes, routes)
                 continue
@@ -673,18 +673,23 @@ class ShapeBuilder:
             routes[name] = Route(sub, only=only, rel=plan.facts.rel_id)
             routes[sub] = Route(sub, only=only, rel=plan.facts.rel_id)
         elif plan.strategy == "parent-ref" and outlier_bound_of(plan) is not None:
-            out.extend(self._outlier_nodes(plan, routes))
+            out.extend(self._outlier_nodes(plan, routes, stack))
         out.extend(self._computed(plan, routes))
         return out
 
-    def _outlier_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
-        """The outlier pattern: up to ``bound`` N embedded in the One, and the flag that says the rest overflowed."""
+    def _outlier_nodes(self, plan: RelPlan, routes: dict[str, Route], stack: tuple[str, ...]) -> list[ShapeNode]:
+        """The outlier pattern: up to ``bound`` N embedded in the One, and the flag that says the rest overflowed.
+
+        The N are elements like embedded ones (their own references included), each with an ``_id``: an element
+        moves from the array to an overflow document and stays the same item.
+        """
         facts = plan.facts
         rel, many = facts.rel, facts.many
         bound = outlier_bound_of(plan) or 1
         name = embed_field(rel, many)
-        children = [self.id_node(many)]
-        children.extend(self.field_node(f, f.name) for f in many.fields if f.name != "_id")
+        children = self.entity_nodes(many, stack, root=False) if many.id not in stack else []
+        if not children or children[0].name != "_id":
+            children.insert(0, self.id_node(many))
         a, m = self._object_size(children)
         item = self._size(ShapeNode("items", "object", role="embedded", entity=many.id, children=children), a, m)
         array = ShapeNode(
@@ -908,6 +913,12 @@ def make_bucket(ctx: Context, entity: Entity, plan: RelPlan | None) -> BucketPla
         items = "items"
     design = BucketDesign(size=size, series_field=series, items_field=items, time_field=time_field, value_field=value)
     return BucketPlan(entity.id, design, plan.facts.rel_id if plan is not None else None)
+
+
+def embeds(plan: RelPlan) -> bool:
+    """The One holds the N's documents: embedded, or up to a bound with the rest in its overflow (outlier pattern);
+    either way the N has no collection of its own through this relationship."""
+    return plan.strategy == "embed" or (plan.strategy == "parent-ref" and outlier_bound_of(plan) is not None)
 
 
 def outlier_bound_of(plan: RelPlan) -> int | None:

@@ -10,6 +10,7 @@ unique, per-query ESR, TTL, bucket), redundant prefixes removed, (5) a
 from __future__ import annotations
 
 import operator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, cast
@@ -28,7 +29,7 @@ from modeller.rules.physical.design import (
     SyncMethod,
     SyncUpdate,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, make_bucket, outlier_bound_of
+from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, embeds, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
@@ -209,7 +210,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     buckets: dict[str, BucketPlan] = {}
     for plan in plans.values():
         many = plan.facts.many
-        if plan.strategy == "embed":
+        if embeds(plan):
             embedded_in.setdefault(many.id, []).append(plan.facts.rel_id)
         elif plan.strategy == "bucket" and many.id not in buckets:
             buckets[many.id] = make_bucket(ctx, many, plan)
@@ -219,7 +220,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     # single collection pattern: the N's documents live in the One's collection, told apart by doc_type
     # (not an embedded N, nor a bucketed N or One: a bucket document holds many readings and has a shape of its own;
     # nor an entity with subtypes: its discriminator already tells its own variants apart, not the other entity)
-    shared_with: dict[str, str] = {}
+    wanted: dict[str, str] = {}
     for plan in plans.values():
         facts = plan.facts
         if (
@@ -231,7 +232,8 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
             and facts.one.subtypes is None
             and facts.many.subtypes is None
         ):
-            shared_with.setdefault(facts.many_id, facts.one_id)
+            wanted.setdefault(facts.many_id, facts.one_id)
+    shared_with = _shared_hosts(wanted, embedded_in.keys() | buckets.keys())
     units = _units(ctx, plans, embedded_in, shared_with)
     builder = ShapeBuilder(ctx, plans, embedded_in, buckets)
     res = Resolution(
@@ -298,6 +300,24 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     design.queries, design.writes = plan_design(ctx, design, res, cache.planner if cache is not None else None)
     design.shard_advice = advise_shards(ctx, design, res)
     return design, res
+
+
+def _shared_hosts(wanted: dict[str, str], rootless: Collection[str]) -> dict[str, str]:
+    """Each entity that shares a collection -> the entity whose own collection holds it (and names it).
+
+    A host that itself shares another's collection passes its guests on (A with B, B with C: all three in C's);
+    a host with no documents of its own (embedded, or kept as bucket documents) and a ring of entities each
+    sharing the next have no collection to offer: those entities keep collections of their own.
+    """
+    out: dict[str, str] = {}
+    for many, host in wanted.items():
+        chain = [many]
+        while host in wanted and host not in chain:
+            chain.append(host)
+            host = wanted[host]
+        if host not in chain and host not in rootless:
+            out[many] = host
+    return out
 
 
 def _units(
@@ -1345,7 +1365,25 @@ def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
             f"{with_subtypes.name} has subtypes told apart by '{with_subtypes.subtypes.discriminator}', which cannot "
             f"also tell {facts.one.name} from {facts.many.name}: {facts.many.name} keeps a collection of its own"
         ]
-    return []
+    host = res.shared_with.get(facts.many_id)
+    if host is not None and host == res.shared_with.get(facts.one_id, facts.one_id):
+        return []
+    if facts.many_id in res.embedded_in:
+        return [
+            f"{facts.many.name} is embedded in another document, so it does not share {facts.one.name}'s collection"
+        ]
+    if facts.one_id in res.embedded_in:
+        return [
+            f"{facts.one.name} is embedded in another document and has no collection of its own to share: "
+            f"{facts.many.name} keeps a collection of its own"
+        ]
+    if host is not None:
+        other = res.builder.ctx.entities[host].name
+        return [f"{facts.many.name} already shares {other}'s collection: it cannot also share {facts.one.name}'s"]
+    return [
+        f"{facts.one.name} and {facts.many.name} would each live in the other's collection (a ring of single "
+        f"collections): {facts.many.name} keeps a collection of its own"
+    ]
 
 
 def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> DenormalizedCopy:

@@ -1,8 +1,8 @@
 """Acting on advice: apply a finding's fix, or keep the design and record why.
 
 Both are ordinary commands through the document, so one click is one undo
-entry: :class:`ApplyFixCommand` runs one edit per touched subject as its
-parts (:attr:`DocumentCommand.kids`); :class:`OverrideCommand` records the user's note in
+entry: :class:`ApplyFixCommand` runs one addition per new entity or relationship and
+one edit per touched subject as its parts (:attr:`DocumentCommand.kids`); :class:`OverrideCommand` records the user's note in
 ``project.overrides`` (and, for a relationship, in its ``decision``) so the
 engine keeps reporting the finding, marked as overridden.
 """
@@ -12,18 +12,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from modeller.model import Decision, Entity, Override, Query, Relationship, Subject
+from modeller.model import Decision, Entity, Override, Position, Query, Relationship, Subject
+from modeller.model.ids import used_ids
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.ui.commands.base import DocumentCommand
-from modeller.ui.commands.entity import EditEntityCommand
+from modeller.ui.commands.entity import AddEntityCommand, EditEntityCommand
 from modeller.ui.commands.query import EditQueryCommand
-from modeller.ui.commands.relationship import EditRelationshipCommand
+from modeller.ui.commands.relationship import AddRelationshipCommand, EditRelationshipCommand
 from modeller.ui.edits import EditRefused, dump, set_in, validated
 
 if TYPE_CHECKING:
     from modeller.ui.document import ProjectDocument
 
 Editable = Entity | Relationship | Query
+#: how far right of its linked card a fix's new entity is placed (a card's width and a gap)
+BESIDE_DX = 320.0
 
 
 def _current(document: ProjectDocument, subject: SubjectRef) -> Editable:
@@ -54,14 +57,60 @@ def _apply_change(data: dict[str, Any], change: Change) -> dict[str, Any]:
     """Plain model data with one change applied (``key`` may be a dotted path)."""
     path = change.key.split(".")
     value = change.value
-    if change.op == "append":
+    if change.op in ("append", "remove"):
         current = _get_in(data, path)
         if current is not None and not isinstance(current, (list, tuple)):
-            raise EditRefused(f"{change.key} is not a list; cannot append to it")
-        value = [*(current or []), value]
+            raise EditRefused(f"{change.key} is not a list; cannot {change.op} items of it")
+        if change.op == "append":
+            value = [*(current or []), value]
+        else:
+            kept = [item for item in current or [] if _item_name(item) != value]
+            if len(kept) == len(current or []):
+                raise EditRefused(f"{change.key} has no {value!r} any more; nothing to remove")
+            value = kept
     elif change.op != "set":
         raise EditRefused(f"unknown change operation {change.op!r}")
     return set_in(data, path, value)  # type: ignore[no-any-return]
+
+
+def _item_name(item: Any) -> Any:
+    """What a ``remove`` change names a list item by: a field's ``name``, or a plain item itself."""
+    return item.get("name") if isinstance(item, dict) else item
+
+
+Added = Entity | Relationship
+
+
+def added_objects(document: ProjectDocument, fix: Fix) -> list[Added]:
+    """The validated new entities and relationships of a fix's ``add`` changes (in the fix's order).
+
+    Raises :class:`EditRefused` when an id or an entity name is taken by now (the project changed since the
+    analysis) or the data is refused.
+    """
+    taken = used_ids(document.project)
+    names = {e.name for e in document.project.entities}
+    out: list[Added] = []
+    for change in fix.changes:
+        if change.op != "add":
+            continue
+        kind, ident = change.subject.kind, change.subject.id
+        if kind == "entity":
+            new: Added = validated(Entity, change.value)
+        elif kind == "relationship":
+            new = validated(Relationship, change.value)
+        else:
+            raise EditRefused(f"a fix cannot add a {kind} ({ident})")
+        if new.id != ident:
+            raise EditRefused(f"the new {kind} is called {new.id!r}, not {ident!r}")
+        if new.id in taken:
+            raise EditRefused(f"the id {new.id!r} is already used in this project; rename that object and try again")
+        if isinstance(new, Entity):
+            if new.name in names:
+                raise EditRefused(f"an entity is already called {new.name!r}; rename it and try again")
+            names.add(new.name)
+        taken.add(new.id)
+        out.append(new)
+    return out
 
 
 def fixed_objects(document: ProjectDocument, fix: Fix) -> list[Editable]:
@@ -74,6 +123,8 @@ def fixed_objects(document: ProjectDocument, fix: Fix) -> list[Editable]:
     data: dict[tuple[str, str], dict[str, Any]] = {}
     types: dict[tuple[str, str], type[Editable]] = {}
     for change in fix.changes:
+        if change.op == "add":
+            continue  # a new object: ``added_objects``
         key = (change.subject.kind, change.subject.id)
         if key not in data:
             obj = _current(document, change.subject)
@@ -93,12 +144,33 @@ def _edit_command(document: ProjectDocument, new: Editable) -> DocumentCommand:
 
 
 class ApplyFixCommand(DocumentCommand):
-    """All changes of one fix as one undo entry ("Apply: Store tasks as parent references")."""
+    """All changes of one fix as one undo entry ("Apply: Store tasks as parent references").
+
+    New entities come first (each placed beside the entity a new relationship links it to), then the new
+    relationships, then the edits, so every reference names an object that exists.
+    """
 
     def __init__(self, document: ProjectDocument, fix: Fix, parent: DocumentCommand | None = None) -> None:
         super().__init__(document, f"Apply: {fix.description}", parent)
         self.fix = fix
-        self.kids = [_edit_command(document, new) for new in fixed_objects(document, fix)]
+        added = added_objects(document, fix)
+        edits = fixed_objects(document, fix)
+        rels = [obj for obj in added if isinstance(obj, Relationship)]
+        for obj in added:
+            if isinstance(obj, Entity):
+                self.kids.append(AddEntityCommand(document, obj, _beside(document, obj, rels)))
+        self.kids.extend(AddRelationshipCommand(document, rel) for rel in rels)
+        self.kids.extend(_edit_command(document, new) for new in edits)
+
+
+def _beside(document: ProjectDocument, entity: Entity, rels: list[Relationship]) -> Position | None:
+    """A place to the right of the card a new relationship links ``entity`` to (None: the canvas places it)."""
+    for rel in rels:
+        other = rel.one if rel.many == entity.id else rel.many if rel.one == entity.id else None
+        at = None if other is None else document.position(other)
+        if at is not None:
+            return Position(x=at.x + BESIDE_DX, y=at.y)
+    return None
 
 
 def apply_fix_command(document: ProjectDocument, finding: Finding) -> ApplyFixCommand:

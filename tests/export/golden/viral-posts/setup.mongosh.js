@@ -1,6 +1,6 @@
 // Modeller setup script
 // Project "Viral posts", database "social".
-// Creates 3 collection(s) with their $jsonSchema validators, or updates the
+// Creates 2 collection(s) with their $jsonSchema validators, or updates the
 // validator with collMod when a collection exists, then creates 1 index(es), each with an explicit name.
 // Idempotent: running it again creates and duplicates nothing.
 // Run it with: mongosh "mongodb://HOST:PORT" setup.mongosh.js
@@ -30,7 +30,7 @@
     print("index " + JSON.stringify(options.name) + " on " + JSON.stringify(collection));
   }
 
-  // Collection "posts": Post documents
+  // Collection "posts": Post documents with embedded Comment
   // $jsonSchema validator, validationLevel strict, validationAction error
   ensureCollection("posts", {
     "validator": {
@@ -87,42 +87,6 @@
           "title",
           "body",
           "created_at"
-        ]
-      }
-    },
-    "validationLevel": "strict",
-    "validationAction": "error"
-  });
-
-  // Collection "comments": Comment documents
-  // $jsonSchema validator, validationLevel strict, validationAction error
-  ensureCollection("comments", {
-    "validator": {
-      "$jsonSchema": {
-        "bsonType": "object",
-        "properties": {
-          "_id": {
-            "bsonType": "objectId"
-          },
-          "author": {
-            "bsonType": "string"
-          },
-          "text": {
-            "bsonType": "string"
-          },
-          "created_at": {
-            "bsonType": "date"
-          },
-          "post_id": {
-            "bsonType": "objectId"
-          }
-        },
-        "required": [
-          "_id",
-          "author",
-          "text",
-          "created_at",
-          "post_id"
         ]
       }
     },
