@@ -45,7 +45,8 @@ from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument
-from modeller.ui.gc_pause import keep_long_lived
+from modeller.ui.gc_pause import collector_paused, keep_long_lived
+from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
@@ -91,13 +92,15 @@ def _file_size(path: Path) -> int:
 
 def _read(path: Path) -> Project:
     """The worker's part of an open: read and validate, then keep the project out of the collector's passes."""
-    project = load_project(path)
-    keep_long_lived()
+    with ui_gets_the_gil_back(), collector_paused():  # a pass during the read held the GIL for a second
+        project = load_project(path)
+        keep_long_lived()
     return project
 
 
 def _warm_up_preview() -> None:
-    importlib.import_module("modeller.export.samples")
+    with ui_gets_the_gil_back():
+        importlib.import_module("modeller.export.samples")
 
 
 def default_recovery_dir() -> Path:
@@ -1053,5 +1056,6 @@ class MainWindow(QMainWindow):
         if documents:
             self.set_documents_view(True)
         self.view.fit_to_window()
+        self.scene.finish_badges()  # the fit brings lines into sight that a large model redraws later
         QApplication.processEvents()
         return self.grab().save(str(out), "PNG")
