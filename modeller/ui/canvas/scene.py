@@ -34,7 +34,7 @@ from modeller.ui.gc_pause import collector_paused
 
 DEFAULT_COLUMNS = 6
 DEFAULT_STEP = (320.0, 300.0)
-#: up to this many entities a rebuild is one step, as before; larger projects are built in slices
+#: up to this many entities a rebuild (or badges to redraw) is one step, as before; more are done in slices
 SYNC_BUILD_MAX = 500
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
@@ -61,6 +61,13 @@ class CanvasScene(QGraphicsScene):
         #: the steps of a progressive rebuild still to run (None: the scene is complete)
         self._build_steps: Iterator[None] | None = None
         self._designs: dict[str, Any] = {}
+        #: lines whose badge still shows an earlier analysis (redrawn in slices, see set_analysis)
+        self._badges_due: set[str] = set()
+        # owned by the scene, so a slice never runs after the scene (and its items) are gone
+        self._badge_timer = QTimer(self)
+        self._badge_timer.setSingleShot(True)
+        self._badge_timer.setInterval(0)
+        self._badge_timer.timeout.connect(self._refresh_badges_slice)
         self.snap_to_grid = True
         #: Documents view: cards show their collection as stored (see canvas/documents.py)
         self.documents_view = False
@@ -192,7 +199,12 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ analysis
     def set_analysis(self, analysis: Any) -> None:
-        """Show the engine's resolved strategies in the badges of ``auto`` relationships."""
+        """Show the engine's resolved strategies in the badges of ``auto`` relationships.
+
+        Only lines whose badge or tooltip changed are redrawn: those in sight at once, the others in
+        slices from the event loop when there are many (the first analysis of a 10,000-entity project changes all 15,000
+        badges, about two seconds of text layout that held the window when done in one go).
+        """
         design = getattr(analysis, "design", None)
         self._design, self._shapes = design, None
         old = self._designs
@@ -201,13 +213,47 @@ class CanvasScene(QGraphicsScene):
         def shown(resolved: Any) -> tuple[Any, Any]:
             return getattr(resolved, "strategy", None), getattr(resolved, "why", None)
 
-        # 1,000-entity projects: only relationships whose badge or tooltip changed are redrawn
+        self._badges_due.update(
+            rel_id for rel_id in self.relationship_items if shown(old.get(rel_id)) != shown(self._designs.get(rel_id))
+        )
         with collector_paused():
-            for rel_id in self.relationship_items:
-                if shown(old.get(rel_id)) != shown(self._designs.get(rel_id)):
-                    self._refresh_relationship(rel_id)
+            now = self._badges_due if len(self._badges_due) <= SYNC_BUILD_MAX else self._in_sight(self._badges_due)
+            for rel_id in list(now):
+                self._refresh_relationship(rel_id)
+        if self._badges_due:
+            self._badge_timer.start()
         if self.documents_view:
             self._show_documents()
+
+    def _in_sight(self, rel_ids: set[str]) -> list[str]:
+        """Those of ``rel_ids`` whose lines a view shows now (the scene's index finds them)."""
+        found: list[str] = []
+        for view in self.views():
+            area = view.mapToScene(view.viewport().rect()).boundingRect()
+            for item in self.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+                if isinstance(item, RelationshipItem) and item.rel_id in rel_ids:
+                    found.append(item.rel_id)
+        return found
+
+    def _refresh_badges_slice(self) -> None:
+        """Redraw the badges still out of date, for at most :data:`SLICE_S`; the rest in the next slice."""
+        deadline = time.perf_counter() + SLICE_S
+        with collector_paused():
+            while self._badges_due and time.perf_counter() < deadline:
+                self._refresh_relationship(next(iter(self._badges_due)))
+        if self._badges_due:
+            self._badge_timer.start()
+
+    @property
+    def badges_pending(self) -> bool:
+        """True while lines out of sight still show the badges of an earlier analysis."""
+        return bool(self._badges_due)
+
+    def finish_badges(self) -> None:
+        """Redraw every badge still out of date now (a test or a screenshot needs them all)."""
+        with collector_paused():
+            while self._badges_due:
+                self._refresh_relationship(next(iter(self._badges_due)))
 
     def highlight_query(self, entity_ids: Iterable[str] = (), rel_ids: Iterable[str] = ()) -> None:
         """Mark the cards and lines a selected query touches; empty arguments clear the marks.
@@ -405,6 +451,7 @@ class CanvasScene(QGraphicsScene):
             self._attached.clear()
             self._ends.clear()
             self._designs.clear()
+            self._badges_due.clear()
             self._order = {}
             self._overview_stale()
         self._build_steps = self._build()
@@ -617,6 +664,7 @@ class CanvasScene(QGraphicsScene):
         event.setAccepted(bool(text))
 
     def _refresh_relationship(self, rel_id: str) -> None:
+        self._badges_due.discard(rel_id)
         rel = self.document.relationship(rel_id)
         item = self.relationship_items.get(rel_id)
         if rel is None or item is None:
