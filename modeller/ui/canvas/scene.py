@@ -187,15 +187,22 @@ class CanvasScene(QGraphicsScene):
     def _planned_rect(self) -> QRectF:
         """The cards' model positions with the widest card's size: no item needed (they may not exist yet)."""
         layout = self.document.project.layout
-        rect = QRectF()
+        xs: list[float] = []
+        ys: list[float] = []
         for index, entity in enumerate(self.document.project.entities):
             position = layout.get(entity.id)
             if position is None:
-                x, y = (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
+                xs.append((index % DEFAULT_COLUMNS) * DEFAULT_STEP[0])
+                ys.append((index // DEFAULT_COLUMNS) * DEFAULT_STEP[1])
             else:
-                x, y = position.x, position.y
-            rect = rect.united(QRectF(x, y, self.style.max_width, self.style.header_height * 3))
-        return rect
+                xs.append(position.x)
+                ys.append(position.y)
+        if not xs:
+            return QRectF()
+        # plain numbers, not a QRectF per card: at 10,000 entities the unions took 0.3 s of the first frame
+        left, top = min(xs), min(ys)
+        width = max(xs) - left + self.style.max_width
+        return QRectF(left, top, width, max(ys) - top + self.style.header_height * 3)
 
     # ------------------------------------------------------------ analysis
     def set_analysis(self, analysis: Any) -> None:

@@ -106,8 +106,8 @@ class CanvasView(QGraphicsView):
         A model too large for that shows its top-left corner at a readable size (where the layout starts);
         View > Fit to Window or zooming out shows the rest.
         """
-        self.fit_to_window()
         rect = self.canvas.content_rect()
+        self._fit(rect)
         if rect.isEmpty() or self.zoom() >= OPEN_ZOOM_FLOOR:
             return
         self.set_zoom(OPEN_ZOOM_FLOOR)
@@ -118,7 +118,10 @@ class CanvasView(QGraphicsView):
 
     def fit_to_window(self) -> None:
         """Show every card; a small diagram is magnified at most to 130 %."""
-        rect = self.canvas.content_rect()
+        self._fit(self.canvas.content_rect())
+
+    def _fit(self, rect: QRectF) -> None:
+        """Fit ``rect``, the diagram's (measured once per open: a 10,000-card plan is not free)."""
         if rect.isEmpty():
             self.reset_zoom()
             self.centerOn(0, 0)
@@ -142,12 +145,10 @@ class CanvasView(QGraphicsView):
         self.centerOn(rect.center() + shift)
 
     def _under_legend(self) -> bool:
-        legend = self.legend.geometry()
-        return any(
-            self.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
-            for item in self.canvas.entity_items.values()
-            if item.isVisible()
-        )
+        """A shown card lies under the legend (the scene's index finds the few there, not a loop over all)."""
+        area = self.mapToScene(self.legend.geometry())
+        found = self.canvas.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
+        return any(isinstance(item, EntityItem) and item.isVisible() for item in found)
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
