@@ -68,7 +68,11 @@ class CanvasView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setAcceptDrops(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.show_grid = True
+        self._show_grid = True
+        # the grid is drawn once per viewport and blitted afterwards (a moved card's long lines exposed the whole
+        # viewport, and redrawing the grid cost a fifth of that repaint); the overview draws in the background
+        # layer what changes with every move, so it is not cached (see set_zoom)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self._pan: PanInteraction | None = None
         self._space = False
         #: the open in-place editor (rename or add field), if any
@@ -80,6 +84,15 @@ class CanvasView(QGraphicsView):
         self.setToolTip("")
         self._place_legend()
 
+    @property
+    def show_grid(self) -> bool:
+        return self._show_grid
+
+    @show_grid.setter
+    def show_grid(self, on: bool) -> None:
+        self._show_grid = on
+        self.resetCachedContent()
+
     # ------------------------------------------------------------ zoom
     def zoom(self) -> float:
         return self.transform().m11()
@@ -89,6 +102,13 @@ class CanvasView(QGraphicsView):
         scale = factor / self.zoom()
         self.scale(scale, scale)
         self.canvas.set_overview(self.zoom() < OVERVIEW_ZOOM)
+        cache = (
+            QGraphicsView.CacheModeFlag.CacheNone
+            if self.canvas.overview
+            else QGraphicsView.CacheModeFlag.CacheBackground
+        )
+        if self.cacheMode() != cache:
+            self.setCacheMode(cache)
         self.zoom_changed.emit(self.zoom())
 
     def zoom_in(self) -> None:
