@@ -3,13 +3,15 @@ nothing there, and the grid comes from the view's background cache unless the us
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem
 
-from modeller.model import Relationship
+from benchmarks.generate import generate_project
+from modeller.model import Position, Relationship
 from modeller.ui.canvas.items.relationship_item import RelationshipItem, segment_meets_rect
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.commands import MoveCommand
 
 
 def test_segment_meets_rect() -> None:
@@ -65,3 +67,20 @@ def test_the_grid_is_cached_except_in_the_overview(make_window) -> None:
     assert without != with_grid
     window.grid_action.trigger()
     assert view.viewport().grab().toImage() == with_grid
+
+
+def test_a_card_moved_in_the_overview_is_drawn_at_its_new_place(make_window) -> None:
+    window = make_window()
+    window.document.reset(generate_project(40, 1.5, 0.5, seed=1))
+    scene, view = window.scene, window.view
+    view.set_zoom(0.1)
+    assert scene.overview
+    view.viewport().grab()  # paints the overview once: its draw lists now hold every card
+    key = next(iter(scene.entity_items))
+    old = scene.model_position(key)
+    window.document.push(MoveCommand(window.document, {key: Position(x=old.x() + 400, y=old.y() + 200)}))
+    _lines, boxes, _heads = scene._overview_geometry()
+    moved = scene.entity_items[key].scene_rect()
+    assert moved.topLeft() == QPointF(old.x() + 400, old.y() + 200)
+    assert moved in boxes  # drawn where it is now ...
+    assert not any(box.topLeft() == old for box in boxes)  # ... and no longer where it was

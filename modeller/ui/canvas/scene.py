@@ -76,7 +76,6 @@ class CanvasScene(QGraphicsScene):
         self.user_moving = False
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
-        self._overview_rects: dict[str, QRectF] = {}
         self._overview_cache: tuple[list[QLineF], list[QRectF], list[QRectF]] | None = None
         self._overview_lines: dict[str, QLineF] = {}
         self._overview_boxes: dict[str, QRectF] = {}
@@ -373,8 +372,8 @@ class CanvasScene(QGraphicsScene):
         )
 
     def _overview_moved(self, entity_id: str, attached: list[str]) -> None:
-        if self._overview_cache is None:
-            return
+        if not self._overview_current:
+            return  # the draw lists are rebuilt from the items when next painted
         item = self.entity_items.get(entity_id)
         if item is None:
             self._overview_stale()
@@ -424,17 +423,17 @@ class CanvasScene(QGraphicsScene):
 
     def entity_item_moved(self, entity_id: str) -> None:
         attached = list(self._attached.get(entity_id, ()))
+        dirty = QRectF()
         if self.overview:
-            # items without contents do not invalidate their area: name it ourselves
-            dirty = self._overview_rects.get(entity_id, QRectF())
+            # items without contents do not invalidate their area: name it ourselves, starting with where the
+            # overview last drew the card (its draw list) and the lines
+            dirty = self._overview_boxes.get(entity_id, QRectF())
             for rel_id in attached:
                 dirty = dirty.united(self.relationship_items[rel_id].sceneBoundingRect())
         for rel_id in attached:
             self._place_relationship(rel_id)
-        item = self.entity_items.get(entity_id)
-        if item is not None:
-            self._overview_rects[entity_id] = item.scene_rect()
         self._overview_moved(entity_id, attached)
+        item = self.entity_items.get(entity_id)
         if self.overview and item is not None:
             dirty = dirty.united(item.scene_rect())
             for rel_id in attached:
