@@ -844,9 +844,6 @@ class MainWindow(QMainWindow):
         job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
         job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
         self.open_job = job
-        # the preview's sample generator (Faker, about a second to import) is needed once the findings arrive:
-        # import it meanwhile in another thread instead of on the UI thread then
-        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
@@ -866,6 +863,10 @@ class MainWindow(QMainWindow):
         elif isinstance(result, OSError):
             show_file_error(self, "Cannot open project", path, f"{path}: {result.strerror or result}")
         elif isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
+            # the preview's sample generator (Faker, about a second to import) is needed once the findings
+            # arrive: import it meanwhile in another thread instead of on the UI thread then; not during the
+            # read, whose share of the GIL decides when the first cards show
+            threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
             # edits made while the file was read are the user's work: ask again before dropping them
             then(result, path)
             done = True
