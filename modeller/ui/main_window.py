@@ -99,8 +99,13 @@ def _read(path: Path) -> Project:
 
 
 def _warm_up_preview() -> None:
+    """Import the sample generator and build its first Faker: the first one in a process scans Faker's
+    providers (0.15 s and more; later ones, in any thread, take a millisecond), which the preview did on
+    the UI thread when the findings arrived."""
     with ui_gets_the_gil_back():
+        values = importlib.import_module("modeller.export.values")
         importlib.import_module("modeller.export.samples")
+        values.ValueFactory(0)
 
 
 def default_recovery_dir() -> Path:
