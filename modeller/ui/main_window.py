@@ -168,6 +168,8 @@ class MainWindow(QMainWindow):
         self._layout_started_at: dict[str, Position | None] = {}
         #: the file being read in the background (File ▸ Open of a large project)
         self.open_job: BackgroundJob | None = None
+        #: the preview's sample generator was imported (once per process is enough; see _warm_up_after_build)
+        self._warmed_up = False
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -868,14 +870,23 @@ class MainWindow(QMainWindow):
         elif isinstance(result, OSError):
             show_file_error(self, "Cannot open project", path, f"{path}: {result.strerror or result}")
         elif isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
-            # the preview's sample generator (Faker, about a second to import) is needed once the findings
-            # arrive: import it meanwhile in another thread instead of on the UI thread then; not during the
-            # read, whose share of the GIL decides when the first cards show
-            threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
             # edits made while the file was read are the user's work: ask again before dropping them
             then(result, path)
+            self._warm_up_after_build()
             done = True
         self.open_finished.emit(done)
+
+    def _warm_up_after_build(self) -> None:
+        """Import the preview's sample generator (Faker, about a second) in another thread once the canvas is
+        built: it is needed when the findings arrive, and would otherwise be imported on the UI thread then.
+        Not during the read or the first slices, whose share of the GIL decides when the first cards show."""
+        if self._warmed_up:
+            return
+        if self.scene.building:
+            self.scene.built.connect(self._warm_up_after_build, Qt.ConnectionType.SingleShotConnection)
+            return
+        self._warmed_up = True
+        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
 
     def cancel_open(self) -> None:
         """Stop a background open: the project shown stays as it is (the worker's result is dropped)."""
