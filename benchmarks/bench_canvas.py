@@ -66,8 +66,11 @@ def redraw_after_move(zoomed_in):
     # median time from a card's move command to the end of the repaint Qt schedules for it,
     # and the time of a forced full-viewport repaint (the worst case)
     doc = window.document
-    ids = [e.id for e in doc.project.entities]
-    busiest = max(ids, key=lambda key: len(doc.relationships_of(key)))
+    degree = {e.id: 0 for e in doc.project.entities}
+    for rel in doc.project.relationships:  # one pass: relationships_of per card was quadratic (150 s at 10,000)
+        degree[rel.one] += 1
+        degree[rel.many] += 1
+    busiest = max(degree, key=degree.__getitem__)
     if zoomed_in:
         window.view.reset_zoom()
         window.view.centerOn(scene.entity_items[busiest])

@@ -8,7 +8,8 @@ so the memory figure is the app's own):
 - ``open.N.to_findings``: File ▸ Open until the analysis is shown (recommendations,
   preview, canvas markers and status bar updated, window repainted).
 - ``open.N.ui_blocked_max``: the longest gap between two ticks of a 5 ms timer on the UI
-  thread during the whole open (how long a click could wait); target 100 ms.
+  thread during the whole open, the hand-over of the findings included (how long a click
+  could wait); target 100 ms.
 - ``open.N.rss``: resident memory once the findings are on screen.
 
 Sizes: ``MODELLER_BENCH_OPEN_SIZES`` (comma-separated entity counts, default ``1000,5000``;
@@ -87,6 +88,7 @@ while not (arrived and built) and time.perf_counter() < deadline:
         first_frame = time.perf_counter() - started
     time.sleep(0.001)
 to_findings = arrived[0] - started if arrived else float("nan")
+tick()  # the hand-over of the findings ran after the last tick: without this its stall went uncounted
 ticker.stop()
 print(json.dumps({
     "first_frame_s": first_frame, "built_s": built[0] - started if built else float("nan"), "to_findings_s": to_findings, "blocked_max_ms": gaps["max"] * 1000,

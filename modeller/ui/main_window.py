@@ -45,7 +45,8 @@ from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument
-from modeller.ui.gc_pause import keep_long_lived
+from modeller.ui.gc_pause import collector_paused, keep_long_lived
+from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
@@ -91,13 +92,20 @@ def _file_size(path: Path) -> int:
 
 def _read(path: Path) -> Project:
     """The worker's part of an open: read and validate, then keep the project out of the collector's passes."""
-    project = load_project(path)
-    keep_long_lived()
+    with ui_gets_the_gil_back(), collector_paused():  # a pass during the read held the GIL for a second
+        project = load_project(path)
+        keep_long_lived()
     return project
 
 
 def _warm_up_preview() -> None:
-    importlib.import_module("modeller.export.samples")
+    """Import the sample generator and build its first Faker: the first one in a process scans Faker's
+    providers (0.15 s and more; later ones, in any thread, take a millisecond), which the preview did on
+    the UI thread when the findings arrived."""
+    with ui_gets_the_gil_back():
+        values = importlib.import_module("modeller.export.values")
+        importlib.import_module("modeller.export.samples")
+        values.ValueFactory(0)
 
 
 def default_recovery_dir() -> Path:
@@ -160,6 +168,8 @@ class MainWindow(QMainWindow):
         self._layout_started_at: dict[str, Position | None] = {}
         #: the file being read in the background (File ▸ Open of a large project)
         self.open_job: BackgroundJob | None = None
+        #: the preview's sample generator was imported (once per process is enough; see _warm_up_after_build)
+        self._warmed_up = False
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -841,9 +851,6 @@ class MainWindow(QMainWindow):
         job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
         job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
         self.open_job = job
-        # the preview's sample generator (Faker, about a second to import) is needed once the findings arrive:
-        # import it meanwhile in another thread instead of on the UI thread then
-        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
@@ -865,8 +872,21 @@ class MainWindow(QMainWindow):
         elif isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
             # edits made while the file was read are the user's work: ask again before dropping them
             then(result, path)
+            self._warm_up_after_build()
             done = True
         self.open_finished.emit(done)
+
+    def _warm_up_after_build(self) -> None:
+        """Import the preview's sample generator (Faker, about a second) in another thread once the canvas is
+        built: it is needed when the findings arrive, and would otherwise be imported on the UI thread then.
+        Not during the read or the first slices, whose share of the GIL decides when the first cards show."""
+        if self._warmed_up:
+            return
+        if self.scene.building:
+            self.scene.built.connect(self._warm_up_after_build, Qt.ConnectionType.SingleShotConnection)
+            return
+        self._warmed_up = True
+        threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
 
     def cancel_open(self) -> None:
         """Stop a background open: the project shown stays as it is (the worker's result is dropped)."""
@@ -1053,5 +1073,6 @@ class MainWindow(QMainWindow):
         if documents:
             self.set_documents_view(True)
         self.view.fit_to_window()
+        self.scene.finish_badges()  # the fit brings lines into sight that a large model redraws later
         QApplication.processEvents()
         return self.grab().save(str(out), "PNG")

@@ -170,6 +170,34 @@ def test_a_move_repaints_only_the_moved_card_and_its_lines(make_window, qtbot, m
     assert unrelated == []
 
 
+def test_new_badges_show_in_sight_at_once_and_out_of_sight_in_slices(make_window, qtbot) -> None:
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    window.scene.finish_build()
+    scene, view = window.scene, window.view
+    view.reset_zoom()
+    view.centerOn(next(iter(scene.entity_items.values())))
+    before = {key: item.badge_text() for key, item in scene.relationship_items.items()}
+    window.analysis.run_now()
+
+    def expected(rel_id: str) -> str:
+        rel = window.document.relationship(rel_id)
+        assert rel is not None
+        return scene.badge(rel)[0]
+
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    in_sight = {i.rel_id for i in scene.items(visible) if isinstance(i, RelationshipItem)}
+    assert in_sight, "no line on screen: the test would prove nothing"
+    assert all(scene.relationship_items[key].badge_text() == expected(key) for key in in_sight)
+    changed = [key for key in scene.relationship_items if expected(key) != before[key]]
+    assert len(changed) > len(in_sight)  # the engine chose strategies for lines out of sight too
+    # those are redrawn from the event loop, not while the analysis is handed over
+    assert scene.badges_pending
+    assert any(scene.relationship_items[key].badge_text() == before[key] for key in changed if key not in in_sight)
+    qtbot.waitUntil(lambda: not scene.badges_pending, timeout=60_000)
+    assert all(item.badge_text() == expected(key) for key, item in scene.relationship_items.items())
+
+
 def test_the_ui_thread_keeps_answering_while_a_large_project_opens(make_window, qtbot, tmp_path) -> None:
     # the real engine, held back until the UI thread has run its timer with the analysis in the background:
     # a design that analysed on the UI thread (or waited for the worker) could never release it

@@ -568,14 +568,6 @@ class ExcessiveLookup(Rule):
         return out
 
 
-def _planned(view: RuleView, coll: str, name: str) -> bool:
-    """A plan's read (a join included) or a write of the design uses the index ``name`` of ``coll``."""
-    for plan in view.design.queries:
-        if any(s.collection == coll and s.index is not None and s.index.name == name for s in plan.steps):
-            return True
-    return any(w.collection == coll and w.index is not None and w.index.name == name for w in view.design.writes)
-
-
 @register
 class UnnecessaryIndexes(Rule):
     """Drop indexes that are a prefix of another, that no declared query uses, or that are too many.
@@ -634,7 +626,7 @@ class UnnecessaryIndexes(Rule):
                     fix=fix,
                     numbers={"index": idx.name, "covered_by": longer.name},
                 )
-            elif not idx.queries and view.facts.queries_of[entity.id] and not _planned(view, coll.name, idx.name):
+            elif not idx.queries and view.facts.queries_of[entity.id] and not view.index_used(coll.name, idx.name):
                 yield self.finding(
                     "info",
                     "entity",

@@ -64,7 +64,7 @@ class QueryNotServed(Rule):
     tradeoff = "an index per access pattern costs writes and RAM; a scan or an in-memory sort costs every read"
 
     def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
-        plan = next((p for p in view.design.queries if p.id == q.id), None)
+        plan = view.query_plan(q.id)
         if plan is None:
             return
         numbers = _plan_numbers(plan)

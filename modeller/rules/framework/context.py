@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.physical.facts import Context
+from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import RelPlan
 from modeller.rules.physical.resolver import Resolution
 from modeller.rules.settings import Settings
@@ -31,6 +32,10 @@ class RuleView:
     rel_designs: Mapping[str, RelationshipDesign]
     #: entity id -> physical -> logical path, filled on demand by ``logical_keys`` (only index fixes ask)
     _inverse: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: query id -> its plan, and the (collection, index name) pairs any plan or write uses: built on first use,
+    #: so a rule asking per query or per index looks up instead of scanning every plan (quadratic at 10,000)
+    _plans: dict[str, QueryPlan] = field(default_factory=dict)
+    _used_indexes: list[frozenset[tuple[str, str]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, facts: Context, design: Design, res: Resolution) -> RuleView:
@@ -57,6 +62,21 @@ class RuleView:
 
     def plan(self, rel_id: str) -> RelPlan:
         return self.res.plans[rel_id]
+
+    def query_plan(self, query_id: str) -> QueryPlan | None:
+        """How the design serves the declared query ``query_id`` (None: no plan for it)."""
+        if not self._plans:
+            for plan in self.design.queries:
+                self._plans.setdefault(plan.id, plan)
+        return self._plans.get(query_id)
+
+    def index_used(self, collection: str, name: str) -> bool:
+        """A plan's read (a join included) or a write of the design uses the index ``name`` of ``collection``."""
+        if not self._used_indexes:
+            used = {(s.collection, s.index.name) for p in self.design.queries for s in p.steps if s.index is not None}
+            used.update((w.collection, w.index.name) for w in self.design.writes if w.index is not None)
+            self._used_indexes.append(frozenset(used))
+        return (collection, name) in self._used_indexes[0]
 
     def logical_keys(self, entity_id: str, keys: list[tuple[str, object]]) -> list[tuple[str, object]] | None:
         """Index keys in the model's own paths (for a fix), or None when a key has no model path."""

@@ -68,7 +68,11 @@ class CanvasView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setAcceptDrops(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.show_grid = True
+        self._show_grid = True
+        # the grid is drawn once per viewport and blitted afterwards (a moved card's long lines exposed the whole
+        # viewport, and redrawing the grid cost a fifth of that repaint); the overview draws in the background
+        # layer what changes with every move, so it is not cached (see set_zoom)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self._pan: PanInteraction | None = None
         self._space = False
         #: the open in-place editor (rename or add field), if any
@@ -80,6 +84,15 @@ class CanvasView(QGraphicsView):
         self.setToolTip("")
         self._place_legend()
 
+    @property
+    def show_grid(self) -> bool:
+        return self._show_grid
+
+    @show_grid.setter
+    def show_grid(self, on: bool) -> None:
+        self._show_grid = on
+        self.resetCachedContent()
+
     # ------------------------------------------------------------ zoom
     def zoom(self) -> float:
         return self.transform().m11()
@@ -89,6 +102,13 @@ class CanvasView(QGraphicsView):
         scale = factor / self.zoom()
         self.scale(scale, scale)
         self.canvas.set_overview(self.zoom() < OVERVIEW_ZOOM)
+        cache = (
+            QGraphicsView.CacheModeFlag.CacheNone
+            if self.canvas.overview
+            else QGraphicsView.CacheModeFlag.CacheBackground
+        )
+        if self.cacheMode() != cache:
+            self.setCacheMode(cache)
         self.zoom_changed.emit(self.zoom())
 
     def zoom_in(self) -> None:
@@ -106,8 +126,8 @@ class CanvasView(QGraphicsView):
         A model too large for that shows its top-left corner at a readable size (where the layout starts);
         View > Fit to Window or zooming out shows the rest.
         """
-        self.fit_to_window()
         rect = self.canvas.content_rect()
+        self._fit(rect)
         if rect.isEmpty() or self.zoom() >= OPEN_ZOOM_FLOOR:
             return
         self.set_zoom(OPEN_ZOOM_FLOOR)
@@ -118,7 +138,10 @@ class CanvasView(QGraphicsView):
 
     def fit_to_window(self) -> None:
         """Show every card; a small diagram is magnified at most to 130 %."""
-        rect = self.canvas.content_rect()
+        self._fit(self.canvas.content_rect())
+
+    def _fit(self, rect: QRectF) -> None:
+        """Fit ``rect``, the diagram's (measured once per open: a 10,000-card plan is not free)."""
         if rect.isEmpty():
             self.reset_zoom()
             self.centerOn(0, 0)
@@ -142,12 +165,10 @@ class CanvasView(QGraphicsView):
         self.centerOn(rect.center() + shift)
 
     def _under_legend(self) -> bool:
-        legend = self.legend.geometry()
-        return any(
-            self.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(legend)
-            for item in self.canvas.entity_items.values()
-            if item.isVisible()
-        )
+        """A shown card lies under the legend (the scene's index finds the few there, not a loop over all)."""
+        area = self.mapToScene(self.legend.geometry())
+        found = self.canvas.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
+        return any(isinstance(item, EntityItem) and item.isVisible() for item in found)
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""

@@ -23,6 +23,8 @@ from modeller.ui.panels.severity import paint_marker
 LANE_GAP = 26.0
 #: level of detail (zoom) below which a line is drawn without its crow's feet
 PLAIN_LINE_LOD = 0.35
+#: how far from the line its end glyphs, tags, halo and marker may reach (scene units)
+GLYPH_REACH = 30.0
 #: below this the badge, marker and workload label are hidden (unreadable, and costly by the thousand)
 TEXT_LOD = 0.5
 
@@ -52,6 +54,25 @@ ELLIPSIS = "…"
 CARD_MARGIN = 12.0
 #: less room than this between the cards: no workload label at all (the tooltip still has it)
 LABEL_MIN_ROOM = 32.0
+
+
+def segment_meets_rect(x1: float, y1: float, x2: float, y2: float, rect: QRectF) -> bool:
+    """Whether the segment (x1, y1)-(x2, y2) passes through ``rect`` (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = x2 - x1, y2 - y1
+    for p, q in ((-dx, x1 - rect.left()), (dx, rect.right() - x1), (-dy, y1 - rect.top()), (dy, rect.bottom() - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
 
 
 def workload_text(rel: Relationship) -> str:
@@ -365,7 +386,23 @@ class RelationshipItem(QGraphicsItem):
         return self._label_fit
 
     # ------------------------------------------------------------ painting
+    def _misses(self, exposed: QRectF) -> bool:
+        """The exposed area holds nothing of this straight line: not the line near it, nor badge or label.
+
+        A long line's bounding box covers far more than the line; Qt repaints every line whose box meets
+        the exposed area (thousands on a 10,000-card diagram), so each one that only crosses it in its box
+        returns at once."""
+        if self.chord is None or self._is_loop:
+            return False
+        if exposed.intersects(self._badge_box) or exposed.intersects(self._label_box):
+            return False
+        near = exposed.adjusted(-GLYPH_REACH, -GLYPH_REACH, GLYPH_REACH, GLYPH_REACH)
+        line = self.chord
+        return not segment_meets_rect(line.x1(), line.y1(), line.x2(), line.y2(), near)
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self._misses(option.exposedRect):
+            return
         style, colors = self._style, self._style.colors
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         color = colors.line_selected if self.isSelected() else colors.line
@@ -379,7 +416,7 @@ class RelationshipItem(QGraphicsItem):
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.drawPath(self._path)
-        exposed = option.exposedRect.adjusted(-30, -30, 30, 30)
+        exposed = option.exposedRect.adjusted(-GLYPH_REACH, -GLYPH_REACH, GLYPH_REACH, GLYPH_REACH)
         painter.setPen(glyph_pen(pen))
         for tip, angle, kind in self._ends:
             if exposed.contains(tip):

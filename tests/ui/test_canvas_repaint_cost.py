@@ -1,0 +1,86 @@
+"""A repaint costs what it shows: a long line whose bounding box only crosses the repainted area draws
+nothing there, and the grid comes from the view's background cache unless the user changes it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem
+
+from benchmarks.generate import generate_project
+from modeller.model import Position, Relationship
+from modeller.ui.canvas.items.relationship_item import RelationshipItem, segment_meets_rect
+from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.commands import MoveCommand
+
+
+def test_segment_meets_rect() -> None:
+    rect = QRectF(0, 0, 100, 100)
+    assert segment_meets_rect(-50, 50, 150, 50, rect)  # straight through
+    assert segment_meets_rect(10, 10, 20, 20, rect)  # inside
+    assert segment_meets_rect(-10, -10, 10, 10, rect)  # ends inside
+    assert not segment_meets_rect(-10, 150, 150, 300, rect)  # below
+    assert not segment_meets_rect(50, -100, 250, 40, rect)  # its box overlaps the rect's corner, the line does not
+    assert not segment_meets_rect(-100, 60, 60, 220, rect)  # a diagonal passing the bottom-left corner
+    assert segment_meets_rect(-100, -40, 60, 120, rect)  # ... and one cutting it
+
+
+def _painted(item: RelationshipItem, exposed: QRectF) -> int:
+    """Pixels the item's paint changes when Qt asks it to repaint ``exposed`` only."""
+    image = QImage(1200, 1200, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = exposed
+    item.paint(painter, option)
+    painter.end()
+    white = QColor("white").rgb()
+    return sum(1 for y in range(0, 1200, 3) for x in range(0, 1200, 3) if image.pixel(x, y) != white)
+
+
+def test_a_long_line_paints_nothing_where_only_its_box_is_exposed(qapp) -> None:
+    item = RelationshipItem("r1", CanvasStyle())
+    rel = Relationship(id="r1", one="a", many="b", cardinality="one-to-many")
+    item.set_relationship(rel, "auto", False)
+    item.set_geometry(QRectF(0, 0, 200, 100), QRectF(1000, 1000, 200, 100), 0.0)
+    corner = QRectF(850, 100, 200, 200)  # inside the line's bounding box, far from the line itself
+    assert item.boundingRect().contains(corner)
+    assert _painted(item, corner) == 0
+    assert _painted(item, QRectF(500, 500, 100, 100)) > 0  # on the line: drawn
+    assert _painted(item, item.boundingRect()) > 0
+
+
+def test_the_grid_is_cached_except_in_the_overview(make_window) -> None:
+    window = make_window()
+    view = window.view
+    view.reset_zoom()
+    assert view.cacheMode() == QGraphicsView.CacheModeFlag.CacheBackground
+    view.set_zoom(0.1)  # the overview draws the moving diagram in the background layer
+    assert window.scene.overview and view.cacheMode() == QGraphicsView.CacheModeFlag.CacheNone
+    view.reset_zoom()
+    assert view.cacheMode() == QGraphicsView.CacheModeFlag.CacheBackground
+    # View > Show Grid shows at once: the cached background is dropped, not blitted again
+    with_grid = view.viewport().grab().toImage()
+    window.grid_action.trigger()
+    assert not view.show_grid
+    without = view.viewport().grab().toImage()
+    assert without != with_grid
+    window.grid_action.trigger()
+    assert view.viewport().grab().toImage() == with_grid
+
+
+def test_a_card_moved_in_the_overview_is_drawn_at_its_new_place(make_window) -> None:
+    window = make_window()
+    window.document.reset(generate_project(40, 1.5, 0.5, seed=1))
+    scene, view = window.scene, window.view
+    view.set_zoom(0.1)
+    assert scene.overview
+    view.viewport().grab()  # paints the overview once: its draw lists now hold every card
+    key = next(iter(scene.entity_items))
+    old = scene.model_position(key)
+    window.document.push(MoveCommand(window.document, {key: Position(x=old.x() + 400, y=old.y() + 200)}))
+    _lines, boxes, _heads = scene._overview_geometry()
+    moved = scene.entity_items[key].scene_rect()
+    assert moved.topLeft() == QPointF(old.x() + 400, old.y() + 200)
+    assert moved in boxes  # drawn where it is now ...
+    assert not any(box.topLeft() == old for box in boxes)  # ... and no longer where it was
