@@ -428,8 +428,6 @@ class ShapeBuilder:
             routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=plan.facts.rel_id))
             return out
         ref_name = parent_ref_field(rel, one)
-        if rel.cardinality == "many-to-many":
-            ref_name = f"{rel.inverse or snake(one.name)}_ids"
         if plan.strategy == "extended-ref":
             ext = extended_ref_field(rel, one)
             if plan.keep_ref_field:

@@ -1,0 +1,296 @@
+"""Many-to-many stored as arrays of references: one name for the array, and plans that count what they read.
+
+The tryout's chat project (Users in Rooms): the document held ``rooms_ids`` while the index and the query plan
+named ``rooms_id``, a field that exists nowhere. Every path an index, a query plan or a write plan names must be a
+path of its collection's shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
+from modeller.model.names import singular
+from modeller.rules import Analysis, analyse
+from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.planner import Ref
+
+
+def chat(inverse: str | None = "rooms", max_users: int = 10_000, **rel: Any) -> Project:
+    """The tryout's chat: Users in Rooms (many-to-many, 30 Users per Room), Messages of a Room and of a User."""
+    members: dict[str, Any] = {
+        "id": "room_users",
+        "one": "room",
+        "many": "user",
+        "name": "members",
+        "cardinality": "many-to-many",
+        "typical": 30,
+        "max": max_users,
+        **rel,
+    }
+    if inverse is not None:
+        members["inverse"] = inverse
+    data = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "name": "chat",
+        "entities": [
+            {
+                "id": "user",
+                "name": "User",
+                "count": 1_000_000,
+                "reads_per_sec": 300,
+                "fields": [{"name": "name", "type": "string"}, {"name": "email", "type": "string"}],
+            },
+            {
+                "id": "room",
+                "name": "Room",
+                "count": 100_000,
+                "reads_per_sec": 500,
+                "fields": [{"name": "title", "type": "string"}, {"name": "created_at", "type": "date"}],
+            },
+            {
+                "id": "message",
+                "name": "Message",
+                "count": 2_000_000_000,
+                "writes_per_sec": 2000,
+                "append_only": True,
+                "fields": [{"name": "text", "type": "string"}, {"name": "sent_at", "type": "date"}],
+            },
+        ],
+        "relationships": [
+            members,
+            {
+                "id": "room_messages",
+                "one": "room",
+                "many": "message",
+                "name": "messages",
+                "inverse": "room",
+                "cardinality": "one-to-squillions",
+                "many_standalone": True,
+            },
+            {
+                "id": "user_messages",
+                "one": "user",
+                "many": "message",
+                "name": "messages",
+                "inverse": "author",
+                "cardinality": "one-to-many",
+                "many_standalone": True,
+                "writes_per_sec": 2000,
+            },
+        ],
+        "queries": [
+            {
+                "id": "latest",
+                "entity": "message",
+                "scope": "room_messages",
+                "sort": [["sent_at", -1]],
+                "limit": 50,
+                "per_sec": 500,
+                "hot": True,
+            },
+            {"id": "rooms_of_user", "entity": "room", "scope": "room_users", "per_sec": 100},
+            {
+                "id": "members_of_room",
+                "entity": "user",
+                "scope": "room_users",
+                "sort": [["name", 1]],
+                "limit": 50,
+                "per_sec": 20,
+            },
+        ],
+    }
+    return Project.model_validate(data)
+
+
+# ------------------------------------------------------------------------------------------ paths that exist
+
+
+def shape_paths(nodes: list[ShapeNode], prefix: str = "") -> Iterator[str]:
+    """Every dotted path of a document shape (array elements' fields through the array's name)."""
+    for node in nodes:
+        path = prefix + node.name
+        yield path
+        below = node.children or (node.items.children if node.items is not None else [])
+        yield from shape_paths(below, path + ".")
+
+
+def _collections(design: Design) -> dict[str, CollectionDesign]:
+    return {c.name: c for c in (*design.collections, *design.companions)}
+
+
+def _filter_paths(filt: dict[str, Any]) -> Iterator[str]:
+    for key, value in filt.items():
+        if key in ("$and", "$or", "$nor") and isinstance(value, list):
+            for part in value:
+                yield from _filter_paths(part)
+        elif not key.startswith("$"):
+            yield key
+
+
+def _refs(value: Any) -> Iterator[Ref]:
+    if isinstance(value, Ref):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _refs(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _refs(v)
+
+
+def missing_paths(design: Design) -> list[str]:
+    """``collection: path (what names it)`` for every path an index, a query plan or a write plan names that the
+    collection's shape does not hold."""
+    colls = _collections(design)
+    paths = {name: set(shape_paths(c.shape)) | {"_id"} for name, c in colls.items()}
+    out: list[str] = []
+
+    def need(coll: str, path: str, what: str) -> None:
+        if coll in paths and path not in paths[coll]:
+            out.append(f"{coll}: {path} ({what})")
+
+    for c in colls.values():
+        for index in c.indexes:
+            for key, kind in index.keys:
+                if kind not in ("text",) and "$**" not in key:
+                    need(c.name, key, f"index {index.name}")
+    for plan in design.queries:
+        for no, step in enumerate(plan.steps):
+            what = f"query {plan.id} step {no + 1}"
+            for path in _filter_paths(step.filter):
+                need(step.collection, path, what + " filter")
+            for path in step.projection:
+                need(step.collection, path, what + " projection")
+            for path, _ in step.sort:
+                need(step.collection, path, what + " sort")
+            if step.foreign_field is not None:
+                need(step.collection, step.foreign_field, what + " foreign field")
+            if step.index is not None:
+                for key, _ in step.index.keys:
+                    need(step.collection, key, what + " index")
+            for ref in _refs(step.filter):
+                need(plan.steps[ref.step - 1].collection, ref.path, what + " reference to an earlier read")
+    for write in design.writes:
+        need(write.collection, write.filter_path.split(".$", 1)[0], f"write {write.kind} {write.relationship}")
+    return out
+
+
+def test_the_array_of_rooms_in_each_user_is_the_field_the_index_and_the_plans_name() -> None:
+    a = analyse(chat())
+    users = a.design.collection("user")
+    assert users is not None
+    arrays = [n for n in users.shape if n.relationship == "room_users"]
+    assert [(n.name, n.bson_type) for n in arrays] == [("room_ids", "array")]  # "rooms" made singular
+    plans = {p.id: p for p in a.design.queries}
+    members = plans["members_of_room"]
+    assert members.index is not None and members.index.keys[0] == ("room_ids", 1)
+    assert members.steps[0].filter["room_ids"] is not None
+    rooms = plans["rooms_of_user"]
+    first = rooms.steps[0]
+    assert (first.collection, first.projection) == ("user", ["room_ids"])
+    assert rooms.steps[1].filter == {"_id": {"$in": Ref(1, "room_ids")}}
+    assert missing_paths(a.design) == []
+
+
+def test_without_an_inverse_name_the_array_is_named_after_the_one() -> None:
+    a = analyse(chat(inverse=None))
+    users = a.design.collection("user")
+    assert users is not None
+    assert [n.name for n in users.shape if n.relationship == "room_users"] == ["room_ids"]
+    assert missing_paths(a.design) == []
+
+
+def test_two_way_many_to_many_names_the_same_array_in_index_and_plans() -> None:
+    a = analyse(chat(max_users=200))
+    r = next(r for r in a.design.relationships if r.id == "room_users")
+    assert r.strategy == "two-way"
+    plans = {p.id: p for p in a.design.queries}
+    index = plans["members_of_room"].index
+    assert index is not None and index.keys[0] == ("room_ids", 1)
+    assert missing_paths(a.design) == []
+
+
+def test_a_singular_name_is_kept_and_a_plural_one_loses_its_ending() -> None:
+    assert [singular(w) for w in ("rooms", "categories", "boxes", "branches", "room", "status", "class")] == [
+        "room",
+        "category",
+        "box",
+        "branch",
+        "room",
+        "status",
+        "class",
+    ]
+
+
+# ------------------------------------------------------------------------------------------ generated projects
+
+NAMES = ["User", "Room", "Course", "Log Message", "Category"]
+INVERSES = [None, "rooms", "owner", "categories", "tags"]
+FIELDS = [{"name": "name", "type": "string"}, {"name": "at", "type": "date"}, {"name": "rank", "type": "int"}]
+
+
+@st.composite
+def linked_projects(draw: Any) -> Project:
+    """Projects of related entities read through their relationships (scopes on both sides, joins)."""
+    n = draw(st.integers(2, 4))
+    entities = []
+    for i in range(n):
+        e: dict[str, Any] = {"id": f"e{i}", "name": f"{NAMES[i]}", "fields": FIELDS}
+        if draw(st.booleans()):
+            e["count"] = draw(st.sampled_from([10, 1000, 10**6, 10**9]))
+        entities.append(e)
+    rels = []
+    for j in range(draw(st.integers(1, 4))):
+        one, many = draw(st.sampled_from(entities)), draw(st.sampled_from(entities))
+        r: dict[str, Any] = {
+            "id": f"r{j}",
+            "one": one["id"],
+            "many": many["id"],
+            "cardinality": draw(
+                st.sampled_from(["many-to-many", "many-to-many", "one-to-many", "one-to-few", "one-to-squillions"])
+            ),
+            "inverse": draw(st.sampled_from(INVERSES)),
+            "many_standalone": draw(st.booleans()),
+            "strategy": draw(st.sampled_from(["auto", "auto", "two-way", "parent-ref", "child-refs"])),
+        }
+        if draw(st.booleans()):
+            r["max"] = draw(st.sampled_from([5, 200, 5000, 100_000]))
+        rels.append({k: v for k, v in r.items() if v is not None})
+    queries = []
+    for k in range(draw(st.integers(1, 4))):
+        rel = draw(st.sampled_from(rels))
+        entity = draw(st.sampled_from([rel["one"], rel["many"]]))
+        q: dict[str, Any] = {"id": f"q{k}", "entity": entity, "scope": rel["id"], "per_sec": 50}
+        if draw(st.booleans()):
+            q["sort"] = [[draw(st.sampled_from(["name", "at", "rank"])), draw(st.sampled_from([1, -1]))]]
+            q["limit"] = 20
+        if draw(st.booleans()):
+            q["filter"] = {"rank": draw(st.sampled_from(["eq", "range"]))}
+        others = [r["id"] for r in rels if entity in (r["one"], r["many"])]
+        if draw(st.booleans()):
+            q["joins"] = [draw(st.sampled_from(others))]
+        queries.append(q)
+    data = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "name": "p",
+        "entities": entities,
+        "relationships": rels,
+        "queries": queries,
+    }
+    project = Project.model_validate(data)
+    assume(not check_project(project))
+    return project
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(linked_projects())
+def test_every_path_an_index_or_a_plan_names_exists_in_its_collection(project: Project) -> None:
+    a: Analysis = analyse(project)
+    assert missing_paths(a.design) == []
