@@ -294,3 +294,37 @@ def linked_projects(draw: Any) -> Project:
 def test_every_path_an_index_or_a_plan_names_exists_in_its_collection(project: Project) -> None:
     a: Analysis = analyse(project)
     assert missing_paths(a.design) == []
+
+
+# ------------------------------------------------------------------------------------------ how many Ones per N
+
+
+def test_the_rooms_of_one_user_are_several_rooms() -> None:
+    # 100,000 Rooms of typically 30 Users: 3,000,000 memberships among 1,000,000 Users, 3 Rooms each
+    a = analyse(chat())
+    plan = next(p for p in a.design.queries if p.id == "rooms_of_user")
+    assert plan.scope is not None and plan.scope.label == "the Rooms of one User"
+    first, main = plan.steps
+    assert (first.docs_examined, first.docs_returned) == (1, 1)  # the User, by _id
+    assert (main.docs_examined, main.docs_returned) == (3, 3)
+    project = chat()
+    alone = project.model_copy(update={"relationships": project.relationships[:1], "queries": ()})
+    users = analyse(alone).design.collection("user")
+    assert users is not None
+    # about 3 ids of 12 bytes next to a name and an email, not the 30 Users of a Room (over 360 bytes of ids)
+    assert users.avg_bytes < 250 and users.avg_bytes <= users.max_bytes
+
+
+def test_without_counts_a_many_to_many_is_read_as_symmetric() -> None:
+    project = chat()
+    entities = tuple(e.model_copy(update={"count": None}) for e in project.entities)
+    a = analyse(project.model_copy(update={"entities": entities}))
+    plan = next(p for p in a.design.queries if p.id == "rooms_of_user")
+    assert plan.docs_returned == 30
+
+
+def test_two_way_many_to_many_finds_the_rooms_that_hold_the_user() -> None:
+    a = analyse(chat(max_users=200))
+    plan = next(p for p in a.design.queries if p.id == "rooms_of_user")
+    assert plan.scope is not None and (plan.scope.kind, plan.scope.label) == ("holder", "the Rooms of one User")
+    assert plan.docs_returned == 3 and plan.index is not None and plan.index.keys[0] == ("user_ids", 1)

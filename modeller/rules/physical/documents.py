@@ -16,7 +16,7 @@ from modeller.model.vocabulary import AggregateOp
 from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
 from modeller.rules.physical.companions import HAS_OVERFLOW, REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
-from modeller.rules.physical.facts import NUMERIC_TYPES, Context
+from modeller.rules.physical.facts import NUMERIC_TYPES, Context, ones_per_many
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
@@ -413,7 +413,7 @@ class ShapeBuilder:
             ref_collection=ref_coll,
             items=item,
         )
-        n = plan.facts.n_typ
+        n = ones_per_many(plan.facts)  # the Ones one N belongs to
         return self._size(node, array_bytes(n, 12), array_bytes(max(n, 1) * 4, 12))
 
     def _many_side(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:

@@ -231,6 +231,18 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     )
 
 
+def ones_per_many(facts: RelFacts) -> int:
+    """Typical number of Ones one N belongs to: 1, or for a many-to-many the links (One count x N per One) shared
+    among the N (100,000 Rooms of 30 Users among 1,000,000 Users: 3 Rooms each); without counts, as many as N
+    per One (read as symmetric)."""
+    if facts.rel.cardinality != "many-to-many":
+        return 1
+    ones, manys = facts.one.count, facts.many.count
+    if ones and manys:
+        return max(1, math.ceil(ones * facts.n_typ / manys))
+    return facts.n_typ
+
+
 def _needs_one(rel: Relationship, one: Entity, query: Query) -> bool:
     """``query`` (on the N side, joining ``rel``) reads a field of the One that no one-to-many copy brings along.
 
