@@ -294,6 +294,8 @@ def linked_projects(draw: Any) -> Project:
 def test_every_path_an_index_or_a_plan_names_exists_in_its_collection(project: Project) -> None:
     a: Analysis = analyse(project)
     assert missing_paths(a.design) == []
+    for coll in a.design.collections:  # never an average above the maximum
+        assert coll.avg_bytes <= coll.max_bytes, coll.name
 
 
 # ------------------------------------------------------------------------------------------ how many Ones per N
@@ -328,3 +330,165 @@ def test_two_way_many_to_many_finds_the_rooms_that_hold_the_user() -> None:
     plan = next(p for p in a.design.queries if p.id == "rooms_of_user")
     assert plan.scope is not None and (plan.scope.kind, plan.scope.label) == ("holder", "the Rooms of one User")
     assert plan.docs_returned == 3 and plan.index is not None and plan.index.keys[0] == ("user_ids", 1)
+
+
+# ------------------------------------------------------------------------------------------ id arrays that overflow
+
+
+def _rel(a: Analysis, rel_id: str) -> Any:
+    return next(r for r in a.design.relationships if r.id == rel_id)
+
+
+def _finding(a: Analysis, rule: str, rel_id: str) -> Any:
+    return next(f for f in a.findings if f.rule == rule and f.subject.id == rel_id)
+
+
+def test_the_counts_give_the_messages_per_user_and_no_array_holds_them() -> None:
+    # 2,000,000,000 Messages of 1,000,000 Users, no typical or max: about 2,000 per User, as many ids as an array
+    # should ever hold (RULES.md §2 row 36) and no query reads the Messages of one User from the User
+    a = analyse(chat())
+    r = _rel(a, "user_messages")
+    assert r.strategy == "parent-ref" and r.rules == ["parent-ref-one-to-squillions"]
+    f = _finding(a, "parent-ref-one-to-squillions", "user_messages")
+    assert "about 2,000 on average (2,000,000,000 Messages / 1,000,000 Users)" in f.message
+    assert "16 MiB" not in f.message and "squillions" not in f.message  # the user said one-to-many; 2,000 ids fit
+    users = a.design.collection("user")
+    assert users is not None and [n.name for n in users.shape if n.relationship == "user_messages"] == []
+    for coll in a.design.collections:
+        assert coll.avg_bytes <= coll.max_bytes, coll.name
+
+
+def test_an_explicit_array_of_the_estimated_messages_is_warned_about() -> None:
+    project = chat()
+    rels = tuple(
+        r.model_copy(update={"strategy": "two-way"}) if r.id == "user_messages" else r for r in project.relationships
+    )
+    a = analyse(project.model_copy(update={"relationships": rels}))
+    warning = _finding(a, "unbounded-array", "user_messages")
+    assert warning.severity == "warning" and warning.message.startswith("about 2,000 on average")
+    users = a.design.collection("user")
+    assert users is not None and users.avg_bytes <= users.max_bytes
+
+
+def hotel(join_rooms: bool = False) -> Project:
+    """The tryout's hotel: Rooms of a Hotel found by price, Bookings of a Guest (one-to-few, 3 typical)."""
+    queries: list[dict[str, Any]] = [
+        {
+            "id": "rooms_by_price",
+            "entity": "room",
+            "scope": "hotel_rooms",
+            "filter": {"type": "eq"},
+            "sort": [["price", 1]],
+            "limit": 20,
+            "per_sec": 300,
+        },
+        {"id": "my_bookings", "entity": "booking", "scope": "guest_bookings", "per_sec": 50, "limit": 20},
+    ]
+    if join_rooms:  # the hotel page lists its rooms: a read of the Rooms of one Hotel from the Hotel
+        queries.append({"id": "hotel_page", "entity": "hotel", "filter": {"_id": "eq"}, "joins": ["hotel_rooms"]})
+    data = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "name": "hotel",
+        "entities": [
+            {"id": "hotel", "name": "Hotel", "count": 5000, "fields": [{"name": "name", "type": "string"}]},
+            {
+                "id": "room",
+                "name": "Room",
+                "count": 750_000,
+                "fields": [{"name": "type", "type": "string"}, {"name": "price", "type": "decimal"}],
+            },
+            {"id": "guest", "name": "Guest", "count": 5_000_000, "fields": [{"name": "name", "type": "string"}]},
+            {"id": "booking", "name": "Booking", "count": 50_000_000, "fields": [{"name": "at", "type": "date"}]},
+        ],
+        "relationships": [
+            {
+                "id": "hotel_rooms",
+                "one": "hotel",
+                "many": "room",
+                "inverse": "hotel",
+                "cardinality": "one-to-many",
+                "typical": 150,
+                "max": 2000,
+                "growth": "bounded",
+                "many_standalone": True,
+            },
+            {
+                "id": "guest_bookings",
+                "one": "guest",
+                "many": "booking",
+                "inverse": "guest",
+                "cardinality": "one-to-few",
+                "typical": 3,
+                "max": 200,
+                "many_standalone": True,
+            },
+        ],
+        "queries": queries,
+    }
+    return Project.model_validate(data)
+
+
+def test_rooms_found_by_their_indexed_hotel_keep_no_array_in_the_hotel() -> None:
+    a = analyse(hotel())
+    for rel_id in ("hotel_rooms", "guest_bookings"):
+        assert _rel(a, rel_id).strategy == "parent-ref", rel_id
+    for name in ("hotel", "guest"):
+        coll = a.design.collection(name)
+        assert coll is not None and all(n.role != "child-refs" for n in coll.shape)
+    f = _finding(a, "many-to-many-refs", "hotel_rooms")
+    assert "the Rooms of one Hotel are found by their hotel" in f.message
+    assert "read with its hotel" not in f.message  # no query reads a Room with its Hotel
+    assert f.why is not None and "two-way" not in f.why and "each side keeps references" not in f.why
+
+
+def test_a_hotel_page_listing_its_rooms_keeps_two_way_references() -> None:
+    a = analyse(hotel(join_rooms=True))
+    assert _rel(a, "hotel_rooms").strategy == "two-way"
+    f = _finding(a, "many-to-many-refs", "hotel_rooms")
+    assert f.why is not None and "'the Rooms of one Hotel' and 'the Hotel of one Room' are read" in f.why
+
+
+# ------------------------------------------------------------------------------------------ texts of the decision
+
+
+def test_the_why_of_a_large_many_to_many_describes_the_array_on_one_side() -> None:
+    a = analyse(chat())
+    f = _finding(a, "many-to-many-refs", "room_users")
+    assert "keep the array of references only in each User" in f.message
+    assert f.why is not None and "only each User keeps an array, of its Rooms" in f.why
+    assert "each side keeps references" not in f.why
+
+
+def test_the_why_of_a_two_way_many_to_many_describes_both_arrays() -> None:
+    a = analyse(chat(max_users=200))
+    f = _finding(a, "many-to-many-refs", "room_users")
+    assert f.why is not None and "an array of references on each side" in f.why
+
+
+def test_half_a_million_comment_ids_are_not_said_to_outgrow_16_mib() -> None:
+    data = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "name": "blog",
+        "entities": [
+            {"id": "post", "name": "Post", "fields": [{"name": "title", "type": "string"}]},
+            {"id": "comment", "name": "Comment", "fields": [{"name": "text", "type": "string"}]},
+        ],
+        "relationships": [
+            {
+                "id": "post_comments",
+                "one": "post",
+                "many": "comment",
+                "cardinality": "one-to-many",
+                "typical": 20,
+                "max": 500_000,
+                "growth": "unbounded",
+                "many_standalone": True,
+            }
+        ],
+    }
+    a = analyse(Project.model_validate(data))
+    f = _finding(a, "parent-ref-one-to-squillions", "post_comments")
+    assert "up to 500,000 and keeps growing" in f.message and "MB)" in f.message
+    assert "16 MiB" not in f.message and "squillions" not in f.message and "squillions" not in (f.why or "")

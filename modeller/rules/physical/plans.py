@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Denormalization, Entity, Field
-from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
 from modeller.rules.physical.naming import parent_ref_field, snake
 from modeller.rules.physical.sizes import (
     DOC_OVERHEAD,
@@ -276,7 +276,7 @@ def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -
     out: list[str] = []
     one, many = facts.one, facts.many
     if strategy in ("embed", "child-refs", "two-way") and (
-        facts.unbounded or facts.n_max > (s.embed_max if strategy == "embed" else s.refarray_max)
+        facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))
     ):
         item = elem if strategy == "embed" else TYPE_BYTES["objectId"]
         projected = array_bytes(facts.n_max, item)
