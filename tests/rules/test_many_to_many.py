@@ -8,16 +8,20 @@ path of its collection's shape.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from modeller.export.mongosh import mongosh_script
+from modeller.export.snippets import relationship_snippet
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
 from modeller.model.names import singular
 from modeller.rules import Analysis, analyse
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 from modeller.rules.physical.planner import Ref
+from tests.export.js_harness import node_check
 
 
 def chat(inverse: str | None = "rooms", max_users: int = 10_000, **rel: Any) -> Project:
@@ -492,3 +496,26 @@ def test_half_a_million_comment_ids_are_not_said_to_outgrow_16_mib() -> None:
     f = _finding(a, "parent-ref-one-to-squillions", "post_comments")
     assert "up to 500,000 and keeps growing" in f.message and "MB)" in f.message
     assert "16 MiB" not in f.message and "squillions" not in f.message and "squillions" not in (f.why or "")
+
+
+# ------------------------------------------------------------------------------------------ what the export says
+
+
+def test_the_setup_script_indexes_the_array_the_validator_declares(tmp_path: Path) -> None:
+    project = chat(max_users=200)
+    a = analyse(project)
+    script = mongosh_script(a.design, project, findings=a.findings)
+    assert 'ensureIndex("user", {"room_ids": 1, "name": 1}' in script and '"room_ids": {' in script
+    assert "rooms_id" not in script
+    path = tmp_path / "setup.mongosh.js"
+    path.write_text(script, encoding="utf-8")
+    node_check(path)
+
+
+def test_a_two_way_many_to_many_link_adds_to_both_arrays() -> None:
+    a = analyse(chat(max_users=200))
+    rel = next(r for r in a.design.relationships if r.id == "room_users")
+    snippet = relationship_snippet(a.design, rel)
+    assert '.updateOne({ _id: oneId }, { $addToSet: { "user_ids": manyId } });' in snippet
+    assert '.updateOne({ _id: manyId }, { $addToSet: { "room_ids": oneId } });' in snippet
+    assert "$set" not in snippet  # an array of Room ids is never overwritten by one id

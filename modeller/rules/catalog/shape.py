@@ -453,8 +453,9 @@ class ManyToManyRefs(_StrategyRule):
                 )
             return self.vote(
                 "two-way",
-                f"each {one.name} relates to many {many.name} and each {many.name} to many {one.name}: arrays of "
-                f"references on both sides, each indexed, so either direction is one query",
+                f"each {one.name} relates to many {plural_label(many.name)} and each {many.name} to many "
+                f"{plural_label(one.name)}: arrays of references on both sides, each indexed, so either direction is "
+                "one query",
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
