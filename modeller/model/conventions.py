@@ -32,6 +32,15 @@ def parent_ref_field(rel: Relationship, one: Entity) -> str:
     return parent_ref_name(rel.inverse, one.name)
 
 
+def former_parent_ref_field(rel: Relationship, one: Entity) -> str | None:
+    """The name files may still give a many-to-many's array in each N (``host_id`` for ``host_ids``): queries
+    written before the array had its own name keep working and read the array; None for other cardinalities."""
+    if rel.cardinality != "many-to-many":
+        return None
+    former = parent_ref_name(rel.inverse, one.name)
+    return former if former != parent_ref_field(rel, one) else None
+
+
 def parent_ref_name(inverse: str | None, one_name: str) -> str:
     """The parent reference's name from the relationship's ``inverse`` and the One's display name (file data)."""
     return f"{inverse or snake(one_name)}_id"

@@ -519,3 +519,15 @@ def test_a_two_way_many_to_many_link_adds_to_both_arrays() -> None:
     assert '.updateOne({ _id: oneId }, { $addToSet: { "user_ids": manyId } });' in snippet
     assert '.updateOne({ _id: manyId }, { $addToSet: { "room_ids": oneId } });' in snippet
     assert "$set" not in snippet  # an array of Room ids is never overwritten by one id
+
+
+def test_a_query_written_with_the_arrays_former_name_still_loads_and_reads_the_array() -> None:
+    # files saved before the array had its own name filter on "rooms_id": it now reads room_ids
+    project = chat()
+    old = project.queries[2].model_copy(update={"scope": None, "filter": {"rooms_id": "eq"}})
+    project = project.model_copy(update={"queries": (*project.queries[:2], old)})
+    assert check_project(project) == []
+    a = analyse(project)
+    plan = next(p for p in a.design.queries if p.id == "members_of_room")
+    assert "room_ids" in plan.steps[0].filter and plan.index is not None and plan.index.keys[0] == ("room_ids", 1)
+    assert missing_paths(a.design) == []

@@ -22,6 +22,7 @@ from modeller.rules.physical.naming import (
     collection_name,
     embed_field,
     extended_ref_field,
+    former_parent_ref_field,
     parent_ref_field,
     plural,
     snake,
@@ -472,6 +473,9 @@ class ShapeBuilder:
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
+        former = former_parent_ref_field(rel, one)
+        if former is not None:  # a query written with the array's former name reads the array
+            routes.setdefault(former, Route(ref_name))
         if facts.self_ref:
             out.extend(self._tree_nodes(plan, routes))
         self._copies_flat(plan, out, routes)

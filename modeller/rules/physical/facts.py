@@ -14,7 +14,7 @@ from typing import Any
 
 from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
-from modeller.rules.physical.naming import parent_ref_field, plural_label, snake
+from modeller.rules.physical.naming import former_parent_ref_field, parent_ref_field, plural_label, snake
 from modeller.rules.settings import Settings
 
 NUMERIC_TYPES = frozenset({"int", "long", "double", "decimal"})
@@ -211,9 +211,10 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     read_together = float(rel.read_together) if rel.read_together is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
     one_id, many_id = one.id, many.id
-    ref = parent_ref_field(rel, one)
+    refs = {parent_ref_field(rel, one), former_parent_ref_field(rel, one)}
     many_needs_one = any(
-        q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id]
+        q.scope == rel.id or not refs.isdisjoint(q.filter) or any(k in refs for k, _ in q.sort)
+        for q in ctx.queries_of[many_id]
     )
     rid = rel.id
     return RelFacts(
