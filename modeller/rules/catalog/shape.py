@@ -425,8 +425,9 @@ class ManyToManyRefs(_StrategyRule):
 
     id = "many-to-many-refs"
     explain = (
-        "both 'the {manys} of one {one}' and 'the {ones} of one {many}' are read, so each side keeps references to "
-        "the other and each direction is one indexed query (Zola-2 two-way referencing)."
+        "both directions are read ('the {manys} of one {one}' and the other way round), so each side keeps "
+        "references to the other and each direction is one indexed query (Zola-2 two-way referencing); a side that "
+        "would hold too many ids keeps none."
     )
     code = "RS06"
     family = "shape"
