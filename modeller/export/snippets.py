@@ -102,7 +102,22 @@ def relationship_snippet(design: Design, rel: RelationshipDesign) -> str:
     if parent is not None:
         lines.append("// the N reference their One: query them through the indexed reference")
         lines.append(f"{_c(parent.coll.name)}.find({{ {_k(parent.path)}: oneId }});")
-    if rel.strategy == "two-way" and child is not None and parent is not None:
+    if rel.strategy == "two-way" and child is not None and parent is not None and parent.node.bson_type == "array":
+        # a many-to-many: each side holds an array of the other's ids, a link is added to both
+        lines.append("// link one N to one more One: both arrays change, so use a transaction")
+        lines.append("const session = db.getMongo().startSession();")
+        lines.append("session.withTransaction(() => {")
+        lines.append(f"  const s = session.getDatabase({js_string(design.database)});")
+        lines.append(
+            f"  s.getCollection({js_string(child.coll.name)}).updateOne({{ _id: oneId }}, "
+            f"{{ $addToSet: {{ {_k(child.path)}: manyId }} }});"
+        )
+        lines.append(
+            f"  s.getCollection({js_string(parent.coll.name)}).updateOne({{ _id: manyId }}, "
+            f"{{ $addToSet: {{ {_k(parent.path)}: oneId }} }});"
+        )
+        lines.append("});")
+    elif rel.strategy == "two-way" and child is not None and parent is not None:
         lines.append("// reassign one N to another One: both sides change, so use a transaction")
         lines.append("const session = db.getMongo().startSession();")
         lines.append("session.withTransaction(() => {")

@@ -14,6 +14,7 @@ from modeller.model.conventions import (
     collection_name,
     embed_field,
     extended_ref_field,
+    former_parent_ref_field,
     parent_ref_field,
     subset_field,
 )
@@ -52,6 +53,9 @@ class _Paths:
                 continue
             on_many = self._generated[many.id]
             on_many[parent_ref_field(rel, one)] = None
+            former = former_parent_ref_field(rel, one)
+            if former is not None:
+                on_many[former] = None
             on_many[extended_ref_field(rel, one)] = one
             on_one = self._generated[one.id]
             on_one[child_refs_field(rel, many)] = None

@@ -132,3 +132,18 @@ def plural(word: str) -> str:
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     return word + "s"
+
+
+@lru_cache(maxsize=4096)
+def singular(word: str) -> str:
+    """The naive singular ``plural`` undoes: ``"rooms"`` -> ``"room"``, ``"categories"`` -> ``"category"``.
+
+    A name that does not end like a plural (``"owner"``, ``"status"``, ``"class"``) is kept as it is.
+    """
+    if word.endswith("ies") and len(word) > 3:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 1:
+        return word[:-1]
+    return word

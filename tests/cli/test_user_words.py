@@ -22,6 +22,7 @@ INTERNAL = {
         r"\b(?:Zola-[0-9]|ER-seed|CN seed|Manual-[A-Za-z]|AP-[a-z]|BwP-[a-z]|Atlas-PA)|\[CN\]|\(CN\)"
     ),
     "seed path": re.compile(r"<?seeds/\d+|shared/seeds"),
+    "seed or scenario number": re.compile(r"\bSeed \d{3}\b|\(Zola parts?\b|\bSD\d\d\b"),
     "file not in the repository": re.compile(r"RULES\.md"),
     "model key": re.compile(r"\bmany_standalone\b"),
     "generated id": re.compile(r"\bentity_(?:entity_)?\d+\b"),
@@ -39,6 +40,7 @@ def leaks(text: str) -> list[str]:
 
 def test_the_word_list_catches_what_it_is_for() -> None:
     assert leaks("as the CN seed says (Zola-2), see <seeds/002> and RULES.md; ``code``; entity_entity_2")
+    assert len(leaks("Seed 002 (Zola parts 1-2): expected advice SD12")) == 3
     assert len(leaks("``x``")) == 2 and not leaks("```js\nfence\n```")
     assert plain("Zola-3 adds: x; [CN] seed; the ER-seed") == (
         "Zola's 6 Rules of Thumb (3 of 3) adds: x; the article MongoDB Schema Design Best Practices; "

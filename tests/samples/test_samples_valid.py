@@ -122,18 +122,26 @@ def test_related_entities_sit_near_each_other(slug: str) -> None:
         assert math.dist((one.x, one.y), (many.x, many.y)) <= NEAR, f"{r.id}: {r.one} and {r.many} are far apart"
 
 
+#: the seed articles, as a sample's description names them for its reader
+SEED_TITLES = (
+    '"6 Rules of Thumb for MongoDB Schema Design"',
+    '"MongoDB Schema Design Best Practices"',
+    '"MongoDB Schema Design Pattern - Extended Reference Pattern"',
+)
+
+
 @pytest.mark.parametrize("slug", SEED_SLUGS)
-def test_description_names_the_seed_and_the_advice(slug: str) -> None:
+def test_description_names_the_article_and_the_advice(slug: str) -> None:
     description = load(slug).description or ""
-    assert re.search(r"\bSeed 00[0-4]", description), description
-    assert "Expected advice" in description
+    assert description.startswith("From ") and any(title in description for title in SEED_TITLES), description
+    assert "What Modeller advises: " in description
 
 
 @pytest.mark.parametrize("slug", PATTERN_SLUGS)
 def test_a_pattern_sample_names_its_source_and_the_advice(slug: str) -> None:
     description = load(slug).description or ""
     assert description.startswith("Building with Patterns ("), description
-    assert "Expected advice" in description
+    assert "What Modeller advises: " in description
 
 
 def readme_scenarios() -> dict[str, set[str]]:
@@ -150,8 +158,6 @@ def test_readme_lists_every_sample_and_together_they_cover_all_seed_scenarios() 
     rows = readme_scenarios()
     assert set(rows) == set(SLUGS)
     assert set().union(*rows.values()) == {f"SD{n:02d}" for n in range(1, 15)}
-    for slug, scenarios in rows.items():
-        assert set(re.findall(r"SD\d\d", load(slug).description or "")) == scenarios, slug
 
 
 # -- SD01 person-addresses -----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
-from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import days_to_limit
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
@@ -126,12 +126,12 @@ class UnboundedArray(Rule):
                 numbers=nums,
                 sources=("Zola-3",),
             )
-        elif not embedded and facts.n_max > s.refarray_max:
+        elif not embedded and too_many_ids(facts, s):
             yield self.finding(
                 "warning",
                 "relationship",
                 facts.rel.id,
-                f"up to {facts.n_max:,} ids in one array is more than 'a few thousand' (Zola-3, "
+                f"{how_many(facts)} ids in one array is more than 'a few thousand' (Zola-3, "
                 f"engine {s.refarray_max:,}): store the reference in each {facts.many.name}",
                 fix=fix,
                 numbers=nums,
@@ -535,16 +535,21 @@ class ExcessiveLookup(Rule):
 
     @staticmethod
     def _two_way_join(view: RuleView, rels: list[str], plan: QueryPlan | None) -> bool:
-        """The one join is the engine's two-way referencing at work: not an anti-pattern to report.
+        """The one join is the engine's two-way (or one-way, from the side that reads) referencing at work: not an
+        anti-pattern to report.
 
-        The engine stores a relationship two-way because both directions are read, so that each is one indexed
-        query (Zola-2 two-way referencing; Zola-3: don't fear an application-level join on an indexed reference).
-        Reporting that join would argue against the engine's own design.
+        The engine stores a relationship two-way because both directions are read, or as a reference in each N
+        because the N side reads its One, so that each is one indexed query (Zola-2 two-way referencing; Zola-3:
+        don't fear an application-level join on an indexed reference). Reporting that join would argue against
+        the engine's own design.
         """
         if len(rels) != 1 or plan is None:
             return False
         design = view.rel_designs.get(rels[0])
-        if design is None or design.strategy != "two-way" or design.chosen_by != "engine":
+        if design is None or design.chosen_by != "engine":
+            return False
+        one_way = design.strategy == "parent-ref" and "many-to-many-refs" in design.rules
+        if design.strategy != "two-way" and not one_way:
             return False
         return all(step.index is not None for step in plan.steps)
 

@@ -18,7 +18,7 @@ from modeller.rules.framework.findings import Finding, index_decision, strategy_
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
@@ -79,7 +79,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=plan.strategy == rec.strategy,
-                why=self.why_for(plan.facts),
+                why=self.why_of(plan),
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -91,7 +91,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=True,
-                why=self.why_for(plan.facts),
+                why=self.why_of(plan),
             )
         return self.finding(
             "suggestion",
@@ -101,12 +101,16 @@ class _StrategyRule(Rule):
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
-            why=self.why_for(plan.facts),
+            why=self.why_of(plan),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
         return ""
+
+    def why_of(self, plan: RelPlan) -> str | None:
+        """The *Why* of the decision this rule took for ``plan`` (a rule that can vote two ways says which)."""
+        return self.why_for(plan.facts)
 
 
 @register
@@ -287,6 +291,13 @@ class ParentRefOneToSquillions(_StrategyRule):
                 f"{with_article(facts.one.name)} refers to other {plural_label(facts.one.name)} (a tree): each node keeps a "
                 "reference to its parent, indexed, and a document cannot embed itself (Manual: tree structures)."
             )
+        if facts is not None and facts.rel.cardinality != "one-to-squillions":
+            one, manys = facts.one.name, plural_label(facts.many.name)
+            return (
+                f"the {manys} of one {one} are more than an array of ids in the {one} should hold (Zola-3: 'more "
+                f"than a few thousand'; Manual-AP-unbounded): the reference belongs in each "
+                f"{facts.many.name}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+            )
         return super().why_for(facts, entity)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
@@ -300,28 +311,28 @@ class ParentRefOneToSquillions(_StrategyRule):
             )
         if not _one_to_n(facts):
             return None
-        if not (
-            facts.unbounded
-            or facts.rel.cardinality == "one-to-squillions"
-            or facts.n_max > view.ctx.settings.refarray_max
-        ):
-            return None
         s = view.ctx.settings
-        ids = array_bytes(facts.n_max, TYPE_BYTES["objectId"])
-        # the claim follows the size model: "outgrow 16 MiB" only when the ids alone would
-        if facts.unbounded:
-            what = (
-                "grows without bound: even an array of their ObjectIds would outgrow the 16 MiB document (Zola-1 "
-                "one-to-squillions)"
-            )
+        squillions = facts.rel.cardinality == "one-to-squillions"
+        if not (facts.unbounded or squillions or too_many_ids(facts, s)):
+            return None
+        n = max(facts.n_max, facts.n_typ)
+        ids = array_bytes(n, TYPE_BYTES["objectId"])
+        # the claims follow the size model ("outgrow 16 MiB" only when the ids alone would) and the user's
+        # cardinality (one-to-squillions only when the user said so)
+        seed = "Zola-1 one-to-squillions" if squillions else "Manual-AP-unbounded"
+        if facts.unbounded and not facts.max_declared:
+            what = f"grows without bound: even an array of their ObjectIds would outgrow the 16 MiB document ({seed})"
         elif ids > s.max_doc_bytes:
             what = (
-                f"reaches {facts.n_max:,}: an array of their ObjectIds alone would be about "
-                f"{megabytes(ids)}, past the 16 MiB document (Zola-1 one-to-squillions)"
+                f"is {how_many(facts)}: an array of their ObjectIds alone would be about {megabytes(ids)}, past "
+                f"the 16 MiB document ({seed})"
             )
+        elif squillions and not too_many_ids(facts, s):
+            what = f"is {how_many(facts)}, declared one-to-squillions (Zola-1)"
         else:
+            grows = " and keeps growing" if facts.unbounded else ""
             what = (
-                f"reaches {facts.n_max:,}: an array of that many ObjectIds (about {megabytes(ids)}) "
+                f"is {how_many(facts)}{grows}: an array of that many ObjectIds (about {megabytes(ids)}) "
                 f"is more than the few thousand ids an array should hold (Zola-3, engine {s.refarray_max:,})"
             )
         return self.vote(
@@ -414,8 +425,9 @@ class ManyToManyRefs(_StrategyRule):
 
     id = "many-to-many-refs"
     explain = (
-        "both 'the {manys} of one {one}' and 'the {ones} of one {many}' are read, so each side keeps references to "
-        "the other and each direction is one indexed query (Zola-2 two-way referencing)."
+        "both directions are read ('the {manys} of one {one}' and the other way round), so each side keeps "
+        "references to the other and each direction is one indexed query (Zola-2 two-way referencing); a side that "
+        "would hold too many ids keeps none."
     )
     code = "RS06"
     family = "shape"
@@ -432,7 +444,7 @@ class ManyToManyRefs(_StrategyRule):
         s = view.ctx.settings
         rel, one, many = facts.rel, facts.one, facts.many
         if rel.cardinality == "many-to-many":
-            if facts.n_max > s.refarray_max:
+            if too_many_ids(facts, s):
                 return self.vote(
                     "parent-ref",
                     f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
@@ -442,20 +454,28 @@ class ManyToManyRefs(_StrategyRule):
                 )
             return self.vote(
                 "two-way",
-                f"each {one.name} relates to many {many.name} and each {many.name} to many {one.name}: arrays of "
-                f"references on both sides, each indexed, so either direction is one query",
+                f"each {one.name} relates to many {plural_label(many.name)} and each {many.name} to many "
+                f"{plural_label(one.name)}: arrays of references on both sides, each indexed, so either direction is "
+                "one query",
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
         if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
             return None
         role = rel.inverse or one.name
+        manys = plural_label(many.name)
+        if facts.many_reads_one:
+            back = f"each {many.name} is read with its {role}"
+        elif facts.many_needs_one:
+            back = f"the {manys} of one {one.name} are found by their {role}"
+        else:
+            back = f"each {many.name} names its {role}"
         if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
             return self.vote(
                 "parent-ref",
-                f"{_not_embedded_because(facts, s)}; each {many.name} is read with its {role} and no "
-                f"{one.name} read needs its {plural_label(many.name)}: keep a reference to the {one.name} in each "
-                f"{many.name} (one-way referencing from the side that is queried)",
+                f"{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
+                f"own document: keep a reference to the {one.name} in each {many.name}, indexed (one-way "
+                "referencing from the side that is queried)",
                 f"the {role} of {with_article(many.name)} is one read by _id; listing the {plural_label(many.name)} of a "
                 f"{one.name} is a query on the indexed reference",
                 rules=(self.id, ChildRefsOneToMany.id),
@@ -470,6 +490,34 @@ class ManyToManyRefs(_StrategyRule):
             f"{many.name} updates two documents and is not atomic without a multi-document transaction",
             rules=(self.id, ChildRefsOneToMany.id),
             precedence=BOTH_WAYS,
+        )
+
+    def why_of(self, plan: RelPlan) -> str | None:
+        """Two-way, or the array on one side only: the *Why* of the decision taken, not of the rule."""
+        facts = plan.facts
+        one, many = facts.one.name, facts.many.name
+        ones, manys = plural_label(one), plural_label(many)
+        m2m = facts.rel.cardinality == "many-to-many"
+        if plan.rec.base_strategy == "two-way" and m2m:
+            return (
+                f"each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
+                "on each side, indexed, makes either direction one query (Zola-2 two-way referencing)."
+            )
+        if plan.rec.base_strategy == "two-way":
+            return (
+                f"both 'the {manys} of one {one}' and 'the {one} of one {many}' are read, so each side keeps "
+                "references to the other and each direction is one indexed query (Zola-2 two-way referencing)."
+            )
+        if m2m:
+            return (
+                f"one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
+                f"thousand'), so only each {many} keeps an array, of its {ones}; 'the {manys} of one {one}' is one "
+                "indexed query on that array (a multikey index)."
+            )
+        return (
+            f"only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
+            f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
+            f"array to maintain in the {one} (one-way referencing, Zola-2)."
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:

@@ -16,12 +16,13 @@ from modeller.model.vocabulary import AggregateOp
 from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
 from modeller.rules.physical.companions import HAS_OVERFLOW, REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
-from modeller.rules.physical.facts import NUMERIC_TYPES, Context
+from modeller.rules.physical.facts import NUMERIC_TYPES, Context, ones_per_many
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
     embed_field,
     extended_ref_field,
+    former_parent_ref_field,
     parent_ref_field,
     plural,
     snake,
@@ -413,7 +414,7 @@ class ShapeBuilder:
             ref_collection=ref_coll,
             items=item,
         )
-        n = plan.facts.n_typ
+        n = ones_per_many(plan.facts)  # the Ones one N belongs to
         return self._size(node, array_bytes(n, 12), array_bytes(max(n, 1) * 4, 12))
 
     def _many_side(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
@@ -428,8 +429,6 @@ class ShapeBuilder:
             routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=plan.facts.rel_id))
             return out
         ref_name = parent_ref_field(rel, one)
-        if rel.cardinality == "many-to-many":
-            ref_name = f"{rel.inverse or snake(one.name)}_ids"
         if plan.strategy == "extended-ref":
             ext = extended_ref_field(rel, one)
             if plan.keep_ref_field:
@@ -474,6 +473,9 @@ class ShapeBuilder:
             return out
         out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
         routes[ref_name] = Route(ref_name)
+        former = former_parent_ref_field(rel, one)
+        if former is not None:  # a query written with the array's former name reads the array
+            routes.setdefault(former, Route(ref_name))
         if facts.self_ref:
             out.extend(self._tree_nodes(plan, routes))
         self._copies_flat(plan, out, routes)

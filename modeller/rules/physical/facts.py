@@ -14,7 +14,7 @@ from typing import Any
 
 from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
-from modeller.rules.physical.naming import snake
+from modeller.rules.physical.naming import former_parent_ref_field, parent_ref_field, plural_label, snake
 from modeller.rules.settings import Settings
 
 NUMERIC_TYPES = frozenset({"int", "long", "double", "decimal"})
@@ -48,8 +48,10 @@ class RelFacts:
     many_id: str = ""
     #: a query on the N side needs its One's document: it joins the relationship for fields not copied into the N
     many_reads_one: bool = False
-    #: the One side reads its N: a query of the One joins the relationship, or ``read_together`` is above 0
+    #: the One side reads its N: a query of the One joins the relationship, or a declared ``read_together`` is above 0
     one_reads_many: bool = False
+    #: ``n_typ`` is the count ratio (N count / One count): neither ``typical`` nor ``max`` is declared
+    n_from_counts: bool = False
 
 
 @dataclass(slots=True)
@@ -194,20 +196,25 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     settings = ctx.settings
     cardinality, declared_max, typical, growth = rel.cardinality, rel.max, rel.typical, rel.growth
     n_max = declared_max if declared_max is not None else _default_max(rel, settings)
+    from_counts = False
     if typical is not None:
         n_typ = typical
     elif one.count and many.count is not None and cardinality != "many-to-many":
         n_typ = max(1, math.ceil(many.count / one.count))
         n_typ = min(n_typ, n_max) if declared_max is not None else n_typ
+        from_counts = declared_max is None
     else:
         n_typ = max(1, n_max // 2) if cardinality != "one-to-one" else 1
+    if declared_max is None:  # the default bound is no bound below the typical number (no average above the max)
+        n_max = max(n_max, n_typ)
     unbounded = growth == "unbounded" or (growth is None and cardinality == "one-to-squillions")
     read_together = float(rel.read_together) if rel.read_together is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
     one_id, many_id = one.id, many.id
-    ref = f"{rel.inverse or snake(one.name)}_id"
+    refs = {parent_ref_field(rel, one), former_parent_ref_field(rel, one)}
     many_needs_one = any(
-        q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) for q in ctx.queries_of[many_id]
+        q.scope == rel.id or not refs.isdisjoint(q.filter) or any(k in refs for k, _ in q.sort)
+        for q in ctx.queries_of[many_id]
     )
     rid = rel.id
     return RelFacts(
@@ -227,8 +234,45 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
         one_id,
         many_id,
         any(_needs_one(rel, one, q) for q in ctx.queries_of[many_id] if rid in q.joins),
-        read_together > 0 or any(rid in q.joins for q in ctx.queries_of[one_id]),
+        (rel.read_together is not None and read_together > 0) or any(rid in q.joins for q in ctx.queries_of[one_id]),
+        from_counts,
     )
+
+
+def too_many_ids(facts: RelFacts, settings: Settings) -> bool:
+    """The N of one One are more than an array of ids should hold (RULES.md §2 row 36, ``refarray_max``).
+
+    A declared or default bound above the threshold is too many; so is a typical number at it when no bound
+    is declared (an average of 2,000 Messages per User from the counts: half the Users hold more).
+    """
+    if facts.n_max > settings.refarray_max:
+        return True
+    return not facts.max_declared and facts.n_typ >= settings.refarray_max
+
+
+def how_many(facts: RelFacts) -> str:
+    """The number of N per One in words, saying where it comes from: "up to 5,000" or, from the counts,
+    "about 2,000 on average (2,000,000,000 Messages / 1,000,000 Users)"."""
+    if facts.n_from_counts:
+        return (
+            f"about {facts.n_typ:,} on average ({facts.many.count:,} {plural_label(facts.many.name)} / "
+            f"{facts.one.count:,} {plural_label(facts.one.name)})"
+        )
+    if not facts.max_declared and facts.n_typ >= facts.n_max:
+        return f"about {facts.n_typ:,} on average"
+    return f"up to {facts.n_max:,}"
+
+
+def ones_per_many(facts: RelFacts) -> int:
+    """Typical number of Ones one N belongs to: 1, or for a many-to-many the links (One count x N per One) shared
+    among the N (100,000 Rooms of 30 Users among 1,000,000 Users: 3 Rooms each); without counts, as many as N
+    per One (read as symmetric)."""
+    if facts.rel.cardinality != "many-to-many":
+        return 1
+    ones, manys = facts.one.count, facts.many.count
+    if ones and manys:
+        return max(1, math.ceil(ones * facts.n_typ / manys))
+    return facts.n_typ
 
 
 def _needs_one(rel: Relationship, one: Entity, query: Query) -> bool:

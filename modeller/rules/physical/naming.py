@@ -13,6 +13,7 @@ from modeller.model.conventions import (
     collection_name,
     embed_field,
     extended_ref_field,
+    former_parent_ref_field,
     parent_ref_field,
     subset_field,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "collection_name",
     "embed_field",
     "extended_ref_field",
+    "former_parent_ref_field",
     "parent_ref_field",
     "plural",
     "plural_label",

@@ -33,7 +33,7 @@ from modeller.rules.physical.design import (
 )
 from modeller.rules.physical.documents import outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, plan_query
-from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.facts import Context, RelFacts, ones_per_many
 from modeller.rules.physical.scopes import Scope, esr_key, resolve_scope
 
 if TYPE_CHECKING:
@@ -609,11 +609,13 @@ class _Planner:
         """The scope's predicate in the query's own read, and the share of the collection it matches."""
         assert scope.path is not None
         count = max(self.count(coll), 1)
+        facts = self.ctx.rel_by_id[scope.relationship]
         if scope.first_path is not None:  # _id in the ids the first read returned
-            facts = self.ctx.rel_by_id[scope.relationship]
-            wanted = facts.n_typ if scope.kind == "ids" else 1
+            wanted = facts.n_typ if scope.kind == "ids" else ones_per_many(facts)
             return {"$in": Ref(1, scope.first_path)}, min(wanted / count, 1.0)
-        if scope.kind in ("embedded", "holder"):  # the One's own document, or the One whose array holds the N
+        if scope.kind == "holder":  # the Ones whose array holds the N (several for a many-to-many)
+            return Param(scope.param), min(ones_per_many(facts) / count, 1.0)
+        if scope.kind == "embedded":  # the One's own document
             return Param(scope.param), 1 / count
         return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
 
@@ -669,15 +671,19 @@ class _Planner:
                 foreign = theirs[0][1]
                 return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, first_docs * n_per)
             return None
-        target = one_loc[0]  # the One of each N read
+        target = one_loc[0]  # the One(s) of each N read
+        ones = first_docs * ones_per_many(facts)
         own_refs = [(c, p) for c, p in refs if c == coll_name]
+        own_refs += [
+            (c, p) for c, p, n in nodes if n.role == "parent-ref" and n.bson_type == "array" and c == coll_name
+        ]
         if own_refs:
             local = own_refs[0][1]
-            return self._step(target, "_id", Ref(main_no, local), local, "_id", facts, first_docs)
+            return self._step(target, "_id", Ref(main_no, local), local, "_id", facts, ones)
         theirs_arr = [(c, p) for c, p in arrays if c == target]
         if theirs_arr:
             foreign = _id_path(theirs_arr[0][1], self.nodes(target))
-            return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, first_docs)
+            return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, ones)
         return None
 
     def _step(self, coll: str, path: str, values: Ref, local: str, foreign: str, facts: RelFacts, wanted: int) -> Step:
@@ -743,10 +749,8 @@ class _Planner:
             filter_path = ref if ref is not None else "_id"
         index = _first_key_index(self.colls[coll].indexes if coll in self.colls else [], filter_path)
         total = self.count(coll)
-        if source_entity == facts.one_id:  # the One's field copied into each N
-            per_write = facts.n_typ
-        else:  # the N's field copied into its One(s)
-            per_write = facts.n_typ if facts.rel.cardinality == "many-to-many" else 1
+        # the One's field is copied into each of its N; the N's field into the One(s) it belongs to
+        per_write = facts.n_typ if source_entity == facts.one_id else ones_per_many(facts)
         per_write = min(per_write, total) if total else per_write
         f = self.ctx.field(source_entity, source_field)
         per_sec = None if f is None else (0.0 if f.immutable else f.updates_per_sec)

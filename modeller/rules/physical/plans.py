@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.model.project import Denormalization, Entity, Field
-from modeller.rules.physical.facts import Context, RelFacts
-from modeller.rules.physical.naming import snake
+from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
+from modeller.rules.physical.naming import parent_ref_field, snake
 from modeller.rules.physical.sizes import (
     DOC_OVERHEAD,
     TYPE_BYTES,
@@ -237,7 +237,7 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         paged = rec.numbers.get("bucket_size") if rec.strategy == "bucket" and ts is None else None
         plan.bucket_size = paged or (ts.bucket_size if ts and ts.bucket_size else 60)
     if plan.strategy == "extended-ref":
-        ref = f"{rel.inverse or snake(facts.one.name)}_id"
+        ref = parent_ref_field(rel, facts.one)
         plan.keep_ref_field = facts.many_needs_one or any(
             q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
             for q in ctx.queries_of[facts.many_id]
@@ -276,7 +276,7 @@ def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -
     out: list[str] = []
     one, many = facts.one, facts.many
     if strategy in ("embed", "child-refs", "two-way") and (
-        facts.unbounded or facts.n_max > (s.embed_max if strategy == "embed" else s.refarray_max)
+        facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))
     ):
         item = elem if strategy == "embed" else TYPE_BYTES["objectId"]
         projected = array_bytes(facts.n_max, item)

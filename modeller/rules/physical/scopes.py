@@ -54,9 +54,11 @@ class Scope:
 
 
 def scope_label(facts: RelFacts, entity_id: str) -> str:
-    """The scope in words: "the Tasks of one Person" (query on the N side), "the Person of one Task" (One side)."""
+    """The scope in words: "the Tasks of one Person" (query on the N side), "the Person of one Task" (One side; "the Rooms of one User" for a many-to-many)."""
     if entity_id == facts.many_id:
         return f"the {plural_label(facts.many.name)} of one {facts.one.name}"
+    if facts.rel.cardinality == "many-to-many":  # one N belongs to several Ones
+        return f"the {plural_label(facts.one.name)} of one {facts.many.name}"
     return f"the {facts.one.name} of one {facts.many.name}"
 
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from modeller.model.conventions import parent_ref_field
 from modeller.model.project import Entity
-from modeller.rules.physical.facts import Context, RelFacts
+from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
 from modeller.rules.physical.sizes import array_bytes
 
 #: strategies whose N side stores a reference to its One
@@ -133,7 +133,7 @@ def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRe
     picks single items: no bucket then.
     """
     many, s = facts.many, ctx.settings
-    if facts.self_ref or many.timeseries is not None or not (facts.unbounded or facts.n_max > s.refarray_max):
+    if facts.self_ref or many.timeseries is not None or not (facts.unbounded or too_many_ids(facts, s)):
         return None
     if elem_bytes > s.bucket_item_max_bytes:
         return None
