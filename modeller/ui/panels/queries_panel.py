@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from modeller.model import Query, Relationship
 from modeller.model.conventions import embed_field, extended_ref_field
 from modeller.model.paths import iter_paths
+from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import FILTER_OPS
 from modeller.ui.commands import AddQueryCommand, EditQueryCommand, delete_command
 from modeller.ui.commands.composite import new_query
@@ -240,6 +241,9 @@ class QueryEditor(QWidget):
             return str(err)
         if new == query:
             return None
+        clash = name_refused(self.document.project, new) if new.name != query.name else None
+        if clash is not None:
+            return clash
         if list(path) == ["entity"] and new.scope is not None:
             rel = self.document.relationship(new.scope)
             if rel is None or new.entity not in (rel.one, rel.many):
