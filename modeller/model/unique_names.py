@@ -65,9 +65,9 @@ def name_refused(project: Project, new: Entity | Query | Relationship) -> str | 
                     f"another query is already called {query.name[:80]!r}; query names must be unique (ignoring case)"
                 )
         return None
-    for other in project.entities:
-        if other.id != new.id:
-            problem = _entity_clash(new, other)
+    for entity in project.entities:
+        if entity.id != new.id:
+            problem = _entity_clash(new, entity)
             if problem is not None:
                 return problem
     return None
@@ -123,9 +123,9 @@ def check_unique_names(project: Project, report: Report) -> None:
             role = getattr(rel, attr)
             if role is None:
                 continue
-            key = (attr, end, role)
-            if key in roles:
-                j = roles[key]
+            role_key = (attr, end, role)
+            if role_key in roles:
+                j = roles[role_key]
                 holder = next((e.name for e in project.entities if e.id == end), end)
                 report(
                     f"$.relationships[{i}].{attr}",
@@ -135,4 +135,4 @@ def check_unique_names(project: Project, report: Report) -> None:
                     f"$.relationships[{j}].{attr}",
                 )
                 continue
-            roles[key] = i
+            roles[role_key] = i

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from modeller.model.project import Project
+from modeller.model.labels import query_words, relationship_words
+from modeller.model.project import Project, Query
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.plans import RelPlan
@@ -44,6 +45,21 @@ class RuleView:
     @property
     def settings(self) -> Settings:
         return self.facts.settings
+
+    def query_words(self, query: Query | str) -> str:
+        """``query 'post page'`` (an unnamed one: ``query on Post by _id``): how a message names a query."""
+        if isinstance(query, str):
+            found = next((q for q in self.facts.queries if q.id == query), None)
+            if found is None:
+                return f"query {query}"
+            query = found
+        entity = self.facts.entities.get(query.entity)
+        return "query " + query_words(query, entity.name if entity is not None else query.entity)
+
+    def rel_words(self, rel_id: str) -> str:
+        """``Author → Post``: how a message names a relationship (never by its id)."""
+        facts = self.facts.rel_by_id.get(rel_id)
+        return relationship_words(facts.one.name, facts.many.name) if facts is not None else rel_id
 
     def collection(self, name: str) -> CollectionDesign | None:
         return self.collections.get(name)
