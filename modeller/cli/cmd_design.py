@@ -58,7 +58,16 @@ def design_json(design: Design, labels: Labels | None = None) -> dict[str, Any]:
         for query in queries:
             known = labels.queries.get(query["id"])
             query["name"] = known.name if known is not None and known.name else labels.query(query["id"])
-        relationships = [{**rel, "name": labels.relationship(rel["id"])} for rel in relationships]
+        relationships = [
+            {
+                **rel,
+                "name": labels.relationship(rel["id"]),
+                "denormalized": [
+                    {**copy, "source_name": labels.entity(copy["source_entity"])} for copy in rel["denormalized"]
+                ],
+            }
+            for rel in relationships
+        ]
         collections = [{**c, "entity_names": [labels.entity(e) for e in c["entities"]]} for c in collections]
     out = {
         "collections": collections,

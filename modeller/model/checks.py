@@ -242,7 +242,7 @@ def check_project(project: Project) -> list[Problem]:
 
 
 def _missing(path: str, name: str, entity: Entity) -> Problem:
-    return Problem(path, f"entity {entity.id!r} has no field {name!r}; declare the field or fix the name")
+    return Problem(path, f"{entity.name[:80]!r} has no field {name!r}; declare the field or fix the name")
 
 
 def _scope_problem(
