@@ -119,6 +119,11 @@ class EsrCompoundIndex(Rule):
 class IndexHotQueries(Rule):
     """Every hot query needs an index whose prefix serves its filter and sort.
 
+    A query counts as hot when its *Hot path* box is ticked or when it runs
+    at least 10 times per second (``hot_per_sec``); the message calls the
+    first a "hot-path query" and the second a "frequent query", so it never
+    calls a query hot whose box is unticked.
+
     *Why*
     A hot query without an index scans the collection on every call (Compass
     insight "query executed without index"; Manual: index commonly queried
@@ -156,7 +161,7 @@ class IndexHotQueries(Rule):
             "suggestion",
             "query",
             q.id,
-            f"hot query {view.query_words(q).removeprefix('query ')} ({q.per_sec or 'hot'}/s) needs {keys_text(idx.keys)} on {coll.name}: the design "
+            f"{view.busy_query_words(q)} needs {keys_text(idx.keys)} on {coll.name}: the design "
             "creates it; declare it in the model so it stays when the design changes",
             fix=_fix(view, q.entity, idx),
             numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},

@@ -240,7 +240,7 @@ class ShardKeyTargetingAndConstraints(Rule):
                         "warning",
                         "query",
                         q.id,
-                        f"hot query {view.query_words(q).removeprefix('query ')} ({q.per_sec or 'hot'}/s) does not filter on the shard key "
+                        f"{view.busy_query_words(q)} does not filter on the shard key "
                         f"{_key_text(advice.chosen)} of {name}: it goes to every shard (scatter-gather)",
                         numbers={"per_sec": q.per_sec},
                     )

@@ -56,6 +56,16 @@ class RuleView:
         entity = self.facts.entities.get(query.entity)
         return "query " + query_words(query, entity.name if entity is not None else query.entity)
 
+    def busy_query_words(self, query: Query) -> str:
+        """``hot-path query 'x' (50/s)`` when its Hot path box is ticked, else ``frequent query 'x' (100/s)``.
+
+        The engine treats both alike (``is_hot``), but a message must not call a query "hot" whose box the
+        user left unticked.
+        """
+        words = self.query_words(query).removeprefix("query ")
+        rate = f" ({query.per_sec:g}/s)" if query.per_sec else ""
+        return f"hot-path query {words}{rate}" if query.hot else f"frequent query {words}{rate}"
+
     def rel_words(self, rel_id: str) -> str:
         """``Author → Post``: how a message names a relationship (never by its id)."""
         facts = self.facts.rel_by_id.get(rel_id)
