@@ -119,15 +119,13 @@ class EsrCompoundIndex(Rule):
 class IndexHotQueries(Rule):
     """Every hot query needs an index whose prefix serves its filter and sort.
 
-    A query counts as hot when its *Hot path* box is ticked or when it runs
-    at least 10 times per second (``hot_per_sec``); the message calls the
-    first a "hot-path query" and the second a "frequent query", so it never
-    calls a query hot whose box is unticked.
-
     *Why*
     A hot query without an index scans the collection on every call (Compass
     insight "query executed without index"; Manual: index commonly queried
-    fields).
+    fields). A query counts as hot when its *Hot path* box is ticked or when
+    it runs at least 10 times per second (``hot_per_sec``); the message calls
+    the first a "hot-path query" and the second a "frequent query", so it
+    never calls a query hot whose box is unticked.
 
     *Anti-pattern*
     ``find({brand: "Apple"})`` fifty times a second with no index on brand.
