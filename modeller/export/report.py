@@ -437,7 +437,7 @@ def _access_section(design: Design, project: Project) -> list[str]:
             )
             out.append(
                 f"- Read {n}: collection {code(step.collection)}, index {index}, "
-                f"{step.docs_examined} document(s) examined, {step.docs_returned} returned."
+                f"{counted(step.docs_examined, 'document')} examined, {step.docs_returned:,} returned."
             )
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
@@ -473,8 +473,8 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
         [
             "## Summary",
             "",
-            f"- {len(design.collections)} collection(s), {n_indexes} index(es), "
-            f"{len(design.relationships)} relationship(s).",
+            f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
+            f"{counted(len(design.relationships), 'relationship')}.",
             "- Findings: " + ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES)) + ".",
             "",
             "## Collections",
