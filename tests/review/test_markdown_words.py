@@ -18,5 +18,5 @@ def test_the_markdown_diff_shows_arrows_and_plurals(tmp_path: Path, capsys) -> N
     main(["diff", "--format", "markdown", str(SAMPLES / "blog.modeller.json"), str(new)])
     out = capsys.readouterr().out
     assert "-&gt;" not in out and "(s)" not in out
-    assert "`strategy-changed` \"User → Post\": extended-ref → two-way" in out
+    assert '`strategy-changed` "User → Post": extended-ref → two-way' in out
     assert "schema changes in 2 collections, 3 breaking, 3 findings appear or disappear**" in out
