@@ -107,7 +107,7 @@ class EsrCompoundIndex(Rule):
             "suggestion",
             "query",
             q.id,
-            f"index {view.query_words(q)} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
+            f"an index for {view.query_words(q)}: {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
             fix=_fix(view, q.entity, idx),
             numbers=nums,
             decision=index_decision(coll.name, idx.name),

@@ -66,7 +66,7 @@ class _StrategyRule(Rule):
         extra = self._extra(view, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
-            msg = f"{view.rel_words(rel.id)}: {target} — {rec.base_reason or rec.reason}"
+            msg = f"{target} — {rec.base_reason or rec.reason}"  # every surface shows the subject beside it
             if rec.strategy != target:
                 msg += f" (refined to {rec.strategy}: {rec.reason})"
             return self.finding(
@@ -86,7 +86,7 @@ class _StrategyRule(Rule):
                 "info",
                 "relationship",
                 rel.id,
-                f"{view.rel_words(rel.id)}: {plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
+                f"{plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
