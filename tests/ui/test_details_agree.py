@@ -49,3 +49,17 @@ def test_apply_stays_on_for_a_to_do_with_a_fix(make_window, tmp_path) -> None:
     assert todo
     panel.select_finding(todo[0])
     assert panel.apply_button.isEnabled() and panel.apply_button.text() == "Apply"
+
+
+def test_a_row_names_its_query_or_relationship_once(make_window, tmp_path) -> None:
+    window = open_with_to_dos(make_window, tmp_path)
+    panel = window.recommendations
+    lookup = next(f for f in panel.analysis.findings if f.rule == "excessive-lookup" and f.subject.id == "tasks_due")
+    row = panel.model.text(lookup)
+    name = window.document.query("tasks_due").name
+    assert row.startswith(f"query {name!r} still needs") and row.count(name) == 1
+    strategy = next(
+        f for f in panel.analysis.findings if f.subject.kind == "relationship" and f.rule == "many-to-many-refs"
+    )
+    row = panel.model.text(strategy)
+    assert row.startswith("Person → Task is stored as child-refs") and row.count("Person → Task") == 1

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model import Project
-from modeller.model.labels import Labels, query_words
+from modeller.model.labels import Labels, query_words, relationship_words
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
@@ -68,6 +68,18 @@ def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
     if kind == "index":
         return f"index {ident}"
     return f"collection {ident}"
+
+
+def named_in(project: Project | Lookup, subject: SubjectRef) -> str | None:
+    """The words a message uses for a query or relationship subject (``'post page'``, ``Author → Post``)."""
+    ids = lookup(project)
+    if subject.kind == "query":
+        query = ids.queries.get(subject.id)
+        return query_words(query, ids.name(query.entity)) if query is not None else None
+    if subject.kind == "relationship":
+        rel = ids.rels.get(subject.id)
+        return relationship_words(ids.name(rel.one), ids.name(rel.many)) if rel is not None else None
+    return None
 
 
 def _collection_of(design: Design | None, name: str) -> list[str]:
