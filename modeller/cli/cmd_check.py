@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour, write_json
+from modeller.model.labels import Labels
 from modeller.model.text import neutralize
 from modeller.model.wording import counted
 
@@ -62,14 +63,17 @@ def run(args: argparse.Namespace) -> int:
 
         write_json(sarif_log(args.file, read_text(args.file, MAX_FILE_BYTES), project, analysis))
     else:
-        sys.stdout.write(render_text(findings, use_colour(args.color)))
+        sys.stdout.write(render_text(findings, use_colour(args.color), Labels(project)))
     threshold = SEVERITY_RANK[args.fail_on]
     failing = [f for f in findings if not f.overridden and SEVERITY_RANK[f.severity] >= threshold]
     return EXIT_FINDINGS if failing else EXIT_OK
 
 
-def render_text(findings: list[Finding], colour: bool) -> str:
-    """Findings grouped by subject (in project order), severity first, reason and reference below."""
+def render_text(findings: list[Finding], colour: bool, labels: Labels | None = None) -> str:
+    """Findings grouped by subject (in project order), severity first, reason and reference below.
+
+    ``labels`` names each subject in the user's words (``Author → Post``, ``query 'post page'``), not by id.
+    """
     if not findings:
         return "no findings\n"
     groups: dict[tuple[str, str], list[Finding]] = {}
@@ -78,7 +82,10 @@ def render_text(findings: list[Finding], colour: bool) -> str:
     lines: list[str] = []
     counts = {level: 0 for level in LEVELS}
     for (kind, subject_id), items in groups.items():
-        lines.append(f"{kind} {neutralize(subject_id)}")
+        heading = labels.subject(kind, subject_id) if labels is not None else f"{kind} {subject_id}"
+        if labels is not None and kind in ("entity", "relationship", "field"):
+            heading = f"{kind} {heading}"
+        lines.append(neutralize(heading))
         for f in items:
             counts[f.severity] += 1
             label = f.severity.upper()

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from modeller.cli.output import EXIT_OK, fail, use_colour, write_json
+from modeller.model.labels import Labels
 from modeller.model.text import neutralize
 from modeller.model.wording import counted
 
@@ -35,21 +36,42 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     design = analyse(project).design
     if args.format == "json":
-        write_json(design_json(design))
+        write_json(design_json(design, Labels(project)))
     else:
-        sys.stdout.write(render_text(design, use_colour(args.color)))
+        sys.stdout.write(render_text(design, use_colour(args.color), Labels(project)))
     return EXIT_OK
 
 
-def design_json(design: Design) -> dict[str, Any]:
-    """DESIGN.md's shape: ``{"collections": [...], "relationships": [...], "queries": [...], "writes": [...]}``."""
+def design_json(design: Design, labels: Labels | None = None) -> dict[str, Any]:
+    """DESIGN.md's shape: ``{"collections": [...], "relationships": [...], "queries": [...], "writes": [...]}``.
+
+    Fields named ``id`` and ``entities`` hold ids (scripts join on them); with ``labels`` each relationship and
+    query also carries its ``name`` and each collection its ``entity_names``, the words a reader knows.
+    """
     from modeller.export.query_plans import query_mongosh
 
     data = design.to_json()
     queries = [{**plan.to_json(), "mongosh": query_mongosh(plan)} for plan in design.queries]
+    relationships = data["relationships"]
+    collections = data["collections"]
+    if labels is not None:
+        for query in queries:
+            known = labels.queries.get(query["id"])
+            query["name"] = known.name if known is not None and known.name else labels.query(query["id"])
+        relationships = [
+            {
+                **rel,
+                "name": labels.relationship(rel["id"]),
+                "denormalized": [
+                    {**copy, "source_name": labels.entity(copy["source_entity"])} for copy in rel["denormalized"]
+                ],
+            }
+            for rel in relationships
+        ]
+        collections = [{**c, "entity_names": [labels.entity(e) for e in c["entities"]]} for c in collections]
     out = {
-        "collections": data["collections"],
-        "relationships": data["relationships"],
+        "collections": collections,
+        "relationships": relationships,
         "queries": queries,
         "writes": data["writes"],
     }
@@ -58,7 +80,10 @@ def design_json(design: Design) -> dict[str, Any]:
     return out
 
 
-def render_text(design: Design, colour: bool) -> str:
+def render_text(design: Design, colour: bool, labels: Labels | None = None) -> str:
+    """The design as text; ``labels`` names entities, relationships and queries in the user's words."""
+    words = labels if labels is not None else _IdWords()
+
     def bold(text: str) -> str:
         return f"{BOLD}{text}{RESET}" if colour else text
 
@@ -66,7 +91,8 @@ def render_text(design: Design, colour: bool) -> str:
     for coll in design.stored():  # companions: revisions, archive, overflow
         beside = "" if coll.companion_of is None else f", beside {neutralize(coll.companion_of)}"
         lines.append(
-            bold(f"collection {neutralize(coll.name)}") + f"  ({neutralize(', '.join(coll.entities))}{beside})"
+            bold(f"collection {neutralize(coll.name)}")
+            + f"  ({neutralize(', '.join(words.entity(e) for e in coll.entities))}{beside})"
         )
         if coll.why:
             lines.append(f"  {neutralize(coll.why)}")
@@ -91,7 +117,8 @@ def render_text(design: Design, colour: bool) -> str:
         lines.append("")
     for rel in design.relationships:
         lines.append(
-            bold(f"relationship {neutralize(rel.id)}") + f": {rel.strategy} (chosen by {rel.chosen_by}; "
+            bold(f"relationship {neutralize(words.relationship(rel.id))}")
+            + f": {rel.strategy} (chosen by {rel.chosen_by}; "
             f"rules {', '.join(rel.rules) or '-'})"
         )
         lines.append(f"  why: {neutralize(rel.why)}")
@@ -101,18 +128,18 @@ def render_text(design: Design, colour: bool) -> str:
             lines.append(f"  WARNING: {neutralize(warning)}")
         for copy in rel.denormalized:
             lines.append(
-                f"  copy {neutralize(copy.source_entity)}.{neutralize(copy.field)} -> "
+                f"  copy {neutralize(words.entity(copy.source_entity))}.{neutralize(copy.field)} -> "
                 f"{neutralize(copy.collection)}.{neutralize(copy.path)} (staleness {copy.staleness}, sync {copy.sync})"
             )
             lines.append(f"    {neutralize(copy.sync_advice)}")
         lines.append("")
     if design.queries:
         lines.append(bold("queries"))
-        lines.extend(f"  {query_line(plan)}" for plan in design.queries)
+        lines.extend(f"  {query_line(plan, words)}" for plan in design.queries)
         lines.append("")
     if design.writes:
         lines.append(bold("writes the design implies"))
-        lines.extend(f"  {write_line(write)}" for write in design.writes)
+        lines.extend(f"  {write_line(write, words)}" for write in design.writes)
         lines.append("")
     return "\n".join(lines)
 
@@ -121,8 +148,18 @@ def _index_text(index: IndexUse | None) -> str:
     return "a collection scan" if index is None else f"index {neutralize(index.name)}"
 
 
-def query_line(plan: QueryPlan) -> str:
+class _IdWords:
+    """Names things by id: only for callers that have no project (the words come from :class:`Labels`)."""
+
+    def entity(self, ident: str) -> str:
+        return ident
+
+    relationship = query = entity
+
+
+def query_line(plan: QueryPlan, words: Labels | _IdWords | None = None) -> str:
     """One query's plan on one line: collection, index, sort, documents, joins."""
+    words = words if words is not None else _IdWords()
     parts = [f"{plan.collection} by {_index_text(plan.index)}"]
     if plan.blocking_sort:
         over = " (over the server's blocking-sort memory limit)" if plan.sort_over_limit else ""
@@ -130,7 +167,8 @@ def query_line(plan: QueryPlan) -> str:
     parts.append(f"examines about {counted(plan.docs_examined, 'document')}, returns {plan.docs_returned:,}")
     if plan.lookups:
         joins = ", ".join(
-            f"{step.relationship} from {step.collection} by {_index_text(step.index)}" for step in plan.lookups
+            f"{words.relationship(step.relationship) if step.relationship else 'a join'} from {step.collection} by {_index_text(step.index)}"
+            for step in plan.lookups
         )
         parts.append(f"{plan.round_trips} round trips (joins {joins})")
     for step in plan.on_overflow:
@@ -138,15 +176,17 @@ def query_line(plan: QueryPlan) -> str:
             f"only for documents with has_overflow: {step.collection} by {_index_text(step.index)} (outlier pattern)"
         )
     scope = f" ({plan.scope.label})" if plan.scope is not None else ""
-    return neutralize(f"query {plan.id}{scope}: " + "; ".join(parts))
+    return neutralize(f"query {words.query(plan.id)}{scope}: " + "; ".join(parts))
 
 
-def write_line(write: WritePlan) -> str:
+def write_line(write: WritePlan, words: Labels | _IdWords | None = None) -> str:
     """One implied write on one line: what causes it, the collection and filter, the index, documents touched."""
-    cause = f"{write.entity}.{write.field} changes" if write.field is not None else f"a new {write.entity}"
+    words = words if words is not None else _IdWords()
+    entity = words.entity(write.entity)
+    cause = f"{entity}.{write.field} changes" if write.field is not None else f"a new {entity}"
     rate = "" if write.per_sec is None else f", {write.per_sec:g}/s"
     return neutralize(
-        f"{write.kind} ({write.relationship}): {cause} -> update {write.collection} by {write.filter_path} using "
+        f"{write.kind} ({words.relationship(write.relationship)}): {cause} -> update {write.collection} by {write.filter_path} using "
         f"{_index_text(write.index)}; {counted(write.docs_per_write, 'document')} per write, examines {write.docs_examined:,}"
         f"{rate}"
     )

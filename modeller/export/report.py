@@ -33,6 +33,7 @@ from modeller.export.snippets import (
     relationship_snippet,
     sync_snippet,
 )
+from modeller.model.labels import Labels
 from modeller.model.project import Project
 from modeller.model.wording import counted
 from modeller.rules.framework.findings import SEVERITIES, Finding
@@ -138,6 +139,10 @@ def fenced(body: str, lang: str = "") -> list[str]:
     return [f"{fence}{lang}", body, fence]
 
 
+#: prefix of the relationship entries in the id -> words map the shape notes read (ids of two lists may coincide)
+REL_KEY = "relationship:"
+
+
 def _shape_lines(nodes: Sequence[ShapeNode], names: dict[str, str], depth: int = 1) -> list[str]:
     """The document shape as indented pseudo-JSON with a note per field."""
     out: list[str] = []
@@ -187,7 +192,8 @@ def _notes(node: ShapeNode, names: dict[str, str]) -> str:
         notes.append(f"copy of {names.get(node.source.entity, node.source.entity)}.{node.source.path}")
     if node.computation is not None:
         comp = node.computation
-        notes.append(f"{comp.op}({comp.field or ''}) over {comp.relationship}")
+        over = names.get(REL_KEY + comp.relationship, comp.relationship)
+        notes.append(f"{comp.op}({comp.field or ''}) over {over}")
     if node.variant:
         notes.append(f"only in {node.variant}")
     if node.enum:
@@ -305,10 +311,12 @@ def _relationship_section(design: Design, project: Project, names: dict[str, str
     out: list[str] = []
     for rd in design.relationships:
         rel = rels.get(rd.id)
-        heading = f"### {code(rd.id)}"
+        heading = "### relationship"
         if rel is not None:
-            heading += (
-                f": {code(names.get(rel.one, rel.one))} → {code(names.get(rel.many, rel.many))} ({rel.cardinality})"
+            role = f"{prose(rel.name)}: " if rel.name else ""
+            heading = (
+                f"### {role}{code(names.get(rel.one, rel.one))} → {code(names.get(rel.many, rel.many))} "
+                f"({rel.cardinality})"
             )
         out.extend([heading, ""])
         chooser = "your choice" if rd.chosen_by == "user" else "chosen by the engine"
@@ -334,7 +342,7 @@ def _relationship_section(design: Design, project: Project, names: dict[str, str
     return out
 
 
-def _sync_section(design: Design, names: dict[str, str]) -> list[str]:
+def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list[str]:
     copies = [(rd, copy) for rd in design.relationships for copy in rd.denormalized]
     if not copies:
         return ["No denormalized fields: every value lives in exactly one document.", ""]
@@ -362,7 +370,7 @@ def _sync_section(design: Design, names: dict[str, str]) -> list[str]:
     out.append("")
     for rd, copy in copies:
         out.append(
-            f"**{code(copy.collection + '.' + copy.path)}** (relationship {code(rd.id)}): "
+            f"**{code(copy.collection + '.' + copy.path)}** (relationship {prose(labels.relationship(rd.id))}): "
             f"{prose(copy.sync_advice) if copy.sync_advice else 'no advice recorded.'}"
         )
         out.append("")
@@ -371,7 +379,7 @@ def _sync_section(design: Design, names: dict[str, str]) -> list[str]:
     return out
 
 
-def _findings_section(findings: Iterable[Finding]) -> list[str]:
+def _findings_section(findings: Iterable[Finding], labels: Labels) -> list[str]:
     grouped: dict[str, list[Finding]] = {severity: [] for severity in SEVERITIES}
     for finding in findings:
         grouped.setdefault(finding.severity, []).append(finding)
@@ -385,7 +393,10 @@ def _findings_section(findings: Iterable[Finding]) -> list[str]:
         out.extend([f"### {_TITLES.get(severity, severity)} ({len(items)})", ""])
         for f in items:
             marker = " *(overridden" + (f": {prose(f.note)}" if f.note else "") + ")*" if f.overridden else ""
-            out.append(f"- **{code(f.rule)}** on {f.subject.kind} {code(f.subject.id)}: {prose(f.message)}{marker}")
+            subject = labels.subject(f.subject.kind, f.subject.id)
+            if f.subject.kind in ("entity", "relationship", "field"):
+                subject = f"{f.subject.kind} {subject}"
+            out.append(f"- **{code(f.rule)}** on {prose(subject)}: {prose(f.message)}{marker}")
             if f.why:
                 out.append(f"  - Why: {prose(f.why)}")
             if f.tradeoff:
@@ -408,12 +419,14 @@ def key_roles(step: Step) -> list[tuple[str, str]]:
 
 
 def _access_section(design: Design, project: Project) -> list[str]:
-    labels = {q.id: q.name or q.id for q in project.queries}
+    labels = Labels(project)
     if not design.queries:
         return ["No declared queries.", ""]
     out: list[str] = []
     for plan in design.queries:
-        out.extend([f"### {prose(labels.get(plan.id, plan.id))}", ""])
+        known = labels.queries.get(plan.id)
+        title = known.name if known is not None and known.name else f"Query {labels.query(plan.id)}"
+        out.extend([f"### {prose(title)}", ""])
         if plan.scope is not None:
             out.append(f"- Reads {prose(plan.scope.label)}.")
         for n, step in enumerate(plan.steps, start=1):
@@ -424,7 +437,7 @@ def _access_section(design: Design, project: Project) -> list[str]:
             )
             out.append(
                 f"- Read {n}: collection {code(step.collection)}, index {index}, "
-                f"{step.docs_examined} document(s) examined, {step.docs_returned} returned."
+                f"{counted(step.docs_examined, 'document')} examined, {step.docs_returned:,} returned."
             )
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
@@ -441,7 +454,9 @@ def _access_section(design: Design, project: Project) -> list[str]:
 
 def design_report(design: Design, project: Project, findings: Iterable[Finding] = ()) -> str:
     """``DESIGN.md`` text for ``design`` (with ``findings`` from the same analysis)."""
-    names = entity_names(project)
+    labels = Labels(project)
+    # entity id -> name, and REL_KEY + relationship id -> "One → Many" (a computed field names its relationship)
+    names = {**entity_names(project), **{REL_KEY + r.id: labels.relationship(r.id) for r in project.relationships}}
     findings = list(findings)
     counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     n_indexes = sum(len(c.indexes) for c in design.collections)
@@ -458,8 +473,8 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
         [
             "## Summary",
             "",
-            f"- {len(design.collections)} collection(s), {n_indexes} index(es), "
-            f"{len(design.relationships)} relationship(s).",
+            f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
+            f"{counted(len(design.relationships), 'relationship')}.",
             "- Findings: " + ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES)) + ".",
             "",
             "## Collections",
@@ -476,9 +491,9 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])
-    out.extend(_sync_section(design, names))
+    out.extend(_sync_section(design, names, Labels(project)))
     out.extend(["## Access patterns", ""])
     out.extend(_access_section(design, project))
     out.extend(["## Findings", ""])
-    out.extend(_findings_section(findings))
+    out.extend(_findings_section(findings, Labels(project)))
     return "\n".join(out).rstrip("\n") + "\n"

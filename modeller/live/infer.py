@@ -201,7 +201,7 @@ class Inferrer:
     def _collection_entity(self, coll: str, sample: CollectionSample, consumed: set[tuple[str, str]]) -> None:
         entity_id = self._new_entity_id(singular(coll))
         self.entity_of[coll] = entity_id
-        label = unique(entity_label(singular(coll)), self.entity_names, sep=" ")
+        label = unique(entity_label(singular(coll)), self.entity_names, sep=" ", key=snake)
         skipped: list[str] = []
         slot = len(self.entities)  # the collection's entity goes before the entities embedded in it
         fields = self._fields(
@@ -242,13 +242,13 @@ class Inferrer:
     def _schema_entity(self, source: SchemaCollection) -> None:
         """A collection known by its ``$jsonSchema`` validator: fields, required, enums, arrays, subtypes."""
         entity_id = self._new_entity_id(singular(source.name))
-        label = unique(entity_label(singular(source.name)), self.entity_names, sep=" ")
+        label = unique(entity_label(singular(source.name)), self.entity_names, sep=" ", key=snake)
         skipped: list[str] = []
         slot = len(self.entities)
 
         def embed(name: str, items: Mapping[str, Any], bound: Any) -> None:
             many_id = self._new_entity_id(singular(name))
-            many_label = unique(entity_label(singular(name)), self.entity_names, sep=" ")
+            many_label = unique(entity_label(singular(name)), self.entity_names, sep=" ", key=snake)
             fields = reader.fields(items, 1)
             self.entities.append(
                 Entity(
@@ -398,7 +398,7 @@ class Inferrer:
         """An array of sub-documents: an entity of its own, embedded in its holder."""
         assert stats.items is not None and stats.items.fields is not None
         many_id = self._new_entity_id(singular(name))
-        label = unique(entity_label(singular(name)), self.entity_names, sep=" ")
+        label = unique(entity_label(singular(name)), self.entity_names, sep=" ", key=snake)
         fields = self._fields(stats.items.fields, stats.items.types["object"], sample, many_id, skipped)
         self.entities.append(
             Entity(

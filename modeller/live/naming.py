@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "datum"}
 
 
@@ -25,11 +27,14 @@ def entity_label(word: str) -> str:
     return (spaced[:1].upper() + spaced[1:])[:200]
 
 
-def unique(base: str, taken: set[str], sep: str = "_") -> str:
-    """``base``, or ``base_2``, ``base_3``... whichever is free; records the result in ``taken``."""
+def unique(base: str, taken: set[str], sep: str = "_", key: Callable[[str], str] = str) -> str:
+    """``base``, or ``base_2``, ``base_3``... whichever ``key`` finds free; records its key in ``taken``.
+
+    Entity names pass ``key=snake``: names that differ only in case or spacing would derive one collection.
+    """
     name, n = base, 1
-    while name in taken:
+    while key(name) in taken:
         n += 1
         name = f"{base}{sep}{n}"
-    taken.add(name)
+    taken.add(key(name))
     return name

@@ -26,6 +26,7 @@ from typing import Any
 from modeller.model.checks import check_project
 from modeller.model.project import Project, Query
 from modeller.model.text import shown
+from modeller.model.unique_names import name_key
 
 #: profile entries read at most (the newest)
 PROFILE_LIMIT = 10_000
@@ -270,6 +271,7 @@ def add_queries(project: Project, workload: Workload) -> Project:
     """
     entity_of = {e.collection: e.id for e in project.entities if e.collection}
     taken = {q.id for q in project.queries}
+    names = {name_key(q.name) for q in project.queries if q.name}
     queries = list(project.queries)
     for number, observed in enumerate(workload.queries, start=1):
         entity = entity_of.get(observed.collection)
@@ -279,11 +281,15 @@ def add_queries(project: Project, workload: Workload) -> Project:
         while query_id in taken:
             query_id += "_"
         taken.add(query_id)
+        name = _name(observed)
+        if name_key(name) in names:  # query names are unique (model/unique_names.py)
+            name = f"{name[:190]} (shape {number})"
+        names.add(name_key(name))
         queries.append(
             Query(
                 id=query_id,
                 entity=entity,
-                name=_name(observed),
+                name=name,
                 filter=dict(observed.filter),
                 sort=observed.sort,
                 limit=observed.limit,

@@ -23,6 +23,7 @@ from modeller.model.names import check_collection_name
 from modeller.model.paths import all_fields, depth, find_field
 from modeller.model.project import Entity, Field, Project, Relationship
 from modeller.model.server_limits import check_entity
+from modeller.model.unique_names import check_unique_names
 from modeller.model.vocabulary import FORMAT_NAME
 
 #: MongoDB refuses documents nested deeper than 100 levels.
@@ -35,6 +36,8 @@ class Problem:
 
     path: str
     message: str
+    #: a second place the problem involves (the first of two entities with one name), named in ``message``
+    other: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
@@ -132,6 +135,7 @@ def check_project(project: Project) -> list[Problem]:
                 Problem(f"$.{kind}[{index}].id", f"id {dup!r} is used by more than one of {kind}; ids must be unique")
             )
 
+    check_unique_names(project, lambda path, message, other: out.append(Problem(path, message, other)))
     entities = {e.id: e for e in project.entities}
     paths = _Paths(project, entities)
 
@@ -242,7 +246,7 @@ def check_project(project: Project) -> list[Problem]:
 
 
 def _missing(path: str, name: str, entity: Entity) -> Problem:
-    return Problem(path, f"entity {entity.id!r} has no field {name!r}; declare the field or fix the name")
+    return Problem(path, f"{entity.name[:80]!r} has no field {name!r}; declare the field or fix the name")
 
 
 def _scope_problem(

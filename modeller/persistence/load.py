@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project, check_project
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Problem, Project, check_project
 from modeller.persistence import migrations
 from modeller.persistence.errors import FileProblem, FileTooLargeError, ProjectFileError, UnsupportedVersionError
 from modeller.persistence.jsonpath import (
@@ -151,11 +151,22 @@ def _loads(text: str | bytes, source: str, check: bool) -> Project:
         problems = check_project(project)
         if problems:
             located: list[tuple[Path | str, str]] = []
+            others = [parsed for p in problems if p.other and (parsed := parse_path(p.other)) is not None]
+            places = locate(text, with_ancestors(others)) if others else {}
             for problem in problems:
                 parsed = parse_path(problem.path)
-                located.append((parsed if parsed is not None else problem.path, problem.message))
+                located.append((parsed if parsed is not None else problem.path, _with_line(problem, places)))
             raise _located(source, text, located)
     return project
+
+
+def _with_line(problem: Problem, places: dict[Path, tuple[int, int]]) -> str:
+    """The problem's message with the line and column of its second place, so both places are named."""
+    other = parse_path(problem.other) if problem.other else None
+    where = nearest(places, other) if other is not None else None
+    if problem.other is None or where is None:
+        return problem.message
+    return problem.message.replace(problem.other, f"{problem.other} at line {where[0]}:{where[1]}", 1)
 
 
 def _too_large(source: str, size: int) -> FileTooLargeError:

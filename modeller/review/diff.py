@@ -16,6 +16,7 @@ from typing import Any
 from modeller.export.common import human_count, index_key, index_options
 from modeller.export.literals import quoted
 from modeller.model.project import Project
+from modeller.model.wording import counted
 from modeller.review.changes import Change
 from modeller.rules import Analysis, analyse
 from modeller.rules.framework.findings import Finding
@@ -78,9 +79,14 @@ def summary_line(diff: SchemaDiff) -> str:
         return "no changes to the resolved design"
     colls = len({c.collection for c in schema if c.collection})
     findings = len(diff.changes) - len(schema)
-    parts = [f"{len(schema)} schema change(s) in {colls} collection(s)", f"{len(diff.breaking)} breaking"]
+    parts = [
+        f"{counted(len(schema), 'schema change')} in {counted(colls, 'collection')}",
+        f"{len(diff.breaking)} breaking",
+    ]
     if findings:
-        parts.append(f"{findings} finding(s) appear or disappear")
+        parts.append(
+            f"{counted(findings, 'finding')} {'appears or disappears' if findings == 1 else 'appear or disappear'}"
+        )
     return ", ".join(parts)
 
 

@@ -21,6 +21,7 @@ from modeller.export.common import GENERATOR, database_name, design_digest, inde
 from modeller.export.literals import comment, js_string, js_value, quoted
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
+from modeller.model.wording import counted
 from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
@@ -217,7 +218,9 @@ def migration_script(diff: SchemaDiff) -> str:
 
     header = [
         comment("Modeller migration script"),
-        comment(f"Project {quoted(diff.new.name)}, database {quoted(db_name)}; {len(diff.changes)} change(s)."),
+        comment(
+            f"Project {quoted(diff.new.name)}, database {quoted(db_name)}; {counted(len(diff.changes), 'change')}."
+        ),
         comment("Idempotent and resumable: every step selects only documents that still need it, and records its"),
         comment(f"progress in the collection {quoted(MARKERS)}; run it again after an interruption."),
         comment("Destructive steps (dropping indexes, unsetting removed fields) are comments: run them by hand."),

@@ -33,9 +33,14 @@ def diff_markdown(diff: SchemaDiff) -> str:
         lines.append("")
         for change in changes:
             mark = "**breaking** " if change.breaking else ""
-            lines.append(f"- {mark}{code(change.kind)} {prose(change.summary)}")
+            lines.append(f"- {mark}{code(change.kind)} {prose(_arrows(change.summary))}")
             lines.append(f"  - risk: {prose(change.risk)}")
     return "\n".join(lines) + "\n"
+
+
+def _arrows(text: str) -> str:
+    """``->`` as ``→``: Markdown escapes ``>`` as ``&gt;``, which a raw comment or terminal shows as is."""
+    return text.replace(" -> ", " → ")
 
 
 def diff_json(diff: SchemaDiff) -> dict[str, Any]:

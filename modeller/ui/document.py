@@ -11,7 +11,7 @@ command keeps the old and the new object, so undo brings back the very object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +19,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Entity, Override, Position, Project, Query, Relationship
+from modeller.model.conventions import collection_name
+from modeller.model.names import snake
+from modeller.model.unique_names import name_key
 from modeller.ui.ids import slug, unique, used_ids
 
 T = TypeVar("T")
@@ -119,14 +122,29 @@ class ProjectDocument(QObject):
         """
         return unique(slug(base), used_ids(self._project) | (taken or set()))
 
-    def unique_entity_name(self, base: str) -> str:
-        names = {e.name for e in self._project.entities}
-        if base not in names:
+    def unique_entity_name(self, base: str, also: Iterable[str] = ()) -> str:
+        """``base`` or ``base 2``, ``base 3``...: a name no entity (nor one of ``also``) has or derives."""
+        names = {name_key(e.name) for e in self._project.entities} | {name_key(n) for n in also}
+        collections = {collection_name(e) for e in self._project.entities} | {snake(n) for n in also}
+
+        def taken(name: str) -> bool:  # the same name, or the same derived collection (model/unique_names.py)
+            return name_key(name) in names or snake(name) in collections
+
+        if not taken(base):
             return base
         n = 2
-        while f"{base} {n}" in names:
+        while taken(f"{base} {n}"):
             n += 1
         return f"{base} {n}"
+
+    def unique_query_name(self, base: str) -> str:
+        """``base`` or ``base 2``...: query names are unique, ignoring case (model/unique_names.py)."""
+        names = {name_key(q.name) for q in self._project.queries if q.name}
+        n, name = 1, base
+        while name_key(name) in names:
+            n += 1
+            name = f"{base} {n}"
+        return name
 
     # ----------------------------------------------------------------- editing
     def push(self, command: QUndoCommand) -> None:

@@ -113,6 +113,10 @@ def default_recovery_dir() -> Path:
     return Path(base or Path.home() / ".modeller") / "recovery"
 
 
+#: the status bar's hint after a new relationship (shown until the next edit, at most 5 s)
+RELATIONSHIP_HINT = "Relationship created: set its cardinality in Properties"
+
+
 class MainWindow(QMainWindow):
     #: an open (or revert) read in the background has ended: True when its project is now shown
     open_finished = Signal(bool)
@@ -567,7 +571,16 @@ class MainWindow(QMainWindow):
     def _relationship_created(self, rel_id: str) -> None:
         self.docks["properties"].show()
         self.docks["properties"].raise_()
-        self.statusBar().showMessage("Relationship created: set its cardinality in Properties", 5000)
+        self.statusBar().showMessage(RELATIONSHIP_HINT, 5000)
+        # the hint belongs to this edit: the next edit (or undo) takes it away, even within the 5 s
+        self._hint_index = self.document.undo_stack.index()
+        if not getattr(self, "_hint_connected", False):
+            self._hint_connected = True
+            self.document.undo_stack.indexChanged.connect(self._drop_edit_hint)
+
+    def _drop_edit_hint(self, index: int) -> None:
+        if index != self._hint_index and self.statusBar().currentMessage() == RELATIONSHIP_HINT:
+            self.statusBar().clearMessage()
 
     def _analysed(self, analysis: object) -> None:
         self.scene.set_analysis(analysis)

@@ -107,7 +107,8 @@ def test_error_finding_fails_by_default_and_overrides_do_not(
 def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = check(capsys, str(SAMPLES / "person-addresses.modeller.json"))
     assert code == 0
-    assert out.startswith("relationship person_addresses\n  SUGGESTION embed-one-to-few: ")
+    assert out.startswith("relationship Person → Address\n  SUGGESTION embed-one-to-few: embed — each Person")
+    assert "fix: set the strategy to embed (embed-one-to-few)" in out and "person_addresses" not in out
     assert "      why: a handful of Addresses per Person, never needed on their own" in out
     assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour

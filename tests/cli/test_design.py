@@ -71,19 +71,19 @@ def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str
     assert code == 0
     lines = out.splitlines()
     assert (
-        "  query posts_of_author (the Posts of one User): posts by index author_id_1_created_at_-1; "
+        '  query "An author\'s posts, newest first" (the Posts of one User): posts by index author_id_1_created_at_-1; '
         "examines about 4 documents, returns 4" in (lines)
     )
     assert any(
         line.startswith(
-            "  copy (user_posts): user.name changes -> update posts by author_id using index author_id_1_created_at_-1"
+            "  copy (User → Post): User.name changes -> update posts by author_id using index author_id_1_created_at_-1"
         )
         for line in lines
     )
     code, out = design(capsys, str(SAMPLES / "product-parts.modeller.json"))
     assert any(
         line.startswith(
-            "  copy (product_parts): part.name changes -> update products by parts.id using a collection scan"
+            "  copy (Product → Part): Part.name changes -> update products by parts.id using a collection scan"
         )
         for line in out.splitlines()
     )
@@ -92,10 +92,10 @@ def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str
 def test_text_view(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = design(capsys, str(SAMPLES / "iot-sensors.modeller.json"))
     assert code == 0
-    assert "collection sensor_data  (reading)" in out
+    assert "collection sensor_data  (Reading)" in out
     assert "readings: array  (bucket-items, required, maxItems 60)" in out
     assert "{sensor_id: 1, start: -1}  [engine]" in out
-    assert "relationship sensor_readings: bucket (chosen by engine;" in out
+    assert "relationship Sensor → Reading: bucket (chosen by engine;" in out
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -157,7 +157,7 @@ def test_nesting_deeper_than_mongodb_allows() -> None:
 )
 def test_entity_field_references(changes: dict[str, Any], path: str, name: str) -> None:
     assert problems(entities=with_entity(1, **changes)) == [
-        (path, f"entity 'task' has no field {name!r}; declare the field or fix the name")
+        (path, f"'Task' has no field {name!r}; declare the field or fix the name")
     ]
 
 
@@ -196,11 +196,11 @@ def test_denormalized_field_must_exist_on_its_source(direction: str, field: str,
     if ok:
         assert found == []
     else:
-        source = "task" if direction == "many-to-one" else "person"
+        source = "Task" if direction == "many-to-one" else "Person"
         assert found == [
             (
                 "$.relationships[0].denormalize[0].field",
-                f"entity {source!r} has no field {field!r}; declare the field or fix the name",
+                f"{source!r} has no field {field!r}; declare the field or fix the name",
             )
         ]
 
@@ -210,7 +210,7 @@ def test_aggregate_field_must_exist_on_the_many_side() -> None:
     assert problems(relationships=with_rel(aggregates=aggregates)) == [
         (
             "$.relationships[0].aggregates[1].field",
-            "entity 'task' has no field 'name'; declare the field or fix the name",
+            "'Task' has no field 'name'; declare the field or fix the name",
         )
     ]
 

@@ -43,7 +43,7 @@ def test_text_lists_the_change_with_its_risk(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, str(pair[0]), str(pair[1]))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "1 schema change(s) in 1 collection(s), 1 breaking"
+    assert lines[0] == "1 schema change in 1 collection, 1 breaking"
     assert "collection shops" in lines
     assert '  BREAKING field-renamed: "city" renamed to "town"' in lines
     assert any(line.startswith("    risk: existing documents fail the new validator until renamed") for line in lines)
@@ -52,7 +52,7 @@ def test_text_lists_the_change_with_its_risk(capsys: pytest.CaptureFixture[str],
 def test_markdown_for_a_pull_request(capsys: pytest.CaptureFixture[str], pair: tuple[Path, Path]) -> None:
     code, out, _ = run(capsys, str(pair[0]), str(pair[1]), "--format", "markdown")
     assert code == 0
-    assert out.startswith("## Schema changes\n\n**1 schema change(s) in 1 collection(s), 1 breaking**\n")
+    assert out.startswith("## Schema changes\n\n**1 schema change in 1 collection, 1 breaking**\n")
     assert "### Collection `shops`" in out
     assert '- **breaking** `field-renamed` "city" renamed to "town"' in out
     assert "  - risk: existing documents fail the new validator until renamed" in out

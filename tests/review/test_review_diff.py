@@ -198,7 +198,11 @@ def test_findings_that_appear_and_disappear() -> None:
     appeared = diff_projects(project(BASE), project(with_query)).changes
     found = [c for c in appeared if c.kind == "finding-appeared"]
     assert [(c.subject, c.collection) for c in found] == [("index-hot-queries", "")]
-    assert "by_city" in found[0].summary and found[0].breaking is False
+    assert (
+        "hot-path query on Shop by city (100/s)" in found[0].summary
+        and "by_city" not in found[0].summary
+        and found[0].breaking is False
+    )
     gone = [c for c in diff_projects(project(with_query), project(BASE)).changes if c.kind.startswith("finding-")]
     assert [(c.kind, c.subject) for c in gone] == [("finding-disappeared", "index-hot-queries")]
 

@@ -56,7 +56,7 @@ def test_unsaved_changes_are_listed_by_collection_and_the_migration_is_written(
     assert dialog.saved_radio.isChecked()
     _compare(qtbot, dialog)
     summary = dialog.summary.text()
-    assert summary.startswith("From the last saved version to the open design: 1 schema change(s) in 1 collection(s)")
+    assert summary.startswith("From the last saved version to the open design: 1 schema change in 1 collection")
     rows = dict(dialog.rows())
     assert next(iter(rows)) == "Collection posts — 1 change, 1 breaking"
     [(change, risk)] = rows["Collection posts — 1 change, 1 breaking"]
@@ -96,7 +96,7 @@ def test_another_file_is_the_old_side(qtbot, make_window, tmp_path: Path) -> Non
     dialog.file_path.setText(str(other))
     assert dialog.file_radio.isChecked()
     _compare(qtbot, dialog)
-    assert dialog.summary.text().startswith("From old.modeller.json to the open design: 1 schema change(s)")
+    assert dialog.summary.text().startswith("From old.modeller.json to the open design: 1 schema change")
 
 
 def test_a_broken_file_is_one_line_and_writes_nothing(qtbot, make_window, tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_git_revision_of_the_open_file_is_the_old_side(qtbot, make_window, tmp
     dialog = window.database_actions.show_compare()
     dialog.revision_radio.setChecked(True)
     _compare(qtbot, dialog)
-    assert dialog.summary.text().startswith(f"From HEAD ({path.name}) to the open design: 1 schema change(s)")
+    assert dialog.summary.text().startswith(f"From HEAD ({path.name}) to the open design: 1 schema change")
     dialog.revision.setText("no-such-branch")
     _compare(qtbot, dialog)
     text = dialog.summary.text()

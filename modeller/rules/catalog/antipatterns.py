@@ -10,6 +10,7 @@ from typing import Any
 
 from modeller.model.names import snake
 from modeller.model.project import Field, Query
+from modeller.model.wording import counted
 from modeller.rules.catalog.split_fix import Taken, details_name, split_fix
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
@@ -314,7 +315,7 @@ class BloatedDocument(Rule):
             "warning" if big else "suggestion",
             "entity",
             entity.id,
-            f"the hot reads of {entity.name} ({', '.join(q.name or q.id for q in bloat.hot)}) show only "
+            f"the hot reads of {entity.name} ({', '.join(view.query_words(q) for q in bloat.hot)}) show only "
             f"{', '.join(sorted(bloat.used))}, but {', '.join(f.name for f in bloat.cold)} make up "
             f"{bloat.share:.0%} of a {coll.avg_bytes:,}-byte document: move them to {name} (collection "
             f"{snake(name)}, one document per {entity.name} with a reference to it) read on the details page only"
@@ -505,16 +506,20 @@ class ExcessiveLookup(Rule):
                 for rel_id, f, direction in missing
             )
             fix = (
-                Fix("copy the displayed fields: " + ", ".join(f"{f} ({rel_id})" for rel_id, f, _ in missing), changes)
+                Fix(
+                    "copy the displayed fields: "
+                    + ", ".join(f"{f} ({view.rel_words(rel_id)})" for rel_id, f, _ in missing),
+                    changes,
+                )
                 if changes
                 else None
             )
-            names = ", ".join(rels)
+            names = ", ".join(view.rel_words(rel_id) for rel_id in rels)
             finding = self.finding(
                 sev,
                 "query",
                 q.id,
-                f"{q.id} still needs {len(rels)} join(s) ({names}) to show data stored elsewhere"
+                f"{view.query_words(q)} still needs {counted(len(rels), 'join')} ({names}) to show data stored elsewhere"
                 + (f" at {q.per_sec:g}/s" if q.per_sec else "")
                 + (
                     ""
@@ -619,7 +624,7 @@ class UnnecessaryIndexes(Rule):
             if longer is not None:
                 remaining = [d.model_dump(exclude_defaults=True) for j, d in enumerate(entity.indexes) if j != i]
                 fix = Fix(
-                    f"drop the index {keys_text(idx.keys)} from {entity.id}",
+                    f"drop the index {keys_text(idx.keys)} from {entity.name}",
                     (Change("set", SubjectRef("entity", entity.id), "indexes", remaining),),
                 )
                 yield self.finding(
@@ -704,7 +709,7 @@ class CaseInsensitiveWithoutCollation(Rule):
                     "warning",
                     "query",
                     q.id,
-                    f"{q.id} matches {path} case-insensitively, but the declared index {', '.join(plain)} on "
+                    f"{view.query_words(q)} matches {path} case-insensitively, but the declared index {', '.join(plain)} on "
                     f"{coll.name} has no case-insensitive collation: a /.../i regex cannot seek it; give it "
                     "collation {locale: 'en', strength: 2} and run the query with the same collation",
                     numbers={"field": path, "indexes": plain},

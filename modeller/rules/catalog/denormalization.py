@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from modeller.model.labels import relationship_words
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
@@ -548,7 +549,7 @@ class NoDenormVolatile(Rule):
                 f"don't copy {cp.source.name}.{cp.denorm.field} into {cp.target.name}: {reason}; keep it in "
                 f"{cp.source.name} and join, or keep the copies consistent in a transaction",
                 fix=Fix(
-                    f"remove the copy of {cp.denorm.field} from {facts.rel.id}",
+                    f"remove the copy of {cp.denorm.field} from {relationship_words(facts.one.name, facts.many.name)}",
                     (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
                 ),
                 numbers=_numbers(cp),

@@ -40,7 +40,10 @@ def _fix(view: RuleView, entity_id: str, idx: IndexDesign) -> Any:
     if logical is None:
         return None
     return append_index(
-        entity_id, logical, f"add the index {keys_text(idx.keys)} to {entity_id}", collation=idx.collation
+        entity_id,
+        logical,
+        f"add the index {keys_text(idx.keys)} to {view.facts.entities[entity_id].name}",
+        collation=idx.collation,
     )
 
 
@@ -93,7 +96,7 @@ class EsrCompoundIndex(Rule):
                 "warning",
                 "query",
                 q.id,
-                f"index {keys_text(wrong.keys)} holds the fields of {q.id} in the wrong order for the sort; use "
+                f"index {keys_text(wrong.keys)} holds the fields of {view.query_words(q)} in the wrong order for the sort; use "
                 f"{keys_text(idx.keys)} (Equality, Sort, Range): {reasons}",
                 fix=_fix(view, q.entity, idx),
                 numbers=nums,
@@ -104,7 +107,7 @@ class EsrCompoundIndex(Rule):
             "suggestion",
             "query",
             q.id,
-            f"index {q.id} with {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
+            f"an index for {view.query_words(q)}: {keys_text(idx.keys)} on {coll.name} in Equality, Sort, Range order — {reasons}",
             fix=_fix(view, q.entity, idx),
             numbers=nums,
             decision=index_decision(coll.name, idx.name),
@@ -119,7 +122,10 @@ class IndexHotQueries(Rule):
     *Why*
     A hot query without an index scans the collection on every call (Compass
     insight "query executed without index"; Manual: index commonly queried
-    fields).
+    fields). A query counts as hot when its *Hot path* box is ticked or when
+    it runs at least 10 times per second (``hot_per_sec``); the message calls
+    the first a "hot-path query" and the second a "frequent query", so it
+    never calls a query hot whose box is unticked.
 
     *Anti-pattern*
     ``find({brand: "Apple"})`` fifty times a second with no index on brand.
@@ -153,7 +159,7 @@ class IndexHotQueries(Rule):
             "suggestion",
             "query",
             q.id,
-            f"hot query {q.id} ({q.per_sec or 'hot'}/s) needs {keys_text(idx.keys)} on {coll.name}: the design "
+            f"{view.busy_query_words(q)} needs {keys_text(idx.keys)} on {coll.name}: the design "
             "creates it; declare it in the model so it stays when the design changes",
             fix=_fix(view, q.entity, idx),
             numbers={"per_sec": q.per_sec, "keys": [[k, v] for k, v in idx.keys]},
@@ -258,7 +264,7 @@ class SpecialIndexTypes(Rule):
                 "suggestion",
                 "query",
                 q.id,
-                f"{q.id} searches text in {path}: a text index {{{path}: 'text'}} (one per "
+                f"{view.query_words(q)} searches text in {path}: a text index {{{path}: 'text'}} (one per "
                 "collection; Atlas Search for relevance or fuzzy matching)",
             )
         for path in plan.geo:
@@ -266,14 +272,14 @@ class SpecialIndexTypes(Rule):
                 "suggestion",
                 "query",
                 q.id,
-                f"{q.id} has a geospatial predicate on {path}: a 2dsphere index on GeoJSON points",
+                f"{view.query_words(q)} has a geospatial predicate on {path}: a 2dsphere index on GeoJSON points",
             )
         if plan.collation is not None:
             yield self.finding(
                 "suggestion",
                 "query",
                 q.id,
-                f"{q.id} matches case-insensitively: use an index with collation "
+                f"{view.query_words(q)} matches case-insensitively: use an index with collation "
                 f"{plan.collation} and run the query with the same collation (not /x/i)",
             )
         entity = view.facts.entities[q.entity]
@@ -288,7 +294,7 @@ class SpecialIndexTypes(Rule):
                 "info",
                 "query",
                 q.id,
-                f"{q.id} always filters one {disc}; {', '.join(variant_paths)} exist only in some variants: a "
+                f"{view.query_words(q)} always filters one {disc}; {', '.join(variant_paths)} exist only in some variants: a "
                 f"partial index on {', '.join(variant_paths)} with partialFilterExpression {{{disc}: <value>}} "
                 "is a smaller alternative to the compound index",
             )
@@ -436,7 +442,7 @@ class AggregationPipelineShape(Rule):
                     "suggestion",
                     "query",
                     plan.id,
-                    f"{plan.id} filters or sorts on {', '.join(plan.unresolved)}, which {main.collection} does not "
+                    f"{view.query_words(plan.id)} filters or sorts on {', '.join(plan.unresolved)}, which {main.collection} does not "
                     "hold: that $match/$sort can only come after the $lookup and runs over every joined document; "
                     "copy the field into the documents read (extended reference) so $match and $sort come first "
                     "and use an index",
@@ -451,7 +457,7 @@ class AggregationPipelineShape(Rule):
                         "suggestion",
                         "query",
                         plan.id,
-                        f"the $lookup of {plan.id} into {step.collection} matches {step.foreign_field}, which no "
+                        f"the $lookup of {view.query_words(plan.id)} into {step.collection} matches {step.foreign_field}, which no "
                         f"index starts with: each input document scans {step.collection}; index "
                         f"({step.foreign_field} 1)",
                         numbers={"collection": step.collection, "foreign_field": step.foreign_field},
@@ -462,7 +468,7 @@ class AggregationPipelineShape(Rule):
                         "warning",
                         "query",
                         plan.id,
-                        f"the $lookup of {plan.id} brings about {step.docs_returned:,} {step.collection} documents "
+                        f"the $lookup of {view.query_words(plan.id)} brings about {step.docs_returned:,} {step.collection} documents "
                         f"(~{stage_bytes / 1_048_576:,.0f} MB) into the pipeline, over the "
                         f"{s.agg_stage_max_bytes / 1_048_576:,.0f} MB a stage may use in memory: $match and $limit "
                         "before the $lookup, $project only the fields shown, and run it with allowDiskUse: true",

@@ -75,7 +75,8 @@ class AttributePattern(Rule):
         queries = view.facts.queries_of[entity.id]
         for group in groups:
             names = set(group.names)
-            asking = [q.id for q in queries if names.intersection([*q.filter, *(k for k, _ in q.sort)])]
+            asking_ids = [q for q in queries if names.intersection([*q.filter, *(k for k, _ in q.sort)])]
+            asking = [view.query_words(q) for q in asking_ids]
             if not asking:
                 continue
             queried = sorted({n for q in queries for n in (*q.filter, *(k for k, _ in q.sort)) if n in names})
@@ -104,7 +105,7 @@ class AttributePattern(Rule):
                     "array": arr,
                     "index": [[k, v] for k, v in keys],
                     "indexes_replaced": len(queried),
-                    "queries": asking,
+                    "queries": [q.id for q in asking_ids],
                     "applied": applied,
                 },
                 decided=applied,  # the design already keeps the pairs
@@ -475,7 +476,7 @@ class SubsetPattern(Rule):
                 "suggestion",
                 "relationship",
                 facts.rel.id,
-                f"{facts.rel.id} is stored as {plan.strategy}, but the {facts.one.name} page shows "
+                f"{view.rel_words(facts.rel.id)} is stored as {plan.strategy}, but the {facts.one.name} page shows "
                 f"only {k} of up to {facts.n_max:,}: keep those {k} in {facts.one.name} "
                 "(subset) and the rest in their own collection",
                 fix=set_strategy(facts.rel.id, "subset", self.id),
@@ -679,7 +680,8 @@ class PolymorphicPattern(Rule):
     def _declared(self, view: RuleView, coll: CollectionDesign) -> Finding:
         """An entity with declared subtypes: the polymorphic collection the design already holds."""
         entity = view.facts.entities[coll.root]
-        cross = [q.id for q in view.facts.queries_of[entity.id] if coll.discriminator not in q.filter]
+        cross_queries = [q for q in view.facts.queries_of[entity.id] if coll.discriminator not in q.filter]
+        cross = [view.query_words(q) for q in cross_queries]
         return self.finding(
             "suggestion",
             "entity",
@@ -687,7 +689,7 @@ class PolymorphicPattern(Rule):
             f"keep every {entity.name} variant ({', '.join(coll.variants)}) in one collection {coll.name} with "
             f"the discriminator {coll.discriminator!r}; the validator checks each variant's fields with oneOf"
             + (f"; cross-type queries ({', '.join(cross)}) need no union" if cross else ""),
-            numbers={"variants": list(coll.variants), "cross_type_queries": cross},
+            numbers={"variants": list(coll.variants), "cross_type_queries": [q.id for q in cross_queries]},
             why=self.why_for(entity=entity.name),
             decided=True,  # the design already holds the one collection
         )

@@ -75,7 +75,7 @@ class QueryNotServed(Rule):
                 "error",
                 "query",
                 q.id,
-                f"{q.id} searches text in {plan.collection}, which has no text index holding those fields: the "
+                f"{view.query_words(q)} searches text in {plan.collection}, which has no text index holding those fields: the "
                 "server refuses $text without one — put the fields in the collection's one text index",
                 numbers=numbers,
             )
@@ -84,7 +84,7 @@ class QueryNotServed(Rule):
                 "error",
                 "query",
                 q.id,
-                f"{q.id} sorts about {plan.sort_bytes:,} bytes of {plan.collection} in memory, past the server's "
+                f"{view.query_words(q)} sorts about {plan.sort_bytes:,} bytes of {plan.collection} in memory, past the server's "
                 f"{limit // (1024 * 1024)} MB blocking-sort limit: it fails unless the sort spills to disk — let an "
                 "index deliver the order (sort keys after the equality keys) or page with a limit",
                 numbers=numbers,
@@ -107,6 +107,6 @@ class QueryNotServed(Rule):
             "warning" if view.facts.is_hot(q) else "info",
             "query",
             q.id,
-            f"{q.id}{rate} scans {where} (about {plan.docs_examined:,} documents examined per run): {why}",
+            f"{view.query_words(q)}{rate} scans {where} (about {plan.docs_examined:,} documents examined per run): {why}",
             numbers=numbers,
         )

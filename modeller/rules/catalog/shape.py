@@ -66,7 +66,7 @@ class _StrategyRule(Rule):
         extra = self._extra(view, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
-            msg = f"{rel.id}: {target} — {rec.base_reason or rec.reason}"
+            msg = f"{target} — {rec.base_reason or rec.reason}"  # every surface shows the subject beside it
             if rec.strategy != target:
                 msg += f" (refined to {rec.strategy}: {rec.reason})"
             return self.finding(
@@ -86,7 +86,7 @@ class _StrategyRule(Rule):
                 "info",
                 "relationship",
                 rel.id,
-                f"{rel.id}: {plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
+                f"{plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
@@ -97,7 +97,7 @@ class _StrategyRule(Rule):
             "suggestion",
             "relationship",
             rel.id,
-            f"{rel.id} is stored as {plan.strategy}, but {rec.reason}{extra}",
+            f"{view.rel_words(rel.id)} is stored as {plan.strategy}, but {rec.reason}{extra}",
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
@@ -583,7 +583,7 @@ class SingleCollectionManyToMany(Rule):
                 "suggestion",
                 "relationship",
                 facts.rel.id,
-                f"{facts.rel.id} is read with its links on a hot path ({hot[0].id}) and {facts.many.name} has "
+                f"{view.rel_words(facts.rel.id)} is read with its links on a hot path ({view.query_words(hot[0])}) and {facts.many.name} has "
                 f"fields that change too often to copy ({', '.join(volatile[:3])}: fewer than "
                 f"{s.denorm_rw_min:g} reads per update): instead of copying them, store both types in "
                 "one collection with a links array (single collection pattern)",
@@ -625,7 +625,7 @@ class AtomicFieldsSameDocument(Rule):
                 "info",
                 "relationship",
                 facts.rel.id,
-                f"{facts.rel.id} is marked atomic and {facts.many.name} is embedded in {facts.one.name}: one "
+                f"{view.rel_words(facts.rel.id)} is marked atomic and {facts.many.name} is embedded in {facts.one.name}: one "
                 "update changes both atomically, no transaction needed",
             )
         else:
@@ -633,7 +633,7 @@ class AtomicFieldsSameDocument(Rule):
                 "warning",
                 "relationship",
                 facts.rel.id,
-                f"{facts.rel.id} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
+                f"{view.rel_words(facts.rel.id)} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
                 f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
                 "the fields that must change together",
                 fix=set_strategy(facts.rel.id, "embed", self.id)

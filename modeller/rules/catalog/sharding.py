@@ -232,7 +232,7 @@ class ShardKeyTargetingAndConstraints(Rule):
                         "info",
                         "query",
                         q.id,
-                        f"query {q.name or q.id} reads a range of {hashed_range}, which {name} hashes: every shard "
+                        f"{view.query_words(q)} reads a range of {hashed_range}, which {name} hashes: every shard "
                         "answers it (scatter-gather)",
                     )
                 elif view.facts.is_hot(q) and not targets(advice, plan):
@@ -240,7 +240,7 @@ class ShardKeyTargetingAndConstraints(Rule):
                         "warning",
                         "query",
                         q.id,
-                        f"hot query {q.name or q.id} ({q.per_sec or 'hot'}/s) does not filter on the shard key "
+                        f"{view.busy_query_words(q)} does not filter on the shard key "
                         f"{_key_text(advice.chosen)} of {name}: it goes to every shard (scatter-gather)",
                         numbers={"per_sec": q.per_sec},
                     )

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from modeller.model.project import Project
+from modeller.model.labels import query_words, relationship_words
+from modeller.model.project import Project, Query
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.physical.facts import Context
 from modeller.rules.physical.planner import QueryPlan
@@ -49,6 +50,31 @@ class RuleView:
     @property
     def settings(self) -> Settings:
         return self.facts.settings
+
+    def query_words(self, query: Query | str) -> str:
+        """``query 'post page'`` (an unnamed one: ``query on Post by _id``): how a message names a query."""
+        if isinstance(query, str):
+            found = next((q for q in self.facts.queries if q.id == query), None)
+            if found is None:
+                return f"query {query}"
+            query = found
+        entity = self.facts.entities.get(query.entity)
+        return "query " + query_words(query, entity.name if entity is not None else query.entity)
+
+    def busy_query_words(self, query: Query) -> str:
+        """``hot-path query 'x' (50/s)`` when its Hot path box is ticked, else ``frequent query 'x' (100/s)``.
+
+        The engine treats both alike (``is_hot``), but a message must not call a query "hot" whose box the
+        user left unticked.
+        """
+        words = self.query_words(query).removeprefix("query ")
+        rate = f" ({query.per_sec:g}/s)" if query.per_sec else ""
+        return f"hot-path query {words}{rate}" if query.hot else f"frequent query {words}{rate}"
+
+    def rel_words(self, rel_id: str) -> str:
+        """``Author → Post``: how a message names a relationship (never by its id)."""
+        facts = self.facts.rel_by_id.get(rel_id)
+        return relationship_words(facts.one.name, facts.many.name) if facts is not None else rel_id
 
     def collection(self, name: str) -> CollectionDesign | None:
         return self.collections.get(name)

@@ -222,7 +222,7 @@ def _cite(keys: tuple[str, ...]) -> str:
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
     return Fix(
-        f"set the strategy of {rel_id} to {strategy} ({why})",
+        f"set the strategy to {strategy} ({why})",  # the finding names the relationship
         (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
     )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, cast
 
+from modeller.model.labels import query_words, relationship_words
 from modeller.model.project import Field, Query
 from modeller.model.wording import with_article
 from modeller.rules.physical.companions import companions
@@ -1022,7 +1023,7 @@ def _tree_index(res: Resolution, plan: RelPlan, add: Any) -> None:
         IndexDesign(
             keys=keys,
             name=default_name(keys),
-            why=f"{model.reads} ({model.name}, {plan.facts.rel_id})",
+            why=f"{model.reads} ({model.name}, {relationship_words(plan.facts.one.name, plan.facts.many.name)})",
             key_reasons=[f"Equality: tree field {k} ({model.name})" for k, _ in keys],
             rules=res.rules_for(TREE),
         )
@@ -1087,7 +1088,8 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
                     IndexDesign(
                         keys=[(filter_path, 1)],
                         name=default_name([(filter_path, 1)]),
-                        why=f"keeping the copies of {cp.source.name}.{cp.denorm.field} in sync ({facts.rel_id}) "
+                        why=f"keeping the copies of {cp.source.name}.{cp.denorm.field} in sync "
+                        f"({relationship_words(facts.one.name, facts.many.name)}) "
                         f"runs updateMany on {filter_path}: without an index every update ({rate_text}) scans "
                         f"{docs:,} documents",
                         key_reasons=[f"Equality: the {cp.source.name} whose copy is updated"],
@@ -1219,7 +1221,7 @@ def _query_index(
                 IndexDesign(
                     keys=keys,
                     name=default_name(keys),
-                    why=f"{purpose} on {path} ({qid})",
+                    why=f"{purpose} on {path} (query {query_words(q, ctx.entities[eid].name if eid in ctx.entities else eid)})",
                     key_reasons=[reason],
                     rules=res.rules_for(TEXT_OR_GEO),
                     queries=[qid],
@@ -1254,7 +1256,8 @@ def _query_index(
         keys, reasons = keys[: s.max_compound_fields], reasons[: s.max_compound_fields]
         notes.append(f"cut to {s.max_compound_fields} keys (compound index limit)")
     rules = res.rules_for(COMPOUND_QUERY if plan.components >= 2 else QUERY)
-    why = f"serves query {qid!r} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {qid!r}"
+    named = query_words(q, ctx.entities[eid].name if eid in ctx.entities else eid)
+    why = f"serves query {named} in Equality, Sort, Range order" if plan.components >= 2 else f"serves query {named}"
     if notes:
         why += "; " + "; ".join(notes)
     idx = add(

@@ -110,18 +110,14 @@ def paste_command(
         document, "Paste " + (entities[0].name if len(entities) == 1 else f"{len(entities)} entities")
     )
     taken: set[str] = set()
-    names: set[str] = {e.name for e in document.project.entities}
+    names: list[str] = []
     new_ids: dict[str, str] = {}
     for i, entity in enumerate(entities):
         new_id = document.unique_id(entity.name, taken)
         taken.add(new_id)
         new_ids[entity.id] = new_id
-        name = entity.name
-        n = 2
-        while name in names:
-            name = f"{entity.name} {n}"
-            n += 1
-        names.add(name)
+        name = document.unique_entity_name(entity.name, names)
+        names.append(name)
         old = layout.get(entity.id)
         position = Position(x=(old.x if old else 40.0 * i) + offset[0], y=(old.y if old else 40.0 * i) + offset[1])
         AddEntityCommand(document, entity.model_copy(update={"id": new_id, "name": name}), position, parent=parent)
@@ -139,4 +135,4 @@ def new_query(document: ProjectDocument, entity_id: str) -> Query:
     """A fresh query on ``entity_id`` for the Queries panel's Add button."""
     entity = document.entity(entity_id)
     base = f"{entity.name if entity else entity_id} query"
-    return Query(id=document.unique_id(base), entity=entity_id, name=base)
+    return Query(id=document.unique_id(base), entity=entity_id, name=document.unique_query_name(base))

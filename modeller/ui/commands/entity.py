@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from modeller.model import Entity, Field, Position
+from modeller.model.unique_names import name_refused
 from modeller.ui.commands.base import DocumentCommand, MergeableEdit
 from modeller.ui.edits import EditRefused, updated, validated
 
@@ -86,9 +87,10 @@ def rename_entity_command(document: ProjectDocument, entity_id: str, name: str) 
     name = name.strip()
     if name == entity.name:
         return None
-    if any(other.name == name for other in document.project.entities if other.id != entity_id):
-        raise EditRefused(f"another entity is already called {name!r}; choose another name")
     new = updated(entity, ["name"], name)
+    clash = name_refused(document.project, new)
+    if clash is not None:
+        raise EditRefused(clash)
     return EditEntityCommand(document, new, f"Rename {entity.name} to {name}")
 
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QGuiApplication
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Project
 from modeller.model.text import shown
+from modeller.model.wording import counted
 from modeller.persistence import ProjectFileError, load_project
 from modeller.review.diff import SchemaDiff, by_collection, summary_line
 from modeller.ui.dialogs.import_widgets import StatusLine
@@ -50,6 +53,25 @@ BREAKING_COLOR = "#b00020"
 def kind_label(kind: str) -> str:
     """``field-added`` -> ``field added`` (the kinds ``modeller diff`` prints, in words)."""
     return kind.replace("-", " ")
+
+
+class _WrappedCells(QStyledItemDelegate):
+    """Cells as tall as their text wrapped at the column's width (QTreeView alone keeps one line and cuts it)."""
+
+    #: the tree's indentation and the cell's margins
+    MARGIN = 48
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        width = max(40, self._tree.columnWidth(index.column()) - self.MARGIN)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
+        box = QFontMetrics(font).boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(hint.width(), max(hint.height(), box.height() + 4))
 
 
 class CompareDialog(JobDialog):
@@ -111,10 +133,12 @@ class CompareDialog(JobDialog):
         self.tree.setHeaderLabels(["Change", "Risk for the stored data"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(False)
+        # both columns share the width and wrap: a fixed 420 px Change column cut every strategy change short
         self.tree.setWordWrap(True)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.tree.header().setStretchLastSection(True)
-        self.tree.setColumnWidth(0, 420)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.tree.setItemDelegate(_WrappedCells(self.tree))
+        self.tree.header().sectionResized.connect(lambda *_: self.tree.doItemsLayout())  # rows re-wrap to the width
 
         self.export_button = QPushButton("&Export migration…")
         self.export_button.setToolTip(
@@ -229,9 +253,7 @@ class CompareDialog(JobDialog):
         for collection, changes in by_collection(diff.changes).items():
             breaking = sum(1 for c in changes if c.breaking)
             title = f"Collection {shown(collection, 120)}" if collection else "Whole project"
-            counts = f"{len(changes)} change{'s' if len(changes) != 1 else ''}" + (
-                f", {breaking} breaking" if breaking else ""
-            )
+            counts = counted(len(changes), "change") + (f", {breaking} breaking" if breaking else "")
             group = QTreeWidgetItem(self.tree, [f"{title} — {counts}", ""])
             font = group.font(0)
             font.setBold(True)
@@ -249,6 +271,7 @@ class CompareDialog(JobDialog):
                     item.setForeground(0, red)
                     item.setForeground(1, red)
             group.setExpanded(True)
+        self.tree.doItemsLayout()  # row heights for the wrapped text at the current column widths
 
     def _show_detail(self, item: QTreeWidgetItem | None, _previous: object = None) -> None:
         """The selected change in full (the list cuts long lines): what changes, and the risk."""

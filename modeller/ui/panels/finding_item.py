@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model import Project
+from modeller.model.labels import Labels, query_words, relationship_words
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
@@ -62,11 +63,23 @@ def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
         return f"{ids.name(entity_id)}.{path}" if path else ident
     if kind == "query":
         query = ids.queries.get(ident)
-        label = (query.name or query.id) if query is not None else ident
+        label = (query.name or query_words(query, ids.name(query.entity))) if query is not None else ident
         return f"query {label if len(label) <= 40 else label[:39].rstrip() + '…'}"
     if kind == "index":
         return f"index {ident}"
     return f"collection {ident}"
+
+
+def named_in(project: Project | Lookup, subject: SubjectRef) -> str | None:
+    """The words a message uses for a query or relationship subject (``'post page'``, ``Author → Post``)."""
+    ids = lookup(project)
+    if subject.kind == "query":
+        query = ids.queries.get(subject.id)
+        return query_words(query, ids.name(query.entity)) if query is not None else None
+    if subject.kind == "relationship":
+        rel = ids.rels.get(subject.id)
+        return relationship_words(ids.name(rel.one), ids.name(rel.many)) if rel is not None else None
+    return None
 
 
 def _collection_of(design: Design | None, name: str) -> list[str]:
@@ -192,6 +205,21 @@ def _text_html(text: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(text))
 
 
+def _named(key: str, value: Any, words: Labels) -> Any:
+    """A number that lists ids (``queries``, ``entities``, at any depth) as the user's words; others as they are."""
+    if isinstance(value, dict):
+        return {k: _named(str(k), v, words) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not all(isinstance(v, str) for v in value):
+        return [_named(key, v, words) for v in value]
+    if not isinstance(value, (list, tuple)):
+        return value
+    if key.endswith("queries"):
+        return [words.query(v) for v in value]
+    if key.endswith("entities"):
+        return [words.entity(v) for v in value]
+    return value
+
+
 def detail_html(finding: Finding, project: Project) -> str:
     """Everything the panel shows for an expanded finding."""
     esc = html.escape
@@ -208,9 +236,10 @@ def detail_html(finding: Finding, project: Project) -> str:
     if finding.tradeoff:
         rows.append(f"<p><b>Trade-off.</b> {_text_html(finding.tradeoff)}</p>")
     if finding.numbers:
+        words = Labels(project)
         cells = "".join(
             f"<tr><td style='padding-right:12px'>{esc(humanize_key(str(k)))}</td>"
-            f"<td align='right'><b>{esc(format_number(v))}</b></td></tr>"
+            f"<td align='right'><b>{esc(format_number(_named(str(k), v, words)))}</b></td></tr>"
             for k, v in finding.numbers.items()
         )
         rows.append(f"<p><b>The numbers.</b></p><table cellspacing='0'>{cells}</table>")

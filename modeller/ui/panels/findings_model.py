@@ -22,7 +22,7 @@ from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import Lookup, Selection, subject_label
+from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
 from modeller.ui.panels.sections import (
     COLLAPSED_AT_START,
     SECTIONS,
@@ -215,7 +215,10 @@ class FindingsModel(QAbstractListModel):
 
     def text(self, finding: Finding) -> str:
         label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
-        text = f"{label}: {first_sentence(finding.message)}"
+        sentence = first_sentence(finding.message)
+        named = named_in(self.ids, finding.subject) if self.ids is not None else None
+        # a message that already names its query or relationship reads alone ("query 'x': query 'x' needs" was twice)
+        text = sentence if named is not None and named in sentence else f"{label}: {sentence}"
         return "[overridden] " + text if finding.overridden else text
 
     # ------------------------------------------------------------ QAbstractListModel

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Entity, Relationship
 from modeller.model.names import snake
+from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import AGGREGATE_OPS, CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
 from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
 from modeller.ui.commands.relationship import describe
@@ -218,6 +219,10 @@ class EntityEditor(QWidget):
             return str(err)
         if new == entity:
             return None
+        if new.name != entity.name or new.collection != entity.collection:
+            clash = name_refused(self.document.project, new)
+            if clash is not None:
+                return clash
         label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
         key = _key("entity", entity.id, path) if merge else None
         self.document.push(EditEntityCommand(self.document, new, label, key))
@@ -467,6 +472,10 @@ class RelationshipEditor(QWidget):
             return str(err)
         if new == rel:
             return None
+        if (new.name, new.inverse) != (rel.name, rel.inverse):
+            clash = name_refused(self.document.project, new)
+            if clash is not None:
+                return clash
         label = text or f"Edit {describe(self.document, rel)}: {path[-1]}"
         key = _key("relationship", rel.id, path) if merge else None
         self.document.push(EditRelationshipCommand(self.document, new, label, key))

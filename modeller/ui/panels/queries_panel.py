@@ -31,7 +31,9 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Query, Relationship
 from modeller.model.conventions import embed_field, extended_ref_field
+from modeller.model.labels import query_words
 from modeller.model.paths import iter_paths
+from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import FILTER_OPS
 from modeller.ui.commands import AddQueryCommand, EditQueryCommand, delete_command
 from modeller.ui.commands.composite import new_query
@@ -98,7 +100,8 @@ def _sides(rel: Relationship, entity_id: str) -> list[tuple[str, str]]:
 def query_label(document: ProjectDocument, query: Query) -> str:
     entity = document.entity(query.entity)
     freq = f" · {query.per_sec:g}/s" if query.per_sec is not None else ""
-    return f"{query.name or query.id}  ({entity.name if entity else query.entity}){freq}"
+    name = query.name or query_words(query, entity.name if entity else query.entity)
+    return f"{name}  ({entity.name if entity else query.entity}){freq}"
 
 
 class PairTable(QTableWidget):
@@ -240,6 +243,9 @@ class QueryEditor(QWidget):
             return str(err)
         if new == query:
             return None
+        clash = name_refused(self.document.project, new) if new.name != query.name else None
+        if clash is not None:
+            return clash
         if list(path) == ["entity"] and new.scope is not None:
             rel = self.document.relationship(new.scope)
             if rel is None or new.entity not in (rel.one, rel.many):
@@ -248,8 +254,19 @@ class QueryEditor(QWidget):
             merge = False  # a choice is one gesture: one undo entry each
             text = text or ("Edit query scope (For one)" if path[0] == "scope" else None)
         key = ("query", query.id, "/".join(str(p) for p in path)) if merge else None
-        self.document.push(EditQueryCommand(self.document, new, text or f"Edit query {query.id}: {path[-1]}", key))
+        self.document.push(
+            EditQueryCommand(
+                self.document,
+                new,
+                text or f"Edit query {query.name or query_words(query, self._entity_name(query))}: {path[-1]}",
+                key,
+            )
+        )
         return None
+
+    def _entity_name(self, query: Query) -> str:
+        entity = self.document.entity(query.entity)
+        return entity.name if entity is not None else query.entity
 
     def _show(self, problem: str | None) -> None:
         self.error.setText(f"Not applied: {problem}" if problem else "")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.model import Project
+from modeller.model.labels import Labels
 from modeller.rules.physical.design import Design
 from modeller.rules.physical.planner import QueryPlan, Step
 from modeller.rules.settings import DEFAULT_SETTINGS
@@ -57,7 +58,7 @@ def plan_html(plan: QueryPlan, project: Project) -> str:
     esc = html.escape
     query = next((q for q in project.queries if q.id == plan.id), None)
     names = {e.id: e.name for e in project.entities}
-    title = query.name if query is not None and query.name else plan.id
+    title = query.name if query is not None and query.name else f"Query {Labels(project).query(plan.id)}"
     parts = [f"<h3>{esc(title)}</h3>"]
     what = f"Reads {esc(names.get(plan.entity, plan.entity))} documents"
     if plan.scope is not None:
@@ -152,13 +153,14 @@ class QueryPlansTab(QWidget):
         current = self.selected_id
         self.project = project
         self.plans = {p.id: p for p in design.queries} if design is not None else {}
-        labels = {q.id: q.name or q.id for q in project.queries}
+        words = Labels(project)
+        labels = {q.id: q.name or f"query {words.query(q.id)}" for q in project.queries}
         self.list.blockSignals(True)
         self.list.clear()
         for plan in self.plans.values():
             item = QListWidgetItem(labels.get(plan.id, plan.id))
             item.setData(Qt.ItemDataRole.UserRole, plan.id)
-            item.setToolTip(plan.id)
+            item.setToolTip(labels.get(plan.id, plan.id))
             self.list.addItem(item)
             if plan.id == current:
                 self.list.setCurrentItem(item)

@@ -78,6 +78,11 @@ NOTHING_TO_DO = (
     "<p><b>Nothing to do:</b> your design follows every recommendation.</p>"
     "<p>Open <b>Decisions</b> to review what the engine chose for you and why.</p>"
 )
+#: ... and when the filters hide every open to-do (the header still counts them: say so, never "nothing to do")
+FILTERED_TO_DO = (
+    "<p><b>Nothing to do here:</b> {todo} of the design concern{s} other parts or severities than the ones "
+    "shown. Tick <b>All</b> or choose <b>All severities</b> to see {them}.</p>"
+)
 
 
 class _Wrapped(QStyledItemDelegate):
@@ -210,6 +215,8 @@ class RecommendationsPanel(QWidget):
         self.analysis = analysis
         self.model.set_analysis(analysis, Lookup(self.document.project))
         self._restore_current(keep)
+        if self._current is None:
+            self._show_details(None)  # "nothing to do" must follow the new findings, not an earlier analysis
         if self._fresh and analysis is not None:
             self._fresh = False
             first = self.proxy.index(1, 0)  # the most severe to-do, when there is one
@@ -304,6 +311,8 @@ class RecommendationsPanel(QWidget):
         selecting = bool(self._selection) and not self.show_all.isChecked()
         self.proxy.set_filter(set(self._selection) if selecting else None, self._severities())
         self._update_header()
+        if self._current is None:
+            self._show_details(None)
 
     def _severities(self) -> set[str] | None:
         return SEVERITY_CHOICES[self.severity_box.currentIndex()][1]
@@ -378,8 +387,7 @@ class RecommendationsPanel(QWidget):
     def _show_details(self, finding: Finding | None) -> None:
         self.message.clear()
         if finding is None:
-            done = self.analysis is not None and not any(not f.overridden for f in self.proxy.shown_findings("todo"))
-            self.details.setHtml(NOTHING_TO_DO if done else EMPTY_DETAILS)
+            self.details.setHtml(self._empty_details())
             self.apply_button.setEnabled(False)
             self.apply_button.setText("Apply")
             self.override_button.setEnabled(False)
@@ -388,12 +396,33 @@ class RecommendationsPanel(QWidget):
         self.details.setHtml(detail_html(finding, self.document.project))
         has_fix = finding.fix is not None and bool(finding.fix.changes)
         self.apply_button.setEnabled(has_fix)
-        self.apply_button.setText("Apply" if has_fix else "No automatic fix")
+        if finding.decided:  # the design already does it: "Apply" would promise a change that is not there
+            self.apply_button.setText("Pin in the model" if has_fix else "Already in the design")
+        else:
+            self.apply_button.setText("Apply" if has_fix else "No automatic fix")
         if has_fix and finding.fix is not None:
-            self.apply_button.setToolTip(f"{finding.fix.description} (one undoable step)")
+            self.apply_button.setToolTip(
+                f"The design already does this; pinning writes it into the model ({finding.fix.description}) so it "
+                "stays when the workload changes (one undoable step)"
+                if finding.decided
+                else f"{finding.fix.description} (one undoable step)"
+            )
         overridden = finding.overridden or find_override(self.document, finding) is not None
         self.override_button.setEnabled(True)
         self.override_button.setText("Remove override" if overridden else "Override…")
+
+    def _empty_details(self) -> str:
+        """What the details say with no finding chosen; never "nothing to do" while the header counts a to-do."""
+        if self.analysis is None:
+            return EMPTY_DETAILS
+        todo = sum(1 for f in self.analysis.findings if not f.overridden and section_of(f) == "todo")
+        if todo == 0:
+            return NOTHING_TO_DO
+        if any(not f.overridden for f in self.proxy.shown_findings("todo")):
+            return EMPTY_DETAILS
+        return FILTERED_TO_DO.format(
+            todo=counted(todo, "to-do"), s="s" if todo == 1 else "", them="it" if todo == 1 else "them"
+        )
 
     def _link_clicked(self, url: QUrl) -> None:
         if url.scheme() == RULE_SCHEME:

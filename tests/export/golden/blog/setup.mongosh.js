@@ -152,8 +152,8 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "comments.user._id_1": keeping the copies of User.name in sync (user_comments) runs updateMany on comments.user._id: without an index every update (0.01/s) scans 1,200,000 documents - Equality: the User whose copy is updated - added by the engine
+  // Index "comments.user._id_1": keeping the copies of User.name in sync (User → Comment) runs updateMany on comments.user._id: without an index every update (0.01/s) scans 1,200,000 documents - Equality: the User whose copy is updated - added by the engine
   ensureIndex("posts", {"comments.user._id": 1}, {"name": "comments.user._id_1"});
-  // Index "author_id_1_created_at_-1": serves query 'posts_of_author' in Equality, Sort, Range order; also serves what (author_id 1) would (that index is its prefix and was left out) - Equality: the query filters author_id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "author_id_1_created_at_-1": serves query "An author's posts, newest first" in Equality, Sort, Range order; also serves what (author_id 1) would (that index is its prefix and was left out) - Equality: the query filters author_id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("posts", {"author_id": 1, "created_at": -1}, {"name": "author_id_1_created_at_-1"});
 })();

@@ -73,7 +73,7 @@
   });
   // Index "slug_1": slug is unique in the model: a unique index enforces it - Unique: no two Categories share a slug - added by the engine
   ensureIndex("categories", {"slug": 1}, {"name": "slug_1", "unique": true});
-  // Index "ancestors_1": a subtree is find({ancestors: node._id}); the breadcrumb is the node's own ancestors array (one read, no $graphLookup) (array of ancestors, category_tree) - Equality: tree field ancestors (array of ancestors) - added by the engine
+  // Index "ancestors_1": a subtree is find({ancestors: node._id}); the breadcrumb is the node's own ancestors array (one read, no $graphLookup) (array of ancestors, Category → Category) - Equality: tree field ancestors (array of ancestors) - added by the engine
   ensureIndex("categories", {"ancestors": 1}, {"name": "ancestors_1"});
   // Index "parent_id_1": finds the Category of one Category: always index reference fields (the article MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of Thumb (3 of 3)) - Equality: reference to the Category - added by the engine
   ensureIndex("categories", {"parent_id": 1}, {"name": "parent_id_1"});
@@ -109,6 +109,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "category_id_1_price_1": serves query 'products_in_category' in Equality, Sort, Range order; it leads with category_id, the reference to the Category: reference fields are always indexed - Equality: the query filters category_id = value; Sort: the query sorts by price 1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "category_id_1_price_1": serves query 'products of a category' in Equality, Sort, Range order; it leads with category_id, the reference to the Category: reference fields are always indexed - Equality: the query filters category_id = value; Sort: the query sorts by price 1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("products", {"category_id": 1, "price": 1}, {"name": "category_id_1_price_1"});
 })();

@@ -153,7 +153,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "user_id_1_status_1_created_at_-1_amount_1": serves query 'active_orders_of_user' in Equality, Sort, Range order; also serves what (user_id 1) would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
+  // Index "user_id_1_status_1_created_at_-1_amount_1": serves query "A user's recent active orders above an amount (the seed's ESR example)" in Equality, Sort, Range order; also serves what (user_id 1) would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
   ensureIndex("orders", {"user_id": 1, "status": 1, "created_at": -1, "amount": 1}, {"name": "user_id_1_status_1_created_at_-1_amount_1"});
 
   // Collection "products": Product documents of every variant (phone, laptop, headphone) told apart by 'type' (polymorphic pattern)
@@ -290,9 +290,9 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "brand_1": serves query 'products_of_brand' - Equality: the query filters brand = value - added by the engine
+  // Index "brand_1": serves query 'All products of a brand, whatever their type' - Equality: the query filters brand = value - added by the engine
   ensureIndex("products", {"brand": 1}, {"name": "brand_1"});
-  // Index "type_1_specs.ram_1": serves query 'phones_with_ram' in Equality, Sort, Range order - Equality: the query filters type = value; Range: specs.ram $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
+  // Index "type_1_specs.ram_1": serves query 'Phones with at least some RAM' in Equality, Sort, Range order - Equality: the query filters type = value; Range: specs.ram $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
   ensureIndex("products", {"type": 1, "specs.ram": 1}, {"name": "type_1_specs.ram_1"});
 
   // Collection "reviews": Review documents

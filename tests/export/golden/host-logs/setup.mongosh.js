@@ -112,8 +112,8 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "host_id_1_time_-1": serves query 'latest_messages_of_host' in Equality, Sort, Range order; it leads with host_id, the reference to the Host: reference fields are always indexed - Equality: the query filters host_id = value; Sort: the query sorts by time -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "host_id_1_time_-1": serves query 'The most recent 5,000 messages of one host' in Equality, Sort, Range order; it leads with host_id, the reference to the Host: reference fields are always indexed - Equality: the query filters host_id = value; Sort: the query sorts by time -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("logmsg", {"host_id": 1, "time": -1}, {"name": "host_id_1_time_-1"});
-  // Index "ipaddr_1_time_-1": serves query 'latest_messages_by_ipaddr' in Equality, Sort, Range order - Equality: the query filters host.ipaddr = value; Sort: the query sorts by time -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "ipaddr_1_time_-1": serves query 'Log search by IP address, without reading the host first' in Equality, Sort, Range order - Equality: the query filters host.ipaddr = value; Sort: the query sorts by time -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("logmsg", {"ipaddr": 1, "time": -1}, {"name": "ipaddr_1_time_-1"});
 })();

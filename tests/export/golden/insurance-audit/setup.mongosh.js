@@ -119,7 +119,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "policy_id_1_at_-1": serves query 'audit_of_policy' in Equality, Sort, Range order; it leads with policy_id, the reference to the Policy: reference fields are always indexed - Equality: the query filters policy_id = value; Sort: the query sorts by at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "policy_id_1_at_-1": serves query 'latest audit entries of a policy' in Equality, Sort, Range order; it leads with policy_id, the reference to the Policy: reference fields are always indexed - Equality: the query filters policy_id = value; Sort: the query sorts by at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("audit_log", {"policy_id": 1, "at": -1}, {"name": "policy_id_1_at_-1"});
   // Index "at_1": the archive job finds documents older than 1,825 days by at and moves them out - Range: at before the archive cut-off - added by the engine
   ensureIndex("audit_log", {"at": 1}, {"name": "at_1"});

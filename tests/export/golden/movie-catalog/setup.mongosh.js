@@ -120,6 +120,6 @@
   });
   // Index "releases.k_1_releases.v_1": one index serves every key of releases: queries match a pair with $elemMatch {k, v} - Equality: the key of a releases pair; Sort/Range: the value of that pair - added by the engine
   ensureIndex("movies", {"releases.k": 1, "releases.v": 1}, {"name": "releases.k_1_releases.v_1"});
-  // Index "title_1": serves query 'by_title' - Equality: the query filters title = value - added by the engine
+  // Index "title_1": serves query 'movie page' - Equality: the query filters title = value - added by the engine
   ensureIndex("movies", {"title": 1}, {"name": "title_1"});
 })();

@@ -117,7 +117,7 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "tenant_id_1_status_1_created_at_-1": serves query 'tenant_recent_invoices' in Equality, Sort, Range order; it leads with tenant_id, the reference to the Tenant: reference fields are always indexed - Equality: the query filters tenant_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "tenant_id_1_status_1_created_at_-1": serves query 'Recent invoices of a tenant' in Equality, Sort, Range order; it leads with tenant_id, the reference to the Tenant: reference fields are always indexed - Equality: the query filters tenant_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("invoices", {"tenant_id": 1, "status": 1, "created_at": -1}, {"name": "tenant_id_1_status_1_created_at_-1"});
 
   // Collection "audit_events": Audit event documents
@@ -156,6 +156,6 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "seq_1": serves query 'audit_by_seq' - Equality: the query filters seq = value - added by the engine
+  // Index "seq_1": serves query 'Audit event by sequence' - Equality: the query filters seq = value - added by the engine
   ensureIndex("audit_events", {"seq": 1}, {"name": "seq_1"});
 })();

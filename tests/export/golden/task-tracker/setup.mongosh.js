@@ -98,8 +98,8 @@
     "validationLevel": "strict",
     "validationAction": "error"
   });
-  // Index "due_date_1": serves query 'tasks_due' - Sort + Range: sorted by due_date, which the range also filters - added by the engine
+  // Index "due_date_1": serves query 'Tasks due in a period (e.g. tomorrow), each with its owner' - Sort + Range: sorted by due_date, which the range also filters - added by the engine
   ensureIndex("tasks", {"due_date": 1}, {"name": "due_date_1"});
-  // Index "owner_id_1_due_date_1": serves query 'tasks_of_owner' in Equality, Sort, Range order; it leads with owner_id, the reference to the Person: reference fields are always indexed - Equality: the query filters owner_id = value; Sort: the query sorts by due_date 1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  // Index "owner_id_1_due_date_1": serves query 'Open tasks of one owner by due date' in Equality, Sort, Range order; it leads with owner_id, the reference to the Person: reference fields are always indexed - Equality: the query filters owner_id = value; Sort: the query sorts by due_date 1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
   ensureIndex("tasks", {"owner_id": 1, "due_date": 1}, {"name": "owner_id_1_due_date_1"});
 })();

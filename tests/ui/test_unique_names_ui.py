@@ -1,0 +1,70 @@
+"""The GUI refuses a name another entity or query already has (ignoring case): the edit is not applied and
+leaves no undo step; what the GUI names by itself (new cards, new queries, pasted cards) is always free."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from modeller.model import check_project
+from modeller.ui.main_window import MainWindow
+
+from .conftest import sample
+from .test_properties import open_entity, type_into
+
+
+def test_the_properties_form_refuses_an_entity_name_in_use(window: MainWindow, qtbot) -> None:
+    entity_id = open_entity(window, "Task")
+    editor = window.properties.entity_editor.form.editor(["name"])
+    type_into(qtbot, editor, "person")  # the form applies each keystroke: "perso" is a free name, "person" is not
+    assert editor.error.isVisibleTo(window.properties)
+    assert "another entity is already called 'Person'" in editor.error.text()
+    assert window.document.entity(entity_id).name == "perso"
+    stack = window.document.undo_stack
+    assert stack.count() == 1 and stack.undoText() == "Rename Task"  # the last keystroke added no step
+    assert check_project(window.document.project) == []
+    type_into(qtbot, editor, "Chore")
+    assert not editor.error.isVisibleTo(window.properties) and window.document.entity(entity_id).name == "Chore"
+
+
+def test_the_in_place_rename_refuses_a_name_in_use_whatever_its_case(window: MainWindow, qtbot) -> None:
+    entity_id = open_entity(window, "Task")
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_F2)
+    editor = window.view.inline_editor
+    assert editor is not None
+    editor.name.selectAll()
+    qtbot.keyClicks(editor.name, "PERSON")
+    QTest.keyClick(editor.name, Qt.Key.Key_Return)
+    assert window.view.inline_editor is editor
+    assert "another entity is already called 'Person'" in editor.error_text()
+    assert window.document.entity(entity_id).name == "Task"
+    assert window.document.undo_stack.count() == 0
+
+
+def test_query_names_are_refused_when_taken_and_new_queries_get_free_ones(window: MainWindow, qtbot) -> None:
+    open_entity(window, "Task")
+    panel = window.queries
+    panel.add_query()
+    panel.add_query()
+    first, second = window.document.project.queries[-2:]
+    assert first.name and second.name and first.name.casefold() != second.name.casefold()
+    assert check_project(window.document.project) == []
+    count = window.document.undo_stack.count()
+    assert panel.editor.query_id == second.id
+    problem = panel.editor.apply(["name"], first.name.upper())
+    assert problem == f"another query is already called {first.name!r}; query names must be unique (ignoring case)"
+    assert window.document.query(second.id) == second and window.document.undo_stack.count() == count
+
+
+def test_pasted_cards_and_palette_cards_take_free_names(window: MainWindow) -> None:
+    assert window.open_path(sample("task-tracker"), ask=False)
+    person = next(e.id for e in window.document.project.entities if e.name == "Person")
+    window.scene.select_only(entity_ids=[person])
+    assert window.copy()
+    window.paste()
+    window.paste()
+    names = [e.name for e in window.document.project.entities]
+    assert names.count("Person 2") == 1 and names.count("Person 3") == 1
+    assert window.document.unique_entity_name("person") == "person 4"  # "person 2" is Person 2, ignoring case
+    assert check_project(window.document.project) == []
