@@ -218,7 +218,7 @@ def test_the_bloated_document_fix_has_a_reason_when_a_query_filters_on_a_cold_fi
     search = Query(id="plot_search", entity="movie", name="Plot search", filter={"plot": "text"}, projection=["title"])
     finding = _bloated(project.model_copy(update={"queries": (*project.queries, search)}))
     assert finding.fix is None
-    assert finding.message.endswith("(no automatic fix: query Plot search filters or sorts on plot)")
+    assert finding.message.endswith("(no automatic fix: query 'Plot search' filters or sorts on plot)")
     with pytest.raises(EditRefused, match="no automatic fix"):
         apply_fix_command(ProjectDocument(project), finding)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from modeller.model.conventions import embed_field, extended_ref_field, subset_field
 from modeller.model.ids import slug
+from modeller.model.labels import query_words, relationship_words
 from modeller.model.names import snake
 from modeller.model.project import Entity, Field, Query, Relationship
 from modeller.rules.framework.findings import Change, Fix, SubjectRef
@@ -124,6 +125,10 @@ def _free_id(taken: Taken, stem: str, also: set[str]) -> str:
     return ident
 
 
+def _words(ctx: Context, rel: Relationship) -> str:
+    return relationship_words(ctx.entities[rel.one].name, ctx.entities[rel.many].name)
+
+
 def _head(path: str) -> str:
     return path.split(".", 1)[0]
 
@@ -156,21 +161,21 @@ def _kept_reference(ctx: Context, entity: Entity, cold: set[str]) -> str:
     for q in ctx.queries_of.get(entity.id, []):
         hit = next((k for k in (*q.filter, *(k for k, _ in q.sort)) if _head(k) in cold), None)
         if hit is not None:
-            return f"query {q.name or q.id} filters or sorts on {hit}"
+            return f"query {query_words(q, entity.name)} filters or sorts on {hit}"
     #: related entity id -> the names its documents or queries give this entity
     heads: dict[str, set[str]] = {}
     for facts in ctx.rels_of_one.get(entity.id, []):
         rel = facts.rel
         heads.setdefault(facts.many_id, set()).add(extended_ref_field(rel, entity))
         if any(d.direction == "one-to-many" and _head(d.field) in cold for d in rel.denormalize):
-            return f"relationship {rel.id} copies a moved field of {entity.name}"
+            return f"relationship {_words(ctx, rel)} copies a moved field of {entity.name}"
     for facts in ctx.rels_of_many.get(entity.id, []):
         rel = facts.rel
         heads.setdefault(facts.one_id, set()).update((embed_field(rel, entity), subset_field(rel, entity)))
         if any(d.direction == "many-to-one" and _head(d.field) in cold for d in rel.denormalize):
-            return f"relationship {rel.id} copies a moved field of {entity.name}"
+            return f"relationship {_words(ctx, rel)} copies a moved field of {entity.name}"
         if any(a.field is not None and _head(a.field) in cold for a in rel.aggregates):
-            return f"relationship {rel.id} aggregates a moved field of {entity.name}"
+            return f"relationship {_words(ctx, rel)} aggregates a moved field of {entity.name}"
     for other, via in heads.items():
         if other == entity.id:
             continue
@@ -178,5 +183,5 @@ def _kept_reference(ctx: Context, entity: Entity, cold: set[str]) -> str:
             for path in (*q.filter, *(k for k, _ in q.sort), *q.projection):
                 parts = path.split(".")
                 if len(parts) > 1 and parts[0] in via and parts[1] in cold:
-                    return f"query {q.name or q.id} reads {path} of {entity.name}"
+                    return f"query {query_words(q, ctx.entities[other].name)} reads {path} of {entity.name}"
     return ""
