@@ -916,7 +916,9 @@ def _indexes(
             plan = res.plans[facts.rel_id]
             if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
                 refs = next((n for n in coll.shape if n.role == "child-refs" and n.relationship == facts.rel_id), None)
-                if refs is not None and _read_through(ctx, facts, True, False):
+                # a query of the N reads its Ones through its own array of ids (_id $in), never through this one:
+                # the index is the convention of a project that declares no query
+                if refs is not None and _read_through(ctx, facts, False, False):
                     arr = refs.name
                     # elements {id, <copied fields>} are indexed on their id; bare ids as they are
                     path = f"{arr}.id" if refs.items is not None and refs.items.bson_type == "object" else arr
@@ -924,7 +926,7 @@ def _indexes(
                         IndexDesign(
                             keys=[(path, 1)],
                             name=default_name([(path, 1)]),
-                            why=f"multikey index on the references of {facts.rel_id}: finds which "
+                            why=f"multikey index on {arr}: finds which "
                             f"{plural_label(facts.one.name)} link {with_article(facts.many.name)}",
                             key_reasons=["Equality: reference array (multikey)"],
                             rules=res.rules_for(LINK_ARRAY),
