@@ -9,8 +9,10 @@ continues where it stopped and a finished step is skipped; removed indexes are h
 commented steps a DBA runs when the applications are ready. Idempotent: every step selects only
 documents that still need it. A field inside array elements is rewritten element by element
 (``array_fields``); a strategy change copies or moves the documents (``strategy_copies``,
-``pattern_copies``), and the field steps such a copy carries out itself are left out. Every user
-name is a JSON string literal (``modeller.export.literals``).
+``pattern_copies``), and the field steps such a copy carries out itself are left out. A copy reads
+documents unpromoted (``exact()``) and a default is a canonical Extended JSON literal (``js_exact``), so
+each number keeps its BSON type (mongosh writes a whole JS number as an int). Every user name is a JSON
+string literal (``modeller.export.literals``).
 """
 
 from __future__ import annotations
