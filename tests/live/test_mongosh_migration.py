@@ -307,6 +307,16 @@ def _exact(value: Any) -> None:
             _exact(item)
 
 
+def _exact_and_linked(inserted: dict[str, list[dict[str, Any]]]) -> None:
+    """:func:`_exact`, and each review of the single collection linked to a product (the samples link none)."""
+    _exact(inserted)
+    products = [d["_id"] for d in inserted["products"] if d["doc_type"] == "product"]
+    reviews = [d for d in inserted["products"] if d["doc_type"] == "review"]
+    assert products and reviews, "the OLD samples hold both types"
+    for i, review in enumerate(reviews):
+        review["links"] = [{"target": products[i % len(products)], "doc_type": "product"}]
+
+
 def _to(strategy: str) -> Callable[[dict[str, Any]], None]:
     def edit(data: dict[str, Any]) -> None:
         data["relationships"][0]["strategy"] = strategy
@@ -327,6 +337,13 @@ NUMBER_CASES: dict[str, tuple[str, Callable[[dict[str, Any]], None], set[str]]] 
     "parent-ref-to-embed": ("parent-ref", _to("embed"), {"products", "products.reviews"}),
     "parent-ref-to-bucket": ("parent-ref", _to("bucket"), {"products", "reviews.reviews"}),
     "new-required-double-with-default": ("parent-ref", _defaults, {"products", "reviews"}),
+    # the other copy helpers that read documents and write them back
+    "bucket-to-parent-ref": ("bucket", _to("parent-ref"), {"products", "reviews"}),
+    "embed-to-child-refs": ("embed", _to("child-refs"), {"products", "reviews"}),
+    "parent-ref-to-subset": ("parent-ref", _to("subset"), {"products", "products.recent_reviews", "reviews"}),
+    "parent-ref-to-single-collection": ("parent-ref", _to("single-collection"), {"products"}),
+    "embed-to-single-collection": ("embed", _to("single-collection"), {"products"}),
+    "single-collection-to-embed": ("single-collection", _to("embed"), {"products", "products.reviews"}),
 }
 
 
@@ -362,7 +379,8 @@ def test_copied_and_defaulted_numbers_keep_the_bson_type_the_new_validator_requi
     old_strategy, edit, places = NUMBER_CASES[case]
     base = copy.deepcopy(TYPED)
     base["relationships"][0]["strategy"] = old_strategy
-    m = Migration(server, name, tmp_path, edit, base=base, retype=_exact)
+    retype = _exact_and_linked if old_strategy == "single-collection" else _exact
+    m = Migration(server, name, tmp_path, edit, base=base, retype=retype)
     ran(m.run())
 
     found = {place: types for place, types in _number_types(m).items() if types}  # bucket documents hold none
