@@ -429,10 +429,12 @@ def _schema_versions(diff: SchemaDiff, changed: list[CollectionDesign]) -> list[
         step = f"version-{coll.name}"
         filter_ = {"$or": [{VERSION_FIELD: {"$exists": False}}, {VERSION_FIELD: {"$lt": version}}]}
         label = f"{coll.name}: {VERSION_FIELD} {version}"
+        node = next((n for n in coll.shape if n.name == VERSION_FIELD), None)
+        typed = _EXACT[node.bson_type](version) if node is not None and node.bson_type in _EXACT else version
         lines += [
             "",
             "  " + comment(f"schema versioning: the reshaped documents of {quoted(coll.name)} are version {version}"),
             f"  migrate({js_string(step)}, {js_string(coll.name)}, {js_value(filter_)}, "
-            f"{js_value([{'$set': {VERSION_FIELD: version}}])}, {js_string(label)});",
+            f"{js_exact([{'$set': {VERSION_FIELD: {'$literal': typed}}}])}, {js_string(label)});",
         ]
     return lines

@@ -258,8 +258,9 @@ def test_a_run_killed_between_batches_completes_when_run_again(live_db: tuple[Li
 #: each number type, the double a whole value: mongosh reads 3.0 as the JS number 3 and writes that back as an int
 NUMBERS: dict[str, Any] = {"weight": 3.0, "stock": 7, "views": Int64(2**40), "price": Decimal128("12.50")}
 NUMBER_TYPES = {"weight": "double", "stock": "int", "views": "long", "price": "decimal"}
-#: a new required double with the default 0.0, and a long whose default a JS number cannot hold (2**53 + 1)
-DEFAULTS: dict[str, Any] = {"discount": 0.0, "serial": Int64(2**53 + 1)}
+#: a new required double with the default 0.0, a long whose default a JS number cannot hold (2**53 + 1), and the
+#: schema version each reshaped document gets, declared a double (the stand-in keeps a small long as an int)
+DEFAULTS: dict[str, Any] = {"discount": 0.0, "serial": Int64(2**53 + 1), "schema_version": 2.0}
 
 
 def _numbered(entity_id: str, name: str, collection: str, extra: list[dict[str, Any]]) -> dict[str, Any]:
@@ -328,6 +329,7 @@ def _defaults(data: dict[str, Any]) -> None:
     _entity(data, "product")["fields"] += [
         {"name": "discount", "type": "double", "required": True, "example": 0.0},
         {"name": "serial", "type": "long", "required": True, "example": 2**53 + 1},
+        {"name": "schema_version", "type": "double", "example": 2},
     ]
 
 
@@ -386,13 +388,13 @@ def test_copied_and_defaulted_numbers_keep_the_bson_type_the_new_validator_requi
     found = {place: types for place, types in _number_types(m).items() if types}  # bucket documents hold none
     wanted = {place: set(NUMBER_TYPES.items()) for place in places}
     if case.startswith("new-"):
-        wanted["products"] |= {("discount", "double"), ("serial", "long")}
+        wanted["products"] |= {("discount", "double"), ("serial", "long"), ("schema_version", "double")}
     assert found == wanted
     with m.client() as client:
         for coll in m.new_design.collections:
             assert failing(client[name], coll) == [], coll.name
     if case.startswith("new-"):
-        assert {(d["discount"], d["serial"]) for d in m.documents("products")} == {(0.0, Int64(2**53 + 1))}
+        assert {tuple(d[n] for n in DEFAULTS) for d in m.documents("products")} == {tuple(DEFAULTS.values())}
     if case == "parent-ref-to-bucket":  # the statistics, from numbers read unpromoted
         reviews = m.new_design.collection("reviews")
         assert reviews is not None and reviews.bucket is not None and reviews.bucket.value_field == "weight"
