@@ -79,8 +79,8 @@ PATTERN_HELPERS = """\
           continue;
         }
         for (;;) {
-          const docs = c.find({ $and: [{ [ref]: series }, loose] }, {}, exact()).sort({ [b.time]: 1, _id: 1 }).limit(b.size)
-            .toArray();
+          const docs = c.find({ $and: [{ [ref]: series }, loose] }, {}, exact()).sort({ [b.time]: 1, _id: 1 })
+            .limit(b.size).toArray();
           if (docs.length === 0) break;
           const bucket = bucketOf(docs, series, b);
           const held = docs.map((doc) => doc._id);
@@ -110,7 +110,7 @@ PATTERN_HELPERS = """\
           fresh = items.map(() => ObjectId());
           markers.updateOne({ _id: key }, { $set: { bucket: id, ids: fresh } }, { upsert: true });
         }
-        const have = new Set(c.find({ _id: { $in: fresh } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(c, fresh);
         const docs = items.map((item, i) => {
           const doc = Object.assign({}, item, { _id: fresh[i] });
           put(doc, ref, pick(bucket, b.series));
@@ -151,8 +151,9 @@ PATTERN_HELPERS = """\
     const from = target.getCollection(child);
     const to = target.getCollection(host);
     inBatches(step, child, {}, (ids) => {
-      const have = new Set(to.find({ _id: { $in: ids } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
-      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray().filter((doc) => !have.has(JSON.stringify(doc._id)))
+      const have = present(to, ids);
+      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray()
+        .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const parent = ref === null ? undefined : pick(doc, ref);
           const copy = Object.assign({}, doc);
@@ -228,7 +229,7 @@ PATTERN_HELPERS = """\
           fresh = items.map((item) => (item._id !== undefined ? item._id : ObjectId()));
           markers.updateOne({ _id: key }, { $set: { parent: id, ids: fresh } }, { upsert: true });
         }
-        const have = new Set(c.find({ _id: { $in: fresh } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(c, fresh);
         const link = { [s.target]: id, [s.linkType]: s.one };
         const copies = items.map((item, i) => Object.assign({}, item, { _id: fresh[i], [s.type]: s.many, [s.links]: [link] }))
           .filter((copy) => !have.has(JSON.stringify(copy._id)));
@@ -282,8 +283,9 @@ PATTERN_HELPERS = """\
     const to = target.getCollection(child);
     const typed = { [s.type]: s.many };
     inBatches(step, host, typed, (ids) => {
-      const have = new Set(to.find({ _id: { $in: ids } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
-      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray().filter((doc) => !have.has(JSON.stringify(doc._id)))
+      const have = present(to, ids);
+      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray()
+        .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const links = Array.isArray(doc[s.links]) ? doc[s.links] : [];
           const link = links.find((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one);

@@ -42,6 +42,11 @@ STRATEGY_HELPERS = """\
     return value;
   }
 
+  // The _ids (as JSON text) of the documents of `coll` among `ids`: the copies an earlier, cut run made.
+  function present(coll, ids) {
+    return new Set(coll.find({ _id: { $in: ids } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
+  }
+
   function embedded(doc, path) {
     const value = doc[path];
     return Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
@@ -79,7 +84,7 @@ STRATEGY_HELPERS = """\
             ? item._id : ObjectId()));
           from.updateOne({ _id: doc._id }, { $set: { [field]: refs } });
         }
-        const have = new Set(to.find({ _id: { $in: refs } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(to, refs);
         const copies = items.map((item, i) => Object.assign({}, item, { _id: refs[i] }))
           .filter((copy) => !have.has(JSON.stringify(copy._id)));
         if (copies.length > 0) to.insertMany(copies);
