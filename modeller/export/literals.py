@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from modeller.export.jsontext import indented
+from modeller.export.jsontext import canonical_ejson, indented
 from modeller.model.text import BIDI_CONTROLS, neutralize
 
 #: characters JSON writes raw that a reader of the script would not see as they are: DEL, C1, bidi controls
@@ -94,6 +94,22 @@ def js_value(value: Any, indent: int | None = None) -> str:
     if indent is not None:
         return js_json(indented(value, indent))
     return js_json(json.dumps(value, ensure_ascii=False))
+
+
+def ejson_text(canonical_text: str) -> str:
+    """Canonical Extended JSON text as a JS expression holding exactly those BSON values.
+
+    mongosh writes a JS number that is a whole value in int32 range as an int, so a
+    double ``3.0`` or a long written as a plain number would change type (and a long
+    beyond 2**53, its value); ``EJSON.deserialize(..., { relaxed: false })`` makes a
+    ``$numberDouble`` a Double, a ``$numberLong`` a Long, and so on.
+    """
+    return f"EJSON.deserialize({js_json(canonical_text)}, {{ relaxed: false }})"
+
+
+def js_exact(value: Any) -> str:
+    """A value holding BSON types (float, Int64, Decimal128, datetime...) as a JS expression that keeps each type."""
+    return ejson_text(canonical_ejson(value))
 
 
 def one_line(text: str) -> str:

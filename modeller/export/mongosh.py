@@ -27,7 +27,7 @@ from modeller.export.common import (
     timeseries_options,
 )
 from modeller.export.jsontext import Rendered
-from modeller.export.literals import comment, js_json, js_string, js_value, quoted
+from modeller.export.literals import comment, ejson_text, js_string, js_value, quoted
 from modeller.export.samples import canonical_rows
 from modeller.export.validators import validator_text
 from modeller.model.project import Project
@@ -216,8 +216,7 @@ def _samples_literal(docs: Sequence[Mapping[str, Any]]) -> str:
     Canonical EJSON keeps every type exact (an int stays Int32, a double a Double)
     where plain JS numbers would not.
     """
-    rows = ["    " + js_json(text) for text in canonical_rows(docs)]
-    return "EJSON.deserialize([\n" + ",\n".join(rows) + "\n  ], { relaxed: false })"
+    return ejson_text("[\n" + ",\n".join("    " + text for text in canonical_rows(docs)) + "\n  ]")
 
 
 def _indented(text: str, pad: str = "  ") -> str:

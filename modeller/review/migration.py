@@ -9,16 +9,22 @@ continues where it stopped and a finished step is skipped; removed indexes are h
 commented steps a DBA runs when the applications are ready. Idempotent: every step selects only
 documents that still need it. A field inside array elements is rewritten element by element
 (``array_fields``); a strategy change copies or moves the documents (``strategy_copies``,
-``pattern_copies``), and the field steps such a copy carries out itself are left out. Every user
-name is a JSON string literal (``modeller.export.literals``).
+``pattern_copies``), and the field steps such a copy carries out itself are left out. A copy reads
+documents unpromoted (``exact()``) and a default is a canonical Extended JSON literal (``js_exact``), so
+each number keeps its BSON type (mongosh writes a whole JS number as an int). Every user name is a JSON
+string literal (``modeller.export.literals``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
+from bson import Decimal128, Int64
+
 from modeller.export.common import GENERATOR, database_name, design_digest, index_key, index_options
-from modeller.export.literals import comment, js_string, js_value, quoted
+from modeller.export.literals import comment, js_exact, js_string, js_value, quoted
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
 from modeller.model.wording import counted
@@ -38,6 +44,12 @@ MARKERS = "modeller_migrations"
 _MIGRATION_HELPERS = """\
   const markers = target.getCollection(MARKERS);
 
+  // Read options for documents a step writes back: mongosh promotes an int, a double and a long to a JS number
+  // (and writes a whole one back as an int), so a double 3.0 would become an int; unpromoted, each keeps its type.
+  function exact() {
+    return { promoteValues: false };
+  }
+
   // One data step: batches of BATCH documents in _id order; the marker keeps the last _id done.
   function inBatches(step, collection, filter, work, label) {
     const key = MIGRATION + " " + step;
@@ -51,7 +63,8 @@ _MIGRATION_HELPERS = """\
     let count = marker === null ? 0 : marker.count;
     for (;;) {
       const range = last === null ? filter : { $and: [filter, { _id: { $gt: last } }] };
-      const ids = coll.find(range, { _id: 1 }).sort({ _id: 1 }).limit(BATCH).toArray().map((doc) => doc._id);
+      const ids = coll.find(range, { _id: 1 }, exact()).sort({ _id: 1 }).limit(BATCH).toArray()
+        .map((doc) => doc._id);
       if (ids.length === 0) break;
       work(ids);
       last = ids[ids.length - 1];
@@ -101,30 +114,55 @@ _MIGRATION_HELPERS = """\
 
 #: $convert targets (the server converts to these; arrays and objects are not convertible)
 _CONVERTIBLE = {"string", "int", "long", "double", "decimal", "bool", "date", "objectId"}
+#: the default of a new required field without an example; BSON-typed, written through ``js_exact``
 _ZERO: dict[str, Any] = {
     "string": "",
-    "int": {"$toInt": 0},
-    "long": {"$toLong": 0},
-    "double": {"$toDouble": 0},
-    "decimal": {"$toDecimal": "0"},
+    "int": 0,
+    "long": Int64(0),
+    "double": 0.0,
+    "decimal": Decimal128("0"),
     "bool": False,
-    "date": {"$toDate": 0},
-    "object": {"$literal": {}},
-    "array": {"$literal": []},
+    "date": dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
+    "object": {},
+    "array": [],
+}
+_INT32 = range(-(2**31), 2**31)
+
+
+def _int32(value: Any) -> int:
+    number = int(value)
+    if number not in _INT32:
+        raise ValueError(f"{number} is beyond int32")
+    return number
+
+
+#: an example as the exact value of a number type (raises when it is not one: the server's $convert then decides)
+_EXACT: dict[str, Callable[[Any], Any]] = {
+    "int": _int32,
+    "long": Int64,
+    "double": float,
+    "decimal": lambda value: Decimal128(str(value)),
 }
 
 
 def default_value(bson_type: str, example: Any) -> Any | None:
-    """The aggregation expression a new required field gets: its example (converted to its type), else a zero.
+    """The aggregation expression a new required field gets: its example as a value of its type, else a zero.
 
-    None when there is no sensible default (an ObjectId, binary data): the step is left to the DBA.
+    The values are BSON-typed (a double is a float, a long an Int64): render the update with ``js_exact``, so
+    mongosh does not write a whole double as an int nor round a long beyond 2**53. None when there is no sensible
+    default (an ObjectId, binary data): the step is left to the DBA.
     """
     if example is not None:
-        if bson_type in ("int", "long", "double", "decimal", "date") and isinstance(example, (int, float, str)):
+        if bson_type in _EXACT and isinstance(example, (int, float, str)):
+            try:
+                return {"$literal": _EXACT[bson_type](example)}
+            except (ValueError, ArithmeticError):  # Decimal128 raises InvalidOperation, an ArithmeticError
+                return {"$convert": {"input": {"$literal": example}, "to": bson_type}}
+        if bson_type == "date" and isinstance(example, (int, float, str)):
             return {"$convert": {"input": {"$literal": example}, "to": bson_type}}
         if bson_type in ("string", "bool") or isinstance(example, (dict, list)):
             return {"$literal": example}
-    return _ZERO.get(bson_type)
+    return {"$literal": _ZERO[bson_type]} if bson_type in _ZERO else None
 
 
 def migration_script(diff: SchemaDiff) -> str:
@@ -313,10 +351,12 @@ def _data_step(
     details, coll = change.details, change.collection
     label = f"{coll}: {change.kind} {change.subject}"
     head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
+    defaults = change.kind in ("field-added", "field-required") and bool(details.get("required"))
 
     def call(filter_: Any, update: Any) -> str:
+        literal = js_exact if defaults else js_value  # a default is BSON-typed (``default_value``)
         return (
-            f"migrate({js_string(step)}, {js_string(coll)}, {js_value(filter_)}, {js_value(update)}, "
+            f"migrate({js_string(step)}, {js_string(coll)}, {js_value(filter_)}, {literal(update)}, "
             f"{js_string(label)});"
         )
 
@@ -330,7 +370,7 @@ def _data_step(
     if change.kind in ("field-renamed", "field-moved"):
         old, new = details["old"], details["new"]
         return [*head, "  " + call({old: {"$exists": True}, new: {"$exists": False}}, {"$rename": {old: new}})]
-    if change.kind in ("field-added", "field-required") and details.get("required"):
+    if defaults:
         path = details["path"]
         value = default_value(details["bson_type"], details.get("example"))
         if value is None:
@@ -392,10 +432,12 @@ def _schema_versions(diff: SchemaDiff, changed: list[CollectionDesign]) -> list[
         step = f"version-{coll.name}"
         filter_ = {"$or": [{VERSION_FIELD: {"$exists": False}}, {VERSION_FIELD: {"$lt": version}}]}
         label = f"{coll.name}: {VERSION_FIELD} {version}"
+        node = next((n for n in coll.shape if n.name == VERSION_FIELD), None)
+        typed = _EXACT[node.bson_type](version) if node is not None and node.bson_type in _EXACT else version
         lines += [
             "",
             "  " + comment(f"schema versioning: the reshaped documents of {quoted(coll.name)} are version {version}"),
             f"  migrate({js_string(step)}, {js_string(coll.name)}, {js_value(filter_)}, "
-            f"{js_value([{'$set': {VERSION_FIELD: version}}])}, {js_string(label)});",
+            f"{js_exact([{'$set': {VERSION_FIELD: {'$literal': typed}}}])}, {js_string(label)});",
         ]
     return lines

@@ -32,7 +32,7 @@ PATTERN_HELPERS = """\
     bucket[b.start] = times.reduce((a, t) => (t.getTime() < a.getTime() ? t : a), times[0] || epoch);
     bucket[b.end] = times.reduce((a, t) => (t.getTime() > a.getTime() ? t : a), times[0] || epoch);
     bucket.count = NumberInt(docs.length);
-    const one = b.copies.length > 0 ? target.getCollection(b.parent).findOne({ _id: series }) : null;
+    const one = b.copies.length > 0 ? target.getCollection(b.parent).findOne({ _id: series }, {}, exact()) : null;
     for (const [name, source] of b.copies) {
       const copied = one === null ? undefined : pick(one, source);
       if (copied !== undefined) put(bucket, name, copied);
@@ -71,7 +71,7 @@ PATTERN_HELPERS = """\
     const loose = { [b.items]: { $exists: false } };
     inBatches(step, coll, loose, (ids) => {
       for (const id of ids) {
-        const first = c.findOne({ $and: [{ _id: id }, loose] });
+        const first = c.findOne({ $and: [{ _id: id }, loose] }, {}, exact());
         if (first === null) continue; // in a bucket with an earlier document of its series
         const series = pick(first, ref);
         if (series === undefined || series === null) {
@@ -79,8 +79,8 @@ PATTERN_HELPERS = """\
           continue;
         }
         for (;;) {
-          const docs = c.find({ $and: [{ [ref]: series }, loose] }).sort({ [b.time]: 1, _id: 1 }).limit(b.size)
-            .toArray();
+          const docs = c.find({ $and: [{ [ref]: series }, loose] }, {}, exact()).sort({ [b.time]: 1, _id: 1 })
+            .limit(b.size).toArray();
           if (docs.length === 0) break;
           const bucket = bucketOf(docs, series, b);
           const held = docs.map((doc) => doc._id);
@@ -101,16 +101,16 @@ PATTERN_HELPERS = """\
     const key = MIGRATION + " " + step + " open";
     inBatches(step, coll, { [b.items]: { $exists: true } }, (ids) => {
       for (const id of ids) {
-        const bucket = c.findOne({ _id: id });
+        const bucket = c.findOne({ _id: id }, {}, exact());
         if (bucket === null) continue;
         const items = Array.isArray(bucket[b.items]) ? bucket[b.items] : [];
-        const open = markers.findOne({ _id: key });
+        const open = markers.findOne({ _id: key }, {}, exact()); // the ids are written
         let fresh = open !== null && JSON.stringify(open.bucket) === JSON.stringify(id) ? open.ids : null;
         if (!Array.isArray(fresh) || fresh.length !== items.length) {
           fresh = items.map(() => ObjectId());
           markers.updateOne({ _id: key }, { $set: { bucket: id, ids: fresh } }, { upsert: true });
         }
-        const have = new Set(c.find({ _id: { $in: fresh } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(c, fresh);
         const docs = items.map((item, i) => {
           const doc = Object.assign({}, item, { _id: fresh[i] });
           put(doc, ref, pick(bucket, b.series));
@@ -130,9 +130,9 @@ PATTERN_HELPERS = """\
     const from = target.getCollection(child);
     const order = sort === null ? { _id: -1 } : { [sort[0]]: sort[1], _id: sort[1] };
     inBatches(step, parent, { [field]: { $exists: false } }, (ids) => {
-      for (const doc of to.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of to.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         if (doc[field] !== undefined) continue;
-        const items = from.find({ [ref]: doc._id }).sort(order).limit(k).toArray().map((item) => {
+        const items = from.find({ [ref]: doc._id }, {}, exact()).sort(order).limit(k).toArray().map((item) => {
           const copy = {};
           for (const [name, source] of copies) {
             const value = pick(item, source);
@@ -151,8 +151,9 @@ PATTERN_HELPERS = """\
     const from = target.getCollection(child);
     const to = target.getCollection(host);
     inBatches(step, child, {}, (ids) => {
-      const have = new Set(to.find({ _id: { $in: ids } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
-      const copies = from.find({ _id: { $in: ids } }).toArray().filter((doc) => !have.has(JSON.stringify(doc._id)))
+      const have = present(to, ids);
+      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray()
+        .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const parent = ref === null ? undefined : pick(doc, ref);
           const copy = Object.assign({}, doc);
@@ -171,11 +172,11 @@ PATTERN_HELPERS = """\
     const from = target.getCollection(child);
     const to = target.getCollection(host);
     inBatches(step, host, { [field]: { $exists: true } }, (ids) => {
-      for (const parent of to.find({ _id: { $in: ids } }).toArray()) {
+      for (const parent of to.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         const listed = Array.isArray(parent[field]) ? parent[field] : [];
         const link = { [s.target]: parent._id, [s.linkType]: s.one };
-        for (const doc of from.find({ _id: { $in: listed } }).toArray()) {
-          const there = to.findOne({ _id: doc._id });
+        for (const doc of from.find({ _id: { $in: listed } }, {}, exact()).toArray()) {
+          const there = to.findOne({ _id: doc._id }, {}, exact());
           if (there === null) {
             const copy = Object.assign({}, doc);
             for (const name of drop) delete copy[name];
@@ -197,10 +198,10 @@ PATTERN_HELPERS = """\
   function refsFromLinks(step, host, s, field, label) {
     const c = target.getCollection(host);
     inBatches(step, host, { [s.type]: s.many }, (ids) => {
-      for (const doc of c.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of c.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         for (const link of Array.isArray(doc[s.links]) ? doc[s.links] : []) {
           if (link === null || typeof link !== "object" || link[s.linkType] !== s.one) continue;
-          const parent = c.findOne({ _id: link[s.target] });
+          const parent = c.findOne({ _id: link[s.target] }, {}, exact());
           if (parent === null) continue;
           const refs = Array.isArray(parent[field]) ? parent[field] : [];
           if (!refs.some((r) => JSON.stringify(r) === JSON.stringify(doc._id))) {
@@ -219,16 +220,16 @@ PATTERN_HELPERS = """\
     const key = MIGRATION + " " + step + " open";
     inBatches(step, host, { $and: [{ [path]: { $exists: true } }, { [s.type]: { $exists: false } }] }, (ids) => {
       for (const id of ids) {
-        const parent = c.findOne({ _id: id });
+        const parent = c.findOne({ _id: id }, {}, exact());
         if (parent === null || parent[s.type] !== undefined) continue;
         const items = embedded(parent, path).map((item) => (item !== null && typeof item === "object" ? item : {}));
-        const open = markers.findOne({ _id: key });
+        const open = markers.findOne({ _id: key }, {}, exact()); // the ids are written
         let fresh = open !== null && JSON.stringify(open.parent) === JSON.stringify(id) ? open.ids : null;
         if (!Array.isArray(fresh) || fresh.length !== items.length) {
           fresh = items.map((item) => (item._id !== undefined ? item._id : ObjectId()));
           markers.updateOne({ _id: key }, { $set: { parent: id, ids: fresh } }, { upsert: true });
         }
-        const have = new Set(c.find({ _id: { $in: fresh } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(c, fresh);
         const link = { [s.target]: id, [s.linkType]: s.one };
         const copies = items.map((item, i) => Object.assign({}, item, { _id: fresh[i], [s.type]: s.many, [s.links]: [link] }))
           .filter((copy) => !have.has(JSON.stringify(copy._id)));
@@ -245,7 +246,7 @@ PATTERN_HELPERS = """\
     inBatches(step, host, { $and: [{ [s.type]: s.one }, { [path]: { $exists: false } }] }, (ids) => {
       for (const id of ids) {
         const linked = { [s.type]: s.many, [s.links]: { $elemMatch: { [s.target]: id, [s.linkType]: s.one } } };
-        const items = c.find(linked).sort({ _id: 1 }).toArray().map((doc) => {
+        const items = c.find(linked, {}, exact()).sort({ _id: 1 }).toArray().map((doc) => {
           const copy = Object.assign({}, doc);
           for (const name of [s.type, s.links, ...drop]) delete copy[name];
           return copy;
@@ -263,7 +264,7 @@ PATTERN_HELPERS = """\
     const typed = { [s.type]: s.many };
     let kept = 0;
     inBatches(step, host, typed, (ids) => {
-      const gone = c.find({ _id: { $in: ids } }).toArray().filter((doc) => {
+      const gone = c.find({ _id: { $in: ids } }, {}, exact()).toArray().filter((doc) => {
         const links = Array.isArray(doc[s.links]) ? doc[s.links] : [];
         const held = links.some((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one
           && c.countDocuments({ _id: l[s.target], [s.type]: s.one }, { limit: 1 }) > 0);
@@ -282,8 +283,9 @@ PATTERN_HELPERS = """\
     const to = target.getCollection(child);
     const typed = { [s.type]: s.many };
     inBatches(step, host, typed, (ids) => {
-      const have = new Set(to.find({ _id: { $in: ids } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
-      const copies = from.find({ _id: { $in: ids } }).toArray().filter((doc) => !have.has(JSON.stringify(doc._id)))
+      const have = present(to, ids);
+      const copies = from.find({ _id: { $in: ids } }, {}, exact()).toArray()
+        .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const links = Array.isArray(doc[s.links]) ? doc[s.links] : [];
           const link = links.find((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one);

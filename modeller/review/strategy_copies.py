@@ -42,6 +42,11 @@ STRATEGY_HELPERS = """\
     return value;
   }
 
+  // The _ids (as JSON text) of the documents of `coll` among `ids`: the copies an earlier, cut run made.
+  function present(coll, ids) {
+    return new Set(coll.find({ _id: { $in: ids } }, { _id: 1 }, exact()).toArray().map((d) => JSON.stringify(d._id)));
+  }
+
   function embedded(doc, path) {
     const value = doc[path];
     return Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
@@ -53,7 +58,7 @@ STRATEGY_HELPERS = """\
     const from = target.getCollection(parent);
     const to = target.getCollection(child);
     inBatches(step, parent, { [path]: { $exists: true } }, (ids) => {
-      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of from.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         if (to.countDocuments({ [ref]: doc._id }, { limit: 1 }) > 0) continue;
         const copies = embedded(doc, path).map((item) => {
           const copy = Object.assign({ _id: ObjectId() }, item);
@@ -71,7 +76,7 @@ STRATEGY_HELPERS = """\
     const from = target.getCollection(parent);
     const to = target.getCollection(child);
     inBatches(step, parent, { [path]: { $exists: true } }, (ids) => {
-      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of from.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         const items = embedded(doc, path);
         let refs = doc[field];
         if (!Array.isArray(refs) || refs.length !== items.length) {
@@ -79,7 +84,7 @@ STRATEGY_HELPERS = """\
             ? item._id : ObjectId()));
           from.updateOne({ _id: doc._id }, { $set: { [field]: refs } });
         }
-        const have = new Set(to.find({ _id: { $in: refs } }, { _id: 1 }).toArray().map((d) => JSON.stringify(d._id)));
+        const have = present(to, refs);
         const copies = items.map((item, i) => Object.assign({}, item, { _id: refs[i] }))
           .filter((copy) => !have.has(JSON.stringify(copy._id)));
         if (copies.length > 0) to.insertMany(copies);
@@ -93,10 +98,10 @@ STRATEGY_HELPERS = """\
     const to = target.getCollection(parent);
     const from = target.getCollection(child);
     inBatches(step, parent, { [path]: { $exists: false } }, (ids) => {
-      for (const doc of to.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of to.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         if (doc[path] !== undefined) continue;
         const filter = select.field ? { _id: { $in: doc[select.field] || [] } } : { [select.ref]: doc._id };
-        const items = from.find(filter).sort({ _id: 1 }).toArray().map((item) => {
+        const items = from.find(filter, {}, exact()).sort({ _id: 1 }).toArray().map((item) => {
           const copy = Object.assign({}, item);
           for (const name of drop) delete copy[name];
           return copy;
@@ -112,8 +117,8 @@ STRATEGY_HELPERS = """\
     const to = target.getCollection(parent);
     const from = target.getCollection(child);
     inBatches(step, parent, { [field]: { $exists: false } }, (ids) => {
-      for (const doc of to.find({ _id: { $in: ids } }).toArray()) {
-        const refs = from.find({ [ref]: doc._id }, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id);
+      for (const doc of to.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
+        const refs = from.find({ [ref]: doc._id }, { _id: 1 }, exact()).sort({ _id: 1 }).toArray().map((d) => d._id);
         to.updateOne({ _id: doc._id }, { $set: { [field]: refs } });
       }
     }, label);
@@ -124,7 +129,7 @@ STRATEGY_HELPERS = """\
     const from = target.getCollection(parent);
     const to = target.getCollection(child);
     inBatches(step, parent, { [field]: { $exists: true } }, (ids) => {
-      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of from.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         const listed = Array.isArray(doc[field]) ? doc[field] : [];
         if (listed.length > 0) to.updateMany({ _id: { $in: listed } }, { $set: { [ref]: doc._id } });
       }
@@ -137,10 +142,10 @@ STRATEGY_HELPERS = """\
     const to = target.getCollection(child);
     const from = target.getCollection(parent);
     inBatches(step, child, {}, (ids) => {
-      for (const doc of to.find({ _id: { $in: ids } }).toArray()) {
+      for (const doc of to.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
         const id = pick(doc, ref);
         if (id === undefined || id === null) continue;
-        const one = from.findOne({ _id: id });
+        const one = from.findOne({ _id: id }, {}, exact());
         const value = { _id: id };
         for (const [name, source] of copies) {
           const copied = one === null ? undefined : pick(one, source);

@@ -16,6 +16,7 @@ from typing import Any
 
 import pymongo
 import pytest
+from bson import Decimal128, Int64
 from live_support import LiveServer, print_server
 from mongosh_support import failing, mongosh, ran, state
 from roundtrip import modeller
@@ -115,9 +116,17 @@ def _all(data: dict[str, Any]) -> None:
 class Migration:
     """OLD applied and filled with OLD-shaped documents, the NEW project, and the migration script between them."""
 
-    def __init__(self, server: LiveServer, name: str, folder: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(
+        self,
+        server: LiveServer,
+        name: str,
+        folder: Path,
+        edit: Callable[[dict[str, Any]], None],
+        base: dict[str, Any] = BASE,
+        retype: Callable[[Any], None] | None = None,
+    ) -> None:
         self.server, self.name, self.folder = server, name, folder
-        old_data = copy.deepcopy(BASE) | {"database": name}
+        old_data = copy.deepcopy(base) | {"database": name}
         new_data = copy.deepcopy(old_data)
         edit(new_data)
         self.old_file, self.new_file = folder / "old.modeller.json", folder / "new.modeller.json"
@@ -128,6 +137,8 @@ class Migration:
         applied = modeller("apply", str(self.old_file), server.uri)
         assert applied.returncode == 0, applied.stderr
         self.inserted = sample_documents(analyse(old).design, old, n=DOCS)
+        if retype is not None:  # exact values of the test's choosing in the OLD samples
+            retype(self.inserted)
         with self.client() as client:
             for coll, docs in self.inserted.items():
                 client[name][coll].insert_many(copy.deepcopy(docs))  # the OLD validator (strict) takes each one
@@ -242,3 +253,160 @@ def test_a_run_killed_between_batches_completes_when_run_again(live_db: tuple[Li
         if case != "field-rename-to-a-hostile-name":
             check(m)
     m.check_new_shape({MARKERS_LEFT, EMBEDDED_LEFT, HIDDEN_LEFT})
+
+
+#: each number type, the double a whole value: mongosh reads 3.0 as the JS number 3 and writes that back as an int
+NUMBERS: dict[str, Any] = {"weight": 3.0, "stock": 7, "views": Int64(2**40), "price": Decimal128("12.50")}
+NUMBER_TYPES = {"weight": "double", "stock": "int", "views": "long", "price": "decimal"}
+#: a new required double with the default 0.0, a long whose default a JS number cannot hold (2**53 + 1), and the
+#: schema version each reshaped document gets, declared a double (the stand-in keeps a small long as an int)
+DEFAULTS: dict[str, Any] = {"discount": 0.0, "serial": Int64(2**53 + 1), "schema_version": 2.0}
+
+
+def _numbered(entity_id: str, name: str, collection: str, extra: list[dict[str, Any]]) -> dict[str, Any]:
+    fields = [{"name": n, "type": t, "required": True} for n, t in NUMBER_TYPES.items()]
+    return {"id": entity_id, "name": name, "collection": collection, "count": 1000, "fields": extra + fields}
+
+
+TYPED: dict[str, Any] = {
+    "format": "mongo-schema-modeller",
+    "format_version": 1,
+    "name": "Typed",
+    "entities": [
+        _numbered("product", "Product", "products", [{"name": "title", "type": "string", "required": True}]),
+        _numbered(
+            "review",
+            "Review",
+            "reviews",
+            [{"name": "text", "type": "string", "required": True}, {"name": "at", "type": "date", "required": True}],
+        ),
+    ],
+    "relationships": [
+        {
+            "id": "product_reviews",
+            "one": "product",
+            "many": "review",
+            "name": "reviews",
+            "cardinality": "one-to-many",
+            "max": 500,
+            "strategy": "embed",
+        }
+    ],
+}
+
+
+def _exact(value: Any) -> None:
+    """Every number field of the OLD samples (top level, embedded, in bucket items) set to its value in NUMBERS."""
+    if isinstance(value, dict):
+        for key in value:
+            if key in NUMBERS:
+                value[key] = NUMBERS[key]
+            else:
+                _exact(value[key])
+    elif isinstance(value, list):
+        for item in value:
+            _exact(item)
+
+
+def _exact_and_linked(inserted: dict[str, list[dict[str, Any]]]) -> None:
+    """:func:`_exact`, and each review of the single collection linked to a product (the samples link none)."""
+    _exact(inserted)
+    products = [d["_id"] for d in inserted["products"] if d["doc_type"] == "product"]
+    reviews = [d for d in inserted["products"] if d["doc_type"] == "review"]
+    assert products and reviews, "the OLD samples hold both types"
+    for i, review in enumerate(reviews):
+        review["links"] = [{"target": products[i % len(products)], "doc_type": "product"}]
+
+
+def _to(strategy: str) -> Callable[[dict[str, Any]], None]:
+    def edit(data: dict[str, Any]) -> None:
+        data["relationships"][0]["strategy"] = strategy
+
+    return edit
+
+
+def _defaults(data: dict[str, Any]) -> None:
+    _entity(data, "product")["fields"] += [
+        {"name": "discount", "type": "double", "required": True, "example": 0.0},
+        {"name": "serial", "type": "long", "required": True, "example": 2**53 + 1},
+        {"name": "schema_version", "type": "double", "example": 2},
+    ]
+
+
+#: per case: the OLD strategy, the edit to NEW, and where NEW keeps numbers ("coll.array": embedded or bucketed)
+NUMBER_CASES: dict[str, tuple[str, Callable[[dict[str, Any]], None], set[str]]] = {
+    "embed-to-parent-ref": ("embed", _to("parent-ref"), {"products", "reviews"}),
+    "parent-ref-to-embed": ("parent-ref", _to("embed"), {"products", "products.reviews"}),
+    "parent-ref-to-bucket": ("parent-ref", _to("bucket"), {"products", "reviews.reviews"}),
+    "new-required-double-with-default": ("parent-ref", _defaults, {"products", "reviews"}),
+    # the other copy helpers that read documents and write them back
+    "bucket-to-parent-ref": ("bucket", _to("parent-ref"), {"products", "reviews"}),
+    "embed-to-child-refs": ("embed", _to("child-refs"), {"products", "reviews"}),
+    "parent-ref-to-subset": ("parent-ref", _to("subset"), {"products", "products.recent_reviews", "reviews"}),
+    "parent-ref-to-single-collection": ("parent-ref", _to("single-collection"), {"products"}),
+    "embed-to-single-collection": ("embed", _to("single-collection"), {"products"}),
+    "single-collection-to-embed": ("single-collection", _to("embed"), {"products", "products.reviews"}),
+}
+
+
+def _number_types(m: Migration) -> dict[str, set[tuple[str, str]]]:
+    """Per place of the NEW design that holds numbers (a collection, or its embedded or bucketed items), the
+    (field, BSON type) pairs its documents hold, asked of the server with ``$type``."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    with m.client() as client:
+        for coll in m.new_design.collections:
+            arrays = [
+                n.name for n in coll.shape if n.items is not None and any(c.name in NUMBERS for c in n.items.children)
+            ]
+            for place in [None, *arrays]:
+                prefix = "$" if place is None else f"${place}."
+                pipeline: list[dict[str, Any]] = [{"$unwind": f"${place}"}] if place is not None else []
+                names = [*NUMBERS, *DEFAULTS] if place is None and coll.name == "products" else list(NUMBERS)
+                pipeline.append({"$project": {"_id": 0, **{n: {"$type": prefix + n} for n in names}}})
+                rows = list(client[m.name][coll.name].aggregate(pipeline))
+                assert rows, (coll.name, place)
+                types = {(n, t) for row in rows for n, t in row.items() if t != "missing"}
+                out[coll.name if place is None else f"{coll.name}.{place}"] = types
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(NUMBER_CASES))
+def test_copied_and_defaulted_numbers_keep_the_bson_type_the_new_validator_requires(
+    case: str, live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """mongosh promotes what it reads to JS numbers and writes a whole one as an int: the copies read with
+    ``promoteValues: false`` and the defaults are typed literals, so a double stays a double (and a long exact)."""
+    server, name = live_db
+    print_server(server)
+    old_strategy, edit, places = NUMBER_CASES[case]
+    base = copy.deepcopy(TYPED)
+    base["relationships"][0]["strategy"] = old_strategy
+    retype = _exact_and_linked if old_strategy == "single-collection" else _exact
+    m = Migration(server, name, tmp_path, edit, base=base, retype=retype)
+    ran(m.run())
+
+    found = {place: types for place, types in _number_types(m).items() if types}  # bucket documents hold none
+    wanted = {place: set(NUMBER_TYPES.items()) for place in places}
+    if case.startswith("new-"):
+        wanted["products"] |= {("discount", "double"), ("serial", "long"), ("schema_version", "double")}
+    assert found == wanted
+    with m.client() as client:
+        for coll in m.new_design.collections:
+            assert failing(client[name], coll) == [], coll.name
+    if case.startswith("new-"):
+        assert {tuple(d[n] for n in DEFAULTS) for d in m.documents("products")} == {tuple(DEFAULTS.values())}
+    if case == "parent-ref-to-bucket":  # the statistics, from numbers read unpromoted
+        reviews = m.new_design.collection("reviews")
+        assert reviews is not None and reviews.bucket is not None and reviews.bucket.value_field == "weight"
+        buckets = m.documents("reviews")
+        items = [len(b[reviews.bucket.items_field]) for b in buckets]
+        assert sum(items) == len(m.inserted["reviews"]) and [b["count"] for b in buckets] == items
+        assert [(b["sum"], b["min"], b["max"]) for b in buckets] == [(3.0 * n, 3.0, 3.0) for n in items]
+        with m.client() as client:
+            stats = client[name].reviews.aggregate(
+                [{"$project": {"_id": 0, "c": {"$type": "$count"}, "s": {"$type": "$sum"}}}]
+            )
+            assert {(row["c"], row["s"]) for row in stats} == {("int", "double")}
+    once = state(server.uri, name)
+    ran(m.run())
+    assert state(server.uri, name) == once, "the second run changed the database"
