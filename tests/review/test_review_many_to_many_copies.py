@@ -14,6 +14,7 @@ import pytest
 from bson import json_util
 from bson_checker import LOAD_OPTIONS, errors
 from js_harness import calls, node_check, run_scripts
+from review_projects import edited, project
 
 from modeller.export.mongosh import mongosh_script
 from modeller.export.samples import sample_documents
@@ -186,3 +187,13 @@ def test_one_side_to_two_way_is_listed_under_the_collection_that_gets_the_new_ar
     change = next(c for c in _diff("child-refs", "two-way").changes if c.kind == "strategy-changed")
     assert change.collection == "users"
     assert '"room_ids"' in change.risk and "50k" in change.risk
+
+
+def test_a_one_to_many_two_way_to_its_reference_says_nothing_is_copied_too() -> None:
+    def shop(strategy: str) -> Project:
+        return project(edited(lambda d: d["relationships"][0].update(strategy=strategy)))
+
+    change = next(c for c in diff_projects(shop("two-way"), shop("parent-ref")).changes if c.kind == "strategy-changed")
+    assert change.risk.startswith("no documents are copied") and '"review_ids"' in change.risk
+    change = next(c for c in diff_projects(shop("embed"), shop("parent-ref")).changes if c.kind == "strategy-changed")
+    assert change.risk.startswith("200k documents must be copied")  # documents that really move keep the old line
