@@ -29,6 +29,8 @@ class Storage:
     refs: str | None = None
     #: the reference to the One in each N: a field, or the extended reference's ``<ext>._id``
     ref: str | None = None
+    #: ``ref`` is an array of One ids in each N (a many-to-many's parent-ref or two-way), not one id
+    ref_array: bool = False
     ext: str | None = None
     #: (copy name, source path) of an extended reference
     copies: tuple[tuple[str, str], ...] = ()
@@ -117,6 +119,8 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
             continue
         if node.role == "parent-ref" and node.bson_type != "array":
             out["ref"] = node.name
+        elif node.role == "parent-ref" and node.items is not None and node.items.bson_type != "object":
+            out.update(ref=node.name, ref_array=True)
         elif node.role == "extended-ref" and node.bson_type == "object":
             out["ext"] = node.name
             out["copies"] = tuple((c.name, c.source.path) for c in node.children if c.source and c.name != "_id")

@@ -18,6 +18,8 @@ from modeller.export.literals import quoted
 from modeller.model.project import Project
 from modeller.model.wording import counted
 from modeller.review.changes import Change
+from modeller.review.copy_risk import id_copy_risk
+from modeller.review.copy_storage import storage
 from modeller.rules import Analysis, analyse
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
@@ -491,6 +493,11 @@ def _strategy_changes(old: Project, old_design: Design, new: Project, new_design
     counts = {e.id: e.count for e in new.entities}
     colls = {c.root: c.name for c in new_design.collections}
     changes: list[Change] = []
+
+    def sized(name: str) -> str:
+        coll = new_design.collection(name)
+        return _docs(coll) if coll is not None else "an unknown number of documents"
+
     for rel in new_design.relationships:
         previous = before.get(rel.id)
         if previous is None or previous.strategy == rel.strategy:
@@ -500,13 +507,17 @@ def _strategy_changes(old: Project, old_design: Design, new: Project, new_design
         docs = "an unknown number of documents" if n is None else f"{human_count(n)} documents"
         placement = new_design.embedded.get(child)
         collection = placement.collection if placement else colls.get(child, "")
+        risk = f"{docs} must be copied into the new shape; queries and code that read the old shape break"
+        ids = id_copy_risk(storage(old_design, old, rel.id), storage(new_design, new, rel.id), sized)
+        if ids is not None:
+            collection, risk = ids[0] or collection, ids[1]
         changes.append(
             Change(
                 "strategy-changed",
                 collection,
                 labels.get(rel.id, rel.id),
                 f"{quoted(labels.get(rel.id, rel.id))}: {previous.strategy} -> {rel.strategy}",
-                f"{docs} must be copied into the new shape; queries and code that read the old shape break",
+                risk,
                 breaking=True,
                 details={"relationship": rel.id, "old": previous.strategy, "new": rel.strategy},
             )

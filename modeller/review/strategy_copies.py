@@ -136,6 +136,19 @@ STRATEGY_HELPERS = """\
     }, label);
   }
 
+  // Each N document listed in a parent's array `field` gets that parent's _id in its array `ref` (a many-to-many's
+  // other side); $addToSet adds an id once, so a batch cut short is simply run again.
+  function refsAdd(step, parent, field, child, ref, label) {
+    const from = target.getCollection(parent);
+    const to = target.getCollection(child);
+    inBatches(step, parent, { [field]: { $exists: true } }, (ids) => {
+      for (const doc of from.find({ _id: { $in: ids } }).toArray()) {
+        const listed = Array.isArray(doc[field]) ? doc[field] : [];
+        if (listed.length > 0) to.updateMany({ _id: { $in: listed } }, { $addToSet: { [ref]: doc._id } });
+      }
+    }, label);
+  }
+
   // An extended reference `ext` = {_id, copied fields} in each N document, from the parent its `ref` names
   // (every N document: setting the same copies again changes nothing).
   function extend(step, child, ref, parent, ext, copies, label) {
@@ -166,6 +179,8 @@ def strategy_step(
     old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
     if old is None or new is None or new.parent is None:
         return None
+    if (old.ref_array or new.ref_array) and not _id_arrays_only(old, new):
+        return None
     calls = Calls(step, f"{change.subject}: {change.details['old']} -> {change.details['new']}")
     if moves_documents(old, new):
         notes = pattern_calls(old, new, calls)
@@ -186,6 +201,14 @@ def _already_there(old: Storage, new: Storage) -> bool:
     """The NEW storage's references and id arrays are the OLD one's (two-way to one of its halves)."""
     kept = all(n is None or n == o for n, o in ((new.ref, old.ref), (new.refs, old.refs), (new.ext, old.ext)))
     return kept and new.embed is None and new.child == old.child
+
+
+def _id_arrays_only(old: Storage, new: Storage) -> bool:
+    """A many-to-many kept as id arrays on one side or both, before and after: the steps generated for it."""
+    plain = all(
+        s.embed is None and s.ext is None and s.subset is None and not moves_documents(s, s) for s in (old, new)
+    )
+    return plain and (old.ref is None or new.ref is None or old.ref_array == new.ref_array)
 
 
 def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
@@ -217,7 +240,7 @@ def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | Non
         call("refsIn", new.parent, new.refs, new.child, old.ref)
     if new.ref is not None and new.ref != old.ref:
         if old.refs is not None:
-            call("refsOut", new.parent, old.refs, new.child, new.ref)
+            call("refsAdd" if new.ref_array else "refsOut", new.parent, old.refs, new.child, new.ref)
         elif old.ref is not None and new.ext is None:
             call.migrate(
                 new.child,

@@ -120,7 +120,8 @@ function matchValue(value, cond) {
       throw new Error(`the stand-in does not evaluate the query operator ${op}`);
     });
   }
-  return value !== MISSING && same(value, cond);
+  // as the server: a value matches an array that holds it (`{members: id}`)
+  return value !== MISSING && (same(value, cond) || (Array.isArray(value) && value.some((e) => same(e, cond))));
 }
 function matches(doc, filter) {
   return Object.entries(filter).every(([key, cond]) => {
@@ -252,6 +253,11 @@ function applyUpdate(doc, update) {
           unsetPath(out, path);
           setPath(out, value, v);
         }
+      } else if (op === "$addToSet") {  // as the server: a missing array is created, any other non-array refused
+        const list = getPath(out, path);
+        if (list !== MISSING && !Array.isArray(list)) throw new Error(`$addToSet on the non-array field ${path}`);
+        const same = (a) => EJSON.stringify(a, { relaxed: false }) === EJSON.stringify(value, { relaxed: false });
+        if (list === MISSING || !list.some(same)) setPath(out, path, [...(list === MISSING ? [] : list), value]);
       } else throw new Error(`the stand-in does not apply the update operator ${op}`);
     }
   }
