@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 from faker import Faker
 
+from modeller.model.names import singular
+
 #: kind of thing -> words of an entity name that mean it (the last word of "Order item" is read first).
 KIND_WORDS: dict[str, tuple[str, ...]] = {
     "person": (
@@ -193,16 +195,8 @@ _KIND_OF_WORD = {word: kind for kind, words in KIND_WORDS.items() for word in wo
 _NAMING_SUFFIXES = ("_name", "_title")
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def _kind_of(word: str) -> str | None:
-    return _KIND_OF_WORD.get(word) or _KIND_OF_WORD.get(_singular(word))
+    return _KIND_OF_WORD.get(word) or _KIND_OF_WORD.get(singular(word))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -248,7 +242,7 @@ def subtype_nouns(variant: str) -> tuple[str, ...]:
     title-cased; empty when it has no words at all (the general product names are used then)."""
     words = re.findall(r"\w+", variant[:_SUBTYPE_NOUN_MAX].lower())
     for word in reversed(words):
-        nouns = SUBTYPE_NOUNS.get(word) or SUBTYPE_NOUNS.get(_singular(word))
+        nouns = SUBTYPE_NOUNS.get(word) or SUBTYPE_NOUNS.get(singular(word))
         if nouns:
             return nouns
     own = " ".join(word.capitalize() for word in words)

@@ -25,10 +25,10 @@ from typing import Any
 
 from modeller.live.collstats import StorageStats
 from modeller.live.collstats import describe as describe_storage
-from modeller.live.naming import entity_label, singular, unique
+from modeller.live.naming import entity_label, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
-from modeller.model.names import check_field_name, plural, snake
+from modeller.model.names import check_field_name, plural, singular, snake
 from modeller.model.project import (
     ArrayItems,
     Denormalization,

@@ -4,22 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "datum"}
-
-
-def singular(word: str) -> str:
-    """A naive English singular of a collection or field name (the inverse of ``modeller.model.names.plural``)."""
-    lower = word.lower()
-    if lower in _IRREGULAR:
-        return _IRREGULAR[lower]
-    if lower.endswith("ies") and len(word) > 3:
-        return word[:-3] + "y"
-    if lower.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and len(word) > 1:
-        return word[:-1]
-    return word
-
 
 def entity_label(word: str) -> str:
     """The display name of an entity from a snake or camel name: "order_item" -> "Order item"."""

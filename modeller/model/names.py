@@ -134,16 +134,23 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+#: plurals the suffix rules below would get wrong
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "datum"}
+
+
 @lru_cache(maxsize=4096)
 def singular(word: str) -> str:
-    """The naive singular ``plural`` undoes: ``"rooms"`` -> ``"room"``, ``"categories"`` -> ``"category"``.
+    """The naive singular ``plural`` undoes: ``"rooms"`` -> ``"room"``, ``"Categories"`` -> ``"Category"``.
 
     A name that does not end like a plural (``"owner"``, ``"status"``, ``"class"``) is kept as it is.
     """
-    if word.endswith("ies") and len(word) > 3:
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower.endswith("ies") and len(word) > 3:
         return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+    if lower.endswith(("sses", "shes", "ches", "xes", "zes")):
         return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 1:
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and len(word) > 1:
         return word[:-1]
     return word
