@@ -17,31 +17,28 @@ may each be inside a pause, and the collector comes back when the last ends.
 from __future__ import annotations
 
 import gc
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
-_lock = threading.Lock()
-_pauses = 0
-_was_enabled = False
+from modeller.ui.thread_counted import ThreadCountedSetting
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
+def _disable() -> bool:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    return was_enabled
+
+
+def _restore(was_enabled: bool) -> None:
+    if was_enabled:
+        gc.enable()
+
+
+_collector = ThreadCountedSetting(_disable, _restore)
+
+
+def collector_paused() -> AbstractContextManager[None]:
     """Disable the cyclic garbage collector inside the block (nested and concurrent use are fine)."""
-    global _pauses, _was_enabled
-    with _lock:
-        if _pauses == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _pauses += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _pauses -= 1
-            if _pauses == 0 and _was_enabled:
-                gc.enable()
+    return _collector.held()
 
 
 def keep_long_lived() -> None:

@@ -15,31 +15,23 @@ setting, serving the target "the UI never stalls more than 100 ms" (DESIGN.md
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
+
+from modeller.ui.thread_counted import ThreadCountedSetting
 
 #: the switch interval while background work runs (seconds)
 SHARED_INTERVAL_S = 0.0005
 
-_lock = threading.Lock()
-_workers = 0
-_default = sys.getswitchinterval()
+
+def _shorten() -> float:
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(min(default, SHARED_INTERVAL_S))
+    return default
 
 
-@contextmanager
-def ui_gets_the_gil_back() -> Iterator[None]:
+_interval = ThreadCountedSetting(_shorten, sys.setswitchinterval)
+
+
+def ui_gets_the_gil_back() -> AbstractContextManager[None]:
     """Run the block (in a worker thread) with the short switch interval; counted across workers."""
-    global _workers, _default
-    with _lock:
-        if _workers == 0:
-            _default = sys.getswitchinterval()
-            sys.setswitchinterval(min(_default, SHARED_INTERVAL_S))
-        _workers += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _workers -= 1
-            if _workers == 0:
-                sys.setswitchinterval(_default)
+    return _interval.held()
