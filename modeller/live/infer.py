@@ -19,7 +19,7 @@ Thresholds (docs/file-format.md repeats them):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,7 +201,7 @@ class Inferrer:
     def _collection_entity(self, coll: str, sample: CollectionSample, consumed: set[tuple[str, str]]) -> None:
         entity_id = self._new_entity_id(singular(coll))
         self.entity_of[coll] = entity_id
-        label = unique(entity_label(singular(coll)), self.entity_names, sep=" ", key=snake)
+        label = self._new_label(coll)
         skipped: list[str] = []
         slot = len(self.entities)  # the collection's entity goes before the entities embedded in it
         fields = self._fields(
@@ -242,22 +242,12 @@ class Inferrer:
     def _schema_entity(self, source: SchemaCollection) -> None:
         """A collection known by its ``$jsonSchema`` validator: fields, required, enums, arrays, subtypes."""
         entity_id = self._new_entity_id(singular(source.name))
-        label = unique(entity_label(singular(source.name)), self.entity_names, sep=" ", key=snake)
+        label = self._new_label(source.name)
         skipped: list[str] = []
         slot = len(self.entities)
 
         def embed(name: str, items: Mapping[str, Any], bound: Any) -> None:
-            many_id = self._new_entity_id(singular(name))
-            many_label = unique(entity_label(singular(name)), self.entity_names, sep=" ", key=snake)
-            fields = reader.fields(items, 1)
-            self.entities.append(
-                Entity(
-                    id=many_id,
-                    name=many_label,
-                    description=f"Embedded in {shown(source.name, 80)}.{shown(name, 80)}",
-                    fields=tuple(fields),
-                )
-            )
+            many_id = self._add_embedded_entity(source.name, name, lambda _many_id: reader.fields(items, 1))
             top = bound if isinstance(bound, int) and not isinstance(bound, bool) and bound >= 0 else None
             self.relationships.append(
                 Relationship(
@@ -392,21 +382,35 @@ class Inferrer:
             extra["bytes"] = round(items.bytes_total / items.present)
         return ArrayItems(type=ftype, **extra)
 
+    def _new_label(self, name: str) -> str:
+        """An entity name from a collection or array name, unique among the inferred ones ("people" -> "Person")."""
+        return unique(entity_label(singular(name)), self.entity_names, sep=" ", key=snake)
+
+    def _add_embedded_entity(self, holder: str, name: str, fields_of: Callable[[str], Sequence[Field]]) -> str:
+        """A new entity for the sub-documents of ``holder.name``; ``fields_of(its id)`` reads their fields."""
+        many_id = self._new_entity_id(singular(name))
+        label = self._new_label(name)
+        fields = fields_of(many_id)
+        self.entities.append(
+            Entity(
+                id=many_id,
+                name=label,
+                description=f"Embedded in {shown(holder, 80)}.{shown(name, 80)}",
+                fields=tuple(fields),
+            )
+        )
+        return many_id
+
     def _embedded(
         self, name: str, stats: FieldStats, sample: CollectionSample, one_id: str, skipped: list[str]
     ) -> None:
         """An array of sub-documents: an entity of its own, embedded in its holder."""
         assert stats.items is not None and stats.items.fields is not None
-        many_id = self._new_entity_id(singular(name))
-        label = unique(entity_label(singular(name)), self.entity_names, sep=" ", key=snake)
-        fields = self._fields(stats.items.fields, stats.items.types["object"], sample, many_id, skipped)
-        self.entities.append(
-            Entity(
-                id=many_id,
-                name=label,
-                description=f"Embedded in {shown(sample.name, 80)}.{shown(name, 80)}",
-                fields=tuple(fields),
-            )
+        items = stats.items
+        many_id = self._add_embedded_entity(
+            sample.name,
+            name,
+            lambda new_id: self._fields(items.fields or {}, items.types["object"], sample, new_id, skipped),
         )
         lengths = stats.lengths
         self._add_relationship(
