@@ -5,7 +5,7 @@ design has something else), validators (the ``$jsonSchema``, its level and
 action), indexes (missing, extra, other key or options, by the same matching
 as ``apply``), and the sampled documents' shape against the design's: fields
 the design requires but documents lack, fields no design has, values of
-another BSON type, arrays longer than the design's bound.
+another BSON type, values outside the allowed ones, arrays longer than the design's bound.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Drift:
     """One difference: its kind, the collection (and path) it is in, and a sentence naming it."""
 
     kind: str  # collection-missing, collection-extra, collection-kind, validator, index-missing, index-extra,
-    # index-differs, field-missing, field-extra, field-type, array-too-long
+    # index-differs, field-missing, field-extra, field-type, field-value, array-too-long
     collection: str
     message: str
     path: str | None = None
@@ -167,6 +167,28 @@ def _accepted(node: ShapeNode) -> set[str]:
     return kinds
 
 
+def _enum_key(value: Any) -> tuple[str, Any]:
+    """A value compared as the server's ``enum`` compares it: ``true`` is not ``1``, a long ``1`` is ``1``."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    return (type(value).__name__, value)
+
+
+def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[Drift]) -> None:
+    """Sampled values the design's allowed values refuse (a migration's default, a client's typo)."""
+    allowed = {_enum_key(value) for value in node.enum or ()}
+    outside = {value: n for value, n in stats.values.items() if _enum_key(value) not in allowed}
+    if outside:
+        count = sum(outside.values())
+        commonest = sorted(outside, key=lambda value: (-outside[value], str(value)))
+        shown = ", ".join(quoted(str(value)) for value in commonest[:3])
+        more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
+        message = f"{quoted(coll)} {quoted(path)}: {count} sampled value(s) outside the allowed values: {shown}{more}"
+        out.append(Drift("field-value", coll, message, path))
+
+
 def _shape(
     coll: str, nodes: list[ShapeNode], fields: Mapping[str, FieldStats], holders: int, prefix: str, out: list[Drift]
 ) -> None:
@@ -193,6 +215,8 @@ def _shape(
         if wrong:
             seen = ", ".join(f"{kind} in {n}" for kind, n in sorted(wrong.items()))
             out.append(Drift("field-type", coll, f"{where}: the design says {node.bson_type}, found {seen}", path))
+        if node.enum is not None:
+            _values(coll, path, node, stats, out)
         if node.bson_type == "array":
             longest = max(stats.lengths, default=0)
             if node.max_items is not None and longest > node.max_items:

@@ -9,12 +9,13 @@ name, other parent) or renames (same parent and type, the only such pair there).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.export.common import human_count, index_key, index_options
-from modeller.export.literals import quoted
+from modeller.export.literals import one_line, quoted
 from modeller.model.project import Project
 from modeller.model.wording import counted
 from modeller.review.changes import Change
@@ -286,6 +287,7 @@ def _field_changes(before: CollectionDesign, after: CollectionDesign) -> list[Ch
                     "required": required,
                     "in_array": slot.in_array,
                     "example": slot.node.example,
+                    "enum": slot.node.enum,
                 },
             )
         )
@@ -365,6 +367,7 @@ def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str) -> li
                     "required": required,
                     "in_array": new.in_array,
                     "example": new.node.example,
+                    "enum": new.node.enum,
                 },
             )
         )
@@ -405,7 +408,14 @@ def _constraints(old: ShapeNode, new: ShapeNode) -> tuple[bool, str]:
 
 
 def _values(values: list[Any] | None) -> str:
-    return "any" if values is None else "[" + ", ".join(quoted(str(v)) for v in values) + "]"
+    """Allowed values as the user wrote them: strings quoted, numbers and booleans as numbers and booleans."""
+    return (
+        "any"
+        if values is None
+        else "["
+        + ", ".join(quoted(v) if isinstance(v, str) else one_line(json.dumps(v, default=str)) for v in values)
+        + "]"
+    )
 
 
 # ---------------------------------------------------------------------------------------------- indexes

@@ -145,13 +145,17 @@ _EXACT: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def default_value(bson_type: str, example: Any) -> Any | None:
+def default_value(bson_type: str, example: Any, enum: list[Any] | None = None) -> Any | None:
     """The aggregation expression a new required field gets: its example as a value of its type, else a zero.
 
-    The values are BSON-typed (a double is a float, a long an Int64): render the update with ``js_exact``, so
-    mongosh does not write a whole double as an int nor round a long beyond 2**53. None when there is no sensible
-    default (an ObjectId, binary data): the step is left to the DBA.
+    A field with allowed values gets its example when that is one of them, else the first: a zero (``""``) the
+    new validator refuses would be written into every document. The values are BSON-typed (a double is a float,
+    a long an Int64): render the update with ``js_exact``, so mongosh does not write a whole double as an int nor
+    round a long beyond 2**53. None when there is no sensible default (an ObjectId, binary data): the step is left
+    to the DBA.
     """
+    if enum:
+        example = example if example in enum else enum[0]
     if example is not None:
         if bson_type in _EXACT and isinstance(example, (int, float, str)):
             try:
@@ -332,7 +336,7 @@ def _in_elements(
         return array_update(old[0], *renamed(old[1], new[1]))
     route = array_route(after, details["path"])
     if change.kind in ("field-added", "field-required") and details.get("required"):
-        value = default_value(details["bson_type"], details.get("example"))
+        value = default_value(details["bson_type"], details.get("example"), details.get("enum"))
         if value is None or route is None:
             return f"no default for a new {details['bson_type']}; set it in each element by hand"
         return array_update(route[0], *defaulted(route[1], value))
@@ -372,7 +376,7 @@ def _data_step(
         return [*head, "  " + call({old: {"$exists": True}, new: {"$exists": False}}, {"$rename": {old: new}})]
     if defaults:
         path = details["path"]
-        value = default_value(details["bson_type"], details.get("example"))
+        value = default_value(details["bson_type"], details.get("example"), details.get("enum"))
         if value is None:
             return [*head, "  " + comment(f"NOT MIGRATED: no default for a new {details['bson_type']}; set it by hand")]
         return [*head, "  " + call({path: {"$exists": False}}, [{"$set": {path: value}}])]
