@@ -117,12 +117,18 @@ class UnboundedArray(Rule):
                 sources=("Atlas-PA",),
             )
         elif embedded and facts.n_max > s.embed_max:
+            bound = plan.rec.numbers.get("outlier_bound")
+            instead = (
+                f"keep up to {bound:,} embedded and move the rest of the few large ones out (outlier pattern)"
+                if bound is not None
+                else "reference them instead"
+            )
             yield self.finding(
                 "warning",
                 "relationship",
                 facts.rel.id,
                 f"up to {facts.n_max:,} embedded {facts.many.name} is more than 'a couple of "
-                f"hundred' (Zola-3): reference them instead",
+                f"hundred' (Zola-3): {instead}",
                 fix=fix,
                 numbers=nums,
                 sources=("Zola-3",),

@@ -899,6 +899,27 @@ def _indexes(
                     rules=res.rules_for(REFERENCE),
                 )
             )
+        for eid in coll.entities:
+            if eid == root:
+                continue
+            for facts in ctx.rels_of_many[eid]:
+                # a reference held by an embedded N (products.reviews[].customer_id): a multikey index finds the
+                # documents holding the N of one One, as the top-level reference's index does
+                plan = res.plans[facts.rel_id]
+                nested = _nested_ref_path(coll.shape, facts.rel_id) if plan.strategy == "parent-ref" else None
+                if nested is None or not _read_through(ctx, facts, not _colocated(plan), True):
+                    continue
+                add(
+                    IndexDesign(
+                        keys=[(nested, 1)],
+                        name=default_name([(nested, 1)]),
+                        why=f"finds the {plural_label(facts.many.name)} of one {facts.one.name} inside the {coll.name} documents "
+                        "that embed them (multikey): always index reference fields (the article MongoDB Schema "
+                        "Design Best Practices)",
+                        key_reasons=[f"Equality: reference to the {facts.one.name} (multikey)"],
+                        rules=res.rules_for(REFERENCE),
+                    )
+                )
         if "links" in [n.name for n in coll.shape] and any(
             n.name == "links" and n.role == "child-refs" for n in coll.shape
         ):
@@ -1135,6 +1156,18 @@ def _top_fields(
                     ttl.append((path, f))
         found = memo[eid] = (unique, ttl)
     return found
+
+
+def _nested_ref_path(nodes: list[ShapeNode], rel_id: str, prefix: str = "") -> str | None:
+    """The dotted path of a parent reference below the top level (through sub-documents and arrays), or None."""
+    for node in nodes:
+        if prefix and node.relationship == rel_id and node.role == "parent-ref":
+            return prefix + node.name
+        children = node.items.children if node.items is not None else node.children
+        found = _nested_ref_path(children, rel_id, f"{prefix}{node.name}.") if children else None
+        if found is not None:
+            return found
+    return None
 
 
 def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | None:
