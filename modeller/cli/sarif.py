@@ -65,7 +65,8 @@ def sarif_log(file: str, text: str | None, project: Project, analysis: Analysis)
                 "rules": rules,
             }
         },
-        "artifacts": [{"location": {"uri": uri}, "mimeType": "application/json"}],
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "artifacts": [{"location": artifact_location(uri), "mimeType": "application/json"}],
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
@@ -75,7 +76,7 @@ def sarif_log(file: str, text: str | None, project: Project, analysis: Analysis)
 def _result(
     finding: Finding, rule_index: int, uri: str, path: JsonPath, position: tuple[int, int] | None
 ) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": uri, "index": 0}}
+    physical: dict[str, Any] = {"artifactLocation": {**artifact_location(uri), "index": 0}}
     if position is not None:
         physical["region"] = {"startLine": position[0], "startColumn": position[1]}
     text = finding.message + (f" Why: {finding.why}" if finding.why else "")
@@ -108,15 +109,26 @@ def _result(
     return result
 
 
+#: the working folder, which relative artifact URIs are relative to (code-review tools map it to the checkout)
+SRCROOT = "%SRCROOT%"
+
+
 def artifact_uri(file: str) -> str:
-    """The project file as a URI reference: relative to the working folder when inside it, else a ``file:`` URI."""
+    """The project file as a URI reference: relative to the working folder when inside it, else a ``file:`` URI.
+
+    ``../x.json`` would be relative to nothing a SARIF viewer knows, so a file outside the folder is absolute.
+    """
     path = Path(file)
-    if path.is_absolute():
-        try:
-            path = path.relative_to(Path.cwd())
-        except ValueError:
-            return path.as_uri()
-    return quote(path.as_posix().removeprefix("./"), safe="/")
+    try:
+        path = path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path.resolve().as_uri()
+    return quote(path.as_posix(), safe="/")
+
+
+def artifact_location(uri: str) -> dict[str, Any]:
+    """``artifactLocation``: a relative URI names its base (``%SRCROOT%``, the working folder)."""
+    return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": SRCROOT}
 
 
 def subject_path(project: Project, analysis: Analysis, subject: SubjectRef) -> JsonPath:

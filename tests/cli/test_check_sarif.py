@@ -12,7 +12,7 @@ import pytest
 from model_edits import changed
 
 from modeller.cli.main import main
-from modeller.cli.sarif import artifact_uri, subject_path
+from modeller.cli.sarif import artifact_location, artifact_uri, subject_path
 from modeller.persistence import dumps_project, load_project
 from modeller.rules import analyse
 from modeller.rules.framework.findings import SubjectRef
@@ -141,3 +141,15 @@ def test_artifact_uri_is_a_uri_reference(tmp_path: Path, monkeypatch: pytest.Mon
     assert artifact_uri("my designs/a#b.modeller.json") == "my%20designs/a%23b.modeller.json"
     assert artifact_uri(str(tmp_path / "x.modeller.json")) == "x.modeller.json"
     assert artifact_uri("/elsewhere/x.modeller.json") == "file:///elsewhere/x.modeller.json"
+
+
+def test_a_file_outside_the_working_folder_is_absolute_and_a_relative_one_names_its_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tryout ran ``check ../schema.modeller.json``: ``"uri": "../schema.modeller.json"`` is relative to nothing."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert artifact_uri("../x.modeller.json") == (tmp_path.resolve() / "x.modeller.json").as_uri()
+    assert artifact_location("x.modeller.json") == {"uri": "x.modeller.json", "uriBaseId": "%SRCROOT%"}
+    assert artifact_location("file:///a/x.modeller.json") == {"uri": "file:///a/x.modeller.json"}
