@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import os
 import sys
+from pathlib import Path
 
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, say, write_json
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.migration is not None:
         from modeller.review.migration import migration_script
 
-        problem = _write(args.migration, migration_script(diff))
+        problem = _write(args.migration, migration_script(diff, Path(args.migration).name))
         if problem:
             return fail(problem)
     if args.format == "json":

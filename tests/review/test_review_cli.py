@@ -73,10 +73,11 @@ def test_json_and_fail_on_breaking(capsys: pytest.CaptureFixture[str], pair: tup
 def test_migration_is_written_and_never_over_a_project(
     capsys: pytest.CaptureFixture[str], pair: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    out_file = tmp_path / "migration.mongosh.js"
+    out_file = tmp_path / "shop v2.mongosh.js"
     code, _, err = run(capsys, str(pair[0]), str(pair[1]), "--migration", str(out_file))
     assert code == 0 and "migration script written" in err
     assert '"$rename": {"city": "town"}' in out_file.read_text()
+    assert "// Run it with: mongosh \"mongodb://HOST:PORT\" 'shop v2.mongosh.js'" in out_file.read_text()
     before = pair[0].read_bytes()
     code, _, err = run(capsys, str(pair[0]), str(pair[1]), "--migration", str(pair[0]))
     assert code == 2 and "refusing to write the migration script over a project file" in err

@@ -67,6 +67,7 @@ def test_unsaved_changes_are_listed_by_collection_and_the_migration_is_written(
     assert out is not None and out.exists()
     script = out.read_text(encoding="utf-8")
     assert '"rating"' in script and '"posts"' in script
+    assert '// Run it with: mongosh "mongodb://HOST:PORT" blog-migration.mongosh.js' in script
     node_check(out)
     assert dialog.status.text().startswith(f"Migration script written to {out}")
     dialog.copy_button.click()

@@ -314,7 +314,7 @@ class CompareDialog(JobDialog):
             self.status.error(f"{shown(path.name, 120)} is a project file; name the script *.mongosh.js instead")
             return None
         try:
-            save_text(migration_script(self.diff).encode("utf-8"), path, backup=False)
+            save_text(migration_script(self.diff, Path(path).name).encode("utf-8"), path, backup=False)
         except ProjectFileError as err:
             self.status.error(str(err).splitlines()[0])
             return None
