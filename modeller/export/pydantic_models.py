@@ -66,6 +66,9 @@ _HEADER_NAMES = [
     "BinDataType",
     "Int32",
     "Int64Type",
+    "BeforeValidator",
+    "NotBool",
+    "WholeNumber",
     "COLLECTIONS",
 ]
 _HEADER = '''"""Pydantic v2 models of MongoDB documents, one per collection; regenerate instead of editing.
@@ -161,8 +164,16 @@ def _not_bool(value: Any) -> Any:
     return value
 
 
+def _whole(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("expected a whole number (BSON int or long)")
+    return value
+
+
 #: before a ``Literal`` of numbers: ``True == 1`` in Python, but a bool is no BSON number
 NotBool = BeforeValidator(_not_bool)
+#: before a ``Literal`` of ints: ``Literal[3]`` accepts ``3.0`` even in strict mode, the validator's int does not
+WholeNumber = BeforeValidator(_whole)
 #: BSON int (32 bits) and long (64 bits); bool is not an int here
 Int32 = Annotated[int, Strict(), Field(ge=-(2**31), le=2**31 - 1)]
 Int64Type = Annotated[int, Strict(), Field(ge=-(2**63), le=2**63 - 1)]
@@ -307,6 +318,8 @@ def _scalar(ref: Scalar) -> str:
     if not ref.enum:
         return _SCALARS.get(ref.bson, "Any")
     literal = f"Literal[{', '.join(_value(v) for v in ref.enum)}]"
+    if ref.bson in ("int", "long"):
+        return f"Annotated[{literal}, WholeNumber]"
     numbers = any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ref.enum)
     return f"Annotated[{literal}, NotBool]" if numbers else literal
 

@@ -107,6 +107,7 @@ def _drop(doc: dict[str, Any], key: str) -> dict[str, Any]:
         ("products", lambda d: {**d, "specs": {**d.get("specs", {}), "ram": 2**31}}, "specs.ram"),
         ("reviews", lambda d: {**d, "stars": 6}, "stars"),
         ("reviews", lambda d: {**d, "stars": True}, "stars"),
+        ("reviews", lambda d: {**d, "stars": 3.0}, "stars"),  # Literal[3] accepts 3.0; the validator's int does not
     ],
 )
 def test_a_wrong_document_is_refused(
