@@ -83,3 +83,23 @@ def test_pasted_cards_and_palette_cards_take_free_names(window: MainWindow) -> N
     assert names.count("Person 2") == 1 and names.count("Person 3") == 1
     assert window.document.unique_entity_name("person") == "person 4"  # "person 2" is Person 2, ignoring case
     assert check_project(window.document.project) == []
+
+
+def test_a_role_named_like_a_field_is_refused_in_the_form_and_so_is_the_field(window: MainWindow, qtbot) -> None:
+    open_entity(window, "Person")
+    window.scene.select_only(rel_ids=["person_tasks"])
+    role = window.properties.relationship_editor.form.editor(["name"])
+    type_into(qtbot, role, "email", enter=True)  # Person has a field 'email'
+    assert role.error.isVisibleTo(window.properties)
+    assert role.error.text() == (
+        "'Person' already has a field 'email'; the relationship would store its links in a second field of that "
+        "name: choose another role name (or rename the field)"
+    )
+    assert window.document.relationship("person_tasks").name == "tasks"
+    assert window.document.undo_stack.count() == 0
+    window.scene.select_only(entity_ids=["person"])
+    fields = window.properties.entity_editor.fields
+    fields.item_at(0).setText(0, "tasks")  # the role's field in Person
+    assert "stores its links in field 'tasks' of 'Person'" in fields.error.text()
+    assert [f.name for f in window.document.entity("person").fields] == ["name", "email"]
+    assert check_project(window.document.project) == []

@@ -70,6 +70,14 @@ def _merge_key(kind: str, object_id: str, path: Sequence[PathStep], merge: bool)
     return _key(kind, object_id, path)
 
 
+def _names_refused(document: ProjectDocument, entity: Entity, new: Entity) -> str | None:
+    """Why an edit of ``entity`` takes a name another entity or a relationship's role has (None when free)."""
+    renamed = new.name != entity.name or new.collection != entity.collection
+    if renamed or [f.name for f in new.fields] != [f.name for f in entity.fields]:
+        return name_refused(document.project, new)
+    return None
+
+
 def scrolled(widget: QWidget) -> QScrollArea:
     area = QScrollArea()
     area.setWidgetResizable(True)
@@ -230,10 +238,9 @@ class EntityEditor(QWidget):
             return str(err)
         if new == entity:
             return None
-        if new.name != entity.name or new.collection != entity.collection:
-            clash = name_refused(self.document.project, new)
-            if clash is not None:
-                return clash
+        clash = _names_refused(self.document, entity, new)
+        if clash is not None:
+            return clash
         label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
         key = _merge_key("entity", entity.id, path, merge)
         self.document.push(EditEntityCommand(self.document, new, label, key))
@@ -251,6 +258,9 @@ class EntityEditor(QWidget):
             new = updated(entity, path, fields)
         except EditRefused as err:
             return str(err)
+        clash = _names_refused(self.document, entity, new) if new != entity else None
+        if clash is not None:
+            return clash
         if new != entity:
             merge = _key("entity", entity.id, [*path, *index_path, key])
             text = f"Edit field {entity.name}.{field_name}: {key}"
