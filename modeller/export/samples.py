@@ -1061,9 +1061,9 @@ class _Builder:
         if node.bson_type == "array":
             low, high = self._array_bounds(node, link.schema)
             wanted = rng.randint(low, high)
-            slots = self.free_slots
-            keys = [(node.relationship, target, self._key(doc.get("_id"))) for doc in docs]
-            if not node.relationship or not any(key in slots for key in keys):
+            slots, rel = self.free_slots, node.relationship or ""
+            keys = [(rel, target, self._key(doc.get("_id"))) for doc in docs]
+            if not rel or not any(key in slots for key in keys):
                 return [doc["_id"] for doc in rng.sample(docs, min(len(docs), wanted))]
             # the other side lists this document back: only Ones with room (an empty array when none has any),
             # unless the validator's minItems needs more
@@ -1073,7 +1073,7 @@ class _Builder:
             if len(chosen) < needed:
                 chosen += [doc for doc in docs if all(doc is not c for c in chosen)][: needed - len(chosen)]
             for doc in chosen:
-                key = (node.relationship, target, self._key(doc.get("_id")))
+                key = (rel, target, self._key(doc.get("_id")))
                 if key in slots:
                     slots[key] -= 1
             return [doc["_id"] for doc in chosen]

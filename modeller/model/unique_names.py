@@ -102,9 +102,9 @@ def name_refused(project: Project, new: Entity | Query | Relationship) -> str | 
     for rel in project.relationships:
         for attr, role in _role_fields(rel, new):
             end = rel.one if attr == "name" else rel.many
-            other = next((e.name for e in project.entities if e.id == (rel.many if end == rel.one else rel.one)), "")
+            far = next((e.name for e in project.entities if e.id == (rel.many if end == rel.one else rel.one)), "")
             return (
-                f"the relationship with {other[:80]!r} stores its links in field {role[:80]!r} of {new.name[:80]!r}; "
+                f"the relationship with {far[:80]!r} stores its links in field {role[:80]!r} of {new.name[:80]!r}; "
                 "a field of that name would be a second one: choose another field name (or rename the relationship's "
                 f"{'role' if attr == 'name' else 'inverse'})"
             )
