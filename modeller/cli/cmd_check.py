@@ -8,6 +8,7 @@ does, 2 when the file cannot be loaded. Overridden findings are still listed
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -93,7 +94,8 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
             mark = " (overridden" + (f": {neutralize(f.note)}" if f.note else "") + ")" if f.overridden else ""
             also = f" (also: {', '.join(f.also)})" if f.also else ""
-            lines.append(f"  {label} {f.rule}{also}{mark}: {neutralize(f.message)}")
+            message = _said_once(f.message, labels.query(subject_id)) if labels and kind == "query" else f.message
+            lines.append(f"  {label} {f.rule}{also}{mark}: {neutralize(message)}")
             lines.append(f"      why: {neutralize(f.why)}")
             if f.tradeoff:
                 lines.append(f"      trade-off: {neutralize(f.tradeoff)}")
@@ -106,3 +108,10 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
     )
     lines.append(f"{counted(len(findings), 'finding')}: {summary}")
     return "\n".join(lines) + "\n"
+
+
+def _said_once(message: str, words: str) -> str:
+    """A message of a query's group, which the heading already names: "this query" instead of its name again
+    (``hot-path query 'x' (50/s) needs`` -> ``this hot-path query (50/s) needs``)."""
+    pattern = re.compile(r"\b((?:hot-path|frequent) )?query " + re.escape(words) + r"(?![\w'])")
+    return pattern.sub(lambda m: f"this {m[1] or ''}query", message)

@@ -46,7 +46,8 @@ def design_json(design: Design, labels: Labels | None = None) -> dict[str, Any]:
     """DESIGN.md's shape: ``{"collections": [...], "relationships": [...], "queries": [...], "writes": [...]}``.
 
     Fields named ``id`` and ``entities`` hold ids (scripts join on them); with ``labels`` each relationship and
-    query also carries its ``name`` and each collection its ``entity_names``, the words a reader knows.
+    query also carries its ``name``, each collection its ``entity_names`` and each write's ``source`` its
+    ``relationship_name`` and ``entity_name``, the words a reader knows.
     """
     from modeller.export.query_plans import query_mongosh
 
@@ -54,6 +55,7 @@ def design_json(design: Design, labels: Labels | None = None) -> dict[str, Any]:
     queries = [{**plan.to_json(), "mongosh": query_mongosh(plan)} for plan in design.queries]
     relationships = data["relationships"]
     collections = data["collections"]
+    writes = data["writes"]
     if labels is not None:
         for query in queries:
             known = labels.queries.get(query["id"])
@@ -69,11 +71,22 @@ def design_json(design: Design, labels: Labels | None = None) -> dict[str, Any]:
             for rel in relationships
         ]
         collections = [{**c, "entity_names": [labels.entity(e) for e in c["entities"]]} for c in collections]
+        writes = [
+            {
+                **write,
+                "source": {
+                    **write["source"],
+                    "relationship_name": labels.relationship(write["source"]["relationship"]),
+                    "entity_name": labels.entity(write["source"]["entity"]),
+                },
+            }
+            for write in writes
+        ]
     out = {
         "collections": collections,
         "relationships": relationships,
         "queries": queries,
-        "writes": data["writes"],
+        "writes": writes,
     }
     if "companions" in data:  # revisions and archive collections beside an entity's own
         out["companions"] = data["companions"]

@@ -306,6 +306,8 @@ class _Builder:
         self.by_name = {c.name: c for c in self.all}
         self.schemas = {c.name: collection_schema(c) for c in self.all}
         self.links: list[_Link] = []
+        #: (relationship, collection, id key) -> ids its child-reference array may still take (_count_free_slots)
+        self.free_slots: dict[tuple[str, str, Any], int] = {}
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
         #: id(bucket document) -> the times its readings span (the document is alive while building)
@@ -989,6 +991,7 @@ class _Builder:
     def _resolve_links(self) -> None:
         """Fill every link, then the links that filling added (a copy of an entity that has no collection)."""
         rngs: dict[str, random.Random] = {}
+        self._count_free_slots()
         done = 0
         while done < len(self.links):
             batch = sorted(range(done, len(self.links)), key=lambda i: (self.links[i].rank, i))
@@ -1000,6 +1003,20 @@ class _Builder:
                     rng = rngs[link.coll.name] = random.Random(f"{self.seed}/{link.coll.name}/links")
                 value = self._link_value(link, rng)
                 self._store(link.container, link.node, value)
+
+    def _count_free_slots(self) -> None:
+        """How many ids each document's child-reference array may still hold (the cap of its sample array).
+
+        A two-way many-to-many keeps an id array on both sides (users' ``room_ids``, rooms' ``user_ids``):
+        the N side's arrays are filled first and the One side lists the N documents that name it, so an N
+        document names only Ones that still have room: both sides then name each other, within their caps.
+        """
+        self.free_slots.clear()
+        for link in self.links:
+            node = link.node
+            if node.role == "child-refs" and node.relationship and link.container is link.doc:
+                key = (node.relationship, link.coll.name, self._key(link.doc.get("_id")))
+                self.free_slots[key] = self._array_bounds(node, link.schema)[1]
 
     def _target(self, node: ShapeNode) -> str | None:
         """The collection a reference or copy points into."""
@@ -1043,7 +1060,22 @@ class _Builder:
             return _MISSING
         if node.bson_type == "array":
             low, high = self._array_bounds(node, link.schema)
-            chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
+            wanted = rng.randint(low, high)
+            slots, rel = self.free_slots, node.relationship or ""
+            keys = [(rel, target, self._key(doc.get("_id"))) for doc in docs]
+            if not rel or not any(key in slots for key in keys):
+                return [doc["_id"] for doc in rng.sample(docs, min(len(docs), wanted))]
+            # the other side lists this document back: only Ones with room (an empty array when none has any),
+            # unless the validator's minItems needs more
+            open_docs = [doc for doc, key in zip(docs, keys, strict=True) if slots.get(key, 1) > 0]
+            chosen = rng.sample(open_docs, min(len(open_docs), wanted))
+            needed = min(int(link.schema.get("minItems", 0)), len(docs))
+            if len(chosen) < needed:
+                chosen += [doc for doc in docs if all(doc is not c for c in chosen)][: needed - len(chosen)]
+            for doc in chosen:
+                key = (rel, target, self._key(doc.get("_id")))
+                if key in slots:
+                    slots[key] -= 1
             return [doc["_id"] for doc in chosen]
         return rng.choice(docs)["_id"]
 
@@ -1194,8 +1226,12 @@ class _Builder:
         for coll_name, field in self.back_links.get(rel, []):
             if target is not None and coll_name != target:
                 continue
-            return [d for d in self.docs.get(coll_name, []) if self._key(d.get(field)) == own_id]
+            return [d for d in self.docs.get(coll_name, []) if own_id in self._keys(d.get(field))]
         return None
+
+    def _keys(self, value: Any) -> list[Any]:
+        """The keys of the ids a reference holds: one, or each of an array's (a many-to-many's id array)."""
+        return [self._key(v) for v in value] if isinstance(value, list) else [self._key(value)]
 
     def _many(self, link: _Link, rng: random.Random) -> Any:
         """Child references or a subset: the N documents of this One (consistent with their parent refs)."""

@@ -5,8 +5,9 @@ so every message, report and panel names things through these functions instead:
 
 - an entity by its name: ``Author``;
 - a relationship by its ends: ``Author → Post``;
-- a query by its name, quoted: ``'posts of an author'``; an unnamed query by what it reads:
-  ``on Post by author_id`` (so "query on Post by author_id" reads as words).
+- a query by its name, quoted: ``'posts of an author'``; an unnamed query by its place in the project's list
+  of queries and what it reads: ``2 on Post by author_id`` (so "query 2 on Post by author_id" reads as words,
+  and two unnamed queries on the same fields still read apart).
 """
 
 from __future__ import annotations
@@ -22,13 +23,19 @@ def relationship_words(one: str, many: str) -> str:
     return f"{one} {ARROW} {many}"
 
 
-def query_words(query: Query, entity_name: str) -> str:
-    """``'posts of an author'``, or for an unnamed query ``on Post by author_id, published_at``."""
+def query_words(query: Query, entity_name: str, number: int | None = None) -> str:
+    """``'posts of an author'``, or for unnamed query ``number`` (its 1-based place in the project's queries)
+    ``2 on Post by author_id, published_at``; without a number only what it reads."""
     if query.name and query.name.strip():
         return repr(query.name)
     keys = list(dict.fromkeys([*query.filter, *(key for key, _ in query.sort)]))
     by = f" by {', '.join(keys[:3])}{', …' if len(keys) > 3 else ''}" if keys else ""
-    return f"on {entity_name}{by}"
+    return f"{'' if number is None else f'{number} '}on {entity_name}{by}"
+
+
+def query_numbers(project: Project) -> dict[str, int]:
+    """Query id -> its 1-based place in the project's list of queries (the number an unnamed query is called by)."""
+    return {q.id: i for i, q in enumerate(project.queries, 1)}
 
 
 class Labels:
@@ -39,6 +46,7 @@ class Labels:
         self.entities: dict[str, Entity] = {e.id: e for e in project.entities}
         self.rels: dict[str, Relationship] = {r.id: r for r in project.relationships}
         self.queries: dict[str, Query] = {q.id: q for q in project.queries}
+        self.query_numbers = query_numbers(project)
 
     def entity(self, entity_id: str) -> str:
         entity = self.entities.get(entity_id)
@@ -49,9 +57,11 @@ class Labels:
         return relationship_words(self.entity(rel.one), self.entity(rel.many)) if rel is not None else rel_id
 
     def query(self, query_id: str) -> str:
-        """The query's words without the word "query": ``'post page'`` or ``on Post by _id``."""
+        """The query's words without the word "query": ``'post page'`` or ``2 on Post by _id``."""
         query = self.queries.get(query_id)
-        return query_words(query, self.entity(query.entity)) if query is not None else query_id
+        if query is None:
+            return query_id
+        return query_words(query, self.entity(query.entity), self.query_numbers.get(query_id))
 
     def subject(self, kind: str, ident: str) -> str:
         """A finding's subject: ``Author``, ``Author → Post``, ``Post.title``, ``query 'post page'``."""

@@ -11,7 +11,9 @@ place (a JSON path) and what to do instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from modeller.model.fakers import faker_problem
@@ -354,12 +356,10 @@ def _check_node(node: Field | ArrayItems, where: str, report: Report) -> None:
             report(f"{where}.faker", problem)
     if node.enum:
         _check_enum(node.enum, node.type, f"{where}.enum", report)
-    if node.example is not None and node.type in _INT_RANGES:
-        value = _as_integer(node.example)
-        if value is not None:
-            message = _integer_range_problem(value, node.type)
-            if message is not None:
-                report(f"{where}.example", f"example {message}")
+    if node.example is not None:
+        problem = _example_problem(node.example, node.type)
+        if problem is not None:
+            report(f"{where}.example", problem)
 
 
 def _check_enum(values: Sequence[Any], field_type: str, where: str, report: Report) -> None:
@@ -427,6 +427,69 @@ def _integer_range_problem(value: int, field_type: str) -> str | None:
     return f"{_short(value)} is outside the 'long' range {low}..{high}, the largest BSON integer; use a smaller value"
 
 
+#: what a field of each type takes as its ``example`` (the samples use it, a migration converts it with
+#: ``$convert``, which stops the whole run on a value it cannot convert); other types take any JSON
+_EXAMPLE_WANTS = {
+    "int": "an integer such as 42",
+    "long": "an integer such as 42",
+    "double": "a number such as 2.5",
+    "decimal": "a number such as 9.99",
+    "bool": "true or false",
+    "date": 'an ISO 8601 date such as "2024-05-01T12:00:00Z"',
+    "objectId": 'an ObjectId of 24 hexadecimal digits such as "665f1c2ab0e4d3a1c8f2e901"',
+    "object": "a JSON object",
+    "array": "a JSON array",
+}
+#: a date ``$convert`` and the sample exporter both read: YYYY-MM-DD, optionally a time and a zone
+_ISO_DATE = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,3})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?"
+)
+_INTEGER = re.compile(r"-?[0-9]+")
+_NUMERAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
+
+
+def _example_problem(value: Any, field_type: str) -> str | None:
+    """Why ``value`` cannot be an example of a ``field_type`` field (None when it can): say it at load, not
+    when a migration's ``$convert`` fails halfway through a collection."""
+    if field_type in _INT_RANGES:
+        number = _as_integer(value)
+        if number is not None:
+            message = _integer_range_problem(number, field_type)
+            return None if message is None else f"example {message}"
+        ok = False
+    elif field_type in ("double", "decimal"):
+        ok = _json_kind(value) in ("integer", "number") or (
+            isinstance(value, str) and len(value) < 400 and _NUMERAL.fullmatch(value) is not None
+        )
+    elif field_type == "bool":
+        ok = isinstance(value, bool)
+    elif field_type == "date":
+        ok = isinstance(value, str) and _ISO_DATE.fullmatch(value) is not None and _is_date(value)
+    elif field_type == "objectId":
+        ok = isinstance(value, str) and _OBJECT_ID.fullmatch(value) is not None
+    elif field_type == "object":
+        ok = isinstance(value, Mapping)
+    elif field_type == "array":
+        ok = isinstance(value, Sequence) and not isinstance(value, str)
+    else:
+        return None
+    if ok:
+        return None
+    return (
+        f"example {_short(value)} cannot be converted to the field's type {field_type!r}; "
+        f"write {_EXAMPLE_WANTS[field_type]}, or remove 'example'"
+    )
+
+
+def _is_date(text: str) -> bool:
+    try:
+        dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:  # a month 13, a February 30th
+        return False
+    return True
+
+
 def _as_integer(value: Any) -> int | None:
     """The integer the sample exporter makes of an int/long ``example``, or None when it makes none."""
     if isinstance(value, bool):
@@ -435,7 +498,8 @@ def _as_integer(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value == value and abs(value) != float("inf"):
         return int(value)
-    if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 400:
+    # ASCII digits only: "²" is a digit to str.isdigit but no number to int() nor to $convert
+    if isinstance(value, str) and len(value) < 400 and _INTEGER.fullmatch(value):
         return int(value)
     return None
 

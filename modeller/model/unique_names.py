@@ -1,5 +1,8 @@
 """Entity and query names are unique, ignoring case: text a user reads names things by them, not by ids.
 
+A relationship's role names are fields too (its ``name`` in the One, its ``inverse`` in the N): one named like
+a field the entity already has would give that entity two fields of one name, so it is refused as well.
+
 Two entities called "Author" (or "Author" and "author") read as one in every
 finding, and both derive the collection ``author``: the engine would merge
 them into one polymorphic collection told apart by generated ids. Names that
@@ -41,9 +44,35 @@ def _entity_clash(entity: Entity, other: Entity) -> str | None:
     return None
 
 
+#: the role attributes of a relationship and the end whose document holds the field each names
+_ROLES = (("name", "one"), ("inverse", "many"))
+
+
+def _role_fields(rel: Relationship, entity: Entity) -> list[tuple[str, str]]:
+    """(attribute, role) of each role of ``rel`` that names a field ``entity`` already has."""
+    clashes = []
+    for attr, end in _ROLES:
+        role = getattr(rel, attr)
+        if role is not None and getattr(rel, end) == entity.id and any(f.name == role for f in entity.fields):
+            clashes.append((attr, role))
+    return clashes
+
+
+def _role_message(attr: str, role: str, holder: str) -> str:
+    what = "role name" if attr == "name" else "inverse name"
+    return (
+        f"{holder[:80]!r} already has a field {role[:80]!r}; the relationship would store its links in a second "
+        f"field of that name: choose another {what} (or rename the field)"
+    )
+
+
 def name_refused(project: Project, new: Entity | Query | Relationship) -> str | None:
     """Why the edited ``new`` (replacing the object with its id) clashes with another's name; None when it fits."""
     if isinstance(new, Relationship):
+        for end in {new.one, new.many}:
+            entity = next((e for e in project.entities if e.id == end), None)
+            for attr, role in _role_fields(new, entity) if entity is not None else []:
+                return _role_message(attr, role, entity.name)  # type: ignore[union-attr]
         for other in project.relationships:
             if other.id == new.id:
                 continue
@@ -70,6 +99,15 @@ def name_refused(project: Project, new: Entity | Query | Relationship) -> str | 
             problem = _entity_clash(new, entity)
             if problem is not None:
                 return problem
+    for rel in project.relationships:
+        for attr, role in _role_fields(rel, new):
+            end = rel.one if attr == "name" else rel.many
+            far = next((e.name for e in project.entities if e.id == (rel.many if end == rel.one else rel.one)), "")
+            return (
+                f"the relationship with {far[:80]!r} stores its links in field {role[:80]!r} of {new.name[:80]!r}; "
+                "a field of that name would be a second one: choose another field name (or rename the relationship's "
+                f"{'role' if attr == 'name' else 'inverse'})"
+            )
     return None
 
 
@@ -118,10 +156,20 @@ def check_unique_names(project: Project, report: Report) -> None:
             continue
         queries[key] = i
     roles: dict[tuple[str, str, str], int] = {}
+    by_id = {e.id: (i, e) for i, e in enumerate(entities)}
     for i, rel in enumerate(project.relationships):
         for attr, end, side in (("name", rel.one, "one"), ("inverse", rel.many, "many")):
             role = getattr(rel, attr)
             if role is None:
+                continue
+            k, holder_entity = by_id.get(end, (-1, None))
+            if holder_entity is not None and (attr, role) in _role_fields(rel, holder_entity):
+                f = next(n for n, field in enumerate(holder_entity.fields) if field.name == role)
+                report(
+                    f"$.relationships[{i}].{attr}",
+                    f"{_role_message(attr, role, holder_entity.name)} (the field: $.entities[{k}].fields[{f}].name)",
+                    f"$.entities[{k}].fields[{f}].name",
+                )
                 continue
             role_key = (attr, end, role)
             if role_key in roles:

@@ -873,7 +873,11 @@ class MainWindow(QMainWindow):
     def _loaded(
         self, job: BackgroundJob, path: Path, result: object, before: Project, then: Callable[[Project, Path], None]
     ) -> None:
-        job.deleteLater()
+        # delete the job after every listener of ``finished`` ran: the worker may still be posting the signal to
+        # the listeners after this one (deleting the job now dropped theirs); it ends right after the emit
+        if job.thread is not None:
+            job.thread.join()
+        QTimer.singleShot(0, job.deleteLater)
         if job is not self.open_job:
             return  # cancelled, or replaced by another open
         self._end_open()

@@ -145,3 +145,46 @@ def test_text_summary_counts_in_the_singular_and_the_plural() -> None:
     )
     last = render_text(findings, colour=False).splitlines()[-1]
     assert last.startswith(f"{len(findings)} findings: 0 errors, 0 warnings, ")
+
+
+def test_a_query_group_names_its_query_once(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = check(capsys, str(SAMPLES / "ecommerce.modeller.json"))
+    lines = out.splitlines()
+    heading = lines.index("query 'All products of a brand, whatever their type'")
+    message = lines[heading + 1]
+    assert message.startswith("  SUGGESTION index-hot-queries: this hot-path query (50/s) needs {brand: 1}")
+    assert "All products of a brand" not in "\n".join(lines[heading + 1 : lines.index("", heading)])
+
+
+UNNAMED: dict[str, Any] = {
+    "format": "mongo-schema-modeller",
+    "format_version": 2,
+    "name": "Shop",
+    "entities": [
+        {
+            "id": "order",
+            "name": "Orders",
+            "collection": "orders",
+            "count": 1_000_000,
+            "fields": [{"name": "status", "type": "string"}, {"name": "created", "type": "date"}],
+        }
+    ],
+    "queries": [
+        {"id": "q_a", "entity": "order", "filter": {"status": "eq"}, "sort": [["created", -1]], "per_sec": 50},
+        # the same fields, read another way: without a number both would be "query on Orders by status, created"
+        {"id": "q_b", "entity": "order", "filter": {"status": "regex"}, "sort": [["created", 1]], "per_sec": 40},
+    ],
+}
+
+
+def test_unnamed_queries_on_the_same_fields_read_apart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "shop.modeller.json"
+    path.write_text(json.dumps(UNNAMED))
+    _, out, _ = check(capsys, str(path), "--format", "json")
+    said = {f["subject"]["id"]: f["message"] for f in json.loads(out)["findings"] if f["subject"]["kind"] == "query"}
+    assert said["q_a"].startswith("an index for query 1 on Orders by status, created: ")
+    assert said["q_b"].startswith("an index for query 2 on Orders by status, created: ")
+    _, text, _ = check(capsys, str(path))
+    headings = [line for line in text.splitlines() if line.startswith("query ")]
+    assert headings == ["query 1 on Orders by status, created", "query 2 on Orders by status, created"]
+    assert "q_a" not in text and "q_b" not in text and text.count("on Orders by") == 2  # each said once

@@ -62,6 +62,8 @@ def test_json_queries_and_writes(capsys: pytest.CaptureFixture[str]) -> None:
         "relationship": "person_tasks",
         "entity": "task",
         "field": None,
+        "relationship_name": "Person → Task",  # the user's words next to the ids, as elsewhere in the JSON
+        "entity_name": "Task",
     }
     assert (write["collection"], write["filter_path"], write["docs_per_write"]) == ("people", "_id", 1)
 

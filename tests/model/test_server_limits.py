@@ -324,6 +324,16 @@ F0 = "$.entities[0].fields[0]"
         {"name": "l", "type": "long", "example": "9223372036854775807"},
         {"name": "s", "type": "string", "example": 2**70},
         {"name": "d", "type": "double", "example": 2**70},
+        {"name": "d", "type": "double", "example": "-2.5e3"},
+        {"name": "m", "type": "decimal", "example": 9.99},
+        {"name": "i", "type": "int", "example": 7.0},
+        {"name": "b", "type": "bool", "example": False},
+        {"name": "c", "type": "date", "example": "2024-05-01"},
+        {"name": "c", "type": "date", "example": "2024-05-01T12:00:00.123+02:00"},
+        {"name": "o", "type": "objectId", "example": "665f1c2ab0e4d3a1c8f2e901"},
+        {"name": "a", "type": "object", "example": {"x": 1}},
+        {"name": "t", "type": "array", "example": [1, "two"]},
+        {"name": "p", "type": "point", "example": "anything the exporters ignore"},
     ],
 )
 def test_values_of_the_fields_type_pass(field: dict[str, Any]) -> None:
@@ -362,6 +372,29 @@ def test_values_of_the_fields_type_pass(field: dict[str, Any]) -> None:
         ({"name": "i", "type": "int", "example": "99999999999"}, f"{F0}.example", "use type 'long'"),
         ({"name": "i", "type": "int", "example": 1e300}, f"{F0}.example", "outside the 'int' range"),
         ({"name": "l", "type": "long", "example": 2**63}, f"{F0}.example", "outside the 'long' range"),
+        # an example no $convert can turn into the type: a migration would stop halfway through a collection
+        (
+            {"name": "i", "type": "int", "example": "x"},
+            f"{F0}.example",
+            "'x' cannot be converted to the field's type 'int'; write an integer such as 42",
+        ),
+        ({"name": "i", "type": "int", "example": "²"}, f"{F0}.example", "type 'int'"),
+        ({"name": "i", "type": "int", "example": "--5"}, f"{F0}.example", "type 'int'"),
+        ({"name": "l", "type": "long", "example": True}, f"{F0}.example", "type 'long'"),
+        ({"name": "d", "type": "double", "example": "2,5"}, f"{F0}.example", "write a number such as 2.5"),
+        ({"name": "m", "type": "decimal", "example": [1]}, f"{F0}.example", "type 'decimal'"),
+        ({"name": "b", "type": "bool", "example": "yes"}, f"{F0}.example", "write true or false"),
+        ({"name": "c", "type": "date", "example": "yesterday"}, f"{F0}.example", "an ISO 8601 date"),
+        ({"name": "c", "type": "date", "example": "2024-02-30"}, f"{F0}.example", "type 'date'"),
+        ({"name": "c", "type": "date", "example": 1714560000000}, f"{F0}.example", "type 'date'"),
+        ({"name": "o", "type": "objectId", "example": "abc"}, f"{F0}.example", "24 hexadecimal digits"),
+        ({"name": "a", "type": "object", "example": [1]}, f"{F0}.example", "write a JSON object"),
+        ({"name": "t", "type": "array", "example": "x"}, f"{F0}.example", "write a JSON array"),
+        (
+            {"name": "t", "type": "array", "items": {"type": "int", "example": "x"}},
+            f"{F0}.items.example",
+            "type 'int'",
+        ),
     ],
 )
 def test_values_the_documents_cannot_hold(field: dict[str, Any], path: str, words: str) -> None:

@@ -130,3 +130,41 @@ def test_two_relationships_of_one_entity_may_not_take_one_role() -> None:
         "'Author'"
     )
     assert name_refused(p, r3.model_copy(update={"name": "notes"})) is None
+
+
+def test_a_role_named_like_a_field_of_its_entity_is_refused() -> None:
+    """A role is a field of the entity it ends at: named like a field there, the entity would hold two fields of
+    one name (``title`` of the One as the role ``name``, ``author`` of the N as the ``inverse``)."""
+    data = project([{"id": "a", "name": "Author"}, {"id": "b", "name": "Post"}])
+    data["entities"][1]["fields"].append({"name": "author", "type": "string"})
+    data["relationships"] = [
+        {"id": "r1", "one": "a", "many": "b", "name": "title", "inverse": "author", "cardinality": "one-to-many"}
+    ]
+    assert problems(data) == [
+        "$.relationships[0].name: 'Author' already has a field 'title'; the relationship would store its links in "
+        "a second field of that name: choose another role name (or rename the field) (the field: "
+        "$.entities[0].fields[0].name)",
+        "$.relationships[0].inverse: 'Post' already has a field 'author'; the relationship would store its links in "
+        "a second field of that name: choose another inverse name (or rename the field) (the field: "
+        "$.entities[1].fields[1].name)",
+    ]
+    text = json.dumps(data, indent=2)
+    with pytest.raises(ProjectFileError) as err:
+        loads_project(text, "blog.modeller.json")
+    line = max(i for i, row in enumerate(text.splitlines(), 1) if '"name": "title",' in row)  # the role's
+    assert str(err.value).startswith(f"blog.modeller.json:{line}:")
+    # the GUI asks the same module: renaming the role, or a field to the role's name, is refused with the reason
+    data["relationships"][0].update(name="posts", inverse="writer")
+    p = Project.model_validate(data)
+    assert problems(data) == []
+    rel, author = p.relationships[0], p.entities[0]
+    assert name_refused(p, rel.model_copy(update={"inverse": "author"})) == (
+        "'Post' already has a field 'author'; the relationship would store its links in a second field of that "
+        "name: choose another inverse name (or rename the field)"
+    )
+    renamed = author.fields[0].model_copy(update={"name": "posts"})
+    assert name_refused(p, author.model_copy(update={"fields": (renamed,)})) == (
+        "the relationship with 'Post' stores its links in field 'posts' of 'Author'; a field of that name would be "
+        "a second one: choose another field name (or rename the relationship's role)"
+    )
+    assert name_refused(p, rel.model_copy(update={"name": "articles"})) is None

@@ -181,7 +181,7 @@ def test_deepest_loadable_file_can_be_saved_again() -> None:
         "format": "mongo-schema-modeller",
         "format_version": 1,
         "name": "x",
-        "entities": [{"id": "a", "name": "A", "fields": [{"name": "f", "type": "int", "example": example}]}],
+        "entities": [{"id": "a", "name": "A", "fields": [{"name": "f", "type": "array", "example": example}]}],
     }
     project = loads_project(json.dumps(doc))
     assert loads_project(dumps_project(project)) == project

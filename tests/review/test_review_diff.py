@@ -199,7 +199,7 @@ def test_findings_that_appear_and_disappear() -> None:
     found = [c for c in appeared if c.kind == "finding-appeared"]
     assert [(c.subject, c.collection) for c in found] == [("index-hot-queries", "")]
     assert (
-        "hot-path query on Shop by city (100/s)" in found[0].summary
+        "hot-path query 1 on Shop by city (100/s)" in found[0].summary
         and "by_city" not in found[0].summary
         and found[0].breaking is False
     )

@@ -31,4 +31,4 @@ def test_an_unticked_frequent_query_is_called_frequent_by_its_name() -> None:
 
 def test_a_ticked_query_is_called_hot_path() -> None:
     assert message(name="members of a room", hot=True).startswith("hot-path query 'members of a room' needs")
-    assert message(hot=True, per_sec=20).startswith("hot-path query on Room by title (20/s) needs")
+    assert message(hot=True, per_sec=20).startswith("hot-path query 1 on Room by title (20/s) needs")

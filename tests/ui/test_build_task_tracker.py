@@ -16,6 +16,7 @@ def rename(window: MainWindow, name: str, qtbot) -> None:
     line.setFocus()
     line.selectAll()
     qtbot.keyClicks(line, name)
+    qtbot.keyClick(line, Qt.Key.Key_Return)
 
 
 def dropped_at(window: MainWindow, point: QPoint) -> Position:

@@ -16,11 +16,13 @@ def open_entity(window: MainWindow, name: str) -> str:
     return entity_id
 
 
-def type_into(qtbot, editor, text: str) -> None:
+def type_into(qtbot, editor, text: str, enter: bool = False) -> None:
     widget = editor.widget
     widget.setFocus()
     widget.selectAll()
     qtbot.keyClicks(widget, text)
+    if enter:
+        qtbot.keyClick(widget, Qt.Key.Key_Return)
 
 
 def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow, qtbot) -> None:
@@ -38,16 +40,32 @@ def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow,
     assert window.scene.entity_items[entity_id]._subtitle.startswith("2.5M docs")
 
 
-def test_typing_a_name_is_one_undo_entry(window: MainWindow, qtbot) -> None:
+def test_a_name_is_applied_on_enter_as_one_undo_entry_per_rename(window: MainWindow, qtbot) -> None:
     entity_id = open_entity(window, "Task")
     editor = window.properties.entity_editor.form.editor(["name"])
-    type_into(qtbot, editor, "Chore")
     stack = window.document.undo_stack
+    type_into(qtbot, editor, "Chore")
+    assert window.document.entity(entity_id).name == "Task" and stack.count() == 0  # typing applies nothing
+    qtbot.keyClick(editor.widget, Qt.Key.Key_Return)
     assert stack.count() == 1 and stack.undoText() == "Rename Task"
+    assert window.document.entity(entity_id).name == "Chore"
+    type_into(qtbot, editor, "Job", enter=True)  # a second rename is a second step, not merged into the first
+    assert stack.count() == 2 and stack.undoText() == "Rename Chore"
+    stack.undo()
     assert window.document.entity(entity_id).name == "Chore"
     stack.undo()
     assert window.document.entity(entity_id).name == "Task"
     assert editor.widget.text() == "Task"
+
+
+def test_a_name_is_applied_when_focus_leaves_the_box(window: MainWindow, qtbot) -> None:
+    entity_id = open_entity(window, "Task")
+    editor = window.properties.entity_editor.form.editor(["collection"])
+    type_into(qtbot, editor, "chores")
+    assert window.document.entity(entity_id).collection != "chores"
+    window.properties.entity_editor.form.editor(["count"]).widget.setFocus()
+    assert window.document.entity(entity_id).collection == "chores"
+    assert window.document.undo_stack.count() == 1
 
 
 def test_illegal_field_name_refused_with_reason(window: MainWindow) -> None:
@@ -129,14 +147,17 @@ def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainW
 
 def test_project_settings_and_refused_database_name(window: MainWindow, qtbot) -> None:
     editor = window.properties.project_editor.form.editor(["database"])
-    type_into(qtbot, editor, "my.db")
+    before = window.document.project.database
+    type_into(qtbot, editor, "my.db", enter=True)
     assert "contains '.'" in editor.error.text()
-    assert window.document.project.database == "my"  # the last legal value typed
-    editor.widget.editingFinished.emit()  # focus leaves: the box shows the model again, the reason stays
-    assert editor.widget.text() == "my" and editor.error.text().startswith("Not applied")
-    type_into(qtbot, editor, "tracker")
+    assert window.document.project.database == before  # a name is applied whole or not at all
+    assert editor.widget.text() == "my.db"  # after Enter the refused name stays in the box, to be fixed there
+    window.properties.project_editor.form.editor(["server_version"]).widget.setFocus()
+    # focus left: the box shows the model again, the reason stays
+    assert editor.widget.text() == (before or "") and editor.error.text().startswith("Not applied")
+    type_into(qtbot, editor, "tracker", enter=True)
     assert window.document.project.database == "tracker"
-    assert window.document.undo_stack.count() == 1  # typing merged into one entry
+    assert window.document.undo_stack.count() == 1  # one rename, one entry
     window.document.undo_stack.undo()
     assert window.document.project.database is None
 

@@ -184,9 +184,9 @@ def test_inverse_name_refused_inline(window: MainWindow, qtbot) -> None:
     open_sample(window)
     window.scene.select_only(rel_ids=["person_tasks"])
     inverse = window.properties.relationship_editor.form.editor(["inverse"])
-    type_into(qtbot, inverse, "own.er")
+    type_into(qtbot, inverse, "own.er", enter=True)
     assert "'.'" in inverse.error.text() or "dot" in inverse.error.text()
-    type_into(qtbot, inverse, "owner")
+    type_into(qtbot, inverse, "owner", enter=True)
     assert window.document.relationship("person_tasks").inverse == "owner"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from modeller.model.conventions import embed_field, extended_ref_field, subset_field
 from modeller.model.ids import slug
-from modeller.model.labels import query_words, relationship_words
+from modeller.model.labels import query_numbers, query_words, relationship_words
 from modeller.model.names import snake
 from modeller.model.project import Entity, Field, Query, Relationship
 from modeller.rules.framework.findings import Change, Fix, SubjectRef
@@ -161,7 +161,9 @@ def _kept_reference(ctx: Context, entity: Entity, cold: set[str]) -> str:
     for q in ctx.queries_of.get(entity.id, []):
         hit = next((k for k in (*q.filter, *(k for k, _ in q.sort)) if _head(k) in cold), None)
         if hit is not None:
-            return f"query {query_words(q, entity.name)} filters or sorts on {hit}"
+            return (
+                f"query {query_words(q, entity.name, query_numbers(ctx.project).get(q.id))} filters or sorts on {hit}"
+            )
     #: related entity id -> the names its documents or queries give this entity
     heads: dict[str, set[str]] = {}
     for facts in ctx.rels_of_one.get(entity.id, []):
@@ -183,5 +185,6 @@ def _kept_reference(ctx: Context, entity: Entity, cold: set[str]) -> str:
             for path in (*q.filter, *(k for k, _ in q.sort), *q.projection):
                 parts = path.split(".")
                 if len(parts) > 1 and parts[0] in via and parts[1] in cold:
-                    return f"query {query_words(q, ctx.entities[other].name)} reads {path} of {entity.name}"
+                    words = query_words(q, ctx.entities[other].name, query_numbers(ctx.project).get(q.id))
+                    return f"query {words} reads {path} of {entity.name}"
     return ""

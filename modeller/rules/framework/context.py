@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from modeller.model.labels import query_words, relationship_words
+from modeller.model.labels import query_numbers, query_words, relationship_words
 from modeller.model.project import Project, Query
 from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
 from modeller.rules.physical.facts import Context
@@ -37,6 +37,8 @@ class RuleView:
     #: so a rule asking per query or per index looks up instead of scanning every plan (quadratic at 10,000)
     _plans: dict[str, QueryPlan] = field(default_factory=dict)
     _used_indexes: list[frozenset[tuple[str, str]]] = field(default_factory=list)
+    #: query id -> its place in the project's queries (an unnamed query's label), built on first use
+    _query_numbers: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, facts: Context, design: Design, res: Resolution) -> RuleView:
@@ -59,7 +61,10 @@ class RuleView:
                 return f"query {query}"
             query = found
         entity = self.facts.entities.get(query.entity)
-        return "query " + query_words(query, entity.name if entity is not None else query.entity)
+        if not self._query_numbers and not query.name:
+            self._query_numbers.update(query_numbers(self.project))
+        number = self._query_numbers.get(query.id)
+        return "query " + query_words(query, entity.name if entity is not None else query.entity, number)
 
     def busy_query_words(self, query: Query) -> str:
         """``hot-path query 'x' (50/s)`` when its Hot path box is ticked, else ``frequent query 'x' (100/s)``.

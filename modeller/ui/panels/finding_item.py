@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model import Project
-from modeller.model.labels import Labels, query_words, relationship_words
+from modeller.model.labels import Labels, query_numbers, query_words, relationship_words
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
@@ -38,6 +38,7 @@ class Lookup:
         self.names = {e.id: e.name for e in project.entities}
         self.rels = {r.id: r for r in project.relationships}
         self.queries = {q.id: q for q in project.queries}
+        self.query_numbers = query_numbers(project)
 
     def name(self, entity_id: str) -> str:
         return self.names.get(entity_id, entity_id)
@@ -63,7 +64,11 @@ def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
         return f"{ids.name(entity_id)}.{path}" if path else ident
     if kind == "query":
         query = ids.queries.get(ident)
-        label = (query.name or query_words(query, ids.name(query.entity))) if query is not None else ident
+        label = (
+            (query.name or query_words(query, ids.name(query.entity), ids.query_numbers.get(ident)))
+            if query is not None
+            else ident
+        )
         return f"query {label if len(label) <= 40 else label[:39].rstrip() + '…'}"
     if kind == "index":
         return f"index {ident}"
@@ -75,7 +80,9 @@ def named_in(project: Project | Lookup, subject: SubjectRef) -> str | None:
     ids = lookup(project)
     if subject.kind == "query":
         query = ids.queries.get(subject.id)
-        return query_words(query, ids.name(query.entity)) if query is not None else None
+        return (
+            query_words(query, ids.name(query.entity), ids.query_numbers.get(subject.id)) if query is not None else None
+        )
     if subject.kind == "relationship":
         rel = ids.rels.get(subject.id)
         return relationship_words(ids.name(rel.one), ids.name(rel.many)) if rel is not None else None

@@ -14,7 +14,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -153,19 +154,51 @@ class Editor:
             self.refused = True
 
 
+class LeavingLine(QLineEdit):
+    """A line edit that says when focus leaves it, also when its text did not change since the last Enter
+    (Qt emits ``editingFinished`` on leaving only for changed text)."""
+
+    focus_left = Signal()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.focus_left.emit()
+
+
 class TextEditor(Editor):
-    def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool) -> None:
-        self.line = QLineEdit()
+    """Free text, applied per keystroke; a name (``on_finish``) is applied on Enter or on leaving the box.
+
+    A name applied per keystroke would leave a half-typed name applied when the whole one is refused
+    ("Perso" of a taken "Person"): a name is one edit and one undo step. A refused name stays in the box
+    with its reason after Enter, to be fixed there; leaving the box brings the model's name back.
+    """
+
+    def __init__(
+        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool, on_finish: bool = False
+    ) -> None:
+        self.line = LeavingLine()
         super().__init__(form, path, self.line, label, tip)
         self.optional = optional
-        self.line.textEdited.connect(lambda _text: self.submit())
-        self.line.editingFinished.connect(self.finish)
+        self.on_finish = on_finish
+        if on_finish:
+            self.line.editingFinished.connect(self.submit)
+            self.line.focus_left.connect(self.finish)
+        else:
+            self.line.textEdited.connect(lambda _text: self.submit())
+            self.line.editingFinished.connect(self.finish)
+
+    def submit(self) -> None:
+        super().submit()
+        if self.on_finish and not self.refused:
+            self.line.setModified(False)
 
     def value(self) -> Any:
         text = self.line.text()
         return None if self.optional and not text.strip() else text
 
     def show(self, value: Any) -> None:
+        if self.on_finish and self.line.hasFocus() and self.line.isModified():
+            return  # a name being typed is not applied yet: a change elsewhere must not wipe it
         text = "" if value is None else str(value)
         if self.line.text() != text:
             self.line.setText(text)
@@ -388,6 +421,10 @@ class ModelForm(QWidget):
 
     def text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> TextEditor:
         return self._add(TextEditor(self, path, label, tip, optional))  # type: ignore[return-value]
+
+    def name(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> TextEditor:
+        """A name box: applied on Enter or leaving the box (see :class:`TextEditor`)."""
+        return self._add(TextEditor(self, path, label, tip, optional, on_finish=True))  # type: ignore[return-value]
 
     def number(self, path: Sequence[PathStep], label: str, tip: str, integer: bool = False) -> NumberEditor:
         return self._add(NumberEditor(self, path, label, tip, integer))  # type: ignore[return-value]

@@ -2,7 +2,7 @@
 
 Each editor receives the document, reads the object by id and turns every
 widget edit into a validated copy pushed as a command (typing merges into one
-undo entry per editor). Document signals bring the widgets back in line after
+undo entry per editor; a name is applied on Enter or leaving its box, one undo entry per rename). Document signals bring the widgets back in line after
 undo, redo or edits elsewhere.
 """
 
@@ -59,6 +59,25 @@ def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]
     return (kind, object_id, "/".join(str(p) for p in path))
 
 
+#: keys edited as names (ModelForm.name): applied once per edit, so each rename is its own undo step
+_NAME_KEYS = frozenset({"name", "collection", "inverse", "database"})
+
+
+def _merge_key(kind: str, object_id: str, path: Sequence[PathStep], merge: bool) -> tuple[str, ...] | None:
+    """The key that merges typing into one undo step; None for a name (one rename, one step) or a gesture."""
+    if not merge or (len(path) == 1 and path[0] in _NAME_KEYS):
+        return None
+    return _key(kind, object_id, path)
+
+
+def _names_refused(document: ProjectDocument, entity: Entity, new: Entity) -> str | None:
+    """Why an edit of ``entity`` takes a name another entity or a relationship's role has (None when free)."""
+    renamed = new.name != entity.name or new.collection != entity.collection
+    if renamed or [f.name for f in new.fields] != [f.name for f in entity.fields]:
+        return name_refused(document.project, new)
+    return None
+
+
 def scrolled(widget: QWidget) -> QScrollArea:
     area = QScrollArea()
     area.setWidgetResizable(True)
@@ -82,8 +101,8 @@ class EntityEditor(QWidget):
         self.form = ModelForm(self.apply)
         f = self.form
         f.row("Id", self.id_row)
-        f.text(["name"], "Name", "The entity's name as people say it (Person, Log message)", optional=False)
-        f.text(["collection"], "Collection", "Physical collection name (empty: derived from the name)")
+        f.name(["name"], "Name", "The entity's name as people say it (Person, Log message)", optional=False)
+        f.name(["collection"], "Collection", "Physical collection name (empty: derived from the name)")
         f.long_text(["description"], "Description", "What one document of this entity represents")
         f.number(["count"], "Documents", "Expected number of documents (e.g. 10,000 or 1e6)", integer=True)
         f.number(["growth_per_day"], "Growth/day", "New documents per day")
@@ -219,12 +238,11 @@ class EntityEditor(QWidget):
             return str(err)
         if new == entity:
             return None
-        if new.name != entity.name or new.collection != entity.collection:
-            clash = name_refused(self.document.project, new)
-            if clash is not None:
-                return clash
+        clash = _names_refused(self.document, entity, new)
+        if clash is not None:
+            return clash
         label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
-        key = _key("entity", entity.id, path) if merge else None
+        key = _merge_key("entity", entity.id, path, merge)
         self.document.push(EditEntityCommand(self.document, new, label, key))
         return None
 
@@ -240,6 +258,9 @@ class EntityEditor(QWidget):
             new = updated(entity, path, fields)
         except EditRefused as err:
             return str(err)
+        clash = _names_refused(self.document, entity, new) if new != entity else None
+        if clash is not None:
+            return clash
         if new != entity:
             merge = _key("entity", entity.id, [*path, *index_path, key])
             text = f"Edit field {entity.name}.{field_name}: {key}"
@@ -300,8 +321,8 @@ class RelationshipEditor(QWidget):
             "How many N per One: a few (embed them), many, or squillions",
             [(c, c) for c in CARDINALITIES],
         )
-        f.text(["name"], "Role name", "Name of the N as seen from the One (addresses, tasks)")
-        f.text(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
+        f.name(["name"], "Role name", "Name of the N as seen from the One (addresses, tasks)")
+        f.name(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
         f.number(["typical"], "Typical N", "Usual number of N per One", integer=True)
         f.number(["max"], "Max N", "Upper bound of N per One", integer=True)
         f.choice(
@@ -477,7 +498,7 @@ class RelationshipEditor(QWidget):
             if clash is not None:
                 return clash
         label = text or f"Edit {describe(self.document, rel)}: {path[-1]}"
-        key = _key("relationship", rel.id, path) if merge else None
+        key = _merge_key("relationship", rel.id, path, merge)
         self.document.push(EditRelationshipCommand(self.document, new, label, key))
         return None
 
@@ -585,8 +606,8 @@ class ProjectEditor(QWidget):
         hint.setWordWrap(True)
         self.form = ModelForm(self.apply)
         f = self.form
-        f.text(["name"], "Name", "The project's name", optional=False)
-        f.text(["database"], "Database", "MongoDB database name")
+        f.name(["name"], "Name", "The project's name", optional=False)
+        f.name(["database"], "Database", "MongoDB database name")
         f.text(["server_version"], "Server version", "Target MongoDB version, e.g. 7.0")
         f.check(["sharded"], "Sharded cluster", "The collections will be sharded")
         f.number(["shards"], "Shards", "Planned number of shards", integer=True)
@@ -614,7 +635,7 @@ class ProjectEditor(QWidget):
             return str(err)
         if new == settings:
             return None
-        key = _key("project", "", path)
+        key = _merge_key("project", "", path, True)
         self.document.push(EditProjectCommand(self.document, new, f"Edit project: {path[-1]}", key))
         return None
 

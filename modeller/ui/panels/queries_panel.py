@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Query, Relationship
 from modeller.model.conventions import embed_field, extended_ref_field
-from modeller.model.labels import query_words
+from modeller.model.labels import query_numbers, query_words
 from modeller.model.paths import iter_paths
 from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import FILTER_OPS
@@ -97,10 +97,11 @@ def _sides(rel: Relationship, entity_id: str) -> list[tuple[str, str]]:
     return sides
 
 
-def query_label(document: ProjectDocument, query: Query) -> str:
+def query_label(document: ProjectDocument, query: Query, number: int | None = None) -> str:
+    """A row of the list: name (an unnamed query: ``number``, its place in the list, and what it reads)."""
     entity = document.entity(query.entity)
     freq = f" · {query.per_sec:g}/s" if query.per_sec is not None else ""
-    name = query.name or query_words(query, entity.name if entity else query.entity)
+    name = query.name or query_words(query, entity.name if entity else query.entity, number)
     return f"{name}  ({entity.name if entity else query.entity}){freq}"
 
 
@@ -258,11 +259,16 @@ class QueryEditor(QWidget):
             EditQueryCommand(
                 self.document,
                 new,
-                text or f"Edit query {query.name or query_words(query, self._entity_name(query))}: {path[-1]}",
+                text or f"Edit query {self._words(query)}: {path[-1]}",
                 key,
             )
         )
         return None
+
+    def _words(self, query: Query) -> str:
+        """The query's name, or for an unnamed one its number and what it reads (as in the list)."""
+        number = query_numbers(self.document.project).get(query.id)
+        return query.name or query_words(query, self._entity_name(query), number)
 
     def _entity_name(self, query: Query) -> str:
         entity = self.document.entity(query.entity)
@@ -397,8 +403,8 @@ class QueriesPanel(QWidget):
         current = self.editor.query_id
         self.list.blockSignals(True)
         self.list.clear()
-        for query in self.document.project.queries:
-            item = QListWidgetItem(query_label(self.document, query))
+        for number, query in enumerate(self.document.project.queries, 1):
+            item = QListWidgetItem(query_label(self.document, query, number))
             item.setData(Qt.ItemDataRole.UserRole, query.id)
             self.list.addItem(item)
             if query.id == current:
