@@ -128,8 +128,24 @@ function matches(doc, filter) {
     if (key === "$and") return cond.every((f) => matches(doc, f));
     if (key === "$or") return cond.some((f) => matches(doc, f));
     if (key.startsWith("$")) throw new Error(`the stand-in does not evaluate ${key}`);
-    return matchValue(getPath(doc, key), cond);
+    return matchValue(getPath(doc, key), cond) || matchThroughArray(doc, key, cond);
   });
+}
+// as the server: a dotted path through an array of documents matches when one element does (`{"reviews.stars": 3}`);
+// only for conditions a missing value cannot satisfy ($exists and $not keep the path-without-arrays reading)
+function matchThroughArray(doc, path, cond) {
+  const ops = cond !== null && typeof cond === "object" && !Array.isArray(cond) && !cond._bsontype ? Object.keys(cond) : [];
+  if (ops.includes("$exists") || ops.includes("$not")) return false;
+  const parts = path.split(".");
+  let value = doc;
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    value = value === null || typeof value !== "object" ? MISSING : value[parts[i]];
+    if (Array.isArray(value)) {
+      const rest = parts.slice(i + 1).join(".");
+      return value.some((e) => typeName(e) === "object" && matches(e, { [rest]: cond }));
+    }
+  }
+  return false;
 }
 function convert(value, to) {
   if (to === "string") return value instanceof Date ? value.toISOString() : String(value.valueOf());
