@@ -198,6 +198,23 @@ def found(
     return Found(frozenset(own), frozenset(joined))
 
 
+def in_sort_order(design: Design, plan: QueryPlan, steps: list[list[dict[str, Any]]]) -> bool:
+    """The main read's documents come in the plan's sort order (checked where they are the query's records)."""
+    step, docs = plan.steps[plan.main], steps[plan.main]
+    where = home(design, plan.entity)
+    if not step.sort or where is None or where.path is not None:
+        return True
+    keys = [[(pick(d, path), direction) for path, direction in step.sort] for d in docs]
+    return all(_not_after(a, b) for a, b in itertools.pairwise(keys))
+
+
+def _not_after(a: list[tuple[Any, int]], b: list[tuple[Any, int]]) -> bool:
+    for (x, direction), (y, _) in zip(a, b, strict=True):
+        if x != y:
+            return (x < y) == (direction == 1)
+    return True
+
+
 def subset_copies(design: Design, rel_id: str, collection: str, docs: list[dict[str, Any]]) -> Iterator[dict]:
     """The copies of the latest N a subset keeps in each One document (what a join that reads the One serves)."""
     coll = design.collection(collection)

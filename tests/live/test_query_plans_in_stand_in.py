@@ -5,7 +5,6 @@ find the same ones. The plans are the exported mongosh (``modeller.export.query_
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +12,20 @@ from typing import Any
 
 import pytest
 from bson import json_util
-from plan_checks import GAPS, Found, Truth, compare, link, rename_city, run_and_check, with_queries
+from js_harness import node_check, run_scripts
+from plan_checks import (
+    GAPS,
+    MN_QUERIES,
+    Found,
+    Truth,
+    chat,
+    chat_truth,
+    compare,
+    link,
+    rename_city,
+    run_and_check,
+    with_queries,
+)
 from plan_runner import LOAD
 
 from modeller.export.literals import js_string
@@ -22,12 +34,7 @@ from modeller.export.samples import sample_documents
 from modeller.model.project import Project
 from modeller.review import SchemaDiff, diff_projects
 from modeller.review.migration import MARKERS, migration_script
-
-EXPORT_TESTS = str(Path(__file__).resolve().parents[1] / "export")
-if EXPORT_TESTS not in sys.path:
-    sys.path.insert(0, EXPORT_TESTS)
-
-from js_harness import node_check, run_scripts  # noqa: E402
+from modeller.rules.physical.design import Design
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
@@ -62,9 +69,9 @@ EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
-def _seed(folder: Path, documents: dict[str, list[Any]]) -> Path:
+def _seed(folder: Path, documents: dict[str, list[Any]], database: str) -> Path:
     """A script that puts ``documents`` (canonical Extended JSON) into a fresh stand-in."""
-    lines = [f"const target = db.getSiblingDB({js_string(DATABASE)});"]
+    lines = [f"const target = db.getSiblingDB({js_string(database)});"]
     for coll, docs in documents.items():
         text = js_string(json.dumps(docs))
         lines.append(f"target.getCollection({js_string(coll)}).insertMany(EJSON.parse({text}, {{relaxed: false}}));")
@@ -83,6 +90,10 @@ def _runner(folder: Path, name: str, seed: Path) -> Callable[[str], list[str]]:
     return run
 
 
+#: names every record of the OLD samples (and links them): returns the truth
+Prepare = Callable[[Design, Project, dict[str, list[dict[str, Any]]]], Truth]
+
+
 @dataclass
 class Migrated:
     """A migration run in the stand-in over linked OLD samples, and what the OLD plans found before it."""
@@ -93,16 +104,22 @@ class Migrated:
     documents: dict[str, list[dict[str, Any]]]
 
 
-def _migrated(old_data: dict[str, Any], new_data: dict[str, Any], folder: Path) -> Migrated:
+def _shop_truth(design: Design, project: Project, samples: dict[str, list[dict[str, Any]]]) -> Truth:
+    return link(design, project, samples)
+
+
+def _migrated(
+    old_data: dict[str, Any], new_data: dict[str, Any], folder: Path, prepare: Prepare = _shop_truth
+) -> Migrated:
     diff = diff_projects(Project.model_validate(old_data), Project.model_validate(new_data))
     samples = sample_documents(diff.old_design, diff.old, n=12, seed=5)
-    truth = link(diff.old_design, diff.old, samples)
+    truth = prepare(diff.old_design, diff.old, samples)
     setup = folder / "setup.mongosh.js"
     setup.write_text(mongosh_script(diff.old_design, diff.old, samples=samples), encoding="utf-8")
     before = run_and_check(diff.old_design, diff.old, samples, _runner(folder, "old", setup), truth)
     migration = folder / "migration.mongosh.js"
     migration.write_text(migration_script(diff), encoding="utf-8")
-    migrated = run_scripts(migration, runs=1, seeds=(setup,))["documents"][DATABASE]
+    migrated = run_scripts(migration, runs=1, seeds=(setup,))["documents"][diff.new_design.database]
     documents = {
         c: json_util.loads(json.dumps(docs), json_options=LOAD) for c, docs in migrated.items() if c != MARKERS
     }
@@ -112,7 +129,7 @@ def _migrated(old_data: dict[str, Any], new_data: dict[str, Any], folder: Path) 
 def _after(m: Migrated, folder: Path) -> dict[str, set[Found]]:
     """The NEW plans over ``m.documents`` (put into a fresh stand-in), checked against the truth."""
     canonical = json.loads(json_util.dumps(m.documents, json_options=json_util.CANONICAL_JSON_OPTIONS))
-    runner = _runner(folder, "new", _seed(folder, canonical))
+    runner = _runner(folder, "new", _seed(folder, canonical, m.diff.new_design.database))
     return run_and_check(m.diff.new_design, m.diff.new, m.documents, runner, m.truth, old=m.diff.old)
 
 
@@ -121,6 +138,28 @@ def test_the_new_designs_queries_find_the_migrated_records(old: str, new: str, t
     m = _migrated(with_queries(old, DATABASE), with_queries(new, DATABASE), tmp_path)
     after = _after(m, tmp_path)
     assert after, "the NEW design serves some query"
+    compare(m.before, after)
+
+
+#: the many-to-many changes of tests/review/test_review_many_to_many_copies.py
+MN_PAIRS = [
+    ("parent-ref", "two-way"),
+    ("child-refs", "two-way"),
+    ("parent-ref", "child-refs"),
+    ("child-refs", "parent-ref"),
+    ("two-way", "parent-ref"),
+    ("two-way", "child-refs"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), MN_PAIRS, ids=lambda v: str(v))
+def test_after_a_many_to_many_change_the_new_designs_queries_find_every_member(
+    old: str, new: str, tmp_path: Path
+) -> None:
+    m = _migrated(chat(old, "chat"), chat(new, "chat"), tmp_path, chat_truth)
+    assert m.truth.links, "the samples hold memberships"
+    after = _after(m, tmp_path)
+    assert set(after) == {q["id"] for q in MN_QUERIES}, "every query runs"
     compare(m.before, after)
 
 

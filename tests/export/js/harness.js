@@ -113,7 +113,10 @@ function matchValue(value, cond) {
       if (op === "$exists") return (value !== MISSING) === Boolean(arg);
       if (op === "$gt") return value !== MISSING && compare(value, arg) > 0;
       if (op === "$lt") return value !== MISSING && compare(value, arg) < 0;
-      if (op === "$in") return arg.some((v) => same(v, value === MISSING ? null : value));
+      // as the server: an array field matches when it or one of its elements is in the list
+      if (op === "$in") {
+        return arg.some((v) => same(v, value === MISSING ? null : value) || (Array.isArray(value) && value.some((e) => same(v, e))));
+      }
       if (op === "$type") return typeName(value) === arg;
       if (op === "$not") return !matchValue(value, arg);
       if (op === "$elemMatch") return Array.isArray(value) && value.some((e) => typeName(e) === "object" && matches(e, arg));
