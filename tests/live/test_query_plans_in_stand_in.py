@@ -104,13 +104,15 @@ class Migrated:
     documents: dict[str, list[dict[str, Any]]]
 
 
-def _shop_truth(design: Design, project: Project, samples: dict[str, list[dict[str, Any]]]) -> Truth:
-    return link(design, project, samples)
-
-
 def _migrated(
-    old_data: dict[str, Any], new_data: dict[str, Any], folder: Path, prepare: Prepare = _shop_truth
+    old_data: dict[str, Any],
+    new_data: dict[str, Any],
+    folder: Path,
+    prepare: Prepare = link,
+    kill_after: int | None = None,
 ) -> Migrated:
+    """OLD samples named and linked, the OLD plans checked over them, then the migration run in the stand-in (with
+    ``kill_after``: in batches of 2, killed before its (N+1)th write, and run again)."""
     diff = diff_projects(Project.model_validate(old_data), Project.model_validate(new_data))
     samples = sample_documents(diff.old_design, diff.old, n=12, seed=5)
     truth = prepare(diff.old_design, diff.old, samples)
@@ -118,8 +120,13 @@ def _migrated(
     setup.write_text(mongosh_script(diff.old_design, diff.old, samples=samples), encoding="utf-8")
     before = run_and_check(diff.old_design, diff.old, samples, _runner(folder, "old", setup), truth)
     migration = folder / "migration.mongosh.js"
-    migration.write_text(migration_script(diff), encoding="utf-8")
-    migrated = run_scripts(migration, runs=1, seeds=(setup,))["documents"][diff.new_design.database]
+    text = migration_script(diff)
+    if kill_after is not None:
+        text = text.replace("const BATCH = 1000;", "const BATCH = 2;", 1)
+    migration.write_text(text, encoding="utf-8")
+    recording = run_scripts(migration, runs=1 if kill_after is None else 2, seeds=(setup,), kill_after=kill_after)
+    assert kill_after is None or recording["runs"][0].get("killed") is True, "the first run was cut"
+    migrated = recording["documents"][diff.new_design.database]
     documents = {
         c: json_util.loads(json.dumps(docs), json_options=LOAD) for c, docs in migrated.items() if c != MARKERS
     }
@@ -161,6 +168,14 @@ def test_after_a_many_to_many_change_the_new_designs_queries_find_every_member(
     after = _after(m, tmp_path)
     assert set(after) == {q["id"] for q in MN_QUERIES}, "every query runs"
     compare(m.before, after)
+
+
+@pytest.mark.parametrize(("old", "new"), [("embed", "child-refs"), ("parent-ref", "embed")])
+def test_after_a_migration_killed_between_batches_and_run_again_the_queries_find_every_record(
+    old: str, new: str, tmp_path: Path
+) -> None:
+    m = _migrated(with_queries(old, DATABASE), with_queries(new, DATABASE), tmp_path, kill_after=1)
+    compare(m.before, _after(m, tmp_path))
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))

@@ -58,7 +58,8 @@ function strict(target, what) {
 
 // --- a small query and update evaluator: what the migration scripts use ($and, $or, $exists, $gt, $lt, $in, $not/$type,
 // $elemMatch, $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX, and the operators that
-// rewrite array elements) on dotted paths without arrays
+// rewrite array elements) on dotted paths without arrays; a query also matches through an array of documents
+// (`{"reviews.stars": 3}`) and an array field by its elements (`$in`), as the query plans need
 const MISSING = undefined;
 function getPath(doc, path) {
   let value = doc;
