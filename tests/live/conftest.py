@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,10 @@ import pytest
 from live_support import ENV_URI, LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
+# the query-plan tests reuse the Node harness (tests/export) and the review tests' many-to-many project
+for _folder in ("export", "review"):
+    if str(ROOT / "tests" / _folder) not in sys.path:
+        sys.path.append(str(ROOT / "tests" / _folder))
 SERVER_PYTHON = ROOT / ".venv-mongo" / "bin" / "python"
 SERVE = Path(__file__).with_name("serve_mongoeco.py")
 INSTALL = "run `bash scripts/setup-mongo-server.sh` (needs Python >= 3.13, e.g. `pyenv install 3.13.0`)"

@@ -58,7 +58,8 @@ function strict(target, what) {
 
 // --- a small query and update evaluator: what the migration scripts use ($and, $or, $exists, $gt, $lt, $in, $not/$type,
 // $elemMatch, $rename/$set/$unset and pipeline $set with field paths, $literal, $convert and $toX, and the operators that
-// rewrite array elements) on dotted paths without arrays
+// rewrite array elements) on dotted paths without arrays; a query also matches through an array of documents
+// (`{"reviews.stars": 3}`) and an array field by its elements (`$in`), as the query plans need
 const MISSING = undefined;
 function getPath(doc, path) {
   let value = doc;
@@ -113,7 +114,10 @@ function matchValue(value, cond) {
       if (op === "$exists") return (value !== MISSING) === Boolean(arg);
       if (op === "$gt") return value !== MISSING && compare(value, arg) > 0;
       if (op === "$lt") return value !== MISSING && compare(value, arg) < 0;
-      if (op === "$in") return arg.some((v) => same(v, value === MISSING ? null : value));
+      // as the server: an array field matches when it or one of its elements is in the list
+      if (op === "$in") {
+        return arg.some((v) => same(v, value === MISSING ? null : value) || (Array.isArray(value) && value.some((e) => same(v, e))));
+      }
       if (op === "$type") return typeName(value) === arg;
       if (op === "$not") return !matchValue(value, arg);
       if (op === "$elemMatch") return Array.isArray(value) && value.some((e) => typeName(e) === "object" && matches(e, arg));
@@ -128,8 +132,24 @@ function matches(doc, filter) {
     if (key === "$and") return cond.every((f) => matches(doc, f));
     if (key === "$or") return cond.some((f) => matches(doc, f));
     if (key.startsWith("$")) throw new Error(`the stand-in does not evaluate ${key}`);
-    return matchValue(getPath(doc, key), cond);
+    return matchValue(getPath(doc, key), cond) || matchThroughArray(doc, key, cond);
   });
+}
+// as the server: a dotted path through an array of documents matches when one element does (`{"reviews.stars": 3}`);
+// only for conditions a missing value cannot satisfy ($exists and $not keep the path-without-arrays reading)
+function matchThroughArray(doc, path, cond) {
+  const ops = cond !== null && typeof cond === "object" && !Array.isArray(cond) && !cond._bsontype ? Object.keys(cond) : [];
+  if (ops.includes("$exists") || ops.includes("$not")) return false;
+  const parts = path.split(".");
+  let value = doc;
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    value = value === null || typeof value !== "object" ? MISSING : value[parts[i]];
+    if (Array.isArray(value)) {
+      const rest = parts.slice(i + 1).join(".");
+      return value.some((e) => typeName(e) === "object" && matches(e, { [rest]: cond }));
+    }
+  }
+  return false;
 }
 function convert(value, to) {
   if (to === "string") return value instanceof Date ? value.toISOString() : String(value.valueOf());
