@@ -25,6 +25,8 @@ class Storage:
     single: bool = False
     #: the embedded element keeps an _id of its own
     item_id: bool = False
+    #: a many-to-many: each N belongs to several Ones (its embedded copies, bucket items, links are per One)
+    shared: bool = False
     #: the array of N ids in the parent (child-refs, two-way; not elements with copies)
     refs: str | None = None
     #: the reference to the One in each N: a field, or the extended reference's ``<ext>._id``
@@ -66,6 +68,7 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
     roots = {c.root: c for c in design.collections}
     parent, child = roots.get(rel.one), roots.get(rel.many)
     out: dict[str, object] = {"parent": parent.name if parent else None, "child": child.name if child else None}
+    out["shared"] = rel.cardinality == "many-to-many"
     if parent is not None and child is None and rel.many in parent.entities and parent.discriminator is not None:
         links = next((n for n in parent.shape if n.role == "child-refs" and n.relationship is None), None)
         link = links.items.children if links is not None and links.items is not None else []

@@ -33,6 +33,7 @@ from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
 from modeller.review.pattern_copies import by_hand
 from modeller.review.pattern_helpers import PATTERN_HELPERS
+from modeller.review.shared_copies import SHARED_HELPERS
 from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
@@ -185,6 +186,7 @@ def migration_script(diff: SchemaDiff) -> str:
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
         PATTERN_HELPERS.rstrip("\n"),
+        SHARED_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]

@@ -19,6 +19,7 @@ from modeller.model.project import Project
 from modeller.review.changes import Change
 from modeller.review.copy_storage import Calls, Storage, storage
 from modeller.review.pattern_copies import moves_documents, pattern_calls, subset_calls
+from modeller.review.shared_copies import shared_calls, shared_loss
 from modeller.rules.physical.design import Design
 
 #: JavaScript helpers the strategy steps call (inside the migration script's function, after ``inBatches``)
@@ -179,22 +180,42 @@ def strategy_step(
     old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
     if old is None or new is None or new.parent is None:
         return None
-    if (old.ref_array or new.ref_array) and not _id_arrays_only(old, new):
-        return None
+    head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
+    names = _names(diff_new[1], rel_id)
+    loss = shared_loss(old, new, names)
+    if loss is not None:
+        return [*head, "  " + comment(loss)]
     calls = Calls(step, f"{change.subject}: {change.details['old']} -> {change.details['new']}")
-    if moves_documents(old, new):
-        notes = pattern_calls(old, new, calls)
-    else:
-        notes = _reference_calls(old, new, calls)
-        if notes is not None and new.subset is not None and old.subset != new.subset:
-            notes = subset_calls(new, calls, notes)
-        elif notes is not None and old.subset is not None and new.subset is None:
-            notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
+    notes = shared_calls(old, new, calls, names)
+    if notes is None:
+        notes = _calls(old, new, calls)
     if notes is not None and not calls.lines and not notes and _already_there(old, new):
         notes = ["nothing to copy: the documents already hold the references the new strategy reads"]
     if notes is None or not (calls.lines or notes):
         return None
-    return ["", "  " + comment(f"{change.summary}: {change.risk}"), *("  " + comment(n) for n in notes), *calls.lines]
+    return [*head, *("  " + comment(n) for n in notes), *calls.lines]
+
+
+def _calls(old: Storage, new: Storage, calls: Calls) -> list[str] | None:
+    """The calls of a change between where one N belongs to one One (and the many-to-many's pairs that move the
+    same way: id arrays, copies into an embedded array, ...); None when the pair is not generated."""
+    if (old.ref_array or new.ref_array) and not (old.shared and new.shared) and not _id_arrays_only(old, new):
+        return None
+    if moves_documents(old, new):
+        return pattern_calls(old, new, calls)
+    notes = _reference_calls(old, new, calls)
+    if notes is not None and new.subset is not None and old.subset != new.subset:
+        notes = subset_calls(new, calls, notes)
+    elif notes is not None and old.subset is not None and new.subset is None:
+        notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
+    return notes
+
+
+def _names(project: Project, rel_id: str) -> tuple[str, str]:
+    """The names of a relationship's One and N entities, as the user wrote them."""
+    rel = next(r for r in project.relationships if r.id == rel_id)
+    names = {e.id: e.name for e in project.entities}
+    return names.get(rel.one, rel.one), names.get(rel.many, rel.many)
 
 
 def _already_there(old: Storage, new: Storage) -> bool:
