@@ -54,11 +54,16 @@ CHAT: dict[str, Any] = {
 }
 
 
-def chat(strategy: str, database: str = "chat") -> Project:
+def chat_data(strategy: str, database: str = "chat") -> dict[str, Any]:
+    """The chat project's file content with the members' ``strategy``."""
     data = copy.deepcopy(CHAT)
     data["relationships"][0]["strategy"] = strategy
     data["database"] = database
-    return Project.model_validate(data)
+    return data
+
+
+def chat(strategy: str, database: str = "chat") -> Project:
+    return Project.model_validate(chat_data(strategy, database))
 
 
 STRATEGIES = ["embed", "child-refs", "parent-ref", "two-way", "extended-ref", "subset", "bucket", "single-collection"]
