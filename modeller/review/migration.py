@@ -28,7 +28,15 @@ from modeller.export.literals import comment, js_exact, js_string, js_value, quo
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
 from modeller.model.wording import counted
-from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
+from modeller.review.array_fields import (
+    ARRAY_HELPERS,
+    array_route,
+    array_update,
+    converted,
+    defaulted,
+    renamed,
+    unset,
+)
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
 from modeller.review.pattern_copies import by_hand
@@ -187,6 +195,7 @@ def migration_script(diff: SchemaDiff) -> str:
         STRATEGY_HELPERS.rstrip("\n"),
         PATTERN_HELPERS.rstrip("\n"),
         SHARED_HELPERS.rstrip("\n"),
+        ARRAY_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
@@ -345,6 +354,63 @@ def _in_elements(
     return None
 
 
+def _across_array(
+    step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None], label: str
+) -> list[str] | None:
+    """A field moved from the document into the elements of one of its arrays (each element gets the document's
+    value), or out of them (the document gets the value its elements share); None for any other move."""
+    (before, after), coll = colls, change.collection
+    old, new = change.details["old"], change.details["new"]
+    if before is None or after is None:
+        return None
+    old_route, new_route = array_route(before, old), array_route(after, new)
+    if old_route is None and new_route is not None and len(new_route[0]) == 1 and _plain(before, old):
+        filter_, pipeline = array_update(new_route[0], *defaulted(new_route[1], _field(old)))
+        both = {"$and": [{old: {"$exists": True}}, filter_]}
+        unset_top = {old: {"$exists": True}}, {"$unset": {old: ""}}
+        return [
+            "  " + comment(f"each element of {quoted(new_route[0][0])} gets the document's {quoted(old)}"),
+            f"  migrate({js_string(step)}, {js_string(coll)}, {js_value(both)}, {js_value(pipeline)}, "
+            f"{js_string(label)});",
+            "  " + comment(f"the document's own {quoted(old)} stays; once nothing reads it (uncomment):"),
+            "  " + comment(_migrate_call(f"{step}-unset", coll, *unset_top, label)),
+        ]
+    if new_route is None and old_route is not None and len(old_route[0]) == 1 and _plain(after, new):
+        array, rel = old_route[0][0], old_route[1]
+        mixed = {"$and": [{new: {"$exists": False}}, {array: {"$elemMatch": {rel: {"$exists": True}}}}]}
+        cleanup = array_update([array], *unset(rel))
+        return [
+            "  " + comment(f"each document gets the {quoted(rel)} its elements of {quoted(array)} share"),
+            f"  liftOut({js_string(step)}, {js_string(coll)}, {js_string(array)}, {js_string(rel)}, "
+            f"{js_string(new)}, {js_string(label)});",
+            "  "
+            + comment(
+                f"NOT MIGRATED where the elements disagree: choose the value and set {quoted(new)} by hand in "
+                f"target.getCollection({js_string(coll)}).find({js_value(mixed)})"
+            ),
+            "  " + comment(f"the elements keep their {quoted(rel)}; once nothing reads it (uncomment):"),
+            "  " + comment(_migrate_call(f"{step}-unset", coll, *cleanup, label)),
+        ]
+    return None
+
+
+def _plain(coll: CollectionDesign, path: str) -> bool:
+    """``path`` is a field of ``coll``'s documents outside any array."""
+    nodes = coll.shape
+    for part in path.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None or node.items is not None:
+            return False
+        nodes = node.children
+    return True
+
+
+def _migrate_call(step: str, coll: str, filter_: Any, update: Any, label: str) -> str:
+    return (
+        f"migrate({js_string(step)}, {js_string(coll)}, {js_value(filter_)}, {js_value(update)}, {js_string(label)});"
+    )
+
+
 def _data_step(
     step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None] = (None, None)
 ) -> list[str]:
@@ -362,6 +428,10 @@ def _data_step(
             f"{js_string(label)});"
         )
 
+    if details.get("in_array") and change.kind in ("field-renamed", "field-moved"):
+        across = _across_array(step, change, colls, label)
+        if across is not None:
+            return [*head, *across]
     if details.get("in_array"):
         step_or_reason = _in_elements(change, colls)
         if step_or_reason is None:
