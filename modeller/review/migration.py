@@ -319,8 +319,8 @@ def _reshaped(change: Change, reshaped: set[tuple[str, str | None]]) -> bool:
     """A field change a strategy step carries out itself (buckets, a single collection's new variant)."""
     if not change.kind.startswith("field-"):
         return False
-    top = str(change.details.get("path") or change.details.get("new") or change.subject).split(".")[0]
-    return (change.collection, None) in reshaped or (change.collection, top) in reshaped
+    path = str(change.details.get("path") or change.details.get("new") or change.subject)
+    return any((change.collection, p) in reshaped for p in (None, path.split(".")[0], path))
 
 
 def _field(path: str) -> str:
