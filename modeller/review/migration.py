@@ -39,7 +39,7 @@ from modeller.review.array_fields import (
 )
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
-from modeller.review.pattern_copies import by_hand
+from modeller.review.pattern_copies import by_hand, staging
 from modeller.review.pattern_helpers import PATTERN_HELPERS
 from modeller.review.shared_copies import SHARED_HELPERS
 from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
@@ -211,7 +211,18 @@ def migration_script(diff: SchemaDiff) -> str:
                 f"  ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, "
                 f"{js_value(index_options(index))});"
             )
+    aside = _built_aside(diff)
+    for name, staged in aside.items():  # buckets from a time series collection: built in a collection of their own
+        coll = colls[name]
+        body.append("  " + comment(f"the buckets of the time series collection {quoted(name)} are built in:"))
+        body.append(f"  ensureCollection({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        for index in coll.indexes:
+            body.append(
+                f"  ensureIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
+            )
     for change in by_kind.get("index-added", []) + by_kind.get("index-changed", []):
+        if change.collection in aside:
+            continue
         call = "ensureIndex" if change.kind == "index-added" else "replaceIndex"
         body.append("  " + comment(f"{change.summary} ({change.risk})"))
         body.append(
@@ -221,7 +232,7 @@ def migration_script(diff: SchemaDiff) -> str:
 
     changed = _changed_collections(diff, colls)
     body += ["", "  " + comment("2. Validators of changed collections, rolled out as moderate / warn")]
-    for coll in changed:
+    for coll in (c for c in changed if c.name not in aside):
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
@@ -286,6 +297,22 @@ def migration_script(diff: SchemaDiff) -> str:
         "})();",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _built_aside(diff: SchemaDiff) -> dict[str, str]:
+    """NEW bucket collections whose OLD collection (same name) is a native time series collection, which cannot
+    hold bucket documents: each with the collection its buckets are built in (``pattern_copies.staging``)."""
+    out: dict[str, str] = {}
+    for coll in diff.new_design.collections:
+        before = diff.old_design.collection(coll.name)
+        if (
+            coll.bucket is not None
+            and before is not None
+            and before.timeseries is not None
+            and before.root == coll.root
+        ):
+            out[coll.name] = staging(coll.name)
+    return out
 
 
 def _rollout(coll: CollectionDesign) -> dict[str, Any]:

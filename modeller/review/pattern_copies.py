@@ -77,6 +77,8 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     elif old.bucket is not None and (new.embed is not None or (new.refs is not None and new.ref is None)):
         plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
         steps = [(_out_of_buckets, old, plain), (_into_embedded if new.embed is not None else _into_refs, plain, new)]
+    elif new.bucket is not None and old.timeseries and old.child == new.child and old.embed is None:
+        steps = [(_series_into_buckets, old, new)]
     elif new.bucket is not None and old.bucket is None:
         steps = [(into_buckets, old, new)]
     elif old.bucket is not None and new.bucket is None:
@@ -111,6 +113,29 @@ def into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     drop = sorted({"_id", series.split(".")[0], *([old.ext] if old.ext is not None else [])})
     call("bucketIn", new.child, series, bucket_layout(new, drop))
     return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
+
+
+def staging(collection: str) -> str:
+    """The collection the buckets of a native time series collection are built in: the time series collection
+    cannot hold them (nor be renamed), so it is replaced by this one, by hand, once they are checked."""
+    return f"{collection}_buckets"
+
+
+def _series_into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """The measurements of a native time series collection grouped into bucket documents built aside."""
+    if old.child is None or old.ref is None or new.parent is None or "." in old.ref:
+        return None
+    aside = staging(old.child)
+    call("bucketFromSeries", old.child, aside, new.parent, old.ref, bucket_layout(new, ["_id", old.ref]))
+    return [
+        f"the time series collection {quoted(old.child)} cannot hold bucket documents: they are built in "
+        f"{quoted(aside)} from the measurements of each document of {quoted(new.parent)} in time order (those "
+        f"whose {quoted(old.ref)} names none stay only in {quoted(old.child)})",
+        "once the buckets are checked and nothing writes to the time series collection (uncomment; the drop "
+        "deletes its measurements):",
+        f"target.getCollection({js_string(old.child)}).drop();",
+        f"target.getCollection({js_string(aside)}).renameCollection({js_string(old.child)});",
+    ]
 
 
 def _embedded_to_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:

@@ -93,6 +93,23 @@ PATTERN_HELPERS = """\
     }, label);
   }
 
+  // The measurements of the time series collection `ts` grouped into bucket documents of at most `b.size` in
+  // `aside`, one series (a document of `parent`, named by `ref`) at a time, in time order. A series cut short is
+  // built again (its buckets in `aside` are replaced), so a cut run completes; `ts` is only read.
+  function bucketFromSeries(step, ts, aside, parent, ref, b, label) {
+    const from = target.getCollection(ts);
+    const to = target.getCollection(aside);
+    inBatches(step, parent, {}, (ids) => {
+      for (const id of ids) {
+        to.deleteMany({ [b.series]: id });
+        const docs = from.find({ [ref]: id }, {}, exact()).sort({ [b.time]: 1, _id: 1 }).toArray();
+        const buckets = [];
+        for (let i = 0; i < docs.length; i += b.size) buckets.push(bucketOf(docs.slice(i, i + b.size), id, b));
+        if (buckets.length > 0) to.insertMany(buckets);
+      }
+    }, label);
+  }
+
   // Each bucket document of `coll` (one with `b.items`) split into one document per item with `ref` = its
   // series. The new _ids are kept in the marker before they are inserted, and the bucket is removed last: a cut
   // run inserts only the missing ones when it runs again.
