@@ -236,13 +236,15 @@ def migration_script(diff: SchemaDiff) -> str:
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
+    renames = {c.details["old"]: c.details["new"] for c in by_kind.get("collection-renamed", [])}
     copies: dict[int, list[str] | None] = {}
     reshaped: set[tuple[str, str | None]] = set()
     for number, change in enumerate(diff.changes, start=1):
         if change.kind == "strategy-changed":
-            copies[number] = strategy_step(f"{number:03d}-{change.kind}", change, (old, diff.old), (new, diff.new))
+            step = f"{number:03d}-{change.kind}"
+            copies[number] = strategy_step(step, change, (old, diff.old), (new, diff.new), renames)
             if copies[number] is not None:
-                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new))
+                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new), renames)
     for number, change in enumerate(diff.changes, start=1):
         copy = copies.get(number)
         if copy is not None:

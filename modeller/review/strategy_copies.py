@@ -14,6 +14,8 @@ single collection pattern are built on these (``pattern_copies``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from modeller.export.literals import comment, js_string, js_value, quoted
 from modeller.model.project import Project
 from modeller.review.changes import Change
@@ -185,11 +187,18 @@ STRATEGY_HELPERS = """\
 
 
 def strategy_step(
-    step: str, change: Change, diff_old: tuple[Design, Project], diff_new: tuple[Design, Project]
+    step: str,
+    change: Change,
+    diff_old: tuple[Design, Project],
+    diff_new: tuple[Design, Project],
+    renamed: dict[str, str] | None = None,
 ) -> list[str] | None:
-    """The lines that move the documents of one strategy change; None when this pair is not generated."""
+    """The lines that move the documents of one strategy change; None when this pair is not generated.
+
+    ``renamed``: the collections the script renames first (OLD name -> NEW name), so the copy finds the OLD
+    documents under their NEW collection name."""
     rel_id = change.details["relationship"]
-    old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
+    old, new = _storages(rel_id, diff_old, diff_new, renamed)
     if old is None or new is None or new.parent is None:
         return None
     head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
@@ -310,15 +319,32 @@ def _reference_calls(old: Storage, new: Storage, call: Calls) -> list[str] | Non
     return []
 
 
+def _storages(
+    rel_id: str, diff_old: tuple[Design, Project], diff_new: tuple[Design, Project], renamed: dict[str, str] | None
+) -> tuple[Storage | None, Storage | None]:
+    """The OLD and NEW storage of a relationship, the OLD collections under the names the script renames them to."""
+    old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
+    if old is not None and renamed:
+        parent, child = old.parent, old.child
+        old = replace(
+            old,
+            parent=renamed.get(parent, parent) if parent else parent,
+            child=renamed.get(child, child) if child else child,
+        )
+    return old, new
+
+
 def reshaped_by(
-    change: Change, diff_old: tuple[Design, Project], diff_new: tuple[Design, Project]
+    change: Change,
+    diff_old: tuple[Design, Project],
+    diff_new: tuple[Design, Project],
+    renamed: dict[str, str] | None = None,
 ) -> set[tuple[str, str | None]]:
     """What a generated strategy step reshapes itself, so the migration writes no field step for it:
     ``(collection, None)`` for a collection whose documents become (or stop being) buckets, ``(collection, path)``
     for the references, arrays and copies the step writes, and the fields a single collection gains (with the
     discriminator and links) or loses with the N's documents."""
-    rel_id = change.details["relationship"]
-    old, new = storage(*diff_old, rel_id), storage(*diff_new, rel_id)
+    old, new = _storages(change.details["relationship"], diff_old, diff_new, renamed)
     out: set[tuple[str, str | None]] = set()
     if old is not None and new is not None:  # the fields the step writes: references, id arrays, copies
         written = [(new.child, new.ref), (new.child, new.ext), (new.parent, new.refs), (new.parent, new.embed)]

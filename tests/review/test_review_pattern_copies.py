@@ -286,6 +286,33 @@ def test_buckets_built_aside_killed_between_batches_are_built_once(kill: int, tm
     assert items(killed) == items(whole) != []
 
 
+@pytest.mark.parametrize(
+    ("old", "new"), [("parent-ref", "bucket"), ("bucket", "parent-ref"), ("child-refs", "bucket")], ids=lambda v: str(v)
+)
+def test_a_bucket_change_with_the_reviews_collection_renamed_copies_under_the_new_name(
+    old: str, new: str, tmp_path: Path
+) -> None:
+    """The rename runs first (step 1): the copy then finds the OLD documents under the NEW collection name."""
+    new_data = _with(new)
+    entity(new_data, "review")["collection"] = "opinions"
+    diff = diff_projects(project(_with(old)), project(new_data))
+    assert [c.details["new"] for c in diff.changes if c.kind == "collection-renamed"] == ["opinions"]
+    text = migration_script(diff)
+    assert "NOT MIGRATED" not in text
+    twice = _run(diff, tmp_path, runs=2)
+    before = storage(diff.old_design, diff.old, "product_reviews")
+    after = storage(diff.new_design, diff.new, "product_reviews")
+    assert before is not None and after is not None and after.child == "opinions"
+    assert _pairs(twice, after) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before) != set()
+    for coll in diff.new_design.collections:
+        for doc in _docs(twice, coll.name):
+            assert errors(validator_document(coll), doc) == [], (coll.name, doc)
+    steps = [line for line in text.splitlines() if line.startswith("  migrate(") and '"opinions: field-' in line]
+    assert steps == [], "the copy reshapes the reviews: no field step of its own"
+    for op in ("insertMany", "deleteMany", "updateMany", "updateOne"):
+        assert [c for c in calls(twice, 1, op) if c["collection"] != MARKERS] == [], op
+
+
 #: a collection name (MongoDB refuses a `$` in one) and a field name no generated line may splice raw
 HOSTILE = 'rev"iew</script>\u2028{x}\\'
 HOSTILE_FIELD = 'st"ars</script>\u2028${y}'
