@@ -173,8 +173,8 @@ def shared_loss(old: Storage, new: Storage, names: Names) -> str | None:
 
 def shared_calls(old: Storage, new: Storage, call: Calls, names: Names) -> list[str] | None:
     """The calls of a many-to-many's change these steps do (notes), or None: left to the one-to-many steps."""
-    if not (old.shared and new.shared) or new.ext is not None or new.parent is None:
-        return None
+    if not (old.shared and new.shared) or new.ext is not None or new.parent is None or old.one_path or new.one_path:
+        return None  # a One below the top level: not generated for a many-to-many
     notes = []
     if old.subset is not None and new.subset != old.subset:
         notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
