@@ -16,6 +16,32 @@ from typing import Any
 
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 
+#: the mongosh helper of a field moved out of array elements (``pick`` and ``inBatches`` are the script's)
+ARRAY_HELPERS = """\
+  // The field `rel` of the elements of the array `array` moved up to `path` of their document, where every element
+  // that holds it holds the same value; a document whose elements disagree is left as it is, and counted.
+  function liftOut(step, coll, array, rel, path, label) {
+    const c = target.getCollection(coll);
+    const filter = { $and: [{ [path]: { $exists: false } }, { [array]: { $elemMatch: { [rel]: { $exists: true } } } }] };
+    let mixed = 0;
+    inBatches(step, coll, filter, (ids) => {
+      for (const doc of c.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
+        if (pick(doc, path) !== undefined) continue;
+        const items = pick(doc, array);
+        const values = (Array.isArray(items) ? items : [])
+          .map((e) => (e !== null && typeof e === "object" ? pick(e, rel) : undefined))
+          .filter((v) => v !== undefined);
+        if (new Set(values.map((v) => JSON.stringify(v))).size !== 1) {
+          mixed += 1;
+          continue;
+        }
+        c.updateOne({ _id: doc._id }, { $set: { [path]: values[0] } });
+      }
+    }, label);
+    if (mixed > 0) print(label + ": " + mixed + " document(s) whose elements hold different values left as they are");
+  }
+"""
+
 Expr = Any
 #: the new value of one element (a ``$$eN`` variable) from the element itself
 Rewrite = Callable[[str], Expr]
@@ -80,6 +106,15 @@ def defaulted(path: str, value: Expr) -> tuple[Rewrite, dict[str, Any]]:
         return {"$cond": [_missing(f"{var}.{path}"), _with(var, path, value), var]}
 
     return rewrite, {path: {"$exists": False}}
+
+
+def unset(path: str) -> tuple[Rewrite, dict[str, Any]]:
+    """``path`` removed from the elements that hold it (the copies a move out of the array leaves behind)."""
+
+    def rewrite(var: str) -> Expr:
+        return {"$cond": [_missing(f"{var}.{path}"), var, _without(var, path)]}
+
+    return rewrite, {path: {"$exists": True}}
 
 
 def converted(path: str, to: str) -> tuple[Rewrite, dict[str, Any]]:

@@ -25,6 +25,11 @@ class Storage:
     single: bool = False
     #: the embedded element keeps an _id of its own
     item_id: bool = False
+    #: where the One is in the parent's documents: ``""`` at the top, else the path of the sub-document it is
+    #: embedded as (the One's id is then ``<one_path>._id``)
+    one_path: str = ""
+    #: a many-to-many: each N belongs to several Ones (its embedded copies, bucket items, links are per One)
+    shared: bool = False
     #: the array of N ids in the parent (child-refs, two-way; not elements with copies)
     refs: str | None = None
     #: the reference to the One in each N: a field, or the extended reference's ``<ext>._id``
@@ -59,13 +64,25 @@ class Storage:
 
 
 def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
-    """How ``design`` stores ``rel_id``, or None when a side lives below the top level (not migrated here)."""
+    """How ``design`` stores ``rel_id``, or None when it is not migrated here: the N embedded deeper than one level
+    below its One, or the One embedded in an array (the One may be a sub-document of another entity's documents)."""
     rel = next((r for r in project.relationships if r.id == rel_id), None)
     if rel is None:
         return None
     roots = {c.root: c for c in design.collections}
     parent, child = roots.get(rel.one), roots.get(rel.many)
+    top = parent.shape if parent is not None else []
+    one_at = design.embedded.get(rel.one)
+    if parent is None and one_at is not None:  # the One is a sub-document (never in an array) of another's document
+        parent = design.collection(one_at.collection)
+        node = _node_at(parent.shape, one_at.path) if parent is not None else None
+        if parent is None or node is None or node.bson_type != "object" or _through_array(parent.shape, one_at.path):
+            return None
+        top = node.children
+    prefix = f"{one_at.path}." if one_at is not None and parent is not None and parent.root != rel.one else ""
     out: dict[str, object] = {"parent": parent.name if parent else None, "child": child.name if child else None}
+    out["one_path"] = prefix.rstrip(".")
+    out["shared"] = rel.cardinality == "many-to-many"
     if parent is not None and child is None and rel.many in parent.entities and parent.discriminator is not None:
         links = next((n for n in parent.shape if n.role == "child-refs" and n.relationship is None), None)
         link = links.items.children if links is not None and links.items is not None else []
@@ -85,18 +102,18 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
         )
     placement = design.embedded.get(rel.many)
     if placement is not None and parent is not None and placement.collection == parent.name:
-        if "." in placement.path:
+        if not placement.path.startswith(prefix) or "." in placement.path.removeprefix(prefix):
             return None
-        node = next((n for n in parent.shape if n.name == placement.path), None)
+        node = _node_at(parent.shape, placement.path)
         element = node.items if node is not None and node.items is not None else node
         out.update(
             embed=placement.path,
             single=node is not None and node.bson_type == "object",
             item_id=element is not None and any(c.name == "_id" for c in element.children),
         )
-    for node in parent.shape if parent else []:
+    for node in top:
         if node.relationship == rel_id and node.role == "child-refs" and _bare_ids(node):
-            out["refs"] = node.name
+            out["refs"] = prefix + node.name
         elif node.relationship == rel_id and node.role == "subset" and node.items is not None:
             copies = tuple((c.name, c.source.path) for c in node.items.children if c.source is not None)
             out.update(subset=node.name, subset_k=node.max_items or 10, subset_sort=node.sort, subset_copies=copies)
@@ -129,6 +146,27 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
     return Storage(**out)  # type: ignore[arg-type]
 
 
+def _node_at(shape: list[ShapeNode], path: str) -> ShapeNode | None:
+    """The node at a dotted path of a shape (through sub-documents)."""
+    node = None
+    for part in path.split("."):
+        node = next((n for n in shape if n.name == part), None)
+        if node is None:
+            return None
+        shape = node.children
+    return node
+
+
+def _through_array(shape: list[ShapeNode], path: str) -> bool:
+    """Whether a dotted path passes through an array (its sub-document is then one of many)."""
+    for part in path.split("."):
+        node = next((n for n in shape if n.name == part), None)
+        if node is None or node.items is not None:
+            return True
+        shape = node.children
+    return False
+
+
 def _bare_ids(node: ShapeNode) -> bool:
     return node.items is not None and node.items.bson_type != "object"
 
@@ -144,9 +182,12 @@ class Calls:
     def key(self) -> str:
         return f"{self.step}-{len(self.lines)}"
 
-    def __call__(self, name: str, *args: object) -> None:
+    def __call__(self, name: str, *args: object, one: str = "") -> None:
+        """A helper call; ``one``: the path of the sub-document the One is embedded as, when it is not the
+        document itself (passed after the label: the helpers default to the document's ``_id``)."""
         rendered = ", ".join(js_string(a) if isinstance(a, str) else js_value(a) for a in (self.key(), *args))
-        self.lines.append(f"  {name}({rendered}, {js_string(self.label)});")
+        tail = f", {js_string(one + '._id')}" if one else ""
+        self.lines.append(f"  {name}({rendered}, {js_string(self.label)}{tail});")
 
     def migrate(self, collection: str, filter_: object, update: object) -> None:
         """A batched ``updateMany`` of the migration's own ``migrate`` helper."""

@@ -29,11 +29,20 @@ from modeller.export.literals import comment, js_exact, js_string, js_value, quo
 from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
 from modeller.model.project import Entity
 from modeller.model.wording import counted
-from modeller.review.array_fields import array_route, array_update, converted, defaulted, renamed
+from modeller.review.array_fields import (
+    ARRAY_HELPERS,
+    array_route,
+    array_update,
+    converted,
+    defaulted,
+    renamed,
+    unset,
+)
 from modeller.review.changes import Change
 from modeller.review.diff import SchemaDiff
-from modeller.review.pattern_copies import by_hand
+from modeller.review.pattern_copies import by_hand, staging
 from modeller.review.pattern_helpers import PATTERN_HELPERS
+from modeller.review.shared_copies import SHARED_HELPERS
 from modeller.review.strategy_copies import STRATEGY_HELPERS, reshaped_by, strategy_step
 from modeller.rules.physical.design import CollectionDesign
 
@@ -191,6 +200,8 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
         PATTERN_HELPERS.rstrip("\n"),
+        SHARED_HELPERS.rstrip("\n"),
+        ARRAY_HELPERS.rstrip("\n"),
     ]
 
     body += ["", "  " + comment("1. Collections renamed, new collections and their indexes")]
@@ -206,7 +217,18 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
                 f"  ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, "
                 f"{js_value(index_options(index))});"
             )
+    aside = _built_aside(diff)
+    for name, staged in aside.items():  # buckets from a time series collection: built in a collection of their own
+        coll = colls[name]
+        body.append("  " + comment(f"the buckets of the time series collection {quoted(name)} are built in:"))
+        body.append(f"  ensureCollection({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        for index in coll.indexes:
+            body.append(
+                f"  ensureIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
+            )
     for change in by_kind.get("index-added", []) + by_kind.get("index-changed", []):
+        if change.collection in aside:
+            continue
         call = "ensureIndex" if change.kind == "index-added" else "replaceIndex"
         body.append("  " + comment(f"{change.summary} ({change.risk})"))
         body.append(
@@ -216,17 +238,19 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
 
     changed = _changed_collections(diff, colls)
     body += ["", "  " + comment("2. Validators of changed collections, rolled out as moderate / warn")]
-    for coll in changed:
+    for coll in (c for c in changed if c.name not in aside):
         body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
+    renames = {c.details["old"]: c.details["new"] for c in by_kind.get("collection-renamed", [])}
     copies: dict[int, list[str] | None] = {}
     reshaped: set[tuple[str, str | None]] = set()
     for number, change in enumerate(diff.changes, start=1):
         if change.kind == "strategy-changed":
-            copies[number] = strategy_step(f"{number:03d}-{change.kind}", change, (old, diff.old), (new, diff.new))
+            step = f"{number:03d}-{change.kind}"
+            copies[number] = strategy_step(step, change, (old, diff.old), (new, diff.new), renames)
             if copies[number] is not None:
-                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new))
+                reshaped |= reshaped_by(change, (old, diff.old), (new, diff.new), renames)
     for number, change in enumerate(diff.changes, start=1):
         copy = copies.get(number)
         if copy is not None:
@@ -283,6 +307,22 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
     return "\n".join(lines) + "\n"
 
 
+def _built_aside(diff: SchemaDiff) -> dict[str, str]:
+    """NEW bucket collections whose OLD collection (same name) is a native time series collection, which cannot
+    hold bucket documents: each with the collection its buckets are built in (``pattern_copies.staging``)."""
+    out: dict[str, str] = {}
+    for coll in diff.new_design.collections:
+        before = diff.old_design.collection(coll.name)
+        if (
+            coll.bucket is not None
+            and before is not None
+            and before.timeseries is not None
+            and before.root == coll.root
+        ):
+            out[coll.name] = staging(coll.name)
+    return out
+
+
 def _rollout(coll: CollectionDesign) -> dict[str, Any]:
     """``createCollection`` / ``collMod`` options with the validator only warning, for documents not migrated yet."""
     options, _ = _collection_options(coll)
@@ -314,8 +354,8 @@ def _reshaped(change: Change, reshaped: set[tuple[str, str | None]]) -> bool:
     """A field change a strategy step carries out itself (buckets, a single collection's new variant)."""
     if not change.kind.startswith("field-"):
         return False
-    top = str(change.details.get("path") or change.details.get("new") or change.subject).split(".")[0]
-    return (change.collection, None) in reshaped or (change.collection, top) in reshaped
+    path = str(change.details.get("path") or change.details.get("new") or change.subject)
+    return any((change.collection, p) in reshaped for p in (None, path.split(".")[0], path))
 
 
 def _field(path: str) -> str:
@@ -349,6 +389,63 @@ def _in_elements(
     return None
 
 
+def _across_array(
+    step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None], label: str
+) -> list[str] | None:
+    """A field moved from the document into the elements of one of its arrays (each element gets the document's
+    value), or out of them (the document gets the value its elements share); None for any other move."""
+    (before, after), coll = colls, change.collection
+    old, new = change.details["old"], change.details["new"]
+    if before is None or after is None:
+        return None
+    old_route, new_route = array_route(before, old), array_route(after, new)
+    if old_route is None and new_route is not None and len(new_route[0]) == 1 and _plain(before, old):
+        filter_, pipeline = array_update(new_route[0], *defaulted(new_route[1], _field(old)))
+        both = {"$and": [{old: {"$exists": True}}, filter_]}
+        unset_top = {old: {"$exists": True}}, {"$unset": {old: ""}}
+        return [
+            "  " + comment(f"each element of {quoted(new_route[0][0])} gets the document's {quoted(old)}"),
+            f"  migrate({js_string(step)}, {js_string(coll)}, {js_value(both)}, {js_value(pipeline)}, "
+            f"{js_string(label)});",
+            "  " + comment(f"the document's own {quoted(old)} stays; once nothing reads it (uncomment):"),
+            "  " + comment(_migrate_call(f"{step}-unset", coll, *unset_top, label)),
+        ]
+    if new_route is None and old_route is not None and len(old_route[0]) == 1 and _plain(after, new):
+        array, rel = old_route[0][0], old_route[1]
+        mixed = {"$and": [{new: {"$exists": False}}, {array: {"$elemMatch": {rel: {"$exists": True}}}}]}
+        cleanup = array_update([array], *unset(rel))
+        return [
+            "  " + comment(f"each document gets the {quoted(rel)} its elements of {quoted(array)} share"),
+            f"  liftOut({js_string(step)}, {js_string(coll)}, {js_string(array)}, {js_string(rel)}, "
+            f"{js_string(new)}, {js_string(label)});",
+            "  "
+            + comment(
+                f"NOT MIGRATED where the elements disagree: choose the value and set {quoted(new)} by hand in "
+                f"target.getCollection({js_string(coll)}).find({js_value(mixed)})"
+            ),
+            "  " + comment(f"the elements keep their {quoted(rel)}; once nothing reads it (uncomment):"),
+            "  " + comment(_migrate_call(f"{step}-unset", coll, *cleanup, label)),
+        ]
+    return None
+
+
+def _plain(coll: CollectionDesign, path: str) -> bool:
+    """``path`` is a field of ``coll``'s documents outside any array."""
+    nodes = coll.shape
+    for part in path.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None or node.items is not None:
+            return False
+        nodes = node.children
+    return True
+
+
+def _migrate_call(step: str, coll: str, filter_: Any, update: Any, label: str) -> str:
+    return (
+        f"migrate({js_string(step)}, {js_string(coll)}, {js_value(filter_)}, {js_value(update)}, {js_string(label)});"
+    )
+
+
 def _data_step(
     step: str, change: Change, colls: tuple[CollectionDesign | None, CollectionDesign | None] = (None, None)
 ) -> list[str]:
@@ -366,6 +463,10 @@ def _data_step(
             f"{js_string(label)});"
         )
 
+    if details.get("in_array") and change.kind in ("field-renamed", "field-moved"):
+        across = _across_array(step, change, colls, label)
+        if across is not None:
+            return [*head, *across]
     if details.get("in_array"):
         step_or_reason = _in_elements(change, colls)
         if step_or_reason is None:

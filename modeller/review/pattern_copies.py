@@ -63,26 +63,28 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     steps: list[tuple[Callable[[Storage, Storage, Calls], list[str] | None], Storage, Storage]]
     if old.discriminator is not None and new.bucket is not None:  # through documents of their own
         plain = Storage(parent=new.parent, child=new.child, ref=new.ref)
-        steps = [(_out_of_shared, old, plain), (_into_buckets, plain, new)]
+        steps = [(_out_of_shared, old, plain), (into_buckets, plain, new)]
     elif old.bucket is not None and new.discriminator is not None:
         plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
-        steps = [(_out_of_buckets, old, plain), (_into_shared, plain, new)]
+        steps = [(_out_of_buckets, old, plain), (into_shared, plain, new)]
     elif old.embed is not None and new.discriminator is not None:
         steps = [(_embedded_to_shared, old, new)]
     elif old.discriminator is not None and new.embed is not None:
         steps = [(_shared_to_embedded, old, new)]
     elif old.embed is not None and new.bucket is not None:
         plain = Storage(parent=new.parent, child=new.child, ref=new.ref)
-        steps = [(_embedded_out, old, plain), (_into_buckets, plain, new)]
+        steps = [(_embedded_out, old, plain), (into_buckets, plain, new)]
     elif old.bucket is not None and (new.embed is not None or (new.refs is not None and new.ref is None)):
         plain = Storage(parent=old.parent, child=old.child, ref=old.ref)
         steps = [(_out_of_buckets, old, plain), (_into_embedded if new.embed is not None else _into_refs, plain, new)]
+    elif new.bucket is not None and old.timeseries and old.child == new.child and old.embed is None:
+        steps = [(_series_into_buckets, old, new)]
     elif new.bucket is not None and old.bucket is None:
-        steps = [(_into_buckets, old, new)]
+        steps = [(into_buckets, old, new)]
     elif old.bucket is not None and new.bucket is None:
         steps = [(_out_of_buckets, old, new)]
     elif new.discriminator is not None and old.discriminator is None:
-        steps = [(_into_shared, old, new)]
+        steps = [(into_shared, old, new)]
     elif old.discriminator is not None and new.discriminator is None:
         steps = [(_out_of_shared, old, new)]
     else:
@@ -95,7 +97,7 @@ def pattern_calls(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     return notes
 
 
-def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+def into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if old.child != new.child or old.embed is not None or old.discriminator is not None or old.timeseries:
         return None
     notes: list[str] = []
@@ -109,14 +111,37 @@ def _into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
         notes.append(f"the unique index {quoted(index)} would refuse the bucket documents; drop it first:")
         notes.append(f"target.getCollection({js_string(old.child or '')}).dropIndex({js_string(index)});")
     drop = sorted({"_id", series.split(".")[0], *([old.ext] if old.ext is not None else [])})
-    call("bucketIn", new.child, series, _bucket(new, drop))
+    call("bucketIn", new.child, series, bucket_layout(new, drop))
     return [*notes, f"each bucket document replaces, in {quoted(new.child or '')}, the documents it holds"]
+
+
+def staging(collection: str) -> str:
+    """The collection the buckets of a native time series collection are built in: the time series collection
+    cannot hold them (nor be renamed), so it is replaced by this one, by hand, once they are checked."""
+    return f"{collection}_buckets"
+
+
+def _series_into_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+    """The measurements of a native time series collection grouped into bucket documents built aside."""
+    if old.child is None or old.ref is None or new.parent is None or "." in old.ref:
+        return None
+    aside = staging(old.child)
+    call("bucketFromSeries", old.child, aside, new.parent, old.ref, bucket_layout(new, ["_id", old.ref]))
+    return [
+        f"the time series collection {quoted(old.child)} cannot hold bucket documents: they are built in "
+        f"{quoted(aside)} from the measurements of each document of {quoted(new.parent)} in time order (those "
+        f"whose {quoted(old.ref)} names none stay only in {quoted(old.child)})",
+        "once the buckets are checked and nothing writes to the time series collection (uncomment; the drop "
+        "deletes its measurements):",
+        f"target.getCollection({js_string(old.child)}).drop();",
+        f"target.getCollection({js_string(aside)}).renameCollection({js_string(old.child)});",
+    ]
 
 
 def _embedded_to_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if old.embed is None or old.parent != new.child or new.child is None or new.discriminator is None:
         return None
-    call("shareEmbedded", new.child, old.embed, _shared(new))
+    call("shareEmbedded", new.child, old.embed, shared_layout(new))
     call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
     return [f"the embedded copies stay in {quoted(new.child)} until the removed field is unset (step below)"]
 
@@ -124,8 +149,8 @@ def _embedded_to_shared(old: Storage, new: Storage, call: Calls) -> list[str] | 
 def _shared_to_embedded(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if new.embed is None or new.parent != old.child or old.child is None:
         return None
-    call("embedShared", old.child, new.embed, _shared(old), new.single, [] if new.item_id else ["_id"])
-    call("removeEmbedded", old.child, _shared(old))
+    call("embedShared", old.child, new.embed, shared_layout(old), new.single, [] if new.item_id else ["_id"])
+    call("removeEmbedded", old.child, shared_layout(old))
     return [f"each document moves into the parents it links to; it then leaves {quoted(old.child)}"]
 
 
@@ -169,11 +194,11 @@ def _into_refs(old: Storage, new: Storage, call: Calls) -> list[str] | None:
 def _out_of_buckets(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if new.child != old.child or new.ref is None or new.embed is not None or new.discriminator is not None:
         return None
-    call("bucketOut", old.child, new.ref, _bucket(old, []))
+    call("bucketOut", old.child, new.ref, bucket_layout(old, []))
     return _references_filled(new, call, ["each bucket document is replaced by the documents it held"])
 
 
-def _into_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
+def into_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if old.child is None or old.child == new.child or (old.ref is None and old.refs is None):
         return None
     if old.embed is not None or old.bucket is not None or new.child is None or new.discriminator is None:
@@ -181,8 +206,8 @@ def _into_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     drop = [name for name in (old.ref, old.ext) if name is not None and "." not in name]
     call.migrate(new.child, {new.discriminator: {"$exists": False}}, {"$set": {new.discriminator: new.one_type}})
     if old.ref is None:  # child-refs: the links come from the parents' arrays; the N no parent lists follow
-        call("shareListed", old.child, old.refs, drop, new.child, _shared(new))
-    call("shareIn", old.child, old.ref, drop, new.child, _shared(new))
+        call("shareListed", old.child, old.refs, drop, new.child, shared_layout(new))
+    call("shareIn", old.child, old.ref, drop, new.child, shared_layout(new))
     return [f"the documents of {quoted(old.child)} stay until you drop that collection"]
 
 
@@ -192,8 +217,8 @@ def _out_of_shared(old: Storage, new: Storage, call: Calls) -> list[str] | None:
     if new.embed is not None or new.bucket is not None or old.child is None:
         return None
     if new.refs is not None:
-        call("refsFromLinks", old.child, _shared(old), new.refs)
-    call("shareOut", old.child, _shared(old), new.child, new.ref)
+        call("refsFromLinks", old.child, shared_layout(old), new.refs)
+    call("shareOut", old.child, shared_layout(old), new.child, new.ref, new.ref_array)
     note = f"each document moves: it leaves {quoted(old.child)} once its copy is in {quoted(new.child)}"
     return _references_filled(new, call, [note], refs_done=True)
 
@@ -210,7 +235,7 @@ def _references_filled(new: Storage, call: Calls, notes: list[str], refs_done: b
     return notes
 
 
-def _bucket(where: Storage, drop: list[str]) -> dict[str, Any]:
+def bucket_layout(where: Storage, drop: list[str]) -> dict[str, Any]:
     """The bucket layout the helpers read; ``drop``: the fields of a document its bucket item leaves out."""
     b = where.bucket
     assert b is not None
@@ -228,7 +253,7 @@ def _bucket(where: Storage, drop: list[str]) -> dict[str, Any]:
     }
 
 
-def _shared(where: Storage) -> dict[str, Any]:
+def shared_layout(where: Storage) -> dict[str, Any]:
     return {
         "type": where.discriminator,
         "many": where.many_type,

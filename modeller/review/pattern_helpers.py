@@ -74,8 +74,8 @@ PATTERN_HELPERS = """\
         const first = c.findOne({ $and: [{ _id: id }, loose] }, {}, exact());
         if (first === null) continue; // in a bucket with an earlier document of its series
         const series = pick(first, ref);
-        if (series === undefined || series === null) {
-          print(label + ": the document " + JSON.stringify(id) + " names no series; left as it is");
+        if (series === undefined || series === null || Array.isArray(series)) {
+          print(label + ": the document " + JSON.stringify(id) + " names no single series; left as it is");
           continue;
         }
         for (;;) {
@@ -89,6 +89,23 @@ PATTERN_HELPERS = """\
           c.deleteMany({ _id: { $in: held } });
           markers.updateOne({ _id: key }, { $set: { bucket: null, ids: [] } }, { upsert: true });
         }
+      }
+    }, label);
+  }
+
+  // The measurements of the time series collection `ts` grouped into bucket documents of at most `b.size` in
+  // `aside`, one series (a document of `parent`, named by `ref`) at a time, in time order. A series cut short is
+  // built again (its buckets in `aside` are replaced), so a cut run completes; `ts` is only read.
+  function bucketFromSeries(step, ts, aside, parent, ref, b, label) {
+    const from = target.getCollection(ts);
+    const to = target.getCollection(aside);
+    inBatches(step, parent, {}, (ids) => {
+      for (const id of ids) {
+        to.deleteMany({ [b.series]: id });
+        const docs = from.find({ [ref]: id }, {}, exact()).sort({ [b.time]: 1, _id: 1 }).toArray();
+        const buckets = [];
+        for (let i = 0; i < docs.length; i += b.size) buckets.push(bucketOf(docs.slice(i, i + b.size), id, b));
+        if (buckets.length > 0) to.insertMany(buckets);
       }
     }, label);
   }
@@ -146,7 +163,8 @@ PATTERN_HELPERS = """\
   }
 
   // The N documents of `child` copied into their parent's collection `host` (same _id), typed `s.many` in the
-  // discriminator and linked to the parent their `ref` names; a document already there is skipped.
+  // discriminator and linked to the parent their `ref` names (each parent of a many-to-many's array of ids); a
+  // document already there is skipped.
   function shareIn(step, child, ref, drop, host, s, label) {
     const from = target.getCollection(child);
     const to = target.getCollection(host);
@@ -156,10 +174,11 @@ PATTERN_HELPERS = """\
         .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const parent = ref === null ? undefined : pick(doc, ref);
+          const parents = parent === undefined || parent === null ? [] : Array.isArray(parent) ? parent : [parent];
           const copy = Object.assign({}, doc);
           for (const name of drop) delete copy[name];
           copy[s.type] = s.many;
-          copy[s.links] = parent === undefined || parent === null ? [] : [{ [s.target]: parent, [s.linkType]: s.one }];
+          copy[s.links] = parents.map((one) => ({ [s.target]: one, [s.linkType]: s.one }));
           return copy;
         });
       if (copies.length > 0) to.insertMany(copies);
@@ -277,8 +296,9 @@ PATTERN_HELPERS = """\
   }
 
   // The documents typed `s.many` in `host` moved into `child` (same _id) with `ref` = the parent their link
-  // names; each is removed from `host` once its copy exists, so a cut run copies only the missing ones.
-  function shareOut(step, host, s, child, ref, label) {
+  // names (`many`: the array of every parent they link to, a many-to-many's); each is removed from `host` once its
+  // copy exists, so a cut run copies only the missing ones.
+  function shareOut(step, host, s, child, ref, many, label) {
     const from = target.getCollection(host);
     const to = target.getCollection(child);
     const typed = { [s.type]: s.many };
@@ -288,11 +308,13 @@ PATTERN_HELPERS = """\
         .filter((doc) => !have.has(JSON.stringify(doc._id)))
         .map((doc) => {
           const links = Array.isArray(doc[s.links]) ? doc[s.links] : [];
-          const link = links.find((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one);
+          const ones = links.filter((l) => l !== null && typeof l === "object" && l[s.linkType] === s.one)
+            .map((l) => l[s.target]);
           const copy = Object.assign({}, doc);
           delete copy[s.type];
           delete copy[s.links];
-          if (link !== undefined && ref !== null) put(copy, ref, link[s.target]);
+          if (ref !== null && many) put(copy, ref, ones);
+          else if (ref !== null && ones.length > 0) put(copy, ref, ones[0]);
           return copy;
         });
       if (copies.length > 0) to.insertMany(copies);

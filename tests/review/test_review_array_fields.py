@@ -173,15 +173,93 @@ def test_a_field_inside_array_elements_is_migrated_in_each_element(
     )
 
 
-def test_a_field_moved_out_of_an_array_is_left_to_the_dba() -> None:
-    def out(d: dict[str, Any]) -> None:
-        city = _field(d, "city")
-        _review(d).remove(city)
-        entity(d, "product")["fields"].append(city)
+def _moved_out(d: dict[str, Any]) -> None:
+    city = _field(d, "city")
+    _review(d).remove(city)
+    entity(d, "product")["fields"].append(city)
 
-    text = migration_script(_diff(out))
-    lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
-    assert len(lines) == 1 and "copy its values by hand" in lines[0] and lines[0].lstrip().startswith("//")
+
+def _run_with(diff: SchemaDiff, folder: Path, edit: Callable[[dict[str, list[dict[str, Any]]]], None]) -> Any:
+    """The OLD samples changed by ``edit``, and the recording of the migration run twice on them."""
+    samples = sample_documents(diff.old_design, diff.old, n=6, seed=3)
+    edit(samples)
+    setup = folder / "setup.mongosh.js"
+    setup.write_text(mongosh_script(diff.old_design, diff.old, samples=samples))
+    migration = folder / "migration.mongosh.js"
+    migration.write_text(migration_script(diff))
+    node_check(migration)
+    return samples, run_scripts(migration, runs=2, seeds=(setup,))
+
+
+def _cities(samples: dict[str, list[dict[str, Any]]]) -> None:
+    """Every product's reviews share one city (its name), but the first product's reviews disagree."""
+    products = [p for p in samples["products"] if len(p.get("reviews") or []) >= 2]
+    assert len(products) >= 2, "the samples embed two reviews or more in some products"
+    for product in samples["products"]:
+        for i, review in enumerate(product.get("reviews") or []):
+            review["city"] = f"city {i}" if product is products[0] else f"city of {product['title']}"
+
+
+def test_a_field_moved_out_of_array_elements_takes_the_value_they_share(tmp_path: Path) -> None:
+    diff = _diff(_moved_out)
+    moved = [c for c in diff.changes if c.kind == "field-moved"]
+    assert [(c.details["old"], c.details["new"]) for c in moved] == [("reviews.city", "city")]
+    text = migration_script(diff)
+    [line] = [line for line in text.splitlines() if "NOT MIGRATED" in line]
+    assert line.lstrip().startswith("//") and "where the elements disagree" in line
+    assert (
+        'find({"$and": [{"city": {"$exists": false}}, {"reviews": {"$elemMatch": {"city": {"$exists": true}}}}]})'
+        in line
+    )
+    samples, twice = _run_with(diff, tmp_path, _cities)
+    coll = diff.new_design.collection("products")
+    assert coll is not None
+    after = {str(p["_id"]): p for p in _products(twice)}
+    mixed = [p for p in samples["products"] if len({r["city"] for r in p.get("reviews") or []}) > 1]
+    assert len(mixed) == 1
+    for product in samples["products"]:
+        now = after[str(product["_id"])]
+        cities = {r["city"] for r in product.get("reviews") or []}
+        if len(cities) == 1:
+            assert now["city"] == cities.pop()
+            assert errors(validator_document(coll), now) == [], now
+        else:  # left as it is, and the run says how many
+            assert "city" not in now and now["reviews"] == json.loads(json_util.dumps(product["reviews"]))
+    assert any(
+        "1 document(s) whose elements hold different values left as they are" in p for p in twice["runs"][0]["prints"]
+    )
+    assert [c for c in calls(twice, 1, "updateOne") if c["collection"] != MARKERS] == []
+
+
+def test_a_field_moved_into_array_elements_copies_the_documents_value_into_each(tmp_path: Path) -> None:
+    def into(d: dict[str, Any]) -> None:
+        brand = next(f for f in entity(d, "product")["fields"] if f["name"] == "brand")
+        entity(d, "product")["fields"].remove(brand)
+        _review(d).append(brand)
+
+    def old(d: dict[str, Any]) -> None:
+        _old(d)
+        entity(d, "product")["fields"].append({"name": "brand", "type": "string", "required": True})
+
+    def new(d: dict[str, Any]) -> None:
+        old(d)
+        into(d)
+
+    diff = diff_projects(project(edited(old)), project(edited(new)))
+    moved = [c for c in diff.changes if c.kind == "field-moved"]
+    assert [(c.details["old"], c.details["new"]) for c in moved] == [("brand", "reviews.brand")]
+    text = migration_script(diff)
+    assert "NOT MIGRATED" not in text
+    samples, twice = _run_with(diff, tmp_path, lambda s: None)
+    coll = diff.new_design.collection("products")
+    assert coll is not None
+    after = {str(p["_id"]): p for p in _products(twice)}
+    assert _elements(list(after.values())), "the samples embed reviews"
+    for product in samples["products"]:
+        now = after[str(product["_id"])]
+        assert [r["brand"] for r in now.get("reviews") or []] == [product["brand"]] * len(product.get("reviews") or [])
+        assert errors(validator_document(coll), now) == [], now
+    assert [c for c in calls(twice, 1, "updateMany") if c["collection"] != MARKERS] == []
 
 
 def test_a_hostile_field_name_inside_array_elements_stays_a_string_literal(tmp_path: Path) -> None:

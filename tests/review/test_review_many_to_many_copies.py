@@ -5,7 +5,6 @@ belongs to whom; a second run writes nothing; a run killed between batches compl
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 from bson import json_util
 from bson_checker import LOAD_OPTIONS, errors
+from chat_members import chat
 from js_harness import calls, node_check, run_scripts
 from review_projects import edited, project
 
@@ -26,51 +26,9 @@ from modeller.review.migration import MARKERS, migration_script
 
 pytestmark = pytest.mark.node
 
-CHAT: dict[str, Any] = {
-    "format": "mongo-schema-modeller",
-    "format_version": 1,
-    "name": "Chat",
-    "database": "chat",
-    "entities": [
-        {
-            "id": "room",
-            "name": "Room",
-            "collection": "rooms",
-            "count": 1000,
-            "fields": [{"name": "title", "type": "string", "required": True}],
-        },
-        {
-            "id": "user",
-            "name": "User",
-            "collection": "users",
-            "count": 50000,
-            "fields": [{"name": "handle", "type": "string", "required": True}],
-        },
-    ],
-    "relationships": [
-        {
-            "id": "room_members",
-            "one": "room",
-            "many": "user",
-            "name": "members",
-            "inverse": "rooms",
-            "cardinality": "many-to-many",
-            "typical": 5,
-            "max": 50,
-            "strategy": "parent-ref",
-        }
-    ],
-}
-
-
-def _chat(strategy: str) -> Project:
-    data = copy.deepcopy(CHAT)
-    data["relationships"][0]["strategy"] = strategy
-    return Project.model_validate(data)
-
 
 def _diff(old: str, new: str) -> SchemaDiff:
-    return diff_projects(_chat(old), _chat(new))
+    return diff_projects(chat(old), chat(new))
 
 
 def _where(diff: SchemaDiff) -> tuple[Storage, Storage]:

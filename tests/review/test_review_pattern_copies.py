@@ -234,24 +234,83 @@ def test_a_pattern_copy_killed_midway_completes_when_run_again(old: str, new: st
         assert len(_docs(killed, coll.name)) == len(_docs(whole, coll.name)), coll.name
 
 
-def test_buckets_from_a_native_time_series_collection_say_what_to_do_by_hand(tmp_path: Path) -> None:
-    """A time series collection cannot hold bucket documents: the script says what to do instead of a copy."""
+def _timed(strategy: str) -> Any:
+    data = _with(strategy)
+    entity(data, "review")["timeseries"] = {"time_field": "at"}
+    return project(data)
 
-    def timed(strategy: str) -> Any:
-        data = _with(strategy)
-        entity(data, "review")["timeseries"] = {"time_field": "at"}
-        return project(data)
 
-    diff = diff_projects(timed("parent-ref"), timed("bucket"))
+def test_buckets_from_a_native_time_series_collection_are_built_aside(tmp_path: Path) -> None:
+    """A time series collection cannot hold bucket documents (nor be renamed): the buckets are built in a collection
+    of their own, with the NEW validator and indexes, and swapping the two is a commented step."""
+    diff = diff_projects(_timed("parent-ref"), _timed("bucket"))
     old = diff.old_design.collection("review")
     assert old is not None and old.timeseries is not None, "the OLD reviews are a native time series collection"
     text = migration_script(diff)
-    lines = [line for line in text.splitlines() if "NOT MIGRATED" in line]
-    assert len(lines) == 1 and lines[0].lstrip().startswith("//")
-    assert "parent-ref -> bucket" in lines[0] and "by hand: group each One's N documents" in lines[0]
-    assert not any(line.strip().startswith("bucketIn(") for line in text.splitlines())
-    (tmp_path / "migration.mongosh.js").write_text(text, encoding="utf-8")
-    node_check(tmp_path / "migration.mongosh.js")
+    assert "NOT MIGRATED" not in text
+    assert '  // target.getCollection("review").drop();' in text
+    assert '  // target.getCollection("review_buckets").renameCollection("review");' in text
+    twice = _run(diff, tmp_path, runs=2)
+    seeded = _docs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), "review")
+    assert _docs(twice, "review") == seeded, "the time series collection is only read"
+    new = diff.new_design.collection("review")
+    assert new is not None and new.bucket is not None
+    buckets = _docs(twice, "review_buckets")
+    assert buckets and all(errors(validator_document(new), b) == [] for b in buckets)
+    items = sorted((str(b["product_id"]), i["text"], i["at"]) for b in buckets for i in b["reviews"])
+    assert items == sorted((str(r["product_id"]), r["text"], r["at"]) for r in seeded)
+    for bucket in buckets:  # in time order, at most the design's size, bounds and count from their items
+        times = [i["at"] for i in bucket["reviews"]]
+        assert times == sorted(times) and 0 < len(times) <= new.bucket.size == 60
+        assert (bucket["start"], bucket["end"], bucket["count"]) == (times[0], times[-1], len(times))
+    indexes = [c for c in calls(twice, 0, "createIndex") if c["collection"] == "review_buckets"]
+    assert [i["options"]["name"] for i in indexes] == [i.name for i in new.indexes]
+    assert not any(c["collection"] == "review" for c in calls(twice, 0, "updateMany")), "no field step on it"
+    for op in ("insertMany", "deleteMany", "updateMany"):
+        assert [c for c in calls(twice, 1, op) if c["collection"] != MARKERS] == [], op
+
+
+@pytest.mark.parametrize("kill", [1, 2, 3])
+def test_buckets_built_aside_killed_between_batches_are_built_once(kill: int, tmp_path: Path) -> None:
+    diff = diff_projects(_timed("parent-ref"), _timed("bucket"))
+    (tmp_path / "whole").mkdir()
+    (tmp_path / "killed").mkdir()
+    whole = _run(diff, tmp_path / "whole", runs=1, batch=2)
+    killed = _run(diff, tmp_path / "killed", runs=2, batch=2, kill_after=kill)
+    assert killed["runs"][0].get("killed") is True
+
+    def items(recording: dict[str, Any]) -> list[tuple[str, str, Any]]:
+        buckets = _docs(recording, "review_buckets")
+        return sorted((str(b["product_id"]), i["text"], i["at"]) for b in buckets for i in b["reviews"])
+
+    assert items(killed) == items(whole) != []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("parent-ref", "bucket"), ("bucket", "parent-ref"), ("child-refs", "bucket")], ids=lambda v: str(v)
+)
+def test_a_bucket_change_with_the_reviews_collection_renamed_copies_under_the_new_name(
+    old: str, new: str, tmp_path: Path
+) -> None:
+    """The rename runs first (step 1): the copy then finds the OLD documents under the NEW collection name."""
+    new_data = _with(new)
+    entity(new_data, "review")["collection"] = "opinions"
+    diff = diff_projects(project(_with(old)), project(new_data))
+    assert [c.details["new"] for c in diff.changes if c.kind == "collection-renamed"] == ["opinions"]
+    text = migration_script(diff)
+    assert "NOT MIGRATED" not in text
+    twice = _run(diff, tmp_path, runs=2)
+    before = storage(diff.old_design, diff.old, "product_reviews")
+    after = storage(diff.new_design, diff.new, "product_reviews")
+    assert before is not None and after is not None and after.child == "opinions"
+    assert _pairs(twice, after) == _pairs(run_scripts(tmp_path / "setup.mongosh.js", runs=1), before) != set()
+    for coll in diff.new_design.collections:
+        for doc in _docs(twice, coll.name):
+            assert errors(validator_document(coll), doc) == [], (coll.name, doc)
+    steps = [line for line in text.splitlines() if line.startswith("  migrate(") and '"opinions: field-' in line]
+    assert steps == [], "the copy reshapes the reviews: no field step of its own"
+    for op in ("insertMany", "deleteMany", "updateMany", "updateOne"):
+        assert [c for c in calls(twice, 1, op) if c["collection"] != MARKERS] == [], op
 
 
 #: a collection name (MongoDB refuses a `$` in one) and a field name no generated line may splice raw
