@@ -40,6 +40,7 @@ from modeller.ui.commands.composite import new_query
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
+from modeller.ui.panels.entity_choices import EntityChoices
 from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 from modeller.ui.panels.properties_panel import scrolled
 
@@ -140,6 +141,7 @@ class QueryEditor(QWidget):
         f = self.form
         f.text(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
         self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
+        self.entity.use_model(EntityChoices(document, lambda e: e.name, self))
         self.scope = f.choice(
             ["scope"],
             "For one",
@@ -183,10 +185,10 @@ class QueryEditor(QWidget):
         layout.addWidget(self.error)
         layout.addStretch(1)
         document.query_changed.connect(lambda key: self.reload() if key == self.query_id else None)
+        # the entity choices follow the document by themselves (EntityChoices); the rest of the form names entities
         for signal in (document.entity_added, document.entity_removed, document.entity_changed):
-            signal.connect(lambda _id: self._refresh_entities())
-        document.project_reset.connect(self._refresh_entities)  # an opened file: its entities are the choices
-        self._refresh_entities()
+            signal.connect(lambda _id: self._entities_changed())
+        document.project_reset.connect(self._entities_changed)
 
     def _buttons(self, table: PairTable, add: Any, what: str) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -201,8 +203,7 @@ class QueryEditor(QWidget):
         row.addStretch(1)
         return row
 
-    def _refresh_entities(self) -> None:
-        self.entity.set_choices([(e.name, e.id) for e in self.document.project.entities])
+    def _entities_changed(self) -> None:
         if self.query_id:
             self.reload()
 
