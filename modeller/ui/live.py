@@ -73,7 +73,7 @@ class LiveController(QObject):
 
     def update_markers(self, analysis: Analysis) -> None:
         """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""
-        ids = Lookup(self.recommendations.document.project)
+        ids = lookup(self.recommendations.document.project)
         entity_marks, rel_marks = canvas_markers(analysis, ids)
         design = analysis.design
         index = design_index(design)

@@ -44,7 +44,22 @@ class Lookup:
 
 
 def lookup(project: Project | Lookup) -> Lookup:
-    return project if isinstance(project, Lookup) else Lookup(project)
+    """The maps of ``project``: built once per project version and shared by everyone who asks (the panel,
+    the canvas markers), instead of three 10,000-entry dictionaries per asker and analysis."""
+    if isinstance(project, Lookup):
+        return project
+    for known in _recent:
+        if known.project is project:
+            return known
+    made = Lookup(project)
+    _recent.insert(0, made)
+    del _recent[_KEEP:]
+    return made
+
+
+#: the maps of the last few projects (the document's current one, the one an analysis ran on)
+_recent: list[Lookup] = []
+_KEEP = 3
 
 
 def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:

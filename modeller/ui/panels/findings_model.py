@@ -67,6 +67,9 @@ class FindingsModel(QAbstractListModel):
         #: the listed findings by identity (what the next analysis is compared with)
         self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
+        #: each listed finding's row text, worked out once: the view measures every row again after any
+        #: inserted or removed row, and the subject's label costs more than the measuring (issue 16)
+        self._texts: dict[int, tuple[Finding, str]] = {}
         self.design: Design | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -81,7 +84,9 @@ class FindingsModel(QAbstractListModel):
 
     def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
         self.design = analysis.design if analysis is not None else None
-        names_changed = self.ids is None or self.ids.names != ids.names or _ends(self.ids) != _ends(ids)
+        names_changed = self.ids is None or _labels_differ(self.ids, ids)
+        if names_changed or (self.ids is not None and self.ids.project.queries is not ids.project.queries):
+            self._texts.clear()  # the labels name entities, relationship ends and queries
         self.ids = ids
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
@@ -103,6 +108,8 @@ class FindingsModel(QAbstractListModel):
                     g, [f for f in gone if section_of(f) == section], [f for f in fresh if section_of(f) == section]
                 )
         self._shown = {id(f): f for f in findings} if fresh or gone else shown
+        for finding in gone:
+            self._texts.pop(id(finding), None)
         for g, section in enumerate(SECTIONS):
             header = self.index(self.start(g))
             if g in touched:
@@ -214,6 +221,14 @@ class FindingsModel(QAbstractListModel):
         return self.groups[g][i] if i >= 0 else None
 
     def text(self, finding: Finding) -> str:
+        known = self._texts.get(id(finding))
+        if known is not None and known[0] is finding:
+            return known[1]
+        text = self._text(finding)
+        self._texts[id(finding)] = (finding, text)
+        return text
+
+    def _text(self, finding: Finding) -> str:
         label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
         sentence = first_sentence(finding.message)
         named = named_in(self.ids, finding.subject) if self.ids is not None else None
@@ -349,6 +364,18 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def shown_count(self) -> int:
         return len(self.shown_findings())
+
+
+def _labels_differ(old: Lookup, new: Lookup) -> bool:
+    """Could a row's subject label read differently (a renamed entity, a relationship with other ends)?
+
+    An edit swaps in a new project but keeps the tuples it did not touch: those are compared by identity,
+    not entry by entry (two 10,000-entry comparisons per analysis otherwise).
+    """
+    before, after = old.project, new.project
+    if before.entities is not after.entities and old.names != new.names:
+        return True
+    return before.relationships is not after.relationships and _ends(old) != _ends(new)
 
 
 def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:

@@ -41,7 +41,7 @@ from modeller.ui.commands.apply_fix import (
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import RULE_SCHEME, Lookup, canvas_target, detail_html, finding_key, open_counts
+from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup, open_counts
 from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
 from modeller.ui.panels.sections import section_of
 
@@ -91,18 +91,33 @@ class _Wrapped(QStyledItemDelegate):
     #: room for the icon and the margins left of the text
     INDENT = 30
 
+    #: heights remembered before the memo starts over (a few per finding text; texts repeat across analyses)
+    KEEP = 100_000
+
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
+        self._room: tuple[int, str] = (0, "")
+        #: row text -> height at this width and font (``_room``): the view measures every row again after each
+        #: inserted or removed row, and measuring wrapped text (plus the model's answers behind it) was most of a
+        #: 10,000-entity project's hand-over (issue 16). A header's text never reads like a finding's: text is the key.
+        self._heights: dict[str, int] = {}
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         width = max(50, self._view.viewport().width() - 2)
+        room = (width, option.font.key())  # type: ignore[attr-defined]
+        if room != self._room or len(self._heights) > self.KEEP:
+            self._room = room
+            self._heights.clear()
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
-        box = QFontMetrics(font).boundingRect(
-            QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
-        )
-        return QSize(width, max(super().sizeHint(option, index).height(), box.height() + 6))
+        height = self._heights.get(text)
+        if height is None:
+            font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
+            box = QFontMetrics(font).boundingRect(
+                QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
+            )
+            height = self._heights[text] = max(super().sizeHint(option, index).height(), box.height() + 6)
+        return QSize(width, height)
 
 
 class RecommendationsPanel(QWidget):
@@ -213,7 +228,7 @@ class RecommendationsPanel(QWidget):
         """
         keep = finding_key(self._current) if self._current is not None else None
         self.analysis = analysis
-        self.model.set_analysis(analysis, Lookup(self.document.project))
+        self.model.set_analysis(analysis, lookup(self.document.project))
         self._restore_current(keep)
         if self._current is None:
             self._show_details(None)  # "nothing to do" must follow the new findings, not an earlier analysis
