@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.model import Project
+from modeller.model import Project, Query, Relationship
 from modeller.model.labels import Labels, query_words, relationship_words
-from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
 from modeller.ui.panels.design_index import design_index
@@ -33,11 +33,25 @@ def finding_key(finding: Finding) -> tuple[str, str, str]:
 class Lookup:
     """Id -> object maps of one project, built once per refresh (1,000-entity projects, 5,000 findings)."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, previous: Lookup | None = None) -> None:
         self.project = project
-        self.names = {e.id: e.name for e in project.entities}
-        self.rels = {r.id: r for r in project.relationships}
-        self.queries = {q.id: q for q in project.queries}
+        # an edit keeps the tuples it did not touch: their maps are the previous version's (read-only, shared)
+        old = previous.project if previous is not None else None
+        self.names: dict[str, str]
+        self.rels: dict[str, Relationship]
+        self.queries: dict[str, Query]
+        if previous is not None and old is not None and old.entities is project.entities:
+            self.names = previous.names
+        else:
+            self.names = {e.id: e.name for e in project.entities}
+        if previous is not None and old is not None and old.relationships is project.relationships:
+            self.rels = previous.rels
+        else:
+            self.rels = {r.id: r for r in project.relationships}
+        if previous is not None and old is not None and old.queries is project.queries:
+            self.queries = previous.queries
+        else:
+            self.queries = {q.id: q for q in project.queries}
 
     def name(self, entity_id: str) -> str:
         return self.names.get(entity_id, entity_id)
@@ -48,18 +62,23 @@ def lookup(project: Project | Lookup) -> Lookup:
     the canvas markers), instead of three 10,000-entry dictionaries per asker and analysis."""
     if isinstance(project, Lookup):
         return project
-    for known in _recent:
-        if known.project is project:
-            return known
-    made = Lookup(project)
-    _recent.insert(0, made)
-    del _recent[_KEEP:]
+    with _lock:
+        for known in _recent:
+            if known.project is project:
+                return known
+        previous = _recent[0] if _recent else None
+    made = Lookup(project, previous)
+    with _lock:
+        _recent.insert(0, made)
+        del _recent[_KEEP:]
     return made
 
 
 #: the maps of the last few projects (the document's current one, the one an analysis ran on)
 _recent: list[Lookup] = []
 _KEEP = 3
+#: the analysis worker asks too (panels/analysis_facts.prepare)
+_lock = threading.Lock()
 
 
 def subject_label(project: Project | Lookup, subject: SubjectRef) -> str:
@@ -264,14 +283,3 @@ def detail_html(finding: Finding, project: Project) -> str:
         rows.append(f"<p><b>Reference.</b> {reference_html(finding.reference)}</p>")
     rows.append(f"<p><a href='{RULE_SCHEME}:{esc(finding.rule, quote=True)}'>Read the rule's documentation…</a></p>")
     return "\n".join(rows)
-
-
-def open_counts(analysis: Analysis | None) -> dict[str, int]:
-    """Findings per severity, overridden ones left out (what still needs attention)."""
-    counts: dict[str, int] = {}
-    if analysis is None:
-        return counts
-    for finding in analysis.findings:
-        if not finding.overridden:
-            counts[finding.severity] = counts.get(finding.severity, 0) + 1
-    return counts

@@ -11,6 +11,7 @@ by the canvas selection and by severity, and closing a section, is :class:`Findi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -354,13 +355,13 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def shown_findings(self, section: str | None = None) -> list[Finding]:
         """Every finding the filters select, in display order, a closed section's too (or one section's)."""
-        return [
-            f
-            for g, name in enumerate(SECTIONS)
-            if section in (None, name)
-            for f in self.findings.groups[g]
-            if self.accepts(f)
-        ]
+        return list(self.iter_shown(section))
+
+    def iter_shown(self, section: str | None = None) -> Iterator[Finding]:
+        """:meth:`shown_findings` one by one (a question about the first few need not filter them all)."""
+        for g, name in enumerate(SECTIONS):
+            if section in (None, name):
+                yield from filter(self.accepts, self.findings.groups[g])
 
     def shown_count(self) -> int:
         return len(self.shown_findings())
@@ -369,17 +370,26 @@ class FindingsFilter(QSortFilterProxyModel):
 def _labels_differ(old: Lookup, new: Lookup) -> bool:
     """Could a row's subject label read differently (a renamed entity, a relationship with other ends)?
 
-    An edit swaps in a new project but keeps the tuples it did not touch: those are compared by identity,
-    not entry by entry (two 10,000-entry comparisons per analysis otherwise).
+    An edit swaps in a new project but keeps the objects it did not touch: those are skipped by identity,
+    not compared entry by entry (two 10,000-entry comparisons per analysis otherwise).
     """
     before, after = old.project, new.project
-    if before.entities is not after.entities and old.names != new.names:
-        return True
-    return before.relationships is not after.relationships and _ends(old) != _ends(new)
+    return _reads_differently(before.entities, after.entities, lambda e: e.name) or _reads_differently(
+        before.relationships, after.relationships, lambda r: (r.one, r.many)
+    )
 
 
-def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:
-    return {key: (rel.one, rel.many) for key, rel in ids.rels.items()}
+def _reads_differently(old: tuple[Any, ...], new: tuple[Any, ...], words: Callable[[Any], Any]) -> bool:
+    """Does an object present before and after (by id) read differently? Added and removed ones do not count:
+    their findings come and go as rows of their own."""
+    if old is new:
+        return False
+    if len(old) == len(new):
+        pairs = [(a, b) for a, b in zip(old, new, strict=True) if a is not b]
+        if all(a.id == b.id for a, b in pairs):
+            return any(words(a) != words(b) for a, b in pairs)
+    before = {x.id: words(x) for x in old}
+    return any(x.id in before and before[x.id] != words(x) for x in new)
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:

@@ -41,7 +41,8 @@ from modeller.ui.commands.apply_fix import (
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup, open_counts
+from modeller.ui.panels.analysis_facts import Facts, facts
+from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup
 from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
 from modeller.ui.panels.sections import section_of
 
@@ -255,7 +256,11 @@ class RecommendationsPanel(QWidget):
 
     # ---------------------------------------------------------------- reading
     def counts(self) -> dict[str, int]:
-        return open_counts(self.analysis)
+        return dict(self._facts().opened) if self.analysis is not None else {}
+
+    def _facts(self) -> Facts:
+        assert self.analysis is not None
+        return facts(self.analysis, self.document.project)
 
     def visible_findings(self, section: str | None = None) -> list[Finding]:
         """The findings the filters select (a closed section's too), in display order; or one section's."""
@@ -370,17 +375,9 @@ class RecommendationsPanel(QWidget):
         """``"To do: 1 warning · 12 decisions"``: the panel's header and the status bar say the same thing."""
         if self.analysis is None:
             return ""
-        todo: dict[str, int] = {}
-        decisions = 0
-        for finding in self.analysis.findings:
-            if finding.overridden:
-                continue
-            if section_of(finding) == "todo":
-                todo[finding.severity] = todo.get(finding.severity, 0) + 1
-            else:
-                decisions += 1
-        text = f"To do: {sev.summary(todo)}" if todo else "Nothing to do"
-        return text + f" · {counted(decisions, 'decision')}"
+        known = self._facts()
+        text = f"To do: {sev.summary(known.todo)}" if known.todo else "Nothing to do"
+        return text + f" · {counted(known.decisions, 'decision')}"
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         finding = current.data(FINDING_ROLE) if current.isValid() else None
@@ -430,10 +427,10 @@ class RecommendationsPanel(QWidget):
         """What the details say with no finding chosen; never "nothing to do" while the header counts a to-do."""
         if self.analysis is None:
             return EMPTY_DETAILS
-        todo = sum(1 for f in self.analysis.findings if not f.overridden and section_of(f) == "todo")
+        todo = sum(self._facts().todo.values())
         if todo == 0:
             return NOTHING_TO_DO
-        if any(not f.overridden for f in self.proxy.shown_findings("todo")):
+        if any(not f.overridden for f in self.proxy.iter_shown("todo")):
             return EMPTY_DETAILS
         return FILTERED_TO_DO.format(
             todo=counted(todo, "to-do"), s="s" if todo == 1 else "", them="it" if todo == 1 else "them"
