@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
@@ -186,3 +187,28 @@ def test_the_preview_stops_walking_references_at_its_limit() -> None:
     part = _linked_collections(design, name, limit=10)
     assert 10 < len(part) < len(whole)
     assert part == whole[: len(part)]
+
+
+def test_the_query_list_shows_every_query_and_keeps_its_rows_through_an_entity_rename(window) -> None:
+    project = small_project()
+    window.document.reset(project)
+    panel = window.queries
+    assert project.queries, "the generated project must declare queries, or this test proves nothing"
+    rows = panel.rows
+    assert [rows.index(r).data(Qt.ItemDataRole.UserRole) for r in range(rows.rowCount())] == [
+        q.id for q in project.queries
+    ]
+    query = project.queries[len(project.queries) // 2]
+    panel.select(query.id)
+    assert panel.editor.query_id == query.id
+    resets: list[bool] = []
+    rows.modelReset.connect(lambda: resets.append(True))
+
+    entity = window.document.entity(query.entity)
+    assert entity is not None
+    window.document.push(EditEntityCommand(window.document, entity.model_copy(update={"name": "Wombat Files"})))
+
+    assert not resets  # the same queries: their texts are re-read, the rows stay
+    assert "Wombat Files" in rows.index(rows.row_of(query.id)).data()
+    assert panel.list.currentIndex().data(Qt.ItemDataRole.UserRole) == query.id
+    assert panel.editor.query_id == query.id
