@@ -173,8 +173,10 @@ class LiveController(QObject):
 
     def _selection_changed(self) -> None:
         try:
-            entities = list(self.scene.selected_entity_ids())
-            rels = list(self.scene.selected_relationship_ids())
+            # nothing selected (the usual case after an analysis) needs no pass over the project's entities
+            selected = bool(self.scene.selectedItems())
+            entities = list(self.scene.selected_entity_ids()) if selected else []
+            rels = list(self.scene.selected_relationship_ids()) if selected else []
         except RuntimeError:  # the scene is being torn down with the window
             return
         self.recommendations.set_selection([("entity", e) for e in entities] + [("relationship", r) for r in rels])

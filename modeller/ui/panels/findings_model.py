@@ -91,10 +91,10 @@ class FindingsModel(QAbstractListModel):
         self.ids = ids
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
-        new_ids = {id(f) for f in findings}
         shown = self._shown
-        fresh = [f for f in findings if id(f) not in shown]
-        gone = [f for key, f in shown.items() if key not in new_ids]
+        listed = {id(f): f for f in findings}
+        fresh = [f for key, f in listed.items() if key not in shown]
+        gone = [f for key, f in shown.items() if key not in listed]
         touched: set[int] = set()
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
             touched = self._merge_all(findings)
@@ -108,7 +108,7 @@ class FindingsModel(QAbstractListModel):
                 self._patch(
                     g, [f for f in gone if section_of(f) == section], [f for f in fresh if section_of(f) == section]
                 )
-        self._shown = {id(f): f for f in findings} if fresh or gone else shown
+        self._shown = listed if fresh or gone else shown
         for finding in gone:
             self._texts.pop(id(finding), None)
         for g, section in enumerate(SECTIONS):
