@@ -97,7 +97,7 @@ class FindingsModel(QAbstractListModel):
         gone = [f for key, f in shown.items() if key not in listed]
         touched: set[int] = set()
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
-            touched = self._merge_all(findings)
+            touched = self._merge_all(findings, fresh, gone)
         else:
             for finding in fresh:
                 touched.add(SECTIONS.index(section_of(finding)))
@@ -122,14 +122,25 @@ class FindingsModel(QAbstractListModel):
                 # a renamed entity changes the subject labels of its rows, not the rows themselves
                 self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
 
-    def _merge_all(self, findings: list[Finding]) -> set[int]:
+    def _merge_all(self, findings: list[Finding], fresh: list[Finding], gone: list[Finding]) -> set[int]:
         """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
         buckets: dict[str, list[Finding]] = {s: [] for s in SECTIONS}
         for finding in findings:
             buckets[section_of(finding)].append(finding)
-        for g, section in enumerate(SECTIONS):
+        ordered = []
+        for section in SECTIONS:
             keyed = sorted(((sort_key(f), f) for f in buckets[section]), key=itemgetter(0))
-            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+            ordered.append(([f for _key, f in keyed], [key for key, _f in keyed]))
+        if len(self._shown) + len(findings) == len(fresh) + len(gone):
+            # nothing stays (a first analysis, another project): one reset, so the filter and the view take
+            # every row in one pass, not once per inserted run and again for the removed ones
+            self.beginResetModel()
+            for g, (rows, keys) in enumerate(ordered):
+                self.groups[g], self._keys[g] = rows, keys
+            self.endResetModel()
+        else:
+            for g, (rows, keys) in enumerate(ordered):
+                self._merge(g, rows, keys)
         return set(range(len(SECTIONS)))
 
     def _patch(self, g: int, gone: list[Finding], fresh: list[Finding]) -> None:
@@ -239,7 +250,7 @@ class FindingsModel(QAbstractListModel):
 
     # ------------------------------------------------------------ QAbstractListModel
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else sum(len(group) + 1 for group in self.groups)
+        return 0 if parent.isValid() else sum(map(len, self.groups)) + len(self.groups)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -343,10 +354,12 @@ class FindingsFilter(QSortFilterProxyModel):
         return any(map(self.accepts, group)) if self._chosen or self.severities is not None else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and index.data(HEADER_ROLE):
+        if role == Qt.ItemDataRole.DisplayRole and index.isValid():
             label = self._labels.get(index.row())
             if label is None:
-                g = self.findings.locate(self.mapToSource(index).row())[0]
+                g, i = self.findings.locate(self.mapToSource(index).row())
+                if i >= 0:
+                    return super().data(index, role)  # a finding's row: the model's text
                 group = self.findings.groups[g]
                 shown = [f for f in group if self.accepts(f)] if self._chosen or self.severities is not None else group
                 label = self._labels[index.row()] = section_label(SECTIONS[g], shown, SECTIONS[g] in self.collapsed)

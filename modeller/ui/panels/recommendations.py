@@ -103,6 +103,7 @@ class _Wrapped(QStyledItemDelegate):
         #: inserted or removed row, and measuring wrapped text (plus the model's answers behind it) was most of a
         #: 10,000-entity project's hand-over (issue 16). A header's text never reads like a finding's: text is the key.
         self._heights: dict[str, int] = {}
+        self._one_line: dict[str, int] = {}
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         width = max(50, self._view.viewport().width() - 2)
@@ -110,6 +111,7 @@ class _Wrapped(QStyledItemDelegate):
         if room != self._room or len(self._heights) > self.KEEP:
             self._room = room
             self._heights.clear()
+            self._one_line.clear()
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         height = self._heights.get(text)
         if height is None:
@@ -117,7 +119,12 @@ class _Wrapped(QStyledItemDelegate):
             box = QFontMetrics(font).boundingRect(
                 QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
             )
-            height = self._heights[text] = max(super().sizeHint(option, index).height(), box.height() + 6)
+            # the one-line height (icon, margins) per font: a header is bold, an overridden finding italic;
+            # asking the base class for every row asked the model ten more questions per row
+            base = self._one_line.get(font.key())
+            if base is None:
+                base = self._one_line[font.key()] = super().sizeHint(option, index).height()
+            height = self._heights[text] = max(base, box.height() + 6)
         return QSize(width, height)
 
 
