@@ -71,6 +71,8 @@ class FindingsModel(QAbstractListModel):
         #: each listed finding's row text, worked out once: the view measures every row again after any
         #: inserted or removed row, and the subject's label costs more than the measuring (issue 16)
         self._texts: dict[int, tuple[Finding, str]] = {}
+        #: the last analysis replaced every row (one model reset)
+        self._reset = False
         self.design: Design | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -96,6 +98,7 @@ class FindingsModel(QAbstractListModel):
         fresh = [f for key, f in listed.items() if key not in shown]
         gone = [f for key, f in shown.items() if key not in listed]
         touched: set[int] = set()
+        self._reset = False
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
             touched = self._merge_all(findings, fresh, gone)
         else:
@@ -118,8 +121,9 @@ class FindingsModel(QAbstractListModel):
                 if label != self._labels[g]:
                     self._labels[g] = label
                     self.dataChanged.emit(header, header)
-            if names_changed and self.groups[g]:
-                # a renamed entity changes the subject labels of its rows, not the rows themselves
+            if names_changed and self.groups[g] and not self._reset:
+                # a renamed entity changes the subject labels of its rows, not the rows themselves (rows just
+                # reset are read afresh anyway: a signal for all of them made the filter check each one again)
                 self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
 
     def _merge_all(self, findings: list[Finding], fresh: list[Finding], gone: list[Finding]) -> set[int]:
@@ -138,6 +142,7 @@ class FindingsModel(QAbstractListModel):
             for g, (rows, keys) in enumerate(ordered):
                 self.groups[g], self._keys[g] = rows, keys
             self.endResetModel()
+            self._reset = True
         else:
             for g, (rows, keys) in enumerate(ordered):
                 self._merge(g, rows, keys)
