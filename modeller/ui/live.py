@@ -8,19 +8,22 @@ runs in :mod:`modeller.ui.analysis` (off the UI thread when it is slow, see
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
-from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
-from modeller.rules.framework.findings import SEVERITY_RANK
+from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.relationship_item import RelationshipItem
+from modeller.ui.canvas.scene import SLICE_S, SYNC_BUILD_MAX
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
+from modeller.ui.panels.analysis_facts import facts
 from modeller.ui.panels.design_index import design_index
-from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
+from modeller.ui.panels.finding_item import lookup
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 
@@ -48,6 +51,12 @@ class LiveController(QObject):
         self.status = status
         self.open_rule = open_rule
         self.last_analysis: Analysis | None = None
+        #: canvas items whose marker is out of date -> set_advice arguments (marked in slices, see update_markers)
+        self._markers_due: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._marker_timer = QTimer(self)
+        self._marker_timer.setSingleShot(True)
+        self._marker_timer.setInterval(0)
+        self._marker_timer.timeout.connect(self._mark_slice)
         analysis.analysed.connect(self.show_analysis)
         if hasattr(analysis, "failed"):
             analysis.failed.connect(self._failed)
@@ -72,20 +81,76 @@ class LiveController(QObject):
             self._selection_changed()
 
     def update_markers(self, analysis: Analysis) -> None:
-        """Severity markers (open warnings and errors only) and "in X" notes on the canvas items."""
-        ids = Lookup(self.recommendations.document.project)
-        entity_marks, rel_marks = canvas_markers(analysis, ids)
+        """Severity markers (open warnings and errors only) and "in X" notes on the canvas items.
+
+        Only items whose marker or note changes are touched; on a large canvas those in sight first and
+        the others in slices from the event loop (the first analysis of a 10,000-entity project marks
+        thousands of items, and marking them all at once held the window 0.2-0.5 s, issue 16).
+        """
+        project = self.recommendations.document.project
+        known = facts(analysis, project)
+        ids = lookup(project)
         design = analysis.design
         index = design_index(design)
+        hosts: dict[str, str] = {}
+        for entity_id, placement in design.embedded.items():
+            coll = index.collection(placement.collection)
+            hosts[entity_id] = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
+        due: dict[tuple[str, str], tuple[Any, ...]] = {}
         for entity_id, item in self.scene.entity_items.items():
-            placement = design.embedded.get(entity_id)
-            host = None
-            if placement is not None:
-                coll = index.collection(placement.collection)
-                host = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
-            item.set_advice(entity_marks.get(entity_id), host)
+            wanted: tuple[Any, ...] = (known.entity_marks.get(entity_id), hosts.get(entity_id))
+            if wanted != (item.marker, item.embedded_in):
+                due["entity", entity_id] = wanted
         for rel_id, item in self.scene.relationship_items.items():
-            item.set_advice(rel_marks.get(rel_id))
+            wanted = (known.rel_marks.get(rel_id),)
+            if wanted != (item.marker,):
+                due["relationship", rel_id] = wanted
+        self._markers_due = due
+        if len(due) <= SYNC_BUILD_MAX:
+            self._mark(None)
+            return
+        for item in self._in_sight():  # those in sight now, the rest from the event loop
+            if isinstance(item, EntityItem):
+                key = ("entity", item.entity_id)
+            elif isinstance(item, RelationshipItem):
+                key = ("relationship", item.rel_id)
+            else:
+                continue
+            if key in due:
+                item.set_advice(*due.pop(key))
+        self._marker_timer.start()
+
+    def _in_sight(self) -> list[Any]:
+        if self.view is None:
+            return []
+        area = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        return list(self.scene.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect))
+
+    def _mark(self, deadline: float | None) -> None:
+        """Mark the items still due until ``deadline`` (None: all of them); the rest in the next slice."""
+        due = self._markers_due
+        with collector_paused():
+            while due and (deadline is None or time.perf_counter() < deadline):
+                (kind, ident), wanted = due.popitem()
+                items = self.scene.entity_items if kind == "entity" else self.scene.relationship_items
+                item = items.get(ident)
+                if item is not None:  # an item removed since is not marked
+                    item.set_advice(*wanted)
+        if due:
+            self._marker_timer.start()
+
+    def _mark_slice(self) -> None:
+        self._mark(time.perf_counter() + SLICE_S)
+
+    @property
+    def markers_pending(self) -> bool:
+        """True while items out of sight still show the markers of an earlier analysis."""
+        return bool(self._markers_due)
+
+    def finish_markers(self) -> None:
+        """Mark every item still due now (a test or a screenshot needs them all)."""
+        self._marker_timer.stop()
+        self._mark(None)
 
     def _scene_built(self) -> None:
         """A progressive canvas build ended: the cards that arrived after the findings get their markers too."""
@@ -108,8 +173,10 @@ class LiveController(QObject):
 
     def _selection_changed(self) -> None:
         try:
-            entities = list(self.scene.selected_entity_ids())
-            rels = list(self.scene.selected_relationship_ids())
+            # nothing selected (the usual case after an analysis) needs no pass over the project's entities
+            selected = bool(self.scene.selectedItems())
+            entities = list(self.scene.selected_entity_ids()) if selected else []
+            rels = list(self.scene.selected_relationship_ids()) if selected else []
         except RuntimeError:  # the scene is being torn down with the window
             return
         self.recommendations.set_selection([("entity", e) for e in entities] + [("relationship", r) for r in rels])
@@ -139,27 +206,6 @@ class LiveController(QObject):
     def _failed(self, message: str) -> None:
         if self.status is not None:
             self.status.setText(message)
-
-
-MARKED = ("warning", "error")
-
-
-def canvas_markers(analysis: Analysis, project: Project | Lookup) -> tuple[dict[str, str], dict[str, str]]:
-    """Worst open warning/error per entity and per relationship (suggestions keep the canvas calm)."""
-    entities: dict[str, str] = {}
-    rels: dict[str, str] = {}
-    ids = lookup(project)
-    for finding in analysis.findings:
-        if finding.overridden or finding.severity not in MARKED:
-            continue
-        if finding.subject.kind == "relationship":
-            targets, store = [finding.subject.id], rels
-        else:
-            targets, store = related_entities(finding, ids, analysis.design), entities
-        for target in targets:
-            if SEVERITY_RANK[finding.severity] > SEVERITY_RANK.get(store.get(target, ""), -1):
-                store[target] = finding.severity
-    return entities, rels
 
 
 def status_label(parent: QWidget | None = None) -> QLabel:

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QApplication
 
 from modeller.export.query_plans import query_mongosh
@@ -139,7 +140,7 @@ def test_selecting_a_query_marks_what_it_touches_and_clearing_removes_the_marks(
     assert scene.query_highlighted() == ({"part", "product"}, {"product_parts"})
     window.preview.show_tab("Queries")
     assert window.preview.queries_tab.current_query() == "part_by_partno"  # the tab follows the dock
-    window.queries.list.setCurrentItem(None)  # type: ignore[arg-type]
+    window.queries.list.setCurrentIndex(QModelIndex())
     assert scene.query_highlighted() == (set(), set())
 
 

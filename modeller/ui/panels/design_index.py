@@ -7,6 +7,8 @@ made showing an analysis quadratic on 5,000-collection projects.
 
 from __future__ import annotations
 
+import threading
+
 from modeller.rules.physical.design import CollectionDesign, Design
 
 
@@ -37,14 +39,18 @@ class DesignIndex:
 #: the indexes of the last few designs asked about (the latest analysis, a preview's partial design)
 _recent: list[DesignIndex] = []
 _KEEP = 4
+#: the analysis worker builds the index of its result before the hand-over (panels/analysis_facts.prepare)
+_lock = threading.Lock()
 
 
 def design_index(design: Design) -> DesignIndex:
     """The index of ``design``, built on the first question about it and reused while it is current."""
-    for index in _recent:
-        if index.design is design:
-            return index
+    with _lock:
+        for index in _recent:
+            if index.design is design:
+                return index
     index = DesignIndex(design)
-    _recent.insert(0, index)
-    del _recent[_KEEP:]
+    with _lock:
+        _recent.insert(0, index)
+        del _recent[_KEEP:]
     return index

@@ -11,6 +11,7 @@ by the canvas selection and by severity, and closing a section, is :class:`Findi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -67,6 +68,11 @@ class FindingsModel(QAbstractListModel):
         #: the listed findings by identity (what the next analysis is compared with)
         self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
+        #: each listed finding's row text, worked out once: the view measures every row again after any
+        #: inserted or removed row, and the subject's label costs more than the measuring (issue 16)
+        self._texts: dict[int, tuple[Finding, str]] = {}
+        #: the last analysis replaced every row (one model reset)
+        self._reset = False
         self.design: Design | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -81,17 +87,20 @@ class FindingsModel(QAbstractListModel):
 
     def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
         self.design = analysis.design if analysis is not None else None
-        names_changed = self.ids is None or self.ids.names != ids.names or _ends(self.ids) != _ends(ids)
+        names_changed = self.ids is None or _labels_differ(self.ids, ids)
+        if names_changed or (self.ids is not None and self.ids.project.queries is not ids.project.queries):
+            self._texts.clear()  # the labels name entities, relationship ends and queries
         self.ids = ids
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
-        new_ids = {id(f) for f in findings}
         shown = self._shown
-        fresh = [f for f in findings if id(f) not in shown]
-        gone = [f for key, f in shown.items() if key not in new_ids]
+        listed = {id(f): f for f in findings}
+        fresh = [f for key, f in listed.items() if key not in shown]
+        gone = [f for key, f in shown.items() if key not in listed]
         touched: set[int] = set()
+        self._reset = False
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
-            touched = self._merge_all(findings)
+            touched = self._merge_all(findings, fresh, gone)
         else:
             for finding in fresh:
                 touched.add(SECTIONS.index(section_of(finding)))
@@ -102,7 +111,9 @@ class FindingsModel(QAbstractListModel):
                 self._patch(
                     g, [f for f in gone if section_of(f) == section], [f for f in fresh if section_of(f) == section]
                 )
-        self._shown = {id(f): f for f in findings} if fresh or gone else shown
+        self._shown = listed if fresh or gone else shown
+        for finding in gone:
+            self._texts.pop(id(finding), None)
         for g, section in enumerate(SECTIONS):
             header = self.index(self.start(g))
             if g in touched:
@@ -110,18 +121,31 @@ class FindingsModel(QAbstractListModel):
                 if label != self._labels[g]:
                     self._labels[g] = label
                     self.dataChanged.emit(header, header)
-            if names_changed and self.groups[g]:
-                # a renamed entity changes the subject labels of its rows, not the rows themselves
+            if names_changed and self.groups[g] and not self._reset:
+                # a renamed entity changes the subject labels of its rows, not the rows themselves (rows just
+                # reset are read afresh anyway: a signal for all of them made the filter check each one again)
                 self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
 
-    def _merge_all(self, findings: list[Finding]) -> set[int]:
+    def _merge_all(self, findings: list[Finding], fresh: list[Finding], gone: list[Finding]) -> set[int]:
         """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
         buckets: dict[str, list[Finding]] = {s: [] for s in SECTIONS}
         for finding in findings:
             buckets[section_of(finding)].append(finding)
-        for g, section in enumerate(SECTIONS):
+        ordered = []
+        for section in SECTIONS:
             keyed = sorted(((sort_key(f), f) for f in buckets[section]), key=itemgetter(0))
-            self._merge(g, [f for _key, f in keyed], [key for key, _f in keyed])
+            ordered.append(([f for _key, f in keyed], [key for key, _f in keyed]))
+        if len(self._shown) + len(findings) == len(fresh) + len(gone):
+            # nothing stays (a first analysis, another project): one reset, so the filter and the view take
+            # every row in one pass, not once per inserted run and again for the removed ones
+            self.beginResetModel()
+            for g, (rows, keys) in enumerate(ordered):
+                self.groups[g], self._keys[g] = rows, keys
+            self.endResetModel()
+            self._reset = True
+        else:
+            for g, (rows, keys) in enumerate(ordered):
+                self._merge(g, rows, keys)
         return set(range(len(SECTIONS)))
 
     def _patch(self, g: int, gone: list[Finding], fresh: list[Finding]) -> None:
@@ -214,6 +238,14 @@ class FindingsModel(QAbstractListModel):
         return self.groups[g][i] if i >= 0 else None
 
     def text(self, finding: Finding) -> str:
+        known = self._texts.get(id(finding))
+        if known is not None and known[0] is finding:
+            return known[1]
+        text = self._text(finding)
+        self._texts[id(finding)] = (finding, text)
+        return text
+
+    def _text(self, finding: Finding) -> str:
         label = subject_label(self.ids, finding.subject) if self.ids is not None else finding.subject.id
         sentence = first_sentence(finding.message)
         named = named_in(self.ids, finding.subject) if self.ids is not None else None
@@ -223,7 +255,7 @@ class FindingsModel(QAbstractListModel):
 
     # ------------------------------------------------------------ QAbstractListModel
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else sum(len(group) + 1 for group in self.groups)
+        return 0 if parent.isValid() else sum(map(len, self.groups)) + len(self.groups)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -327,10 +359,12 @@ class FindingsFilter(QSortFilterProxyModel):
         return any(map(self.accepts, group)) if self._chosen or self.severities is not None else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and index.data(HEADER_ROLE):
+        if role == Qt.ItemDataRole.DisplayRole and index.isValid():
             label = self._labels.get(index.row())
             if label is None:
-                g = self.findings.locate(self.mapToSource(index).row())[0]
+                g, i = self.findings.locate(self.mapToSource(index).row())
+                if i >= 0:
+                    return super().data(index, role)  # a finding's row: the model's text
                 group = self.findings.groups[g]
                 shown = [f for f in group if self.accepts(f)] if self._chosen or self.severities is not None else group
                 label = self._labels[index.row()] = section_label(SECTIONS[g], shown, SECTIONS[g] in self.collapsed)
@@ -339,20 +373,41 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def shown_findings(self, section: str | None = None) -> list[Finding]:
         """Every finding the filters select, in display order, a closed section's too (or one section's)."""
-        return [
-            f
-            for g, name in enumerate(SECTIONS)
-            if section in (None, name)
-            for f in self.findings.groups[g]
-            if self.accepts(f)
-        ]
+        return list(self.iter_shown(section))
+
+    def iter_shown(self, section: str | None = None) -> Iterator[Finding]:
+        """:meth:`shown_findings` one by one (a question about the first few need not filter them all)."""
+        for g, name in enumerate(SECTIONS):
+            if section in (None, name):
+                yield from filter(self.accepts, self.findings.groups[g])
 
     def shown_count(self) -> int:
         return len(self.shown_findings())
 
 
-def _ends(ids: Lookup) -> dict[str, tuple[str, str]]:
-    return {key: (rel.one, rel.many) for key, rel in ids.rels.items()}
+def _labels_differ(old: Lookup, new: Lookup) -> bool:
+    """Could a row's subject label read differently (a renamed entity, a relationship with other ends)?
+
+    An edit swaps in a new project but keeps the objects it did not touch: those are skipped by identity,
+    not compared entry by entry (two 10,000-entry comparisons per analysis otherwise).
+    """
+    before, after = old.project, new.project
+    return _reads_differently(before.entities, after.entities, lambda e: e.name) or _reads_differently(
+        before.relationships, after.relationships, lambda r: (r.one, r.many)
+    )
+
+
+def _reads_differently(old: tuple[Any, ...], new: tuple[Any, ...], words: Callable[[Any], Any]) -> bool:
+    """Does an object present before and after (by id) read differently? Added and removed ones do not count:
+    their findings come and go as rows of their own."""
+    if old is new:
+        return False
+    if len(old) == len(new):
+        pairs = [(a, b) for a, b in zip(old, new, strict=True) if a is not b]
+        if all(a.id == b.id for a, b in pairs):
+            return any(words(a) != words(b) for a, b in pairs)
+    before = {x.id: words(x) for x in old}
+    return any(x.id in before and before[x.id] != words(x) for x in new)
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:

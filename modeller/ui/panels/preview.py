@@ -14,7 +14,7 @@ import html
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,22 +63,45 @@ def collection_for_entity(design: Design, entity_id: str) -> str | None:
     return design_index(design).collection_for_entity(entity_id)
 
 
+class EntityNames(Mapping[str, str]):
+    """Entity names by id, asked of the document one at a time: a preview names the few entities of one
+    collection, so it builds no 10,000-entry dictionary per analysis."""
+
+    def __init__(self, document: ProjectDocument) -> None:
+        self.document = document
+
+    def __getitem__(self, entity_id: str) -> str:
+        entity = self.document.entity(entity_id)
+        if entity is None:
+            raise KeyError(entity_id)
+        return entity.name
+
+    def __iter__(self) -> Iterator[str]:
+        return (e.id for e in self.document.project.entities)
+
+    def __len__(self) -> int:
+        return len(self.document.project.entities)
+
+
 def relaxed_json(doc: Any) -> str:
     """One document as relaxed Extended JSON, two-space indent (what mongosh users read)."""
     return json_util.dumps(doc, json_options=json_util.RELAXED_JSON_OPTIONS, indent=2, ensure_ascii=False)
 
 
-def _linked_collections(design: Design, name: str) -> list[str]:
+def _linked_collections(design: Design, name: str, limit: int | None = None) -> list[str]:
     """``name`` and every collection its documents reference or copy from (transitively).
 
     The preview generates samples for these only: a 1,000-collection project
-    must not generate 1,000 collections' documents to show one.
+    must not generate 1,000 collections' documents to show one. With ``limit``
+    the walk stops once more than ``limit`` are found (the preview only asks
+    whether a sample is small enough to make on the UI thread; the whole walk
+    held a 10,000-collection window for 0.1 s per analysis).
     """
     index = design_index(design)
     order = [name]
     seen = {name}
     i = 0
-    while i < len(order):
+    while i < len(order) and (limit is None or len(order) <= limit):
         coll = index.collection(order[i])
         i += 1
         if coll is None:
@@ -139,7 +162,7 @@ _ROLE_WORDS = {
 }
 
 
-def _node_note(node: ShapeNode, names: dict[str, str]) -> str:
+def _node_note(node: ShapeNode, names: Mapping[str, str]) -> str:
     parts = [_ROLE_WORDS.get(node.role, node.role)]
     if node.ref_collection:
         parts.append(f"→ {node.ref_collection}")
@@ -159,7 +182,7 @@ def _node_note(node: ShapeNode, names: dict[str, str]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def shape_items(nodes: list[ShapeNode], names: dict[str, str]) -> list[QTreeWidgetItem]:
+def shape_items(nodes: list[ShapeNode], names: Mapping[str, str]) -> list[QTreeWidgetItem]:
     """Tree rows for a document shape: name, type, what the field is."""
     items = []
     for node in nodes:
@@ -449,7 +472,7 @@ class PreviewPanel(QWidget):
             self.sample = {}
             return
         project = self.document.project
-        names = {e.id: e.name for e in project.entities}
+        names = EntityNames(self.document)
         stored = ", ".join(names.get(e, e) for e in coll.entities)
         size = f"about {coll.avg_bytes:,} bytes per document" if coll.avg_bytes else ""
         count = f"{coll.count:,} documents" if coll.count is not None else ""
@@ -457,10 +480,12 @@ class PreviewPanel(QWidget):
         self.shape_tree.addTopLevelItems(shape_items(coll.shape, names))
         self.shape_tree.expandToDepth(1)
         self.shape_tree.resizeColumnToContents(0)
-        linked = len(_linked_collections(self.analysis.design, coll.name))
+        linked = len(_linked_collections(self.analysis.design, coll.name, limit=SYNC_SAMPLE_COLLECTIONS))
         if linked > SYNC_SAMPLE_COLLECTIONS:
             self.sample = {}
-            self.sample_view.setPlainText(f"// generating a sample (its references reach {linked:,} collections)…")
+            self.sample_view.setPlainText(
+                f"// generating a sample (its references reach more than {SYNC_SAMPLE_COLLECTIONS} collections)…"
+            )
             self._sampler.start(self._sample_ticket, self.analysis.design, project, coll.name)
             return
         try:

@@ -37,6 +37,7 @@ from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRela
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
+from modeller.ui.panels.entity_choices import EntityChoices
 from modeller.ui.panels.fields_editor import Detail, FieldsEditor
 from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 from modeller.ui.panels.id_row import IdRow
@@ -310,6 +311,9 @@ class RelationshipEditor(QWidget):
         self.ends.row("Id", self.id_row)
         self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
         self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
+        self.entity_choices = EntityChoices(document, lambda e: f"{e.name} ({e.id})", self)
+        self.one.use_model(self.entity_choices)
+        self.many.use_model(self.entity_choices)
         self.swap_button = QPushButton("Swap ends")
         self.swap_button.setToolTip("Exchange the One and the Many side")
         self.swap_button.clicked.connect(self.swap)
@@ -421,10 +425,10 @@ class RelationshipEditor(QWidget):
         layout.addWidget(self.note_form)
         layout.addStretch(1)
         document.relationship_changed.connect(self._changed)
+        # the ends' choices follow the document by themselves (EntityChoices); the title names the ends
         for signal in (document.entity_added, document.entity_removed, document.entity_changed):
-            signal.connect(lambda _id: self._refresh_entities())
-        document.project_reset.connect(self._refresh_entities)  # File ▸ Open: the ends list the new entities
-        self._refresh_entities()
+            signal.connect(lambda _id: self._entities_changed())
+        document.project_reset.connect(self._entities_changed)
 
     def _strategy_choices(self) -> list[tuple[str, str]]:
         auto = f"Auto (engine: {self.engine_strategy})" if self.engine_strategy else "Auto (engine decides)"
@@ -435,10 +439,7 @@ class RelationshipEditor(QWidget):
         self.engine_strategy = strategy
         self.strategy.combo.setItemText(0, self._strategy_choices()[0][0])
 
-    def _refresh_entities(self) -> None:
-        choices = [(f"{e.name} ({e.id})", e.id) for e in self.document.project.entities]
-        self.one.set_choices(choices)
-        self.many.set_choices(choices)
+    def _entities_changed(self) -> None:
         if self.rel_id:
             self.reload()
 

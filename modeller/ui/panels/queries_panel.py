@@ -13,11 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -40,6 +49,7 @@ from modeller.ui.commands.composite import new_query
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused, PathStep, updated
+from modeller.ui.panels.entity_choices import EntityChoices
 from modeller.ui.panels.form import ComboDelegate, ModelForm, error_label
 from modeller.ui.panels.properties_panel import scrolled
 
@@ -141,6 +151,7 @@ class QueryEditor(QWidget):
         f = self.form
         f.text(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
         self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
+        self.entity.use_model(EntityChoices(document, lambda e: e.name, self))
         self.scope = f.choice(
             ["scope"],
             "For one",
@@ -184,10 +195,10 @@ class QueryEditor(QWidget):
         layout.addWidget(self.error)
         layout.addStretch(1)
         document.query_changed.connect(lambda key: self.reload() if key == self.query_id else None)
+        # the entity choices follow the document by themselves (EntityChoices); the rest of the form names entities
         for signal in (document.entity_added, document.entity_removed, document.entity_changed):
-            signal.connect(lambda _id: self._refresh_entities())
-        document.project_reset.connect(self._refresh_entities)  # an opened file: its entities are the choices
-        self._refresh_entities()
+            signal.connect(lambda _id: self._entities_changed())
+        document.project_reset.connect(self._entities_changed)
 
     def _buttons(self, table: PairTable, add: Any, what: str) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -202,8 +213,7 @@ class QueryEditor(QWidget):
         row.addStretch(1)
         return row
 
-    def _refresh_entities(self) -> None:
-        self.entity.set_choices([(e.name, e.id) for e in self.document.project.entities])
+    def _entities_changed(self) -> None:
         if self.query_id:
             self.reload()
 
@@ -356,6 +366,52 @@ class QueryEditor(QWidget):
             self._commit_sort(rows)
 
 
+class QueryList(QAbstractListModel):
+    """The project's queries as list rows; a row's text is worked out when the view shows it.
+
+    A 10,000-entity project declares thousands of queries: the list filled item by item held the window
+    0.2-0.5 s on every open and on every entity edit (the texts name entities), issue 16. Now an edit
+    that keeps the queries and their order re-reads the texts in one signal, and only the rows on screen.
+    """
+
+    def __init__(self, document: ProjectDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._queries: tuple[Query, ...] = ()
+        self._rows: dict[str, int] = {}
+
+    def refresh(self) -> None:
+        queries = self.document.project.queries
+        if queries is self._queries:
+            if queries:  # the same queries: an entity's name in their texts may have changed
+                self.dataChanged.emit(self.index(0), self.index(len(queries) - 1))
+            return
+        if [q.id for q in queries] == [q.id for q in self._queries]:
+            self._queries = queries
+            self.dataChanged.emit(self.index(0), self.index(len(queries) - 1))
+            return
+        self.beginResetModel()
+        self._queries = queries
+        self._rows = {q.id: row for row, q in enumerate(queries)}
+        self.endResetModel()
+
+    def row_of(self, query_id: str | None) -> int:
+        return self._rows.get(query_id, -1) if query_id is not None else -1
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._queries)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._queries):
+            return None
+        query = self._queries[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return query_label(self.document, query, index.row() + 1)
+        if role == Qt.ItemDataRole.UserRole:
+            return query.id
+        return None
+
+
 class QueriesPanel(QWidget):
     """List of queries (add/remove) above the editor of the selected one."""
 
@@ -366,9 +422,12 @@ class QueriesPanel(QWidget):
         super().__init__(parent)
         self.document = document
         self.current_entity: str | None = None
-        self.list = QListWidget()
+        self.rows = QueryList(document, self)
+        self.list = QListView()
         self.list.setToolTip("Declared queries; select one to edit it")
-        self.list.currentItemChanged.connect(lambda *_: self._selected())
+        self.list.setUniformItemSizes(True)
+        self.list.setModel(self.rows)
+        self.list.selectionModel().currentChanged.connect(lambda *_: self._selected())
         self.add_button = QPushButton("Add query")
         self.add_button.setToolTip("Declare a query on the selected entity (or the first one)")
         self.add_button.clicked.connect(self.add_query)
@@ -401,31 +460,30 @@ class QueriesPanel(QWidget):
 
     def refresh(self) -> None:
         current = self.editor.query_id
-        self.list.blockSignals(True)
-        self.list.clear()
-        for number, query in enumerate(self.document.project.queries, 1):
-            item = QListWidgetItem(query_label(self.document, query, number))
-            item.setData(Qt.ItemDataRole.UserRole, query.id)
-            self.list.addItem(item)
-            if query.id == current:
-                self.list.setCurrentItem(item)
-        self.list.blockSignals(False)
+        selection = self.list.selectionModel()
+        selection.blockSignals(True)
+        self.rows.refresh()
+        row = self.rows.row_of(current)
+        selection.setCurrentIndex(
+            self.rows.index(row) if row >= 0 else QModelIndex(), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        selection.blockSignals(False)
+        self.list.viewport().update()
         if current is not None and self.document.query(current) is None:
             self.editor.show_query(None)
             self.query_selected.emit(None)
         self.add_button.setEnabled(bool(self.document.project.entities))
 
     def _selected(self) -> None:
-        item = self.list.currentItem()
-        query_id = str(item.data(Qt.ItemDataRole.UserRole)) if item else None
+        index = self.list.currentIndex()
+        query_id = str(index.data(Qt.ItemDataRole.UserRole)) if index.isValid() else None
         self.editor.show_query(query_id)
         self.query_selected.emit(query_id)
 
     def select(self, query_id: str) -> None:
-        for i in range(self.list.count()):
-            if self.list.item(i).data(Qt.ItemDataRole.UserRole) == query_id:
-                self.list.setCurrentRow(i)
-                return
+        row = self.rows.row_of(query_id)
+        if row >= 0:
+            self.list.setCurrentIndex(self.rows.index(row))
 
     def add_query(self) -> None:
         entities = self.document.project.entities

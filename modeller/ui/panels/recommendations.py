@@ -41,7 +41,8 @@ from modeller.ui.commands.apply_fix import (
 from modeller.ui.document import ProjectDocument
 from modeller.ui.edits import EditRefused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.finding_item import RULE_SCHEME, Lookup, canvas_target, detail_html, finding_key, open_counts
+from modeller.ui.panels.analysis_facts import Facts, facts
+from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup
 from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
 from modeller.ui.panels.sections import section_of
 
@@ -91,18 +92,40 @@ class _Wrapped(QStyledItemDelegate):
     #: room for the icon and the margins left of the text
     INDENT = 30
 
+    #: heights remembered before the memo starts over (a few per finding text; texts repeat across analyses)
+    KEEP = 100_000
+
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
+        self._room: tuple[int, str] = (0, "")
+        #: row text -> height at this width and font (``_room``): the view measures every row again after each
+        #: inserted or removed row, and measuring wrapped text (plus the model's answers behind it) was most of a
+        #: 10,000-entity project's hand-over (issue 16). A header's text never reads like a finding's: text is the key.
+        self._heights: dict[str, int] = {}
+        self._one_line: dict[str, int] = {}
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         width = max(50, self._view.viewport().width() - 2)
+        room = (width, option.font.key())  # type: ignore[attr-defined]
+        if room != self._room or len(self._heights) > self.KEEP:
+            self._room = room
+            self._heights.clear()
+            self._one_line.clear()
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
-        box = QFontMetrics(font).boundingRect(
-            QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
-        )
-        return QSize(width, max(super().sizeHint(option, index).height(), box.height() + 6))
+        height = self._heights.get(text)
+        if height is None:
+            font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
+            box = QFontMetrics(font).boundingRect(
+                QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
+            )
+            # the one-line height (icon, margins) per font: a header is bold, an overridden finding italic;
+            # asking the base class for every row asked the model ten more questions per row
+            base = self._one_line.get(font.key())
+            if base is None:
+                base = self._one_line[font.key()] = super().sizeHint(option, index).height()
+            height = self._heights[text] = max(base, box.height() + 6)
+        return QSize(width, height)
 
 
 class RecommendationsPanel(QWidget):
@@ -213,7 +236,7 @@ class RecommendationsPanel(QWidget):
         """
         keep = finding_key(self._current) if self._current is not None else None
         self.analysis = analysis
-        self.model.set_analysis(analysis, Lookup(self.document.project))
+        self.model.set_analysis(analysis, lookup(self.document.project))
         self._restore_current(keep)
         if self._current is None:
             self._show_details(None)  # "nothing to do" must follow the new findings, not an earlier analysis
@@ -240,7 +263,11 @@ class RecommendationsPanel(QWidget):
 
     # ---------------------------------------------------------------- reading
     def counts(self) -> dict[str, int]:
-        return open_counts(self.analysis)
+        return dict(self._facts().opened) if self.analysis is not None else {}
+
+    def _facts(self) -> Facts:
+        assert self.analysis is not None
+        return facts(self.analysis, self.document.project)
 
     def visible_findings(self, section: str | None = None) -> list[Finding]:
         """The findings the filters select (a closed section's too), in display order; or one section's."""
@@ -355,17 +382,9 @@ class RecommendationsPanel(QWidget):
         """``"To do: 1 warning · 12 decisions"``: the panel's header and the status bar say the same thing."""
         if self.analysis is None:
             return ""
-        todo: dict[str, int] = {}
-        decisions = 0
-        for finding in self.analysis.findings:
-            if finding.overridden:
-                continue
-            if section_of(finding) == "todo":
-                todo[finding.severity] = todo.get(finding.severity, 0) + 1
-            else:
-                decisions += 1
-        text = f"To do: {sev.summary(todo)}" if todo else "Nothing to do"
-        return text + f" · {counted(decisions, 'decision')}"
+        known = self._facts()
+        text = f"To do: {sev.summary(known.todo)}" if known.todo else "Nothing to do"
+        return text + f" · {counted(known.decisions, 'decision')}"
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         finding = current.data(FINDING_ROLE) if current.isValid() else None
@@ -415,10 +434,10 @@ class RecommendationsPanel(QWidget):
         """What the details say with no finding chosen; never "nothing to do" while the header counts a to-do."""
         if self.analysis is None:
             return EMPTY_DETAILS
-        todo = sum(1 for f in self.analysis.findings if not f.overridden and section_of(f) == "todo")
+        todo = sum(self._facts().todo.values())
         if todo == 0:
             return NOTHING_TO_DO
-        if any(not f.overridden for f in self.proxy.shown_findings("todo")):
+        if any(not f.overridden for f in self.proxy.iter_shown("todo")):
             return EMPTY_DETAILS
         return FILTERED_TO_DO.format(
             todo=counted(todo, "to-do"), s="s" if todo == 1 else "", them="it" if todo == 1 else "them"
