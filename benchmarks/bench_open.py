@@ -35,6 +35,8 @@ from pathlib import Path
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path.insert(0, sys.argv[1])
 n = int(sys.argv[2])
+from modeller.ui.import_order import drop_read_sources, load_before_qt
+load_before_qt()  # in the order the app starts (modeller/ui/app.py)
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 from benchmarks.generate import generate_project
@@ -51,6 +53,7 @@ path = folder / "bench.modeller.json"
 save_project(generate_project(n, 1.5, 0.5, seed=0), path)
 settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
 window = MainWindow(settings=settings, recovery_dir=folder / "recovery")
+drop_read_sources()
 window.resize(1600, 1000)
 window.show()
 app.processEvents()

@@ -90,6 +90,9 @@ def missing_display(environ: Mapping[str, str] = os.environ, platform: str = sys
 
 
 def _run(options: argparse.Namespace) -> int:
+    from modeller.ui.import_order import drop_read_sources, load_before_qt
+
+    load_before_qt()  # before PySide6: its import hook then skips these modules
     from PySide6.QtCore import QCoreApplication, QSettings, QSize
     from PySide6.QtWidgets import QApplication
 
@@ -116,6 +119,7 @@ def _run(options: argparse.Namespace) -> int:
     theme = options.theme or stored_theme(QSettings())
     apply_theme(app, theme)
     window = MainWindow()
+    drop_read_sources()  # the window's modules are in; what the import hook read is not needed
     window.theme_actions[theme].setChecked(True)  # --theme applies to this run only, nothing is stored
     if project is not None:
         window.document.reset(project, options.file)

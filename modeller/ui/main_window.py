@@ -47,6 +47,7 @@ from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
+from modeller.ui.import_order import drop_read_sources
 from modeller.ui.jobs import BackgroundJob, JobFailed
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
@@ -101,11 +102,13 @@ def _read(path: Path) -> Project:
 def _warm_up_preview() -> None:
     """Import the sample generator and build its first Faker: the first one in a process scans Faker's
     providers (0.15 s and more; later ones, in any thread, take a millisecond), which the preview did on
-    the UI thread when the findings arrived."""
+    the UI thread when the findings arrived. The last large batch of imports: the source PySide6's import
+    hook read for them (5 MiB for Faker alone) is let go after it."""
     with ui_gets_the_gil_back():
         values = importlib.import_module("modeller.export.values")
         importlib.import_module("modeller.export.samples")
         values.ValueFactory(0)
+    drop_read_sources()
 
 
 def default_recovery_dir() -> Path:
