@@ -8,6 +8,7 @@ the UI thread waits at most is a benchmark figure (benchmarks/bench_open.py), no
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from functools import cache
@@ -79,6 +80,8 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     window.analysis.analysed.connect(arrived.append)
     built: list[int] = []
     scene.built.connect(lambda: built.append(len(scene.entity_items)))
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
 
     assert window.open_path(big_file, ask=False)
     # the call returned at once: the file is being read in the background, the old project still shown
@@ -88,8 +91,9 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     qtbot.waitUntil(lambda: len(ticks) >= 3, timeout=60_000)  # the UI thread answers while the worker reads
     assert not any(document_is_new for document_is_new, _cards in ticks) and window.open_job is not None
     reading.set()
-    qtbot.waitUntil(lambda: bool(built), timeout=120_000)
+    qtbot.waitUntil(lambda: bool(built) and bool(ended), timeout=120_000)  # built, and checked across
     assert built == [ENTITIES] and len(scene.relationship_items) == len(big_project().relationships)
+    assert ended == [True]
     assert not window.open_progress_label.isVisibleTo(window) and window.open_job is None
     # the timer fired again between the slices of the canvas build
     partial = [t for t in ticks if t[0] and 0 < t[1] < ENTITIES]
@@ -176,3 +180,57 @@ def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_fil
     assert len(grown[1]) == ENTITIES and len(grown[0]) > ENTITIES
     assert sorted(map(str, grown[0])) == sorted(map(str, fresh[0]))
     assert sorted(map(str, grown[1])) == sorted(map(str, fresh[1]))
+
+
+def test_a_large_project_shows_before_its_checks_and_one_that_fails_them_gives_the_last_one_back(
+    make_window, qtbot, big_file, dialogs
+) -> None:
+    # each object is valid, but two entities share a name: only the checks across the project find it
+    data = json.loads(big_file.read_text())
+    data["entities"][5]["name"] = data["entities"][4]["name"]
+    big_file.write_text(json.dumps(data, indent=2))
+    window = make_window()
+    window.view.add_template("entity")  # unsaved work in the project shown before
+    before = window.document.project
+    shown: list[Path | None] = []
+    window.document.project_reset.connect(lambda: shown.append(window.document.path))
+    checking: list[str] = []
+    window.document.project_reset.connect(lambda: checking.append(window.open_progress_label.text()))
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    dialogs.answers.append(QMessageBox.StandardButton.Ok)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(ended), timeout=120_000)
+    # the new project was on screen (the first frame did not wait for the checks), then the last one came back
+    assert shown == [big_file, None] and checking[0] == "Checking big.modeller.json\u2026"
+    assert ended == [False] and len(dialogs.shown) == 1
+    assert "Cannot open project" in dialogs.shown[0] and "$.entities[5].name" in dialogs.shown[0]
+    assert f"{big_file}:" in dialogs.shown[0]  # located: FILE:LINE:COL, as File > Open of a small file says
+    assert window.document.project is before and window.document.is_modified()
+    assert window.recent_files() == [] and window.open_job is None
+    assert not window.open_progress_label.isVisibleTo(window)
+
+
+def test_another_open_while_one_is_checked_takes_the_unchecked_one_back(make_window, qtbot, big_file, monkeypatch):
+    started = threading.Event()
+    release = threading.Event()
+    check = main_window._check
+
+    def held_check(path: Path, project: Project) -> None:
+        started.set()
+        assert release.wait(60), "the test never released the check"
+        check(path, project)
+
+    monkeypatch.setattr(main_window, "_check", held_check)
+    window = make_window()
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: window.document.path == big_file, timeout=120_000)
+    assert window.open_progress_label.text() == "Checking big.modeller.json\u2026"
+    assert not window.open_cancel_button.isVisibleTo(window)  # on screen: nothing to cancel, only to check
+    window.cancel_open()  # what a second open does first
+    assert ended == [False] and window.document.path is None and not window.document.project.entities
+    release.set()
+    qtbot.wait(200)  # the dropped check's result arrives and changes nothing
+    assert ended == [False] and window.document.path is None and window.recent_files() == []
