@@ -1,7 +1,10 @@
 """``modeller [FILE] [--view entities|documents] [--screenshot OUT.png [--size WxH]]``: start the desktop app.
 
 Bad input (unknown option, missing or broken file, bad size) prints one clear
-message on stderr and returns a non-zero exit code, never a traceback.
+message on stderr and returns a non-zero exit code, never a traceback. A file
+large enough to be read in the background (``OPEN_IN_BACKGROUND_BYTES``) opens
+as File ▸ Open does: the window shows first, and a problem in the file is a
+dialog there (the empty window stays); ``--screenshot`` always reads it first.
 """
 
 from __future__ import annotations
@@ -97,9 +100,12 @@ def _run(options: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from modeller.persistence import ProjectFileError, load_project
+    from modeller.ui.main_window import opens_in_background
 
     project = None
-    if options.file is not None:
+    # a large file opens as File > Open does: the window first, the file read in a worker (errors in a dialog)
+    later = options.file is not None and options.screenshot is None and opens_in_background(options.file)
+    if options.file is not None and not later:
         try:
             project = load_project(options.file)
         except ProjectFileError as err:
@@ -141,7 +147,8 @@ def _run(options: argparse.Namespace) -> int:
     if options.view == "documents":
         window.set_documents_view(True)
     window.view.fit_on_open()
-    if project is None:
+    if project is None and not later:
         window.analysis.schedule()  # an empty project says "no findings" rather than "no analysis yet"
-    window.offer_recovery()
+    if not window.offer_recovery() and later:
+        window.open_path(options.file, ask=False)
     return int(app.exec())

@@ -97,6 +97,12 @@ def _file_size(path: Path) -> int:
         return 0
 
 
+def opens_in_background(path: Path) -> bool:
+    """A file this large is read in a worker thread while the window answers (a missing one is not: its error is
+    at once)."""
+    return _file_size(path) >= OPEN_IN_BACKGROUND_BYTES
+
+
 def _read(path: Path) -> Project:
     """The worker's first part of an open: read and validate each object, then keep the project out of the
     collector's passes. The whole-project checks (a third of the read) wait until the canvas shows: _check."""
@@ -856,7 +862,7 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         if background is None:
-            background = _file_size(path) >= OPEN_IN_BACKGROUND_BYTES
+            background = opens_in_background(path)
         if background:
             self._load_in_background(path, opening=True)
             return True
@@ -993,7 +999,7 @@ class MainWindow(QMainWindow):
         path = self.document.path
         if path is None:
             return
-        if _file_size(path) >= OPEN_IN_BACKGROUND_BYTES:
+        if opens_in_background(path):
             self._load_in_background(path, opening=False)
             return
         project = self._load(path)

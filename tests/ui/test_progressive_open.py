@@ -9,6 +9,8 @@ the UI thread waits at most is a benchmark figure (benchmarks/bench_open.py), no
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import threading
 from functools import cache
@@ -234,3 +236,48 @@ def test_another_open_while_one_is_checked_takes_the_unchecked_one_back(make_win
     release.set()
     qtbot.wait(200)  # the dropped check's result arrives and changes nothing
     assert ended == [False] and window.document.path is None and window.recent_files() == []
+
+
+# `modeller FILE` in a fresh interpreter with its own home: the window is up before the large file is read
+START = r"""
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from modeller.ui.app import main
+from modeller.ui.main_window import MainWindow
+
+app = QApplication([])
+seen = {}
+
+def window():
+    return next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+
+def first_look():
+    w = window()
+    seen["shown"] = w.isVisible()
+    seen["path_at_start"] = str(w.document.path)
+    seen["label"] = w.open_progress_label.text()
+    w.open_finished.connect(lambda ok: (seen.update(ok=ok, path=str(w.document.path), cards=len(w.document.project.entities)), w.document.undo_stack.setClean(), w.close(), app.quit()))
+
+QTimer.singleShot(0, first_look)
+QTimer.singleShot(120_000, app.quit)
+seen["code"] = main([sys.argv[1]])
+print(json.dumps(seen))
+"""
+
+
+def test_the_app_shows_its_window_before_a_large_file_given_on_the_command_line_is_read(
+    big_file: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), QT_QPA_PLATFORM="offscreen")
+    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
+    done = subprocess.run(
+        [sys.executable, "-c", START, str(big_file)], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["shown"] and seen["path_at_start"] == "None"  # the window stood while the file was still read
+    assert seen["label"] == "Opening big.modeller.json\u2026"
+    assert seen["ok"] is True and seen["path"] == str(big_file) and seen["cards"] == ENTITIES
+    assert seen["code"] == 0
