@@ -855,8 +855,8 @@ class MainWindow(QMainWindow):
         A large file (``background`` None: at least :data:`OPEN_IN_BACKGROUND_BYTES`) is read and
         validated in a worker thread while the window keeps answering; it shows as soon as each object is
         valid, and the checks across the project follow in the worker (a problem found there brings the
-        project shown before back). Then True means the open has started, and :attr:`open_finished` says
-        how it ended.
+        project shown before back, with its unsaved changes but a fresh undo history). Then True means the
+        open has started, and :attr:`open_finished` says how it ended.
         """
         path = Path(path)
         if ask and not self.maybe_save():
@@ -959,7 +959,8 @@ class MainWindow(QMainWindow):
         self.open_finished.emit(True)
 
     def _go_back(self, shown: _Shown | None) -> None:
-        """Show again the project an open replaced before its checks ended, as it was (path, unsaved changes)."""
+        """Show again the project an open replaced before its checks ended: its path and unsaved changes (its
+        undo history is not kept)."""
         if shown is not None:
             self.document.reset(shown.project, shown.path, modified=shown.modified)
             self.view.fit_on_open()
