@@ -13,7 +13,7 @@ from modeller.persistence.errors import (
     ProjectSaveError,
     UnsupportedVersionError,
 )
-from modeller.persistence.load import MAX_DEPTH, MAX_FILE_BYTES, load_project, loads_project
+from modeller.persistence.load import MAX_DEPTH, MAX_FILE_BYTES, check_loaded, load_project, loads_project
 from modeller.persistence.migrations import MIGRATIONS, MigrationError, MigrationRegistry, migrator
 from modeller.persistence.save import backup_path, save_project
 
@@ -29,6 +29,7 @@ __all__ = [
     "ProjectSaveError",
     "UnsupportedVersionError",
     "backup_path",
+    "check_loaded",
     "dumps_project",
     "load_project",
     "loads_project",

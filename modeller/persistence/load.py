@@ -115,6 +115,20 @@ def load_project(path: str | os.PathLike[str], *, check: bool = True) -> Project
     return loads_project(raw, name, check=check)
 
 
+def check_loaded(project: Project, path: str | os.PathLike[str]) -> None:
+    """The whole-project checks that ``load_project(path, check=False)`` skipped, raised as that call would.
+
+    The GUI shows a large project before they run (a third of its read) and takes it back when they fail;
+    only then is the file read again, for the line and column of each problem.
+    """
+    problems = check_project(project)
+    if not problems:
+        return
+    load_project(path)  # raises them, located
+    # the file changed meanwhile and now passes: the problems of the project that was read, without places
+    raise ProjectFileError(os.fspath(path), [FileProblem(p.message, p.path) for p in problems])
+
+
 def loads_project(text: str | bytes, source: str = "<string>", *, check: bool = True) -> Project:
     """Load and validate a project from its file text; ``source`` names it in error messages."""
     # A load allocates tens of thousands of objects that all survive: pausing the

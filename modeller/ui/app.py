@@ -1,7 +1,10 @@
 """``modeller [FILE] [--view entities|documents] [--screenshot OUT.png [--size WxH]]``: start the desktop app.
 
 Bad input (unknown option, missing or broken file, bad size) prints one clear
-message on stderr and returns a non-zero exit code, never a traceback.
+message on stderr and returns a non-zero exit code, never a traceback. A file
+large enough to be read in the background (``OPEN_IN_BACKGROUND_BYTES``) opens
+as File ▸ Open does: the window shows first, and a problem in the file is a
+dialog there (the empty window stays); ``--screenshot`` always reads it first.
 """
 
 from __future__ import annotations
@@ -90,13 +93,19 @@ def missing_display(environ: Mapping[str, str] = os.environ, platform: str = sys
 
 
 def _run(options: argparse.Namespace) -> int:
+    from modeller.ui.import_order import drop_read_sources, load_before_qt
+
+    load_before_qt()  # before PySide6: its import hook then skips these modules
     from PySide6.QtCore import QCoreApplication, QSettings, QSize
     from PySide6.QtWidgets import QApplication
 
     from modeller.persistence import ProjectFileError, load_project
+    from modeller.ui.main_window import opens_in_background
 
     project = None
-    if options.file is not None:
+    # a large file opens as File > Open does: the window first, the file read in a worker (errors in a dialog)
+    later = options.file is not None and options.screenshot is None and opens_in_background(options.file)
+    if options.file is not None and not later:
         try:
             project = load_project(options.file)
         except ProjectFileError as err:
@@ -116,6 +125,7 @@ def _run(options: argparse.Namespace) -> int:
     theme = options.theme or stored_theme(QSettings())
     apply_theme(app, theme)
     window = MainWindow()
+    drop_read_sources()  # the window's modules are in; what the import hook read is not needed
     window.theme_actions[theme].setChecked(True)  # --theme applies to this run only, nothing is stored
     if project is not None:
         window.document.reset(project, options.file)
@@ -137,7 +147,8 @@ def _run(options: argparse.Namespace) -> int:
     if options.view == "documents":
         window.set_documents_view(True)
     window.view.fit_on_open()
-    if project is None:
+    if project is None and not later:
         window.analysis.schedule()  # an empty project says "no findings" rather than "no analysis yet"
-    window.offer_recovery()
+    if not window.offer_recovery() and later:
+        window.open_path(options.file, ask=False)
     return int(app.exec())

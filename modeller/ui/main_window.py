@@ -11,9 +11,8 @@ from __future__ import annotations
 import importlib
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSettings, QSize, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
@@ -33,7 +32,14 @@ from PySide6.QtWidgets import (
 from modeller.model import Position, Project
 from modeller.model.text import shown
 from modeller.model.wording import counted
-from modeller.persistence import ProjectFileError, dumps_project, load_project, loads_project, save_project
+from modeller.persistence import (
+    ProjectFileError,
+    check_loaded,
+    dumps_project,
+    load_project,
+    loads_project,
+    save_project,
+)
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
@@ -47,7 +53,8 @@ from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
-from modeller.ui.jobs import BackgroundJob, JobFailed
+from modeller.ui.import_order import drop_read_sources
+from modeller.ui.jobs import BackgroundJob
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
 from modeller.ui.panels.empty_hint import EmptyCanvasHint
@@ -90,27 +97,58 @@ def _file_size(path: Path) -> int:
         return 0
 
 
+def opens_in_background(path: Path) -> bool:
+    """A file this large is read in a worker thread while the window answers (a missing one is not: its error is
+    at once)."""
+    return _file_size(path) >= OPEN_IN_BACKGROUND_BYTES
+
+
 def _read(path: Path) -> Project:
-    """The worker's part of an open: read and validate, then keep the project out of the collector's passes."""
+    """The worker's first part of an open: read and validate each object, then keep the project out of the
+    collector's passes. The whole-project checks (a third of the read) wait until the canvas shows: _check."""
     with ui_gets_the_gil_back(), collector_paused():  # a pass during the read held the GIL for a second
-        project = load_project(path)
+        project = load_project(path, check=False)
         keep_long_lived()
     return project
+
+
+def _check(path: Path, project: Project) -> None:
+    """The worker's second part: the checks across the project, raised as the loader words them."""
+    with ui_gets_the_gil_back():
+        check_loaded(project, path)
+
+
+def _delete_after_listeners(job: BackgroundJob) -> None:
+    """Delete a finished job after every listener of its ``finished`` ran: the worker may still be posting the
+    signal to the listeners after this one (deleting the job at once dropped theirs); it ends right after the emit."""
+    if job.thread is not None:
+        job.thread.join()
+    QTimer.singleShot(0, job.deleteLater)
 
 
 def _warm_up_preview() -> None:
     """Import the sample generator and build its first Faker: the first one in a process scans Faker's
     providers (0.15 s and more; later ones, in any thread, take a millisecond), which the preview did on
-    the UI thread when the findings arrived."""
+    the UI thread when the findings arrived. The last large batch of imports: the source PySide6's import
+    hook read for them (5 MiB for Faker alone) is let go after it."""
     with ui_gets_the_gil_back():
         values = importlib.import_module("modeller.export.values")
         importlib.import_module("modeller.export.samples")
         values.ValueFactory(0)
+    drop_read_sources()
 
 
 def default_recovery_dir() -> Path:
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     return Path(base or Path.home() / ".modeller") / "recovery"
+
+
+class _Shown(NamedTuple):
+    """What the window showed before an open replaced it (brought back when the open's checks fail)."""
+
+    project: Project
+    path: Path | None
+    modified: bool
 
 
 #: the status bar's hint after a new relationship (shown until the next edit, at most 5 s)
@@ -172,6 +210,8 @@ class MainWindow(QMainWindow):
         self._layout_started_at: dict[str, Position | None] = {}
         #: the file being read in the background (File ▸ Open of a large project)
         self.open_job: BackgroundJob | None = None
+        #: while an open is shown but still being checked: what it replaced
+        self._shown_before: _Shown | None = None
         #: the preview's sample generator was imported (once per process is enough; see _warm_up_after_build)
         self._warmed_up = False
         self._build_actions()
@@ -821,32 +861,38 @@ class MainWindow(QMainWindow):
         """Open ``path``; a load error is one dialog and leaves the open project untouched.
 
         A large file (``background`` None: at least :data:`OPEN_IN_BACKGROUND_BYTES`) is read and
-        validated in a worker thread while the window keeps answering; then True means the open has
-        started, and :attr:`open_finished` says how it ended.
+        validated in a worker thread while the window keeps answering; it shows as soon as each object is
+        valid, and the checks across the project follow in the worker (a problem found there brings the
+        project shown before back, with its unsaved changes but a fresh undo history). Then True means the
+        open has started, and :attr:`open_finished` says how it ended.
         """
         path = Path(path)
         if ask and not self.maybe_save():
             return False
         if background is None:
-            background = _file_size(path) >= OPEN_IN_BACKGROUND_BYTES
+            background = opens_in_background(path)
         if background:
-            self._load_in_background(path, self._opened)
+            self._load_in_background(path, opening=True)
             return True
         project = self._load(path)
         if project is None:
             return False
-        self._opened(project, path)
+        self._show(project, path, opening=True)
+        self._accept(path, opening=True)
         return True
 
-    def _opened(self, project: Project, path: Path) -> None:
+    def _show(self, project: Project, path: Path, opening: bool) -> None:
+        """Put a read project on screen; an open also fits the view (a canvas still being built fits where its
+        cards will be)."""
         self.document.reset(project, path)
-        self.recovery.clear()
-        self.add_recent(path)
-        self.view.fit_on_open()  # a canvas still being built fits where its cards will be
+        if opening:
+            self.view.fit_on_open()
 
-    def _reverted(self, project: Project, path: Path) -> None:
-        self.document.reset(project, path)
+    def _accept(self, path: Path, opening: bool) -> None:
+        """The project shown passed every check: it replaces the last one for good."""
         self.recovery.clear()
+        if opening:
+            self.add_recent(path)
 
     def _load(self, path: Path) -> Project | None:
         try:
@@ -857,12 +903,18 @@ class MainWindow(QMainWindow):
             show_file_error(self, "Cannot open project", path, f"{path}: {err.strerror or err}")
         return None
 
-    def _load_in_background(self, path: Path, then: Callable[[Project, Path], None]) -> None:
-        """Read and validate ``path`` in a worker thread; ``then(project, path)`` runs on the UI thread."""
+    def _open_failed(self, path: Path, error: object) -> None:
+        if isinstance(error, OSError):
+            show_file_error(self, "Cannot open project", path, f"{path}: {error.strerror or error}")
+        else:
+            show_file_error(self, "Cannot open project", path, str(error))
+
+    def _load_in_background(self, path: Path, opening: bool) -> None:
+        """Read and validate ``path`` in a worker thread and show it; then check it across (see _loaded)."""
         self.cancel_open()
         before = self.document.project
         job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
-        job.finished.connect(lambda result: self._loaded(job, path, result, before, then))
+        job.finished.connect(lambda result: self._loaded(job, path, result, before, opening))
         self.open_job = job
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
@@ -870,28 +922,56 @@ class MainWindow(QMainWindow):
             widget.show()
         job.start()
 
-    def _loaded(
-        self, job: BackgroundJob, path: Path, result: object, before: Project, then: Callable[[Project, Path], None]
-    ) -> None:
-        # delete the job after every listener of ``finished`` ran: the worker may still be posting the signal to
-        # the listeners after this one (deleting the job now dropped theirs); it ends right after the emit
-        if job.thread is not None:
-            job.thread.join()
-        QTimer.singleShot(0, job.deleteLater)
+    def _loaded(self, job: BackgroundJob, path: Path, result: object, before: Project, opening: bool) -> None:
+        """The read is done: show the project at once (the first frame waits for nothing else) and check it
+        across the project in the worker meanwhile (a third of the read of 10,000 entities;
+        DESIGN.md "Performance targets": first frame)."""
+        _delete_after_listeners(job)
         if job is not self.open_job:
             return  # cancelled, or replaced by another open
-        self._end_open()
-        done = False
-        if isinstance(result, ProjectFileError | JobFailed):
-            show_file_error(self, "Cannot open project", path, str(result))
-        elif isinstance(result, OSError):
-            show_file_error(self, "Cannot open project", path, f"{path}: {result.strerror or result}")
-        elif isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
-            # edits made while the file was read are the user's work: ask again before dropping them
-            then(result, path)
+        # edits made while the file was read are the user's work: ask again before dropping them
+        if isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
+            shown = _Shown(self.document.project, self.document.path, self.document.is_modified())
+            self._check_in_background(path, result, shown, opening)  # the status bar says so from the first frame
+            self._show(result, path, opening)
             self._warm_up_after_build()
-            done = True
-        self.open_finished.emit(done)
+            return
+        self._end_open()
+        if not isinstance(result, Project):
+            self._open_failed(path, result)
+        self.open_finished.emit(False)
+
+    def _check_in_background(self, path: Path, project: Project, shown: _Shown, opening: bool) -> None:
+        job = BackgroundJob(
+            lambda _report, _cancelled: _check(path, project), "check", (ProjectFileError, OSError), self
+        )
+        job.finished.connect(lambda result: self._checked(job, path, result, opening))
+        self.open_job = job
+        self._shown_before = shown
+        self.open_progress_label.setText(f"Checking {path.name}\u2026")
+        self.open_cancel_button.hide()  # the project is on screen: only a problem found takes it back
+        job.start()
+
+    def _checked(self, job: BackgroundJob, path: Path, result: object, opening: bool) -> None:
+        _delete_after_listeners(job)
+        if job is not self.open_job:
+            return  # replaced by another open, which brought the project shown before back first
+        shown = self._shown_before
+        self._end_open()
+        if result is not None:
+            self._go_back(shown)
+            self._open_failed(path, result)
+            self.open_finished.emit(False)
+            return
+        self._accept(path, opening)
+        self.open_finished.emit(True)
+
+    def _go_back(self, shown: _Shown | None) -> None:
+        """Show again the project an open replaced before its checks ended: its path and unsaved changes (its
+        undo history is not kept)."""
+        if shown is not None:
+            self.document.reset(shown.project, shown.path, modified=shown.modified)
+            self.view.fit_on_open()
 
     def _warm_up_after_build(self) -> None:
         """Import the preview's sample generator (Faker, about a second) in another thread once the canvas is
@@ -906,17 +986,21 @@ class MainWindow(QMainWindow):
         threading.Thread(target=_warm_up_preview, name="modeller-warm-up", daemon=True).start()
 
     def cancel_open(self) -> None:
-        """Stop a background open: the project shown stays as it is (the worker's result is dropped)."""
+        """Stop a background open: the project shown before it stays (the worker's result is dropped); an open
+        already shown and still being checked is taken back."""
         job = self.open_job
         if job is None:
             return
         job.cancel()
+        shown = self._shown_before
         self._end_open()
+        self._go_back(shown)
         self.notify(f"Opening {self.open_progress_label.toolTip()} cancelled", 4000)
         self.open_finished.emit(False)
 
     def _end_open(self) -> None:
         self.open_job = None
+        self._shown_before = None
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
             widget.hide()
 
@@ -924,12 +1008,13 @@ class MainWindow(QMainWindow):
         path = self.document.path
         if path is None:
             return
-        if _file_size(path) >= OPEN_IN_BACKGROUND_BYTES:
-            self._load_in_background(path, self._reverted)
+        if opens_in_background(path):
+            self._load_in_background(path, opening=False)
             return
         project = self._load(path)
         if project is not None:
-            self._reverted(project, path)
+            self._show(project, path, opening=False)
+            self._accept(path, opening=False)
 
     def save(self) -> bool:
         if self.document.path is None:

@@ -93,6 +93,9 @@ def test_line_columns_of_many_offsets_equal_counting_from_the_start(text: str, d
         ('[["]]]]"]]', 2),
         ('{"a\\"[": [[1]]}', 3),
         ('["\\\\", [[]]]', 3),
+        # empty strings and strings next to each other: the quote pairs dropped first keep the pairing
+        ('["a{", "b", "]", [[]]]', 3),
+        ('{"[": "", "": "}", "k": ["[", {"{": []}]}', 4),
         ("[" * 500 + "]" * 500, 500),
     ],
 )
@@ -129,6 +132,23 @@ json_trees = st.recursive(
     ),
     max_leaves=20,
 )
+
+# strings with brackets but no quote or backslash: the text then takes max_depth's fast way (no escaped quote)
+plain_trees = st.recursive(
+    st.none() | st.integers() | st.text(alphabet="[]{}a,: "),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="[]{}x", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=plain_trees)
+def test_max_depth_of_unescaped_strings_matches_the_data(value: object) -> None:
+    text = json.dumps(value)
+    assert '\\"' not in text
+    assert max_depth(text) == _depth(value)
 
 
 @settings(max_examples=300, deadline=None)

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from persistence_fixtures import pretty
+from persistence_fixtures import TINY, pretty
 
 from modeller.persistence import (
     MAX_DEPTH,
     FileTooLargeError,
     ProjectFileError,
     UnsupportedVersionError,
+    check_loaded,
     dumps_project,
     load_project,
     loads_project,
@@ -380,3 +381,25 @@ def test_deeply_nested_fields_are_refused_cleanly(tiny: dict[str, Any]) -> None:
     tiny["entities"][1]["fields"] = [field]
     err = error_of(json.dumps(tiny))
     assert "nested" in err.problem
+
+
+def test_checks_after_a_load_without_them_raise_what_the_full_load_raises(tmp_path: Path, tiny: dict[str, Any]) -> None:
+    """The GUI shows a large project before its checks across the project: check_loaded words them as the loader."""
+    path = tmp_path / "plan.modeller.json"
+    path.write_text(pretty(tiny))
+    check_loaded(load_project(path, check=False), path)  # a good project passes: nothing raised
+    tiny["relationships"][0]["many"] = "ghost"  # each object valid, the reference dangles
+    path.write_text(pretty(tiny))
+    with pytest.raises(ProjectFileError) as full:
+        load_project(path)
+    unchecked = load_project(path, check=False)
+    with pytest.raises(ProjectFileError) as later:
+        check_loaded(unchecked, path)
+    assert str(later.value) == str(full.value) and "ghost" in str(later.value)
+    assert later.value.line is not None  # located in the file, like the full load
+    # the file was fixed meanwhile: the problems of the project that was read are still named, without a line
+    path.write_text(pretty(TINY))
+    with pytest.raises(ProjectFileError) as changed:
+        check_loaded(unchecked, path)
+    assert changed.value.location == "$.relationships[0].many" and "ghost" in str(changed.value)
+    assert changed.value.line is None and changed.value.file == str(path)

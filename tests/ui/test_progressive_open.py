@@ -8,6 +8,9 @@ the UI thread waits at most is a benchmark figure (benchmarks/bench_open.py), no
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 import threading
 from functools import cache
@@ -79,6 +82,8 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     window.analysis.analysed.connect(arrived.append)
     built: list[int] = []
     scene.built.connect(lambda: built.append(len(scene.entity_items)))
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
 
     assert window.open_path(big_file, ask=False)
     # the call returned at once: the file is being read in the background, the old project still shown
@@ -88,8 +93,9 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     qtbot.waitUntil(lambda: len(ticks) >= 3, timeout=60_000)  # the UI thread answers while the worker reads
     assert not any(document_is_new for document_is_new, _cards in ticks) and window.open_job is not None
     reading.set()
-    qtbot.waitUntil(lambda: bool(built), timeout=120_000)
+    qtbot.waitUntil(lambda: bool(built) and bool(ended), timeout=120_000)  # built, and checked across
     assert built == [ENTITIES] and len(scene.relationship_items) == len(big_project().relationships)
+    assert ended == [True]
     assert not window.open_progress_label.isVisibleTo(window) and window.open_job is None
     # the timer fired again between the slices of the canvas build
     partial = [t for t in ticks if t[0] and 0 < t[1] < ENTITIES]
@@ -176,3 +182,102 @@ def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_fil
     assert len(grown[1]) == ENTITIES and len(grown[0]) > ENTITIES
     assert sorted(map(str, grown[0])) == sorted(map(str, fresh[0]))
     assert sorted(map(str, grown[1])) == sorted(map(str, fresh[1]))
+
+
+def test_a_large_project_shows_before_its_checks_and_one_that_fails_them_gives_the_last_one_back(
+    make_window, qtbot, big_file, dialogs
+) -> None:
+    # each object is valid, but two entities share a name: only the checks across the project find it
+    data = json.loads(big_file.read_text())
+    data["entities"][5]["name"] = data["entities"][4]["name"]
+    big_file.write_text(json.dumps(data, indent=2))
+    window = make_window()
+    window.view.add_template("entity")  # unsaved work in the project shown before
+    before = window.document.project
+    shown: list[Path | None] = []
+    window.document.project_reset.connect(lambda: shown.append(window.document.path))
+    checking: list[str] = []
+    window.document.project_reset.connect(lambda: checking.append(window.open_progress_label.text()))
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    dialogs.answers.append(QMessageBox.StandardButton.Ok)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(ended), timeout=120_000)
+    # the new project was on screen (the first frame did not wait for the checks), then the last one came back
+    assert shown == [big_file, None] and checking[0] == "Checking big.modeller.json\u2026"
+    assert ended == [False] and len(dialogs.shown) == 1
+    assert "Cannot open project" in dialogs.shown[0] and "$.entities[5].name" in dialogs.shown[0]
+    assert f"{big_file}:" in dialogs.shown[0]  # located: FILE:LINE:COL, as File > Open of a small file says
+    assert window.document.project is before and window.document.is_modified()
+    assert window.recent_files() == [] and window.open_job is None
+    assert not window.open_progress_label.isVisibleTo(window)
+
+
+def test_another_open_while_one_is_checked_takes_the_unchecked_one_back(make_window, qtbot, big_file, monkeypatch):
+    started = threading.Event()
+    release = threading.Event()
+    check = main_window._check
+
+    def held_check(path: Path, project: Project) -> None:
+        started.set()
+        assert release.wait(60), "the test never released the check"
+        check(path, project)
+
+    monkeypatch.setattr(main_window, "_check", held_check)
+    window = make_window()
+    ended: list[bool] = []
+    window.open_finished.connect(ended.append)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: window.document.path == big_file, timeout=120_000)
+    assert window.open_progress_label.text() == "Checking big.modeller.json\u2026"
+    assert not window.open_cancel_button.isVisibleTo(window)  # on screen: nothing to cancel, only to check
+    window.cancel_open()  # what a second open does first
+    assert ended == [False] and window.document.path is None and not window.document.project.entities
+    release.set()
+    qtbot.wait(200)  # the dropped check's result arrives and changes nothing
+    assert ended == [False] and window.document.path is None and window.recent_files() == []
+
+
+# `modeller FILE` in a fresh interpreter with its own home: the window is up before the large file is read
+START = r"""
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from modeller.ui.app import main
+from modeller.ui.main_window import MainWindow
+
+app = QApplication([])
+seen = {}
+
+def window():
+    return next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+
+def first_look():
+    w = window()
+    seen["shown"] = w.isVisible()
+    seen["path_at_start"] = str(w.document.path)
+    seen["label"] = w.open_progress_label.text()
+    w.open_finished.connect(lambda ok: (seen.update(ok=ok, path=str(w.document.path), cards=len(w.document.project.entities)), w.document.undo_stack.setClean(), w.close(), app.quit()))
+
+QTimer.singleShot(0, first_look)
+QTimer.singleShot(120_000, app.quit)
+seen["code"] = main([sys.argv[1]])
+print(json.dumps(seen))
+"""
+
+
+def test_the_app_shows_its_window_before_a_large_file_given_on_the_command_line_is_read(
+    big_file: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), QT_QPA_PLATFORM="offscreen")
+    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CACHE_HOME=str(home / "cache"))
+    done = subprocess.run(
+        [sys.executable, "-c", START, str(big_file)], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["shown"] and seen["path_at_start"] == "None"  # the window stood while the file was still read
+    assert seen["label"] == "Opening big.modeller.json\u2026"
+    assert seen["ok"] is True and seen["path"] == str(big_file) and seen["cards"] == ENTITIES
+    assert seen["code"] == 0
