@@ -4,8 +4,9 @@ picture, and the grid comes from the view's background cache unless the user cha
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem
 
 from benchmarks.generate import generate_project
@@ -15,6 +16,8 @@ from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid, segment_meets_rect
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.commands import MoveCommand
+
+from .conftest import sample
 
 
 def test_segment_meets_rect() -> None:
@@ -111,3 +114,38 @@ def test_a_card_moved_in_the_overview_is_drawn_at_its_new_place(make_window) -> 
     assert moved.topLeft() == QPointF(old.x() + 400, old.y() + 200)
     assert moved in boxes  # drawn where it is now ...
     assert not any(box.topLeft() == old for box in boxes)  # ... and no longer where it was
+
+
+def _shows_colour(image: QImage, at: QPoint, colour: QColor) -> bool:
+    """A pixel within 2 px of ``at`` has about ``colour`` (antialiased lines blend at their edges)."""
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            pixel = QColor(image.pixel(at.x() + dx, at.y() + dy))
+            diff = abs(pixel.red() - colour.red()) + abs(pixel.green() - colour.green())
+            if diff + abs(pixel.blue() - colour.blue()) < 60:
+                return True
+    return False
+
+
+def test_a_line_selects_by_click_and_is_drawn_selected(make_window, qtbot) -> None:
+    window = make_window()
+    assert window.open_path(sample("ecommerce"), ask=False)
+    scene, view = window.scene, window.view
+    view.reset_zoom()
+    item = max(scene.relationship_items.values(), key=lambda line: line.chord.length())
+    chord = item.chord
+    spot = chord.pointAt(0.3)  # off the badge (middle) and the crow's feet (ends)
+    view.centerOn(spot)
+    qtbot.wait(20)
+    at = view.mapFromScene(spot)
+    selected = scene.style.colors.line_selected
+    assert not _shows_colour(view.viewport().grab().toImage(), at, selected)
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    assert scene.selected_relationship_ids() == [item.rel_id]
+    qtbot.waitUntil(lambda: _shows_colour(view.viewport().grab().toImage(), at, selected), timeout=2000)
+    # a click on empty canvas clears the selection, and the line is drawn plain again
+    empty = view.mapFromScene(spot + QPointF(0, 200))
+    assert not any(isinstance(i, RelationshipItem) for i in scene.items(view.mapToScene(empty)))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    assert scene.selected_relationship_ids() == []
+    qtbot.waitUntil(lambda: not _shows_colour(view.viewport().grab().toImage(), at, selected), timeout=2000)

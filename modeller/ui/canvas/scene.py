@@ -510,6 +510,7 @@ class CanvasScene(QGraphicsScene):
         with collector_paused():
             for _ in steps:
                 pass
+        self.lines.settle()
         self.built.emit()
 
     def _build_slice(self) -> None:
@@ -524,6 +525,7 @@ class CanvasScene(QGraphicsScene):
                     return
         if self._build_steps is steps:
             self._build_steps = None
+            self.lines.settle()
             self.built.emit()
 
     def _build(self) -> Iterator[None]:
@@ -561,6 +563,7 @@ class CanvasScene(QGraphicsScene):
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
+        self.lines.order = self._order
 
     def _entity_added(self, entity_id: str) -> None:
         self._overview_stale()

@@ -70,6 +70,8 @@ class LineLayer(QGraphicsItem):
         self._live: set[str] = set()
         #: the picture of the settled lines, per viewport: (what it was drawn for, the picture)
         self._pictures: dict[int, tuple[tuple[object, ...], QPixmap]] = {}
+        #: the relationships' model order (the scene's): lines and badges that overlap are drawn in it
+        self.order: dict[str, int] = {}
         #: ids of the lines the last paint drew (tests count them), and whether it drew the picture anew
         self.last_drawn: list[str] = []
         self.last_redrew_picture = False
@@ -108,9 +110,10 @@ class LineLayer(QGraphicsItem):
                 self.grid.put_segment(key, *segment)
         whole = box.united(item.boundingRect())
         if not self._bounds.contains(whole):
-            # grows only, and by a margin: every growth re-indexes this item that spans the diagram
+            # grows only (a line's box lies between its cards, so this is rare after the first few): exactly,
+            # for the bounds count in the scene's itemsBoundingRect, which Fit to Window centres
             self.prepareGeometryChange()
-            self._bounds = self._bounds.united(whole.adjusted(-1000, -1000, 1000, 1000))
+            self._bounds = self._bounds.united(whole)
         self._drawn[key] = drawn
         self._invalidate(drawn)
 
@@ -123,6 +126,11 @@ class LineLayer(QGraphicsItem):
         old = self._drawn.pop(key, None)
         if old is not None:
             self._invalidate(old)
+
+    def settle(self) -> None:
+        """Draw every line into the pictures from the next paint on (a build's last lines are no drag)."""
+        self._live = set()
+        self._pictures.clear()
 
     def _make_live(self, key: str) -> None:
         """The pictures show ``key`` as it was: draw them anew without it, and it over them from now on."""
@@ -210,7 +218,7 @@ class LineLayer(QGraphicsItem):
         loops: list[RelationshipItem] = []
         shown: list[RelationshipItem] = []
         lines, drawn = self._lines, self._drawn
-        for key in keys:
+        for key in sorted(keys, key=lambda k: self.order.get(k, 0)):
             item = lines.get(key)
             if item is None:
                 continue
