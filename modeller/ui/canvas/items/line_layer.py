@@ -20,7 +20,7 @@ The design:
   A line that changes for the first time turns live and the picture is redrawn once without it: moving a
   card costs one full redraw at the start, then only its own lines per frame.
 - A change to a line (moved, selected, new badge, marker or highlight) invalidates strips along its old and
-  new segment (:data:`PIECE` scene units each) and its text boxes, where a view shows them, instead of its
+  new segment (:data:`PIECE` pixels on screen each) and its text boxes, where a view shows them, instead of its
   bounding box, so the cards' cached pictures are blitted only there.
 
 Far zoomed out the scene draws the whole diagram in the background instead (``CanvasScene.set_overview``);
@@ -44,7 +44,7 @@ from modeller.ui.canvas.items.style import CanvasStyle
 
 #: how far a line's badge and label may sit from its segment (the grid is asked this much around an area)
 TEXT_REACH = 260.0
-#: length of one invalidated strip along a changed line (scene units)
+#: length of one invalidated strip along a changed line (pixels on screen)
 PIECE = 128.0
 #: pens of a plain and a selected line
 PLAIN_WIDTH, SELECTED_WIDTH = 1.4, 2.2
@@ -144,21 +144,24 @@ class LineLayer(QGraphicsItem):
     def _invalidate(self, drawn: Drawn) -> None:
         """Ask the views to repaint strips along the segment and the text boxes, where they show them."""
         scene = self.scene()
-        if scene is None:
-            return
-        areas = [view.mapToScene(view.viewport().rect()).boundingRect() for view in scene.views()]
+        if scene is None or self.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents:
+            return  # far zoomed out the scene draws the overview and names what it repaints itself
+        views = [
+            (view.mapToScene(view.viewport().rect()).boundingRect(), view.transform().m11()) for view in scene.views()
+        ]
         segment, box, texts = drawn
-        rects = [rect for rect in texts if any(rect.intersects(area) for area in areas)]
+        rects = [rect for rect in texts if any(rect.intersects(area) for area, _zoom in views)]
         if segment is None:
             rects.append(box)
         else:
             x1, y1, x2, y2 = segment
-            for area in areas:
+            for area, zoom in views:
                 part = clip_segment(x1, y1, x2, y2, area.adjusted(-REACH, -REACH, REACH, REACH))
                 if part is None:
                     continue
                 t0, t1 = part
-                pieces = max(1, math.ceil(math.hypot(x2 - x1, y2 - y1) * (t1 - t0) / PIECE))
+                # PIECE pixels on screen: zoomed out, a piece covers more of the scene
+                pieces = max(1, math.ceil(math.hypot(x2 - x1, y2 - y1) * (t1 - t0) * max(zoom, 0.01) / PIECE))
                 step = (t1 - t0) / pieces
                 for i in range(pieces):
                     a, b = t0 + i * step, t0 + (i + 1) * step
