@@ -8,6 +8,7 @@ changes the model through a ``MoveCommand`` on release.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from modeller.model import Position, Relationship
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.line_layer import LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.commands.relationship import connect_command, describe
@@ -38,6 +40,14 @@ DEFAULT_STEP = (320.0, 300.0)
 SYNC_BUILD_MAX = 500
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
+#: the deepest scene index (2**depth cells). Qt picks log2(items): 15 at 10,000 cards, where a long line's
+#: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines)
+MAX_INDEX_DEPTH = 10
+
+
+def index_depth(items: int) -> int:
+    """Qt's own depth for ``items`` (at least 5), capped at :data:`MAX_INDEX_DEPTH`."""
+    return max(5, min(MAX_INDEX_DEPTH, math.ceil(math.log2(max(items, 1)))))
 
 
 class CanvasScene(QGraphicsScene):
@@ -82,9 +92,13 @@ class CanvasScene(QGraphicsScene):
         self._overview_heads: dict[str, QRectF] = {}
         #: the three dicts above hold every item (only the packed lists are missing)
         self._overview_current = False
+        #: draws every relationship line (made anew by each rebuild: clear() deletes it with the other items)
+        self.lines = LineLayer(self.style)
+        #: lines selected as of the last selection change (their look changes when they leave or join it)
+        self._selected_lines: set[str] = set()
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
-        self.selectionChanged.connect(lambda: self.update() if self.overview else None)
+        self.selectionChanged.connect(self._selection_changed)
         # an edit during a progressive build first completes it, so every handler sees all items
         document.entity_added.connect(self._built_first(self._entity_added))
         document.entity_removed.connect(self._built_first(self._entity_removed))
@@ -128,6 +142,17 @@ class CanvasScene(QGraphicsScene):
         self.select_only(rel_ids=[command.rel.id])
         self.relationship_created.emit(command.rel.id)
         return command.rel.id
+
+    def _selection_changed(self) -> None:
+        """Lines have no contents of their own: the layer repaints those that joined or left the selection."""
+        if self.overview:
+            self.update()
+        now = {item.rel_id for item in self.selectedItems() if isinstance(item, RelationshipItem)}
+        for rel_id in now ^ self._selected_lines:
+            item = self.relationship_items.get(rel_id)
+            if item is not None:
+                self.lines.refresh(item)
+        self._selected_lines = now
 
     # ------------------------------------------------------------ queries
     def entity_item_at(self, pos: QPointF) -> EntityItem | None:
@@ -323,7 +348,7 @@ class CanvasScene(QGraphicsScene):
         if on == self.overview:
             return
         self.overview = on
-        for item in [*self.entity_items.values(), *self.relationship_items.values()]:
+        for item in [*self.entity_items.values(), self.lines]:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
         self.update()
 
@@ -451,7 +476,11 @@ class CanvasScene(QGraphicsScene):
         self._build_steps = None
         with collector_paused():
             self._building = False
+            self._selected_lines = set()
             self.clear()
+            self.lines = LineLayer(self.style)
+            self.lines.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
+            self.addItem(self.lines)
             self.entity_items.clear()
             self.relationship_items.clear()
             self._attached.clear()
@@ -460,6 +489,8 @@ class CanvasScene(QGraphicsScene):
             self._badges_due.clear()
             self._order = {}
             self._overview_stale()
+            project = self.document.project
+            self.setBspTreeDepth(index_depth(len(project.entities) + len(project.relationships)))
         self._build_steps = self._build()
         if len(self.document.project.entities) <= SYNC_BUILD_MAX:
             self.finish_build()
@@ -479,6 +510,7 @@ class CanvasScene(QGraphicsScene):
         with collector_paused():
             for _ in steps:
                 pass
+        self.lines.settle()
         self.built.emit()
 
     def _build_slice(self) -> None:
@@ -493,6 +525,7 @@ class CanvasScene(QGraphicsScene):
                     return
         if self._build_steps is steps:
             self._build_steps = None
+            self.lines.settle()
             self.built.emit()
 
     def _build(self) -> Iterator[None]:
@@ -517,6 +550,7 @@ class CanvasScene(QGraphicsScene):
             current = self._overview_current
             self._place_relationship(rel_id)
             self.addItem(item)
+            self.lines.refresh(item)
             self._overview_grown(current, rel_id=rel_id)
             yield
 
@@ -529,6 +563,7 @@ class CanvasScene(QGraphicsScene):
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
+        self.lines.order = self._order
 
     def _entity_added(self, entity_id: str) -> None:
         self._overview_stale()
@@ -582,8 +617,6 @@ class CanvasScene(QGraphicsScene):
         if rel is None:
             return
         item = RelationshipItem(rel_id, self.style)
-        if self.overview:
-            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.relationship_items[rel_id] = item
         if not self._building:
             self.addItem(item)
@@ -613,6 +646,8 @@ class CanvasScene(QGraphicsScene):
         if self.overview:
             self.update()
         item = self.relationship_items.pop(rel_id, None)
+        self.lines.forget(rel_id)
+        self._selected_lines.discard(rel_id)
         if item is not None:
             self.removeItem(item)
         ends = self._detach(rel_id)
@@ -695,6 +730,7 @@ class CanvasScene(QGraphicsScene):
         one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
         if one is None or many is None or not (one.isVisible() and many.isVisible()):
             item.setVisible(False)  # a missing card, or (Documents view) one stored inside another
+            self.lines.refresh(item)
             return
         item.setVisible(True)
         siblings = self._siblings(*ends)

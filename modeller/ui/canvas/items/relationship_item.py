@@ -2,23 +2,28 @@
 
 The scene tells the item where its two cards are and which lane it uses
 (relationships between the same two cards are drawn side by side); the item
-only computes the drawing from that.
+only computes the drawing from that. It is selected, hovered, clicked and asked
+for its tooltip as an item, but the scene's :class:`LineLayer` paints it, with
+every other line, in bulk (see ``line_layer.py`` for why).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import Relationship
-from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, TAGS, draw_end, glyph_pen, tag_centre
-from modeller.ui.canvas.items.query_highlight import paint_line_halo
+from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, TAGS, draw_end, tag_centre
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
+
+if TYPE_CHECKING:
+    from modeller.ui.canvas.items.line_layer import Drawn
 
 LANE_GAP = 26.0
 #: level of detail (zoom) below which a line is drawn without its crow's feet
@@ -54,25 +59,6 @@ ELLIPSIS = "…"
 CARD_MARGIN = 12.0
 #: less room than this between the cards: no workload label at all (the tooltip still has it)
 LABEL_MIN_ROOM = 32.0
-
-
-def segment_meets_rect(x1: float, y1: float, x2: float, y2: float, rect: QRectF) -> bool:
-    """Whether the segment (x1, y1)-(x2, y2) passes through ``rect`` (Liang-Barsky clipping)."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = x2 - x1, y2 - y1
-    for p, q in ((-dx, x1 - rect.left()), (dx, rect.right() - x1), (-dy, y1 - rect.top()), (dy, rect.bottom() - y1)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return False
-    return True
 
 
 def workload_text(rel: Relationship) -> str:
@@ -173,8 +159,8 @@ class RelationshipItem(QGraphicsItem):
         #: the query selected in the Queries dock or tab goes through this relationship (scope or join)
         self.query_highlight = False
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
-        # exposedRect lets paint skip glyphs and badges that are off-screen (long lines on big diagrams)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        # the scene's LineLayer paints every line; Qt never asks this item to (nor repaints its bounding box)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.setZValue(0)
 
     def type(self) -> int:
@@ -190,7 +176,7 @@ class RelationshipItem(QGraphicsItem):
             # a new badge text rarely changes the bounds: only a real change may touch the scene's index
             # (prepareGeometryChange costs milliseconds per call on a 5,000-card scene)
             self._relayout()
-        self.update()
+        self._repaint()
 
     def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
         """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
@@ -233,7 +219,7 @@ class RelationshipItem(QGraphicsItem):
             self._steep = abs(p2.x() - p1.x()) < abs(p2.y() - p1.y())
         self._path = path
         self._relayout()
-        self.update()
+        self._repaint()
 
     # ------------------------------------------------------------ geometry
     def _badge_rect(self) -> QRectF:
@@ -336,7 +322,7 @@ class RelationshipItem(QGraphicsItem):
         """A severity marker left of the strategy badge (None hides it)."""
         if marker != self.marker:
             self.marker = marker  # the bounds already hold the marker's place (see _relayout)
-            self.update(self._marker_rect().adjusted(-1, -1, 1, 1))
+            self._repaint()
 
     def _marker_rect(self) -> QRectF:
         badge = self._badge_rect()
@@ -346,7 +332,7 @@ class RelationshipItem(QGraphicsItem):
         """Mark the line as used by the selected query (``CanvasScene.highlight_query``); repaint only on change."""
         if on != self.query_highlight:
             self.query_highlight = on
-            self.update()
+            self._repaint()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -385,47 +371,50 @@ class RelationshipItem(QGraphicsItem):
         """The workload label as drawn: its lines, or "" when there is no room between the cards."""
         return self._label_fit
 
-    # ------------------------------------------------------------ painting
-    def _misses(self, exposed: QRectF) -> bool:
-        """The exposed area holds nothing of this straight line: not the line near it, nor badge or label.
+    # ------------------------------------------------------------ painting (by the scene's LineLayer)
+    def _repaint(self) -> None:
+        """Tell the layer that draws this line that it changed (it repaints where the line was and is)."""
+        scene = self.scene()
+        lines = getattr(scene, "lines", None) if scene is not None else None
+        if lines is not None:
+            lines.refresh(self)
 
-        A long line's bounding box covers far more than the line; Qt repaints every line whose box meets
-        the exposed area (thousands on a 10,000-card diagram), so each one that only crosses it in its box
-        returns at once."""
-        if self.chord is None or self._is_loop:
-            return False
-        if exposed.intersects(self._badge_box) or exposed.intersects(self._label_box):
-            return False
-        near = exposed.adjusted(-GLYPH_REACH, -GLYPH_REACH, GLYPH_REACH, GLYPH_REACH)
+    def path(self) -> QPainterPath:
+        return self._path
+
+    def drawn(self) -> Drawn:
+        """What the layer files and invalidates: the segment (None for a self-loop), the drawing's box, and the
+        badge (with its marker's place) and label boxes."""
+        texts = tuple(
+            rect.adjusted(-2, -2, 2, 2)
+            for rect in (
+                self._badge_box.united(self._marker_rect()) if self._badge else QRectF(),
+                self._label_box if self._label_fit else QRectF(),
+            )
+            if not rect.isEmpty()
+        )
+        box = self._path.boundingRect().adjusted(-GLYPH_REACH, -GLYPH_REACH, GLYPH_REACH, GLYPH_REACH)
         line = self.chord
-        return not segment_meets_rect(line.x1(), line.y1(), line.x2(), line.y2(), near)
+        if self._is_loop or line is None:
+            return None, box, texts
+        return (line.x1(), line.y1(), line.x2(), line.y2()), box, texts
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if self._misses(option.exposedRect):
-            return
+        """Nothing: the item has no contents (the layer draws the line)."""
+
+    def paint_decorations(self, painter: QPainter, pen: QPen, glyphs: QPen, exposed: QRectF, lod: float) -> None:
+        """The crow's feet at the ends inside ``exposed`` (in ``glyphs``), then (zoomed in enough) badge, marker
+        and label where they meet it; the layer has stroked the line with ``pen``."""
         style, colors = self._style, self._style.colors
-        lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        color = colors.line_selected if self.isSelected() else colors.line
-        if self.query_highlight:
-            paint_line_halo(painter, self._path)
-        pen = QPen(color, 2.2 if self.isSelected() else 1.4)
-        painter.setPen(pen)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        if lod < PLAIN_LINE_LOD:
-            painter.drawPath(self._path)
-            return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.drawPath(self._path)
-        exposed = option.exposedRect.adjusted(-GLYPH_REACH, -GLYPH_REACH, GLYPH_REACH, GLYPH_REACH)
-        painter.setPen(glyph_pen(pen))
         for tip, angle, kind in self._ends:
             if exposed.contains(tip):
+                painter.setPen(glyphs)
                 draw_end(painter, tip, angle, kind, style.tag_font)
         if lod < TEXT_LOD:
             return
-        if self._badge and exposed.intersects(self._badge_box):
-            rect = self._badge_rect()
-            painter.setPen(QPen(color, 1))
+        if self._badge and exposed.intersects(self._badge_box.united(self._marker_rect())):
+            rect = self._badge_box
+            painter.setPen(QPen(pen.color(), 1))
             painter.setBrush(QBrush(colors.badge if self._badge_user else colors.badge_auto))
             painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
             painter.setPen(colors.badge_text)
@@ -443,3 +432,4 @@ class RelationshipItem(QGraphicsItem):
             painter.setPen(colors.label_text)
             painter.setFont(style.label_font)
             painter.drawText(self._label_box, Qt.AlignmentFlag.AlignCenter, label)
+        painter.setBrush(Qt.BrushStyle.NoBrush)

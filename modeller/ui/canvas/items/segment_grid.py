@@ -1,0 +1,115 @@
+"""Which relationship lines pass through which part of the scene: a grid of square cells over the segments.
+
+The scene's own index knows only bounding boxes; on a 10,000-card diagram a long line's box meets
+nearly every exposed area although the line itself crosses few of them. This grid files each line
+under the cells its segment really passes through, so "the lines in this rectangle" costs the
+lines near it, not every line whose box happens to cover it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from PySide6.QtCore import QRectF
+
+#: side of one cell in scene units: a viewport at 100 % spans a handful of cells, a line a few dozen
+CELL = 512.0
+
+
+def clip_segment(x1: float, y1: float, x2: float, y2: float, rect: QRectF) -> tuple[float, float] | None:
+    """The part of the segment (x1, y1)-(x2, y2) inside ``rect`` as (t0, t1) along it, or None (Liang-Barsky)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = x2 - x1, y2 - y1
+    for p, q in ((-dx, x1 - rect.left()), (dx, rect.right() - x1), (-dy, y1 - rect.top()), (dy, rect.bottom() - y1)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def segment_meets_rect(x1: float, y1: float, x2: float, y2: float, rect: QRectF) -> bool:
+    """Whether the segment (x1, y1)-(x2, y2) passes through ``rect``."""
+    return clip_segment(x1, y1, x2, y2, rect) is not None
+
+
+def segment_cells(x1: float, y1: float, x2: float, y2: float, cell: float = CELL) -> Iterator[tuple[int, int]]:
+    """The cells a segment passes through: per row of cells, the columns its x range spans there."""
+    top, bottom = math.floor(min(y1, y2) / cell), math.floor(max(y1, y2) / cell)
+    dy = y2 - y1
+    for row in range(top, bottom + 1):
+        if dy == 0:
+            xa, xb = x1, x2
+        else:
+            # where the segment enters and leaves this row's band (clamped to its ends)
+            ta = min(max((row * cell - y1) / dy, 0.0), 1.0)
+            tb = min(max(((row + 1) * cell - y1) / dy, 0.0), 1.0)
+            xa, xb = x1 + ta * (x2 - x1), x1 + tb * (x2 - x1)
+        for col in range(math.floor(min(xa, xb) / cell), math.floor(max(xa, xb) / cell) + 1):
+            yield col, row
+
+
+def rect_cells(rect: QRectF, cell: float = CELL) -> Iterator[tuple[int, int]]:
+    for row in range(math.floor(rect.top() / cell), math.floor(rect.bottom() / cell) + 1):
+        for col in range(math.floor(rect.left() / cell), math.floor(rect.right() / cell) + 1):
+            yield col, row
+
+
+class SegmentGrid:
+    """Keys (relationship ids) filed under the cells of their segment, or of a box for a curved line."""
+
+    def __init__(self, cell: float = CELL) -> None:
+        self.cell = cell
+        self._cells: dict[tuple[int, int], set[str]] = {}
+        self._of: dict[str, list[tuple[int, int]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._of)
+
+    def put_segment(self, key: str, x1: float, y1: float, x2: float, y2: float) -> None:
+        self._file(key, list(segment_cells(x1, y1, x2, y2, self.cell)))
+
+    def put_box(self, key: str, rect: QRectF) -> None:
+        self._file(key, list(rect_cells(rect, self.cell)))
+
+    def drop(self, key: str) -> None:
+        for at in self._of.pop(key, ()):
+            keys = self._cells.get(at)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._cells[at]
+
+    def near(self, rect: QRectF) -> set[str]:
+        """Every key filed in a cell ``rect`` touches (a superset of those whose segment meets ``rect``)."""
+        found: set[str] = set()
+        cells = self._cells
+        c = self.cell
+        spanned = (math.floor(rect.right() / c) - math.floor(rect.left() / c) + 1) * (
+            math.floor(rect.bottom() / c) - math.floor(rect.top() / c) + 1
+        )
+        if spanned > len(cells):  # a rectangle larger than the diagram (a whole-scene render): the filed cells
+            left, top, right, bottom = rect.left(), rect.top(), rect.right(), rect.bottom()
+            for (col, row), keys in cells.items():
+                if (col + 1) * c >= left and col * c <= right and (row + 1) * c >= top and row * c <= bottom:
+                    found |= keys
+            return found
+        for at in rect_cells(rect, c):
+            keys = cells.get(at)
+            if keys:
+                found |= keys
+        return found
+
+    def _file(self, key: str, cells: list[tuple[int, int]]) -> None:
+        self.drop(key)
+        self._of[key] = cells
+        for at in cells:
+            self._cells.setdefault(at, set()).add(key)
