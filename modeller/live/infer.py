@@ -38,6 +38,7 @@ from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
+from modeller.model.layered_layout import laid_out
 from modeller.model.names import check_field_name, plural, singular, snake
 from modeller.model.project import (
     ArrayItems,
@@ -553,8 +554,9 @@ def infer_project(
     known_ids: Mapping[str, Iterable[Any]] | None = None,
     schemas: Sequence[SchemaCollection] = (),
 ) -> Project:
-    """The project the sampled collections (and the collections known by a validator) show."""
-    return Inferrer(samples, known_ids, schemas=schemas).infer(name, database)
+    """The project the sampled collections (and the collections known by a validator) show, laid out as the
+    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row."""
+    return laid_out(Inferrer(samples, known_ids, schemas=schemas).infer(name, database))
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:

@@ -162,3 +162,13 @@ def test_reference_counts_are_the_ones_seen_the_median_scaled_never_the_maximum(
     sampled = [_sample("customers", customers), _sample("orders", orders, count=2 * len(orders))]
     (rel,) = infer_project(sampled, name="t").relationships
     assert (rel.typical, rel.max) == (4, 9)  # half read: the median doubles, the largest stays the one seen
+
+
+def test_an_inferred_project_is_laid_out_one_above_many_not_in_one_row() -> None:
+    people = [{"_id": oid, "name": "p"} for oid in _oids(3)]
+    tasks = [{"_id": ObjectId(), "owner_id": people[i % 3]["_id"]} for i in range(9)]
+    notes = [{"_id": ObjectId(), "task_id": tasks[i % 9]["_id"]} for i in range(18)]
+    project = infer_project([_sample("people", people), _sample("tasks", tasks), _sample("notes", notes)], name="t")
+    layout = project.layout
+    assert set(layout) == {"person", "task", "note"}
+    assert layout["person"].y < layout["task"].y < layout["note"].y  # each One above its Many
