@@ -10,18 +10,17 @@ named there is not "in the database, not in the design").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from modeller.model.mixed_fields import HEAD, undeclared_paths
 
 if TYPE_CHECKING:
     from modeller.model.project import Project
     from modeller.rules.physical.design import Design
 
-#: the sentence's head in the entity's description; the paths follow it in backquotes
-HEAD = "held with several types (or only null), so left undeclared (no validator or generated model checks them):"
-_PATH = re.compile(r"`([^`]+)`")
+__all__ = ["HEAD", "Mixed", "note", "undeclared", "undeclared_paths"]
 
 
 @dataclass(frozen=True)
@@ -51,13 +50,6 @@ def note(mixed: list[Mixed]) -> str:
     """The description's sentence naming ``mixed`` (empty for none)."""
     usable = [m for m in mixed if "`" not in m.path]
     return f"{HEAD} {'; '.join(m.words() for m in usable)}" if usable else ""
-
-
-def undeclared_paths(description: str | None) -> set[str]:
-    """The paths a description's :data:`HEAD` sentence names (none when it has no such sentence)."""
-    if not description or HEAD not in description:
-        return set()
-    return set(_PATH.findall(description.split(HEAD, 1)[1]))
 
 
 def undeclared(project: Project, design: Design) -> dict[str, set[str]]:

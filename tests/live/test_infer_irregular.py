@@ -108,6 +108,12 @@ def test_an_inferred_model_accepts_the_data_it_came_from(live_db: tuple[LiveServ
         (items,) = [r for r in project.relationships if r.name == "items"]
         assert items.max is not None and items.max >= 1.5 * 163
 
+        # check names them, as a consultant would
+        checked = modeller("check", str(out))
+        assert checked.returncode == 0, checked.stderr
+        (line,) = [ln for ln in checked.stdout.splitlines() if "mixed-types" in ln and "Order holds" in ln]
+        assert "'total' (double in 285, string in 15 (5 %))" in line and "convert each to one type" in line
+
         dry = modeller("apply", str(out), server.uri, "--db", name, "--dry-run")
         assert dry.returncode == 0, dry.stderr
         assert "set the validator of 'orders'" in dry.stdout
