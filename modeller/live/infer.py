@@ -357,7 +357,7 @@ class Inferrer:
         ftype = kind
         present = stats.present
         if present:
-            extra["bytes"] = round(stats.bytes_total / present)
+            extra["bytes"] = _value_bytes(ftype, stats.bytes_total / present)
         if ftype == "object" and stats.fields:
             extra["fields"] = tuple(
                 self._fields(stats.fields, stats.types["object"], sample, "", skipped, prefix=f"{prefix}{name}.")
@@ -400,7 +400,7 @@ class Inferrer:
             if enum is not None:
                 extra["enum"] = enum
         if items.present:
-            extra["bytes"] = round(items.bytes_total / items.present)
+            extra["bytes"] = _value_bytes(ftype, items.bytes_total / items.present)
         return ArrayItems(type=ftype, **extra)
 
     def _new_label(self, name: str) -> str:
@@ -589,6 +589,12 @@ def _legal(name: str) -> bool:
     except ValueError:
         return False
     return 0 < len(name) <= 200
+
+
+def _value_bytes(ftype: str, measured: float) -> int:
+    """A field's ``bytes`` as the engine reads them: a string's are its text, the engine adds BSON's 5-byte
+    length and terminator itself (the sample counted them), so they are not counted twice."""
+    return max(0, round(measured) - (5 if ftype == "string" else 0))
 
 
 def _mixed_types(stats: FieldStats) -> dict[str, int] | None:

@@ -172,3 +172,25 @@ def test_an_inferred_project_is_laid_out_one_above_many_not_in_one_row() -> None
     layout = project.layout
     assert set(layout) == {"person", "task", "note"}
     assert layout["person"].y < layout["task"].y < layout["note"].y  # each One above its Many
+
+
+def test_the_designs_size_of_an_inferred_collection_is_the_measured_one() -> None:
+    import bson
+
+    from modeller.rules import analyse
+
+    docs = [
+        {
+            "_id": ObjectId(),
+            "email": f"user{i}@example.com",
+            "name": f"Customer {i}",
+            "created_at": datetime.datetime(2026, 1, 1),
+            "address": {"street": f"{i} Main St", "city": "Berlin", "zip": "10000"},
+        }
+        for i in range(100)
+    ]
+    project = infer_project([_sample("customers", docs)], name="t")
+    assert {f.name: f.bytes for f in project.entities[0].fields}["name"] == len("Customer 50")  # the text only
+    measured = sum(len(bson.encode(d)) for d in docs) / len(docs)
+    (coll,) = analyse(project).design.collections
+    assert abs(coll.avg_bytes - measured) <= 2, (coll.avg_bytes, measured)  # a string's 5 bytes counted once
