@@ -44,6 +44,11 @@ class MixedTypes(Rule):
     severities = ("warning",)
     sources = ("BwP-schema-versioning", "BwP-polymorphic")
     tradeoff = "a conversion of the stored documents (and of the code writing them) vs. a field nothing checks"
+    explain = (
+        "values of several types in one field of {entity} sort, sum and compare wrongly, and a validator names one "
+        "type per field: one built from the commonest type refuses every document holding another. The model "
+        "therefore leaves such a field undeclared, and nothing checks it until its values agree."
+    )
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """Read from each entity's description: cheap (a substring test) and independent of the design."""
@@ -62,5 +67,6 @@ class MixedTypes(Rule):
                 entity.id,
                 f"{entity.name} holds {len(entries)} field(s) with several types in the sampled documents: "
                 f"{listed}{more}; no validator or model checks them: convert each to one type, then declare it",
+                why=self.why_for(entity=entity.name),
                 numbers={"fields": len(entries)},
             )
