@@ -65,7 +65,7 @@ class MixedTypes(Rule):
                 "warning",
                 "entity",
                 entity.id,
-                f"{entity.name} holds {len(entries)} field(s) with several types in the sampled documents: "
+                f"{len(entries)} field(s) hold several types in the sampled documents: "
                 f"{listed}{more}; no validator or model checks them: convert each to one type, then declare it",
                 why=self.why_for(entity=entity.name),
                 numbers={"fields": len(entries)},
