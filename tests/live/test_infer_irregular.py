@@ -111,7 +111,11 @@ def test_an_inferred_model_accepts_the_data_it_came_from(live_db: tuple[LiveServ
         # check names them, as a consultant would
         checked = modeller("check", str(out))
         assert checked.returncode == 0, checked.stderr
-        (line,) = [ln for ln in checked.stdout.splitlines() if "mixed-types: 2 field(s) hold several types" in ln and "total" in ln]
+        (line,) = [
+            ln
+            for ln in checked.stdout.splitlines()
+            if "mixed-types: 2 field(s) hold several types" in ln and "total" in ln
+        ]
         assert "'total' (double in 285, string in 15 (5 %))" in line and "convert each to one type" in line
 
         dry = modeller("apply", str(out), server.uri, "--db", name, "--dry-run")
