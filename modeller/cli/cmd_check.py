@@ -1,8 +1,10 @@
-"""``modeller check FILE``: the engine's findings, for people (text), scripts (json) or review tools (sarif).
+"""``modeller check FILE...``: the engine's findings, for people (text), scripts (json) or review tools (sarif).
 
 Exit 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one
-does, 2 when the file cannot be loaded. Overridden findings are still listed
+does, 2 when a file cannot be loaded. Overridden findings are still listed
 (marked) but never fail the check: the user recorded why they keep the design.
+Several files (the pre-commit hook passes every changed one) are each checked,
+their text headed by the file's name; the exit code is the worst of them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,12 @@ RESET = "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a *.modeller.json project, or - for standard input")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="+",
+        help="*.modeller.json projects (text format: several), or - for standard input",
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json", "sarif"),
@@ -43,15 +50,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    files: list[str] = args.file
+    if len(files) == 1:
+        return _check(args, files[0])
+    if args.format != "text":
+        return fail(f"--format {args.format} takes one FILE; run check once per file (or use the text format)")
+    worst = EXIT_OK
+    for number, file in enumerate(files):
+        sys.stdout.write(("\n" if number else "") + f"{neutralize(file)}:\n")
+        sys.stdout.flush()  # the header before the file's own error lines on stderr
+        worst = max(worst, _check(args, file))
+    return worst
+
+
+def _check(args: argparse.Namespace, file: str) -> int:
+    """Check one file: its findings in ``args.format``; the exit code for it alone."""
     from modeller.cli.sources import read_file_or_stdin
     from modeller.persistence import ProjectFileError
     from modeller.rules import analyse
     from modeller.rules.framework.findings import SEVERITY_RANK
 
-    if args.format == "sarif" and args.file == "-":
+    if args.format == "sarif" and file == "-":
         return fail("--format sarif needs a FILE, not standard input: its results point at lines of that file")
     try:
-        project = read_file_or_stdin(args.file)
+        project = read_file_or_stdin(file)
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     analysis = analyse(project)
@@ -62,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         from modeller.cli.sarif import read_text, sarif_log
         from modeller.persistence import MAX_FILE_BYTES
 
-        write_json(sarif_log(args.file, read_text(args.file, MAX_FILE_BYTES), project, analysis))
+        write_json(sarif_log(file, read_text(file, MAX_FILE_BYTES), project, analysis))
     else:
         sys.stdout.write(render_text(findings, use_colour(args.color), Labels(project)))
     threshold = SEVERITY_RANK[args.fail_on]

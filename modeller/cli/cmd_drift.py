@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             shown = source.shown
     except LiveError as exc:
         return fail(str(exc))
-    report = compare(target.design, state, samples)
+    report = compare(target.design, state, samples, target.undeclared)
     if args.format == "json":
         write_json({"server": shown, **report.to_json()})
     else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from modeller.live.errors import LiveError
 from modeller.live.source import DEFAULT_TIMEOUT_S, Source, is_uri, redact
@@ -20,6 +20,8 @@ class DatabaseTarget:
     source: Source
     #: ``collection#index`` -> why the design's index is not created (an error finding: the server would refuse it)
     blocked: dict[str, str]
+    #: collection -> field paths an inferred project left undeclared (several types): drift does not call them extra
+    undeclared: dict[str, set[str]] = field(default_factory=dict)
 
 
 def open_target(file: str, uri: str, database: str | None, timeout_s: float | None) -> DatabaseTarget:
@@ -44,7 +46,10 @@ def open_target(file: str, uri: str, database: str | None, timeout_s: float | No
     except ValueError as exc:
         raise LiveError(f"database {shown(repr(name), 80)}: {exc}") from None
     blocked = {key: f"not created ({f.rule}): {f.message}" for key, f in blocked_indexes(analysis.findings).items()}
-    return DatabaseTarget(analysis.design, name, Source(uri, timeout_s or DEFAULT_TIMEOUT_S), blocked)
+    from modeller.live.mixed import undeclared
+
+    source = Source(uri, timeout_s or DEFAULT_TIMEOUT_S)
+    return DatabaseTarget(analysis.design, name, source, blocked, undeclared(project, analysis.design))
 
 
 def say_warnings(source: Source) -> None:

@@ -5,7 +5,9 @@ design has something else), validators (the ``$jsonSchema``, its level and
 action), indexes (missing, extra, other key or options, by the same matching
 as ``apply``), and the sampled documents' shape against the design's: fields
 the design requires but documents lack, fields no design has, values of
-another BSON type, values outside the allowed ones, arrays longer than the design's bound.
+another BSON type, values outside the allowed ones, arrays longer than the
+design's bound. A field an inferred project left undeclared because it holds
+several types (``modeller.live.mixed``) is no "field no design has".
 """
 
 from __future__ import annotations
@@ -65,8 +67,16 @@ class DriftReport:
         }
 
 
-def compare(design: Design, state: DatabaseState, samples: Mapping[str, CollectionStats] | None = None) -> DriftReport:
-    """The differences between ``design`` and ``state`` (and the sampled documents of its collections)."""
+def compare(
+    design: Design,
+    state: DatabaseState,
+    samples: Mapping[str, CollectionStats] | None = None,
+    undeclared: Mapping[str, set[str]] | None = None,
+) -> DriftReport:
+    """The differences between ``design`` and ``state`` (and the sampled documents of its collections).
+
+    ``undeclared``: collection -> field paths the project names as left undeclared (``mixed.undeclared``).
+    """
     report = DriftReport(state.database)
     out = report.drifts
     for coll in design.stored():
@@ -96,7 +106,8 @@ def compare(design: Design, state: DatabaseState, samples: Mapping[str, Collecti
         stats = (samples or {}).get(coll.name)
         if stats is not None:
             report.sampled[coll.name] = stats.documents
-            _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out)
+            known = (undeclared or {}).get(coll.name, set())
+            _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out, known)
     wanted = {c.name for c in design.stored()}
     for coll_name, observed in sorted(state.collections.items()):
         if coll_name not in wanted:
@@ -190,7 +201,13 @@ def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[
 
 
 def _shape(
-    coll: str, nodes: list[ShapeNode], fields: Mapping[str, FieldStats], holders: int, prefix: str, out: list[Drift]
+    coll: str,
+    nodes: list[ShapeNode],
+    fields: Mapping[str, FieldStats],
+    holders: int,
+    prefix: str,
+    out: list[Drift],
+    undeclared: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> None:
     """Walk the design's shape next to the sampled statistics of the same level."""
     known = {node.name for node in nodes}
@@ -230,11 +247,19 @@ def _shape(
                 )
             items = node.items
             if items is not None and stats.items is not None and items.bson_type == "object" and items.children:
-                _shape(coll, items.children, stats.items.fields or {}, stats.items.types["object"], path + "[].", out)
+                _shape(
+                    coll,
+                    items.children,
+                    stats.items.fields or {},
+                    stats.items.types["object"],
+                    path + "[].",
+                    out,
+                    undeclared,
+                )
         elif node.bson_type == "object" and node.field_type != "point" and node.children and stats.fields is not None:
-            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out)
+            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out, undeclared)
     for name, stats in fields.items():
-        if name not in known:
+        if name not in known and prefix + name not in undeclared:
             out.append(
                 Drift(
                     "field-extra",

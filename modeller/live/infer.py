@@ -5,10 +5,18 @@ connection. The strategy found in the data (``embed``, ``parent-ref``,
 ``child-refs``, ``two-way``, ``extended-ref``) is written as the relationship's
 explicit strategy, so the engine's findings say what it would change and why.
 
-Thresholds (docs/file-format.md repeats them):
+Thresholds (docs/inference.md repeats them):
 
-- ``enum``: a string field with at most :data:`ENUM_MAX` distinct values in the
-  sample, each seen on average at least :data:`ENUM_REPEAT` times;
+- a field seen with several BSON types (null counts as one) is left undeclared and
+  named in its collection's description (:mod:`modeller.live.mixed`): the format
+  gives a field one type, and a validator of one type would refuse the rest;
+- ``enum``: a string field held by at least :data:`ENUM_MIN_DOCS` documents, with
+  2 to :data:`ENUM_MAX` distinct values, each seen at least :data:`ENUM_MIN_EACH`
+  times, that look like codes (no spaces, not capitalised words: "shipped" or
+  "EUR", never "Berlin");
+- an embedded array's ``max`` (its validator's ``maxItems``) has headroom: the
+  first of 1, 2, 5, 10, 20, 50... at least 1.5 times the longest array seen,
+  since a sample seldom holds the longest; plain arrays get no ``max_items``;
 - reference: at least :data:`REF_MATCH` of a field's sampled values are ``_id`` s
   of one other collection (the live source looks the candidates up, so sampling
   does not hide matches);
@@ -25,9 +33,12 @@ from typing import Any
 
 from modeller.live.collstats import StorageStats
 from modeller.live.collstats import describe as describe_storage
+from modeller.live.mixed import Mixed
+from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
+from modeller.model.layered_layout import laid_out
 from modeller.model.names import check_field_name, plural, singular, snake
 from modeller.model.project import (
     ArrayItems,
@@ -44,7 +55,8 @@ from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION
 from modeller.rules.settings import Settings
 
 ENUM_MAX = 12
-ENUM_REPEAT = 2
+ENUM_MIN_DOCS = 50
+ENUM_MIN_EACH = 5
 REF_MATCH = 0.8
 #: types whose values can be another collection's ``_id`` without the field's name saying so
 _REF_TYPES = frozenset({"objectId"})
@@ -119,6 +131,9 @@ class Inferrer:
         self.entity_of: dict[str, str] = {}
         self.entities: list[Entity] = []
         self.relationships: list[Relationship] = []
+        #: of the collection being read: its fields held with several types, and what its arrays' lengths were
+        self._mixed: list[Mixed] = []
+        self._lengths: list[str] = []
 
     # ----- references -----
     def _target(self, holder: str, name: str, stats: FieldStats | None) -> str | None:
@@ -203,6 +218,7 @@ class Inferrer:
         self.entity_of[coll] = entity_id
         label = self._new_label(coll)
         skipped: list[str] = []
+        self._mixed, self._lengths = [], []
         slot = len(self.entities)  # the collection's entity goes before the entities embedded in it
         fields = self._fields(
             sample.stats.fields,
@@ -223,6 +239,9 @@ class Inferrer:
             notes.append(f"capped collection (size {options.get('size')}, max {options.get('max')})")
         if options.get("validator"):
             notes.append("the collection has a validator")
+        notes += self._lengths
+        if self._mixed:  # last: drift reads the paths back from this sentence to the end
+            notes.append(mixed_note(self._mixed))
         timeseries = _timeseries(options.get("timeseries"))
         count = sample.count if sample.count is not None else sample.stats.documents
         self.entities.insert(
@@ -289,7 +308,9 @@ class Inferrer:
         skipped: list[str],
         exclude: set[str] = frozenset(),  # type: ignore[assignment]
         top: bool = False,
+        prefix: str = "",
     ) -> list[Field]:
+        """The declared fields of one level; ``prefix`` spells their parent's path as drift does (``items[].``)."""
         out: list[Field] = []
         for name, stats in fields.items():
             if name in exclude:
@@ -298,10 +319,15 @@ class Inferrer:
                 skipped.append(name)
                 continue
             kind = stats.commonest_type()
-            if kind is None:  # only nulls: nothing says what it holds
-                continue
             if name == "_id" and top and kind == "objectId":
                 continue  # the engine's default identity
+            mixed = _mixed_types(stats)
+            if mixed is not None or kind is None:  # several types, or only nulls: nothing says what it holds
+                self._mixed.append(Mixed(prefix + name, mixed or dict(stats.types), stats.count))
+                continue
+            if kind == "array" and stats.lengths:
+                p50, p95, top_len = (percentile(stats.lengths, q) for q in (0.5, 0.95, 1.0))
+                self._lengths.append(f"'{prefix}{name}': array length p50 {p50}, p95 {p95}, max {top_len}")
             if (
                 kind == "array"
                 and stats.items is not None
@@ -309,9 +335,9 @@ class Inferrer:
                 and stats.items.fields
                 and len(self.entities) + len(self.entity_ids) < 10_000
             ):
-                self._embedded(name, stats, sample, entity_id, skipped)
+                self._embedded(name, stats, sample, entity_id, skipped, prefix)
                 continue
-            out.append(self._field(name, stats, kind, holders, sample, skipped, top))
+            out.append(self._field(name, stats, kind, holders, sample, skipped, top, prefix))
         return out
 
     def _field(
@@ -323,29 +349,24 @@ class Inferrer:
         sample: CollectionSample,
         skipped: list[str],
         top: bool,
+        prefix: str = "",
     ) -> Field:
+        """A field of one type (``_mixed_types`` found no other); what inference noted goes to the entity, never
+        into the field's description, which the validators carry to production."""
         extra: dict[str, Any] = {}
-        notes: list[str] = []
-        ftype = kind if kind in FIELD_TYPES else "string"
-        others = [k for k in stats.types if k not in (kind, "null")]
-        if kind not in FIELD_TYPES:
-            notes.append(f"holds {kind} values, which the model has no type for")
-        if others:
-            notes.append("also holds " + ", ".join(f"{k} ({stats.types[k]})" for k in others))
-        if stats.nulls:
-            notes.append(f"null in {stats.nulls} of {stats.count}")
+        ftype = kind
         present = stats.present
         if present:
-            extra["bytes"] = round(stats.bytes_total / present)
+            extra["bytes"] = _value_bytes(ftype, stats.bytes_total / present)
         if ftype == "object" and stats.fields:
-            extra["fields"] = tuple(self._fields(stats.fields, stats.types["object"], sample, "", skipped))
+            extra["fields"] = tuple(
+                self._fields(stats.fields, stats.types["object"], sample, "", skipped, prefix=f"{prefix}{name}.")
+            )
         elif ftype == "array" and stats.items is not None:
-            items = self._items(stats.items, sample, skipped)
+            items = self._items(stats.items, sample, skipped, f"{prefix}{name}[].")
             if items is not None:
                 extra["items"] = items
-            p50, p95, top_len = (percentile(stats.lengths, q) for q in (0.5, 0.95, 1.0))
-            extra["max_items"] = top_len
-            notes.append(f"array length p50 {p50}, p95 {p95}, max {top_len}")
+            # no max_items: the longest array of a sample is no bound (the entity's description gives the lengths)
         if ftype == "string":
             enum = _enum(stats)
             if enum is not None:
@@ -358,20 +379,20 @@ class Inferrer:
             name=name,
             type=ftype,
             required=stats.nulls == 0 and stats.count == holders and holders > 0,
-            description=_describe("", notes) or None,
             **extra,
         )
 
-    def _items(self, items: FieldStats, sample: CollectionSample, skipped: list[str]) -> ArrayItems | None:
+    def _items(self, items: FieldStats, sample: CollectionSample, skipped: list[str], path: str) -> ArrayItems | None:
+        """The element of an array whose elements are all of one type (``_mixed_types`` said so)."""
         kind = items.commonest_type()
         if kind is None:
             return None
-        ftype = kind if kind in FIELD_TYPES else "string"
+        ftype = kind
         extra: dict[str, Any] = {}
         if ftype == "object" and items.fields:
-            extra["fields"] = tuple(self._fields(items.fields, items.types["object"], sample, "", skipped))
+            extra["fields"] = tuple(self._fields(items.fields, items.types["object"], sample, "", skipped, prefix=path))
         elif ftype == "array" and items.items is not None:
-            inner = self._items(items.items, sample, skipped)
+            inner = self._items(items.items, sample, skipped, path + "[].")
             if inner is not None:
                 extra["items"] = inner
         if ftype == "string":
@@ -379,7 +400,7 @@ class Inferrer:
             if enum is not None:
                 extra["enum"] = enum
         if items.present:
-            extra["bytes"] = round(items.bytes_total / items.present)
+            extra["bytes"] = _value_bytes(ftype, items.bytes_total / items.present)
         return ArrayItems(type=ftype, **extra)
 
     def _new_label(self, name: str) -> str:
@@ -402,7 +423,7 @@ class Inferrer:
         return many_id
 
     def _embedded(
-        self, name: str, stats: FieldStats, sample: CollectionSample, one_id: str, skipped: list[str]
+        self, name: str, stats: FieldStats, sample: CollectionSample, one_id: str, skipped: list[str], prefix: str
     ) -> None:
         """An array of sub-documents: an entity of its own, embedded in its holder."""
         assert stats.items is not None and stats.items.fields is not None
@@ -410,16 +431,20 @@ class Inferrer:
         many_id = self._add_embedded_entity(
             sample.name,
             name,
-            lambda new_id: self._fields(items.fields or {}, items.types["object"], sample, new_id, skipped),
+            lambda new_id: self._fields(
+                items.fields or {}, items.types["object"], sample, new_id, skipped, prefix=f"{prefix}{name}[]."
+            ),
         )
         lengths = stats.lengths
+        longest = percentile(lengths, 1.0)
         self._add_relationship(
             one_id,
             many_id,
             name=name,
             strategy="embed",
             typical=percentile(lengths, 0.5),
-            top=percentile(lengths, 1.0),
+            top=longest,
+            bound=headroom(longest),  # the validator's maxItems: the sample's longest is no bound
             many_standalone=False,
         )
 
@@ -456,9 +481,7 @@ class Inferrer:
             if not top:  # N per One from how often each One's id appears among the N
                 id_stats = by_kind["parent"].stats if "parent" in kinds else (ref.stats.fields or {}).get("_id")
                 if id_stats is not None:
-                    scale = self.samples[link.many].scale
-                    counts = [round(c * scale) for c in id_stats.values.values()]
-                    typical, top = percentile(counts, 0.5), percentile(counts, 1.0)
+                    typical, top = _per_one(list(id_stats.values.values()), self.samples[link.many].scale)
         if denormalize:
             strategy = "extended-ref"
         elif kinds & {"child", "child-extended"} and kinds & {"parent", "extended"}:
@@ -494,7 +517,9 @@ class Inferrer:
         many_standalone: bool,
         inverse: str | None = None,
         denormalize: tuple[Denormalization, ...] = (),
+        bound: int | None = None,
     ) -> None:
+        """``top`` is the largest N per One seen (the class follows it); ``bound`` the ``max`` written, if another."""
         rel_id = unique(f"{one_id}_{snake(name or many_id)}"[:95], self.rel_ids)
         self.relationships.append(
             Relationship(
@@ -505,7 +530,7 @@ class Inferrer:
                 inverse=inverse if inverse and _legal(inverse) else None,
                 cardinality=self.cardinality(top),
                 typical=typical,
-                max=max(top, typical),
+                max=max(top if bound is None else bound, typical),
                 many_standalone=many_standalone,
                 strategy=strategy,
                 denormalize=denormalize,
@@ -529,8 +554,9 @@ def infer_project(
     known_ids: Mapping[str, Iterable[Any]] | None = None,
     schemas: Sequence[SchemaCollection] = (),
 ) -> Project:
-    """The project the sampled collections (and the collections known by a validator) show."""
-    return Inferrer(samples, known_ids, schemas=schemas).infer(name, database)
+    """The project the sampled collections (and the collections known by a validator) show, laid out as the
+    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row."""
+    return laid_out(Inferrer(samples, known_ids, schemas=schemas).infer(name, database))
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:
@@ -565,15 +591,68 @@ def _legal(name: str) -> bool:
     return 0 < len(name) <= 200
 
 
+def _value_bytes(ftype: str, measured: float) -> int:
+    """A field's ``bytes`` as the engine reads them: a string's are its text, the engine adds BSON's 5-byte
+    length and terminator itself (the sample counted them), so they are not counted twice."""
+    return max(0, round(measured) - (5 if ftype == "string" else 0))
+
+
+def _mixed_types(stats: FieldStats) -> dict[str, int] | None:
+    """The types of a field (or of its array's elements) that one declared type cannot hold; None when one can.
+
+    Null counts as a type (a validator of ``bsonType: "string"`` refuses it), and so does a type the model has
+    no name for (a regex, a timestamp).
+    """
+    kinds = {k: n for k, n in stats.types.items() if n}
+    if len(kinds) > 1 or (kinds and next(iter(kinds)) not in FIELD_TYPES):
+        return kinds
+    if stats.items is not None and kinds.get("array"):
+        inner = _mixed_types(stats.items)
+        if inner is not None:
+            return {f"array of {k}": n for k, n in inner.items()}
+    return None
+
+
 def _enum(stats: FieldStats) -> tuple[str, ...] | None:
+    """Allowed values only on strong evidence: many documents, a few code-like values each seen many times."""
     values = stats.values
-    if stats.values_full or not values or len(values) > ENUM_MAX or stats.present < ENUM_REPEAT * len(values):
+    if stats.values_full or not 2 <= len(values) <= ENUM_MAX or stats.present < ENUM_MIN_DOCS:
         return None
-    if len(values) == 1 and stats.present < 10:  # one value seen a few times says nothing yet
+    if min(values.values()) < ENUM_MIN_EACH:
         return None
-    if not all(isinstance(v, str) and 0 < len(v) <= 200 for v in values):
+    if not all(isinstance(v, str) and _code_like(v) for v in values):
         return None
     return tuple(sorted(values))
+
+
+def _code_like(value: str) -> bool:
+    """A status or code ("shipped", "in_progress", "EUR"), not words of text ("Berlin", "New York")."""
+    if not 0 < len(value) <= 40 or any(c.isspace() for c in value):
+        return False
+    return not (value[:1].isupper() and any(c.islower() for c in value[1:]))
+
+
+def headroom(longest: int) -> int:
+    """A bound above the longest array a sample held: the first of 1, 2, 5, 10, 20, 50... at least 1.5 times it."""
+    want = 1.5 * longest
+    bound = 1
+    while bound < want:
+        for step in (2, 5 / 2, 2):
+            bound = round(bound * step)
+            if bound >= want:
+                break
+    return bound
+
+
+def _per_one(counts: list[int], scale: float) -> tuple[int, int]:
+    """Typical and largest N per One from how often each One's id is among the sampled N.
+
+    The median is scaled by the share sampled (a One with 3 N in a 40 % sample has about 7); the largest is
+    the one seen, never scaled up (one One's count times the share overstates the maximum), but not below the
+    typical number.
+    """
+    typical = round(percentile(counts, 0.5) * scale)
+    return typical, max(percentile(counts, 1.0), typical)
 
 
 def _distinct(stats: FieldStats, sample: CollectionSample) -> int:

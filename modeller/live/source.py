@@ -1,11 +1,13 @@
 """Sample a live database with pymongo: ``$sample`` per collection, counts, indexes, collection options.
 
-Every network call is bounded (server selection, connect and socket timeouts,
-5 s by default). Each failure becomes one :class:`LiveError` line that names
+Every network call is bounded: finding the server and connecting get the
+timeout (5 s by default), each read waits for its answer the timeout or
+:data:`MIN_READ_S`, whichever is longer (a ``$sample`` of large documents takes
+longer than connecting). Each failure becomes one :class:`LiveError` line that names
 the server with its password hidden (``mongodb://user:***@host``) and says
 what to do. Reference candidates are looked up in the other collections
-(``_id: {$in: [...]}``), so a sample of 1,000 out of millions still finds
-its references.
+(``_id: {$in: [...]}``, :data:`LOOKUP_BATCH` ids per query), so a sample of
+1,000 out of millions still finds its references.
 """
 
 from __future__ import annotations
@@ -31,8 +33,12 @@ from modeller.rules.physical.design import Design
 
 DEFAULT_SAMPLE = 1_000
 DEFAULT_TIMEOUT_S = 5.0
+#: seconds a read waits for its answer at least, whatever the (connection) timeout
+MIN_READ_S = 30.0
 #: reference candidates looked up per field and collection
 LOOKUP_LIMIT = 200
+#: ids per ``$in`` of the reference lookup (a loaded server answers 10,000 at once slowly, if at all)
+LOOKUP_BATCH = 500
 
 _PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
 
@@ -49,6 +55,18 @@ def _unsupported(exc: errors.OperationFailure) -> bool:
     return exc.code == 59 or "no such command" in message or "unsupported" in message
 
 
+def _timed_out(exc: BaseException) -> bool:
+    """An operation pymongo cancelled because the server's status check timed out (a busy server, not a cut)."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, TimeoutError | errors.NetworkTimeout) or "timed out" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def is_uri(text: str) -> bool:
     return text.startswith(("mongodb://", "mongodb+srv://"))
 
@@ -60,6 +78,8 @@ class Source:
         """``listeners``: pymongo command listeners (tests record the commands sent; a GUI could log them)."""
         self.shown = shown(redact(uri), 300)
         self.timeout_s = timeout_s
+        #: seconds a read waits for the server's answer
+        self.read_timeout_s = max(timeout_s, MIN_READ_S)
         ms = max(1, int(timeout_s * 1000))
         #: what pymongo warned about the URI (an unknown option), one line each, password hidden
         self.warnings: list[str] = []
@@ -71,7 +91,7 @@ class Source:
                 # attempt's own error (a TLS handshake that timed out, a refused connection) is known and named
                 serverSelectionTimeoutMS=ms + max(1000, ms // 4),
                 connectTimeoutMS=ms,
-                socketTimeoutMS=max(ms, 30_000),  # a $sample of 1,000 large documents may take longer than connecting
+                socketTimeoutMS=int(self.read_timeout_s * 1000),
                 appname="modeller",
                 event_listeners=list(listeners),
             )
@@ -123,7 +143,17 @@ class Source:
                 f"the server at {where} refused {doing} ({shown((exc.details and exc.details.get('errmsg')) or exc, 160)}); "
                 "it may not support this command"
             ) from None
-        except (errors.AutoReconnect, errors.ConnectionFailure):
+        except (errors.AutoReconnect, errors.ConnectionFailure) as exc:
+            if isinstance(exc, errors.NetworkTimeout) or _timed_out(exc):  # nothing dropped: the answer is late
+                waited = (
+                    f"within {self.read_timeout_s:g} s"
+                    if isinstance(exc, errors.NetworkTimeout)
+                    else f"its status check within {self.timeout_s:g} s"
+                )
+                raise LiveError(
+                    f"the server at {where} did not answer {waited} while {doing}; "
+                    "--timeout (the Timeout field) waits longer"
+                ) from None
             raise LiveError(
                 f"the connection to {where} dropped while {doing}; check the network and run again"
             ) from None
@@ -303,7 +333,11 @@ class Source:
         if not candidates:
             return found
         for sample in samples:
+            hits: set[Any] = set()
             with self._errors(f"looking up references in {shown(repr(sample.name), 80)}"):
-                cursor = self.client[database][sample.name].find({"_id": {"$in": candidates}}, {"_id": 1})
-                found[sample.name] = {doc["_id"] for doc in cursor}
+                collection = self.client[database][sample.name]
+                for start in range(0, len(candidates), LOOKUP_BATCH):
+                    batch = candidates[start : start + LOOKUP_BATCH]
+                    hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+            found[sample.name] = hits
         return found

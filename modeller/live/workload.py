@@ -302,5 +302,6 @@ def add_queries(project: Project, workload: Workload) -> Project:
     notes = list(workload.notes)
     if len(kept) < len(queries):
         notes.append(f"{len(queries) - len(kept)} observed query shape(s) name fields no sampled document holds")
-    description = "; ".join([project.description or "", *notes]).strip("; ")[:20_000] or None
+    head = (project.description or "").rstrip(". ") if notes else project.description or ""  # never ".;"
+    description = "; ".join([head, *notes]).strip("; ")[:20_000] or None
     return project.model_copy(update={"queries": kept, "description": description})

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from modeller.model import Position, Project
+from modeller.model import Project
+from modeller.model.layered_layout import laid_out as laid_out  # the import dialogs' (and `infer`'s) layout
 from modeller.model.text import shown
 from modeller.ui.commands.composite import PasteCommand, paste_command
-from modeller.ui.layout import layered_positions
 
 if TYPE_CHECKING:
     from modeller.ui.document import ProjectDocument
@@ -32,13 +32,6 @@ class Imported:
     origin: str  # "database shop" / "3 files"
     #: documents read per collection, in the order they were sampled
     documents: dict[str, int] = field(default_factory=dict)
-
-
-def laid_out(project: Project) -> Project:
-    """The project with card positions from the built-in layered layout (no Graphviz: pure and quick)."""
-    positions = layered_positions(project, {})
-    layout = {key: Position(x=x, y=y) for key, (x, y) in positions.items()}
-    return project.model_copy(update={"layout": layout})
 
 
 @dataclass

@@ -65,8 +65,12 @@ def test_hooks_fail_on_a_bad_file_among_good_ones(tmp_path: Path) -> None:
     assert failed.returncode == 1
     assert "unbounded-array" in failed.stdout
     assert failed.stdout.count(" findings: ") == 2  # the good file after the failing one is still checked
+    # each file is named before its own findings
+    head_risky, head_good = failed.stdout.index(f"{risky}:\n"), failed.stdout.index(f"\n{good}:\n")
+    assert failed.stdout.startswith(f"{risky}:\n") and head_risky < failed.stdout.index("unbounded-array") < head_good
     broken = tmp_path / "broken.modeller.json"
     broken.write_text("{", encoding="utf-8")
     missing = run_hook("modeller-check", [broken, good])
-    assert missing.returncode == 1
+    assert missing.returncode == 2  # a file that cannot be read is bad input, and fails the hook
     assert "broken.modeller.json" in missing.stderr
+    assert missing.stdout.count(" findings: ") == 1 and f"\n{good}:\n" in missing.stdout

@@ -7,6 +7,7 @@ import datetime
 from bson import Int64, ObjectId
 
 from modeller.live.infer import CollectionSample, infer_project
+from modeller.live.mixed import undeclared_paths
 from modeller.live.stats import CollectionStats, percentile
 from modeller.model.checks import check_project
 
@@ -19,7 +20,7 @@ def _oids(n: int) -> list[ObjectId]:
     return [ObjectId() for _ in range(n)]  # ObjectId() grows with each call: insertion order
 
 
-def test_fields_types_required_and_the_minority_type_named() -> None:
+def test_fields_types_required_and_a_mixed_field_left_undeclared_and_named() -> None:
     docs = [
         {"_id": oid, "name": f"n{i}", "age": i if i % 10 else f"{i}", "score": Int64(i)}
         for i, oid in enumerate(_oids(40))
@@ -29,9 +30,12 @@ def test_fields_types_required_and_the_minority_type_named() -> None:
     (entity,) = project.entities
     assert (entity.id, entity.name, entity.collection, entity.count) == ("user", "User", "users", 40)
     fields = {f.name: f for f in entity.fields}
-    assert [f.name for f in entity.fields] == ["name", "age", "score", "nick"]  # no _id: the default ObjectId
+    assert [f.name for f in entity.fields] == ["name", "score", "nick"]  # no _id: the default ObjectId
     assert fields["name"].type == "string" and fields["name"].required
-    assert fields["age"].type == "int" and "also holds string (4)" in (fields["age"].description or "")
+    # int and string: one declared type would refuse the other's documents, so it is named, not declared
+    assert "`age`: int in 36, string in 4 (10 %)" in (entity.description or "")
+    assert undeclared_paths(entity.description) == {"age"}
+    assert all(f.description is None for f in entity.fields)  # nothing of inference's goes into a validator
     assert fields["score"].type == "long"
     assert fields["nick"].required is False
     assert check_project(project) == []
@@ -67,7 +71,9 @@ def test_array_of_subdocuments_becomes_an_embedded_entity_with_length_percentile
     assert address.collection is None and [f.name for f in address.fields] == ["city", "zip"]
     (rel,) = project.relationships
     assert (rel.one, rel.many, rel.name, rel.strategy) == ("person", "address", "addresses", "embed")
-    assert (rel.typical, rel.max, rel.cardinality) == (percentile(lengths, 0.5), 150, "one-to-many")
+    # the class follows the longest seen; the bound (maxItems) has headroom: a sample seldom holds the longest
+    assert (rel.typical, rel.max, rel.cardinality) == (percentile(lengths, 0.5), 500, "one-to-many")
+    assert "'addresses': array length p50 3, p95 150, max 150" in (project.entities[0].description or "")
     assert [f.name for f in project.entities[0].fields] == ["name"]  # the array is the relationship, not a field
 
 
@@ -118,11 +124,73 @@ def test_hostile_keys_deep_nesting_and_empty_collections() -> None:
     assert check_project(project) == []
 
 
-def test_fifty_types_in_one_field_pick_the_commonest() -> None:
+def test_fifty_types_in_one_field_are_named_not_declared() -> None:
     values: list = (
         [1] * 5 + ["s"] * 3 + [1.5, True, None, ObjectId(), datetime.datetime(2024, 1, 1), b"x", [1], {"a": 1}]
     )
-    docs = [{"_id": ObjectId(), "v": v} for v in values]
-    (field,) = infer_project([_sample("mixed", docs)], name="t").entities[0].fields
-    assert field.type == "int" and field.required is False
-    assert "string (3)" in (field.description or "") and "null in 1" in (field.description or "")
+    docs = [{"_id": ObjectId(), "v": v, "n": None, "w": 1 if i else None} for i, v in enumerate(values)]
+    (entity,) = infer_project([_sample("mixed", docs)], name="t").entities
+    assert entity.fields == ()
+    assert "`v`: int in 5, string in 3 (19 %)" in (entity.description or "")
+    assert "`w`: int in 15, null in 1 (6 %)" in (entity.description or "")  # a null is refused like a type
+    assert undeclared_paths(entity.description) == {"v", "n", "w"}
+
+
+def test_an_enum_needs_strong_evidence_and_code_like_values() -> None:
+    def field(values: list) -> tuple[str, ...] | None:
+        docs = [{"_id": ObjectId(), "v": v} for v in values if v is not None]
+        (f,) = infer_project([_sample("things", docs)], name="t").entities[0].fields
+        return f.enum
+
+    assert field(["new", "paid", "shipped"] * 20) == ("new", "paid", "shipped")
+    assert field(["EUR", "USD"] * 30) == ("EUR", "USD")
+    assert field(["WELCOME10"] * 25) is None  # one value says nothing about the next one
+    assert field(["Berlin", "Paris", "Rome"] * 40) is None  # names of places are text, not codes
+    assert field(["in progress", "done"] * 40) is None
+    assert field(["a", "b"] * 20) is None  # 40 documents: too few
+    assert field(["a"] * 60 + ["b"] * 3) is None  # a value seen 3 times may be one of many rare ones
+
+
+def test_reference_counts_are_the_ones_seen_the_median_scaled_never_the_maximum() -> None:
+    customers = [{"_id": oid} for oid in _oids(4)]
+    per = [1, 2, 2, 9]
+    orders = [
+        {"_id": ObjectId(), "customer_id": c["_id"]} for c, n in zip(customers, per, strict=True) for _ in range(n)
+    ]
+    (rel,) = infer_project([_sample("customers", customers), _sample("orders", orders)], name="t").relationships
+    assert (rel.typical, rel.max) == (2, 9)  # everything read: as measured
+    sampled = [_sample("customers", customers), _sample("orders", orders, count=2 * len(orders))]
+    (rel,) = infer_project(sampled, name="t").relationships
+    assert (rel.typical, rel.max) == (4, 9)  # half read: the median doubles, the largest stays the one seen
+
+
+def test_an_inferred_project_is_laid_out_one_above_many_not_in_one_row() -> None:
+    people = [{"_id": oid, "name": "p"} for oid in _oids(3)]
+    tasks = [{"_id": ObjectId(), "owner_id": people[i % 3]["_id"]} for i in range(9)]
+    notes = [{"_id": ObjectId(), "task_id": tasks[i % 9]["_id"]} for i in range(18)]
+    project = infer_project([_sample("people", people), _sample("tasks", tasks), _sample("notes", notes)], name="t")
+    layout = project.layout
+    assert set(layout) == {"person", "task", "note"}
+    assert layout["person"].y < layout["task"].y < layout["note"].y  # each One above its Many
+
+
+def test_the_designs_size_of_an_inferred_collection_is_the_measured_one() -> None:
+    import bson
+
+    from modeller.rules import analyse
+
+    docs = [
+        {
+            "_id": ObjectId(),
+            "email": f"user{i}@example.com",
+            "name": f"Customer {i}",
+            "created_at": datetime.datetime(2026, 1, 1),
+            "address": {"street": f"{i} Main St", "city": "Berlin", "zip": "10000"},
+        }
+        for i in range(100)
+    ]
+    project = infer_project([_sample("customers", docs)], name="t")
+    assert {f.name: f.bytes for f in project.entities[0].fields}["name"] == len("Customer 50")  # the text only
+    measured = sum(len(bson.encode(d)) for d in docs) / len(docs)
+    (coll,) = analyse(project).design.collections
+    assert abs(coll.avg_bytes - measured) <= 2, (coll.avg_bytes, measured)  # a string's 5 bytes counted once

@@ -81,6 +81,10 @@ def test_observed_queries_are_declared_on_the_collections_entity_and_marked() ->
         ("observed_3", "order", "observed: 1 times in the profiler, 7.0 ms each"),
     ]  # users is not a sampled collection; loc is a field no document holds
     assert "1 observed query shape(s) name fields no sampled document holds" in (result.description or "")
+    assert (result.description or "").startswith(
+        "Inferred by `modeller infer` from sampled documents; relationship strategies are the ones found in the "
+        "data; the profiler is on; "
+    )  # sentences joined once, never ".;"
     assert result.queries[0].per_sec == 0.05 and result.queries[0].sort == (("created_at", -1),)
 
 

@@ -13,6 +13,7 @@ from modeller.rules.catalog import indexes  # noqa: F401
 from modeller.rules.catalog import antipatterns  # noqa: F401
 from modeller.rules.catalog import sharding  # noqa: F401
 from modeller.rules.catalog import serving  # noqa: F401  (after the 45 catalog rules: it reads the query plans)
+from modeller.rules.catalog import inferred  # noqa: F401  (after serving: it reads inferred descriptions)
 
 
 def load_rules() -> None:
