@@ -35,3 +35,27 @@ def test_no_why_tells_a_seed_example() -> None:
     assert told == {}
     # and the rules that explain with the user's entities name them
     assert any("Widget" in f.why for f in findings if f.rule == "child-refs-one-to-many")
+
+
+def test_a_why_template_gets_every_word_it_names() -> None:
+    """``Rule.why_for`` fills the words a template names (articles and plurals of the two entities' names)."""
+    from modeller.rules.framework.rule import Rule
+    from modeller.rules.physical.facts import build_context
+    from modeller.rules.physical.naming import plural_label
+    from modeller.rules.settings import DEFAULT_SETTINGS
+
+    project = generate_project(60, 1.5, 0.5)
+    facts = build_context(project, DEFAULT_SETTINGS).rels[0]
+    one, many = facts.one.name, facts.many.name
+
+    class Everything(Rule):
+        id = "test-why-words"
+        explain = "{A_one} | {a_one} | {A_many} | {a_many} | {one} | {many} | {ones} | {manys} | {entity}"
+
+    said = Everything().why_for(facts, entity="E")
+    assert said is not None
+    parts = said.split(" | ")
+    assert parts[4:6] == [one, many] and parts[8] == "E"
+    assert parts[1].endswith(f" {one}") and parts[1].split(" ")[0] in ("a", "an")
+    assert parts[0] == "A" + parts[1][1:] and parts[2] == "A" + parts[3][1:]
+    assert parts[6:8] == [plural_label(one), plural_label(many)]

@@ -22,6 +22,7 @@ import inspect
 import re
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache
+from string import Formatter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modeller.model.wording import with_article
@@ -135,10 +136,10 @@ class Rule:
         names = {"entity": entity or ""}
         if facts is not None:
             one, many = facts.one.name, facts.many.name
-            names.update(one=one, many=many, ones=plural_label(one), manys=plural_label(many))
-            # "a {one}" would say "a Order": the article goes with the name ("A_" starts a sentence)
-            names.update(a_one=with_article(one), a_many=with_article(many))
-            names.update(A_one="A" + names["a_one"][1:], A_many="A" + names["a_many"][1:])
+            for name in _template_names(self.explain):  # only the words the template says (one why per finding)
+                word = _RELATIONSHIP_WORDS.get(name)
+                if word is not None:
+                    names[name] = word(one, many)
         return self.explain.format(**names)
 
     def finding(
@@ -218,6 +219,26 @@ def _why(cls: Any) -> str:
 @cache
 def _cite(keys: tuple[str, ...]) -> str:
     return cite(*keys)
+
+
+@cache
+def _template_names(template: str) -> frozenset[str]:
+    """The names a ``str.format`` template reads (``"{a_one} has {manys}"`` -> a_one, manys)."""
+    return frozenset(re.split(r"[.\[]", name, maxsplit=1)[0] for _, name, _, _ in Formatter().parse(template) if name)
+
+
+#: the words an ``explain`` template may say about a relationship (from the One's and the N's names)
+_RELATIONSHIP_WORDS: dict[str, Callable[[str, str], str]] = {
+    "one": lambda one, _many: one,
+    "many": lambda _one, many: many,
+    "ones": lambda one, _many: plural_label(one),
+    "manys": lambda _one, many: plural_label(many),
+    # "a {one}" would say "a Order": the article goes with the name ("A_" starts a sentence)
+    "a_one": lambda one, _many: with_article(one),
+    "a_many": lambda _one, many: with_article(many),
+    "A_one": lambda one, _many: "A" + with_article(one)[1:],
+    "A_many": lambda _one, many: "A" + with_article(many)[1:],
+}
 
 
 def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:

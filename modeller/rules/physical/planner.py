@@ -362,6 +362,8 @@ class _Planner:
     design: Design
     res: Resolution
     colls: dict[str, CollectionDesign] = field(default_factory=dict)
+    #: the companion collections (revisions, archive, overflow) by name: a query looks its overflow up
+    companions: dict[str, CollectionDesign] = field(default_factory=dict)
     rel_designs: dict[str, RelationshipDesign] = field(default_factory=dict)
     _nodes: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
     #: collection -> relationship id -> (path, node) of the shape nodes that store it
@@ -371,6 +373,8 @@ class _Planner:
     def __post_init__(self) -> None:
         for coll in self.design.collections:
             self.colls.setdefault(coll.name, coll)
+        for coll in self.design.companions:
+            self.companions.setdefault(coll.name, coll)
         for rel in self.design.relationships:
             self.rel_designs.setdefault(rel.id, rel)
 
@@ -622,8 +626,10 @@ class _Planner:
     def overflow_reads(self, q: Query, eid: str, coll_name: str, main_no: int) -> list[Step]:
         """The read of the overflow documents of the outliers the query's own read (step ``main_no``) returned
         (outlier pattern joins only)."""
-        overflow = next((c for c in self.design.companions if c.name == f"{coll_name}_overflow"), None)
-        if overflow is None or not q.joins:
+        if not q.joins:
+            return []
+        overflow = self.companions.get(f"{coll_name}_overflow")
+        if overflow is None:
             return []
         joined = {
             rel_id
