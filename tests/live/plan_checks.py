@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from chat_members import CHAT  # (tests/review: on the path, tests/live/conftest.py)
 from plan_runner import Found, found, home, in_sort_order, param_sets, pick, records, results, script
 from test_mongosh_migration import BASE
-from test_review_many_to_many_copies import CHAT, _both_sides  # (tests/review: on the path, tests/live/conftest.py)
+from test_review_many_to_many_copies import _both_sides
 
 from modeller.model.project import Project, Query
 from modeller.review.copy_storage import Storage, storage
