@@ -129,7 +129,7 @@ class Analyser:
         settings = self.settings
         token = (settings, project.server_version, project.database)
         state = self._state
-        if state is not None and state.token != token:
+        if state is not None and (state.token != token or not _numbers_kept(state.last, project)):
             state = None
         if state is not None and state.prev is not None:
             patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
@@ -158,6 +158,13 @@ class Analyser:
         state.token, state.last, state.prev = token, project, prev
         self._state = state
         return Analysis(one_per_decision(reported, _rule_rank(), state.folded), design, reported)
+
+
+def _numbers_kept(before: Project, after: Project) -> bool:
+    """Every unnamed query kept its place: texts call one by its number (``query 2 on Orders``), so findings made
+    before a query was dropped or moved above it name the old number."""
+    old = {q.id: i for i, q in enumerate(before.queries, 1) if not q.name}
+    return all(old.get(q.id, i) == i for i, q in enumerate(after.queries, 1) if not q.name)
 
 
 def _overrides(project: Project) -> dict[tuple[str, str, str], str]:
