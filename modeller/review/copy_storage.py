@@ -76,7 +76,7 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
     if parent is None and one_at is not None:  # the One is a sub-document (never in an array) of another's document
         parent = design.collection(one_at.collection)
         node = _node_at(parent.shape, one_at.path) if parent is not None else None
-        if parent is None or node is None or node.bson_type != "object" or _through_array(parent.shape, one_at.path):
+        if parent is None or node is None or node.bson_type != "object" or through_array(parent.shape, one_at.path):
             return None
         top = node.children
     prefix = f"{one_at.path}." if one_at is not None and parent is not None and parent.root != rel.one else ""
@@ -157,7 +157,7 @@ def _node_at(shape: list[ShapeNode], path: str) -> ShapeNode | None:
     return node
 
 
-def _through_array(shape: list[ShapeNode], path: str) -> bool:
+def through_array(shape: list[ShapeNode], path: str) -> bool:
     """Whether a dotted path passes through an array (its sub-document is then one of many)."""
     for part in path.split("."):
         node = next((n for n in shape if n.name == part), None)

@@ -39,6 +39,7 @@ from modeller.review.array_fields import (
     unset,
 )
 from modeller.review.changes import Change
+from modeller.review.copy_storage import through_array
 from modeller.review.diff import SchemaDiff
 from modeller.review.pattern_copies import by_hand, staging
 from modeller.review.pattern_helpers import PATTERN_HELPERS
@@ -431,13 +432,7 @@ def _across_array(
 
 def _plain(coll: CollectionDesign, path: str) -> bool:
     """``path`` is a field of ``coll``'s documents outside any array."""
-    nodes = coll.shape
-    for part in path.split("."):
-        node = next((n for n in nodes if n.name == part), None)
-        if node is None or node.items is not None:
-            return False
-        nodes = node.children
-    return True
+    return not through_array(coll.shape, path)
 
 
 def _migrate_call(step: str, coll: str, filter_: Any, update: Any, label: str) -> str:

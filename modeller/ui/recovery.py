@@ -20,6 +20,7 @@ import json
 import os
 import re
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,17 +58,29 @@ class RecoveryStore:
         self._lock: int | None = None
         #: the dead instance whose copy :meth:`read` offered, and the lock that keeps others from offering it
         self._claimed: tuple[str, int] | None = None
+        #: a background autosave and a save's :meth:`clear` take turns; each clear starts a new generation, so a
+        #: copy serialized before the save is not written after it
+        self._turn = threading.Lock()
+        self.generation = 0
 
     @property
     def path(self) -> Path:
         """The copy offered by :meth:`read` while it is claimed, else this instance's own copy."""
         return self.directory / _names(self._claimed[0] if self._claimed else self.instance)[0]
 
-    def write(self, text: str, original: Path | None) -> None:
-        """Atomically replace this instance's copy (a crash mid-write must not lose the older copy).
+    def write(self, text: str, original: Path | None, generation: int | None = None) -> bool:
+        """Atomically replace this instance's copy (a crash mid-write must not lose the older copy); False when
+        ``generation`` (taken when ``text`` was made) is over: the work was saved or the window closed meanwhile.
 
         A claimed copy of a dead instance is removed afterwards: this copy now holds that work.
         """
+        with self._turn:
+            if generation is not None and generation != self.generation:
+                return False
+            self._write(text, original)
+            return True
+
+    def _write(self, text: str, original: Path | None) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
             self._lock = try_lock(self.directory / _names(self.instance)[2], create=True)
@@ -101,6 +114,11 @@ class RecoveryStore:
 
     def clear(self) -> None:
         """Remove this instance's copy (saved, or closed cleanly) and the dead instance's copy it offered."""
+        with self._turn:
+            self.generation += 1
+            self._clear()
+
+    def _clear(self) -> None:
         copy, meta_name, lock_name = _names(self.instance)
         for name in (copy, meta_name):
             with contextlib.suppress(FileNotFoundError):

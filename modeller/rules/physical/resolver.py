@@ -888,17 +888,7 @@ def _indexes(
             follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
             if node is None or not _read_through(ctx, facts, follows, True):
                 continue
-            add(
-                IndexDesign(
-                    keys=[(node, 1)],
-                    name=default_name([(node, 1)]),
-                    why=f"finds the {facts.many.name} of one {facts.one.name}: always index reference fields (the "
-                    "article MongoDB Schema Design Best Practices); the join is then one index lookup per read "
-                    "(Zola's 6 Rules of Thumb (3 of 3))",
-                    key_reasons=[f"Equality: reference to the {facts.one.name}"],
-                    rules=res.rules_for(REFERENCE),
-                )
-            )
+            add(_reference_index(res, facts, node))
         for eid in coll.entities:
             if eid == root:
                 continue
@@ -909,17 +899,7 @@ def _indexes(
                 nested = _nested_ref_path(coll.shape, facts.rel_id) if plan.strategy == "parent-ref" else None
                 if nested is None or not _read_through(ctx, facts, not _colocated(plan), True):
                     continue
-                add(
-                    IndexDesign(
-                        keys=[(nested, 1)],
-                        name=default_name([(nested, 1)]),
-                        why=f"finds the {plural_label(facts.many.name)} of one {facts.one.name} inside the {coll.name} documents "
-                        "that embed them (multikey): always index reference fields (the article MongoDB Schema "
-                        "Design Best Practices)",
-                        key_reasons=[f"Equality: reference to the {facts.one.name} (multikey)"],
-                        rules=res.rules_for(REFERENCE),
-                    )
-                )
+                add(_reference_index(res, facts, nested, coll.name))
         if "links" in [n.name for n in coll.shape] and any(
             n.name == "links" and n.role == "child-refs" for n in coll.shape
         ):
@@ -1156,6 +1136,27 @@ def _top_fields(
                     ttl.append((path, f))
         found = memo[eid] = (unique, ttl)
     return found
+
+
+def _reference_index(res: Resolution, facts: RelFacts, path: str, embedded_in: str | None = None) -> IndexDesign:
+    """The index on a reference to the One: at the top level, or held by N embedded in ``embedded_in``'s documents."""
+    if embedded_in is None:
+        why = (
+            f"finds the {facts.many.name} of one {facts.one.name}: always index reference fields (the article "
+            "MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of "
+            "Thumb (3 of 3))"
+        )
+        reason = f"Equality: reference to the {facts.one.name}"
+    else:
+        why = (
+            f"finds the {plural_label(facts.many.name)} of one {facts.one.name} inside the {embedded_in} documents "
+            "that embed them (multikey): always index reference fields (the article MongoDB Schema Design Best "
+            "Practices)"
+        )
+        reason = f"Equality: reference to the {facts.one.name} (multikey)"
+    return IndexDesign(
+        keys=[(path, 1)], name=default_name([(path, 1)]), why=why, key_reasons=[reason], rules=res.rules_for(REFERENCE)
+    )
 
 
 def _nested_ref_path(nodes: list[ShapeNode], rel_id: str, prefix: str = "") -> str | None:
