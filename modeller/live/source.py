@@ -127,7 +127,8 @@ class Source:
         except errors.OperationFailure as exc:
             if exc.code == 18 or ("auth" in str(exc).lower() and exc.code in (None, 11, 18)):
                 raise LiveError(
-                    f"authentication failed at {where}; check the user name and password in the URI and its authSource"
+                    f"authentication failed at {where}; check the user name and password, and the authSource in the "
+                    "connection string"
                 ) from None
             if exc.code == 13:
                 raise LiveError(

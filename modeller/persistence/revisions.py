@@ -37,12 +37,21 @@ def git_show(spec: str, cwd: str | os.PathLike[str] | None = None) -> bytes:
     if proc.returncode != 0:
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
         why = shorten(lines[0].removeprefix("fatal: "), 300)
-        raise ProjectFileError.single(
-            spec, f"git cannot show this revision ({why}); check the revision and the path from the repository root"
-        )
+        raise ProjectFileError.single(spec, f"git cannot show this revision ({why}); {_advice(why)}")
     if len(proc.stdout) > MAX_FILE_BYTES:
         raise ProjectFileError.single(spec, "the file at this revision is too large for a project")
     return proc.stdout
+
+
+def _advice(why: str) -> str:
+    """What to do about git's complaint: the revision, the path in it, or the folder is the problem."""
+    if why.startswith(("invalid object name", "ambiguous argument", "bad revision", "unknown revision")):
+        return "check the revision: a branch, a tag or a commit id that git log lists (HEAD, main, HEAD~1)"
+    if why.startswith("path ") and ("does not exist in" in why or "but not in" in why):
+        return "the file is not in that revision: pick a revision that has it (git log -- FILE lists them)"
+    if why.startswith("not a git repository"):
+        return "the folder is not in a Git repository: compare with a project file instead"
+    return "check the revision and the path from the repository root"
 
 
 def load_revision(spec: str, cwd: str | os.PathLike[str] | None = None) -> Project:

@@ -59,7 +59,9 @@ def save_text(data: bytes, path: str | os.PathLike[str], *, backup: bool = True)
         raise ProjectSaveError.single(name, "cannot save: this path is a folder")
     folder = target.parent
     if not folder.is_dir():
-        raise ProjectSaveError.single(name, f"cannot save: the folder {str(folder)!r} does not exist")
+        raise ProjectSaveError.single(
+            name, f"cannot save: the folder {str(folder)!r} does not exist; create it or choose another folder"
+        )
     try:
         existing = target.stat()
     except FileNotFoundError:

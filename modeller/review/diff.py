@@ -20,7 +20,7 @@ from modeller.model.project import Project
 from modeller.model.wording import counted
 from modeller.review.changes import Change
 from modeller.review.copy_risk import id_copy_risk
-from modeller.review.copy_storage import storage
+from modeller.review.copy_storage import Storage, storage
 from modeller.rules import Analysis, analyse
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
@@ -71,6 +71,7 @@ def diff_analyses(old: Project, old_analysis: Analysis, new: Project, new_analys
         if root not in new_colls:
             changes.append(_collection_removed(coll, new_analysis.design))
     changes.extend(_strategy_changes(old, old_analysis.design, new, new_analysis.design))
+    changes.extend(_moved_entity_changes(old_analysis.design, new_analysis.design))
     changes.extend(_finding_changes(old_analysis.findings, new_analysis.findings, new_analysis.design))
     return result
 
@@ -327,16 +328,18 @@ def _pair(old: _Slot, new: _Slot) -> dict[str, Any]:
     }
 
 
-def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str) -> list[Change]:
+def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str, was: str = "") -> list[Change]:
+    """Type, required and bound changes of one field; ``was`` names where it was when it moved with its entity."""
     changes: list[Change] = []
     path = new.path
+    label = quoted(path) + (f" ({was})" if was else "")
     if type_name(old.node) != type_name(new.node):
         changes.append(
             Change(
                 "field-retyped",
                 collection,
                 path,
-                f"{quoted(path)}: {type_name(old.node)} -> {type_name(new.node)}",
+                f"{label}: {type_name(old.node)} -> {type_name(new.node)}",
                 f"existing documents fail the new validator until converted ({_how('$convert', new)} on {docs})",
                 breaking=True,
                 details={
@@ -356,7 +359,7 @@ def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str) -> li
                 "field-required" if required else "field-optional",
                 collection,
                 path,
-                f"{quoted(path)} is now {'required' if required else 'optional'}",
+                f"{label} is now {'required' if required else 'optional'}",
                 f"existing documents without {quoted(path)} fail the new validator ({docs} to check)"
                 if required
                 else "none: documents may now omit it",
@@ -378,7 +381,7 @@ def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str) -> li
                 "field-constraint",
                 collection,
                 path,
-                f"{quoted(path)}: {what}",
+                f"{label}: {what}",
                 f"existing documents outside the new bound fail the new validator ({docs} to check)"
                 if tighter
                 else "none: the bound is looser",
@@ -501,6 +504,7 @@ def _strategy_changes(old: Project, old_design: Design, new: Project, new_design
     labels = _relationship_names(new)
     many = {r.id: r.many for r in new.relationships}
     counts = {e.id: e.count for e in new.entities}
+    names = {e.id: e.name for e in new.entities}
     colls = {c.root: c.name for c in new_design.collections}
     changes: list[Change] = []
 
@@ -518,7 +522,9 @@ def _strategy_changes(old: Project, old_design: Design, new: Project, new_design
         placement = new_design.embedded.get(child)
         collection = placement.collection if placement else colls.get(child, "")
         risk = f"{docs} must be copied into the new shape; queries and code that read the old shape break"
-        ids = id_copy_risk(storage(old_design, old, rel.id), storage(new_design, new, rel.id), sized)
+        was, now = storage(old_design, old, rel.id), storage(new_design, new, rel.id)
+        risk += _embedded_id_risk(was, now, names.get(child, child))
+        ids = id_copy_risk(was, now, sized)
         if ids is not None:
             collection, risk = ids[0] or collection, ids[1]
         changes.append(
@@ -532,6 +538,80 @@ def _strategy_changes(old: Project, old_design: Design, new: Project, new_design
                 details={"relationship": rel.id, "old": previous.strategy, "new": rel.strategy},
             )
         )
+    return changes
+
+
+def _embedded_id_risk(old: Storage | None, new: Storage | None, entity: str) -> str:
+    """What copying N documents into their parent loses (tryout item 7): the copies keep no ``_id`` unless the
+    design gives the embedded elements one, and the source collection stays until dropped by hand."""
+    if old is None or new is None or old.embed is not None or new.embed is None or old.child is None:
+        return ""
+    kept = f"; the documents of {quoted(old.child)} stay until you drop that collection"
+    if new.item_id:
+        return kept
+    return (
+        f"; each embedded {entity} keeps no _id (the design gives embedded documents none), so nothing outside "
+        f"can point at one any more" + kept
+    )
+
+
+# ---------------------------------------------------------------------------------------------- entities that move
+
+
+@dataclass(frozen=True, slots=True)
+class _Home:
+    """Where a design keeps one entity's own fields: the collection, the path of its documents in it ("" at the
+    top level), and its fields by their path inside the entity."""
+
+    collection: CollectionDesign
+    path: str
+    fields: dict[str, _Slot]
+
+
+def _homes(design: Design) -> dict[str, _Home]:
+    """Entity id -> its one home (an entity kept in two places, or in none, is left out)."""
+    found: dict[str, list[_Home]] = {}
+
+    def own(
+        coll: CollectionDesign, nodes: Iterable[ShapeNode], at: str, inner: str, in_array: bool, home: _Home
+    ) -> None:
+        for node in nodes:
+            path = f"{at}.{node.name}" if at else node.name
+            if node.role == "embedded" and node.entity:
+                below = node.items if node.items is not None else node
+                place(coll, node.entity, path, below.children, in_array or node.items is not None)
+            elif node.role == "field":
+                relative = f"{inner}.{node.name}" if inner else node.name
+                home.fields[relative] = _Slot(path, node, in_array)
+                below = node.items if node.items is not None else node
+                own(coll, below.children, path, relative, in_array or node.items is not None, home)
+
+    def place(coll: CollectionDesign, entity: str, at: str, nodes: Iterable[ShapeNode], in_array: bool) -> None:
+        home = _Home(coll, at, {})
+        found.setdefault(entity, []).append(home)
+        own(coll, nodes, at, "", in_array, home)
+
+    for coll in design.collections:
+        place(coll, coll.root, "", coll.shape, False)
+    return {entity: homes[0] for entity, homes in found.items() if len(homes) == 1}
+
+
+def _moved_entity_changes(old_design: Design, new_design: Design) -> list[Change]:
+    """Type, required and bound changes of the fields of an entity that moved (a strategy change embeds it or
+    takes it out): their paths change with the entity, so the per-collection comparison never pairs them."""
+    old_homes, new_homes = _homes(old_design), _homes(new_design)
+    changes: list[Change] = []
+    for entity, after in new_homes.items():
+        before = old_homes.get(entity)
+        if before is None or (before.collection.root, before.path) == (after.collection.root, after.path):
+            continue
+        docs = _docs(before.collection)
+        for relative in sorted(set(before.fields) & set(after.fields)):
+            old, new = before.fields[relative], after.fields[relative]
+            if old.path == new.path and before.collection.root == after.collection.root:
+                continue  # compared with its collection
+            was = f"was {quoted(old.path)} in {quoted(before.collection.name)}"
+            changes.extend(_same_path_changes(old, new, after.collection.name, docs, was))
     return changes
 
 

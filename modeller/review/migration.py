@@ -61,7 +61,8 @@ _MIGRATION_HELPERS = """\
     return { promoteValues: false };
   }
 
-  // One data step: batches of BATCH documents in _id order; the marker keeps the last _id done.
+  // One data step: batches of BATCH documents in _id order; the marker keeps the last _id done, the documents
+  // counted over all runs, and the ids of the batch under way (a run killed inside it changed some of them).
   function inBatches(step, collection, filter, work, label) {
     const key = MIGRATION + " " + step;
     const marker = markers.findOne({ _id: key });
@@ -72,15 +73,24 @@ _MIGRATION_HELPERS = """\
     const coll = target.getCollection(collection);
     let last = marker === null ? null : marker.last;
     let count = marker === null ? 0 : marker.count;
+    if (marker !== null && Array.isArray(marker.pending)) {
+      // the killed run's documents of that batch no longer match; those still matching are selected again below
+      const left = coll.countDocuments({ $and: [filter, { _id: { $in: marker.pending } }] });
+      count += marker.pending.length - left;
+      markers.updateOne({ _id: key }, { $set: { count: count }, $unset: { pending: "" } });
+    }
     for (;;) {
       const range = last === null ? filter : { $and: [filter, { _id: { $gt: last } }] };
       const ids = coll.find(range, { _id: 1 }, exact()).sort({ _id: 1 }).limit(BATCH).toArray()
         .map((doc) => doc._id);
       if (ids.length === 0) break;
+      markers.updateOne({ _id: key }, { $set: { last: last, count: count, pending: ids, done: false } },
+        { upsert: true });
       work(ids);
       last = ids[ids.length - 1];
       count += ids.length;
-      markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: false } }, { upsert: true });
+      markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: false }, $unset: { pending: "" } },
+        { upsert: true });
       print(label + ": " + count + " document(s) so far");
     }
     markers.updateOne({ _id: key }, { $set: { last: last, count: count, done: true } }, { upsert: true });

@@ -276,7 +276,7 @@ def test_wrong_credentials_are_one_line_saying_what_to_check(qtbot, make_window,
     text = dialog.status.text()
     assert dialog.status.is_error() and "\n" not in text and "hunter2" not in text
     assert text.startswith(f"Authentication failed at mongodb://ann:***@{host}/")
-    assert "check the user name and password" in text
+    assert "check the user name, the Password field, and the authSource" in text
     assert dialog.database.count() == 0 and recent_connections(window.settings) == []
 
 

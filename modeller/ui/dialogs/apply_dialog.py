@@ -40,6 +40,7 @@ from modeller.ui.document import ProjectDocument
 from modeller.ui.jobs import JobCancelled
 
 DONE_COLOR = "#1b7f3b"
+FAILED_COLOR = "#b00020"
 
 
 @dataclass
@@ -253,6 +254,15 @@ class ApplyDesignDialog(JobDialog):
     def done_steps(self) -> int:
         return sum(1 for item in self.step_items if ". done: " in item.text(0))
 
+    def _settle_running(self, state: str, color: str | None = None) -> None:
+        """The step shown as running when the job ends without finishing it: ``stopped`` or ``failed``."""
+        for index, item in enumerate(self.step_items, start=1):
+            if item.text(0).startswith(f"{index}. running: "):
+                step = item.data(0, Qt.ItemDataRole.UserRole)
+                item.setText(0, f"{index}. {state}: {shown(step.summary, 400)}")
+                if color is not None:
+                    item.setForeground(0, QBrush(QColor(color)))
+
     # ----------------------------------------------------------------- jobs and state
     def cancel(self) -> None:
         kind = self.stop_job()
@@ -261,6 +271,7 @@ class ApplyDesignDialog(JobDialog):
             return
         if kind == "apply":
             done = self.done_steps()
+            self._settle_running("stopped (if it was sent, it finishes on the server)")
             self.status.say(
                 f"Stopped after {done} step(s) (a step already sent finishes on the server). "
                 "Press Plan to see what is left; applying again continues."
@@ -287,6 +298,7 @@ class ApplyDesignDialog(JobDialog):
                 done = self.done_steps()
                 total = len(self.step_items)
                 message = f"Step {done + 1} of {total} failed ({done} done; applying again continues): {message}"
+                self._settle_running("failed", FAILED_COLOR)
                 self.planned = None
             self.status.error(message)
         elif isinstance(result, Planned):

@@ -84,6 +84,8 @@ class CompareDialog(JobDialog):
         self.document = document
         self.diff: SchemaDiff | None = None
         self.old_name = ""
+        #: OLD is read from a Git revision (its errors say what to do themselves)
+        self._from_revision = False
 
         self.saved_radio = QRadioButton("Its last &saved version")
         self.saved_radio.setToolTip("What is on disk now: the diff shows your unsaved changes")
@@ -209,7 +211,8 @@ class CompareDialog(JobDialog):
 
     def _old_loader(self) -> Callable[[], Project] | None:
         """How the worker reads OLD, and its name in the summary; None (with the reason shown) when unset."""
-        if self.revision_radio.isChecked() and self.document.path is not None:
+        self._from_revision = self.revision_radio.isChecked() and self.document.path is not None
+        if self._from_revision and self.document.path is not None:
             from modeller.persistence.revisions import load_revision
 
             rev, path = self.revision.text().strip(), self.document.path
@@ -232,7 +235,9 @@ class CompareDialog(JobDialog):
             self.tree.clear()
             lines = str(result).splitlines() or [type(result).__name__]
             more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
-            self.summary.error(f"{lines[0]}{more}; pick a valid project file")
+            # a revision's error already says what to do (persistence/revisions.py); a file's gets the advice here
+            advice = "" if self._from_revision else "; pick a valid project file"
+            self.summary.error(f"{lines[0]}{more}{advice}")
         else:
             self.show_diff(result)
         self._update_buttons()
