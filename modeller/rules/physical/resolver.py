@@ -885,7 +885,7 @@ def _indexes(
                 _tree_index(res, plan, add)
             node = _ref_path(res, plan, coll)
             # the join a query of the One declares reads the N by this reference (not by the One's array of ids)
-            follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
+            follows = not _colocated(plan, facts.one_id) and plan.strategy not in ONE_HOLDS_IDS
             if node is None or not _read_through(ctx, facts, follows, True):
                 continue
             add(
@@ -907,7 +907,7 @@ def _indexes(
                 # documents holding the N of one One, as the top-level reference's index does
                 plan = res.plans[facts.rel_id]
                 nested = _nested_ref_path(coll.shape, facts.rel_id) if plan.strategy == "parent-ref" else None
-                if nested is None or not _read_through(ctx, facts, not _colocated(plan), True):
+                if nested is None or not _read_through(ctx, facts, not _colocated(plan, facts.one_id), True):
                     continue
                 add(
                     IndexDesign(
@@ -1233,7 +1233,7 @@ def _query_index(
         p = res.plans.get(rel_id)
         if p is None or rel_id in joins:
             continue
-        if not _colocated(p):
+        if not _colocated(p, eid):
             joins.append(rel_id)
     res.query_joins[qid] = joins
     special = (
@@ -1315,17 +1315,26 @@ def _geo_paths(out: list[IndexDesign], paths: list[str]) -> list[str]:
     return [held] if held is not None else paths[:1]
 
 
-def _colocated(plan: RelPlan) -> bool:
-    """Is the related side stored with ``eid``'s documents (no second query needed)?"""
-    if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
+def _colocated(plan: RelPlan, eid: str) -> bool:
+    """Does a query of ``eid`` find the other side of ``plan``'s relationship in its own documents (no second read)?
+
+    The N embedded in their One come with it (embed, the outlier pattern's typical N), and so do the latest N a
+    subset keeps in the One. A copy brings the other side's fields into the documents of the entity it targets
+    only: an extended reference puts the One's fields in each N, not the N in the One. Bucketed N and a single
+    collection keep each side in documents of their own: a query of the One reads its N with a second query.
+    """
+    facts = plan.facts
+    if plan.strategy == "embed" or outlier_bound_of(plan) is not None:
+        return True  # (outlier pattern: the typical N are embedded in the One; only outliers need a second read)
+    if plan.strategy == "subset" and eid == facts.one_id:
         return True
-    if outlier_bound_of(plan) is not None:
-        return True  # the typical N are embedded in the One (outlier pattern): only outliers need a second read
-    if plan.facts.self_ref and tree_model_of(plan) is not None:
+    if plan.strategy == "extended-ref" and eid == facts.many_id:
+        return True
+    if facts.self_ref and tree_model_of(plan) is not None:
         # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
         # child or parent references answer children with one indexed read: no $lookup of the tree
         return True
-    return bool(plan.copies)
+    return any(cp.target.id == eid for cp in plan.copies)
 
 
 def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]) -> list[IndexDesign]:
