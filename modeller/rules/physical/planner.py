@@ -618,6 +618,8 @@ class _Planner:
             return Param(scope.param), min(ones_per_many(facts) / count, 1.0)
         if scope.kind == "embedded":  # the One's own document
             return Param(scope.param), 1 / count
+        if scope.path == LINK_TARGET:  # the N whose links name the One (single collection)
+            return Param(scope.param), min(facts.n_typ / count, 1.0)
         return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
 
     def overflow_reads(self, q: Query, eid: str, coll_name: str, main_no: int) -> list[Step]:
@@ -663,6 +665,9 @@ class _Planner:
             return self.linked(facts, eid, coll_name, first_docs, main_no)
         if eid == facts.one_id:  # the N of each One read
             target, n_per = many_loc[0], facts.n_typ
+            bucket = self.colls[target].bucket if target in self.colls else None
+            if bucket is not None:  # the N of one One fill a few bucket documents
+                n_per = -(-n_per // bucket.size)
             own = [(c, p) for c, p in arrays if c == coll_name]
             if strategy in ("child-refs", "two-way") and own:
                 local = _id_path(own[0][1], self.nodes(coll_name))

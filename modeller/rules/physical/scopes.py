@@ -89,7 +89,7 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
     if strategy == "extended-ref" and not plan.keep_ref_field:
         ref = res.resolve_path(facts.many_id, f"{extended_ref_field(rel, one)}._id")
     if strategy == "single-collection" and shares_collection(res, facts):
-        ref = LINK_TARGET
+        ref = ref_name = LINK_TARGET  # (no ``<one>_id``: the reasons name the key the index holds)
     if on_many:
         if strategy == "embed":
             return scope("embedded", "_id" if res.location.get(facts.one_id, ("", ""))[1] == "" else None)
