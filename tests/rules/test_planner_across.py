@@ -8,7 +8,8 @@ import pytest
 
 from modeller.export.query_plans import query_mongosh
 from modeller.rules import analyse
-from modeller.rules.physical.planner import Param, Ref
+from modeller.rules.physical.design import BucketDesign
+from modeller.rules.physical.planner import Param, Ref, _bucket_limit
 from tests.rules.test_design_serves_queries import trades
 from tests.rules.test_planner_scope import OWNER, scoped
 
@@ -76,9 +77,10 @@ def test_a_single_collections_scope_matches_the_links_of_each_n() -> None:
 
 def test_a_page_sorted_on_a_bucketed_item_field_reads_as_many_buckets_as_items() -> None:
     # the newest bucket, and any a migration filled, hold fewer items than the bucket size
-    design = analyse(trades(limit=10, sort=[["price", -1]])).design
-    (plan,) = design.queries
-    assert next(c for c in design.collections if c.name == plan.collection).bucket is not None
-    assert plan.steps[0].sort[0][0].endswith("price") and plan.steps[0].limit == 10
+    bucket = BucketDesign(
+        size=10, series_field="customer_id", items_field="trades", time_field="time", value_field=None
+    )
+    assert _bucket_limit(10, bucket, [("trades.price", -1)]) == 10
+    assert _bucket_limit(25, bucket, [("start", -1)]) == 3 and _bucket_limit(25, bucket, []) == 3
     in_time = analyse(trades(limit=10)).design.queries[0]
     assert in_time.steps[0].sort == [("start", -1)] and in_time.steps[0].limit == 1  # a bucket is a page

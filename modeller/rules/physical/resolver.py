@@ -1318,23 +1318,24 @@ def _geo_paths(out: list[IndexDesign], paths: list[str]) -> list[str]:
 def _colocated(plan: RelPlan, eid: str) -> bool:
     """Does a query of ``eid`` find the other side of ``plan``'s relationship in its own documents (no second read)?
 
-    The N embedded in their One come with it (embed, the outlier pattern's typical N), and so do the latest N a
-    subset keeps in the One. A copy brings the other side's fields into the documents of the entity it targets
-    only: an extended reference puts the One's fields in each N, not the N in the One. Bucketed N and a single
-    collection keep each side in documents of their own: a query of the One reads its N with a second query.
+    The N embedded in their One come with it (embed, subset, the outlier pattern's typical N). An extended
+    reference or a bucket puts the One's reference (and fields) in the N, not the N in the One, and a single
+    collection keeps each side in documents of its own: a query of the One (of the N too, in a single collection)
+    reads the other side with a second query, unless a copy brings its fields into the entity asked.
     """
     facts = plan.facts
-    if plan.strategy == "embed" or outlier_bound_of(plan) is not None:
-        return True  # (outlier pattern: the typical N are embedded in the One; only outliers need a second read)
-    if plan.strategy == "subset" and eid == facts.one_id:
+    apart = ("extended-ref", "bucket", "single-collection") if eid == facts.one_id else ("single-collection",)
+    if plan.strategy in apart and not facts.self_ref:
+        return any(cp.target.id == eid for cp in plan.copies)
+    if plan.strategy in ("embed", "subset", "extended-ref", "bucket"):
         return True
-    if plan.strategy == "extended-ref" and eid == facts.many_id:
-        return True
+    if outlier_bound_of(plan) is not None:
+        return True  # the typical N are embedded in the One (outlier pattern): only outliers need a second read
     if facts.self_ref and tree_model_of(plan) is not None:
         # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
         # child or parent references answer children with one indexed read: no $lookup of the tree
         return True
-    return any(cp.target.id == eid for cp in plan.copies)
+    return bool(plan.copies)
 
 
 def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]) -> list[IndexDesign]:
