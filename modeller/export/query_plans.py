@@ -31,17 +31,25 @@ def js_data(value: Any) -> str:
     if isinstance(value, Param):
         return f"params[{js_string(value.name)}]"
     if isinstance(value, FlaggedRef):
-        getter = "".join(f"[{js_string(part)}]" for part in value.path.split("."))
         flag = js_string(HAS_OVERFLOW)
-        return f"r{value.step}.filter(d => d[{flag}] === true).flatMap(d => d{getter} ?? [])"
+        return f"r{value.step}.filter(d => d[{flag}] === true){_values_at(value.path)}"
     if isinstance(value, Ref):
-        getter = "".join(f"[{js_string(part)}]" for part in value.path.split("."))
-        return f"r{value.step}.flatMap(d => d{getter} ?? [])"
+        return f"r{value.step}{_values_at(value.path)}"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{js_key(k)}: {js_data(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(js_data(v) for v in value) + "]"
     return js_value(value)
+
+
+def _values_at(path: str) -> str:
+    """The chained ``flatMap`` that collects every value at a dotted path of an array of documents, through arrays
+    on the way (``links.target`` of ``links: [{target}]``) as the server's dotted paths go; a missing part gives
+    nothing."""
+    head, *rest = path.split(".")
+    return f".flatMap(d => d[{js_string(head)}] ?? [])" + "".join(
+        f".flatMap(d => d?.[{js_string(part)}] ?? [])" for part in rest
+    )
 
 
 def step_mongosh(step: Step) -> str:

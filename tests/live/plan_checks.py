@@ -35,27 +35,6 @@ QUERIES: list[dict[str, Any]] = [
     {"id": "product_of_review", "entity": "product", "scope": RELATIONSHIP},
 ]
 
-#: (strategy, query) -> why its plan cannot find what it should: a planner gap, not a migration bug. Those plans are
-#: left out of the main checks; a strict xfail test (test_query_plans_in_stand_in.py) shows each gap is still there.
-NO_JOIN = (
-    "the planner counts the relationship as stored with the Product (resolver._colocated), so the plan of "
-    "'a Product with its Reviews' has no read of the reviews"
-)
-NO_REFERENCE = (
-    "the plan reads product_id in the single collection's review documents, which hold the link in links[].target"
-)
-GAPS: dict[tuple[str, str], str] = {
-    ("extended-ref", "product_by_title"): NO_JOIN,
-    ("bucket", "product_by_title"): NO_JOIN,
-    ("single-collection", "product_by_title"): NO_JOIN,
-    ("single-collection", "reviews_of_product"): NO_REFERENCE,
-    ("single-collection", "product_of_review"): NO_REFERENCE,
-    ("bucket", "reviews_of_product"): (
-        "a limit of 50 reviews becomes a limit of ceil(50 / 60) = 1 bucket document, but a product's reviews may "
-        "be spread over several partly filled buckets: the plan misses those in the other buckets"
-    ),
-}
-
 
 def with_queries(strategy: str | None = None, database: str = "shop") -> dict[str, Any]:
     """The live migration tests' shop project, with the queries above (and another strategy)."""
@@ -320,11 +299,8 @@ def planned(
     only: set[str] | None = None,
     old: Project | None = None,
 ) -> Planned:
-    """Every resolved query of ``design`` with the parameters its ``documents`` give, but those of a known planner
-    gap (``GAPS``); with ``only``, the queries it names."""
-    strategy = project.relationships[0].strategy
-    if only is None:
-        only = {p.id for p in design.queries} - {q for s, q in GAPS if s == strategy}
+    """Every resolved query of ``design`` with the parameters its ``documents`` give; with ``only``, the queries it
+    names."""
     return Planned(design, project, documents, runs_of(design, documents, only), old)
 
 

@@ -61,9 +61,13 @@ def home(design: Design, entity: str) -> Home | None:
 
 
 def pick(doc: Any, path: str) -> Any:
-    """The value at a dotted path (None when missing)."""
+    """The value at a dotted path (None when missing); through an array of documents on the way, the list of the
+    values its elements hold (``links.target`` of ``links: [{target}]``), as the server reads a dotted path."""
     for part in path.split("."):
-        doc = doc.get(part) if isinstance(doc, dict) else None
+        if isinstance(doc, list):
+            doc = [v for d in doc if isinstance(d, dict) and (v := d.get(part)) is not None]
+        else:
+            doc = doc.get(part) if isinstance(doc, dict) else None
     return doc
 
 

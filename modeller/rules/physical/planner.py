@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from modeller.model.project import Query
 from modeller.rules.physical.companions import HAS_OVERFLOW
 from modeller.rules.physical.design import (
+    BucketDesign,
     CollectionDesign,
     Design,
     IndexDesign,
@@ -34,7 +35,7 @@ from modeller.rules.physical.design import (
 from modeller.rules.physical.documents import outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, plan_query
 from modeller.rules.physical.facts import Context, RelFacts, ones_per_many
-from modeller.rules.physical.scopes import Scope, esr_key, resolve_scope
+from modeller.rules.physical.scopes import LINK_TARGET, Scope, esr_key, resolve_scope, shares_collection
 
 if TYPE_CHECKING:
     from modeller.rules.physical.resolver import Resolution
@@ -538,8 +539,8 @@ class _Planner:
             sorting = [(res.resolve_path(eid, k) or k, d) for k, d in q.sort]
         blocking = bool(sorting) and not sort_served
         limit = q.limit
-        if limit is not None and coll.bucket is not None:  # a bucket holds ``size`` items: a page is fewer documents
-            limit = -(-limit // coll.bucket.size)
+        if limit is not None and coll.bucket is not None:
+            limit = _bucket_limit(limit, coll.bucket, sorting)
         if limit is not None and not blocking:
             # documents come in the sort (or index) order: the scan stops once ``limit`` have matched
             share = matched / examined if examined else 1.0
@@ -621,6 +622,8 @@ class _Planner:
             return Param(scope.param), min(ones_per_many(facts) / count, 1.0)
         if scope.kind == "embedded":  # the One's own document
             return Param(scope.param), 1 / count
+        if scope.path == LINK_TARGET:  # the N whose links name the One (single collection)
+            return Param(scope.param), min(facts.n_typ / count, 1.0)
         return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
 
     def overflow_reads(self, q: Query, eid: str, coll_name: str, main_no: int) -> list[Step]:
@@ -664,8 +667,13 @@ class _Planner:
         refs += [(c, f"{p}._id") for c, p, n in nodes if n.role == "extended-ref"]
         one_loc = self.res.location.get(facts.one_id, ("", ""))
         many_loc = self.res.location.get(facts.many_id, ("", ""))
+        if strategy == "single-collection" and shares_collection(self.res, facts):
+            return self.linked(facts, eid, coll_name, first_docs, main_no)
         if eid == facts.one_id:  # the N of each One read
             target, n_per = many_loc[0], facts.n_typ
+            bucket = self.colls[target].bucket if target in self.colls else None
+            if bucket is not None:  # the N of one One fill a few bucket documents
+                n_per = -(-n_per // bucket.size)
             own = [(c, p) for c, p in arrays if c == coll_name]
             if strategy in ("child-refs", "two-way") and own:
                 local = _id_path(own[0][1], self.nodes(coll_name))
@@ -691,6 +699,23 @@ class _Planner:
             foreign = _id_path(theirs_arr[0][1], self.nodes(target))
             return self._step(target, foreign, Ref(main_no, "_id"), "_id", foreign, facts, ones)
         return None
+
+    def linked(self, facts: RelFacts, eid: str, coll: str, first_docs: int, main_no: int) -> Step:
+        """The single collection pattern's second read of the same collection: the N whose ``links`` name the Ones
+        read, or the Ones the N read link to (each read keeps to the other entity's documents)."""
+        if eid == facts.one_id:
+            step = self._step(
+                coll, LINK_TARGET, Ref(main_no, "_id"), "_id", LINK_TARGET, facts, first_docs * facts.n_typ
+            )
+            other = facts.many_id
+        else:
+            ones = first_docs * ones_per_many(facts)
+            step = self._step(coll, "_id", Ref(main_no, LINK_TARGET), LINK_TARGET, "_id", facts, ones)
+            other = facts.one_id
+        c = self.colls[coll]
+        if c.discriminator is not None:
+            step.filter[c.discriminator] = other
+        return step
 
     def _step(self, coll: str, path: str, values: Ref, local: str, foreign: str, facts: RelFacts, wanted: int) -> Step:
         index = _first_key_index(self.colls[coll].indexes if coll in self.colls else [], path)
@@ -795,6 +820,19 @@ def _insert_rate(facts: RelFacts) -> float | None:
     if rel.writes_per_sec is not None:
         return rel.writes_per_sec
     return facts.many.writes_per_sec
+
+
+def _bucket_limit(limit: int, bucket: BucketDesign, sort: list[tuple[str, int]]) -> int:
+    """The bucket documents a read of ``limit`` items takes.
+
+    In the series' order (its buckets' time, or no order) a bucket is a page of ``size`` items, as the Manual's
+    bucket pattern pages (the newest bucket, still filling, is a shorter page): ``ceil(limit / size)`` buckets.
+    Sorted on an item field, the first ``limit`` items may sit in as many buckets, each partly read: a multikey sort
+    brings each bucket by its best item, so ``limit`` buckets hold them all, and the application picks them out.
+    """
+    if all(path in (bucket.start_field, bucket.end_field) for path, _ in sort):
+        return -(-limit // bucket.size)
+    return limit
 
 
 def _id_path(array_path: str, nodes: dict[str, ShapeNode]) -> str:

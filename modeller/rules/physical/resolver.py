@@ -885,7 +885,7 @@ def _indexes(
                 _tree_index(res, plan, add)
             node = _ref_path(res, plan, coll)
             # the join a query of the One declares reads the N by this reference (not by the One's array of ids)
-            follows = not _colocated(plan) and plan.strategy not in ONE_HOLDS_IDS
+            follows = not _colocated(plan, facts.one_id) and plan.strategy not in ONE_HOLDS_IDS
             if node is None or not _read_through(ctx, facts, follows, True):
                 continue
             add(_reference_index(res, facts, node))
@@ -897,7 +897,7 @@ def _indexes(
                 # documents holding the N of one One, as the top-level reference's index does
                 plan = res.plans[facts.rel_id]
                 nested = _nested_ref_path(coll.shape, facts.rel_id) if plan.strategy == "parent-ref" else None
-                if nested is None or not _read_through(ctx, facts, not _colocated(plan), True):
+                if nested is None or not _read_through(ctx, facts, not _colocated(plan, facts.one_id), True):
                     continue
                 add(_reference_index(res, facts, nested, coll.name))
         if "links" in [n.name for n in coll.shape] and any(
@@ -1234,7 +1234,7 @@ def _query_index(
         p = res.plans.get(rel_id)
         if p is None or rel_id in joins:
             continue
-        if not _colocated(p):
+        if not _colocated(p, eid):
             joins.append(rel_id)
     res.query_joins[qid] = joins
     special = (
@@ -1316,13 +1316,23 @@ def _geo_paths(out: list[IndexDesign], paths: list[str]) -> list[str]:
     return [held] if held is not None else paths[:1]
 
 
-def _colocated(plan: RelPlan) -> bool:
-    """Is the related side stored with ``eid``'s documents (no second query needed)?"""
-    if plan.strategy in ("embed", "subset", "extended-ref", "bucket", "single-collection"):
+def _colocated(plan: RelPlan, eid: str) -> bool:
+    """Does a query of ``eid`` find the other side of ``plan``'s relationship in its own documents (no second read)?
+
+    The N embedded in their One come with it (embed, subset, the outlier pattern's typical N). An extended
+    reference or a bucket puts the One's reference (and fields) in the N, not the N in the One, and a single
+    collection keeps each side in documents of its own: a query of the One (of the N too, in a single collection)
+    reads the other side with a second query, unless a copy brings its fields into the entity asked.
+    """
+    facts = plan.facts
+    apart = ("extended-ref", "bucket", "single-collection") if eid == facts.one_id else ("single-collection",)
+    if plan.strategy in apart and not facts.self_ref:
+        return any(cp.target.id == eid for cp in plan.copies)
+    if plan.strategy in ("embed", "subset", "extended-ref", "bucket"):
         return True
     if outlier_bound_of(plan) is not None:
         return True  # the typical N are embedded in the One (outlier pattern): only outliers need a second read
-    if plan.facts.self_ref and tree_model_of(plan) is not None:
+    if facts.self_ref and tree_model_of(plan) is not None:
         # ancestors, a path or nested-set bounds answer subtree and breadcrumb from the node's own collection, and
         # child or parent references answer children with one indexed read: no $lookup of the tree
         return True

@@ -29,6 +29,11 @@ from modeller.rules.physical.naming import embed_field, extended_ref_field, pare
 if TYPE_CHECKING:
     from modeller.rules.physical.resolver import Resolution
 
+#: the single collection pattern's ``links: [{target, doc_type}]`` (``resolver._links_node``): each N's element
+#: names the _id of its One; the N's documents hold no other reference to it
+LINKS = "links"
+LINK_TARGET = f"{LINKS}.target"
+
 ScopeKind = Literal["reference", "ids", "embedded", "holder", "via-many", "inside"]
 
 
@@ -83,6 +88,8 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
     ref = res.resolve_path(facts.many_id, ref_name)
     if strategy == "extended-ref" and not plan.keep_ref_field:
         ref = res.resolve_path(facts.many_id, f"{extended_ref_field(rel, one)}._id")
+    if strategy == "single-collection" and shares_collection(res, facts):
+        ref = ref_name = LINK_TARGET  # (no ``<one>_id``: the reasons name the key the index holds)
     if on_many:
         if strategy == "embed":
             return scope("embedded", "_id" if res.location.get(facts.one_id, ("", ""))[1] == "" else None)
@@ -97,6 +104,12 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
     if strategy == "embed":
         return scope("inside", None)
     return scope("via-many", "_id", ref, facts.many_id)
+
+
+def shares_collection(res: Resolution, facts: RelFacts) -> bool:
+    """The single collection pattern applies: the N's documents sit next to their One's, linked by ``links``."""
+    one, many = res.location.get(facts.one_id), res.location.get(facts.many_id)
+    return one is not None and one == many and one[1] == "" and facts.one_id != facts.many_id
 
 
 def _one_array(res: Resolution, facts: RelFacts) -> str | None:
