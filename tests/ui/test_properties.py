@@ -162,7 +162,7 @@ def test_project_settings_and_refused_database_name(window: MainWindow, qtbot) -
     assert window.document.project.database is None
 
 
-def test_queries_panel_adds_and_edits_filters(window: MainWindow) -> None:
+def test_queries_panel_adds_and_edits_filters(window: MainWindow, qtbot) -> None:
     entity_id = open_entity(window, "Task")
     panel = window.queries
     before = len(window.document.project.queries)
@@ -180,6 +180,11 @@ def test_queries_panel_adds_and_edits_filters(window: MainWindow) -> None:
     assert window.document.query(query.id).filter == {first_path: "range"}
     panel.editor._add_sort()
     assert window.document.query(query.id).sort == ((first_path, 1),)
+    name = panel.editor.form.editor(["name"])
+    type_into(qtbot, name, "tasks due")
+    assert window.document.query(query.id).name == "Task query"  # a name is one edit, applied on Enter
+    type_into(qtbot, name, "tasks due tomorrow", enter=True)
+    assert window.document.query(query.id).name == "tasks due tomorrow"
     per_sec = panel.editor.form.editor(["per_sec"])
     per_sec.widget.setText("12.5")
     per_sec.submit()

@@ -61,7 +61,9 @@ def test_indexes_add_edit_refuse_and_remove(window: MainWindow, qtbot) -> None:
     assert [list(k) for k in window.document.entity("task").indexes[0].keys] == [["location", "2dsphere"]]
     assert not keys.error.isVisibleTo(window.properties)
 
-    type_into(qtbot, editor.detail.editor(["name"]), "by_place")
+    type_into(qtbot, editor.detail.editor(["name"]), "by_pl")
+    assert window.document.entity("task").indexes[0].name is None  # a name is applied on Enter, not per keystroke
+    type_into(qtbot, editor.detail.editor(["name"]), "by_place", enter=True)
     editor.detail.editor(["unique"]).widget.click()
     ttl = editor.detail.editor(["expire_after_s"])
     type_into(qtbot, ttl, "-3")

@@ -120,7 +120,7 @@ class IndexesEditor(QWidget):
                 "Equality fields first, then sort fields, then range fields (ESR).",
             )
         )
-        d.text(["name"], "Name", "Index name (empty: MongoDB derives it from the keys)")
+        d.name(["name"], "Name", "Index name (empty: MongoDB derives it from the keys)")
         d.check(["unique"], "Unique (no two documents share these values)", "Enforce uniqueness of the key values")
         d.number(["expire_after_s"], "TTL (s)", "Delete documents this many seconds after the date in the key", True)
         d.json(

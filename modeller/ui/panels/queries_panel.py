@@ -149,7 +149,7 @@ class QueryEditor(QWidget):
         self.query_id: str | None = None
         self.form = ModelForm(self.apply)
         f = self.form
-        f.text(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
+        f.name(["name"], "Name", 'What the application does with this query ("tasks due tomorrow")')
         self.entity = f.choice(["entity"], "Entity", "The entity the query reads", [])
         self.entity.use_model(EntityChoices(document, lambda e: e.name, self))
         self.scope = f.choice(
