@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from modeller.model.labels import query_numbers
 from modeller.model.project import Project
 from modeller.rules.catalog import load_rules
 from modeller.rules.framework.analysis import Analysis
@@ -163,8 +164,8 @@ class Analyser:
 def _numbers_kept(before: Project, after: Project) -> bool:
     """Every unnamed query kept its place: texts call one by its number (``query 2 on Orders``), so findings made
     before a query was dropped or moved above it name the old number."""
-    old = {q.id: i for i, q in enumerate(before.queries, 1) if not q.name}
-    return all(old.get(q.id, i) == i for i, q in enumerate(after.queries, 1) if not q.name)
+    old, new = query_numbers(before), query_numbers(after)
+    return all(old.get(q.id, new[q.id]) == new[q.id] for q in after.queries if not q.name)
 
 
 def _overrides(project: Project) -> dict[tuple[str, str, str], str]:

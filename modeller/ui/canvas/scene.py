@@ -41,7 +41,8 @@ SYNC_BUILD_MAX = 500
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
 #: the deepest scene index (2**depth cells). Qt picks log2(items): 15 at 10,000 cards, where a long line's
-#: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines)
+#: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines).
+#: Speed only, for "redraw after a move <= 16 ms" (DESIGN.md "Performance targets"; bench_canvas)
 MAX_INDEX_DEPTH = 10
 
 
