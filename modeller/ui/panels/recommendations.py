@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QFontMetrics
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,8 +22,6 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QSplitter,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -44,6 +42,7 @@ from modeller.ui.panels import severity as sev
 from modeller.ui.panels.analysis_facts import Facts, facts
 from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup
 from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
+from modeller.ui.panels.findings_rows import lay_out_lazily
 from modeller.ui.panels.sections import section_of
 
 #: the severity filter's choices: label, severities shown (None: all)
@@ -84,48 +83,6 @@ FILTERED_TO_DO = (
     "<p><b>Nothing to do here:</b> {todo} of the design concern{s} other parts or severities than the ones "
     "shown. Tick <b>All</b> or choose <b>All severities</b> to see {them}.</p>"
 )
-
-
-class _Wrapped(QStyledItemDelegate):
-    """Rows as wide as the list and as tall as their wrapped text: each finding's first sentence shows whole."""
-
-    #: room for the icon and the margins left of the text
-    INDENT = 30
-
-    #: heights remembered before the memo starts over (a few per finding text; texts repeat across analyses)
-    KEEP = 100_000
-
-    def __init__(self, view: QListView) -> None:
-        super().__init__(view)
-        self._view = view
-        self._room: tuple[int, str] = (0, "")
-        #: row text -> height at this width and font (``_room``): the view measures every row again after each
-        #: inserted or removed row, and measuring wrapped text (plus the model's answers behind it) was most of a
-        #: 10,000-entity project's hand-over (issue 16). A header's text never reads like a finding's: text is the key.
-        self._heights: dict[str, int] = {}
-        self._one_line: dict[str, int] = {}
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        width = max(50, self._view.viewport().width() - 2)
-        room = (width, option.font.key())  # type: ignore[attr-defined]
-        if room != self._room or len(self._heights) > self.KEEP:
-            self._room = room
-            self._heights.clear()
-            self._one_line.clear()
-        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        height = self._heights.get(text)
-        if height is None:
-            font = index.data(Qt.ItemDataRole.FontRole) or option.font  # type: ignore[attr-defined]
-            box = QFontMetrics(font).boundingRect(
-                QRect(0, 0, max(20, width - self.INDENT), 100_000), int(Qt.TextFlag.TextWordWrap), text
-            )
-            # the one-line height (icon, margins) per font: a header is bold, an overridden finding italic;
-            # asking the base class for every row asked the model ten more questions per row
-            base = self._one_line.get(font.key())
-            if base is None:
-                base = self._one_line[font.key()] = super().sizeHint(option, index).height()
-            height = self._heights[text] = max(base, box.height() + 6)
-        return QSize(width, height)
 
 
 class RecommendationsPanel(QWidget):
@@ -174,16 +131,8 @@ class RecommendationsPanel(QWidget):
         #: the findings list (a list view: uniform rows lay out without asking the model row by row)
         self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
-        self.tree.setUniformItemSizes(False)
-        self.tree.setWordWrap(True)
-        self.tree.setLayoutMode(QListView.LayoutMode.Batched)
-        # rows are laid out this many per event-loop turn: each wrapped row measures its text (about 0.1 ms,
-        # more under load), and 200 a turn held the window 30-80 ms per batch while 38,000 findings arrived
-        self.tree.setBatchSize(50)
-        self.tree.setResizeMode(QListView.ResizeMode.Adjust)
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.tree.setItemDelegate(_Wrapped(self.tree))
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.rows = lay_out_lazily(self.tree)  # rows measured when shown, not all 12,000 after an open
         self.tree.setModel(self.proxy)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.tree.clicked.connect(self._item_clicked)
