@@ -40,6 +40,12 @@ DEFAULT_STEP = (320.0, 300.0)
 SYNC_BUILD_MAX = 500
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
+#: the cards out of sight are built in slices this short, this far apart, while an analysis runs in the background:
+#: both share one interpreter, and the findings (DESIGN.md "Performance targets": open -> findings) wait for
+#: the analysis, not for cards nobody sees yet; the rest still arrives, at about a tenth of the interpreter
+BUSY_SLICE_S, BUSY_PAUSE_MS = 0.01, 90
+#: how far around the view a card counts as in sight for the build's first part (scene units)
+SIGHT_MARGIN = 400.0
 #: the deepest scene index (2**depth cells). Qt picks log2(items): 15 at 10,000 cards, where a long line's
 #: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines).
 #: Speed only, for "redraw after a move <= 16 ms" (DESIGN.md "Performance targets"; bench_canvas)
@@ -56,6 +62,8 @@ class CanvasScene(QGraphicsScene):
     relationship_created = Signal(str)
     #: a (progressive) rebuild has put every item in the scene
     built = Signal()
+    #: a progressive rebuild has put the cards in sight (and their lines) in the scene; the others follow
+    in_view_built = Signal()
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -71,6 +79,13 @@ class CanvasScene(QGraphicsScene):
         self._building = False
         #: the steps of a progressive rebuild still to run (None: the scene is complete)
         self._build_steps: Iterator[None] | None = None
+        #: the rebuild is past the cards in sight (the rest yields to a background analysis, see BUSY_SLICE_S)
+        self.in_view_done = True
+        #: an analysis runs in the background (the window says so); the out-of-sight build then slows down
+        self.background_busy = False
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.timeout.connect(self._build_slice)
         self._designs: dict[str, Any] = {}
         #: lines whose badge still shows an earlier analysis (redrawn in slices, see set_analysis)
         self._badges_due: set[str] = set()
@@ -171,6 +186,11 @@ class CanvasScene(QGraphicsScene):
         return [i.rel_id for i in self.selectedItems() if isinstance(i, RelationshipItem)]
 
     def select_only(self, entity_ids: list[str] = (), rel_ids: list[str] = ()) -> None:  # type: ignore[assignment]
+        if self.building and (
+            any(key not in self.entity_items for key in entity_ids)
+            or any(key not in self.relationship_items for key in rel_ids)
+        ):
+            self.finish_build()  # a card out of sight not built yet (a finding's subject): build the rest now
         self.clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
@@ -475,6 +495,7 @@ class CanvasScene(QGraphicsScene):
         Geometry of the lines is computed before they enter the scene (one index update each).
         """
         self._build_steps = None
+        self._build_timer.stop()
         with collector_paused():
             self._building = False
             self._selected_lines = set()
@@ -493,10 +514,11 @@ class CanvasScene(QGraphicsScene):
             project = self.document.project
             self.setBspTreeDepth(index_depth(len(project.entities) + len(project.relationships)))
         self._build_steps = self._build()
+        self.in_view_done = False
         if len(self.document.project.entities) <= SYNC_BUILD_MAX:
             self.finish_build()
         else:
-            QTimer.singleShot(0, self._build_slice)
+            self._build_timer.start(0)
 
     @property
     def building(self) -> bool:
@@ -508,21 +530,34 @@ class CanvasScene(QGraphicsScene):
         steps, self._build_steps = self._build_steps, None
         if steps is None:
             return
+        self._build_timer.stop()
         with collector_paused():
             for _ in steps:
                 pass
         self.lines.settle()
         self.built.emit()
 
+    def set_background_busy(self, busy: bool) -> None:
+        """An analysis started or ended in the background: the cards out of sight wait (mostly) until it ends."""
+        self.background_busy = busy
+        if not busy and self.building and self.in_view_done:
+            self._build_timer.start(0)
+
+    def _yielding(self) -> bool:
+        """Is the build at its cards out of sight while an analysis runs (short slices, long pauses)?"""
+        return self.in_view_done and self.background_busy
+
     def _build_slice(self) -> None:
         steps = self._build_steps
         if steps is None:
             return  # finished by an edit, or replaced by another rebuild
-        deadline = time.perf_counter() + SLICE_S
+        yielding = self._yielding()
+        deadline = time.perf_counter() + (BUSY_SLICE_S if yielding else SLICE_S)
         with collector_paused():
             for _ in steps:
-                if time.perf_counter() >= deadline:
-                    QTimer.singleShot(0, self._build_slice)
+                # the slice ends at its deadline, or as the cards in sight are done while an analysis runs
+                if time.perf_counter() >= deadline or self._yielding() != yielding:
+                    self._build_timer.start(BUSY_PAUSE_MS if self._yielding() else 0)
                     return
         if self._build_steps is steps:
             self._build_steps = None
@@ -530,24 +565,75 @@ class CanvasScene(QGraphicsScene):
             self.built.emit()
 
     def _build(self) -> Iterator[None]:
-        """The rebuild as small steps: cards (each enters the scene at once), then lines, then their places."""
+        """The rebuild as small steps: first the cards in sight with their lines, then the others.
+
+        Decided at the first step, when the window has placed the view (an open shows the top-left corner of a
+        large model). Each part adds its cards, then its lines, then places them; a line between two cards goes
+        with the part of either card in sight, so the lanes of lines between the same cards are placed together.
+        """
         project = self.document.project
+        self._renumber()
+        near = self._near_view(project)
+        if near is None:
+            yield from self._build_part(project.entities, project.relationships)
+        else:
+            first = [r for r in project.relationships if r.one in near or r.many in near]
+            ends = near.union(*((r.one, r.many) for r in first))
+            yield from self._build_part([e for e in project.entities if e.id in ends], first)
+            self.in_view_done = True
+            self.in_view_built.emit()
+            yield
+            yield from self._build_part(
+                [e for e in project.entities if e.id not in ends],
+                [r for r in project.relationships if not (r.one in near or r.many in near)],
+            )
+        if not self.in_view_done:
+            self.in_view_done = True
+            self.in_view_built.emit()
+
+    def _near_view(self, project: Any) -> set[str] | None:
+        """Ids of the cards whose model position is in or near what a view shows; None when that is all of them."""
+        area = QRectF()
+        for view in self.views():
+            area = area.united(view.mapToScene(view.viewport().rect()).boundingRect())
+        if area.isEmpty():
+            return None
+        area = area.adjusted(-self.style.max_width - SIGHT_MARGIN, -SIGHT_MARGIN, SIGHT_MARGIN, SIGHT_MARGIN)
+        left, top, right, bottom = area.left(), area.top(), area.right(), area.bottom()
+        layout = project.layout
+        near: set[str] = set()
+        for index, entity in enumerate(project.entities):
+            position = layout.get(entity.id)
+            if position is None:
+                x, y = (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
+            else:
+                x, y = position.x, position.y
+            if left <= x <= right and top <= y <= bottom:
+                near.add(entity.id)
+        return None if len(near) == len(project.entities) else near
+
+    def _build_part(self, entities: Iterable[Any], relationships: Iterable[Relationship]) -> Iterator[None]:
+        """Cards (each enters the scene at once), then lines, then their places."""
         # a far zoomed-out view repaints after every slice: its draw lists grow with the items, never rebuilt
-        for entity in project.entities:
+        for entity in entities:
             current = self._overview_current
             self._entity_added(entity.id)
             if entity.id in self.entity_items:
                 self._overview_grown(current, entity_id=entity.id)
             yield
-        for rel in project.relationships:
+        added: list[str] = []
+        for rel in relationships:
             current = self._overview_current
             self._building = True
             self._relationship_added(rel.id)
             self._building = False
             self._overview_current = current  # a line enters the lists once placed
+            added.append(rel.id)
             yield
-        self._renumber()
-        for rel_id, item in list(self.relationship_items.items()):
+        for rel_id in added:
+            item = self.relationship_items.get(rel_id)
+            if item is None:
+                continue
             current = self._overview_current
             self._place_relationship(rel_id)
             self.addItem(item)
