@@ -7,9 +7,12 @@ explicit strategy, so the engine's findings say what it would change and why.
 
 Thresholds (docs/inference.md repeats them):
 
-- a field seen with several BSON types (null counts as one) is left undeclared and
-  named in its collection's description (:mod:`modeller.live.mixed`): the format
-  gives a field one type, and a validator of one type would refuse the rest;
+- a field seen with several BSON types is declared with the commonest as its
+  ``type`` and the others (null among them) as its ``other_types``, so its
+  validator accepts every document it came from; a field seen only as null, or
+  with a type the format has no name for, or an array of elements of several
+  types is left undeclared and named in its collection's description
+  (:mod:`modeller.live.mixed`);
 - ``enum``: a string field held by at least :data:`ENUM_MIN_DOCS` documents, with
   2 to :data:`ENUM_MAX` distinct values, each seen at least :data:`ENUM_MIN_EACH`
   times, that look like codes (no spaces, not capitalised words: "shipped" or
@@ -51,7 +54,7 @@ from modeller.model.project import (
     TimeSeries,
 )
 from modeller.model.text import shown
-from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION
+from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION, OTHER_TYPES
 from modeller.rules.settings import Settings
 
 ENUM_MAX = 12
@@ -322,7 +325,8 @@ class Inferrer:
             if name == "_id" and top and kind == "objectId":
                 continue  # the engine's default identity
             mixed = _mixed_types(stats)
-            if mixed is not None or kind is None:  # several types, or only nulls: nothing says what it holds
+            others = () if mixed is None else _other_types(stats, kind)
+            if others is None or kind is None:  # only nulls, or what ``other_types`` cannot name: left undeclared
                 self._mixed.append(Mixed(prefix + name, mixed or dict(stats.types), stats.count))
                 continue
             if kind == "array" and stats.lengths:
@@ -337,7 +341,7 @@ class Inferrer:
             ):
                 self._embedded(name, stats, sample, entity_id, skipped, prefix)
                 continue
-            out.append(self._field(name, stats, kind, holders, sample, skipped, top, prefix))
+            out.append(self._field(name, stats, kind, holders, sample, skipped, top, prefix, others))
         return out
 
     def _field(
@@ -350,10 +354,11 @@ class Inferrer:
         skipped: list[str],
         top: bool,
         prefix: str = "",
+        others: tuple[str, ...] = (),
     ) -> Field:
-        """A field of one type (``_mixed_types`` found no other); what inference noted goes to the entity, never
-        into the field's description, which the validators carry to production."""
-        extra: dict[str, Any] = {}
+        """A field of type ``kind`` (and ``others``, the types it also holds, commonest first); what inference
+        noted goes to the entity, never into the field's description, which the validators carry to production."""
+        extra: dict[str, Any] = {"other_types": others} if others else {}
         ftype = kind
         present = stats.present
         if present:
@@ -367,7 +372,7 @@ class Inferrer:
             if items is not None:
                 extra["items"] = items
             # no max_items: the longest array of a sample is no bound (the entity's description gives the lengths)
-        if ftype == "string":
+        if ftype == "string" and all(other == "null" for other in others):  # an enum would refuse the others
             enum = _enum(stats)
             if enum is not None:
                 extra["enum"] = enum
@@ -378,7 +383,7 @@ class Inferrer:
         return Field(
             name=name,
             type=ftype,
-            required=stats.nulls == 0 and stats.count == holders and holders > 0,
+            required=(stats.nulls == 0 or "null" in others) and stats.count == holders and holders > 0,
             **extra,
         )
 
@@ -611,6 +616,23 @@ def _mixed_types(stats: FieldStats) -> dict[str, int] | None:
         if inner is not None:
             return {f"array of {k}": n for k, n in inner.items()}
     return None
+
+
+def _other_types(stats: FieldStats, kind: str | None) -> tuple[str, ...] | None:
+    """The types a field holds besides ``kind``, commonest first, when ``other_types`` can name them all.
+
+    None for a type the model has no name for (a regex, a timestamp), for a commonest type that is none of the
+    field types, and for an array whose elements are of several types (``other_types`` describes the field, not its
+    elements): such a field stays undeclared.
+    """
+    if kind not in FIELD_TYPES:
+        return None
+    ranked = sorted((k for k, n in stats.types.items() if n and k != kind), key=lambda k: (-stats.types[k], k))
+    if any(k not in OTHER_TYPES for k in ranked):
+        return None
+    if stats.items is not None and stats.types.get("array") and _mixed_types(stats.items) is not None:
+        return None
+    return tuple(ranked)
 
 
 def _enum(stats: FieldStats) -> tuple[str, ...] | None:
