@@ -110,6 +110,10 @@ def test_an_inferred_model_accepts_the_data_it_came_from(live_db: tuple[LiveServ
         assert fields[("product", "tags")].max_items is None  # the longest seen is no bound
         (items,) = [r for r in project.relationships if r.name == "items"]
         assert items.max is not None and items.max >= 1.5 * 163
+        # the line items' product_id is a reference of the embedded entity, not a plain field
+        (bought,) = [r for r in project.relationships if r.many == item_entity.id and r.one == "product"]
+        assert (bought.strategy, bought.inverse, bought.denormalize) == ("parent-ref", "product", ())
+        assert "product_id" not in {f.name for f in item_entity.fields}
 
         # check names them, as a consultant would
         checked = modeller("check", str(out))
