@@ -98,6 +98,9 @@ class Source:
         self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
         #: what the server would not tell while sampling (a refused $collStats), one line each, said once
         self.notices: list[str] = []
+        #: reason -> the collections whose $collStats the server refused for it (and the notice saying so)
+        self._refused: dict[str, list[str]] = {}
+        self._refused_notice: dict[str, int] = {}
 
     def __enter__(self) -> Source:
         return self
@@ -246,18 +249,39 @@ class Source:
         )
 
     def storage_stats(self, database: str, name: str, notes: list[str]) -> StorageStats | None:
-        """The collection's ``$collStats`` count and size; a server that refuses it gets a note and one notice."""
+        """The collection's ``$collStats`` count and size; a refusal gets a note in the collection's description and
+        one notice: one for a server without ``$collStats``, one per reason naming the collections otherwise (mongoeco
+        cannot size a collection holding Decimal128)."""
         with self._errors(f"reading the $collStats of {shown(repr(name), 80)}"):
             try:
                 return storage_stats(self.client[database][name].aggregate([STAGE]))
             except errors.OperationFailure as exc:
                 reason = shown((exc.details or {}).get("errmsg") or str(exc), 160)
+                lacking = _unsupported(exc) or "unrecognized pipeline stage" in reason.lower()
         notes.append(f"no $collStats ({reason}): the count is the server's estimate")
-        if not any("$collStats" in notice for notice in self.notices):
-            self.notices.append(
-                f"the server at {self.shown} refused $collStats ({reason}); document counts are its estimates "
-                "and document sizes the sample's"
-            )
+        if lacking:  # the server has no $collStats: no collection gets them
+            if not any("$collStats" in notice for notice in self.notices):
+                self.notices.append(
+                    f"the server at {self.shown} refused $collStats ({reason}); document counts are its estimates "
+                    "and document sizes the sample's"
+                )
+            return None
+        # refused for what this collection holds (mongoeco cannot size a Decimal128): one line per reason
+        names = self._refused.setdefault(reason, [])
+        names.append(name)
+        listed = ", ".join(shown(repr(n), 80) for n in names[:5]) + (
+            f" and {len(names) - 5} more" if len(names) > 5 else ""
+        )
+        line = (
+            f"the server at {self.shown} refused $collStats of {listed} ({reason}); "
+            f"{'its count is' if len(names) == 1 else 'their counts are'} the server's estimate and "
+            f"{'its' if len(names) == 1 else 'their'} document sizes the sample's"
+        )
+        at = self._refused_notice.setdefault(reason, len(self.notices))
+        if at == len(self.notices):
+            self.notices.append(line)
+        else:
+            self.notices[at] = line
         return None
 
     def sample(self, database: str, name: str, size: int) -> CollectionStats:
