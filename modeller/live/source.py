@@ -138,6 +138,11 @@ class Source:
                     f"not allowed while {doing} at {where} ({shown(exc.details and exc.details.get('errmsg'), 160)}); "
                     f"use a user with the {role} role on the database"
                 ) from None
+            if exc.code == 50:  # MaxTimeMSExpired: the server's own time limit (defaultMaxTimeMS, a busy server)
+                raise LiveError(
+                    f"the server at {where} stopped {doing}: it took longer than the server allows "
+                    f"({shown((exc.details and exc.details.get('errmsg')) or exc, 160)}); try again when it is less busy"
+                ) from None
             if _unsupported(exc):
                 raise LiveError(
                     f"the server at {where} has no {command or 'such'} command, which this needs: {doing}; "
@@ -198,8 +203,10 @@ class Source:
         names: Sequence[str] | None = None,
         size: int = DEFAULT_SAMPLE,
         progress: Callable[[str, int, int], None] | None = None,
+        looking_up: Callable[[], None] | None = None,
     ) -> tuple[list[CollectionSample], dict[str, set[Any]]]:
-        """Samples of the database's collections (or of ``names``) and the ``_id`` s their references hit."""
+        """Samples of the database's collections (or of ``names``) and the ``_id`` s their references hit;
+        ``looking_up`` is called when the sampling is done and the look-up of those ``_id`` s starts."""
         self.ping()
         listed = {c["name"]: c for c in self.collections(database)}
         if names:
@@ -218,6 +225,8 @@ class Source:
             if progress is not None:
                 progress(name, number, len(wanted))
             samples.append(self.sample_collection(database, name, listed[name], size))
+        if looking_up is not None:
+            looking_up()
         return samples, self.lookup_references(database, samples)
 
     def sample_collection(self, database: str, name: str, info: Mapping[str, Any], size: int) -> CollectionSample:
@@ -359,10 +368,17 @@ class Source:
             return found
         for sample in samples:
             hits: set[Any] = set()
-            with self._errors(f"looking up references in {shown(repr(sample.name), 80)}"):
-                collection = self.client[database][sample.name]
-                for start in range(0, len(candidates), LOOKUP_BATCH):
-                    batch = candidates[start : start + LOOKUP_BATCH]
-                    hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+            name = shown(repr(sample.name), 80)
+            try:
+                with self._errors(f"looking up which sampled values are _ids of {name}"):
+                    collection = self.client[database][sample.name]
+                    for start in range(0, len(candidates), LOOKUP_BATCH):
+                        batch = candidates[start : start + LOOKUP_BATCH]
+                        hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+            except LiveError as exc:  # every collection was read: say that only this step failed, and the way out
+                raise LiveError(
+                    f"every collection was sampled, but {exc}; or leave {name} out of the import (references into "
+                    "it are not found then)"
+                ) from None
             found[sample.name] = hits
         return found
