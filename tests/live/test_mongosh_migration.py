@@ -410,3 +410,33 @@ def test_copied_and_defaulted_numbers_keep_the_bson_type_the_new_validator_requi
     once = state(server.uri, name)
     ran(m.run())
     assert state(server.uri, name) == once, "the second run changed the database"
+
+
+def test_a_run_of_a_script_with_numbered_steps_resumes_under_the_named_keys(
+    live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """A marker a run of a script written before the steps were named ("-0") left is taken over, not redone."""
+    server, name = live_db
+    print_server(server)
+    m = Migration(server, name, tmp_path, _embed_to_parent_ref)
+    text = m.script.read_text(encoding="utf-8")
+    m.script.write_text(text.replace("const BATCH = 1000;", "const BATCH = 2;"), encoding="utf-8")
+    (step,) = {line.split('"')[1] for line in text.splitlines() if line.startswith("  copyOut(")}
+    assert step.endswith("-strategy-changed-copy-out"), step
+    numbered = step.removesuffix("-copy-out") + "-0"
+    assert f'renameMarkers([["{numbered}", "{step}"]]);' in text
+
+    killed = m.run(kill_after_batches=2)
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    with m.client() as client:  # the marker as the earlier script named it
+        markers = client[name][MARKERS]
+        (marker,) = [d for d in markers.find() if d["_id"].endswith(" " + step)]
+        markers.delete_one({"_id": marker["_id"]})
+        markers.insert_one({**marker, "_id": marker["_id"].removesuffix(step) + numbered})
+    resumed = ran(m.run())
+    progress = [line for line in resumed.splitlines() if line.endswith("document(s) so far")]
+    assert progress[0].endswith(": 6 document(s) so far"), resumed  # it continues, it does not start over
+    with m.client() as client:
+        keys = [d["_id"] for d in client[name][MARKERS].find()]
+    assert any(k.endswith(" " + step) for k in keys) and not any(k.endswith(" " + numbered) for k in keys), keys
+    _copied_out(m)
