@@ -221,7 +221,9 @@ def test_a_failed_reference_look_up_says_what_failed_and_what_to_do(
     assert dialog.status.is_error() and "\n" not in text, text
     assert text.startswith("Every collection was sampled, but the server at ")
     assert "stopped looking up which sampled values are _ids of 'orders': it took longer than the server " in text
-    assert "(operation exceeded time limit); try again when it is less busy; or leave 'orders' out of the import" in text
+    assert (
+        "(operation exceeded time limit); try again when it is less busy; or leave 'orders' out of the import" in text
+    )
     grab = window.grab()
     grab.save(str(tmp_path / "lookup.png"))
     dialog.grab().save(str(tmp_path / "lookup-dialog.png"))
