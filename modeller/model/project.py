@@ -184,8 +184,9 @@ class Field(StrictModel):
 
     name: Name
     type: FieldType
-    #: the types the data also holds (an inferred field seen as a double and a string): the validator accepts each
-    other_types: tuple[OtherType, ...] | None = None
+    #: the types the data also holds (an inferred field seen as a double and a string): the validator accepts each;
+    #: left out of a dump while unset, so the export fingerprint of a project without it is what it was before
+    other_types: tuple[OtherType, ...] | None = PydField(default=None, exclude_if=lambda value: value is None)
     required: StrictBool = False
     unique: StrictBool = False
     description: Text | None = None
