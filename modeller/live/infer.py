@@ -373,6 +373,7 @@ class Inferrer:
                 and stats.items.commonest_type() == "object"
                 and stats.items.fields
                 and len(self.entities) + len(self.entity_ids) < 10_000
+                and not others  # an embedded array's validator takes only arrays: a null or a string there stays a field
             ):
                 self._embedded(name, stats, sample, entity_id, skipped, prefix)
                 continue

@@ -243,3 +243,15 @@ def test_the_designs_size_of_an_inferred_collection_is_the_measured_one() -> Non
     measured = sum(len(bson.encode(d)) for d in docs) / len(docs)
     (coll,) = analyse(project).design.collections
     assert abs(coll.avg_bytes - measured) <= 2, (coll.avg_bytes, measured)  # a string's 5 bytes counted once
+
+
+def test_an_array_of_sub_documents_sometimes_null_stays_a_field_its_validator_accepts() -> None:
+    docs = [{"_id": ObjectId(), "lines": None if i % 5 == 0 else [{"sku": f"s{i}", "qty": i}]} for i in range(20)]
+    project = infer_project([_sample("orders", docs)], name="t")
+    (entity,) = project.entities  # no embedded entity: its array would refuse the nulls
+    (lines,) = entity.fields
+    assert (lines.type, lines.other_types, lines.required) == ("array", ("null",), True)
+    assert lines.items is not None and [f.name for f in lines.items.fields or ()] == ["sku", "qty"]
+    (coll,) = analyse(project).design.collections
+    assert coll.validator is not None
+    assert coll.validator["$jsonSchema"]["properties"]["lines"]["bsonType"] == ["array", "null"]
