@@ -51,7 +51,14 @@ class LiteralOf:
     value: Any
 
 
-TypeRef = Scalar | ModelRef | ArrayOf | LiteralOf
+@dataclass(frozen=True, slots=True)
+class UnionOf:
+    """A field the data holds with several types (its ``other_types``): any of ``options``."""
+
+    options: tuple[TypeRef, ...]
+
+
+TypeRef = Scalar | ModelRef | ArrayOf | LiteralOf | UnionOf
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +162,11 @@ def _fields(
     out: dict[str, FieldPlan] = {}
     for node in nodes:
         typ = _type(node, owner, names, namer, models)
-        out[node.name] = FieldPlan(node.name, typ, node.required, node.nullable, node.description)
+        others = tuple(Scalar(kind) for kind in node.other_types if kind != "null")
+        if others:
+            typ = UnionOf((typ, *others))
+        nullable = node.nullable or "null" in node.other_types
+        out[node.name] = FieldPlan(node.name, typ, node.required, nullable, node.description)
     return list(out.values())
 
 

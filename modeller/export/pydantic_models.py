@@ -32,6 +32,7 @@ from modeller.export.appmodels import (
     Namer,
     Scalar,
     TypeRef,
+    UnionOf,
     pascal,
     plan,
 )
@@ -308,6 +309,8 @@ def _type(ref: TypeRef) -> str:
         return ref.name
     if isinstance(ref, LiteralOf):
         return f"Literal[{_value(ref.value)}]"
+    if isinstance(ref, UnionOf):
+        return " | ".join(dict.fromkeys(_type(option) for option in ref.options))
     if isinstance(ref, ArrayOf):
         inner = f"list[{_type(ref.items) if ref.items is not None else 'Any'}]"
         return inner if ref.max_items is None else f"Annotated[{inner}, Field(max_length={ref.max_items})]"

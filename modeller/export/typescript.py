@@ -16,7 +16,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from modeller.export.appmodels import ArrayOf, CollectionPlan, FieldPlan, LiteralOf, ModelPlan, ModelRef, TypeRef, plan
+from modeller.export.appmodels import (
+    ArrayOf,
+    CollectionPlan,
+    FieldPlan,
+    LiteralOf,
+    ModelPlan,
+    ModelRef,
+    TypeRef,
+    UnionOf,
+    plan,
+)
 from modeller.export.common import GENERATOR, database_name, design_digest
 from modeller.export.literals import comment, js_string, quoted
 from modeller.model.project import Project
@@ -127,6 +137,8 @@ def _type(ref: TypeRef) -> str:
         return ref.name
     if isinstance(ref, LiteralOf):
         return _value(ref.value)
+    if isinstance(ref, UnionOf):
+        return " | ".join(dict.fromkeys(_type(option) for option in ref.options))
     if isinstance(ref, ArrayOf):
         if ref.items is None:
             return "unknown[]"

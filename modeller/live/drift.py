@@ -6,8 +6,9 @@ action), indexes (missing, extra, other key or options, by the same matching
 as ``apply``), and the sampled documents' shape against the design's: fields
 the design requires but documents lack, fields no design has, values of
 another BSON type, values outside the allowed ones, arrays longer than the
-design's bound. A field an inferred project left undeclared because it holds
-several types (``modeller.live.mixed``) is no "field no design has".
+design's bound. A field declared with ``other_types`` accepts each of them; a
+field an inferred project left undeclared (``modeller.live.mixed``) is no
+"field no design has".
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
 #: numbers the design's type accepts besides its own (a JSON client writes 5 for 5.0; BSON keeps it an int)
 _ALSO = {"long": {"int"}, "double": set(), "decimal": set()}
+#: the sample's names of values a BSON type holds besides its own (an other type is kept as its BSON type)
+_SAMPLED_AS = {"binData": ("uuid",), "object": ("point",)}
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,8 @@ def _accepted(node: ShapeNode) -> set[str]:
         kinds.add(node.field_type)
     if node.nullable:
         kinds.add("null")
+    for other in node.other_types:  # a field declared with several types (inferred from mixed data)
+        kinds |= {other, *_ALSO.get(other, set()), *_SAMPLED_AS.get(other, ())}
     return kinds
 
 

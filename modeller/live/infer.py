@@ -7,9 +7,12 @@ explicit strategy, so the engine's findings say what it would change and why.
 
 Thresholds (docs/inference.md repeats them):
 
-- a field seen with several BSON types (null counts as one) is left undeclared and
-  named in its collection's description (:mod:`modeller.live.mixed`): the format
-  gives a field one type, and a validator of one type would refuse the rest;
+- a field seen with several BSON types is declared with the commonest as its
+  ``type`` and the others (null among them) as its ``other_types``, so its
+  validator accepts every document it came from; a field seen only as null, or
+  with a type the format has no name for, or an array of elements of several
+  types is left undeclared and named in its collection's description
+  (:mod:`modeller.live.mixed`);
 - ``enum``: a string field held by at least :data:`ENUM_MIN_DOCS` documents, with
   2 to :data:`ENUM_MAX` distinct values, each seen at least :data:`ENUM_MIN_EACH`
   times, that look like codes (no spaces, not capitalised words: "shipped" or
@@ -51,7 +54,7 @@ from modeller.model.project import (
     TimeSeries,
 )
 from modeller.model.text import shown
-from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION
+from modeller.model.vocabulary import FIELD_TYPES, FORMAT_NAME, FORMAT_VERSION, OTHER_TYPES
 from modeller.rules.settings import Settings
 
 ENUM_MAX = 12
@@ -95,6 +98,15 @@ class _Ref:
     target: str
     kind: str  # "parent" (scalar), "child" (array of ids), "extended" (object with _id), "child-extended"
     stats: FieldStats
+    #: the array of sub-documents whose elements hold the field (``items`` of ``items[].product_id``), if any
+    array: str | None = None
+    #: fields next to it in those elements that copy the target's (an extended reference)
+    copies: tuple[str, ...] = ()
+
+    @property
+    def many(self) -> str:
+        """What holds the reference: the collection, or its embedded array as ``entity_of`` keys it."""
+        return self.holder if self.array is None else _array_key(self.holder, self.array)
 
 
 @dataclass
@@ -134,6 +146,8 @@ class Inferrer:
         #: of the collection being read: its fields held with several types, and what its arrays' lengths were
         self._mixed: list[Mixed] = []
         self._lengths: list[str] = []
+        #: (collection, array, field) of the references (and their copies) in embedded arrays' elements
+        self._element_fields: set[tuple[str, str | None, str]] = set()
 
     # ----- references -----
     def _target(self, holder: str, name: str, stats: FieldStats | None) -> str | None:
@@ -168,6 +182,8 @@ class Inferrer:
                         target = self._target(holder, key, items.fields.get(key)) if key else None
                         if target:
                             refs.append(_Ref(holder, name, target, "child-extended", stats))
+                        else:
+                            refs += self._element_refs(holder, name, items.fields)
                         continue
                     target = self._target(holder, name, items)
                     if target:
@@ -182,22 +198,44 @@ class Inferrer:
                         refs.append(_Ref(holder, name, target, "parent", stats))
         return refs
 
+    def _element_refs(self, holder: str, array: str, fields: Mapping[str, FieldStats]) -> list[_Ref]:
+        """References held by the elements of an embedded array (``items[].product_id``): parent references of
+        the embedded entity, with the fields next to them that copy the referenced collection's (same name, same
+        type, and where both were sampled, the same values)."""
+        refs: list[_Ref] = []
+        taken: set[str] = set()
+        for name, stats in fields.items():
+            if name in ("_id", "id") or not _legal(name) or stats.commonest_type() in ("array", "object"):
+                continue
+            target = self._target(holder, name, stats)
+            if target is None or target not in self.samples:
+                continue
+            theirs = self.samples[target].stats.fields
+            copies = tuple(
+                k
+                for k, mine in fields.items()
+                if k not in taken and k != name and k != "_id" and k in theirs and _copies(mine, theirs[k])
+            )
+            taken.update(copies)
+            refs.append(_Ref(holder, name, target, "parent", stats, array=array, copies=copies))
+        return [r for r in refs if r.field not in taken]
+
     # ----- the project -----
     def infer(self, name: str, database: str | None = None) -> Project:
         refs = self.find_refs()
-        consumed = {(r.holder, r.field) for r in refs}
+        consumed = {(r.holder, r.field) for r in refs if r.array is None}
+        self._element_fields = {(r.holder, r.array, k) for r in refs if r.array for k in (r.field, *r.copies)}
         for coll, sample in self.samples.items():
             self._collection_entity(coll, sample, consumed)
         for schema in self.schemas:
             self._schema_entity(schema)
         links: dict[tuple[str, str], _Link] = {}
         for ref in refs:
-            one, many = (
-                (ref.holder, ref.target) if ref.kind in ("child", "child-extended") else (ref.target, ref.holder)
-            )
+            one, many = (ref.holder, ref.target) if ref.kind in ("child", "child-extended") else (ref.target, ref.many)
             links.setdefault((one, many), _Link(one, many)).refs.append(ref)
         for link in links.values():
-            self._reference_relationship(link)
+            if link.many in self.entity_of:  # an array past the entity limit has no entity of its own
+                self._reference_relationship(link)
         return Project(
             format=FORMAT_NAME,
             format_version=FORMAT_VERSION,
@@ -322,7 +360,8 @@ class Inferrer:
             if name == "_id" and top and kind == "objectId":
                 continue  # the engine's default identity
             mixed = _mixed_types(stats)
-            if mixed is not None or kind is None:  # several types, or only nulls: nothing says what it holds
+            others = () if mixed is None else _other_types(stats, kind)
+            if others is None or kind is None:  # only nulls, or what ``other_types`` cannot name: left undeclared
                 self._mixed.append(Mixed(prefix + name, mixed or dict(stats.types), stats.count))
                 continue
             if kind == "array" and stats.lengths:
@@ -334,10 +373,11 @@ class Inferrer:
                 and stats.items.commonest_type() == "object"
                 and stats.items.fields
                 and len(self.entities) + len(self.entity_ids) < 10_000
+                and not others  # an embedded array's validator takes only arrays: a null or a string there stays a field
             ):
                 self._embedded(name, stats, sample, entity_id, skipped, prefix)
                 continue
-            out.append(self._field(name, stats, kind, holders, sample, skipped, top, prefix))
+            out.append(self._field(name, stats, kind, holders, sample, skipped, top, prefix, others))
         return out
 
     def _field(
@@ -350,10 +390,11 @@ class Inferrer:
         skipped: list[str],
         top: bool,
         prefix: str = "",
+        others: tuple[str, ...] = (),
     ) -> Field:
-        """A field of one type (``_mixed_types`` found no other); what inference noted goes to the entity, never
-        into the field's description, which the validators carry to production."""
-        extra: dict[str, Any] = {}
+        """A field of type ``kind`` (and ``others``, the types it also holds, commonest first); what inference
+        noted goes to the entity, never into the field's description, which the validators carry to production."""
+        extra: dict[str, Any] = {"other_types": others} if others else {}
         ftype = kind
         present = stats.present
         if present:
@@ -367,7 +408,7 @@ class Inferrer:
             if items is not None:
                 extra["items"] = items
             # no max_items: the longest array of a sample is no bound (the entity's description gives the lengths)
-        if ftype == "string":
+        if ftype == "string" and all(other == "null" for other in others):  # an enum would refuse the others
             enum = _enum(stats)
             if enum is not None:
                 extra["enum"] = enum
@@ -378,7 +419,7 @@ class Inferrer:
         return Field(
             name=name,
             type=ftype,
-            required=stats.nulls == 0 and stats.count == holders and holders > 0,
+            required=(stats.nulls == 0 or "null" in others) and stats.count == holders and holders > 0,
             **extra,
         )
 
@@ -428,13 +469,23 @@ class Inferrer:
         """An array of sub-documents: an entity of its own, embedded in its holder."""
         assert stats.items is not None and stats.items.fields is not None
         items = stats.items
+        # a reference in the elements of a top-level array is a relationship of its own, not a field
+        refs = {k for h, a, k in self._element_fields if h == sample.name and a == name} if not prefix else set()
         many_id = self._add_embedded_entity(
             sample.name,
             name,
             lambda new_id: self._fields(
-                items.fields or {}, items.types["object"], sample, new_id, skipped, prefix=f"{prefix}{name}[]."
+                items.fields or {},
+                items.types["object"],
+                sample,
+                new_id,
+                skipped,
+                exclude=refs,
+                prefix=f"{prefix}{name}[].",
             ),
         )
+        if not prefix:
+            self.entity_of[_array_key(sample.name, name)] = many_id
         lengths = stats.lengths
         longest = percentile(lengths, 1.0)
         self._add_relationship(
@@ -478,18 +529,20 @@ class Inferrer:
                     for k in ref.stats.fields
                     if k != "_id" and k in one_fields
                 ]
+            denormalize += [Denormalization(field=k, direction="one-to-many") for k in ref.copies if k in one_fields]
             if not top:  # N per One from how often each One's id appears among the N
                 id_stats = by_kind["parent"].stats if "parent" in kinds else (ref.stats.fields or {}).get("_id")
                 if id_stats is not None:
-                    typical, top = _per_one(list(id_stats.values.values()), self.samples[link.many].scale)
-        if denormalize:
+                    typical, top = _per_one(list(id_stats.values.values()), self.samples[ref.holder].scale)
+        flat = any(r.copies for r in link.refs)  # copies next to the reference, not in an object holding it
+        if denormalize and not flat:
             strategy = "extended-ref"
         elif kinds & {"child", "child-extended"} and kinds & {"parent", "extended"}:
             strategy = "two-way"
         elif kinds & {"child", "child-extended"}:
             strategy = "child-refs"
         else:
-            strategy = "parent-ref"
+            strategy = "parent-ref"  # with copies next to it when ``flat`` (the engine names them so too)
         self._add_relationship(
             one_id,
             many_id,
@@ -546,6 +599,22 @@ class Inferrer:
         return "one-to-squillions"
 
 
+def _array_key(holder: str, array: str) -> str:
+    """``entity_of``'s key for the entity embedded in ``holder``'s array ``array`` (no collection is named so)."""
+    return f"{holder}\x00{array}[]"
+
+
+def _copies(mine: FieldStats, theirs: FieldStats) -> bool:
+    """Whether a field next to a reference copies the referenced document's field of the same name: one type,
+    and where both kept their values, most of this one's values among the other's."""
+    kind = mine.commonest_type()
+    if kind is None or kind != theirs.commonest_type() or kind in ("array", "object"):
+        return False
+    if not mine.values or not theirs.values:
+        return True
+    return len(set(mine.values) & set(theirs.values)) >= REF_MATCH * len(mine.values)
+
+
 def infer_project(
     samples: Sequence[CollectionSample],
     *,
@@ -565,21 +634,25 @@ def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any
     for name, stats in sample.stats.fields.items():
         if name == "_id":
             continue
-        for part in _candidate_stats(name, stats):
+        for part_name, part in _candidate_stats(name, stats):
             kind = part.commonest_type()
-            if kind in _REF_TYPES or (kind in _NAMED_REF_TYPES and name.lower().endswith(("id", "ids"))):
+            if kind in _REF_TYPES or (kind in _NAMED_REF_TYPES and part_name.lower().endswith(("id", "ids"))):
                 out.extend(list(part.values)[:limit])
     return out
 
 
-def _candidate_stats(name: str, stats: FieldStats) -> list[FieldStats]:
-    parts = [stats]
+def _candidate_stats(name: str, stats: FieldStats) -> list[tuple[str, FieldStats]]:
+    """(name, values) of what ``find_refs`` may take for a reference: the field, its elements, an element's or a
+    sub-document's ``_id``, and the scalar fields of an embedded array's elements (``items[].product_id``)."""
+    parts = [(name, stats)]
     if stats.items is not None:
-        parts.append(stats.items)
+        parts.append((name, stats.items))
         if stats.items.fields:
-            parts += [stats.items.fields[k] for k in ("_id", "id") if k in stats.items.fields]
+            parts += [
+                (k, sub) for k, sub in stats.items.fields.items() if sub.commonest_type() not in ("array", "object")
+            ]
     if stats.fields and "_id" in stats.fields:
-        parts.append(stats.fields["_id"])
+        parts.append(("_id", stats.fields["_id"]))
     return parts
 
 
@@ -611,6 +684,23 @@ def _mixed_types(stats: FieldStats) -> dict[str, int] | None:
         if inner is not None:
             return {f"array of {k}": n for k, n in inner.items()}
     return None
+
+
+def _other_types(stats: FieldStats, kind: str | None) -> tuple[str, ...] | None:
+    """The types a field holds besides ``kind``, commonest first, when ``other_types`` can name them all.
+
+    None for a type the model has no name for (a regex, a timestamp), for a commonest type that is none of the
+    field types, and for an array whose elements are of several types (``other_types`` describes the field, not its
+    elements): such a field stays undeclared.
+    """
+    if kind not in FIELD_TYPES:
+        return None
+    ranked = sorted((k for k, n in stats.types.items() if n and k != kind), key=lambda k: (-stats.types[k], k))
+    if any(k not in OTHER_TYPES for k in ranked):
+        return None
+    if stats.items is not None and stats.types.get("array") and _mixed_types(stats.items) is not None:
+        return None
+    return tuple(ranked)
 
 
 def _enum(stats: FieldStats) -> tuple[str, ...] | None:

@@ -1,11 +1,11 @@
-"""Fields held with several BSON types: inference leaves them undeclared and names them in the entity's description.
+"""Fields ``other_types`` cannot describe: inference leaves them undeclared and names them in the entity's description.
 
-The file format gives a field one type (docs/file-format.md has no way to declare a mixed one). A ``$jsonSchema``
-validator, or a generated model, built from the commonest type would refuse the documents that hold the others:
-the very data the model was inferred from. So such a field is left out of the entity's fields, where nothing
-checks it (the validators set no ``additionalProperties: false`` and the generated models keep unknown keys),
-and the collection's entity names it in one sentence of its description, which ``drift`` reads back (a field
-named there is not "in the database, not in the design").
+A field seen with several BSON types is declared with its ``other_types`` (the validator's ``bsonType`` lists each).
+What that key cannot say (a field seen only as null, a type the format has no name for, an array whose elements
+are of several types) is left out of the entity's fields, where nothing checks it (the validators set no
+``additionalProperties: false`` and the generated models keep unknown keys), and the collection's entity names it
+in one sentence of its description, which ``drift`` reads back (a field named there is not "in the database, not
+in the design"). Files written before ``other_types`` name every mixed field that way and still work.
 """
 
 from __future__ import annotations

@@ -98,6 +98,9 @@ class Source:
         self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
         #: what the server would not tell while sampling (a refused $collStats), one line each, said once
         self.notices: list[str] = []
+        #: reason -> the collections whose $collStats the server refused for it (and the notice saying so)
+        self._refused: dict[str, list[str]] = {}
+        self._refused_notice: dict[str, int] = {}
 
     def __enter__(self) -> Source:
         return self
@@ -134,6 +137,11 @@ class Source:
                 raise LiveError(
                     f"not allowed while {doing} at {where} ({shown(exc.details and exc.details.get('errmsg'), 160)}); "
                     f"use a user with the {role} role on the database"
+                ) from None
+            if exc.code == 50:  # MaxTimeMSExpired: the server's own time limit (defaultMaxTimeMS, a busy server)
+                raise LiveError(
+                    f"the server at {where} stopped {doing}: it took longer than the server allows "
+                    f"({shown((exc.details and exc.details.get('errmsg')) or exc, 160)}); try again when it is less busy"
                 ) from None
             if _unsupported(exc):
                 raise LiveError(
@@ -195,8 +203,10 @@ class Source:
         names: Sequence[str] | None = None,
         size: int = DEFAULT_SAMPLE,
         progress: Callable[[str, int, int], None] | None = None,
+        looking_up: Callable[[], None] | None = None,
     ) -> tuple[list[CollectionSample], dict[str, set[Any]]]:
-        """Samples of the database's collections (or of ``names``) and the ``_id`` s their references hit."""
+        """Samples of the database's collections (or of ``names``) and the ``_id`` s their references hit;
+        ``looking_up`` is called when the sampling is done and the look-up of those ``_id`` s starts."""
         self.ping()
         listed = {c["name"]: c for c in self.collections(database)}
         if names:
@@ -215,6 +225,8 @@ class Source:
             if progress is not None:
                 progress(name, number, len(wanted))
             samples.append(self.sample_collection(database, name, listed[name], size))
+        if looking_up is not None:
+            looking_up()
         return samples, self.lookup_references(database, samples)
 
     def sample_collection(self, database: str, name: str, info: Mapping[str, Any], size: int) -> CollectionSample:
@@ -246,18 +258,39 @@ class Source:
         )
 
     def storage_stats(self, database: str, name: str, notes: list[str]) -> StorageStats | None:
-        """The collection's ``$collStats`` count and size; a server that refuses it gets a note and one notice."""
+        """The collection's ``$collStats`` count and size; a refusal gets a note in the collection's description and
+        one notice: one for a server without ``$collStats``, one per reason naming the collections otherwise (mongoeco
+        cannot size a collection holding Decimal128)."""
         with self._errors(f"reading the $collStats of {shown(repr(name), 80)}"):
             try:
                 return storage_stats(self.client[database][name].aggregate([STAGE]))
             except errors.OperationFailure as exc:
                 reason = shown((exc.details or {}).get("errmsg") or str(exc), 160)
+                lacking = _unsupported(exc) or "unrecognized pipeline stage" in reason.lower()
         notes.append(f"no $collStats ({reason}): the count is the server's estimate")
-        if not any("$collStats" in notice for notice in self.notices):
-            self.notices.append(
-                f"the server at {self.shown} refused $collStats ({reason}); document counts are its estimates "
-                "and document sizes the sample's"
-            )
+        if lacking:  # the server has no $collStats: no collection gets them
+            if not any("$collStats" in notice for notice in self.notices):
+                self.notices.append(
+                    f"the server at {self.shown} refused $collStats ({reason}); document counts are its estimates "
+                    "and document sizes the sample's"
+                )
+            return None
+        # refused for what this collection holds (mongoeco cannot size a Decimal128): one line per reason
+        names = self._refused.setdefault(reason, [])
+        names.append(name)
+        listed = ", ".join(shown(repr(n), 80) for n in names[:5]) + (
+            f" and {len(names) - 5} more" if len(names) > 5 else ""
+        )
+        line = (
+            f"the server at {self.shown} refused $collStats of {listed} ({reason}); "
+            f"{'its count is' if len(names) == 1 else 'their counts are'} the server's estimate and "
+            f"{'its' if len(names) == 1 else 'their'} document sizes the sample's"
+        )
+        at = self._refused_notice.setdefault(reason, len(self.notices))
+        if at == len(self.notices):
+            self.notices.append(line)
+        else:
+            self.notices[at] = line
         return None
 
     def sample(self, database: str, name: str, size: int) -> CollectionStats:
@@ -335,10 +368,17 @@ class Source:
             return found
         for sample in samples:
             hits: set[Any] = set()
-            with self._errors(f"looking up references in {shown(repr(sample.name), 80)}"):
-                collection = self.client[database][sample.name]
-                for start in range(0, len(candidates), LOOKUP_BATCH):
-                    batch = candidates[start : start + LOOKUP_BATCH]
-                    hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+            name = shown(repr(sample.name), 80)
+            try:
+                with self._errors(f"looking up which sampled values are _ids of {name}"):
+                    collection = self.client[database][sample.name]
+                    for start in range(0, len(candidates), LOOKUP_BATCH):
+                        batch = candidates[start : start + LOOKUP_BATCH]
+                        hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+            except LiveError as exc:  # every collection was read: say that only this step failed, and the way out
+                raise LiveError(
+                    f"every collection was sampled, but {exc}; or leave {name} out of the import (references into "
+                    "it are not found then)"
+                ) from None
             found[sample.name] = hits
         return found

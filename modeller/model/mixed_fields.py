@@ -1,8 +1,9 @@
 """The sentence an inferred entity's description uses for fields it left undeclared (held with several types).
 
 Written by ``modeller.live.mixed`` (inference), read back by ``drift`` (such a field is not "not in the
-design") and by the ``mixed-types`` rule (``modeller check`` names them): the file format has no key for a
-field of several types, so this sentence is where the model keeps them.
+design") and by the ``mixed-types`` rule (``modeller check`` names them): a field of several types the format
+can name is declared with ``other_types``; this sentence keeps the rest (only nulls, a type with no name in the
+format, an array of mixed elements) and every mixed field of a file written before that key.
 """
 
 from __future__ import annotations

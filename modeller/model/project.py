@@ -43,6 +43,7 @@ from modeller.model.vocabulary import (
     FilterOp,
     Growth,
     IndexKind,
+    OtherType,
     SortDirection,
     Staleness,
     Strategy,
@@ -183,6 +184,9 @@ class Field(StrictModel):
 
     name: Name
     type: FieldType
+    #: the types the data also holds (an inferred field seen as a double and a string): the validator accepts each;
+    #: left out of a dump while unset, so the export fingerprint of a project without it is what it was before
+    other_types: tuple[OtherType, ...] | None = PydField(default=None, exclude_if=lambda value: value is None)
     required: StrictBool = False
     unique: StrictBool = False
     description: Text | None = None
@@ -219,6 +223,12 @@ class Field(StrictModel):
             )
         if self.max_items is not None and self.type != "array":
             raise PydanticCustomError("shape", "'max_items' is only allowed on an 'array' field", {})
+        if self.other_types is not None and (
+            self.type in self.other_types or len(set(self.other_types)) != len(self.other_types)
+        ):
+            raise PydanticCustomError(
+                "shape", "'other_types' names each type once and not the field's 'type' ('{t}')", {"t": self.type}
+            )
         return self
 
 

@@ -44,6 +44,23 @@ FieldType = Literal[
     "uuid",
     "point",
 ]
+#: a type a field holds besides its declared one (``other_types``): a field type, or null
+OtherType = Literal[
+    "string",
+    "int",
+    "long",
+    "double",
+    "decimal",
+    "bool",
+    "date",
+    "objectId",
+    "object",
+    "array",
+    "binData",
+    "uuid",
+    "point",
+    "null",
+]
 IndexKind = Literal[1, -1, "text", "2dsphere", "hashed"]
 SortDirection = Literal[1, -1]
 SubjectKind = Literal["entity", "relationship", "field", "query", "collection", "index"]
@@ -51,6 +68,7 @@ SubjectKind = Literal["entity", "relationship", "field", "query", "collection", 
 CARDINALITIES: tuple[str, ...] = get_args(Cardinality)
 STRATEGIES: tuple[str, ...] = get_args(Strategy)
 FIELD_TYPES: tuple[str, ...] = get_args(FieldType)
+OTHER_TYPES: tuple[str, ...] = get_args(OtherType)
 FILTER_OPS: tuple[str, ...] = get_args(FilterOp)
 STALENESS: tuple[str, ...] = get_args(Staleness)
 TREE_OPS: tuple[str, ...] = get_args(TreeOp)

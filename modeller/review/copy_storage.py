@@ -7,6 +7,7 @@ renders those calls, every name through the one quoting function.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from modeller.export.literals import js_string, js_value
@@ -173,25 +174,42 @@ def _bare_ids(node: ShapeNode) -> bool:
 
 @dataclass(slots=True)
 class Calls:
-    """The helper calls of one data step; each call gets its own marker key (``<step>-<n>``)."""
+    """The helper calls of one data step; each call gets its own marker key, named after the helper it calls
+    (``004-strategy-changed-copy-out``; ``-2``, ``-3`` when the step calls it again)."""
 
     step: str
     label: str
     lines: list[str] = field(default_factory=list)
+    #: (the key scripts before named steps gave the call, ``<step>-<n>``; its key now): :meth:`renames` says them
+    renamed: list[tuple[str, str]] = field(default_factory=list)
 
-    def key(self) -> str:
-        return f"{self.step}-{len(self.lines)}"
+    def key(self, helper: str) -> str:
+        """The next call's marker key: the step and the helper's name in words."""
+        base = f"{self.step}-{re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '-', helper).lower()}"
+        taken = {now for _, now in self.renamed}
+        key, n = base, 1
+        while key in taken:
+            n += 1
+            key = f"{base}-{n}"
+        self.renamed.append((f"{self.step}-{len(self.lines)}", key))
+        return key
+
+    def renames(self) -> list[str]:
+        """The line that takes over the markers a run of an earlier script left under the numbered keys, so a
+        script written now resumes where that run stopped (nothing when the step calls no helper)."""
+        pairs = [[was, now] for was, now in self.renamed]
+        return [f"  renameMarkers({js_value(pairs)});"] if pairs else []
 
     def __call__(self, name: str, *args: object, one: str = "") -> None:
         """A helper call; ``one``: the path of the sub-document the One is embedded as, when it is not the
         document itself (passed after the label: the helpers default to the document's ``_id``)."""
-        rendered = ", ".join(js_string(a) if isinstance(a, str) else js_value(a) for a in (self.key(), *args))
+        rendered = ", ".join(js_string(a) if isinstance(a, str) else js_value(a) for a in (self.key(name), *args))
         tail = f", {js_string(one + '._id')}" if one else ""
         self.lines.append(f"  {name}({rendered}, {js_string(self.label)}{tail});")
 
     def migrate(self, collection: str, filter_: object, update: object) -> None:
         """A batched ``updateMany`` of the migration's own ``migrate`` helper."""
         self.lines.append(
-            f"  migrate({js_string(self.key())}, {js_string(collection)}, {js_value(filter_)}, {js_value(update)}, "
+            f"  migrate({js_string(self.key('migrate'))}, {js_string(collection)}, {js_value(filter_)}, {js_value(update)}, "
             f"{js_string(self.label)});"
         )

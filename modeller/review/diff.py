@@ -404,10 +404,19 @@ def _constraints(old: ShapeNode, new: ShapeNode) -> tuple[bool, str]:
         what.append(f"maxItems {old.max_items or 'none'} -> {new.max_items or 'none'}")
         shorter = old.max_items is None or (new.max_items or 0) < old.max_items
         tighter = tighter or (new.max_items is not None and shorter)
+    if set(old.other_types) != set(new.other_types):
+        before, after = set(old.other_types), set(new.other_types)
+        what.append(f"other types {_kinds(old.other_types)} -> {_kinds(new.other_types)}")
+        tighter = tighter or not before <= after
     if old.nullable != new.nullable:
         what.append("may be null" if new.nullable else "may no longer be null")
         tighter = tighter or not new.nullable
     return tighter, ", ".join(what)
+
+
+def _kinds(kinds: tuple[str, ...]) -> str:
+    """Types besides the field's own, as a reader writes them: ``[string, null]``, ``none``."""
+    return f"[{', '.join(kinds)}]" if kinds else "none"
 
 
 def _values(values: list[Any] | None) -> str:

@@ -97,6 +97,21 @@ _MIGRATION_HELPERS = """\
     print(label + ": done (" + count + " document(s))");
   }
 
+  // Steps were numbered ("004-strategy-changed-0") before they were named ("004-strategy-changed-copy-out"):
+  // a marker a run of such a script left is taken over, so this script resumes where that run stopped.
+  function renameMarkers(pairs) {
+    for (const [was, now] of pairs) {
+      for (const tail of ["", " open"]) {
+        const old = markers.findOne({ _id: MIGRATION + " " + was + tail });
+        if (old === null) continue;
+        if (markers.findOne({ _id: MIGRATION + " " + now + tail }) === null) {
+          markers.insertOne(Object.assign({}, old, { _id: MIGRATION + " " + now + tail }));
+        }
+        markers.deleteOne({ _id: MIGRATION + " " + was + tail });
+      }
+    }
+  }
+
   function migrate(step, collection, filter, update, label) {
     const coll = target.getCollection(collection);
     inBatches(step, collection, filter, (ids) => coll.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update),

@@ -214,7 +214,7 @@ def strategy_step(
         notes = ["nothing to copy: the documents already hold the references the new strategy reads"]
     if notes is None or not (calls.lines or notes):
         return None
-    return [*head, *("  " + comment(n) for n in notes), *calls.lines]
+    return [*head, *("  " + comment(n) for n in notes), *calls.renames(), *calls.lines]
 
 
 def _calls(old: Storage, new: Storage, calls: Calls) -> list[str] | None:

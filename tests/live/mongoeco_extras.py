@@ -19,7 +19,8 @@ but these gaps stop the tests from running the project's own output against it:
 
 ``limit`` does the opposite for the tests of a server that lacks something: on plain mongoeco (no collMod)
 it also refuses ``$collStats`` and ``collStats`` with MongoDB's errors for an unknown stage and command,
-as a locked-down or old server would.
+as a locked-down or old server would, and stops every ``find`` by a list of ``_id`` s (``infer``'s reference
+look-up) with MaxTimeMSExpired, as a busy server with a ``defaultMaxTimeMS`` would.
 
 Nothing else changes, and nothing in ``modeller/`` knows about this module: it only fills gaps of the
 test server. It reaches into mongoeco's wire executor and memory engine (private names), so
@@ -180,19 +181,28 @@ def _asks_for_collstats(body: dict[str, Any]) -> bool:
     return name == "collStats" or (isinstance(first, dict) and "$collStats" in first)
 
 
+def _looks_up_ids(body: dict[str, Any]) -> bool:
+    """A ``find`` of documents by a list of ``_id`` s (``infer``'s reference look-up)."""
+    query = body.get("filter") if next(iter(body), None) == "find" else None
+    return isinstance(query, dict) and isinstance(query.get("_id"), dict) and "$in" in query["_id"]
+
+
 def limit(server: AsyncMongoEcoProxyServer) -> None:
-    """Make ``server`` (not extended) refuse ``$collStats`` and ``collStats``, as a server without them does."""
+    """Make ``server`` (not extended) refuse ``$collStats`` and ``collStats``, as a server without them does, and
+    stop a ``find`` by a list of ``_id`` s at its time limit, as a busy server with a ``defaultMaxTimeMS`` does."""
     executor = server._executor
     build = executor._build_request_context
     prepared = executor.execute_prepared
 
     def build_request_context(body: dict[str, Any], **kwargs: Any) -> Any:
-        if _asks_for_collstats(body):
+        if _asks_for_collstats(body) or _looks_up_ids(body):
             return _Extra(next(iter(body)), kwargs.get("db_name") or body.get("$db") or "", {})
         return build(body, **kwargs)
 
     async def execute_prepared(context: Any) -> dict[str, Any]:
         if isinstance(context, _Extra):
+            if context.command_name == "find":
+                return _error("operation exceeded time limit", 50, "MaxTimeMSExpired")
             if context.command_name == "collStats":
                 return _error("no such command: 'collStats'", 59, "CommandNotFound")
             return _error("Unrecognized pipeline stage name: '$collStats'", 40324, "Location40324")

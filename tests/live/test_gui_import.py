@@ -203,6 +203,33 @@ def test_an_unreachable_server_is_one_line_and_the_password_stays_masked(qtbot, 
     assert "hunter2" not in Path(window.settings.fileName()).read_text(encoding="utf-8")
 
 
+def test_a_failed_reference_look_up_says_what_failed_and_what_to_do(
+    qtbot, make_window, limited_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """Every collection is sampled, then the look-up of the references' _ids times out (the limited server stops
+    such a find at its time limit): the rows say the collections were read, the status line says what failed."""
+    server, name = limited_db
+    print_server(server)
+    _shop(server, name)
+    window = make_window(use_engine=False)
+    dialog = window.database_actions.show_import_database()
+    _connect(qtbot, dialog, server.uri, name)
+    dialog.start_import()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=WAIT_MS)
+    assert [dialog.progress.status(n) for n in ("orders", "users")] == ["sampled", "sampled"]
+    text = dialog.status.text()
+    assert dialog.status.is_error() and "\n" not in text, text
+    assert text.startswith("Every collection was sampled, but the server at ")
+    assert "stopped looking up which sampled values are _ids of 'orders': it took longer than the server " in text
+    assert (
+        "(operation exceeded time limit); try again when it is less busy; or leave 'orders' out of the import" in text
+    )
+    grab = window.grab()
+    grab.save(str(tmp_path / "lookup.png"))
+    dialog.grab().save(str(tmp_path / "lookup-dialog.png"))
+    print(tmp_path / "lookup-dialog.png")
+
+
 def test_secret_options_are_hidden_and_never_remembered(qtbot, make_window, live_server: LiveServer) -> None:
     print_server(live_server)
     window = make_window(use_engine=False)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pymongo
+from bson import Decimal128
 from live_support import LiveServer, print_server
 from pymongo import monitoring
 from roundtrip import modeller
@@ -124,3 +125,36 @@ def test_storage_stats_add_up_shards_and_ignore_what_is_not_a_number() -> None:
     assert describe(StorageStats(1200, 1_200_000)) == (
         "the server holds 1,200 documents, 1,000 bytes each on average ($collStats)"
     )
+
+
+def test_a_collection_whose_collstats_is_refused_falls_back_and_is_named(
+    live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """mongoeco refuses $collStats of a collection holding Decimal128: that one gets the estimate, named once."""
+    server, name = live_db
+    print_server(server)
+    stats = _fill(server, name)
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        for coll in ("prices", "refunds"):
+            client[name][coll].insert_many([{"sku": f"S{i}", "price": Decimal128(f"{i}.25")} for i in range(40)])
+    finally:
+        client.close()
+    out = tmp_path / "inferred.modeller.json"
+    result = modeller("infer", server.uri, "--db", name, "--sample", str(SAMPLE), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    project = json.loads(out.read_text(encoding="utf-8"))
+    assert _entity(project, "notes")["count"] == DOCS  # still the server's $collStats
+    assert _entity(project, "notes")["description"].startswith(f"{SAMPLE} documents sampled; {describe(stats)}")
+    refused = server.name == "mongoeco"  # a real server sizes Decimal128 and refuses nothing
+    for coll in ("prices", "refunds"):
+        entity = _entity(project, coll)
+        assert entity["count"] == 40  # estimatedDocumentCount on mongoeco, $collStats on a real server
+        assert {f["name"]: f["type"] for f in entity["fields"]}["price"] == "decimal"
+        assert ("no $collStats (" in entity["description"]) is refused
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("modeller: warning:")]
+    assert len(warnings) == int(refused)
+    if refused:
+        (line,) = warnings
+        assert f"the server at {server.uri} refused $collStats of 'prices', 'refunds' (" in line
+        assert line.endswith("their counts are the server's estimate and their document sizes the sample's")

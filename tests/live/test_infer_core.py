@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import datetime
 
-from bson import Int64, ObjectId
+from bson import Int64, ObjectId, Regex
 
+from modeller.export.pydantic_models import pydantic_models
+from modeller.export.typescript import typescript_models
+from modeller.live.drift import compare
 from modeller.live.infer import CollectionSample, infer_project
 from modeller.live.mixed import undeclared_paths
+from modeller.live.state import DatabaseState, ObservedCollection
 from modeller.live.stats import CollectionStats, percentile
 from modeller.model.checks import check_project
+from modeller.rules.engine import analyse
 
 
 def _sample(name: str, docs: list[dict], count: int | None = None) -> CollectionSample:
@@ -20,7 +25,7 @@ def _oids(n: int) -> list[ObjectId]:
     return [ObjectId() for _ in range(n)]  # ObjectId() grows with each call: insertion order
 
 
-def test_fields_types_required_and_a_mixed_field_left_undeclared_and_named() -> None:
+def test_fields_types_required_and_a_mixed_field_declared_with_its_other_types() -> None:
     docs = [
         {"_id": oid, "name": f"n{i}", "age": i if i % 10 else f"{i}", "score": Int64(i)}
         for i, oid in enumerate(_oids(40))
@@ -30,11 +35,11 @@ def test_fields_types_required_and_a_mixed_field_left_undeclared_and_named() -> 
     (entity,) = project.entities
     assert (entity.id, entity.name, entity.collection, entity.count) == ("user", "User", "users", 40)
     fields = {f.name: f for f in entity.fields}
-    assert [f.name for f in entity.fields] == ["name", "score", "nick"]  # no _id: the default ObjectId
-    assert fields["name"].type == "string" and fields["name"].required
-    # int and string: one declared type would refuse the other's documents, so it is named, not declared
-    assert "`age`: int in 36, string in 4 (10 %)" in (entity.description or "")
-    assert undeclared_paths(entity.description) == {"age"}
+    assert [f.name for f in entity.fields] == ["name", "age", "score", "nick"]  # no _id: the default ObjectId
+    assert fields["name"].type == "string" and fields["name"].required and fields["name"].other_types is None
+    # int and string: one declared type would refuse the other's documents, so both are declared
+    assert (fields["age"].type, fields["age"].other_types, fields["age"].required) == ("int", ("string",), True)
+    assert undeclared_paths(entity.description) == set()
     assert all(f.description is None for f in entity.fields)  # nothing of inference's goes into a validator
     assert fields["score"].type == "long"
     assert fields["nick"].required is False
@@ -124,16 +129,60 @@ def test_hostile_keys_deep_nesting_and_empty_collections() -> None:
     assert check_project(project) == []
 
 
-def test_fifty_types_in_one_field_are_named_not_declared() -> None:
+def test_many_types_in_one_field_are_declared_and_what_the_format_cannot_name_is_named() -> None:
     values: list = (
         [1] * 5 + ["s"] * 3 + [1.5, True, None, ObjectId(), datetime.datetime(2024, 1, 1), b"x", [1], {"a": 1}]
     )
-    docs = [{"_id": ObjectId(), "v": v, "n": None, "w": 1 if i else None} for i, v in enumerate(values)]
+    docs = [
+        {"_id": ObjectId(), "v": v, "n": None, "w": 1 if i else None, "r": Regex("a") if i % 2 else "a", "l": [1, "a"]}
+        for i, v in enumerate(values)
+    ]
     (entity,) = infer_project([_sample("mixed", docs)], name="t").entities
-    assert entity.fields == ()
-    assert "`v`: int in 5, string in 3 (19 %)" in (entity.description or "")
-    assert "`w`: int in 15, null in 1 (6 %)" in (entity.description or "")  # a null is refused like a type
-    assert undeclared_paths(entity.description) == {"v", "n", "w"}
+    fields = {f.name: f for f in entity.fields}
+    assert sorted(fields) == ["v", "w"]
+    assert fields["v"].type == "int" and fields["v"].required
+    # the others commonest first, then by name
+    assert fields["v"].other_types == (
+        "string",
+        "array",
+        "binData",
+        "bool",
+        "date",
+        "double",
+        "null",
+        "object",
+        "objectId",
+    )
+    assert (fields["w"].type, fields["w"].other_types, fields["w"].required) == ("int", ("null",), True)
+    # only nulls, a type with no name in the format (a regex), an array of mixed elements: named, not declared
+    assert undeclared_paths(entity.description) == {"n", "r", "l"}
+    assert "`r`: Regex in 8, string in 8" in (entity.description or "")
+
+
+def test_a_mixed_field_reaches_the_validator_the_models_the_check_and_drift() -> None:
+    docs = [
+        {"_id": ObjectId(), "total": f"{i}.5" if i % 5 == 0 else i + 0.5, "code": None if i % 4 else "A"}
+        for i in range(20)
+    ]
+    project = infer_project([_sample("orders", docs)], name="t")
+    analysis = analyse(project)
+    (coll,) = analysis.design.collections
+    props = coll.validator["$jsonSchema"]["properties"]
+    assert props["total"]["bsonType"] == ["double", "string"]
+    assert props["code"]["bsonType"] == ["string", "null"]
+    py = pydantic_models(analysis.design, project)
+    assert "total: float | str" in py and "code: str | None" in py
+    ts = typescript_models(analysis.design, project)
+    assert "total: number | string;" in ts and "code: string | null;" in ts
+    (finding,) = [f for f in analysis.findings if f.rule == "mixed-types"]
+    assert "1 field(s)" in finding.message and "'total' (double, also string)" in finding.message
+    stats = CollectionStats("orders").add_all(docs)
+    state = DatabaseState("t", {"orders": ObservedCollection("orders")})
+    report = compare(analysis.design, state, {"orders": stats})
+    assert not [d for d in report.drifts if d.kind in ("field-type", "field-extra")], report.drifts
+    stats = CollectionStats("orders").add_all([*docs, {"_id": ObjectId(), "total": True}])
+    report = compare(analysis.design, state, {"orders": stats})
+    assert [d.path for d in report.drifts if d.kind == "field-type"] == ["total"]
 
 
 def test_an_enum_needs_strong_evidence_and_code_like_values() -> None:
@@ -194,3 +243,15 @@ def test_the_designs_size_of_an_inferred_collection_is_the_measured_one() -> Non
     measured = sum(len(bson.encode(d)) for d in docs) / len(docs)
     (coll,) = analyse(project).design.collections
     assert abs(coll.avg_bytes - measured) <= 2, (coll.avg_bytes, measured)  # a string's 5 bytes counted once
+
+
+def test_an_array_of_sub_documents_sometimes_null_stays_a_field_its_validator_accepts() -> None:
+    docs = [{"_id": ObjectId(), "lines": None if i % 5 == 0 else [{"sku": f"s{i}", "qty": i}]} for i in range(20)]
+    project = infer_project([_sample("orders", docs)], name="t")
+    (entity,) = project.entities  # no embedded entity: its array would refuse the nulls
+    (lines,) = entity.fields
+    assert (lines.type, lines.other_types, lines.required) == ("array", ("null",), True)
+    assert lines.items is not None and [f.name for f in lines.items.fields or ()] == ["sku", "qty"]
+    (coll,) = analyse(project).design.collections
+    assert coll.validator is not None
+    assert coll.validator["$jsonSchema"]["properties"]["lines"]["bsonType"] == ["array", "null"]

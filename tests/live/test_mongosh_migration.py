@@ -16,11 +16,13 @@ from typing import Any
 
 import pymongo
 import pytest
-from bson import Decimal128, Int64
+from bson import Decimal128, Int64, json_util
+from js_harness import run_scripts
 from live_support import LiveServer, print_server
 from mongosh_support import failing, mongosh, ran, state
 from roundtrip import modeller
 
+from modeller.export.literals import js_exact, js_string
 from modeller.export.samples import sample_documents
 from modeller.model.project import Project
 from modeller.review.migration import MARKERS
@@ -151,6 +153,9 @@ class Migration:
 
     def run(self, **kwargs: Any) -> Any:
         return mongosh(self.server.uri, self.script, home=self.folder / "home", **kwargs)
+
+    def run_script(self, script: Path) -> Any:
+        return mongosh(self.server.uri, script, home=self.folder / "home")
 
     def documents(self, coll: str) -> list[dict[str, Any]]:
         with self.client() as client:
@@ -410,3 +415,129 @@ def test_copied_and_defaulted_numbers_keep_the_bson_type_the_new_validator_requi
     once = state(server.uri, name)
     ran(m.run())
     assert state(server.uri, name) == once, "the second run changed the database"
+
+
+def test_a_run_of_a_script_with_numbered_steps_resumes_under_the_named_keys(
+    live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """A marker a run of a script written before the steps were named ("-0") left is taken over, not redone."""
+    server, name = live_db
+    print_server(server)
+    m = Migration(server, name, tmp_path, _embed_to_parent_ref)
+    text = m.script.read_text(encoding="utf-8")
+    m.script.write_text(text.replace("const BATCH = 1000;", "const BATCH = 2;"), encoding="utf-8")
+    (step,) = {line.split('"')[1] for line in text.splitlines() if line.startswith("  copyOut(")}
+    assert step.endswith("-strategy-changed-copy-out"), step
+    numbered = step.removesuffix("-copy-out") + "-0"
+    assert f'renameMarkers([["{numbered}", "{step}"]]);' in text
+
+    killed = m.run(kill_after_batches=2)
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    with m.client() as client:  # the marker as the earlier script named it
+        markers = client[name][MARKERS]
+        (marker,) = [d for d in markers.find() if d["_id"].endswith(" " + step)]
+        markers.delete_one({"_id": marker["_id"]})
+        markers.insert_one({**marker, "_id": marker["_id"].removesuffix(step) + numbered})
+    resumed = ran(m.run())
+    progress = [line for line in resumed.splitlines() if line.endswith("document(s) so far")]
+    assert progress[0].endswith(": 6 document(s) so far"), resumed  # it continues, it does not start over
+    with m.client() as client:
+        keys = [d["_id"] for d in client[name][MARKERS].find()]
+    assert any(k.endswith(" " + step) for k in keys) and not any(k.endswith(" " + numbered) for k in keys), keys
+    _copied_out(m)
+
+
+def _seed_script(m: Migration) -> Path:
+    """The OLD documents inserted by a script, each as a typed literal (the same start for mongosh and the harness)."""
+    lines = [f"const seeded = db.getSiblingDB({js_string(m.name)});"]
+    for coll, docs in m.inserted.items():
+        lines += [f"seeded.getCollection({js_string(coll)}).insertOne({js_exact(doc)});" for doc in docs]
+    path = m.folder / "seed.mongosh.js"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _canonical(docs: list[Any]) -> list[str]:
+    """The documents as canonical Extended JSON texts, without the ``_id`` a script gives a new document (a copied
+    out review, a bucket): those differ between two runs; the references to seeded documents are compared."""
+    return sorted(json.dumps({k: v for k, v in d.items() if k != "_id"}, sort_keys=True) for d in docs)
+
+
+@pytest.mark.parametrize("case", ["parent-ref-to-bucket", "embed-to-parent-ref"])
+def test_the_recording_harness_types_numbers_as_mongosh_does(
+    case: str, live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """One migration script, run in the real mongosh against the stand-in and in the Node harness from the same
+    documents: every document, every number of it with its BSON type, comes out the same."""
+    server, name = live_db
+    print_server(server)
+    old_strategy, edit, _ = NUMBER_CASES[case]
+    base = copy.deepcopy(TYPED)
+    base["relationships"][0]["strategy"] = old_strategy
+    m = Migration(server, name, tmp_path, edit, base=base, retype=_exact)
+    with m.client() as client:  # the start is the seed script's, in both
+        for coll in m.inserted:
+            client[name][coll].delete_many({})
+    seed = _seed_script(m)
+    ran(m.run_script(seed))
+    ran(m.run())
+    setup = tmp_path / "old-setup"
+    exported = modeller("export", str(m.old_file), "--out", str(setup), "--only", "setup")
+    assert exported.returncode == 0, exported.stderr
+    recorded = run_scripts(m.script, runs=1, seeds=(setup / "setup.mongosh.js", seed))
+    harness = recorded["documents"][name]
+    with m.client() as client:
+        colls = sorted(c for c in client[name].list_collection_names() if c != MARKERS)
+        served = {
+            c: [
+                json.loads(json_util.dumps(d, json_options=json_util.CANONICAL_JSON_OPTIONS))
+                for d in client[name][c].find()
+            ]
+            for c in colls
+        }
+    assert colls == sorted(c for c in harness if c != MARKERS)
+    for coll in colls:
+        assert _canonical(harness[coll]) == _canonical(served[coll]), coll
+
+
+#: the number literals a script may hold (plain JS numbers, typed ones), stored, read back promoted and unpromoted
+NUMBERS_SCRIPT = """\
+(function () {
+  const target = db.getSiblingDB(%s);
+  const coll = target.getCollection("numbers");
+  coll.insertOne({ _id: 1, small: 3, half: 2.5, big: 5000000000, negative: -7, zero: -0, int: NumberInt(4),
+                   double: Double(3), long: NumberLong("5"), decimal: NumberDecimal("1.5") });
+  const promoted = coll.findOne({ _id: 1 });
+  coll.insertOne(Object.assign({}, promoted, { _id: 2 }));
+  const exact = coll.find({ _id: 1 }, {}, { promoteValues: false }).toArray()[0];
+  coll.insertOne(Object.assign({}, exact, { _id: 3 }));
+  coll.updateOne({ _id: 1 }, { $set: { later: 6000000000, count: promoted.small + 1 } });
+})();
+"""
+
+
+def test_the_recording_harness_stores_and_reads_number_literals_as_mongosh_does(
+    live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """A whole number beyond int32 and -0 are doubles, a read promotes an int and a double to a JS number (a whole
+    double is then written back as an int) unless it asks for promoteValues: false: in mongosh and in the harness."""
+    server, name = live_db
+    print_server(server)
+    script = tmp_path / "numbers.mongosh.js"
+    script.write_text(NUMBERS_SCRIPT % js_string(name), encoding="utf-8")
+    ran(mongosh(server.uri, script, home=tmp_path / "home"))
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        served = [
+            json.loads(json_util.dumps(d, json_options=json_util.CANONICAL_JSON_OPTIONS))
+            for d in client[name].numbers.find().sort("_id", 1)
+        ]
+    finally:
+        client.close()
+    recorded = run_scripts(script, runs=1)["documents"][name]["numbers"]
+    assert recorded == served
+    assert served[0]["big"] == {"$numberDouble": "5000000000.0"} and served[0]["later"] == {
+        "$numberDouble": "6000000000.0"
+    }
+    assert served[1]["double"] == {"$numberInt": "3"}, "read promoted, a whole double comes back an int"
+    assert served[2]["double"] == {"$numberDouble": "3.0"} and served[1]["long"] == {"$numberLong": "5"}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from live_support import LiveServer, print_server
-from roundtrip import compare, load_samples, modeller
+from roundtrip import compare, load_samples, modeller, shapes
 
 from modeller.persistence import load_project
 
@@ -54,3 +54,20 @@ def test_round_trip_of_the_other_samples_finds_every_collection(
     print(agreement.line())
     assert not [m for m in agreement.mismatches if m.startswith("collections")]
     assert agreement.agreed > agreement.compared / 2, agreement.line()
+
+
+def test_a_reference_in_embedded_line_items_is_inferred(live_db: tuple[LiveServer, str], tmp_path: Path) -> None:
+    """ecommerce's orders embed line items holding product_id and copies of the product's name and price."""
+    server, database = live_db
+    source, out = _round_trip("ecommerce", server, database, tmp_path)
+    print_server(server)
+    want = shapes(load_project(source))["orders"]
+    got = shapes(load_project(out))["orders"]
+    for path in ("items[].product_id", "items[].name", "items[].price"):
+        assert got[path][:3] == want[path][:3], (path, got[path], want[path])
+    assert got["items[].product_id"][1:3] == ("parent-ref", "products")
+    assert got["items[].name"][:2] == ("string", "denormalized")
+    inferred = load_project(out)
+    (rel,) = [r for r in inferred.relationships if (r.one, r.many, r.inverse) == ("product", "item", "product")]
+    assert rel.strategy == "parent-ref"  # with copies next to the reference
+    assert sorted(d.field for d in rel.denormalize) == ["name", "price"]

@@ -123,6 +123,11 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], None], list[tuple[str, str, st
         [("field-constraint", "shops", "rating", False, "none: the bound is looser")],
         True,
     ),
+    "other types added": (
+        _set("shop", "city", other_types=["int", "null"]),
+        [("field-constraint", "shops", "city", False, "none: the bound is looser")],
+        True,
+    ),
     "index added": (
         _entity(
             "product",
@@ -185,6 +190,15 @@ def test_each_change_kind_with_its_risk(case: str) -> None:
         assert risk in match[0][4], f"{case}: risk {match[0][4]!r} does not say {risk!r}"
     if exact:
         assert len(got) == len(expected), f"{case}: expected only {expected}, got {got}"
+
+
+def test_other_types_removed_are_a_tighter_bound() -> None:
+    """A type the validator no longer accepts refuses the documents holding it: breaking, and named."""
+    wide = edited(_set("shop", "city", other_types=["int", "null"]))
+    narrow = edited(_set("shop", "city", other_types=["null"]))
+    (change,) = [c for c in diff_projects(project(wide), project(narrow)).changes if c.kind in SCHEMA_KINDS]
+    assert (change.kind, change.subject, change.breaking) == ("field-constraint", "city", True)
+    assert "other types [int, null] -> [null]" in change.summary
 
 
 def test_reverse_of_an_edit_is_its_opposite() -> None:

@@ -1,8 +1,10 @@
 """What an inferred model says about its own data: fields held with several BSON types.
 
-Not one of RULES.md's 45 catalog rules: it reads the sentence inference writes
-into an entity's description (``modeller.model.mixed_fields``), so it is
-numbered after them and registered last.
+Not one of RULES.md's 45 catalog rules: it reads the fields' ``other_types``
+(inference declares a field seen with several types that way) and, for what
+stays undeclared (only nulls seen, an array of mixed elements, a file written
+before the key), the sentence inference writes into an entity's description
+(``modeller.model.mixed_fields``); so it is numbered after them and registered last.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modeller.model.mixed_fields import HEAD, undeclared_entries
+from modeller.model.paths import all_fields, iter_paths
 from modeller.model.text import shown
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
@@ -19,14 +22,15 @@ from modeller.rules.framework.rule import Rule
 
 @register
 class MixedTypes(Rule):
-    """A field the data holds with several BSON types, which no validator or generated model can check.
+    """A field the data holds with several BSON types, which a validator can only let through.
 
     *Why*
     Money stored as Decimal128 in most orders and as a double in others, or a
-    total that is sometimes a string, sorts, sums and compares wrongly, and a
-    validator can name only one type per field: one built from the commonest
-    type refuses every document holding another. The model therefore leaves
-    such a field undeclared, and nothing checks it until its values agree.
+    total that is sometimes a string, sorts, sums and compares wrongly. A
+    validator built from the commonest type would refuse every document
+    holding another, so the model declares the field with all of them
+    (``other_types``; the validator's ``bsonType`` lists each) and the
+    validator keeps letting the wrong ones in until the values agree.
 
     *Anti-pattern*
     ``{total: 12.5}`` next to ``{total: "12.5"}``; a zip code stored as a
@@ -45,18 +49,22 @@ class MixedTypes(Rule):
     sources = ("BwP-schema-versioning", "BwP-polymorphic")
     tradeoff = "a conversion of the stored documents (and of the code writing them) vs. a field nothing checks"
     explain = (
-        "values of several types in one field of {entity} sort, sum and compare wrongly, and a validator names one "
-        "type per field: one built from the commonest type refuses every document holding another. The model "
-        "therefore leaves such a field undeclared, and nothing checks it until its values agree."
+        "values of several types in one field of {entity} sort, sum and compare wrongly; a validator of the "
+        "commonest type alone would refuse every document holding another, so the model accepts each type it saw "
+        "and nothing keeps the wrong ones out until the values agree."
     )
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
-        """Read from each entity's description: cheap (a substring test) and independent of the design."""
+        """Read from each entity's fields and description: cheap, and independent of the design."""
         for entity in view.project.entities:
+            entries = [
+                (path, f"{f.type}, also {', '.join(f.other_types)}")
+                for path, f in iter_paths(all_fields(entity))
+                if f.other_types and any(kind != "null" for kind in f.other_types)  # a null alone: a nullable field
+            ]
             description = entity.description
-            if not description or HEAD not in description:
-                continue
-            entries = undeclared_entries(description)
+            if description and HEAD in description:
+                entries += [(path, f"{words}; left undeclared") for path, words in undeclared_entries(description)]
             if not entries:
                 continue
             listed = "; ".join(f"'{shown(path, 80)}' ({shown(words, 160)})" for path, words in entries[:5])
@@ -66,7 +74,7 @@ class MixedTypes(Rule):
                 "entity",
                 entity.id,
                 f"{len(entries)} field(s) hold several types in the sampled documents: "
-                f"{listed}{more}; no validator or model checks them: convert each to one type, then declare it",
+                f"{listed}{more}; convert each to one type, then declare it with that type alone",
                 why=self.why_for(entity=entity.name),
                 numbers={"fields": len(entries)},
             )

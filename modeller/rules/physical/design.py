@@ -90,6 +90,8 @@ class ShapeNode:
     description: str | None = None
     #: the value may also be null (the parent reference of a tree's root)
     nullable: bool = False
+    #: BSON types the field also holds (its ``other_types``, "null" among them); the validator accepts each
+    other_types: tuple[str, ...] = ()
     #: a field of a tree model derived from the parent chain: "ancestors", "path", "left" or "right"
     tree: str | None = None
     #: an array of ``{k, v}`` pairs that holds a group of similar fields (attribute pattern)

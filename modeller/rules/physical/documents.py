@@ -151,6 +151,9 @@ class ShapeBuilder:
             example=f.example,
             description=f.description if isinstance(f, Field) else None,
         )
+        if isinstance(f, Field) and f.other_types:
+            others = (BSON.get(o, o) for o in f.other_types)  # "null" is no field type: it stays itself
+            node.other_types = tuple(dict.fromkeys(o for o in others if o != node.bson_type))
         sizes = self.sizes
         if t == "string":
             b = f.bytes

@@ -13,9 +13,13 @@ from modeller.rules.physical.design import ShapeNode
 
 
 def node_schema(node: ShapeNode) -> dict[str, Any]:
-    schema: dict[str, Any] = {"bsonType": [node.bson_type, "null"] if node.nullable else node.bson_type}
+    kinds = [node.bson_type, *node.other_types]
+    if node.nullable and "null" not in kinds:
+        kinds.append("null")
+    schema: dict[str, Any] = {"bsonType": kinds if len(kinds) > 1 else node.bson_type}
     if node.enum:
-        schema["enum"] = list(node.enum)
+        # an enum refuses what it does not list: a null the field may hold is listed
+        schema["enum"] = [*node.enum, None] if "null" in node.other_types and None not in node.enum else list(node.enum)
     if node.description:
         schema["description"] = node.description
     if node.bson_type == "object":

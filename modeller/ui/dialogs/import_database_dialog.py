@@ -220,8 +220,13 @@ class ImportDatabaseDialog(ImportDialog):
                     raise JobCancelled()
                 report(("sampling", name, number, total))
 
+            def looking_up() -> None:
+                if cancelled.is_set():
+                    raise JobCancelled()
+                report(("looking up", "", len(names), len(names)))
+
             with Source(uri, timeout) as source:
-                samples, known = source.sample_database(database, names, size, progress)
+                samples, known = source.sample_database(database, names, size, progress, looking_up)
             if cancelled.is_set():
                 raise JobCancelled()
             report(("inferring", "", len(names), len(names)))
@@ -266,6 +271,9 @@ class ImportDatabaseDialog(ImportDialog):
             self.progress.finish_busy()
             self.progress.busy(name)
             self._say(f"Sampling {number} of {total}: {shown(name, 80)}…")
+        elif step == "looking up":  # every collection is read: a failure from here on is not one of theirs
+            self.progress.finish_busy()
+            self._say("Looking up which sampled values are _ids of the other collections (references)…")
         else:
             self.progress.finish_busy()
             self._say("Inferring the model from the samples…")

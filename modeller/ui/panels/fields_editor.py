@@ -242,6 +242,10 @@ class FieldsEditor(QWidget):
             own.pop("max_items", None)
         if own["type"] != "object":
             own.pop("fields", None)
+        if own.get("other_types"):  # a type made the field's own is no longer one it also holds
+            own["other_types"] = [t for t in own["other_types"] if t != own["type"]] or None
+            if own["other_types"] is None:
+                del own["other_types"]
         for key, col in (("required", COL_REQUIRED), ("unique", COL_UNIQUE)):
             if item.checkState(col) == Qt.CheckState.Checked:
                 own[key] = True

@@ -11,7 +11,10 @@
 //   {"runs": [{"calls": [...], "prints": [...]}, ...], "state": {...}}
 // Each call is {op, db, collection?, ...} with arguments as relaxed Extended JSON;
 // index keys are recorded as [[field, kind], ...] so their order can be asserted;
-// inserted documents are also recorded as canonical Extended JSON (exact BSON types).
+// inserted documents are also recorded as canonical Extended JSON (exact BSON types), typed as the driver inside
+// mongosh sends them (a whole JS number in int32 range an int, any other number a double), and a read promotes an
+// int and a double to a JS number unless it passes { promoteValues: false }, as mongosh's does
+// (tests/live/test_mongosh_migration.py compares both with the real mongosh).
 // The stand-in behaves like a server where it matters for idempotency: createCollection
 // on an existing collection fails, an index name reused with other keys fails, a
 // duplicate _id fails, sharding an already sharded collection fails. Any API the
@@ -41,8 +44,21 @@ const { EJSON, ObjectId, Decimal128, Long, Int32, Double, UUID, Binary } = bson;
 function relaxed(value) {
   return EJSON.serialize(value === undefined ? null : value, { relaxed: true });
 }
+// A value as the driver inside mongosh sends it: its BSON serializer makes a JS number that is a whole value in int32
+// range an int and every other number (5000000000, -0, 2.5) a double. Canonical Extended JSON would call a whole
+// number beyond int32 a long, so what is recorded goes through the serializer first.
+function wire(value) {
+  return bson.deserialize(bson.serialize({ v: value }), { promoteValues: false }).v;
+}
 function canonical(value) {
-  return EJSON.serialize(value, { relaxed: false });
+  return EJSON.serialize(wire(value), { relaxed: false });
+}
+// A stored document as mongosh reads it: an int and a double become a JS number (a long and a decimal keep their
+// class), unless the read asks for { promoteValues: false } (the migrations' exact()), which keeps every type.
+function read(doc, options) {
+  if (doc === undefined || doc === null) return doc;
+  const exact = options !== undefined && options !== null && options.promoteValues === false;
+  return bson.deserialize(bson.serialize(doc), exact ? { promoteValues: false } : { promoteLongs: false });
 }
 function same(a, b) {
   return EJSON.stringify(a, { relaxed: false }) === EJSON.stringify(b, { relaxed: false });
@@ -87,12 +103,15 @@ function unsetPath(doc, path) {
   }
   if (at !== null && typeof at === "object") delete at[parts[parts.length - 1]];
 }
+function isInt32(value) {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 && !Object.is(value, -0);
+}
 function typeName(value) {
   if (value === MISSING) return "missing";
   if (value === null) return "null";
   if (typeof value === "string") return "string";
   if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "double";
+  if (typeof value === "number") return isInt32(value) ? "int" : "double"; // as the driver sends it (wire)
   if (value instanceof Date) return "date";
   if (Array.isArray(value)) return "array";
   const bsontype = value._bsontype;
@@ -250,7 +269,7 @@ function evaluate(expr, doc, vars = {}, keepMissing = false) {
   return Object.fromEntries(entries.filter(([, v]) => v !== MISSING || !keepMissing).map(([k, v]) => [k, v === MISSING ? null : v]));
 }
 function applyUpdate(doc, update) {
-  const out = EJSON.deserialize(EJSON.serialize(doc, { relaxed: false }), { relaxed: false });
+  const out = EJSON.deserialize(canonical(doc), { relaxed: false });
   if (Array.isArray(update)) {
     for (const stage of update) {
       const [op] = Object.keys(stage);
@@ -356,7 +375,7 @@ function makeCollection(dbName, name) {
       calls.push({ op: "insertOne", db: dbName, collection: nameOf(), doc: canonical(doc) });
       return { acknowledged: true, insertedId: doc._id };
     },
-    findOne(filter) {
+    findOne(filter, projection, options) {
       if (dbName === "config" && name === "collections") {
         const entry = state.sharded[filter._id];
         calls.push({ op: "findOne", db: dbName, collection: name, filter: relaxed(filter), found: Boolean(entry) });
@@ -364,9 +383,9 @@ function makeCollection(dbName, name) {
       }
       const doc = coll().docs.find((d) => matches(d, filter));
       calls.push({ op: "findOne", db: dbName, collection: name, filter: relaxed(filter), found: Boolean(doc) });
-      return doc === undefined ? null : doc;
+      return doc === undefined ? null : read(doc, options);
     },
-    find(filter, projection) {
+    find(filter, projection, options) {
       const found = coll().docs.filter((d) => matches(d, filter || {}));
       let order = null;
       let limit = 0;
@@ -394,9 +413,9 @@ function makeCollection(dbName, name) {
           calls.push({ op: "find", db: dbName, collection: nameOf(), filter: relaxed(filter || {}),
                        returned: docs.length });
           if (projection && Object.keys(projection).length === 1 && projection._id === 1) {
-            return docs.map((d) => ({ _id: d._id }));
+            return docs.map((d) => read({ _id: d._id }, options));
           }
-          return docs;
+          return docs.map((d) => read(d, options));
         },
       }, "cursor");
       return cursor;
