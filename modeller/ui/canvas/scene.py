@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QGraphicsSceneMouseEvent,
     QGraphicsView,
     QToolTip,
+    QWidget,
 )
 
 from modeller.model import Position, Relationship
@@ -30,6 +31,7 @@ from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.line_layer import LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
@@ -93,6 +95,10 @@ class CanvasScene(QGraphicsScene):
         self._overview_heads: dict[str, QRectF] = {}
         #: the three dicts above hold every item (only the packed lists are missing)
         self._overview_current = False
+        #: the overview's picture of what did not move, and the cards that moved lately (drawn over it)
+        self._overview_painter = Overview(self.style)
+        #: a move changed the draw dicts since they were packed into ``_overview_cache`` (packed when asked)
+        self._overview_repack = False
         #: draws every relationship line (made anew by each rebuild: clear() deletes it with the other items)
         self.lines = LineLayer(self.style)
         #: lines selected as of the last selection change (their look changes when they leave or join it)
@@ -351,13 +357,29 @@ class CanvasScene(QGraphicsScene):
         self.overview = on
         for item in [*self.entity_items.values(), self.lines]:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
+        # the other mode's pictures are drawn anew when it returns (another zoom): free them now
+        (self.lines.pictures if on else self._overview_painter).clear()
         self.update()
 
     def _overview_geometry(self) -> tuple[list[QLineF], list[QRectF], list[QRectF]]:
-        """Cached draw lists; a moved card refreshes only its own entries (see :meth:`entity_item_moved`)."""
-        if self._overview_cache is None and self._overview_current:
+        """The draw lists as lists (tests read them); a moved card refreshes only its own entries."""
+        self._overview_dicts()
+        if self._overview_repack:
             self._pack_overview()
-        if self._overview_cache is None:
+        assert self._overview_cache is not None
+        return self._overview_cache
+
+    def _overview_dicts(self) -> None:
+        """Make the draw dicts hold every shown card and line (anew from the items after an edit).
+
+        A move changes its card's entries only, and the overview draws that card over its picture: the
+        pictures are drawn anew only when the dicts changed otherwise (``_overview_cache`` is None then).
+        """
+        if self._overview_cache is not None:
+            return
+        if self._overview_current:
+            self._overview_painter.clear()  # the lists changed: so does what the pictures show
+        else:
             self._overview_current = True
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
@@ -367,9 +389,8 @@ class CanvasScene(QGraphicsScene):
             self._overview_heads = {
                 key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
             }
-            self._pack_overview()
-        assert self._overview_cache is not None
-        return self._overview_cache
+            self._overview_painter.reset(self._overview_boxes)
+        self._pack_overview()
 
     def _overview_stale(self) -> None:
         self._overview_cache = None
@@ -383,6 +404,7 @@ class CanvasScene(QGraphicsScene):
             rect = self.entity_items[entity_id].scene_rect()
             self._overview_boxes[entity_id] = rect
             self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+            self._overview_painter.added(entity_id, rect)
         if rel_id is not None:
             item = self.relationship_items[rel_id]
             if item.chord is not None and item.isVisible():
@@ -391,6 +413,7 @@ class CanvasScene(QGraphicsScene):
         self._overview_current = True
 
     def _pack_overview(self) -> None:
+        self._overview_repack = False
         self._overview_cache = (
             list(self._overview_lines.values()),
             list(self._overview_boxes.values()),
@@ -409,28 +432,25 @@ class CanvasScene(QGraphicsScene):
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
         self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+        self._overview_painter.moved(entity_id, rect)
         for rel_id in attached:
             chord = self.relationship_items[rel_id].chord
             if chord is not None:
                 self._overview_lines[rel_id] = chord
-        self._pack_overview()
+        self._overview_repack = True
 
-    def paint_overview(self, painter: QPainter, exposed: QRectF) -> None:
-        """Boxes, header bands and lines of the whole diagram in a handful of draw calls."""
+    def paint_overview(self, painter: QPainter, exposed: QRectF, widget: QWidget | None = None) -> None:
+        """Boxes, header bands and lines of the whole diagram: ``widget``'s picture of them (``overview.py``) and
+        the cards moved lately over it, then the selection."""
         colors = self.style.colors
-        lines, boxes, heads = self._overview_geometry()
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(QPen(colors.line, 0))
-        painter.drawLines(lines)
-        painter.setPen(QPen(colors.card_border, 0))
-        painter.setBrush(colors.card)
-        painter.drawRects(boxes)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors.header)
-        painter.drawRects(heads)
+        self._overview_dicts()
+        self._overview_painter.paint(
+            painter, widget, self._overview_lines, self._overview_boxes, self.lines.grid, self._attached
+        )
         selected = self.selectedItems()
         if selected:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(colors.selection, 0))
             for item in selected:
@@ -438,7 +458,7 @@ class CanvasScene(QGraphicsScene):
                     painter.drawRect(item.scene_rect())
                 elif isinstance(item, RelationshipItem) and item.chord is not None:
                     painter.drawLine(item.chord)
-        painter.restore()
+            painter.restore()
 
     # ------------------------------------------------------------ snapping and moving
     def snap(self, item: QGraphicsItem, value: Any) -> Any:
