@@ -1,11 +1,13 @@
 """Issue 16: what the canvas keeps between repaints. At fit zoom (the overview) a move draws only the moved card and
 its lines over a picture of the rest, and the result looks exactly like a whole drawing; a scroll shifts the
-pictures instead of drawing them anew, and the lines are still drawn where they are; a zoom draws them anew."""
+pictures instead of drawing them anew, and the lines are still drawn where they are; a zoom draws them anew.
+The pointer finds the card and the line under it through grids, not through Qt's index of bounding boxes."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF
-from PySide6.QtGui import QColor, QImage, QRegion
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QRegion
+from PySide6.QtWidgets import QApplication
 
 from benchmarks.generate import generate_project
 from modeller.model import Position
@@ -14,6 +16,7 @@ from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.commands import MoveCommand
 
+from .test_canvas_lean_items import _hover_tip
 from .test_canvas_repaint_cost import _shows_colour
 
 
@@ -168,3 +171,54 @@ def test_a_moved_card_is_saved_and_undone(make_window, tmp_path) -> None:
     assert document.project.layout.get(key) == before
     document.undo_stack.redo()
     assert document.project.layout[key] == Position(x=1234, y=567.5)
+
+
+def _pointer_at(view, scene_point: QPointF) -> None:
+    """A pointer move (no button) to ``scene_point``, as the window system sends it."""
+    pos = view.mapFromScene(scene_point)
+    viewport = view.viewport()
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(pos),
+        QPointF(viewport.mapToGlobal(pos)),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, event)
+
+
+def test_the_pointer_finds_the_card_and_the_line_under_it(make_window) -> None:
+    window = _window(make_window)
+    scene, view, document = window.scene, window.view, window.document
+    line = _free_line(window)
+    rel = document.relationship(line.rel_id)
+    one, many = document.entity(rel.one), document.entity(rel.many)
+    view.reset_zoom()
+    spot = line.chord.pointAt(0.3)
+    view.centerOn(spot)
+    # the tooltip of the line under the pointer (found through the segment grid), and none just beside it
+    tip = _hover_tip(window, spot)
+    assert tip.startswith(f"{one.name} → {many.name}") or tip.startswith(f"{many.name} → {one.name}"), tip
+    normal = line.chord.normalVector().unitVector()
+    beside = spot + QPointF(normal.dx(), normal.dy()) * 14
+    assert scene.line_at(spot) is line and scene.line_at(beside) is None
+    assert _hover_tip(window, beside) == ""
+    # a card under the pointer shows its handle, over the handle the pointer is a cross; leaving it clears both
+    card = scene.entity_items[rel.one]
+    view.centerOn(card)
+    _pointer_at(view, card.mapToScene(card.title_rect().center()))
+    assert card._hover and scene._hovered == rel.one
+    assert view.viewport().cursor().shape() != Qt.CursorShape.CrossCursor
+    _pointer_at(view, card.mapToScene(card.handle_center()))
+    assert view.viewport().cursor().shape() == Qt.CursorShape.CrossCursor
+    _pointer_at(view, card.mapToScene(card.rect().bottomRight()) + QPointF(300, 300))
+    assert not card._hover and scene._hovered is None
+    assert view.viewport().cursor().shape() != Qt.CursorShape.CrossCursor
+    # of two cards on top of each other, the one Qt draws on top (its own stacking order)
+    other = scene.entity_items[rel.many]
+    at = scene.model_position(rel.one)
+    document.push(MoveCommand(document, {rel.many: Position(x=at.x() + 20, y=at.y() + 20)}))
+    point = card.mapToScene(card.rect().center())
+    stacked = [item for item in scene.items(point) if item in (card, other)]
+    assert len(stacked) == 2 and scene.entity_item_at(point) is stacked[0]

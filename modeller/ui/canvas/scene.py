@@ -14,13 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPen, QTransform
+from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
     QGraphicsSceneHelpEvent,
     QGraphicsSceneMouseEvent,
-    QGraphicsView,
     QToolTip,
     QWidget,
 )
@@ -28,8 +27,9 @@ from PySide6.QtWidgets import (
 from modeller.model import Position, Relationship
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.items.line_layer import LineLayer
+from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
+from modeller.ui.canvas.items.segment_grid import SegmentGrid
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
@@ -87,6 +87,10 @@ class CanvasScene(QGraphicsScene):
         self._design: Any = None
         self._shapes: Any = None
         self.user_moving = False
+        #: the card under the pointer (see hover_at)
+        self._hovered: str | None = None
+        #: the cards filed by their boxes, for hit tests (see entity_item_at); None after an edit
+        self._card_grid: tuple[SegmentGrid, dict[str, int]] | None = None
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
         self._overview_cache: tuple[list[QLineF], list[QRectF], list[QRectF]] | None = None
@@ -163,10 +167,51 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ queries
     def entity_item_at(self, pos: QPointF) -> EntityItem | None:
-        for item in self.items(pos):
-            if isinstance(item, EntityItem):
+        """The topmost card at ``pos``, from the cards a grid files near it: Qt's index would hand back every line
+        whose box holds the point (thousands at 10,000 cards, issue 16) to find the one card there."""
+        grid, rank = self._cards_near()
+        found = [
+            item
+            for key in grid.near(QRectF(pos, pos))
+            if (item := self.entity_items.get(key)) is not None
+            and item.isVisible()
+            and item.sceneBoundingRect().contains(pos)
+            and item.contains(item.mapFromScene(pos))
+        ]
+        return max(found, key=lambda item: (item.zValue(), rank.get(item.entity_id, 0)), default=None)
+
+    def _cards_near(self) -> tuple[SegmentGrid, dict[str, int]]:
+        """The cards filed by their boxes, and their stacking rank (made when first asked after an edit)."""
+        if self._card_grid is None:
+            grid = SegmentGrid()
+            for key, item in self.entity_items.items():
+                grid.put_box(key, item.sceneBoundingRect())
+            self._card_grid = grid, {key: i for i, key in enumerate(self.entity_items)}
+        return self._card_grid
+
+    def line_at(self, pos: QPointF) -> RelationshipItem | None:
+        """The topmost line (or badge) at ``pos``, from the lines the segment grid files near it (not the index,
+        where thousands of long lines' boxes hold any point of a 10,000-card diagram)."""
+        near = self.lines.grid.near(QRectF(pos.x() - TEXT_REACH, pos.y() - TEXT_REACH, 2 * TEXT_REACH, 2 * TEXT_REACH))
+        order = self.lines.order
+        for key in sorted(near, key=lambda k: order.get(k, 0), reverse=True):
+            item = self.relationship_items.get(key)
+            if item is not None and item.isVisible() and item.contains(item.mapFromScene(pos)):
                 return item
         return None
+
+    def hover_at(self, pos: QPointF | None) -> EntityItem | None:
+        """The pointer is at ``pos`` (None: it left): the card there shows its handle, the one before no longer."""
+        card = None if pos is None else self.entity_item_at(pos)
+        key = card.entity_id if card is not None else None
+        if key != self._hovered:
+            before = self.entity_items.get(self._hovered) if self._hovered is not None else None
+            if before is not None:
+                before.set_hovered(False)
+            if card is not None:
+                card.set_hovered(True)
+            self._hovered = key
+        return card
 
     def selected_entity_ids(self) -> list[str]:
         order = {e.id: i for i, e in enumerate(self.document.project.entities)}
@@ -395,6 +440,7 @@ class CanvasScene(QGraphicsScene):
     def _overview_stale(self) -> None:
         self._overview_cache = None
         self._overview_current = False
+        self._card_grid = None  # cards came, went or changed: filed anew when next asked
 
     def _overview_grown(self, was_current: bool, entity_id: str | None = None, rel_id: str | None = None) -> None:
         """A build step added one card or placed one line: extend the draw lists instead of recomputing them."""
@@ -469,6 +515,9 @@ class CanvasScene(QGraphicsScene):
 
     def entity_item_moved(self, entity_id: str) -> None:
         attached = list(self._attached.get(entity_id, ()))
+        card = self.entity_items.get(entity_id)
+        if self._card_grid is not None and card is not None:
+            self._card_grid[0].put_box(entity_id, card.sceneBoundingRect())
         dirty = QRectF()
         if self.overview:
             # items without contents do not invalidate their area: name it ourselves, starting with where the
@@ -710,15 +759,9 @@ class CanvasScene(QGraphicsScene):
 
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:
         """Cards and lines make their tooltips when the pointer rests on them (none is stored per item)."""
-        view = event.widget().parentWidget() if event.widget() is not None else None
-        transform = view.transform() if isinstance(view, QGraphicsView) else QTransform()
-        text = ""
-        for item in self.items(
-            event.scenePos(), Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, transform
-        ):
-            text = item.toolTip()
-            if text:
-                break
+        pos = event.scenePos()
+        item: EntityItem | RelationshipItem | None = self.entity_item_at(pos) or self.line_at(pos)
+        text = item.toolTip() if item is not None else ""
         if text:
             QToolTip.showText(event.screenPos(), text, event.widget())
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDragEnterEvent,
@@ -310,6 +310,22 @@ class CanvasView(QGraphicsView):
             event.accept()
             return
         super().mouseMoveEvent(event)
+        if not event.buttons():
+            self._hover(self.mapToScene(event.position().toPoint()))
+
+    def _hover(self, at: QPointF) -> None:
+        """The card under the pointer shows its handle; over the handle the pointer is a cross (connect)."""
+        card = self.canvas.hover_at(at)
+        if self._space:
+            return  # the pan's open hand
+        if card is not None and card.handle_rect().contains(card.mapFromScene(at)):
+            self.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.viewport().unsetCursor()
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.canvas.hover_at(None)
+        super().leaveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
