@@ -131,6 +131,7 @@ def test_a_scroll_shifts_the_pictures_and_the_lines_stay_where_they_are(make_win
         view.set_zoom(zoom)
         assert scene.overview == (zoom < 0.3)
         view.centerOn(line.chord.pointAt(0.5))
+        pictures.clear()
         view.viewport().grab()
         assert pictures.last == "drawn"
         bar = view.horizontalScrollBar()
@@ -145,9 +146,22 @@ def test_a_scroll_shifts_the_pictures_and_the_lines_stay_where_they_are(make_win
             assert _shows_colour(scrolled, view.mapFromScene(line.chord.pointAt(t)), line_colour), (zoom, t)
         # the shifted picture shows what a whole drawing shows (antialiased line pieces may differ by a shade)
         assert _max_difference(scrolled, _whole_drawing(scene, view)) <= (8 if zoom == 1.0 else 0)
-        view.set_zoom(zoom * 1.15)  # another scale: drawn anew
+        # a zoom step shows the picture scaled (drawn at the old scale), then draws it anew once the zoom rests
+        before = view.viewport().grab().toImage()
+        view.set_zoom(zoom * 1.15)
+        preview = view.viewport().grab().toImage()
+        assert pictures.last == "scaled" and preview != before
+        view.set_zoom(zoom * 1.15 * 1.15)  # a second step before it rests: still the same picture, scaled
         view.viewport().grab()
-        assert pictures.last == "drawn"
+        assert pictures.last == "scaled"
+        qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] != "scaled", timeout=3000)
+        if zoom == 1.0:
+            rested = view.viewport().grab().toImage()
+            for t in ALONG:
+                point = view.mapFromScene(line.chord.pointAt(t))
+                if view.viewport().rect().contains(point):
+                    assert _shows_colour(rested, point, line_colour), ("after the zoom", t)
+            assert _max_difference(rested, _whole_drawing(scene, view)) <= 8
 
 
 def test_a_moved_card_is_saved_and_undone(make_window, tmp_path) -> None:

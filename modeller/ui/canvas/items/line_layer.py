@@ -15,8 +15,8 @@ The design:
   crow's feet, strategy badge with its severity marker, workload label, and under them the query's halo.
 - Antialiased strokes cost by the pixel (about 40 µs for a line across the viewport; clipping to the
   repainted region does not make it cheaper), so the lines that did not change are drawn once into a
-  picture of the viewport (per view, per zoom: a scroll shifts it and draws only the strips it uncovers,
-  ``view_picture.py``) and the repaint blits it. The lines that changed
+  picture of the viewport (per view, per zoom: a scroll shifts it and draws only the strips it uncovers, a
+  zoom shows it scaled and draws it anew once the zoom rests, ``view_picture.py``) and the repaint blits it. The lines that changed
   lately (:data:`LIVE_MAX` at most: a dragged card's lines) are left out of that picture and drawn over it.
   A line that changes for the first time turns live and the picture is redrawn once without it: moving a
   card costs one full redraw at the start, then only its own lines per frame.
