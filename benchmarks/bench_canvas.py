@@ -9,7 +9,10 @@ state leaks into other benchmarks.
 Each redraw figure is the median of repeated moves of the busiest card; ``*_cpu`` is the UI thread's
 CPU time for the same moves (the wall clock of a machine shared with other work counts waiting for a
 core too). The first move of a card is its own figure: the canvas then draws the picture of the other
-lines anew (canvas/items/line_layer.py), later moves draw only the card's lines over it.
+lines anew (canvas/items/line_layer.py), later moves draw only the card's lines over it. At fit zoom the
+scroll step (the pictures are shifted, canvas/items/view_picture.py) and the zoom step (the picture shown
+scaled) are the UI thread's CPU time of the repaint, the zoom's rest that of drawing the pictures anew at the
+new scale; hover is the CPU time of one pointer move over a long line at 100 %.
 """
 
 from __future__ import annotations
@@ -105,14 +108,67 @@ def redraw_after_move(zoomed_in):
     }
 
 
+def scroll_and_zoom():
+    # at fit zoom: a scroll step (the pictures are shifted, only the uncovered strip is drawn) and a zoom step
+    # (drawn anew), each as the time of the viewport's repaint after it
+    window.view.fit_to_window()
+    for _ in range(5):
+        app.processEvents()
+    bar = window.view.horizontalScrollBar()
+    scroll, zoom = [], []
+    for i in range(12):
+        bar.setValue(bar.value() + (60 if i % 2 else -60))
+        t0 = time.thread_time()
+        viewport.repaint()
+        scroll.append(time.thread_time() - t0)
+    for i in range(13):  # an odd number of steps: the zoom ends at another scale, so its rest draws anew
+        t0 = time.thread_time()
+        window.view.set_zoom(window.view.zoom() * (1.15 if i % 2 == 0 else 1 / 1.15))
+        viewport.repaint()
+        zoom.append(time.thread_time() - t0)
+    time.sleep(0.4)  # the zoom rests: the pictures are drawn anew at the new scale (view_picture.ZOOM_REST_MS)
+    t0 = time.thread_time()
+    for _ in range(3):
+        app.processEvents()
+    rest = time.thread_time() - t0
+    return statistics.median(scroll[2:]) * 1000, statistics.median(zoom[2:]) * 1000, rest * 1000
+
+
+def hover():
+    # at 100 %: the pointer moves over the middle of a long line (Qt finds the items under it for hover)
+    from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    line = max(scene.relationship_items.values(), key=lambda item: item.chord.length() if item.chord else 0)
+    spot = line.chord.pointAt(0.4)
+    window.view.reset_zoom()
+    window.view.centerOn(spot)
+    for _ in range(5):
+        app.processEvents()
+    times = []
+    for i in range(15):
+        pos = window.view.mapFromScene(spot) + QPoint(i % 4, 0)
+        event = QMouseEvent(
+            QEvent.Type.MouseMove, QPointF(pos), QPointF(viewport.mapToGlobal(pos)),
+            Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+        )
+        t0 = time.thread_time()
+        app.sendEvent(viewport, event)
+        times.append(time.thread_time() - t0)
+    return statistics.median(times[3:]) * 1000
+
+
 fit = redraw_after_move(False)
+fit_scroll, fit_zoom, fit_zoom_rest = scroll_and_zoom()
 at_100 = redraw_after_move(True)
+hover_ms = hover()
 window.analysis.run_now()
 app.processEvents()
 print(json.dumps({
     "first_frame_s": first_frame, "move_fit_ms": fit["move"], "move_100_ms": at_100["move"],
     "move_fit_cpu_ms": fit["move_cpu"], "move_100_cpu_ms": at_100["move_cpu"],
     "first_move_100_ms": at_100["first_move"], "full_fit_ms": fit["full"], "full_100_ms": at_100["full"],
+    "fit_scroll_ms": fit_scroll, "fit_zoom_ms": fit_zoom, "fit_zoom_rest_ms": fit_zoom_rest, "hover_ms": hover_ms,
     "rss_mib": rss_mib(), "entities": entities, "relationships": relationships, "degree": at_100["degree"],
 }))
 window.document.undo_stack.setClean()
@@ -147,6 +203,10 @@ def run() -> list[dict[str, Any]]:
         {"name": "canvas.first_move_100pct", "value": round(m["first_move_100_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.full_repaint_100pct", "value": round(m["full_100_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.full_repaint_fit", "value": round(m["full_fit_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.scroll_step_fit_cpu", "value": round(m["fit_scroll_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.zoom_step_fit_cpu", "value": round(m["fit_zoom_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.zoom_rest_fit_cpu", "value": round(m["fit_zoom_rest_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.hover_100pct_cpu", "value": round(m["hover_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": 400},
         {"name": "canvas.items", "value": m["entities"] + m["relationships"], "unit": "items", "target": None},
     ]

@@ -481,6 +481,22 @@ class Project(StrictModel):
     def _legal_database(cls, value: str | None) -> str | None:
         return None if value is None else check_database_name(value)
 
+    def with_positions(self, positions: Mapping[str, Position | None]) -> Project:
+        """A copy whose layout has ``positions`` (None drops a card's), validating only those.
+
+        A move changes a few positions of a layout that may hold 10,000: ``model_copy`` validated every one
+        again (~7 ms a move at 10,000, issue 16). The others are this project's own, valid already; the new
+        ones go through the layout field's own validation.
+        """
+        placed = {key: position for key, position in positions.items() if position is not None}
+        checked = _adapter(Project, "layout").validate_python(placed)
+        layout = dict(self.layout)  # a moved card keeps its place in the file's layout
+        for key, position in positions.items():
+            if position is None:
+                layout.pop(key, None)
+        layout.update(checked)
+        return BaseModel.model_copy(self, update={"layout": FrozenDict(layout)})
+
 
 ArrayItems.model_rebuild()
 Field.model_rebuild()

@@ -244,15 +244,9 @@ class ProjectDocument(QObject):
 
     def set_positions(self, positions: dict[str, Position | None]) -> dict[str, Position | None]:
         """Set (or clear, with None) card positions; returns the previous ones."""
-        layout = dict(self._project.layout)
-        old: dict[str, Position | None] = {}
-        for entity_id, position in positions.items():
-            old[entity_id] = layout.get(entity_id)
-            if position is None:
-                layout.pop(entity_id, None)
-            else:
-                layout[entity_id] = position
-        self._update(layout=layout)
+        layout = self._project.layout
+        old: dict[str, Position | None] = {key: layout.get(key) for key in positions}
+        self._project = self._project.with_positions(positions)  # validates the new positions only
         self.layout_changed.emit(list(positions))
         return old
 

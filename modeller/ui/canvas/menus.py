@@ -18,8 +18,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
-from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.commands import delete_command
 from modeller.ui.commands.relationship import set_relationship_command
 from modeller.ui.edits import EditRefused
@@ -58,17 +56,18 @@ class CanvasMenus:
         """The menu of the card, line or empty canvas at ``scene_point``; the clicked object becomes selected."""
         menu = QMenu(parent or self.view)
         menu.setToolTipsVisible(True)
-        for item in self.scene.items(scene_point):
-            if isinstance(item, EntityItem):
-                if not item.isSelected():
-                    self.scene.select_only(entity_ids=[item.entity_id])
-                self._card_menu(menu, item.entity_id)
-                return menu
-            if isinstance(item, RelationshipItem) and item.shape().contains(item.mapFromScene(scene_point)):
-                if not item.isSelected():
-                    self.scene.select_only(rel_ids=[item.rel_id])
-                self._line_menu(menu, item.rel_id)
-                return menu
+        card = self.scene.entity_item_at(scene_point)
+        if card is not None:
+            if not card.isSelected():
+                self.scene.select_only(entity_ids=[card.entity_id])
+            self._card_menu(menu, card.entity_id)
+            return menu
+        line = self.scene.line_at(scene_point)
+        if line is not None:
+            if not line.isSelected():
+                self.scene.select_only(rel_ids=[line.rel_id])
+            self._line_menu(menu, line.rel_id)
+            return menu
         self.scene.clearSelection()
         self._canvas_menu(menu, scene_point)
         return menu

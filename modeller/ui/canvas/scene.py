@@ -14,22 +14,24 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPen, QTransform
+from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
     QGraphicsSceneHelpEvent,
     QGraphicsSceneMouseEvent,
-    QGraphicsView,
     QToolTip,
+    QWidget,
 )
 
 from modeller.model import Position, Relationship
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.items.line_layer import LineLayer
+from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
+from modeller.ui.canvas.items.segment_grid import SegmentGrid
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
@@ -103,6 +105,10 @@ class CanvasScene(QGraphicsScene):
         self._design: Any = None
         self._shapes: Any = None
         self.user_moving = False
+        #: the card under the pointer (see hover_at)
+        self._hovered: str | None = None
+        #: the cards filed by their boxes, for hit tests (see entity_item_at); None after an edit
+        self._card_grid: tuple[SegmentGrid, dict[str, int]] | None = None
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
         self._overview_cache: tuple[list[QLineF], list[QRectF], list[QRectF]] | None = None
@@ -111,6 +117,10 @@ class CanvasScene(QGraphicsScene):
         self._overview_heads: dict[str, QRectF] = {}
         #: the three dicts above hold every item (only the packed lists are missing)
         self._overview_current = False
+        #: the overview's picture of what did not move, and the cards that moved lately (drawn over it)
+        self._overview_painter = Overview(self.style)
+        #: a move changed the draw dicts since they were packed into ``_overview_cache`` (packed when asked)
+        self._overview_repack = False
         #: draws every relationship line (made anew by each rebuild: clear() deletes it with the other items)
         self.lines = LineLayer(self.style)
         #: lines selected as of the last selection change (their look changes when they leave or join it)
@@ -175,10 +185,51 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ queries
     def entity_item_at(self, pos: QPointF) -> EntityItem | None:
-        for item in self.items(pos):
-            if isinstance(item, EntityItem):
+        """The topmost card at ``pos``, from the cards a grid files near it: Qt's index would hand back every line
+        whose box holds the point (thousands at 10,000 cards, issue 16) to find the one card there."""
+        grid, rank = self._cards_near()
+        found = [
+            item
+            for key in grid.near(QRectF(pos, pos))
+            if (item := self.entity_items.get(key)) is not None
+            and item.isVisible()
+            and item.sceneBoundingRect().contains(pos)
+            and item.contains(item.mapFromScene(pos))
+        ]
+        return max(found, key=lambda item: (item.zValue(), rank.get(item.entity_id, 0)), default=None)
+
+    def _cards_near(self) -> tuple[SegmentGrid, dict[str, int]]:
+        """The cards filed by their boxes, and their stacking rank (made when first asked after an edit)."""
+        if self._card_grid is None:
+            grid = SegmentGrid()
+            for key, item in self.entity_items.items():
+                grid.put_box(key, item.sceneBoundingRect())
+            self._card_grid = grid, {key: i for i, key in enumerate(self.entity_items)}
+        return self._card_grid
+
+    def line_at(self, pos: QPointF) -> RelationshipItem | None:
+        """The topmost line (or badge) at ``pos``, from the lines the segment grid files near it (not the index,
+        where thousands of long lines' boxes hold any point of a 10,000-card diagram)."""
+        near = self.lines.grid.near(QRectF(pos.x() - TEXT_REACH, pos.y() - TEXT_REACH, 2 * TEXT_REACH, 2 * TEXT_REACH))
+        order = self.lines.order
+        for key in sorted(near, key=lambda k: order.get(k, 0), reverse=True):
+            item = self.relationship_items.get(key)
+            if item is not None and item.isVisible() and item.contains(item.mapFromScene(pos)):
                 return item
         return None
+
+    def hover_at(self, pos: QPointF | None) -> EntityItem | None:
+        """The pointer is at ``pos`` (None: it left): the card there shows its handle, the one before no longer."""
+        card = None if pos is None else self.entity_item_at(pos)
+        key = card.entity_id if card is not None else None
+        if key != self._hovered:
+            before = self.entity_items.get(self._hovered) if self._hovered is not None else None
+            if before is not None:
+                before.set_hovered(False)
+            if card is not None:
+                card.set_hovered(True)
+            self._hovered = key
+        return card
 
     def selected_entity_ids(self) -> list[str]:
         order = {e.id: i for i, e in enumerate(self.document.project.entities)}
@@ -374,13 +425,29 @@ class CanvasScene(QGraphicsScene):
         self.overview = on
         for item in [*self.entity_items.values(), self.lines]:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
+        # the other mode's pictures are drawn anew when it returns (another zoom): free them now
+        (self.lines.pictures if on else self._overview_painter).clear()
         self.update()
 
     def _overview_geometry(self) -> tuple[list[QLineF], list[QRectF], list[QRectF]]:
-        """Cached draw lists; a moved card refreshes only its own entries (see :meth:`entity_item_moved`)."""
-        if self._overview_cache is None and self._overview_current:
+        """The draw lists as lists (tests read them); a moved card refreshes only its own entries."""
+        self._overview_dicts()
+        if self._overview_repack:
             self._pack_overview()
-        if self._overview_cache is None:
+        assert self._overview_cache is not None
+        return self._overview_cache
+
+    def _overview_dicts(self) -> None:
+        """Make the draw dicts hold every shown card and line (anew from the items after an edit).
+
+        A move changes its card's entries only, and the overview draws that card over its picture: the
+        pictures are drawn anew only when the dicts changed otherwise (``_overview_cache`` is None then).
+        """
+        if self._overview_cache is not None:
+            return
+        if self._overview_current:
+            self._overview_painter.clear()  # the lists changed: so does what the pictures show
+        else:
             self._overview_current = True
             self._overview_lines = {
                 key: i.chord for key, i in self.relationship_items.items() if i.chord is not None and i.isVisible()
@@ -390,13 +457,13 @@ class CanvasScene(QGraphicsScene):
             self._overview_heads = {
                 key: QRectF(r.x(), r.y(), r.width(), head) for key, r in self._overview_boxes.items()
             }
-            self._pack_overview()
-        assert self._overview_cache is not None
-        return self._overview_cache
+            self._overview_painter.reset(self._overview_boxes)
+        self._pack_overview()
 
     def _overview_stale(self) -> None:
         self._overview_cache = None
         self._overview_current = False
+        self._card_grid = None  # cards came, went or changed: filed anew when next asked
 
     def _overview_grown(self, was_current: bool, entity_id: str | None = None, rel_id: str | None = None) -> None:
         """A build step added one card or placed one line: extend the draw lists instead of recomputing them."""
@@ -406,6 +473,7 @@ class CanvasScene(QGraphicsScene):
             rect = self.entity_items[entity_id].scene_rect()
             self._overview_boxes[entity_id] = rect
             self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+            self._overview_painter.added(entity_id, rect)
         if rel_id is not None:
             item = self.relationship_items[rel_id]
             if item.chord is not None and item.isVisible():
@@ -414,6 +482,7 @@ class CanvasScene(QGraphicsScene):
         self._overview_current = True
 
     def _pack_overview(self) -> None:
+        self._overview_repack = False
         self._overview_cache = (
             list(self._overview_lines.values()),
             list(self._overview_boxes.values()),
@@ -432,28 +501,25 @@ class CanvasScene(QGraphicsScene):
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
         self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
+        self._overview_painter.moved(entity_id, rect)
         for rel_id in attached:
             chord = self.relationship_items[rel_id].chord
             if chord is not None:
                 self._overview_lines[rel_id] = chord
-        self._pack_overview()
+        self._overview_repack = True
 
-    def paint_overview(self, painter: QPainter, exposed: QRectF) -> None:
-        """Boxes, header bands and lines of the whole diagram in a handful of draw calls."""
+    def paint_overview(self, painter: QPainter, exposed: QRectF, widget: QWidget | None = None) -> None:
+        """Boxes, header bands and lines of the whole diagram: ``widget``'s picture of them (``overview.py``) and
+        the cards moved lately over it, then the selection."""
         colors = self.style.colors
-        lines, boxes, heads = self._overview_geometry()
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(QPen(colors.line, 0))
-        painter.drawLines(lines)
-        painter.setPen(QPen(colors.card_border, 0))
-        painter.setBrush(colors.card)
-        painter.drawRects(boxes)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors.header)
-        painter.drawRects(heads)
+        self._overview_dicts()
+        self._overview_painter.paint(
+            painter, widget, self._overview_lines, self._overview_boxes, self.lines.grid, self._attached
+        )
         selected = self.selectedItems()
         if selected:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(colors.selection, 0))
             for item in selected:
@@ -461,7 +527,7 @@ class CanvasScene(QGraphicsScene):
                     painter.drawRect(item.scene_rect())
                 elif isinstance(item, RelationshipItem) and item.chord is not None:
                     painter.drawLine(item.chord)
-        painter.restore()
+            painter.restore()
 
     # ------------------------------------------------------------ snapping and moving
     def snap(self, item: QGraphicsItem, value: Any) -> Any:
@@ -472,6 +538,9 @@ class CanvasScene(QGraphicsScene):
 
     def entity_item_moved(self, entity_id: str) -> None:
         attached = list(self._attached.get(entity_id, ()))
+        card = self.entity_items.get(entity_id)
+        if self._card_grid is not None and card is not None:
+            self._card_grid[0].put_box(entity_id, card.sceneBoundingRect())
         dirty = QRectF()
         if self.overview:
             # items without contents do not invalidate their area: name it ourselves, starting with where the
@@ -779,15 +848,9 @@ class CanvasScene(QGraphicsScene):
 
     def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:
         """Cards and lines make their tooltips when the pointer rests on them (none is stored per item)."""
-        view = event.widget().parentWidget() if event.widget() is not None else None
-        transform = view.transform() if isinstance(view, QGraphicsView) else QTransform()
-        text = ""
-        for item in self.items(
-            event.scenePos(), Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder, transform
-        ):
-            text = item.toolTip()
-            if text:
-                break
+        pos = event.scenePos()
+        item: EntityItem | RelationshipItem | None = self.entity_item_at(pos) or self.line_at(pos)
+        text = item.toolTip() if item is not None else ""
         if text:
             QToolTip.showText(event.screenPos(), text, event.widget())
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDragEnterEvent,
@@ -14,11 +14,13 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QPen,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QMenu, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMenu, QRubberBand, QStyle, QStyleOptionRubberBand, QWidget
 
 from modeller.model import Position
 from modeller.model.vocabulary import FIELD_TYPES
@@ -74,6 +76,8 @@ class CanvasView(QGraphicsView):
         # layer what changes with every move, so it is not cached (see set_zoom)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self._pan: PanInteraction | None = None
+        #: paintEvent lets Qt paint one pixel after its own overview paint (see there)
+        self._pixel_only = False
         self._space = False
         #: the open in-place editor (rename or add field), if any
         self.inline_editor: InlineEditor | None = None
@@ -306,6 +310,22 @@ class CanvasView(QGraphicsView):
             event.accept()
             return
         super().mouseMoveEvent(event)
+        if not event.buttons():
+            self._hover(self.mapToScene(event.position().toPoint()))
+
+    def _hover(self, at: QPointF) -> None:
+        """The card under the pointer shows its handle; over the handle the pointer is a cross (connect)."""
+        card = self.canvas.hover_at(at)
+        if self._space:
+            return  # the pan's open hand
+        if card is not None and card.handle_rect().contains(card.mapFromScene(at)):
+            self.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.viewport().unsetCursor()
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.canvas.hover_at(None)
+        super().leaveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
@@ -397,10 +417,48 @@ class CanvasView(QGraphicsView):
         return entity.id
 
     # ------------------------------------------------------------ painting
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """In the overview, paint the background (the whole diagram) without asking the scene for its items.
+
+        Every item has no contents there, yet Qt still walked each one whose box met the repainted area: about
+        20 ms at fit zoom on a 10,000-card diagram, more than a frame (issue 16). A connect gesture's line is an
+        item with contents: while one is drawn, Qt paints as usual.
+        """
+        if not self.canvas.overview or getattr(self.canvas.interaction, "line", None) is not None:
+            super().paintEvent(event)
+            return
+        painter = QPainter(self.viewport())
+        painter.setRenderHints(self.renderHints())
+        painter.setClipRegion(event.region())
+        painter.setWorldTransform(self.viewportTransform())
+        exposed = self.mapToScene(event.region().boundingRect().adjusted(-2, -2, 2, 2)).boundingRect()
+        self.drawBackground(painter, exposed)
+        self.drawForeground(painter, exposed)
+        band = self.rubberBandRect()
+        if not band.isEmpty():
+            painter.setWorldTransform(QTransform())
+            option = QStyleOptionRubberBand()
+            option.initFrom(self.viewport())
+            option.rect = band
+            option.shape = QRubberBand.Shape.Rectangle
+            self.style().drawControl(QStyle.ControlElement.CE_RubberBand, option, painter, self.viewport())
+        painter.end()
+        # then Qt's own paint of one pixel: it resets what the view and the scene keep between paints (the scene
+        # ignores every update after a whole-scene one until the items are drawn), walking only the items there
+        self._pixel_only = True
+        try:
+            super().paintEvent(QPaintEvent(QRect(event.rect().topLeft(), QSize(1, 1))))
+        finally:
+            self._pixel_only = False
+
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)
+        if self._pixel_only:
+            return  # Qt's one-pixel paint after the overview's own (see paintEvent): that pixel is drawn
         if self.canvas.overview:
-            self.canvas.paint_overview(painter, rect)
+            # the viewport's picture, unless this paints somewhere else (QGraphicsView.render into an image)
+            viewport = self.viewport()
+            self.canvas.paint_overview(painter, rect, viewport if painter.device() is viewport else None)
             return
         if not self.show_grid or self.zoom() < 0.4:
             return

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.model import ArrayItems, Entity, Field
 from modeller.ui.canvas.items.query_highlight import HALO, paint_card_halo
@@ -155,7 +155,8 @@ class EntityItem(QGraphicsItem):
             | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
             | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
         )
-        self.setAcceptHoverEvents(True)
+        # no Qt hover events: for those Qt tested every item under the pointer, thousands of long lines at
+        # 10,000 cards (issue 16); the scene finds the card under the pointer itself (CanvasScene.hover_at)
         # cards change rarely and repaint often (lines moving across them): paint once per zoom level
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(1)
@@ -365,20 +366,11 @@ class EntityItem(QGraphicsItem):
             painter.drawEllipse(self.handle_center(), 6.5, 6.5)
 
     # ------------------------------------------------------------ events
-    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
-        self._hover = True
-        self.update()
-        super().hoverEnterEvent(event)
-
-    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
-        over = self.handle_rect().contains(event.pos())
-        self.setCursor(Qt.CursorShape.CrossCursor if over else Qt.CursorShape.ArrowCursor)
-        super().hoverMoveEvent(event)
-
-    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
-        self._hover = False
-        self.update()
-        super().hoverLeaveEvent(event)
+    def set_hovered(self, on: bool) -> None:
+        """The pointer is over the card (it shows its connect handle); the scene tracks it (``hover_at``)."""
+        if on != self._hover:
+            self._hover = on
+            self.update()
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
         # called for every flag, tooltip, z and scene change too (about 14 times per card while a

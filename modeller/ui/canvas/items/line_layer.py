@@ -15,7 +15,8 @@ The design:
   crow's feet, strategy badge with its severity marker, workload label, and under them the query's halo.
 - Antialiased strokes cost by the pixel (about 40 µs for a line across the viewport; clipping to the
   repainted region does not make it cheaper), so the lines that did not change are drawn once into a
-  picture of the viewport (per view, per transform) and the repaint blits it. The lines that changed
+  picture of the viewport (per view, per zoom: a scroll shifts it and draws only the strips it uncovers, a
+  zoom shows it scaled and draws it anew once the zoom rests, ``view_picture.py``) and the repaint blits it. The lines that changed
   lately (:data:`LIVE_MAX` at most: a dragged card's lines) are left out of that picture and drawn over it.
   A line that changes for the first time turns live and the picture is redrawn once without it: moving a
   card costs one full redraw at the start, then only its own lines per frame.
@@ -32,7 +33,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from modeller.ui.canvas.items.notation import glyph_pen
@@ -41,6 +42,7 @@ from modeller.ui.canvas.items.relationship_item import GLYPH_REACH as REACH
 from modeller.ui.canvas.items.relationship_item import PLAIN_LINE_LOD, RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid, clip_segment
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.canvas.items.view_picture import ViewPictures
 
 #: how far a line's badge and label may sit from its segment (the grid is asked this much around an area)
 TEXT_REACH = 260.0
@@ -68,8 +70,8 @@ class LineLayer(QGraphicsItem):
         self._bounds = QRectF()
         #: lines that changed lately: drawn over the picture of the others, not into it
         self._live: set[str] = set()
-        #: the picture of the settled lines, per viewport: (what it was drawn for, the picture)
-        self._pictures: dict[int, tuple[tuple[object, ...], QPixmap]] = {}
+        #: the picture of the settled lines, per viewport (shifted, not redrawn, when the view scrolls)
+        self.pictures = ViewPictures()
         #: the relationships' model order (the scene's): lines and badges that overlap are drawn in it
         self.order: dict[str, int] = {}
         #: ids of the lines the last paint drew (tests count them), and whether it drew the picture anew
@@ -130,7 +132,7 @@ class LineLayer(QGraphicsItem):
     def settle(self) -> None:
         """Draw every line into the pictures from the next paint on (a build's last lines are no drag)."""
         self._live = set()
-        self._pictures.clear()
+        self.pictures.clear()
 
     def _make_live(self, key: str) -> None:
         """The pictures show ``key`` as it was: draw them anew without it, and it over them from now on."""
@@ -139,7 +141,7 @@ class LineLayer(QGraphicsItem):
         if len(self._live) >= LIVE_MAX:
             self._live = set()  # those settle into the next picture
         self._live.add(key)
-        self._pictures.clear()
+        self.pictures.clear()
 
     def _invalidate(self, drawn: Drawn) -> None:
         """Ask the views to repaint strips along the segment and the text boxes, where they show them."""
@@ -183,34 +185,14 @@ class LineLayer(QGraphicsItem):
         if widget is None:  # a render of the scene (an image, a print): every line, as it is now
             self.last_drawn = self._draw(painter, exposed, lod, self.grid.near(_around(exposed)))
             return
-        picture = self._picture(widget, painter, world, lod)
-        painter.save()
-        painter.setWorldTransform(QTransform())
-        painter.drawPixmap(0, 0, picture)
-        painter.restore()
-        self.last_drawn = self._draw(painter, exposed, lod, self._live)
+        live = self._live
 
-    def _picture(self, widget: QWidget, painter: QPainter, world: QTransform, lod: float) -> QPixmap:
-        """The settled lines in ``widget``'s area, drawn anew when the view moved or a line turned live."""
-        ratio = widget.devicePixelRatioF()
-        key = (world, widget.size(), ratio, id(self._style.colors))
-        held = self._pictures.get(id(widget))
-        self.last_redrew_picture = held is None or held[0] != key
-        if held is not None and held[0] == key:
-            return held[1]
-        picture = QPixmap(widget.size() * ratio)
-        picture.setDevicePixelRatio(ratio)
-        picture.fill(Qt.GlobalColor.transparent)
-        inverse, _invertible = world.inverted()
-        area = inverse.mapRect(QRectF(widget.rect()))
-        keys = self.grid.near(_around(area)) - self._live
-        out = QPainter(picture)
-        out.setRenderHints(painter.renderHints())
-        out.setWorldTransform(world)
-        self._draw(out, area, lod, keys)
-        out.end()
-        self._pictures[id(widget)] = (key, picture)
-        return picture
+        def settled(out: QPainter, area: QRectF) -> None:
+            self._draw(out, area, lod, self.grid.near(_around(area)) - live)
+
+        self.pictures.blit(painter, widget, world, settled, id(self._style.colors))
+        self.last_redrew_picture = self.pictures.last == "drawn"
+        self.last_drawn = self._draw(painter, exposed, lod, self._live)
 
     def _draw(self, painter: QPainter, exposed: QRectF, lod: float, keys: set[str]) -> list[str]:
         """Draw those of ``keys`` whose line or text lies in ``exposed``; returns their ids."""

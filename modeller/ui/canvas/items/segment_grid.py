@@ -108,6 +108,23 @@ class SegmentGrid:
                 found |= keys
         return found
 
+    def cells_of(self, key: str) -> list[tuple[int, int]]:
+        """The cells ``key`` is filed under."""
+        return list(self._of.get(key, ()))
+
+    def in_cells(self, cells: set[tuple[int, int]]) -> set[str]:
+        """Every key filed in one of ``cells``."""
+        found: set[str] = set()
+        filed = self._cells
+        for at in cells:
+            keys = filed.get(at)
+            if keys:
+                found |= keys
+        return found
+
+    def cell_rect(self, at: tuple[int, int]) -> QRectF:
+        return QRectF(at[0] * self.cell, at[1] * self.cell, self.cell, self.cell)
+
     def _file(self, key: str, cells: list[tuple[int, int]]) -> None:
         self.drop(key)
         self._of[key] = cells

@@ -1,0 +1,152 @@
+"""The far zoomed-out drawing of the whole diagram: a picture of what did not change, and the moved cards over it.
+
+Why (issue 16): at fit zoom on a 10,000-card diagram every card and line is on screen, and drawing the
+15,000 lines cost about 50 ms however small the repainted area was (clipping does not make ``drawLines``
+cheaper), so a moved card took 60-80 ms to show. As the line layer does at 100 % (``items/line_layer.py``),
+the overview keeps a picture per view of every card and line that did not move lately, shifted when the
+view scrolls (``items/view_picture.py``), and draws over it only the cards that moved (at most
+:data:`LIVE_MAX`; the first move of a card draws the picture once without it) and their lines.
+
+A moved card's line is drawn over the picture, so over the cards it crosses: every card in the grid cells the
+moved lines and cards pass through (a grid of the cards' boxes, not a loop over all) is drawn again over it,
+clipped to those cells, so there the drawing is what a whole one would be (lines under cards, a later card
+over an earlier one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QWidget
+
+from modeller.ui.canvas.items.segment_grid import SegmentGrid, segment_cells
+from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.canvas.items.view_picture import ViewPictures
+
+#: at most this many moved cards are drawn over the picture (then the picture is drawn anew with them)
+LIVE_MAX = 16
+
+
+class Overview:
+    """The overview's picture, its moved ("live") cards and a grid of the cards' boxes."""
+
+    def __init__(self, style: CanvasStyle) -> None:
+        self.style = style
+        self.pictures = ViewPictures()
+        #: cards that moved lately: drawn with their lines over the picture, not into it
+        self.live: set[str] = set()
+        self.cards = SegmentGrid()
+        #: the cards' model order (a card listed later is drawn over an earlier one)
+        self.order: dict[str, int] = {}
+        #: what is drawn over the picture (the moved cards' lines, then the cards near them), made when first painted
+        self._overlay: tuple[QPainterPath, list[QLineF], list[QRectF], list[QRectF]] | None = None
+
+    def clear(self) -> None:
+        """What the overview shows changed: the pictures and the moved cards' drawing are made anew."""
+        self.pictures.clear()
+        self._overlay = None
+
+    def reset(self, boxes: Mapping[str, QRectF]) -> None:
+        """The draw lists were made anew: file every card, draw the pictures anew with everything in them."""
+        self.live = set()
+        self.clear()
+        self.cards = SegmentGrid()
+        self.order = {}
+        for key, box in boxes.items():
+            self.cards.put_box(key, box)
+            self.order[key] = len(self.order)
+
+    def added(self, key: str, box: QRectF) -> None:
+        """A build step added a card (the pictures are drawn anew: the build repaints after each slice anyway)."""
+        self.cards.put_box(key, box)
+        self.order.setdefault(key, len(self.order))
+        self.clear()
+
+    def moved(self, key: str, box: QRectF) -> None:
+        """A card moved: from now on it is drawn over the picture (which is drawn once without it)."""
+        self.cards.put_box(key, box)
+        self._overlay = None
+        if key in self.live:
+            return
+        if len(self.live) >= LIVE_MAX:
+            self.live = set()  # those settle into the next picture
+        self.live.add(key)
+        self.pictures.clear()
+
+    def paint(
+        self,
+        painter: QPainter,
+        widget: QWidget | None,
+        lines: Mapping[str, QLineF],
+        boxes: Mapping[str, QRectF],
+        near_lines: SegmentGrid,
+        attached: Mapping[str, Iterable[str]],
+    ) -> None:
+        """The picture of the settled diagram (``widget``'s), then the live cards' lines and the live cards.
+
+        ``lines`` and ``boxes`` are the draw lists by id, ``near_lines`` files the lines by their segments (the
+        line layer's grid), ``attached`` names each card's lines. Without a widget (a render of the view into an
+        image) everything is drawn as it is now.
+        """
+        world = painter.worldTransform()
+        if widget is None:
+            every = list(boxes.values())
+            self._draw(painter, list(lines.values()), every, self._heads(every))
+            return
+        live = self.live
+        live_lines = {key for card in live for key in attached.get(card, ())}
+
+        def settled(out: QPainter, area: QRectF) -> None:
+            shown = [lines[key] for key in near_lines.near(area) - live_lines if key in lines]
+            cards = [box for key, box in boxes.items() if key not in live and box.intersects(area)]
+            self._draw(out, shown, cards, self._heads(cards))
+
+        self.pictures.blit(painter, widget, world, settled, id(self.style.colors))
+        if live:
+            clip, *drawn = self._over(lines, boxes, live_lines)
+            painter.save()
+            painter.setClipPath(clip, Qt.ClipOperation.IntersectClip)
+            self._draw(painter, *drawn)
+            painter.restore()
+
+    def _over(
+        self, lines: Mapping[str, QLineF], boxes: Mapping[str, QRectF], live_lines: set[str]
+    ) -> tuple[QPainterPath, list[QLineF], list[QRectF], list[QRectF]]:
+        """Where the moved cards and their lines lie (grid cells), the lines, and every card in those cells in
+        model order: drawn over the picture and clipped to those cells, they show there what a whole drawing
+        would (the lines under the cards, a later card over an earlier one)."""
+        if self._overlay is None:
+            moved = [lines[key] for key in live_lines if key in lines]
+            cells = {at for line in moved for at in segment_cells(line.x1(), line.y1(), line.x2(), line.y2())}
+            for key in self.live:
+                cells.update(self.cards.cells_of(key))
+            order = self.order
+            shown = sorted((key for key in self.cards.in_cells(cells) if key in boxes), key=lambda k: order.get(k, 0))
+            cards = [boxes[key] for key in shown]
+            clip = QPainterPath()
+            clip.setFillRule(Qt.FillRule.WindingFill)
+            for at in cells:
+                clip.addRect(self.cards.cell_rect(at))
+            self._overlay = clip.simplified(), moved, cards, self._heads(cards)
+        return self._overlay
+
+    def _heads(self, boxes: list[QRectF]) -> list[QRectF]:
+        head = self.style.header_height
+        return [QRectF(r.x(), r.y(), r.width(), head) for r in boxes]
+
+    def _draw(self, painter: QPainter, lines: list[QLineF], boxes: list[QRectF], heads: list[QRectF]) -> None:
+        """Lines, then boxes, then their header bands: a handful of draw calls, no antialiasing."""
+        colors = self.style.colors
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(QPen(colors.line, 0))
+        painter.drawLines(lines)
+        painter.setPen(QPen(colors.card_border, 0))
+        painter.setBrush(colors.card)
+        painter.drawRects(boxes)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.header)
+        painter.drawRects(heads)
+        painter.restore()
