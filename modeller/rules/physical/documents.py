@@ -13,7 +13,7 @@ from typing import cast
 
 from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.vocabulary import AggregateOp
-from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
+from modeller.rules.physical.attributes import AttributeGroup
 from modeller.rules.physical.companions import HAS_OVERFLOW, REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
 from modeller.rules.physical.facts import NUMERIC_TYPES, Context, ones_per_many
@@ -368,7 +368,7 @@ class ShapeBuilder:
             f.name for f in entity.fields if f.unique
         }
         out: dict[str, tuple[AttributeGroup, str]] = {}
-        for group in attribute_groups(entity.fields, self.ctx.settings.attribute_min):
+        for group in self.ctx.attribute_groups(entity):
             if group.array in taken or not queried.intersection(group.names) or indexed.intersection(group.names):
                 continue  # the array's name is a field of its own, no query asks for the group, or a member is indexed
             out.update((name, (group, key)) for name, key in group.members)
