@@ -163,7 +163,7 @@ class Rule:
             severity,  # type: ignore[arg-type]
             SubjectRef(kind, subject_id),  # type: ignore[arg-type]
             plain(message),
-            plain(why if why is not None else _why(type(self))),
+            plain(why if why is not None else _why(type(self))),  # type: ignore[arg-type]
             plain(tradeoff if tradeoff is not None else self.tradeoff),
             _cite(tuple(sources) if sources else self.sources),
             fix,
