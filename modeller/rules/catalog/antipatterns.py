@@ -223,11 +223,11 @@ class DocumentSizeAndNesting(Rule):
             (s.doc_suggest_bytes, "suggestion", "the 1 MB guideline", ("Skills",)),
             (s.doc_info_bytes, "info", "the ~200 KB 'reassess the schema' guideline", ("Skills",)),
         ]
-        # the size comes from a relationship's array: then it is that relationship's decision (unbounded-array
-        # says it with the array's figures; one finding, not two)
-        array_rel = _largest_array(view, coll)
         for limit, sev, what, src in levels:
             if coll.max_bytes > limit:
+                # the size comes from a relationship's array: then it is that relationship's decision
+                # (unbounded-array says it with the array's figures; one finding, not two)
+                array_rel = _largest_array(view, coll)
                 yield self.finding(
                     sev,
                     "entity",

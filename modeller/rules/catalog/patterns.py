@@ -15,7 +15,6 @@ from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
-from modeller.rules.physical.attributes import attribute_groups
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
@@ -69,7 +68,7 @@ class AttributePattern(Rule):
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
         entity = view.facts.entities[coll.root]
-        groups = attribute_groups(entity.fields, view.settings.attribute_min)
+        groups = view.facts.attribute_groups(entity)
         if not groups:
             return
         queries = view.facts.queries_of[entity.id]

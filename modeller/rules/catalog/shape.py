@@ -16,7 +16,7 @@ from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import register
-from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of
+from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of, worded
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
@@ -292,11 +292,13 @@ class ParentRefOneToSquillions(_StrategyRule):
                 "reference to its parent, indexed, and a document cannot embed itself (Manual: tree structures)."
             )
         if facts is not None and facts.rel.cardinality != "one-to-squillions":
-            one, manys = facts.one.name, plural_label(facts.many.name)
-            return (
-                f"the {manys} of one {one} are more than an array of ids in the {one} should hold (Zola-3: 'more "
-                f"than a few thousand'; Manual-AP-unbounded): the reference belongs in each "
-                f"{facts.many.name}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+            return worded(
+                "the {manys} of one {one} are more than an array of ids in the {one} should hold (Zola-3: 'more "
+                "than a few thousand'; Manual-AP-unbounded): the reference belongs in each "
+                "{many}, indexed with the sort of the hot query, and the {one} stays fixed-size.",
+                one=facts.one.name,
+                many=facts.many.name,
+                manys=plural_label(facts.many.name),
             )
         return super().why_for(facts, entity)
 
@@ -499,26 +501,28 @@ class ManyToManyRefs(_StrategyRule):
         ones, manys = plural_label(one), plural_label(many)
         m2m = facts.rel.cardinality == "many-to-many"
         if plan.rec.base_strategy == "two-way" and m2m:
-            return (
-                f"each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
+            template = (
+                "each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
                 "on each side, indexed, makes either direction one query (Zola-2 two-way referencing)."
             )
-        if plan.rec.base_strategy == "two-way":
-            return (
-                f"both 'the {manys} of one {one}' and 'the {one} of one {many}' are read, so each side keeps "
+        elif plan.rec.base_strategy == "two-way":
+            template = (
+                "both 'the {manys} of one {one}' and 'the {one} of one {many}' are read, so each side keeps "
                 "references to the other and each direction is one indexed query (Zola-2 two-way referencing)."
             )
-        if m2m:
-            return (
-                f"one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
-                f"thousand'), so only each {many} keeps an array, of its {ones}; 'the {manys} of one {one}' is one "
+        elif m2m:
+            template = (
+                "one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
+                "thousand'), so only each {many} keeps an array, of its {ones}; 'the {manys} of one {one}' is one "
                 "indexed query on that array (a multikey index)."
             )
-        return (
-            f"only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
-            f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
-            f"array to maintain in the {one} (one-way referencing, Zola-2)."
-        )
+        else:
+            template = (
+                "only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
+                "'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
+                "array to maintain in the {one} (one-way referencing, Zola-2)."
+            )
+        return worded(template, one=one, many=many, ones=ones, manys=manys)
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         # a reassignment moves a child from one owner to another: only a one-to-N read both ways has one

@@ -14,6 +14,7 @@ from typing import Any
 
 from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
+from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
 from modeller.rules.physical.naming import former_parent_ref_field, parent_ref_field, plural_label, snake
 from modeller.rules.settings import Settings
 
@@ -72,6 +73,9 @@ class Context:
     #: relationship id -> queries that declare they traverse it
     queries_joining: dict[str, list[Query]] = field(default_factory=dict)
     server_version: float | None = None
+    #: id(entity) -> (entity, its groups of similar fields): the shape builder and the attribute pattern rule
+    #: read them; held with the entity, so an id is not reused while it is a key
+    _attribute_groups: dict[int, tuple[Entity, list[AttributeGroup]]] = field(default_factory=dict)
 
     @property
     def version_known_at_least_5(self) -> bool:
@@ -80,6 +84,14 @@ class Context:
     def field(self, entity_id: str, path: str) -> Field | None:
         paths = self.fields_of.get(entity_id)
         return None if paths is None else paths.get(path)
+
+    def attribute_groups(self, entity: Entity) -> list[AttributeGroup]:
+        """The groups of similar fields of ``entity`` (``physical.attributes``), computed once per analysis."""
+        known = self._attribute_groups.get(id(entity))
+        if known is None or known[0] is not entity:
+            known = (entity, attribute_groups(entity.fields, self.settings.attribute_min))
+            self._attribute_groups[id(entity)] = known
+        return known[1]
 
     def is_hot(self, query: Query) -> bool:
         return query.hot or (query.per_sec or 0) >= self.settings.hot_per_sec
