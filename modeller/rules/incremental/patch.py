@@ -36,7 +36,7 @@ from modeller.rules.physical.resolver import (
     unit_companions,
     unit_key,
 )
-from modeller.rules.physical.shardkey import advise_shards
+from modeller.rules.physical.shardkey import ShardAdvice, advise_shards
 from modeller.rules.physical.strategy import Deciders
 
 K = TypeVar("K")
@@ -264,7 +264,43 @@ def patch(
         design.database, collections, rel_designs, embedded, companions=unit_companions(res.unit_results)
     )
     out.design.queries, out.design.writes = plan_design(ctx, out.design, res, rcache.planner)
-    out.design.shard_advice = advise_shards(ctx, out.design, res)
+    if last.shards != project.shards:
+        out.design.shard_advice = advise_shards(ctx, out.design, res)
+    else:
+        # the advice of a collection reads its collection, its root entity (the unit: placed in dirty_colls),
+        # the relationships whose N it is (their facts and plans) and the plans of the queries reading it
+        readers = [ents[i].id for i in ce]
+        readers.extend(f.many.id for f in new_facts.values())
+        names = {coll.name for _, coll in out.dirty_colls}
+        names.update(_coll_names(prev, readers))
+        for i in _replaced(design.queries, out.design.queries):
+            names.add(design.queries[i].collection)
+            names.add(out.design.queries[i].collection)
+        out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
+    return out
+
+
+def _coll_names(prev: Previous, entity_ids: list[str]) -> set[str]:
+    """The collections of the units holding ``entity_ids``."""
+    collections = prev.design.collections
+    units = {prev.unit_index[eid] for eid in entity_ids if eid in prev.unit_index}
+    return {collections[pos].name for u in units for pos in prev.coll_pos[u]}
+
+
+def _advise_some(ctx: Context, before: Design, after: Design, res: Resolution, names: set[str]) -> dict[str, ShardAdvice]:
+    """``advise_shards`` of ``after`` when only the collections ``names`` can read differently: their advice is
+    worked out again, the others keep theirs (edit -> findings <= 200 ms at 10,000 entities: the whole-design
+    advice took about a fifth of an incremental analysis)."""
+    part = Design(after.database, [c for c in after.collections if c.name in names], [])
+    part.queries = [plan for plan in after.queries if plan.collection in names]
+    fresh = advise_shards(ctx, part, res)
+    old = before.shard_advice
+    out: dict[str, ShardAdvice] = {}
+    for coll in after.collections:  # project order, as advise_shards makes it
+        name = coll.name
+        advice = fresh.get(name) if name in names else old.get(name)
+        if advice is not None:
+            out[name] = advice
     return out
 
 
