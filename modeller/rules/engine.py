@@ -285,12 +285,25 @@ def _run_rules(
         if cls.check_model is not Rule.check_model:
             _file(kept[GLOBAL], order, "g", 0, rule.check_model(view))
     fresh: list[Keyed] = []
+    renumbered: list[tuple[Keyed, Keyed]] = []
     for old, new in remade:
-        fresh.extend(_reuse_equal(old, new, forgotten))
+        fresh.extend(_reuse_equal(old, new, forgotten, renumbered))
     out = state.sorted
     if out and len(fresh) + sum(map(len, forgotten)) <= FEW_CHANGES:
         # edit -> findings <= 200 ms at 10,000 entities (50k findings): the few findings that changed leave and
         # take their places by binary search (keys are unique: their tie-break names the producer and order made)
+        for last_keyed, new_keyed in renumbered:
+            at = bisect_left(out, last_keyed[0], key=_first)
+            if (
+                at < len(out)
+                and out[at] is last_keyed
+                and (at == 0 or out[at - 1][0] < new_keyed[0])
+                and (at + 1 == len(out) or new_keyed[0] < out[at + 1][0])
+            ):
+                out[at] = new_keyed  # the same place: only the order made differs
+            else:
+                forgotten.append([last_keyed])
+                fresh.append(new_keyed)
         for found in forgotten:
             for keyed in found:
                 at = bisect_left(out, keyed[0], key=_first)
@@ -347,27 +360,37 @@ def _place_subjects(view: RuleView, state: _State) -> None:
         found[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in found]
 
 
-def _reuse_equal(old: list[Keyed], new: list[Keyed], forgotten: list[list[Keyed]]) -> list[Keyed]:
-    """Put back in ``new`` the keyed findings of ``old`` that were made again alike (same key, equal finding),
-    so an unchanged finding stays the same object from one analysis to the next; the rest of ``old`` goes to
-    ``forgotten``. Returns the findings that are really new.
+def _reuse_equal(
+    old: list[Keyed], new: list[Keyed], forgotten: list[list[Keyed]], renumbered: list[tuple[Keyed, Keyed]]
+) -> list[Keyed]:
+    """Put back in ``new`` the findings of ``old`` that were made again alike (an equal finding with the same
+    key but for the order made), so an unchanged finding stays the same object from one analysis to the next;
+    the rest of ``old`` goes to ``forgotten``, and a kept finding made in another order to ``renumbered`` (its
+    last and its new keyed entry). Returns the findings that are really new.
 
     Edit -> findings <= 200 ms at 10,000 entities: ``check_model`` makes thousands of findings again after
     every edit, and the findings list, the folded decisions and the overrides are all updated by identity.
     """
     if not old:
         return new
-    before = {keyed[0]: keyed for keyed in old}
+    before: dict[tuple[Any, ...], list[Keyed]] = {}
+    for keyed in old:
+        before.setdefault(keyed[0][:-1], []).append(keyed)
     really_new: list[Keyed] = []
     for i, keyed in enumerate(new):
-        was = before.pop(keyed[0], None)
-        if was is not None and was[1] == keyed[1]:
+        key, finding = keyed
+        alike = before.get(key[:-1])
+        at = next((j for j, was in enumerate(alike) if was[1] == finding), None) if alike else None
+        if at is None or alike is None:
+            really_new.append(keyed)
+            continue
+        was = alike.pop(at)
+        if was[0] == key:
             new[i] = was
         else:
-            if was is not None:
-                before[was[0]] = was
-            really_new.append(keyed)
-    forgotten.append(list(before.values()))
+            new[i] = (key, was[1])
+            renumbered.append((was, new[i]))
+    forgotten.append([keyed for alike in before.values() for keyed in alike])
     return really_new
 
 
