@@ -143,7 +143,7 @@ class Analyser:
                 prev = state.prev
                 view = RuleView(patched.ctx, patched.design, patched.res, prev.coll_by_name, prev.rel_design_by_id)
                 dirty = _patched_subjects(patched)
-                _add_replanned(view, state, dirty[2])
+                _add_replanned(view, state, dirty[2], patched.replanned)
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
@@ -187,12 +187,14 @@ def _producer_key(view: RuleView, kind: str, subject: Any, pos: int) -> tuple[An
     return (subject, view.res.unit_of.get(subject.entity), plans[pos] if pos < len(plans) else None)
 
 
-def _add_replanned(view: RuleView, state: _State, queries: list[Item]) -> None:
+def _add_replanned(view: RuleView, state: _State, queries: list[Item], replanned: list[int]) -> None:
     """Add to a patch's dirty ``queries`` those whose plan changed although their own unit did not (a join
-    reaches a re-resolved unit)."""
+    reaches a re-resolved unit); only the ``replanned`` positions can hold a new plan."""
     listed = {p for p, _, _ in queries}
     keys = state.producer_keys
-    for i, (q, plan) in enumerate(zip(view.facts.queries, view.design.queries, strict=False)):
+    facts_queries, plans = view.facts.queries, view.design.queries
+    for i in replanned:
+        q, plan = facts_queries[i], plans[i]
         p = ("q", q.id)
         old = keys.get(p)
         if p not in listed and (old is None or old[-1] is not plan):
