@@ -259,6 +259,9 @@ def _run_rules(
     subjects kept their places (a patch), so their order need not be checked."""
     project = view.project
     kept = state.findings
+    if moved or not state.order:
+        _place_subjects(view, state)  # (first: the findings made again are compared under their new keys)
+    order = state.order
     # the findings made again: the rest of the last sorted list stays in order
     forgotten = [kept.pop(p, []) for p in gone]
     remade: list[tuple[list[Keyed], list[Keyed]]] = []
@@ -268,9 +271,6 @@ def _run_rules(
             kept[p] = remade[-1][1]
     remade.append((kept.get(GLOBAL, []), []))
     kept[GLOBAL] = remade[-1][1]
-    if moved or not state.order:
-        _place_subjects(view, state)
-    order = state.order
     #: key function -> key value -> the dirty relationships with that value (``Rule.relationships``)
     groups: dict[Callable[..., Hashable], dict[Hashable, list[Item]]] = {}
     for rule in state.rules:
