@@ -144,10 +144,13 @@ class AnalysisService(QObject):
         self.last_seconds = seconds
         if generation != self.generation:
             return  # stale: a newer edit is already scheduled
-        self._set_background(False)
         if isinstance(result, Exception):
+            self._set_background(False)
             self.latest = None
             self.failed.emit(f"analysis failed: {type(result).__name__}: {result}")
             return
         self.latest = result
         self.analysed.emit(result)
+        # after the findings: "done" asks for the counts, and before them it counted the last analysis' findings
+        # against the new project on the UI thread (a second at 10,000 entities, issue 16)
+        self._set_background(False)

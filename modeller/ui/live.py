@@ -9,7 +9,7 @@ runs in :mod:`modeller.ui.analysis` (off the UI thread when it is slow, see
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
@@ -57,6 +57,14 @@ class LiveController(QObject):
         self._marker_timer.setSingleShot(True)
         self._marker_timer.setInterval(0)
         self._marker_timer.timeout.connect(self._mark_slice)
+        #: the marks of the last analysis shown (entity marks, embedded hosts, line marks); None: none yet
+        self._marked: tuple[dict[str, str], dict[str, str], dict[str, str]] | None = None
+        #: cards or lines were made since: the next analysis compares every item, not only the changed marks
+        self._items_added = True
+        document = recommendations.document
+        for signal in (document.entity_added, document.relationship_added):
+            signal.connect(self._item_added)
+        document.project_reset.connect(self._item_added)
         analysis.analysed.connect(self.show_analysis)
         if hasattr(analysis, "failed"):
             analysis.failed.connect(self._failed)
@@ -96,15 +104,31 @@ class LiveController(QObject):
         for entity_id, placement in design.embedded.items():
             coll = index.collection(placement.collection)
             hosts[entity_id] = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
-        due: dict[tuple[str, str], tuple[Any, ...]] = {}
-        for entity_id, item in self.scene.entity_items.items():
+        marks = (known.entity_marks, hosts, known.rel_marks)
+        entity_ids: Iterable[str] = self.scene.entity_items
+        rel_ids: Iterable[str] = self.scene.relationship_items
+        if self._marked is not None and not self._items_added and not getattr(self.scene, "building", False):
+            # edit -> findings <= 200 ms at 10,000 entities: every item already shows the last marks, so only
+            # those whose mark, host or line mark differs from the last analysis' can change
+            old_entities, old_hosts, old_rels = self._marked
+            entity_ids = _differing(old_entities, known.entity_marks) | _differing(old_hosts, hosts)
+            rel_ids = _differing(old_rels, known.rel_marks)
+        self._marked, self._items_added = marks, False
+        due = {**self._markers_due}  # marks still due from the last analysis stay due (with the new value)
+        for entity_id in entity_ids:
+            item = self.scene.entity_items.get(entity_id)
             wanted: tuple[Any, ...] = (known.entity_marks.get(entity_id), hosts.get(entity_id))
-            if wanted != (item.marker, item.embedded_in):
+            if item is not None and wanted != (item.marker, item.embedded_in):
                 due["entity", entity_id] = wanted
-        for rel_id, item in self.scene.relationship_items.items():
+            else:
+                due.pop(("entity", entity_id), None)
+        for rel_id in rel_ids:
+            line = self.scene.relationship_items.get(rel_id)
             wanted = (known.rel_marks.get(rel_id),)
-            if wanted != (item.marker,):
+            if line is not None and wanted != (line.marker,):
                 due["relationship", rel_id] = wanted
+            else:
+                due.pop(("relationship", rel_id), None)
         self._markers_due = due
         if len(due) <= SYNC_BUILD_MAX:
             self._mark(None)
@@ -119,6 +143,9 @@ class LiveController(QObject):
             if key in due:
                 item.set_advice(*due.pop(key))
         self._marker_timer.start()
+
+    def _item_added(self, *_args: object) -> None:
+        self._items_added = True
 
     def _in_sight(self) -> list[Any]:
         if self.view is None:
@@ -157,6 +184,7 @@ class LiveController(QObject):
         current = self.last_analysis is not None and getattr(self.service, "latest", None) is self.last_analysis
         if current and not getattr(self.service, "background", False):
             assert self.last_analysis is not None
+            self._items_added = True  # the cards built since the findings arrived
             with collector_paused():
                 self.update_markers(self.last_analysis)
 
@@ -206,6 +234,11 @@ class LiveController(QObject):
     def _failed(self, message: str) -> None:
         if self.status is not None:
             self.status.setText(message)
+
+
+def _differing(old: dict[str, str], new: dict[str, str]) -> set[str]:
+    """The keys whose value differs between ``old`` and ``new`` (present in one only counts)."""
+    return {key for key, _value in old.items() ^ new.items()}
 
 
 def status_label(parent: QWidget | None = None) -> QLabel:

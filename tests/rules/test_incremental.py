@@ -227,6 +227,80 @@ def test_field_edits_are_patched() -> None:
         assert dump(project, result) == dump(project, analyse(project)), kind
 
 
+def _same_objects(before: Any, after: Any) -> tuple[int, list[str]]:
+    """How many findings ``after`` shares with ``before`` by identity, and those equal to one before but new."""
+    earlier = {(f.rule, f.subject.kind, f.subject.id, f.message): f for f in before.findings}
+    shared, copied = 0, []
+    for f in after.findings:
+        old = earlier.get((f.rule, f.subject.kind, f.subject.id, f.message))
+        if old is f:
+            shared += 1
+        elif old is not None and old == f:
+            copied.append(f"{f.rule} {f.subject.id}")
+    return shared, copied
+
+
+@pytest.mark.slow
+def test_edits_of_a_large_sharded_model_are_patched_equal_fresh_and_keep_unchanged_findings() -> None:
+    """At 2,000 entities (hundreds of sharded collections): a patched edit works out the shard advice of what
+    it touched only, still equals a fresh analysis, and hands back the very objects of unchanged findings."""
+    project = generate_project(2000, 1.5, 0.5, seed=0)
+    analyser = Analyser()
+    last = analyser.analyse(project)
+    sharded = {advice.entity for advice in last.design.shard_advice.values()}
+    assert len(sharded) > 20, "the project must have sharded collections, or this test proves nothing"
+    ents = project.entities
+    # an entity grown past the size the Manual advises sharding at, one whose collection is sharded, and the
+    # N of a relationship whose collection is sharded (its reference is a shard-key candidate)
+    small = next(i for i, e in enumerate(ents) if e.id not in sharded and not e.timeseries and e.count)
+    big = next(i for i, e in enumerate(ents) if e.id in sharded and not e.timeseries)
+    rel = next(i for i, r in enumerate(project.relationships) if r.many in sharded and r.cardinality != "many-to-many")
+    steps: list[Callable[[Project], Project]] = [
+        lambda p: p.model_copy(
+            update={"entities": _replace(p.entities, small, p.entities[small].model_copy(update={"count": 10**12}))}
+        ),
+        lambda p: p.model_copy(
+            update={"entities": _replace(p.entities, big, p.entities[big].model_copy(update={"count": 12}))}
+        ),
+        lambda p: p.model_copy(
+            update={
+                "relationships": _replace(
+                    p.relationships, rel, p.relationships[rel].model_copy(update={"max": 90_000, "typical": None})
+                )
+            }
+        ),
+        lambda p: edit(p, "rename-field", 7, 1),
+    ]
+    advice_changed = 0
+    for step in steps:
+        project = step(project)
+        result = analyser.analyse(project)
+        assert analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project))
+        advice_changed += result.design.shard_advice.keys() != last.design.shard_advice.keys()
+        shared, copied = _same_objects(last, result)
+        assert not copied, f"unchanged findings made again as new objects: {copied[:5]}"
+        assert shared > len(result.findings) // 2
+        last = result
+    assert advice_changed >= 1, "an edit must change which collections are sharded, or this test proves nothing"
+
+
+def test_unchanged_findings_stay_the_same_objects_when_subjects_move() -> None:
+    """Moving an entity renumbers every subject after it; the findings that read the same stay the same
+    objects (the findings list follows identity), and the result still equals a fresh analysis."""
+    project = BASE[0]
+    analyser = Analyser()
+    last = analyser.analyse(project)
+    for i in (3, 1):
+        project = edit(project, "move-entity", i, 0)
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project))
+        shared, copied = _same_objects(last, result)
+        assert not copied, f"unchanged findings made again as new objects: {copied[:5]}"
+        assert shared > len(result.findings) // 2
+        last = result
+
+
 # ----- the model refuses in-place changes (what lets the analyser key its caches on identity) -----
 
 

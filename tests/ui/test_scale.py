@@ -23,7 +23,10 @@ from modeller.ui.analysis import engine_analyse
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.commands import EditRelationshipCommand, MoveCommand
+from modeller.ui.panels.analysis_facts import count
+from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
+from modeller.ui.panels.preview import _linked_collections, preview_sample, relaxed_json
 
 pytestmark = pytest.mark.slow
 ENTITIES = 2000
@@ -269,3 +272,54 @@ def test_the_ui_thread_keeps_answering_while_a_large_project_opens(make_window, 
     preview = window.preview
     qtbot.waitUntil(lambda: bool(preview.sample), timeout=60_000)
     assert json.loads(preview.sample_view.toPlainText()).keys() == preview.sample.keys()
+
+
+def test_after_an_edit_the_canvas_marks_and_the_preview_are_those_of_the_new_analysis(make_window, qtbot) -> None:
+    """The hand-over touches only what changed (markers by the marks that differ, the preview's linked
+    collections by name); what shows must still be exactly what the new analysis says."""
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    window.scene.finish_build()
+    window.analysis.run_now()
+    window.live.finish_markers()
+    before = count(window.analysis.latest, window.document.project)
+    design = window.analysis.latest.design
+    # a collection whose documents reference others: its sample needs their documents too
+    coll = next(c for c in design.collections if c.entities and any(n.ref_collection for n in c.shape))
+    window.show_in_preview(coll.root)
+    window.preview.show_tab("Document")
+    assert window.preview.collection_box.currentText() == coll.name
+
+    project = window.document.project
+    rel = next(
+        r
+        for r in project.relationships
+        if r.cardinality != "one-to-squillions" and coll.root in (r.one, r.many) and r.id not in before.rel_marks
+    )
+    # an unbounded array embedded in the One: the line gets a marker
+    edited = rel.model_copy(
+        update={"cardinality": "one-to-squillions", "max": None, "typical": None, "strategy": "embed"}
+    )
+    window.document.push(EditRelationshipCommand(window.document, edited))
+    window.analysis.run_now()
+    window.live.finish_markers()
+    analysis, project = window.analysis.latest, window.document.project
+    after = count(analysis, project)
+    assert (before.entity_marks, before.rel_marks) != (after.entity_marks, after.rel_marks), (
+        "the edit must change a marker, or this test proves nothing"
+    )
+    # every card and line shows the new analysis' marks (counted afresh here, not the hand-over's cache)
+    for entity_id, item in window.scene.entity_items.items():
+        assert item.marker == after.entity_marks.get(entity_id), entity_id
+    for rel_id, line in window.scene.relationship_items.items():
+        assert line.marker == after.rel_marks.get(rel_id), rel_id
+    # the preview shows the collection as the new design stores it, its sample made from the collections it
+    # reaches now (every collection its documents reference among them)
+    name = window.preview.collection_box.currentText()
+    shown = window.preview.current_collection()
+    assert shown is not None and shown is design_index(analysis.design).collection(name)
+    linked = _linked_collections(analysis.design, name)
+    assert {n.ref_collection for n in shown.shape if n.ref_collection} <= set(linked)
+    qtbot.waitUntil(lambda: not window.preview.sample_view.toPlainText().startswith("//"), timeout=60_000)
+    assert window.preview.sample_view.toPlainText() == relaxed_json(preview_sample(analysis.design, project, name))
+    assert window.preview.shape_tree.topLevelItemCount() == len(shown.shape)

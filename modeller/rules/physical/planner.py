@@ -15,8 +15,9 @@ writes them as mongosh with its one quoting function.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
@@ -879,36 +880,80 @@ def plan_design(
     With ``cache``, a plan whose inputs are the same objects as last time is reused (see :class:`PlanCache`).
     """
     planner = _Planner(ctx, design, res)
-    unit_of = res.unit_of
     old_queries = cache.queries if cache is not None else {}
     new_queries: dict[int, tuple[tuple[Any, ...], QueryPlan]] = {}
     queries: list[QueryPlan] = []
     for q in ctx.queries:
-        key: list[Any] = [q, unit_of.get(q.entity)]
-        scoped = (q.scope,) if q.scope is not None else ()
-        for rel_id in dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()), *scoped)):  # joins and the scope
-            facts = ctx.rel_by_id.get(rel_id)
-            if facts is not None:
-                key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]
-        entry = old_queries.get(id(q))
-        if entry is None or not _same(entry[0], key):
-            entry = (tuple(key), planner.query(q))
-        new_queries[id(q)] = entry
+        entry = new_queries[id(q)] = _query_entry(planner, q, old_queries.get(id(q)))
         queries.append(entry[1])
     old_writes = cache.writes if cache is not None else {}
     new_writes: dict[str, tuple[tuple[Any, ...], list[WritePlan]]] = {}
     writes: list[WritePlan] = []
     for facts in ctx.rels:
-        rid = facts.rel_id
-        wkey = (planner.rel_designs.get(rid), res.plans.get(rid), unit_of.get(facts.one_id), unit_of.get(facts.many_id))
-        wentry = old_writes.get(rid)
-        if wentry is None or not _same(wentry[0], wkey):
-            wentry = (wkey, planner.writes(facts))
-        new_writes[rid] = wentry
+        wentry = new_writes[facts.rel_id] = _writes_entry(planner, facts, old_writes.get(facts.rel_id))
         writes.extend(wentry[1])
     if cache is not None:
         cache.queries, cache.writes = new_queries, new_writes
     return queries, writes
+
+
+def replan(
+    ctx: Context,
+    design: Design,
+    res: Resolution,
+    cache: PlanCache,
+    queries: list[QueryPlan],
+    positions: Iterable[int],
+    rel_ids: Iterable[str],
+) -> tuple[list[QueryPlan], list[WritePlan]]:
+    """:func:`plan_design` after a small edit: only the queries at ``positions`` (in ``ctx.queries``) and the writes
+    of ``rel_ids`` can read other objects; the other plans are ``queries``' and the cache's (edit -> findings
+    <= 200 ms at 10,000 entities: checking every plan's inputs took a fifth of an incremental analysis)."""
+    planner = _Planner(ctx, design, res)
+    queries = list(queries)
+    for pos in positions:
+        q = ctx.queries[pos]
+        entry = cache.queries[id(q)] = _query_entry(planner, q, cache.queries.get(id(q)))
+        queries[pos] = entry[1]
+    for rid in rel_ids:
+        facts = ctx.rel_by_id[rid]
+        cache.writes[rid] = _writes_entry(planner, facts, cache.writes.get(rid))
+    writes = list(itertools.chain.from_iterable(cache.writes[f.rel_id][1] for f in ctx.rels))
+    return queries, writes
+
+
+def query_rel_ids(res: Resolution, q: Query) -> tuple[str, ...]:
+    """The relationships a query's plan reads: its joins, those the resolver adds, and its scope."""
+    scoped = (q.scope,) if q.scope is not None else ()
+    return tuple(dict.fromkeys((*q.joins, *res.query_joins.get(q.id, ()), *scoped)))
+
+
+def _query_entry(
+    planner: _Planner, q: Query, entry: tuple[tuple[Any, ...], QueryPlan] | None
+) -> tuple[tuple[Any, ...], QueryPlan]:
+    """``entry`` (key, plan) when its key holds the objects ``q``'s plan reads now, else a new plan."""
+    ctx, res = planner.ctx, planner.res
+    unit_of = res.unit_of
+    key: list[Any] = [q, unit_of.get(q.entity)]
+    for rel_id in query_rel_ids(res, q):
+        facts = ctx.rel_by_id.get(rel_id)
+        if facts is not None:
+            key += [res.plans.get(rel_id), unit_of.get(facts.one_id), unit_of.get(facts.many_id)]
+    if entry is None or not _same(entry[0], key):
+        entry = (tuple(key), planner.query(q))
+    return entry
+
+
+def _writes_entry(
+    planner: _Planner, facts: RelFacts, entry: tuple[tuple[Any, ...], list[WritePlan]] | None
+) -> tuple[tuple[Any, ...], list[WritePlan]]:
+    """``entry`` (key, writes) when its key holds the objects a relationship's writes read now, else new writes."""
+    res, rid = planner.res, facts.rel_id
+    unit_of = res.unit_of
+    wkey = (planner.rel_designs.get(rid), res.plans.get(rid), unit_of.get(facts.one_id), unit_of.get(facts.many_id))
+    if entry is None or not _same(entry[0], wkey):
+        entry = (wkey, planner.writes(facts))
+    return entry
 
 
 def _same(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:

@@ -27,6 +27,7 @@ from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject
 from modeller.ui.panels.sections import (
     COLLAPSED_AT_START,
     SECTIONS,
+    counted_label,
     first_sentence,
     impact_key,
     section_label,
@@ -45,6 +46,8 @@ _FINDING_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.I
 
 
 SortKey = tuple[bool, int, str, str, str, str]
+#: sorts before every overridden finding's key and after every open one's
+_OVERRIDDEN = (True,)
 
 
 def sort_key(finding: Finding) -> SortKey:
@@ -93,10 +96,11 @@ class FindingsModel(QAbstractListModel):
         self.ids = ids
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
+        # (edit -> findings <= 200 ms at 10,000 entities: set operations on the ids, not a loop over 40,000 rows)
         shown = self._shown
-        listed = {id(f): f for f in findings}
-        fresh = [f for key, f in listed.items() if key not in shown]
-        gone = [f for key, f in shown.items() if key not in listed]
+        listed = dict(zip(map(id, findings), findings, strict=True))
+        fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
+        gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
         touched: set[int] = set()
         self._reset = False
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
@@ -114,10 +118,10 @@ class FindingsModel(QAbstractListModel):
         self._shown = listed if fresh or gone else shown
         for finding in gone:
             self._texts.pop(id(finding), None)
-        for g, section in enumerate(SECTIONS):
+        for g in range(len(SECTIONS)):
             header = self.index(self.start(g))
             if g in touched:
-                label = section_label(section, self.groups[g], False)
+                label = self.section_label(g, False)
                 if label != self._labels[g]:
                     self._labels[g] = label
                     self.dataChanged.emit(header, header)
@@ -219,6 +223,11 @@ class FindingsModel(QAbstractListModel):
             self.dataChanged.emit(self.index(first), self.index(last))
 
     # ------------------------------------------------------------ reading
+    def section_label(self, g: int, collapsed: bool) -> str:
+        """Group ``g``'s header text, counted on its sort keys (open findings sort before overridden ones)."""
+        keys = self._keys[g]
+        return counted_label(SECTIONS[g], bisect_left(keys, _OVERRIDDEN), len(keys), collapsed)
+
     def start(self, g: int) -> int:
         """The row of group ``g``'s header."""
         return sum(len(group) + 1 for group in self.groups[:g])
@@ -365,9 +374,13 @@ class FindingsFilter(QSortFilterProxyModel):
                 g, i = self.findings.locate(self.mapToSource(index).row())
                 if i >= 0:
                     return super().data(index, role)  # a finding's row: the model's text
-                group = self.findings.groups[g]
-                shown = [f for f in group if self.accepts(f)] if self._chosen or self.severities is not None else group
-                label = self._labels[index.row()] = section_label(SECTIONS[g], shown, SECTIONS[g] in self.collapsed)
+                collapsed = SECTIONS[g] in self.collapsed
+                if self._chosen or self.severities is not None:
+                    shown = [f for f in self.findings.groups[g] if self.accepts(f)]
+                    label = section_label(SECTIONS[g], shown, collapsed)
+                else:
+                    label = self.findings.section_label(g, collapsed)
+                self._labels[index.row()] = label
             return label
         return super().data(index, role)
 

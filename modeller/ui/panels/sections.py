@@ -38,10 +38,14 @@ def first_sentence(text: str) -> str:
 
 def section_label(section: str, findings: list[Finding], collapsed: bool) -> str:
     """``"To do (3)"``, ``"▸ Decisions (13): what the engine chose; click to show"``."""
-    open_n = sum(1 for f in findings if not f.overridden)
+    return counted_label(section, sum(1 for f in findings if not f.overridden), len(findings), collapsed)
+
+
+def counted_label(section: str, open_n: int, total: int, collapsed: bool) -> str:
+    """:func:`section_label` from the counts (the findings model knows them without walking its rows)."""
     label = f"{TITLES[section]} ({open_n})"
-    if open_n != len(findings):
-        label += f" + {len(findings) - open_n} overridden"
+    if open_n != total:
+        label += f" + {total - open_n} overridden"
     if section == "decisions":
         label = ("▸ " if collapsed else "▾ ") + label + (": what the engine chose; click to show" if collapsed else "")
     return label
