@@ -1509,6 +1509,9 @@ def sync_advice(
         if "." in ext:
             outer, _, inner = ext.partition(".")
             set_path, array_filter = f"{outer}.$[e].{inner}.{cp.name}", f"e.{inner}._id"
+        elif any(n.name == ext and n.bson_type == "array" for n in _find_nodes(res, coll, "")):
+            # a many-to-many's array of extended references: only the element of the changed One
+            set_path, array_filter = f"{ext}.$[e].{cp.name}", "e._id"
     else:
         ref: str | None = next(
             (
