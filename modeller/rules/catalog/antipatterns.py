@@ -559,7 +559,8 @@ class ExcessiveLookup(Rule):
         design = view.rel_designs.get(rels[0])
         if design is None or design.chosen_by != "engine":
             return False
-        one_way = design.strategy == "parent-ref" and "many-to-many-refs" in design.rules
+        # one-way from the N: the many-to-many rule's for a one-to-many, the one-to-few rule's for a one-to-few
+        one_way = design.strategy == "parent-ref" and bool({"many-to-many-refs", "embed-one-to-few"} & set(design.rules))
         if design.strategy != "two-way" and not one_way:
             return False
         return all(step.index is not None for step in plan.steps)
