@@ -560,7 +560,9 @@ class ExcessiveLookup(Rule):
         if design is None or design.chosen_by != "engine":
             return False
         # one-way from the N: the many-to-many rule's for a one-to-many, the one-to-few rule's for a one-to-few
-        one_way = design.strategy == "parent-ref" and bool({"many-to-many-refs", "embed-one-to-few"} & set(design.rules))
+        one_way = design.strategy == "parent-ref" and bool(
+            {"many-to-many-refs", "embed-one-to-few"} & set(design.rules)
+        )
         if design.strategy != "two-way" and not one_way:
             return False
         return all(step.index is not None for step in plan.steps)

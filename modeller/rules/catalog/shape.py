@@ -46,9 +46,7 @@ def _not_embedded_because(facts: RelFacts, s: Settings) -> str:
     return f"only {facts.read_together:.0%} of {facts.one.name} reads need them"
 
 
-def referenced_both_ways(
-    rule: Rule, facts: RelFacts, s: Settings, rules: tuple[str, ...], lead: str
-) -> Vote | None:
+def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[str, ...], lead: str) -> Vote | None:
     """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when no
     query of the One reads its N from its own document) or references on both sides (Zola-2 two-way referencing);
     ``lead`` opens the reason (the one-to-few rule: why its N are not embedded)."""
