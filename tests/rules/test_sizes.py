@@ -80,3 +80,59 @@ def test_the_design_s_largest_document_is_its_bson_size() -> None:
     assert product.max_bytes == len(bson.encode(largest))
     part = next(c for c in design.collections if c.name == "part")
     assert part.max_bytes == len(bson.encode({"_id": ObjectId(), "sku": "s" * 10}))
+
+
+def _orders(strategy: str = "embed") -> dict[str, object]:
+    """Orders and their line items (typical 4, at most 296), the line items embedded by the user: the tryout's shop."""
+    return {
+        "entities": [
+            {
+                "id": "order",
+                "fields": [
+                    {"name": "status", "type": "string", "bytes": 10},
+                    {"name": "placed_at", "type": "date"},
+                    {"name": "total", "type": "decimal"},
+                ],
+            },
+            {
+                "id": "line",
+                "fields": [
+                    {"name": "sku", "type": "string", "bytes": 12},
+                    {"name": "qty", "type": "int"},
+                    {"name": "tags", "type": "array", "items": {"type": "string", "bytes": 6}, "max_items": 5},
+                ],
+            },
+        ],
+        "relationships": [
+            {
+                "id": "order_lines",
+                "one": "order",
+                "many": "line",
+                "name": "lines",
+                "cardinality": "one-to-many",
+                "typical": 4,
+                "max": 296,
+                "strategy": strategy,
+            }
+        ],
+    }
+
+
+def test_one_array_size_in_the_design_the_warning_and_the_finding() -> None:
+    """The array's size is one figure: the document's largest size adds it up, the design's warning and the
+    unbounded-array finding quote it (they said 38,079 bytes for an array in a document of at most 33,187)."""
+    a = analyse(build(_orders()))
+    order = a.design.collection("order")
+    assert order is not None
+    # a line item as embedded: no _id of its own; sku 12+5, qty 4, tags 5 strings of 6+5 (each named "0".."4")
+    line = DOC_OVERHEAD + element_overhead("sku") + 17 + element_overhead("qty") + 4
+    line += element_overhead("tags") + array_bytes(5, 11)
+    array = array_bytes(296, line)
+    own = DOC_OVERHEAD + element_overhead("_id") + 12
+    own += element_overhead("status") + 15 + element_overhead("placed_at") + 8 + element_overhead("total") + 16
+    assert order.max_bytes == own + element_overhead("lines") + array
+    (warning,) = [w for r in a.design.relationships if r.id == "order_lines" for w in r.warnings if "reaches" in w]
+    assert f"the array reaches about {array:,} bytes" in warning
+    (finding,) = [f for f in a.findings if f.rule == "unbounded-array"]
+    assert finding.numbers["array_bytes"] == array and finding.numbers["element_bytes"] == line
+    assert finding.numbers["document_max_bytes"] == order.max_bytes

@@ -117,10 +117,15 @@ class ShapeBuilder:
         return node
 
     def size_of(self, node: ShapeNode) -> tuple[int, int]:
-        entry = self.sizes.get(id(node))
-        a, m = (8, 8) if entry is None else (entry[0], entry[1])
+        a, m = self.value_size(node)
         o = element_overhead(node.name)
         return a + o, m + o
+
+    def value_size(self, node: ShapeNode) -> tuple[int, int]:
+        """(average, maximum) bytes of a node's value, without its name: the one size of a field or array that every
+        figure about it shows (the document sizes add them up, the array warnings quote them)."""
+        entry = self.sizes.get(id(node))
+        return (8, 8) if entry is None else (entry[0], entry[1])
 
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
         """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead."""
