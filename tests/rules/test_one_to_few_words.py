@@ -46,7 +46,7 @@ def people(**rel: Any) -> Project:
         (
             {"many_standalone": True},
             "parent-ref",
-            "Addresses are used on their own (you ticked “Many side accessed on its own”); each Address names its owner",
+            "Addresses are read on their own (“Many side accessed on its own” is set); each Address names its owner",
         ),
         ({"read_together": 0.1}, "two-way", "only 10% of Person reads need them; and both directions are read"),
     ],
