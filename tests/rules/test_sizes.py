@@ -10,6 +10,7 @@ from bson import Int64, ObjectId
 
 from modeller.rules import analyse
 from modeller.rules.physical.sizes import DOC_OVERHEAD, array_bytes, element_overhead, elements_within, megabytes
+from modeller.rules.settings import DEFAULT_SETTINGS
 from tests.rules.test_cases import build
 
 AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -136,3 +137,31 @@ def test_one_array_size_in_the_design_the_warning_and_the_finding() -> None:
     (finding,) = [f for f in a.findings if f.rule == "unbounded-array"]
     assert finding.numbers["array_bytes"] == array and finding.numbers["element_bytes"] == line
     assert finding.numbers["document_max_bytes"] == order.max_bytes
+
+
+def test_an_optional_field_counts_on_average_as_often_as_documents_hold_it() -> None:
+    """Average sizes weigh an optional field by its presence (Settings.optional_presence, half by default); the
+    largest document holds every field."""
+    project = build(
+        {
+            "entities": [
+                {
+                    "id": "person",
+                    "fields": [
+                        {"name": "name", "type": "string", "bytes": 10, "required": True},
+                        {"name": "nickname", "type": "string", "bytes": 30},
+                        {"name": "birth", "type": "date"},
+                    ],
+                },
+            ],
+        }
+    )
+    a = analyse(project)
+    person = a.design.collection("person")
+    assert person is not None
+    required = DOC_OVERHEAD + element_overhead("_id") + 12 + element_overhead("name") + 15
+    nickname, birth = element_overhead("nickname") + 35, element_overhead("birth") + 8
+    assert person.max_bytes == required + nickname + birth
+    assert person.avg_bytes == required + round(nickname * 0.5) + round(birth * 0.5)
+    every = analyse(project, DEFAULT_SETTINGS.with_values(optional_presence=1.0)).design.collection("person")
+    assert every is not None and every.avg_bytes == person.max_bytes

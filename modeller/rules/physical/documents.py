@@ -29,7 +29,7 @@ from modeller.rules.physical.naming import (
     subset_field,
 )
 from modeller.rules.physical.plans import CopyPlan, RelPlan
-from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead
+from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead, present_bytes
 from modeller.rules.physical.trees import tree_model_of
 
 BSON: dict[str, BsonType] = {
@@ -86,6 +86,11 @@ class Route:
     key: str | None = None
 
 
+#: the nodes whose presence an average size weighs: declared fields and their copies (``required`` says whether
+#: every document holds them); references, embedded documents and pattern fields are there whenever the design is
+_WEIGHED = frozenset({"field", "denormalized"})
+
+
 @dataclass(slots=True)
 class BucketPlan:
     entity: str
@@ -128,11 +133,13 @@ class ShapeBuilder:
         return (8, 8) if entry is None else (entry[0], entry[1])
 
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
-        """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead."""
+        """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead; on
+        average an optional declared field (or its copy) counts as often as documents hold it."""
         avg = mx = DOC_OVERHEAD
+        settings = self.ctx.settings
         for c in children:
             a, m = self.size_of(c)
-            avg += a
+            avg += a if c.required or c.role not in _WEIGHED else present_bytes(a, False, settings)
             mx += m
         return avg, mx
 

@@ -21,6 +21,7 @@ from modeller.rules.physical.sizes import (
     element_overhead,
     elements_within,
     megabytes,
+    present_bytes,
     value_bytes,
 )
 from modeller.rules.physical.strategy import Deciders, Recommendation, bucket_wanted, recommend
@@ -77,7 +78,7 @@ def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     for f in entity.fields:
         a, m = value_bytes(f, settings)
         o = element_overhead(f.name)
-        avg += a + o
+        avg += present_bytes(a + o, f.required, settings)
         mx += m + o
     if entity.subtypes is not None and entity.subtypes.variants:
         extra = []
