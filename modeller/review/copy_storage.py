@@ -38,6 +38,8 @@ class Storage:
     #: ``ref`` is an array of One ids in each N (a many-to-many's parent-ref or two-way), not one id
     ref_array: bool = False
     ext: str | None = None
+    #: ``ext`` is an array of ``{_id, copies}``, one per One (a many-to-many's extended references)
+    ext_array: bool = False
     #: (copy name, source path) of an extended reference
     copies: tuple[tuple[str, str], ...] = ()
     #: subset pattern: the One's array of copies of its latest N, how many it keeps, its order and its copies
@@ -142,8 +144,12 @@ def storage(design: Design, project: Project, rel_id: str) -> Storage | None:
         elif node.role == "extended-ref" and node.bson_type == "object":
             out["ext"] = node.name
             out["copies"] = tuple((c.name, c.source.path) for c in node.children if c.source and c.name != "_id")
+        elif node.role == "extended-ref" and node.items is not None:
+            out.update(ext=node.name, ext_array=True)
+            out["copies"] = tuple((c.name, c.source.path) for c in node.items.children if c.source and c.name != "_id")
     if out.get("ref") is None and out.get("ext") is not None:
         out["ref"] = f"{out['ext']}._id"
+        out["ref_array"] = bool(out.get("ext_array"))
     return Storage(**out)  # type: ignore[arg-type]
 
 

@@ -6,15 +6,15 @@ one copy of it per One (``embed``: in each One's array; ``bucket``: in each One'
 once in the One's collection with one ``links`` element per One (``single-collection``). Copies carry no
 id of the N, so copies equal in every field are one N: they become one document (``sameCopy``) that
 lists each One they were copied in. Into buckets, each N is first split into one document per One
-(``explode``). An extended reference names one One, so a many-to-many does not fit it: that change stays
-by hand (:func:`shared_loss`). The pairs the one-to-many steps already do right (copies into an
-embedded array, out of a single collection into child-refs, ...) are left to them.
+(``explode``). Into extended references (an array of ``{_id, copies}`` in each N, one per One) each N
+first lists its Ones' ids as the steps above do, then the array is built from them (``extendShared``); out of
+them, ``<ext>._id`` is the N's array of One ids. The pairs the one-to-many steps already do right (copies into
+an embedded array, out of a single collection into child-refs, ...) are left to them.
 """
 
 from __future__ import annotations
 
 from modeller.export.literals import js_string, js_value, quoted
-from modeller.model.names import snake
 from modeller.review.copy_storage import Calls, Storage
 from modeller.review.pattern_copies import bucket_layout, into_buckets, into_shared, shared_layout, subset_calls
 
@@ -137,6 +137,32 @@ SHARED_HELPERS = """\
       }
     }, label);
   }
+
+  // Each N document of `child` gets `ext`: an array of {_id, copied fields}, one per id its array `ids` holds (`ids`
+  // may be `ext` itself, holding bare ids or earlier elements), the copies read from that parent; a document in no
+  // parent's array gets an empty one. A document already holding that array is not written, so a cut run completes.
+  function extendShared(step, parent, child, ids, ext, copies, label) {
+    const to = target.getCollection(child);
+    const from = target.getCollection(parent);
+    inBatches(step, child, {}, (batch) => {
+      for (const doc of to.find({ _id: { $in: batch } }, {}, exact()).toArray()) {
+        const listed = embedded(doc, ids).map((v) => (v !== null && typeof v === "object" && "_id" in v ? v._id : v));
+        const ones = new Map(
+          from.find({ _id: { $in: listed } }, {}, exact()).toArray().map((one) => [JSON.stringify(one._id), one]),
+        );
+        const value = listed.map((id) => {
+          const one = ones.get(JSON.stringify(id));
+          const element = { _id: id };
+          for (const [name, source] of copies) {
+            const copied = one === undefined ? undefined : pick(one, source);
+            if (copied !== undefined) element[name] = copied;
+          }
+          return element;
+        });
+        if (JSON.stringify(doc[ext]) !== JSON.stringify(value)) to.updateOne({ _id: doc._id }, { $set: { [ext]: value } });
+      }
+    }, label);
+  }
 """
 
 _MERGED = "copies equal in every field are one {n}: it lists each {one} that held one"
@@ -144,37 +170,17 @@ _MERGED = "copies equal in every field are one {n}: it lists each {one} that hel
 Names = tuple[str, str]
 
 
-def _placeholder(name: str) -> str:
-    """What a DBA replaces in a command to run by hand: ``ROOM_ID`` for the entity Room."""
-    return f"{snake(name).upper()}_ID"
-
-
 def _unbucketed(names: Names) -> str:
     one, many = names
     return f"each bucket document is replaced by one document per {many}; " + _MERGED.format(n=many, one=one)
 
 
-def shared_loss(old: Storage, new: Storage, names: Names) -> str | None:
-    """The NOT MIGRATED comment of a many-to-many moved into a shape that holds one One per N (an extended
-    reference), with the command that sets it by hand; None when the NEW shape holds them all."""
-    if not (old.shared and new.shared) or new.ext is None or new.ref_array or new.child is None:
-        return None
-    one, many = names
-    example = {"_id": _placeholder(one), **{name: f"<{source} of that {one}>" for name, source in new.copies}}
-    fields = ", ".join(f"{js_string(k)}: {v}" for k, v in example.items())
-    return (
-        f"NOT MIGRATED: the extended reference {quoted(new.ext)} names one {one} per {many}, but each {many} "
-        f"belongs to more than one {one} (many-to-many): choose the one each keeps, then for each {many} run "
-        f"target.getCollection({js_string(new.child)}).updateOne({{_id: {_placeholder(many)}}}, "
-        f"{{$set: {{{js_string(new.ext)}: {{{fields}}}}}}}); or keep a strategy that holds several "
-        "(parent-ref, two-way)"
-    )
-
-
 def shared_calls(old: Storage, new: Storage, call: Calls, names: Names) -> list[str] | None:
     """The calls of a many-to-many's change these steps do (notes), or None: left to the one-to-many steps."""
-    if not (old.shared and new.shared) or new.ext is not None or new.parent is None or old.one_path or new.one_path:
+    if not (old.shared and new.shared) or new.parent is None or old.one_path or new.one_path:
         return None  # a One below the top level: not generated for a many-to-many
+    if new.ext_array:
+        return _into_extended(old, new, call, names)
     notes = []
     if old.subset is not None and new.subset != old.subset:
         notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
@@ -205,6 +211,22 @@ def shared_calls(old: Storage, new: Storage, call: Calls, names: Names) -> list[
     return notes
 
 
+def _into_extended(old: Storage, new: Storage, call: Calls, names: Names) -> list[str] | None:
+    """Each N lists its Ones' ids (in its kept reference array, else in the extended references' array itself),
+    then each id becomes an element ``{_id, copies}`` read from its One."""
+    if new.ext is None or new.child is None:
+        return None
+    field = new.ref if new.ref is not None and "." not in new.ref else new.ext
+    done = _holders(old, new, field, call, None, names)
+    if done is None:
+        return None
+    call("extendShared", new.parent, new.child, field, new.ext, [list(c) for c in new.copies])
+    notes = [*done[0], f"each {names[1]} gets one element of {quoted(new.ext)} per {names[0]} it belongs to"]
+    if old.subset is not None:
+        notes.append(f"the array {quoted(old.subset)} of copies stays until the removed field is unset")
+    return notes
+
+
 def _holders(
     old: Storage, new: Storage, field: str, call: Calls, refs: str | None, names: Names
 ) -> tuple[list[str], bool] | None:
@@ -227,7 +249,10 @@ def _holders(
     if old.bucket is not None:
         call("bucketOutMerged", child, field, bucket_layout(old, []))
         return [_unbucketed(names)], False
-    if old.ref is not None and old.ref != field:
+    if old.ext_array and old.ext is not None and old.ref == f"{old.ext}._id":  # the ids of the extended references
+        ids = {"$map": {"input": "$" + old.ext, "as": "e", "in": "$$e._id"}}
+        call.migrate(child, {field: {"$exists": False}, old.ext: {"$exists": True}}, [{"$set": {field: ids}}])
+    elif old.ref is not None and old.ref != field:
         value = "$" + old.ref if old.ref_array else ["$" + old.ref]
         call.migrate(child, {field: {"$exists": False}, old.ref: {"$exists": True}}, [{"$set": {field: value}}])
     elif old.ref is None and old.refs is not None:

@@ -21,7 +21,7 @@ from modeller.model.project import Project
 from modeller.review.changes import Change
 from modeller.review.copy_storage import Calls, Storage, storage
 from modeller.review.pattern_copies import moves_documents, pattern_calls, subset_calls
-from modeller.review.shared_copies import shared_calls, shared_loss
+from modeller.review.shared_copies import shared_calls
 from modeller.rules.physical.design import Design
 
 #: JavaScript helpers the strategy steps call (inside the migration script's function, after ``inBatches``)
@@ -36,9 +36,16 @@ STRATEGY_HELPERS = """\
     at[parts[parts.length - 1]] = value;
   }
 
+  // The value at a dotted path; through an array of documents, the array of their values (as the server reads
+  // "rooms._id": the ids of a many-to-many's extended references).
   function pick(doc, path) {
     let value = doc;
     for (const part of path.split(".")) {
+      if (Array.isArray(value)) {
+        value = value.map((e) => (e !== null && typeof e === "object" && !Array.isArray(e) ? e[part] : undefined))
+          .filter((e) => e !== undefined);
+        continue;
+      }
       if (value === null || typeof value !== "object" || !(part in value)) return undefined;
       value = value[part];
     }
@@ -203,9 +210,6 @@ def strategy_step(
         return None
     head = ["", "  " + comment(f"{change.summary}: {change.risk}")]
     names = _names(diff_new[1], rel_id)
-    loss = shared_loss(old, new, names)
-    if loss is not None:
-        return [*head, "  " + comment(loss)]
     calls = Calls(step, f"{change.subject}: {change.details['old']} -> {change.details['new']}")
     notes = shared_calls(old, new, calls, names)
     if notes is None:

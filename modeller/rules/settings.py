@@ -119,6 +119,9 @@ class Settings:
     default_string_bytes: int = _t(24, "E", "engine default: average string value size")
     default_array_items: int = _t(5, "E", "engine default: elements of a declared array field without max_items")
     default_array_max: int = _t(100, "E", "engine default: maximum elements of an array field without max_items")
+    optional_presence: float = _t(
+        0.5, "E", "engine default: share of documents that hold an optional field (average sizes; maxima count it)"
+    )
     transaction_lifetime_s: int = _t(60, "H", "[Manual-limits] transactionLifetimeLimitSeconds default 60 s")
     # --- query plans (physical/planner.py) ---
     blocking_sort_max_bytes: int = _t(

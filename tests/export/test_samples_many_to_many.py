@@ -68,3 +68,25 @@ def test_both_sides_name_each_other(max_members: int, n: int) -> None:
     for coll, coll_docs in docs.items():
         for doc in coll_docs:
             assert errors(validators[coll], doc) == []
+
+
+def test_extended_references_of_a_many_to_many_are_arrays_naming_the_same_rooms() -> None:
+    """Users in Rooms as extended references: each User's ``rooms`` is an array of ``{_id, title}``, the same Rooms
+    as its ``room_ids`` (kept for the members query), each title the Room's own, and the validator takes it."""
+    from modeller.export.validators import validator_document
+    from tests.rules.test_many_to_many_extended import extended_chat
+
+    project = extended_chat()
+    design = analyse(project).design
+    docs = sample_documents(design, project, n=6, seed=3)
+    titles = {room["_id"]: room["title"] for room in docs["room"]}
+    validator = validator_document(next(c for c in design.collections if c.name == "user"))
+    assert validator["$jsonSchema"]["properties"]["rooms"]["bsonType"] == "array"
+    several = 0
+    for user in docs["user"]:
+        assert errors(validator, user) == []
+        assert isinstance(user["rooms"], list)
+        assert [ref["_id"] for ref in user["rooms"]] == user["room_ids"]
+        assert all(ref["title"] == titles[ref["_id"]] for ref in user["rooms"])
+        several += len(user["rooms"]) > 1
+    assert several > 0, "no sample User is in more than one Room"

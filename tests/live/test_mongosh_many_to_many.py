@@ -39,6 +39,7 @@ PAIRS = [
     ("single-collection", "two-way"),
     ("child-refs", "subset"),
     ("embed", "single-collection"),
+    ("child-refs", "extended-ref"),
 ]
 
 

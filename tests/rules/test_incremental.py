@@ -372,7 +372,10 @@ def test_a_fix_that_names_a_new_entity_follows_a_rename_elsewhere() -> None:
     movie = {
         "id": "movie",
         "name": "Movie",
-        "fields": [{"name": "title", "type": "string"}, {"name": "plot", "type": "string", "bytes": 8000}],
+        "fields": [
+            {"name": "title", "type": "string"},
+            {"name": "plot", "type": "string", "bytes": 8000, "required": True},
+        ],
     }
     project = Project.model_validate(
         {

@@ -10,6 +10,7 @@ from bson import Int64, ObjectId
 
 from modeller.rules import analyse
 from modeller.rules.physical.sizes import DOC_OVERHEAD, array_bytes, element_overhead, elements_within, megabytes
+from modeller.rules.settings import DEFAULT_SETTINGS
 from tests.rules.test_cases import build
 
 AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -80,3 +81,87 @@ def test_the_design_s_largest_document_is_its_bson_size() -> None:
     assert product.max_bytes == len(bson.encode(largest))
     part = next(c for c in design.collections if c.name == "part")
     assert part.max_bytes == len(bson.encode({"_id": ObjectId(), "sku": "s" * 10}))
+
+
+def _orders(strategy: str = "embed") -> dict[str, object]:
+    """Orders and their line items (typical 4, at most 296), the line items embedded by the user: the tryout's shop."""
+    return {
+        "entities": [
+            {
+                "id": "order",
+                "fields": [
+                    {"name": "status", "type": "string", "bytes": 10},
+                    {"name": "placed_at", "type": "date"},
+                    {"name": "total", "type": "decimal"},
+                ],
+            },
+            {
+                "id": "line",
+                "fields": [
+                    {"name": "sku", "type": "string", "bytes": 12},
+                    {"name": "qty", "type": "int"},
+                    {"name": "tags", "type": "array", "items": {"type": "string", "bytes": 6}, "max_items": 5},
+                ],
+            },
+        ],
+        "relationships": [
+            {
+                "id": "order_lines",
+                "one": "order",
+                "many": "line",
+                "name": "lines",
+                "cardinality": "one-to-many",
+                "typical": 4,
+                "max": 296,
+                "strategy": strategy,
+            }
+        ],
+    }
+
+
+def test_one_array_size_in_the_design_the_warning_and_the_finding() -> None:
+    """The array's size is one figure: the document's largest size adds it up, the design's warning and the
+    unbounded-array finding quote it (they said 38,079 bytes for an array in a document of at most 33,187)."""
+    a = analyse(build(_orders()))
+    order = a.design.collection("order")
+    assert order is not None
+    # a line item as embedded: no _id of its own; sku 12+5, qty 4, tags 5 strings of 6+5 (each named "0".."4")
+    line = DOC_OVERHEAD + element_overhead("sku") + 17 + element_overhead("qty") + 4
+    line += element_overhead("tags") + array_bytes(5, 11)
+    array = array_bytes(296, line)
+    own = DOC_OVERHEAD + element_overhead("_id") + 12
+    own += element_overhead("status") + 15 + element_overhead("placed_at") + 8 + element_overhead("total") + 16
+    assert order.max_bytes == own + element_overhead("lines") + array
+    (warning,) = [w for r in a.design.relationships if r.id == "order_lines" for w in r.warnings if "reaches" in w]
+    assert f"the array reaches about {array:,} bytes" in warning
+    (finding,) = [f for f in a.findings if f.rule == "unbounded-array"]
+    assert finding.numbers["array_bytes"] == array and finding.numbers["element_bytes"] == line
+    assert finding.numbers["document_max_bytes"] == order.max_bytes
+
+
+def test_an_optional_field_counts_on_average_as_often_as_documents_hold_it() -> None:
+    """Average sizes weigh an optional field by its presence (Settings.optional_presence, half by default); the
+    largest document holds every field."""
+    project = build(
+        {
+            "entities": [
+                {
+                    "id": "person",
+                    "fields": [
+                        {"name": "name", "type": "string", "bytes": 10, "required": True},
+                        {"name": "nickname", "type": "string", "bytes": 30},
+                        {"name": "birth", "type": "date"},
+                    ],
+                },
+            ],
+        }
+    )
+    a = analyse(project)
+    person = a.design.collection("person")
+    assert person is not None
+    required = DOC_OVERHEAD + element_overhead("_id") + 12 + element_overhead("name") + 15
+    nickname, birth = element_overhead("nickname") + 35, element_overhead("birth") + 8
+    assert person.max_bytes == required + nickname + birth
+    assert person.avg_bytes == required + round(nickname * 0.5) + round(birth * 0.5)
+    every = analyse(project, DEFAULT_SETTINGS.with_values(optional_presence=1.0)).design.collection("person")
+    assert every is not None and every.avg_bytes == person.max_bytes

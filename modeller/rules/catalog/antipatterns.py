@@ -62,8 +62,11 @@ class UnboundedArray(Rule):
         s = view.settings
         plan = view.plan(facts.rel.id)
         embedded = plan.strategy == "embed"
-        item = plan.elem_bytes if embedded else TYPE_BYTES["objectId"]
-        array = array_bytes(facts.n_max, item)
+        sizes = view.res.array_sizes(facts)
+        if sizes is None:
+            item = plan.elem_bytes if embedded else TYPE_BYTES["objectId"]
+            sizes = item, array_bytes(facts.n_max, item)
+        item, array = sizes
         coll = view.collection_of(facts.one.id)
         doc = coll.max_bytes if coll is not None else array
         days = days_to_limit(view.facts, facts, item, 0) if facts.unbounded else None
@@ -183,8 +186,8 @@ def _largest_array(view: RuleView, coll: CollectionDesign) -> str | None:
         plan = view.res.plans.get(node.relationship)
         if plan is None:
             continue
-        value = plan.elem_bytes if node.role == "embedded" else TYPE_BYTES["objectId"]
-        size = array_bytes(plan.facts.n_max, value)
+        sizes = view.res.array_sizes(plan.facts)
+        size = sizes[1] if sizes is not None else array_bytes(plan.facts.n_max, TYPE_BYTES["objectId"])
         if size > best_bytes:
             best, best_bytes = node.relationship, size
     return best if best_bytes * 2 > coll.max_bytes else None
@@ -559,7 +562,10 @@ class ExcessiveLookup(Rule):
         design = view.rel_designs.get(rels[0])
         if design is None or design.chosen_by != "engine":
             return False
-        one_way = design.strategy == "parent-ref" and "many-to-many-refs" in design.rules
+        # one-way from the N: the many-to-many rule's for a one-to-many, the one-to-few rule's for a one-to-few
+        one_way = design.strategy == "parent-ref" and bool(
+            {"many-to-many-refs", "embed-one-to-few"} & set(design.rules)
+        )
         if design.strategy != "two-way" and not one_way:
             return False
         return all(step.index is not None for step in plan.steps)

@@ -17,6 +17,7 @@ from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import CopyPlan, RelPlan, effectively_immutable
 from modeller.rules.physical.strategy import StrategyView, Vote, subset_size
 
@@ -411,10 +412,19 @@ class ExtendedReference(Rule):
         fields = ", ".join(d.field for d in rel.denormalize if d.direction == "one-to-many")
         if not fields:
             return None
+        if rel.cardinality == "many-to-many":  # one N belongs to several Ones: one {_id, ...} per One
+            stored = (
+                f"each {facts.many.name} shows {fields} of its {plural_label(facts.one.name)}: store the references "
+                f"as an array of sub-documents [{{_id, {fields}}}] (extended references)"
+            )
+        else:
+            stored = (
+                f"each {facts.many.name} shows {fields} of its {facts.one.name}: store the reference as a "
+                f"sub-document {{_id, {fields}}} (extended reference)"
+            )
         return self.vote(
             "extended-ref",
-            f"each {facts.many.name} shows {fields} of its {facts.one.name}: store the reference as a "
-            f"sub-document {{_id, {fields}}} (extended reference) so the page needs no $lookup",
+            f"{stored} so the page needs no $lookup",
             "removes the join from the hot path; the copied fields are duplicated and must be kept in sync "
             "(application code, change streams or a scheduled job) unless they are point-in-time values",
         )
@@ -429,11 +439,15 @@ class ExtendedReference(Rule):
         fields = ", ".join(["_id", *(cp.name for cp in copies)])
         syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)
         worst = min((cp.rw for cp in copies if cp.rw is not None), default=None)
+        if facts.rel.cardinality == "many-to-many":
+            stored = f"store each {facts.one.name} of a {facts.many.name} as one element of {ext} [{{{fields}}}]"
+        else:
+            stored = f"store {facts.one.name} in each {facts.many.name} as {ext} {{{fields}}}"
         yield self.finding(
             "info" if plan.chosen_by == "user" else "suggestion",
             "relationship",
             facts.rel.id,
-            f"store {facts.one.name} in each {facts.many.name} as {ext} {{{fields}}} so the page needs no "
+            f"{stored} so the page needs no "
             f"$lookup. Keep the copies in sync with one of the seed's strategies: application code that "
             f"updates all copies right after the original, a change stream on {facts.one.name} that applies "
             f"the update, or a scheduled job when a delay is acceptable (chosen: {syncs or 'none'}). Copy only "

@@ -46,6 +46,75 @@ def _not_embedded_because(facts: RelFacts, s: Settings) -> str:
     return f"only {facts.read_together:.0%} of {facts.one.name} reads need them"
 
 
+def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[str, ...], lead: str) -> Vote | None:
+    """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when no
+    query of the One reads its N from its own document) or references on both sides (Zola-2 two-way referencing);
+    ``lead`` opens the reason (the one-to-few rule: why its N are not embedded)."""
+    rel, one, many = facts.rel, facts.one, facts.many
+    if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
+        return None
+    role = rel.inverse or one.name
+    manys = plural_label(many.name)
+    if facts.many_reads_one:
+        back = f"each {many.name} is read with its {role}"
+    elif facts.many_needs_one:
+        back = f"the {manys} of one {one.name} are found by their {role}"
+    else:
+        back = f"each {many.name} names its {role}"
+    if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
+        return rule.vote(
+            "parent-ref",
+            f"{lead}{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
+            f"own document: keep a reference to the {one.name} in each {many.name}, indexed (one-way "
+            "referencing from the side that is queried)",
+            f"the {role} of {with_article(many.name)} is one read by _id; listing the {manys} of a "
+            f"{one.name} is a query on the indexed reference",
+            rules=rules,
+            precedence=BOTH_WAYS,
+        )
+    return rule.vote(
+        "two-way",
+        f"{lead}{_not_embedded_because(facts, s)}; and both directions are read ('the {manys} of one "
+        f"{one.name}' and 'the {role} of one {many.name}'): keep an array of {many.name} ids in {one.name} and a "
+        f"reference to the {one.name} in each {many.name} (Zola-2 two-way referencing)",
+        "both directions are one indexed query; reassigning one "
+        f"{many.name} updates two documents and is not atomic without a multi-document transaction",
+        rules=rules,
+        precedence=BOTH_WAYS,
+    )
+
+
+def reassignment_note(view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+    """What reassigning a child costs in a two-way one-to-N (a many-to-many has no reassignment: a child keeps
+    several owners)."""
+    if plan.strategy != "two-way" or plan.facts.rel.cardinality == "many-to-many":
+        return ""
+    numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
+    return (
+        f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
+        f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
+        f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
+        f"{view.settings.transaction_lifetime_s} s)."
+    )
+
+
+def referenced_why(plan: RelPlan) -> str:
+    """The *Why* of a one-to-N kept as references: two-way, or one-way from the N side."""
+    facts = plan.facts
+    one, many = facts.one.name, facts.many.name
+    manys = plural_label(many)
+    if plan.rec.base_strategy == "two-way":
+        return (
+            f"both 'the {manys} of one {one}' and 'the {one} of one {many}' are read, so each side keeps "
+            "references to the other and each direction is one indexed query (Zola-2 two-way referencing)."
+        )
+    return (
+        f"only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
+        f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
+        f"array to maintain in the {one} (one-way referencing, Zola-2)."
+    )
+
+
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
@@ -187,10 +256,10 @@ class EmbedOneToFew(_StrategyRule):
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         s = view.ctx.settings
-        if not _one_to_n(facts) or facts.standalone:
+        if not _one_to_n(facts):
             return None
-        if facts.read_together < s.read_together_min or facts.n_max > s.embed_max:
-            return None
+        if facts.standalone or facts.read_together < s.read_together_min or facts.n_max > s.embed_max:
+            return self._not_embedded(facts, s)
         one, many = facts.one, facts.many
         borderline = facts.n_max > s.few_max
         extra = (
@@ -206,6 +275,22 @@ class EmbedOneToFew(_StrategyRule):
             f"{plural_label(many.name)} cannot be queried on their own",
             borderline=borderline,
         )
+
+    def _not_embedded(self, facts: RelFacts, s: Settings) -> Vote | None:
+        """A one-to-few whose N are not embedded (used on their own, or rarely read with the One) and name their
+        One: this rule says why, with the references the N side needs (the rule of the cardinality the user drew,
+        not the many-to-many one)."""
+        if facts.rel.cardinality != "one-to-few":
+            return None
+        rules = (self.id, NoEmbedIndependentAccess.id) if facts.standalone else (self.id,)
+        return referenced_both_ways(self, facts, s, rules, "one-to-few, but ")
+
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        return reassignment_note(view, plan, numbers)
+
+    def why_of(self, plan: RelPlan) -> str | None:
+        """Embedded, or kept as references because the N are not embedded."""
+        return self.why_for(plan.facts) if plan.rec.base_strategy == "embed" else referenced_why(plan)
 
 
 @register
@@ -462,37 +547,9 @@ class ManyToManyRefs(_StrategyRule):
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
-        if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
-            return None
-        role = rel.inverse or one.name
-        manys = plural_label(many.name)
-        if facts.many_reads_one:
-            back = f"each {many.name} is read with its {role}"
-        elif facts.many_needs_one:
-            back = f"the {manys} of one {one.name} are found by their {role}"
-        else:
-            back = f"each {many.name} names its {role}"
-        if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
-            return self.vote(
-                "parent-ref",
-                f"{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
-                f"own document: keep a reference to the {one.name} in each {many.name}, indexed (one-way "
-                "referencing from the side that is queried)",
-                f"the {role} of {with_article(many.name)} is one read by _id; listing the {plural_label(many.name)} of a "
-                f"{one.name} is a query on the indexed reference",
-                rules=(self.id, ChildRefsOneToMany.id),
-                precedence=BOTH_WAYS,
-            )
-        return self.vote(
-            "two-way",
-            f"{_not_embedded_because(facts, s)}; and both directions are read ('the {plural_label(many.name)} of one "
-            f"{one.name}' and 'the {role} of one {many.name}'): keep an array of {many.name} ids in {one.name} and a "
-            f"reference to the {one.name} in each {many.name} (Zola-2 two-way referencing)",
-            "both directions are one indexed query; reassigning one "
-            f"{many.name} updates two documents and is not atomic without a multi-document transaction",
-            rules=(self.id, ChildRefsOneToMany.id),
-            precedence=BOTH_WAYS,
-        )
+        if rel.cardinality == "one-to-few":
+            return None  # the one-to-few rule says why its N are not embedded (EmbedOneToFew)
+        return referenced_both_ways(self, facts, s, (self.id, ChildRefsOneToMany.id), "")
 
     def why_of(self, plan: RelPlan) -> str | None:
         """Two-way, or the array on one side only: the *Why* of the decision taken, not of the rule."""
@@ -505,11 +562,6 @@ class ManyToManyRefs(_StrategyRule):
                 "each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
                 "on each side, indexed, makes either direction one query (Zola-2 two-way referencing)."
             )
-        elif plan.rec.base_strategy == "two-way":
-            template = (
-                "both 'the {manys} of one {one}' and 'the {one} of one {many}' are read, so each side keeps "
-                "references to the other and each direction is one indexed query (Zola-2 two-way referencing)."
-            )
         elif m2m:
             template = (
                 "one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
@@ -517,24 +569,11 @@ class ManyToManyRefs(_StrategyRule):
                 "indexed query on that array (a multikey index)."
             )
         else:
-            template = (
-                "only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
-                "'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
-                "array to maintain in the {one} (one-way referencing, Zola-2)."
-            )
+            return referenced_why(plan)
         return worded(template, one=one, many=many, ones=ones, manys=manys)
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
-        # a reassignment moves a child from one owner to another: only a one-to-N read both ways has one
-        if plan.strategy != "two-way" or plan.facts.rel.cardinality == "many-to-many":
-            return ""
-        numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
-        return (
-            f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
-            f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
-            f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "
-            f"{view.settings.transaction_lifetime_s} s)."
-        )
+        return reassignment_note(view, plan, numbers)
 
 
 @register

@@ -25,7 +25,7 @@ may already name those paths:
 | child references with copied fields | the relationship name, elements `{id, <fields>}` | `parts: [{id, name}]` |
 | embedded N in the One | relationship `name`, else `plural(snake(many))` (one-to-one: `snake(many)`) | `addresses` |
 | latest-K subset in the One | `recent_<name or plural(snake(many))>` | `recent_logmsgs` |
-| extended reference in each N | `<inverse or snake(one)>` holding `{_id, <copied fields>}` | `author: {_id, name}` |
+| extended reference in each N | `<inverse or snake(one)>` holding `{_id, <copied fields>}`; a many-to-many: an array of them, one per One | `author: {_id, name}`, `rooms: [{_id, title}]` |
 | many-to-many references in each N | `<inverse made singular, or snake(one)>_ids` | `course_ids` (also for `inverse: "courses"`) |
 | copied field next to a reference | the field's name, or `<inverse or snake(one)>_<field>` when the N already has that name | `ipaddr`, `product_name` |
 | computed values | the aggregate's `name`; names sharing a prefix (`rating_count`, `rating_avg`) group into one object | `rating: {count, sum, avg}` |

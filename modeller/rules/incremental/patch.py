@@ -394,6 +394,7 @@ def _swap_unit(res: Resolution, old: UnitResult, new: UnitResult) -> None:
     _replace_part(res.query_index, old.query_index, new.query_index)
     _replace_part(res.query_joins, old.query_joins, new.query_joins)
     res.array_paths.update(new.array_paths)
+    _replace_part(res.array_bytes, old.array_sizes, new.array_sizes)
     for coll in new.collections:
         res.shapes[coll.name] = coll.shape
     if old.dropped_prefixes or new.dropped_prefixes:

@@ -29,7 +29,7 @@ from modeller.rules.physical.naming import (
     subset_field,
 )
 from modeller.rules.physical.plans import CopyPlan, RelPlan
-from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead
+from modeller.rules.physical.sizes import DOC_OVERHEAD, TYPE_BYTES, array_bytes, element_overhead, present_bytes
 from modeller.rules.physical.trees import tree_model_of
 
 BSON: dict[str, BsonType] = {
@@ -86,6 +86,11 @@ class Route:
     key: str | None = None
 
 
+#: the nodes whose presence an average size weighs: declared fields and their copies (``required`` says whether
+#: every document holds them); references, embedded documents and pattern fields are there whenever the design is
+_WEIGHED = frozenset({"field", "denormalized"})
+
+
 @dataclass(slots=True)
 class BucketPlan:
     entity: str
@@ -117,17 +122,24 @@ class ShapeBuilder:
         return node
 
     def size_of(self, node: ShapeNode) -> tuple[int, int]:
-        entry = self.sizes.get(id(node))
-        a, m = (8, 8) if entry is None else (entry[0], entry[1])
+        a, m = self.value_size(node)
         o = element_overhead(node.name)
         return a + o, m + o
 
+    def value_size(self, node: ShapeNode) -> tuple[int, int]:
+        """(average, maximum) bytes of a node's value, without its name: the one size of a field or array that every
+        figure about it shows (the document sizes add them up, the array warnings quote them)."""
+        entry = self.sizes.get(id(node))
+        return (8, 8) if entry is None else (entry[0], entry[1])
+
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
-        """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead."""
+        """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead; on
+        average an optional declared field (or its copy) counts as often as documents hold it."""
         avg = mx = DOC_OVERHEAD
+        settings = self.ctx.settings
         for c in children:
             a, m = self.size_of(c)
-            avg += a
+            avg += a if c.required or c.role not in _WEIGHED else present_bytes(a, False, settings)
             mx += m
         return avg, mx
 
@@ -439,10 +451,11 @@ class ShapeBuilder:
             routes.setdefault(role, Route(role, only=self._only_copies(plan, "flat"), rel=plan.facts.rel_id))
             return out
         ref_name = parent_ref_field(rel, one)
+        many_to_many = rel.cardinality == "many-to-many"
         if plan.strategy == "extended-ref":
             ext = extended_ref_field(rel, one)
             if plan.keep_ref_field:
-                out.append(self._ref_node(plan, ref_name, False))
+                out.append(self._ref_node(plan, ref_name, many_to_many))
                 routes[ref_name] = Route(ref_name)
             else:
                 routes[ref_name] = Route(f"{ext}._id")
@@ -467,21 +480,10 @@ class ShapeBuilder:
                     children.append(self._copy_node(plan, cp))
                     only[cp.denorm.field] = f"{ext}.{cp.name}"
                     self.copy_paths[(plan.facts.rel_id, cp.denorm.field, cp.denorm.direction)] = f"{ext}.{cp.name}"
-            node = ShapeNode(
-                ext,
-                "object",
-                role="extended-ref",
-                required=True,
-                nullable=plan.facts.self_ref,  # the root of a tree has no parent to copy
-                entity=one.id,
-                relationship=plan.facts.rel_id,
-                ref_collection=self.collection_of(one.id),
-                children=children,
-            )
-            out.append(self._size(node, *self._object_size(children)))
+            out.append(self._extended_node(plan, ext, children, many_to_many))
             routes[ext] = Route(ext, only=only, rel=plan.facts.rel_id)
             return out
-        out.append(self._ref_node(plan, ref_name, rel.cardinality == "many-to-many"))
+        out.append(self._ref_node(plan, ref_name, many_to_many))
         routes[ref_name] = Route(ref_name)
         former = former_parent_ref_field(rel, one)
         if former is not None:  # a query written with the array's former name reads the array
@@ -494,6 +496,46 @@ class ShapeBuilder:
             role, Route(role, only={"_id": ref_name, **self._only_copies(plan, "flat")}, rel=plan.facts.rel_id)
         )
         return out
+
+    def _extended_node(self, plan: RelPlan, name: str, children: list[ShapeNode], many_to_many: bool) -> ShapeNode:
+        """The extended reference ``{_id, copies}`` to the One; an array of them when one N belongs to several
+        Ones (a many-to-many: a User in several Rooms holds one ``{_id, title}`` per Room, as its reference
+        array holds one id per Room)."""
+        one = plan.facts.one
+        ref_coll = self.collection_of(one.id)
+        a, m = self._object_size(children)
+        if not many_to_many:
+            node = ShapeNode(
+                name,
+                "object",
+                role="extended-ref",
+                required=True,
+                nullable=plan.facts.self_ref,  # the root of a tree has no parent to copy
+                entity=one.id,
+                relationship=plan.facts.rel_id,
+                ref_collection=ref_coll,
+                children=children,
+            )
+            return self._size(node, a, m)
+        item = self._size(
+            ShapeNode(
+                "items", "object", role="extended-ref", entity=one.id, children=children, ref_collection=ref_coll
+            ),
+            a,
+            m,
+        )
+        node = ShapeNode(
+            name,
+            "array",
+            role="extended-ref",
+            required=True,
+            entity=one.id,
+            relationship=plan.facts.rel_id,
+            ref_collection=ref_coll,
+            items=item,
+        )
+        n = ones_per_many(plan.facts)  # the Ones one N belongs to, as the array of their ids counts them
+        return self._size(node, array_bytes(n, a), array_bytes(max(n, 1) * 4, m))
 
     def _tree_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         """The fields of the tree model the rules chose (``numbers["tree_model"]``) besides the parent reference."""

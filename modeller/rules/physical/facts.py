@@ -306,7 +306,7 @@ def _needs_one(rel: Relationship, one: Entity, query: Query) -> bool:
 
 def _standalone(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> tuple[bool, str]:
     if rel.many_standalone:
-        return True, f"{many.name} is marked as read on its own (“Many side accessed on its own”)"
+        return True, f"{plural_label(many.name)} are read on their own (“Many side accessed on its own” is set)"
     own = ctx.queries_of.get(many.id, [])
     if own:
         return True, f"query {own[0].id!r} reads {many.name} on its own"

@@ -317,6 +317,18 @@ def choose_index(indexes: list[IndexDesign], plan: EsrPlan) -> IndexUse | None:
     return best
 
 
+def advised_index(indexes: list[IndexDesign], plan: EsrPlan, advised: str | None) -> IndexUse | None:
+    """The index a query's plan reads: the one the resolver advises for it (``Resolution.query_index``) when that
+    index serves the plan, else the one MongoDB's planner would pick (:func:`choose_index`). One answer, so the
+    design's advice and its query plan never name two indexes for one query."""
+    if advised is not None:
+        index = ID_INDEX if advised == ID_INDEX.name else next((i for i in indexes if i.name == advised), None)
+        use = index_use(index, plan) if index is not None else None
+        if use is not None:
+            return use
+    return choose_index(indexes, plan)
+
+
 def _special_index(indexes: list[IndexDesign], paths: list[str], kind: str) -> IndexUse | None:
     """The text or 2dsphere index holding ``paths`` (the server needs one for ``$text``; ``$near`` too)."""
     for index in indexes:
@@ -521,7 +533,8 @@ class _Planner:
         elif esr.geo:
             use = _special_index(indexes, esr.geo, "2dsphere")
         else:
-            use = choose_index(indexes, esr)
+            advice = res.query_index.get(q.id)
+            use = advised_index(indexes, esr, advice[1] if advice is not None and advice[0] == coll_name else None)
         if use is not None:
             if use.special is not None:
                 sel_index = selectivity.get("$text" if use.special == "text" else esr.geo[0], 1.0)

@@ -21,6 +21,7 @@ from modeller.rules.physical.sizes import (
     element_overhead,
     elements_within,
     megabytes,
+    present_bytes,
     value_bytes,
 )
 from modeller.rules.physical.strategy import Deciders, Recommendation, bucket_wanted, recommend
@@ -77,7 +78,7 @@ def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     for f in entity.fields:
         a, m = value_bytes(f, settings)
         o = element_overhead(f.name)
-        avg += a + o
+        avg += present_bytes(a + o, f.required, settings)
         mx += m + o
     if entity.subtypes is not None and entity.subtypes.variants:
         extra = []
@@ -270,26 +271,37 @@ def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) ->
     return room / growth
 
 
-def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -> list[str]:
-    """Why an explicit strategy breaks a rule: projected size vs 16 MiB, the day it is reached."""
-    s = ctx.settings
-    out: list[str] = []
+def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) -> str | None:
+    """Why the user's array breaks a rule: its size at the declared maximum against 16 MiB, and the day a typical One
+    reaches it. ``sizes``: (one element, the whole array) at most, as the design's shape sizes them
+    (``Resolution.array_sizes``), so the warning and the document size agree; None: estimated from the N's fields."""
+    s, facts, strategy = ctx.settings, plan.facts, plan.strategy
+    if plan.chosen_by != "user" or strategy not in ("embed", "child-refs", "two-way"):
+        return None
+    if not (facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))):
+        return None
     one, many = facts.one, facts.many
-    if strategy in ("embed", "child-refs", "two-way") and (
-        facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))
-    ):
-        item = elem if strategy == "embed" else TYPE_BYTES["objectId"]
-        projected = array_bytes(facts.n_max, item)
-        days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
-        what = "embedded documents" if strategy == "embed" else "ids"
-        msg = (
-            f"{strategy} keeps every {many.name} in each {one.name} as {what}; with "
-            f"{'unbounded growth' if facts.unbounded else f'up to {facts.n_max:,}'} the array reaches about "
-            f"{projected:,} bytes ({megabytes(projected)}) against the 16 MiB ({s.max_doc_bytes:,} bytes) limit"
-        )
-        if days is not None:
-            msg += f"; at the annotated growth a typical {one.name} reaches 16 MiB in about {days:,.0f} days"
-        out.append(msg)
+    if sizes is None:
+        item = plan.elem_bytes if strategy == "embed" else TYPE_BYTES["objectId"]
+        sizes = item, array_bytes(facts.n_max, item)
+    item, projected = sizes
+    days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
+    what = "embedded documents" if strategy == "embed" else "ids"
+    msg = (
+        f"{strategy} keeps every {many.name} in each {one.name} as {what}; with "
+        f"{'unbounded growth' if facts.unbounded else f'up to {facts.n_max:,}'} the array reaches about "
+        f"{projected:,} bytes ({megabytes(projected)}) against the 16 MiB ({s.max_doc_bytes:,} bytes) limit"
+    )
+    if days is not None:
+        msg += f"; at the annotated growth a typical {one.name} reaches 16 MiB in about {days:,.0f} days"
+    return msg
+
+
+def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -> list[str]:
+    """Why an explicit strategy breaks a rule (besides its array's size: :func:`array_warning`, once the shapes are
+    sized)."""
+    out: list[str] = []
+    many = facts.many
     if strategy == "embed" and facts.standalone:
         out.append(
             f"{many.name} is embedded but {facts.standalone_reason}: embedded documents cannot be "

@@ -50,7 +50,13 @@ from modeller.rules.physical.index_reasons import (
 )
 from modeller.rules.physical.naming import collection_name, embed_field, plural_label
 from modeller.rules.physical.planner import PlanCache, plan_design
-from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.plans import (
+    CopyPlan,
+    RelPlan,
+    array_warning,
+    bucket_entity_wanted,
+    plan_relationships,
+)
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
@@ -76,6 +82,8 @@ class Resolution:
     query_joins: dict[str, list[str]] = field(default_factory=dict)
     #: collection name -> dotted paths of array nodes (multikey)
     array_paths: dict[str, set[str]] = field(default_factory=dict)
+    #: relationship id -> (one element, the whole array) bytes at most of the array its One keeps
+    array_bytes: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: (collection, dropped engine index keys, kept index name)
     dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]] = field(default_factory=list)
     #: collection name -> its shape (for snippets that name generated fields)
@@ -91,6 +99,12 @@ class Resolution:
     unit_results: list[UnitResult] = field(default_factory=list)
     #: index reason -> the rules behind it (``Deciders.index_rules``)
     index_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def array_sizes(self, facts: RelFacts) -> tuple[int, int] | None:
+        """(one element, the whole array) bytes at most of the array a relationship keeps in its One's documents
+        (embedded N or their ids), as the shape sizes them: the one figure of that array (the document size adds it
+        up, the warnings and findings quote it); None when the One holds no array of it."""
+        return self.array_bytes.get(facts.rel_id)
 
     def rules_for(self, reason: str) -> list[str]:
         """The rule ids an index derived for ``reason`` lists (``physical.index_reasons``)."""
@@ -178,6 +192,8 @@ class UnitResult:
     dropped_prefixes: list[tuple[str, list[tuple[str, Any]], str]]
     #: revisions and archive collections beside this unit's own (``physical.companions``)
     companions: list[CollectionDesign] = field(default_factory=list)
+    #: relationship id -> (one element, the whole array) bytes at most of the array it keeps (``array_sizes``)
+    array_sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def unit_companions(results: list[UnitResult]) -> list[CollectionDesign]:
@@ -273,6 +289,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
         res.query_index.update(unit.query_index)
         res.query_joins.update(unit.query_joins)
         res.array_paths.update(unit.array_paths)
+        res.array_bytes.update(unit.array_sizes)
         res.dropped_prefixes.extend(unit.dropped_prefixes)
         for coll in unit.collections:
             res.shapes[coll.name] = coll.shape
@@ -485,6 +502,7 @@ def _resolve_unit(
         res.shapes[coll.name] = coll.shape
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
         res.array_paths[coll.name] = _array_paths(coll.shape)
+        _record_arrays(builder, coll.shape, res.array_bytes)
         coll.timeseries = _timeseries(ctx, coll, buckets)
         coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
@@ -507,6 +525,7 @@ def _resolve_unit(
         array_paths=res.array_paths,
         dropped_prefixes=res.dropped_prefixes,
         companions=companion_colls,
+        array_sizes=res.array_bytes,
     )
 
 
@@ -1159,6 +1178,18 @@ def _reference_index(res: Resolution, facts: RelFacts, path: str, embedded_in: s
     )
 
 
+def _record_arrays(builder: ShapeBuilder, nodes: list[ShapeNode], out: dict[str, tuple[int, int]]) -> None:
+    """(one element, the whole array) bytes at most of each relationship's array in a shape (embedded N or their
+    ids, at any depth), from the sizes the document size adds up."""
+    for node in nodes:
+        rel = node.relationship
+        if rel is not None and node.items is not None and node.role in ("embedded", "child-refs") and rel not in out:
+            out[rel] = builder.value_size(node.items)[1], builder.value_size(node)[1]
+        children = node.items.children if node.items is not None else node.children
+        if children:
+            _record_arrays(builder, children, out)
+
+
 def _nested_ref_path(nodes: list[ShapeNode], rel_id: str, prefix: str = "") -> str | None:
     """The dotted path of a parent reference below the top level (through sub-documents and arrays), or None."""
     for node in nodes:
@@ -1389,8 +1420,13 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         denormalized=copies,
         why=why,
         tradeoff=plan.tradeoff,
-        warnings=[*plan.warnings, *_unshared_warning(res, plan)],
+        warnings=[*_array_warnings(ctx, res, plan), *plan.warnings, *_unshared_warning(res, plan)],
     )
+
+
+def _array_warnings(ctx: Context, res: Resolution, plan: RelPlan) -> list[str]:
+    msg = array_warning(ctx, plan, res.array_sizes(plan.facts))
+    return [] if msg is None else [msg]
 
 
 def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
@@ -1509,6 +1545,9 @@ def sync_advice(
         if "." in ext:
             outer, _, inner = ext.partition(".")
             set_path, array_filter = f"{outer}.$[e].{inner}.{cp.name}", f"e.{inner}._id"
+        elif any(n.name == ext and n.bson_type == "array" for n in _find_nodes(res, coll, "")):
+            # a many-to-many's array of extended references: only the element of the changed One
+            set_path, array_filter = f"{ext}.$[e].{cp.name}", "e._id"
     else:
         ref: str | None = next(
             (

@@ -72,6 +72,13 @@ def element_overhead(name: str) -> int:
     return 2 + len(name) if name.isascii() else 2 + len(name.encode("utf-8"))
 
 
+def present_bytes(element: int, required: bool, settings: Settings) -> int:
+    """The average bytes an element (name and value) adds to its document: all of it when the field is required,
+    else weighed by the share of documents that hold it (``Settings.optional_presence``). The one place an
+    average size weighs presence; a maximum counts every field."""
+    return element if required else round(element * settings.optional_presence)
+
+
 def value_bytes(node: Field | ArrayItems, settings: Settings) -> tuple[int, int]:
     """(average, maximum) bytes of one value of a declared field or array element."""
     t = node.type
@@ -86,7 +93,7 @@ def value_bytes(node: Field | ArrayItems, settings: Settings) -> tuple[int, int]
         for child in fields or ():
             a, m = value_bytes(child, settings)
             o = element_overhead(child.name)
-            avg += a + o
+            avg += present_bytes(a + o, child.required, settings)
             mx += m + o
         return avg, mx
     if t == "array":
