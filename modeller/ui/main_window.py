@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
                 notify=lambda message: self.notify(message, 6000),
             ),
         )
-        self.scene.selectionChanged.connect(self._selection_changed)
+        self.scene.selection_settled.connect(self._selection_changed)
         self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
         self.view.file_dropped.connect(self.open_path)
@@ -696,9 +696,7 @@ class MainWindow(QMainWindow):
             self.view.add_field_on_card(entity_id)
 
     def select_all(self) -> None:
-        for item in self.scene.items():
-            if item.flags() & item.GraphicsItemFlag.ItemIsSelectable:
-                item.setSelected(True)
+        self.scene.select_all()
 
     def copy(self) -> bool:
         ids = self.scene.selected_entity_ids()

@@ -56,6 +56,8 @@ class CanvasScene(QGraphicsScene):
     relationship_created = Signal(str)
     #: a (progressive) rebuild has put every item in the scene
     built = Signal()
+    #: the selection changed: once per user action, however many items joined or left it (see settle_selection)
+    selection_settled = Signal()
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -99,7 +101,13 @@ class CanvasScene(QGraphicsScene):
         self._selected_lines: set[str] = set()
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
-        self.selectionChanged.connect(self._selection_changed)
+        # Qt signals each item that joins or leaves the selection (Select All, a delete of many selected cards):
+        # the panels listen to selection_settled, sent once when the event loop next runs
+        self._selection_timer = QTimer(self)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._fan_out_selection)
+        self.selectionChanged.connect(self._selection_pending)
         # an edit during a progressive build first completes it, so every handler sees all items
         document.entity_added.connect(self._built_first(self._entity_added))
         document.entity_removed.connect(self._built_first(self._entity_removed))
@@ -122,6 +130,7 @@ class CanvasScene(QGraphicsScene):
             event.accept()  # consumed (a connect gesture): the view must not start a rubber band
         else:
             super().mousePressEvent(event)
+        self.settle_selection()  # a click's selection reaches the panels before the click returns
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.interaction.mouse_move(event):
@@ -131,6 +140,7 @@ class CanvasScene(QGraphicsScene):
         if not self.interaction.mouse_release(event):
             super().mouseReleaseEvent(event)
         self.interaction.after_release(event)
+        self.settle_selection()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.interaction.key_press(event):
@@ -143,6 +153,33 @@ class CanvasScene(QGraphicsScene):
         self.select_only(rel_ids=[command.rel.id])
         self.relationship_created.emit(command.rel.id)
         return command.rel.id
+
+    def _selection_pending(self) -> None:
+        if not self._selection_timer.isActive():
+            self._selection_timer.start()
+
+    def settle_selection(self) -> None:
+        """Fan out a pending selection change now, at the end of a click or a programmatic selection (the event
+        loop does it otherwise, e.g. after a delete of many selected cards); nothing pending: no-op."""
+        if self._selection_timer.isActive():
+            self._selection_timer.stop()
+            self._fan_out_selection()
+
+    def _fan_out_selection(self) -> None:
+        self._selection_changed()
+        self.selection_settled.emit()
+
+    def clearSelection(self) -> None:
+        """Clear, and fan the change out before returning, as a programmatic selection does."""
+        super().clearSelection()
+        self.settle_selection()
+
+    def select_all(self) -> None:
+        """Select every card and line in one step (their selection changes fan out once)."""
+        for item in (*self.entity_items.values(), *self.relationship_items.values()):
+            if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+                item.setSelected(True)
+        self.settle_selection()
 
     def _selection_changed(self) -> None:
         """Lines have no contents of their own: the layer repaints those that joined or left the selection."""
@@ -171,13 +208,15 @@ class CanvasScene(QGraphicsScene):
         return [i.rel_id for i in self.selectedItems() if isinstance(i, RelationshipItem)]
 
     def select_only(self, entity_ids: list[str] = (), rel_ids: list[str] = ()) -> None:  # type: ignore[assignment]
-        self.clearSelection()
+        """Select exactly these (one fan-out of the change, not one for the clear and one per item)."""
+        super().clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
                 self.entity_items[key].setSelected(True)
         for key in rel_ids:
             if key in self.relationship_items:
                 self.relationship_items[key].setSelected(True)
+        self.settle_selection()
 
     def model_position(self, entity_id: str) -> QPointF:
         """Where the model puts a card: its layout entry, or a derived default spot."""
