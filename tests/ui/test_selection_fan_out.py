@@ -114,6 +114,7 @@ def test_a_click_asks_each_finding_once_whether_it_concerns_the_card(make_window
 
     monkeypatch.setattr(Selection, "concerns", concerns)
     monkeypatch.setattr(panel.proxy, "set_filter", set_filter)
+
     def clickable(entity_id: str) -> bool:  # no other card lies over the point the click goes to
         point = window.view.mapToScene(body_point(window, entity_id))
         return window.scene.entity_item_at(point) is window.scene.entity_items[entity_id]
