@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
+from modeller.ui.canvas.legend import legend_corners
+
 from .helpers import drop_from_palette
 
 
@@ -51,3 +53,27 @@ def test_cards_dropped_at_one_screen_spot_land_at_one_scene_spot(window, qtbot) 
     # a drop away from the edges lands exactly under the pointer
     inner = drop_and_name(window, QPoint(300, 200), "Order")
     assert window.view.mapFromScene(items[inner].pos()) == QPoint(300, 200)
+
+
+def test_the_legend_moves_to_a_corner_with_no_card_under_it(window, qtbot) -> None:
+    """The legend sat in the bottom-left corner over a card dropped there, hiding it."""
+    view = window.view
+    legend = view.legend
+    assert legend.isVisible()
+    start = legend.geometry()
+    assert start.bottom() > view.viewport().height() // 2 and start.left() < view.viewport().width() // 2
+    under = view.viewport().mapFrom(view, start.center())
+    hidden = drop_and_name(window, under - QPoint(40, 20), "Address")
+    qtbot.waitUntil(lambda: legend.geometry() != start)
+    card = view.mapFromScene(window.scene.entity_items[hidden].scene_rect()).boundingRect()
+    card.translate(view.viewport().pos())  # into the view's coordinates, the legend's
+    assert not legend.geometry().intersects(card)
+    # every card stays in sight: the legend took a corner where it covers none of them
+    for item in window.scene.entity_items.values():
+        rect = view.mapFromScene(item.scene_rect()).boundingRect().translated(view.viewport().pos())
+        assert not legend.geometry().intersects(rect)
+    # the card gone, the legend takes its first corner again
+    window.document.undo_stack.undo()  # the rename
+    window.document.undo_stack.undo()  # the drop
+    qtbot.waitUntil(lambda: legend.geometry() == legend_corners(view.viewport().geometry(), legend.size(), 10)[0])
+    assert legend.geometry().left() == start.left()  # (scroll bars may have come, the bottom moves with them)

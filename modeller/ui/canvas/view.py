@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDragEnterEvent,
@@ -25,7 +25,7 @@ from modeller.model.vocabulary import FIELD_TYPES
 from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.legend import LegendWidget
+from modeller.ui.canvas.legend import LegendWidget, legend_corners
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
 from modeller.ui.edits import EditRefused
@@ -84,6 +84,15 @@ class CanvasView(QGraphicsView):
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
+        # the legend takes a corner with no card under it: looked for again after a scroll, zoom or scene change
+        self._legend_timer = QTimer(self)
+        self._legend_timer.setSingleShot(True)
+        self._legend_timer.setInterval(0)
+        self._legend_timer.timeout.connect(self._place_legend)
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.valueChanged.connect(lambda _value: self._legend_timer.start())
+        self.zoom_changed.connect(lambda _zoom: self._legend_timer.start())
+        scene.changed.connect(lambda _areas: self._legend_timer.start())
         self._place_legend()
 
     @property
@@ -167,10 +176,20 @@ class CanvasView(QGraphicsView):
         self.centerOn(rect.center() + shift)
 
     def _under_legend(self) -> bool:
-        """A shown card lies under the legend (the scene's index finds the few there, not a loop over all)."""
-        area = self.mapToScene(self.legend.geometry())
-        found = self.canvas.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
-        return any(isinstance(item, EntityItem) and item.isVisible() for item in found)
+        return self._cover(self.legend.geometry()) > 0
+
+    def _cover(self, rect: QRect) -> float:
+        """How much card area (viewport pixels) lies under ``rect`` of the view; the scene's index finds the
+        few cards there, not a loop over all."""
+        inside = rect.translated(-self.viewport().pos())
+        area = QRectF(inside)
+        covered = 0.0
+        for item in self.canvas.items(self.mapToScene(inside), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, EntityItem) and item.isVisible():
+                card = self.mapFromScene(item.scene_rect()).boundingRect()
+                common = area.intersected(QRectF(card))
+                covered += max(common.width(), 0.0) * max(common.height(), 0.0)
+        return covered
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
@@ -443,6 +462,11 @@ class CanvasView(QGraphicsView):
         self._place_legend()
 
     def _place_legend(self) -> None:
+        """Bottom-left, or the first other corner of the viewport with no card under the legend (a card
+        dropped or scrolled under it stayed hidden); when every corner has one, the one hiding the least."""
         self.legend.resize(self.legend.sizeHint())
-        margin = 10
-        self.legend.move(margin, self.viewport().height() - self.legend.height() - margin)
+        corners = legend_corners(self.viewport().geometry(), self.legend.size(), margin=10)
+        cover = [self._cover(c) for c in corners]
+        spot = corners[cover.index(min(cover))]  # the first corner of the least cover
+        if spot.topLeft() != self.legend.pos():
+            self.legend.move(spot.topLeft())
