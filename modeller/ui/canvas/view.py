@@ -58,6 +58,8 @@ class CanvasView(QGraphicsView):
     zoom_changed = Signal(float)
     #: a project file was dropped on the canvas
     file_dropped = Signal(Path)
+    #: an opened model did not fit at the readable zoom: part of it lies outside the view (the window says so)
+    opened_in_part = Signal()
 
     def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -142,6 +144,7 @@ class CanvasView(QGraphicsView):
         if rect.isEmpty() or self.zoom() >= OPEN_ZOOM_FLOOR:
             return
         self.set_zoom(OPEN_ZOOM_FLOOR)
+        self.opened_in_part.emit()
         view = self.viewport().rect()
         margin = 40
         width, height = view.width() / OPEN_ZOOM_FLOOR, view.height() / OPEN_ZOOM_FLOOR
