@@ -30,6 +30,7 @@ from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.line_layer import LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.style import CanvasStyle
+from modeller.ui.canvas.items.text_grid import TextGrid
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
@@ -44,6 +45,8 @@ SLICE_S = 0.04
 #: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines).
 #: Speed only, for "redraw after a move <= 16 ms" (DESIGN.md "Performance targets"; bench_canvas)
 MAX_INDEX_DEPTH = 10
+#: where along its line a badge and label may sit, tried in this order when the middle is taken
+TEXT_SPOTS = (0.5, 0.35, 0.65, 0.25, 0.75)
 
 
 def index_depth(items: int) -> int:
@@ -97,6 +100,8 @@ class CanvasScene(QGraphicsScene):
         self._overview_current = False
         #: draws every relationship line (made anew by each rebuild: clear() deletes it with the other items)
         self.lines = LineLayer(self.style)
+        #: where the lines' badges and labels are (see _keep_texts_apart)
+        self._texts = TextGrid()
         #: lines selected as of the last selection change (their look changes when they leave or join it)
         self._selected_lines: set[str] = set()
         self.setBackgroundBrush(self.style.colors.background)
@@ -519,6 +524,7 @@ class CanvasScene(QGraphicsScene):
             self._selected_lines = set()
             self.clear()
             self.lines = LineLayer(self.style)
+            self._texts = TextGrid()
             self.lines.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
             self.addItem(self.lines)
             self.entity_items.clear()
@@ -687,6 +693,7 @@ class CanvasScene(QGraphicsScene):
             self.update()
         item = self.relationship_items.pop(rel_id, None)
         self.lines.forget(rel_id)
+        self._texts.forget(rel_id)
         self._selected_lines.discard(rel_id)
         if item is not None:
             self.removeItem(item)
@@ -782,3 +789,31 @@ class CanvasScene(QGraphicsScene):
         if ends[0] > ends[1]:  # lanes are counted in one direction for both orientations
             lane = -lane
         item.set_geometry(one.scene_rect(), many.scene_rect(), lane)
+        self._keep_texts_apart(item)
+
+    def _keep_texts_apart(self, item: RelationshipItem) -> None:
+        """Slide a line's badge and label along it to the first spot where they cover no other line's and
+        neither end card (two lines crossing near their middles drew one's pill over the other's); none
+        free: the middle. Lines' texts are found through a coarse grid of their own (the scene's index
+        answers slower than the build places lines)."""
+        self._texts.forget(item.rel_id)
+        if not item.text_boxes():
+            return
+        ends = [
+            self.entity_items[key].scene_rect() for key in self._ends.get(item.rel_id, ()) if key in self.entity_items
+        ]
+        for along in TEXT_SPOTS:
+            if item.slide_texts(along) and not self._texts_covered(item, ends):
+                break
+        else:
+            item.slide_texts(0.5)
+        self._texts.file(item.rel_id, item.text_boxes())
+
+    def _texts_covered(self, item: RelationshipItem, cards: list[QRectF]) -> bool:
+        boxes = item.text_boxes()
+        taken = list(cards)
+        for rel_id in self._texts.near(boxes):
+            other = self.relationship_items.get(rel_id)
+            if other is not None and other is not item and other.isVisible():
+                taken.extend(other.text_boxes())
+        return any(mine.intersects(other) for other in taken for mine in boxes)
