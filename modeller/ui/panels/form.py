@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -525,6 +526,12 @@ class ModelForm(QWidget):
             self.layout_.addRow(holder)
         self.editors.append(editor)
         return editor
+
+    def label_of(self, path: Sequence[PathStep]) -> str:
+        """What the form calls the value at ``path`` (its row's label without a closing "(…)" aside, for undo
+        texts: "Edit index 1 of Task: TTL", not "…: expire_after_s"), else the key."""
+        found = next((e.label for e in self.editors if e.path == list(path) and e.label), None)
+        return re.sub(r"\s*\([^()]*\)$", "", found) if found else str(path[-1])
 
     def text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> TextEditor:
         return self._add(TextEditor(self, path, label, tip, optional))  # type: ignore[return-value]

@@ -229,6 +229,14 @@ class EntityEditor(QWidget):
         self.fields.load(list(fields))
 
     # ------------------------------------------------------------ applying
+    def _label(self, path: Sequence[PathStep]) -> str:
+        """The row label the value at ``path`` has in one of the entity's forms (undo texts use the user's words)."""
+        for form in (self.form, self.ts_form, self.archive_form, self.sub_form):
+            label = form.label_of(path)
+            if label != str(path[-1]):
+                return label
+        return str(path[-1])
+
     def apply(self, path: Sequence[PathStep], value: Any, text: str | None = None, merge: bool = True) -> str | None:
         entity = self.entity()
         if entity is None:
@@ -242,7 +250,9 @@ class EntityEditor(QWidget):
         clash = _names_refused(self.document, entity, new)
         if clash is not None:
             return clash
-        label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
+        label = text or (
+            "Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {self._label(path)}"
+        )
         key = _merge_key("entity", entity.id, path, merge)
         self.document.push(EditEntityCommand(self.document, new, label, key))
         return None
@@ -311,7 +321,7 @@ class RelationshipEditor(QWidget):
         self.ends.row("Id", self.id_row)
         self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
         self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
-        self.entity_choices = EntityChoices(document, lambda e: f"{e.name} ({e.id})", self)
+        self.entity_choices = EntityChoices(document, lambda e: e.name, self)  # the user's words, not ids
         self.one.use_model(self.entity_choices)
         self.many.use_model(self.entity_choices)
         self.swap_button = QPushButton("Swap ends")
@@ -498,7 +508,8 @@ class RelationshipEditor(QWidget):
             clash = name_refused(self.document.project, new)
             if clash is not None:
                 return clash
-        label = text or f"Edit {describe(self.document, rel)}: {path[-1]}"
+        what = (self.ends if list(path) in (["one"], ["many"]) else self.form).label_of(path)
+        label = text or f"Edit {describe(self.document, rel)}: {what}"
         key = _merge_key("relationship", rel.id, path, merge)
         self.document.push(EditRelationshipCommand(self.document, new, label, key))
         return None
@@ -637,7 +648,7 @@ class ProjectEditor(QWidget):
         if new == settings:
             return None
         key = _merge_key("project", "", path, True)
-        self.document.push(EditProjectCommand(self.document, new, f"Edit project: {path[-1]}", key))
+        self.document.push(EditProjectCommand(self.document, new, f"Edit project: {self.form.label_of(path)}", key))
         return None
 
 
