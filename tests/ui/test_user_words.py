@@ -103,3 +103,43 @@ def test_the_preview_calls_a_many_to_many_array_references(make_window) -> None:
     array = next(key for key in rows if key.endswith("_ids"))
     assert rows[array].startswith("references → product (Product)"), rows
     assert "parent" not in rows[array]
+
+
+def form_label(form, path) -> str:
+    holder = form._holders[tuple(path)]
+    return form.layout_.labelForField(holder).text()
+
+
+def test_a_many_to_many_form_says_which_way_its_counts_go(window, qtbot) -> None:
+    """Tryout item 5: "One side / Many side" and "Typical N / Max N" on a many-to-many did not say which
+    way the count goes, and Max N becomes the validator's maxItems of one side's array."""
+    name = Field(name="name", type="string")
+    project = empty_project("shop").model_copy(
+        update={
+            "entities": [
+                Entity(id="category", name="Category", fields=[name]),
+                Entity(id="product", name="Product", fields=[name]),
+            ],
+            "relationships": [
+                Relationship(id="cp", one="category", many="product", cardinality="many-to-many", typical=3, max=10)
+            ],
+            "layout": {"category": Position(x=0, y=0), "product": Position(x=400, y=0)},
+        }
+    )
+    window.document.reset(type(project).model_validate(project.model_dump()))
+    window.scene.select_only(rel_ids=["cp"])
+    editor = window.properties.relationship_editor
+    assert form_label(editor.form, ["typical"]) == "Typical Products per Category"
+    assert form_label(editor.form, ["max"]) == "Max Products per Category"
+    assert "maxItems of the Category's array of Product ids" in editor.form.editor(["max"]).widget.toolTip()
+    assert form_label(editor.ends, ["one"]) == "Counted per"
+    assert form_label(editor.ends, ["many"]) == "Counted"
+    type_into(qtbot, editor.form.editor(["max"]), "12")
+    assert window.document.undo_stack.undoText() == "Edit Category → Product: Max Products per Category"
+    editor.swap()  # the other way: the labels follow the ends
+    assert form_label(editor.form, ["max"]) == "Max Categories per Product"
+    # a one-to-many keeps the One/Many words
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("one-to-many"))
+    assert window.document.relationship("cp").cardinality == "one-to-many"
+    assert form_label(editor.form, ["max"]) == "Max N"
+    assert form_label(editor.ends, ["one"]) == "One side"

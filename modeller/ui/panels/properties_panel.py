@@ -33,6 +33,7 @@ from modeller.model import Entity, Relationship
 from modeller.model.names import snake
 from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import AGGREGATE_OPS, CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
+from modeller.rules.physical.naming import plural_label
 from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
@@ -456,6 +457,41 @@ class RelationshipEditor(QWidget):
     def relationship(self) -> Relationship | None:
         return self.document.relationship(self.rel_id) if self.rel_id else None
 
+    def _name_the_counts(self, rel: Relationship) -> None:
+        """A many-to-many has no One and no Many: its ends and counts say which way they count, with the
+        entities' names ("Max Products per Category"), since that Max N becomes the validator's maxItems of
+        the Category's array of Product ids (the other way follows from the entity counts)."""
+        one, many = (self._name(key) for key in (rel.one, rel.many))
+        if rel.cardinality == "many-to-many":
+            per = f"{plural_label(many)} per {one}"
+            rows = {
+                ("one",): (
+                    "Counted per",
+                    f"Each {one} relates to N {plural_label(many)}: the counts below are per {one}",
+                ),
+                ("many",): ("Counted", f"The N: how many {plural_label(many)} one {one} relates to"),
+                ("typical",): (f"Typical {per}", f"Usual number of {plural_label(many)} per {one}"),
+                ("max",): (
+                    f"Max {per}",
+                    f"Upper bound of {plural_label(many)} per {one}: the maxItems of the {one}'s array of "
+                    f"{many} ids. {plural_label(one)} per {many} follow from the entity counts "
+                    "(Swap ends counts the other way)",
+                ),
+            }
+        else:
+            rows = {
+                ("one",): ("One side", "The entity there is one of"),
+                ("many",): ("Many side", "The entity there are N of"),
+                ("typical",): ("Typical N", "Usual number of N per One"),
+                ("max",): ("Max N", "Upper bound of N per One"),
+            }
+        for path, (label, tip) in rows.items():
+            (self.ends if path in (("one",), ("many",)) else self.form).set_label(list(path), label, tip)
+
+    def _name(self, entity_id: str) -> str:
+        entity = self.document.entity(entity_id)
+        return entity.name if entity is not None else entity_id
+
     def show_relationship(self, rel_id: str, engine_strategy: str | None = None) -> None:
         self.rel_id = rel_id
         self.set_engine_strategy(engine_strategy)
@@ -471,6 +507,7 @@ class RelationshipEditor(QWidget):
             return
         self.title.setText(f"Relationship {describe(self.document, rel)}")
         self.id_row.reload()
+        self._name_the_counts(rel)
         self.ends.load(rel)
         self.form.load(rel)
         self.note_form.load(rel)
