@@ -15,7 +15,8 @@ from modeller.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, say
 
 HELP = "export the design: mongosh script, validators, indexes, samples, diagram, DESIGN.md"
 
-KINDS_TEXT = "setup, validators, schema, indexes, samples, diagram, report"
+#: modeller.export.KINDS in words (that module is not imported for --help; a test keeps the two equal)
+KINDS_TEXT = "setup, validators, schema, indexes, samples, diagram, report, pydantic, typescript"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -70,7 +70,8 @@ class LiveController(QObject):
             analysis.failed.connect(self._failed)
         if hasattr(analysis, "running"):
             analysis.running.connect(self._running)
-        scene.selectionChanged.connect(self._selection_changed)
+        # once per user action (Select All of thousands of cards is one change here, not one per card)
+        getattr(scene, "selection_settled", scene.selectionChanged).connect(self._selection_changed)
         if hasattr(scene, "built"):
             scene.built.connect(self._scene_built)
         recommendations.subject_activated.connect(self.reveal)

@@ -153,6 +153,8 @@ class _Shown(NamedTuple):
 
 #: the status bar's hint after a new relationship (shown until the next edit, at most 5 s)
 RELATIONSHIP_HINT = "Relationship created: set its cardinality in Properties"
+#: an opened model larger than the view at a readable zoom shows its top-left part (see CanvasView.fit_on_open)
+PART_SHOWN_HINT = "Part of the diagram lies outside the view: View ▸ Fit to Window (Ctrl+9) shows all of it"
 
 
 class MainWindow(QMainWindow):
@@ -233,11 +235,12 @@ class MainWindow(QMainWindow):
                 notify=lambda message: self.notify(message, 6000),
             ),
         )
-        self.scene.selectionChanged.connect(self._selection_changed)
+        self.scene.selection_settled.connect(self._selection_changed)
         self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
+        self.view.opened_in_part.connect(lambda: self.notify(PART_SHOWN_HINT, 10000))
         self.document.changed.connect(self._update_status)
         self.document.project_reset.connect(self.cancel_auto_layout)  # another project: the result is meaningless
         self.document.path_changed.connect(self._update_title)
@@ -697,9 +700,7 @@ class MainWindow(QMainWindow):
             self.view.add_field_on_card(entity_id)
 
     def select_all(self) -> None:
-        for item in self.scene.items():
-            if item.flags() & item.GraphicsItemFlag.ItemIsSelectable:
-                item.setSelected(True)
+        self.scene.select_all()
 
     def copy(self) -> bool:
         ids = self.scene.selected_entity_ids()

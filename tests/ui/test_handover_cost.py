@@ -42,7 +42,7 @@ def test_entity_choices_list_every_entity_and_a_rename_changes_one_row(window) -
     window.document.reset(project)
     ends = window.properties.relationship_editor
     query_entity = window.queries.editor.entity
-    assert combo_texts(ends.one.combo) == [f"{e.name} ({e.id})" for e in project.entities]
+    assert combo_texts(ends.one.combo) == [e.name for e in project.entities]  # names, never generated ids
     assert combo_texts(ends.many.combo) == combo_texts(ends.one.combo)
     assert combo_texts(query_entity.combo) == [e.name for e in project.entities]
     assert [ends.one.combo.itemData(i) for i in range(ends.one.combo.count())] == [e.id for e in project.entities]
@@ -61,7 +61,7 @@ def test_entity_choices_list_every_entity_and_a_rename_changes_one_row(window) -
     window.document.push(EditEntityCommand(window.document, target.model_copy(update={"name": "Renamed Thing"})))
 
     assert changed == [(row, row)] and not resets  # one row, no refill
-    assert ends.one.combo.itemText(row) == f"Renamed Thing ({rel.one})"
+    assert ends.one.combo.itemText(row) == "Renamed Thing"
     assert query_entity.combo.itemText(row) == "Renamed Thing"
     assert ends.one.combo.currentData() == rel.one  # the shown end stays chosen
     assert "Renamed Thing" in ends.title.text()

@@ -52,3 +52,18 @@ def test_a_model_that_fits_at_90_percent_opens_whole(make_window, qtbot) -> None
     assert window.open_path(SAMPLES / "person-addresses.modeller.json", ask=False)
     assert window.view.zoom() >= OPEN_ZOOM_FLOOR
     assert all(_cards_in_view(window).values())
+
+
+def test_an_open_that_shows_part_of_the_model_says_how_to_see_it_all(make_window, qtbot) -> None:
+    """Tryout item 9: at 90 % a card lay cut off at the window's edge, and nothing said the diagram goes on."""
+    window = _window(make_window, qtbot, 1280, 800)
+    assert window.open_path(SAMPLES / "ecommerce.modeller.json", ask=False)
+    assert not all(_cards_in_view(window).values())
+    assert window.statusBar().currentMessage() == (
+        "Part of the diagram lies outside the view: View ▸ Fit to Window (Ctrl+9) shows all of it"
+    )
+    window.statusBar().clearMessage()
+    small = _window(make_window, qtbot, 1600, 1000)
+    assert small.open_path(SAMPLES / "person-addresses.modeller.json", ask=False)
+    assert all(_cards_in_view(small).values())
+    assert "outside the view" not in small.statusBar().currentMessage()

@@ -83,11 +83,11 @@ def test_indexes_add_edit_refuse_and_remove(window: MainWindow, qtbot) -> None:
     assert index.partial == {"status": "open"} and index.collation == {"locale": "fr", "strength": 1}
     assert editor.list.item(0).text() == "by_place — unique, TTL 3600 s, partial, collation"
     assert texts(stack)[-5:] == [
-        "Edit index 1 of Task: name",
-        "Edit index 1 of Task: unique",
-        "Edit index 1 of Task: expire_after_s",
-        "Edit index 1 of Task: partial",
-        "Edit index 1 of Task: collation",
+        "Edit index 1 of Task: Name",
+        "Edit index 1 of Task: Unique",
+        "Edit index 1 of Task: TTL",
+        "Edit index 1 of Task: Partial filter",
+        "Edit index 1 of Task: Collation",
     ]
 
     editor.remove_button.click()

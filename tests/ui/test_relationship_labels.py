@@ -156,3 +156,43 @@ def test_a_steep_line_puts_its_badge_beside_it_away_from_the_tag(make_window, lo
     assert (badge.left() > mid_x) == (tag.x() < mid_x), "the badge is on the other side of the tag"
     assert not QRectF(badge).intersects(label)
     assert label_problems(window) == []
+
+
+def test_crossing_lines_keep_their_badges_and_labels_apart(window) -> None:
+    """Tryout item 9: two lines crossing near their middles drew one's pill and label over the other's
+    (Category → Product over Product → Review)."""
+    from modeller.model import Entity, Position, Relationship
+    from modeller.ui.document import empty_project
+
+    spots = {"a": (0, 0), "b": (520, 420), "c": (520, 0), "d": (0, 420)}
+    project = empty_project("cross").model_copy(
+        update=dict(
+            entities=[Entity(id=key, name=key.upper(), fields=[]) for key in spots],
+            relationships=[
+                Relationship(id="ab", one="a", many="b", cardinality="one-to-many", reads_per_sec=50, writes_per_sec=5),
+                Relationship(id="cd", one="c", many="d", cardinality="one-to-many", reads_per_sec=70, writes_per_sec=2),
+            ],
+            layout={key: Position(x=x, y=y) for key, (x, y) in spots.items()},
+        )
+    )
+    window.document.reset(type(project).model_validate(project.model_dump()))
+    lines = window.scene.relationship_items
+    assert lines["ab"].text_boxes() and lines["cd"].text_boxes()
+    # the two middles meet: at least one badge moved off it, and no box covers another or a card
+    assert lines["ab"].chord.pointAt(0.5) == lines["cd"].chord.pointAt(0.5)
+
+    def clashes() -> list[str]:
+        boxes = [(key, box) for key, line in lines.items() for box in line.text_boxes()]
+        cards = [card.scene_rect() for card in window.scene.entity_items.values()]
+        out = [f"{k1} on {k2}" for i, (k1, b1) in enumerate(boxes) for k2, b2 in boxes[i + 1 :] if b1.intersects(b2)]
+        return out + [f"{key} on a card" for key, box in boxes if any(box.intersects(card) for card in cards)]
+
+    assert clashes() == []
+    assert label_problems(window) == []
+    # a card moved back and forth: still apart, and the texts return to the middle once it is free
+    window.scene.entity_items["d"].setPos(0, 900)
+    window.scene.entity_items["d"].setPos(0, 420)
+    assert clashes() == []
+    window.scene.entity_items["c"].setPos(1400, 0)  # the lines no longer meet
+    window.scene.entity_items["d"].setPos(1400, 420)
+    assert lines["ab"].text_boxes()[0].center() == lines["ab"].chord.pointAt(0.5)

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from modeller.ui.canvas.items.notation import LEGEND, draw_end
 from modeller.ui.canvas.items.style import CanvasStyle
+
+
+def legend_corners(viewport: QRect, size: QSize, margin: int) -> list[QRect]:
+    """Where the legend may sit, in order of preference: bottom-left, bottom-right, top-left, top-right."""
+    left, right = viewport.left() + margin, viewport.right() + 1 - margin - size.width()
+    top, bottom = viewport.top() + margin, viewport.bottom() + 1 - margin - size.height()
+    return [QRect(QPoint(x, y), size) for x, y in ((left, bottom), (right, bottom), (left, top), (right, top))]
 
 
 class LegendWidget(QWidget):

@@ -34,6 +34,7 @@ from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.canvas.overview import Overview
+from modeller.ui.canvas.items.text_grid import TextGrid
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
@@ -57,6 +58,8 @@ SIGHT_MARGIN = 400.0
 #: bounding box spans thousands of cells and re-indexing one moved line took ~8 ms (100 ms for a card's lines).
 #: Speed only, for "redraw after a move <= 16 ms" (DESIGN.md "Performance targets"; bench_canvas)
 MAX_INDEX_DEPTH = 10
+#: where along its line a badge and label may sit, tried in this order when the middle is taken
+TEXT_SPOTS = (0.5, 0.35, 0.65, 0.25, 0.75)
 
 
 def index_depth(items: int) -> int:
@@ -71,6 +74,8 @@ class CanvasScene(QGraphicsScene):
     built = Signal()
     #: a progressive rebuild has put the cards in sight (and their lines) in the scene; the others follow
     in_view_built = Signal()
+    #: the selection changed: once per user action, however many items joined or left it (see settle_selection)
+    selection_settled = Signal()
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -129,11 +134,19 @@ class CanvasScene(QGraphicsScene):
         self._overview_repack = False
         #: draws every relationship line (made anew by each rebuild: clear() deletes it with the other items)
         self.lines = LineLayer(self.style)
+        #: where the lines' badges and labels are (see _keep_texts_apart)
+        self._texts = TextGrid()
         #: lines selected as of the last selection change (their look changes when they leave or join it)
         self._selected_lines: set[str] = set()
         self.setBackgroundBrush(self.style.colors.background)
         self.interaction: Interaction = SelectMoveInteraction(self)
-        self.selectionChanged.connect(self._selection_changed)
+        # Qt signals each item that joins or leaves the selection (Select All, a delete of many selected cards):
+        # the panels listen to selection_settled, sent once when the event loop next runs
+        self._selection_timer = QTimer(self)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._fan_out_selection)
+        self.selectionChanged.connect(self._selection_pending)
         # an edit during a progressive build first completes it, so every handler sees all items
         document.entity_added.connect(self._built_first(self._entity_added))
         document.entity_removed.connect(self._built_first(self._entity_removed))
@@ -156,6 +169,7 @@ class CanvasScene(QGraphicsScene):
             event.accept()  # consumed (a connect gesture): the view must not start a rubber band
         else:
             super().mousePressEvent(event)
+        self.settle_selection()  # a click's selection reaches the panels before the click returns
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.interaction.mouse_move(event):
@@ -165,6 +179,7 @@ class CanvasScene(QGraphicsScene):
         if not self.interaction.mouse_release(event):
             super().mouseReleaseEvent(event)
         self.interaction.after_release(event)
+        self.settle_selection()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.interaction.key_press(event):
@@ -177,6 +192,35 @@ class CanvasScene(QGraphicsScene):
         self.select_only(rel_ids=[command.rel.id])
         self.relationship_created.emit(command.rel.id)
         return command.rel.id
+
+    def _selection_pending(self) -> None:
+        if not self._selection_timer.isActive():
+            self._selection_timer.start()
+
+    def settle_selection(self) -> None:
+        """Fan out a pending selection change now, at the end of a click or a programmatic selection (the event
+        loop does it otherwise, e.g. after a delete of many selected cards); nothing pending: no-op."""
+        if self._selection_timer.isActive():
+            self._selection_timer.stop()
+            self._fan_out_selection()
+
+    def _fan_out_selection(self) -> None:
+        self._selection_changed()
+        self.selection_settled.emit()
+
+    def clearSelection(self) -> None:
+        """Clear, and fan the change out before returning, as a programmatic selection does."""
+        super().clearSelection()
+        self.settle_selection()
+
+    def select_all(self) -> None:
+        """Select every card and line in one step (their selection changes fan out once)."""
+        if self.building:
+            self.finish_build()  # the cards out of sight are part of "all"
+        for item in (*self.entity_items.values(), *self.relationship_items.values()):
+            if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+                item.setSelected(True)
+        self.settle_selection()
 
     def _selection_changed(self) -> None:
         """Lines have no contents of their own: the layer repaints those that joined or left the selection."""
@@ -246,18 +290,20 @@ class CanvasScene(QGraphicsScene):
         return [i.rel_id for i in self.selectedItems() if isinstance(i, RelationshipItem)]
 
     def select_only(self, entity_ids: list[str] = (), rel_ids: list[str] = ()) -> None:  # type: ignore[assignment]
+        """Select exactly these (one fan-out of the change, not one for the clear and one per item)."""
         if self.building and (
             any(key not in self.entity_items for key in entity_ids)
             or any(key not in self.relationship_items for key in rel_ids)
         ):
             self.finish_build()  # a card out of sight not built yet (a finding's subject): build the rest now
-        self.clearSelection()
+        super().clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
                 self.entity_items[key].setSelected(True)
         for key in rel_ids:
             if key in self.relationship_items:
                 self.relationship_items[key].setSelected(True)
+        self.settle_selection()
 
     def model_position(self, entity_id: str) -> QPointF:
         """Where the model puts a card: its layout entry, or a derived default spot."""
@@ -596,6 +642,7 @@ class CanvasScene(QGraphicsScene):
             self._selected_lines = set()
             self.clear()
             self.lines = LineLayer(self.style)
+            self._texts = TextGrid()
             self.lines.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.overview)
             self.addItem(self.lines)
             self.entity_items.clear()
@@ -829,6 +876,7 @@ class CanvasScene(QGraphicsScene):
             self.update()
         item = self.relationship_items.pop(rel_id, None)
         self.lines.forget(rel_id)
+        self._texts.forget(rel_id)
         self._selected_lines.discard(rel_id)
         if item is not None:
             self.removeItem(item)
@@ -918,3 +966,31 @@ class CanvasScene(QGraphicsScene):
         if ends[0] > ends[1]:  # lanes are counted in one direction for both orientations
             lane = -lane
         item.set_geometry(one.scene_rect(), many.scene_rect(), lane)
+        self._keep_texts_apart(item)
+
+    def _keep_texts_apart(self, item: RelationshipItem) -> None:
+        """Slide a line's badge and label along it to the first spot where they cover no other line's and
+        neither end card (two lines crossing near their middles drew one's pill over the other's); none
+        free: the middle. Lines' texts are found through a coarse grid of their own (the scene's index
+        answers slower than the build places lines)."""
+        self._texts.forget(item.rel_id)
+        if not item.text_boxes():
+            return
+        ends = [
+            self.entity_items[key].scene_rect() for key in self._ends.get(item.rel_id, ()) if key in self.entity_items
+        ]
+        for along in TEXT_SPOTS:
+            if item.slide_texts(along) and not self._texts_covered(item, ends):
+                break
+        else:
+            item.slide_texts(0.5)
+        self._texts.file(item.rel_id, item.text_boxes())
+
+    def _texts_covered(self, item: RelationshipItem, cards: list[QRectF]) -> bool:
+        boxes = item.text_boxes()
+        taken = list(cards)
+        for rel_id in self._texts.near(boxes):
+            other = self.relationship_items.get(rel_id)
+            if other is not None and other is not item and other.isVisible():
+                taken.extend(other.text_boxes())
+        return any(mine.intersects(other) for other in taken for mine in boxes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QMimeData, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QDragEnterEvent,
@@ -27,7 +27,7 @@ from modeller.model.vocabulary import FIELD_TYPES
 from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.legend import LegendWidget
+from modeller.ui.canvas.legend import LegendWidget, legend_corners
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
 from modeller.ui.edits import EditRefused
@@ -44,6 +44,8 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 OVERVIEW_ZOOM = 0.3
 #: an opened model fits the window but never below this (card text stays readable); zooming out still works
 OPEN_ZOOM_FLOOR = 0.9
+#: view pixels kept clear around a card whose rename or add-field box opens (and around a dropped card)
+EDGE_MARGIN = 20
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -58,6 +60,8 @@ class CanvasView(QGraphicsView):
     zoom_changed = Signal(float)
     #: a project file was dropped on the canvas
     file_dropped = Signal(Path)
+    #: an opened model did not fit at the readable zoom: part of it lies outside the view (the window says so)
+    opened_in_part = Signal()
 
     def __init__(self, scene: CanvasScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -86,6 +90,15 @@ class CanvasView(QGraphicsView):
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
+        # the legend takes a corner with no card under it: looked for again after a scroll, zoom or scene change
+        self._legend_timer = QTimer(self)
+        self._legend_timer.setSingleShot(True)
+        self._legend_timer.setInterval(0)
+        self._legend_timer.timeout.connect(self._place_legend)
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.valueChanged.connect(lambda _value: self._legend_timer.start())
+        self.zoom_changed.connect(lambda _zoom: self._legend_timer.start())
+        scene.changed.connect(lambda _areas: self._legend_timer.start())
         self._place_legend()
 
     @property
@@ -135,6 +148,7 @@ class CanvasView(QGraphicsView):
         if rect.isEmpty() or self.zoom() >= OPEN_ZOOM_FLOOR:
             return
         self.set_zoom(OPEN_ZOOM_FLOOR)
+        self.opened_in_part.emit()
         view = self.viewport().rect()
         margin = 40
         width, height = view.width() / OPEN_ZOOM_FLOOR, view.height() / OPEN_ZOOM_FLOOR
@@ -169,10 +183,20 @@ class CanvasView(QGraphicsView):
         self.centerOn(rect.center() + shift)
 
     def _under_legend(self) -> bool:
-        """A shown card lies under the legend (the scene's index finds the few there, not a loop over all)."""
-        area = self.mapToScene(self.legend.geometry())
-        found = self.canvas.items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
-        return any(isinstance(item, EntityItem) and item.isVisible() for item in found)
+        return self._cover(self.legend.geometry()) > 0
+
+    def _cover(self, rect: QRect) -> float:
+        """How much card area (viewport pixels) lies under ``rect`` of the view; the scene's index finds the
+        few cards there, not a loop over all."""
+        inside = rect.translated(-self.viewport().pos())
+        area = QRectF(inside)
+        covered = 0.0
+        for item in self.canvas.items(self.mapToScene(inside), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, EntityItem) and item.isVisible():
+                card = self.mapFromScene(item.scene_rect()).boundingRect()
+                common = area.intersected(QRectF(card))
+                covered += max(common.width(), 0.0) * max(common.height(), 0.0)
+        return covered
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
@@ -237,7 +261,7 @@ class CanvasView(QGraphicsView):
 
     def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
         self.close_inline_editor()
-        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), 20, 20)
+        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), EDGE_MARGIN, EDGE_MARGIN)
         rect = self.mapFromScene(item.mapRectToScene(local)).boundingRect()
         self.inline_editor = editor
         editor.closed.connect(lambda: self._editor_closed(editor))
@@ -373,9 +397,26 @@ class CanvasView(QGraphicsView):
         """
         at = self.mapToScene(pointer)
         self.hold_still()
-        entity_id = self.add_template(key, at, snap=False)
+        entity_id = self.add_template(key, self.inside_view(key, at), snap=False)
         self.pin(at, pointer)
         return entity_id
+
+    def inside_view(self, key: str, at: QPointF) -> QPointF:
+        """``at``, moved just enough that a new ``key`` card and its add-field row show whole.
+
+        A card dropped at the viewport's edge stuck out of it, and renaming it (or adding a field) then
+        scrolled the view to show the box: the next card dropped at the same screen spot landed elsewhere.
+        The card moves in, the view stays still.
+        """
+        probe = EntityItem("", self.canvas.style)
+        probe.set_entity(make_entity(key, "probe", default_name(key)))
+        card = probe.rect().united(probe.footer_rect())
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        # what ensureVisible keeps clear, and as much again for a longer name, in scene units
+        margin = 2 * EDGE_MARGIN / max(self.zoom(), 1e-6)
+        x = max(visible.left() + margin, min(at.x(), visible.right() - margin - card.width()))
+        y = max(visible.top() + margin, min(at.y(), visible.bottom() - margin - card.bottom()))
+        return QPointF(x, y)
 
     def hold_still(self) -> None:
         """Fix the scene rect to cover what is on screen and the content with room around it."""
@@ -482,6 +523,11 @@ class CanvasView(QGraphicsView):
         self._place_legend()
 
     def _place_legend(self) -> None:
+        """Bottom-left, or the first other corner of the viewport with no card under the legend (a card
+        dropped or scrolled under it stayed hidden); when every corner has one, the one hiding the least."""
         self.legend.resize(self.legend.sizeHint())
-        margin = 10
-        self.legend.move(margin, self.viewport().height() - self.legend.height() - margin)
+        corners = legend_corners(self.viewport().geometry(), self.legend.size(), margin=10)
+        cover = [self._cover(c) for c in corners]
+        spot = corners[cover.index(min(cover))]  # the first corner of the least cover
+        if spot.topLeft() != self.legend.pos():
+            self.legend.move(spot.topLeft())

@@ -325,6 +325,10 @@ class FindingsFilter(QSortFilterProxyModel):
         self._labels: dict[int, str] = {}
         for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
             signal.connect(self._labels.clear)
+        #: id(finding) -> (finding, concerns the selection?): the rows, their section headers and the count ask
+        #: the same question of every finding; answered once per selection (and per analysis, see _concerns)
+        self._answers: dict[int, tuple[Finding, bool]] = {}
+        self._answered_for: tuple[Any, Any] = (None, None)
 
     @property
     def selecting(self) -> bool:
@@ -337,6 +341,7 @@ class FindingsFilter(QSortFilterProxyModel):
             return
         self.beginFilterChange()
         self._chosen = chosen
+        self._answers.clear()
         self.severities = None if severities is None else set(severities)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
@@ -358,7 +363,19 @@ class FindingsFilter(QSortFilterProxyModel):
             return False
         if not self._chosen:
             return True
-        return self.findings.ids is not None and self._chosen.concerns(finding, self.findings.ids, self.findings.design)
+        return self.findings.ids is not None and self._concerns(finding)
+
+    def _concerns(self, finding: Finding) -> bool:
+        basis = (self.findings.ids, self.findings.design)
+        if basis[0] is not self._answered_for[0] or basis[1] is not self._answered_for[1]:
+            self._answers.clear()  # another analysis: another project and design to ask
+            self._answered_for = basis
+        known = self._answers.get(id(finding))
+        if known is not None and known[0] is finding:
+            return known[1]
+        answer = self._chosen.concerns(finding, self.findings.ids, self.findings.design)
+        self._answers[id(finding)] = (finding, answer)  # the finding is held, so its id is not reused
+        return answer
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         g, i = self.findings.locate(source_row)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -507,6 +508,8 @@ class ModelForm(QWidget):
         super().__init__(parent)
         self.apply = apply
         self.editors: list[Editor] = []
+        #: each labelled row's field widget, by its editor's path (see set_label)
+        self._holders: dict[tuple[PathStep, ...], QWidget] = {}
         self.model: Any = None
         self.layout_ = QFormLayout(self)
         self.layout_.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -521,10 +524,27 @@ class ModelForm(QWidget):
         box.addWidget(editor.error)
         if with_label:
             self.layout_.addRow(editor.label, holder)
+            self._holders[tuple(editor.path)] = holder
         else:
             self.layout_.addRow(holder)
         self.editors.append(editor)
         return editor
+
+    def set_label(self, path: Sequence[PathStep], text: str, tip: str) -> None:
+        """Name a row anew (a label that depends on the object shown); its undo text follows."""
+        editor = self.editor(path)
+        editor.label = text
+        editor.widget.setToolTip(tip)
+        holder = self._holders.get(tuple(editor.path))
+        label = self.layout_.labelForField(holder) if holder is not None else None
+        if isinstance(label, QLabel) and label.text() != text:
+            label.setText(text)
+
+    def label_of(self, path: Sequence[PathStep]) -> str:
+        """What the form calls the value at ``path`` (its row's label without a closing "(…)" aside, for undo
+        texts: "Edit index 1 of Task: TTL", not "…: expire_after_s"), else the key."""
+        found = next((e.label for e in self.editors if e.path == list(path) and e.label), None)
+        return re.sub(r"\s*\([^()]*\)$", "", found) if found else str(path[-1])
 
     def text(self, path: Sequence[PathStep], label: str, tip: str, optional: bool = True) -> TextEditor:
         return self._add(TextEditor(self, path, label, tip, optional))  # type: ignore[return-value]

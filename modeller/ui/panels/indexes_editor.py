@@ -172,7 +172,7 @@ class IndexesEditor(QWidget):
         row = self.list.currentRow()
         if self.entity is None or not 0 <= row < len(self.entity.indexes):
             return "select an index first"
-        text = f"Edit index {row + 1} of {self.entity.name}: {path[-1]}"
+        text = f"Edit index {row + 1} of {self.entity.name}: {self.detail.label_of(path)}"
         return self.apply(["indexes", row, *path], value, text, True)
 
     def add_index(self) -> None:

@@ -163,7 +163,9 @@ _ROLE_WORDS = {
 
 
 def _node_note(node: ShapeNode, names: Mapping[str, str]) -> str:
-    parts = [_ROLE_WORDS.get(node.role, node.role)]
+    # an array of references to the other side (many-to-many) lists several, it is no "reference to parent"
+    many = node.role == "parent-ref" and node.bson_type == "array"
+    parts = ["references" if many else _ROLE_WORDS.get(node.role, node.role)]
     if node.ref_collection:
         parts.append(f"→ {node.ref_collection}")
     if node.entity and node.role in ("embedded", "child-refs", "subset", "extended-ref", "parent-ref"):

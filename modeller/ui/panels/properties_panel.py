@@ -33,6 +33,7 @@ from modeller.model import Entity, Relationship
 from modeller.model.names import snake
 from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import AGGREGATE_OPS, CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
+from modeller.rules.physical.naming import plural_label
 from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
@@ -229,6 +230,14 @@ class EntityEditor(QWidget):
         self.fields.load(list(fields))
 
     # ------------------------------------------------------------ applying
+    def _label(self, path: Sequence[PathStep]) -> str:
+        """The row label the value at ``path`` has in one of the entity's forms (undo texts use the user's words)."""
+        for form in (self.form, self.ts_form, self.archive_form, self.sub_form):
+            label = form.label_of(path)
+            if label != str(path[-1]):
+                return label
+        return str(path[-1])
+
     def apply(self, path: Sequence[PathStep], value: Any, text: str | None = None, merge: bool = True) -> str | None:
         entity = self.entity()
         if entity is None:
@@ -242,7 +251,9 @@ class EntityEditor(QWidget):
         clash = _names_refused(self.document, entity, new)
         if clash is not None:
             return clash
-        label = text or ("Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {path[-1]}")
+        label = text or (
+            "Rename " + entity.name if list(path) == ["name"] else f"Edit {entity.name}: {self._label(path)}"
+        )
         key = _merge_key("entity", entity.id, path, merge)
         self.document.push(EditEntityCommand(self.document, new, label, key))
         return None
@@ -311,7 +322,7 @@ class RelationshipEditor(QWidget):
         self.ends.row("Id", self.id_row)
         self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
         self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
-        self.entity_choices = EntityChoices(document, lambda e: f"{e.name} ({e.id})", self)
+        self.entity_choices = EntityChoices(document, lambda e: e.name, self)  # the user's words, not ids
         self.one.use_model(self.entity_choices)
         self.many.use_model(self.entity_choices)
         self.swap_button = QPushButton("Swap ends")
@@ -446,6 +457,41 @@ class RelationshipEditor(QWidget):
     def relationship(self) -> Relationship | None:
         return self.document.relationship(self.rel_id) if self.rel_id else None
 
+    def _name_the_counts(self, rel: Relationship) -> None:
+        """A many-to-many has no One and no Many: its ends and counts say which way they count, with the
+        entities' names ("Max Products per Category"), since that Max N becomes the validator's maxItems of
+        the Category's array of Product ids (the other way follows from the entity counts)."""
+        one, many = (self._name(key) for key in (rel.one, rel.many))
+        if rel.cardinality == "many-to-many":
+            per = f"{plural_label(many)} per {one}"
+            rows = {
+                ("one",): (
+                    "Counted per",
+                    f"Each {one} relates to N {plural_label(many)}: the counts below are per {one}",
+                ),
+                ("many",): ("Counted", f"The N: how many {plural_label(many)} one {one} relates to"),
+                ("typical",): (f"Typical {per}", f"Usual number of {plural_label(many)} per {one}"),
+                ("max",): (
+                    f"Max {per}",
+                    f"Upper bound of {plural_label(many)} per {one}: the maxItems of the {one}'s array of "
+                    f"{many} ids. {plural_label(one)} per {many} follow from the entity counts "
+                    "(Swap ends counts the other way)",
+                ),
+            }
+        else:
+            rows = {
+                ("one",): ("One side", "The entity there is one of"),
+                ("many",): ("Many side", "The entity there are N of"),
+                ("typical",): ("Typical N", "Usual number of N per One"),
+                ("max",): ("Max N", "Upper bound of N per One"),
+            }
+        for path, (label, tip) in rows.items():
+            (self.ends if path in (("one",), ("many",)) else self.form).set_label(list(path), label, tip)
+
+    def _name(self, entity_id: str) -> str:
+        entity = self.document.entity(entity_id)
+        return entity.name if entity is not None else entity_id
+
     def show_relationship(self, rel_id: str, engine_strategy: str | None = None) -> None:
         self.rel_id = rel_id
         self.set_engine_strategy(engine_strategy)
@@ -461,6 +507,7 @@ class RelationshipEditor(QWidget):
             return
         self.title.setText(f"Relationship {describe(self.document, rel)}")
         self.id_row.reload()
+        self._name_the_counts(rel)
         self.ends.load(rel)
         self.form.load(rel)
         self.note_form.load(rel)
@@ -498,7 +545,8 @@ class RelationshipEditor(QWidget):
             clash = name_refused(self.document.project, new)
             if clash is not None:
                 return clash
-        label = text or f"Edit {describe(self.document, rel)}: {path[-1]}"
+        what = (self.ends if list(path) in (["one"], ["many"]) else self.form).label_of(path)
+        label = text or f"Edit {describe(self.document, rel)}: {what}"
         key = _merge_key("relationship", rel.id, path, merge)
         self.document.push(EditRelationshipCommand(self.document, new, label, key))
         return None
@@ -637,7 +685,7 @@ class ProjectEditor(QWidget):
         if new == settings:
             return None
         key = _merge_key("project", "", path, True)
-        self.document.push(EditProjectCommand(self.document, new, f"Edit project: {path[-1]}", key))
+        self.document.push(EditProjectCommand(self.document, new, f"Edit project: {self.form.label_of(path)}", key))
         return None
 
 

@@ -263,13 +263,12 @@ class QueryEditor(QWidget):
                 new = new.model_copy(update={"scope": None})  # the scope belonged to the other entity
         if list(path) in (["scope"], ["entity"]):
             merge = False  # a choice is one gesture: one undo entry each
-            text = text or ("Edit query scope (For one)" if path[0] == "scope" else None)
         key = ("query", query.id, "/".join(str(p) for p in path)) if merge else None
         self.document.push(
             EditQueryCommand(
                 self.document,
                 new,
-                text or f"Edit query {self._words(query)}: {path[-1]}",
+                text or f"Edit query {self._words(query)}: {self.form.label_of(path)}",
                 key,
             )
         )
@@ -294,7 +293,7 @@ class QueryEditor(QWidget):
 
     def _commit_filters(self, rows: list[tuple[str, str]] | None = None) -> None:
         rows = self.filters.rows() if rows is None else rows
-        self._show(self.apply(["filter"], dict(rows), "Edit query filter", merge=False))
+        self._show(self.apply(["filter"], dict(rows), merge=False))
 
     def _commit_sort(self, rows: list[tuple[str, str]] | None = None) -> None:
         rows = self.sort.rows() if rows is None else rows
@@ -303,7 +302,7 @@ class QueryEditor(QWidget):
         except ValueError:
             self._show("sort direction must be 1 or -1")
             return
-        self._show(self.apply(["sort"], value, "Edit query sort", merge=False))
+        self._show(self.apply(["sort"], value, merge=False))
 
     def _fill_field_menu(self) -> None:
         """The entity's own fields, then each related entity's, as one menu (filled when opened)."""
@@ -334,7 +333,7 @@ class QueryEditor(QWidget):
             for i in range(self.joins.count())
             if self.joins.item(i).checkState() == Qt.CheckState.Checked
         ]
-        self._show(self.apply(["joins"], joins, "Edit query joins", merge=False))
+        self._show(self.apply(["joins"], joins, merge=False))
 
     def _unused_field(self, taken: set[str]) -> str:
         query = self.query()

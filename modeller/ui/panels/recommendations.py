@@ -205,9 +205,10 @@ class RecommendationsPanel(QWidget):
         if new == self._selection:
             return
         self._selection = new
-        if new:
-            self.show_all.setChecked(False)
         self.show_all.setVisible(bool(new))
+        if new and self.show_all.isChecked():
+            self.show_all.setChecked(False)  # its toggled signal refills: once, not twice
+            return
         self._refill()
 
     # ---------------------------------------------------------------- reading
