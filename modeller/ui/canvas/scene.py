@@ -33,8 +33,8 @@ from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid
 from modeller.ui.canvas.items.style import CanvasStyle
-from modeller.ui.canvas.overview import Overview
 from modeller.ui.canvas.items.text_grid import TextGrid
+from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 from modeller.ui.gc_pause import collector_paused
