@@ -1079,6 +1079,9 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
                 filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
                 if filter_path is None and cp.location == "flat":  # found by the N's reference to its One
                     filter_path = _ref_path(res, plan, coll)
+                    nested = _embedded_ref(res, coll.name, located[1], plan) if located[1] else None
+                    if filter_path is None and nested is not None:
+                        filter_path = nested[0]  # the reference of an embedded N (items.product_id)
                 if filter_path is None or filter_path in seen:
                     continue
                 f = cp.field
@@ -1498,6 +1501,8 @@ def sync_advice(
     ids_from: str | None = None
     ids_are_objects = False
     set_path = path
+    target_at = res.location.get(cp.target.id)
+    located_in = target_at[1] if target_at is not None and target_at[0] == coll and target_at[1] else None
     inside = copy_filter_path(plan, cp.location, path, _find_nodes(res, coll, ""))
     if cp.location == "child-array" and inside is not None:
         arr_path = path.rsplit(".", 1)[0]
@@ -1518,8 +1523,13 @@ def sync_advice(
             ),
             None,
         )
+        nested = None if ref is not None or located_in is None else _embedded_ref(res, coll, located_in, plan)
         if ref is not None:
             filter_path = ref
+        elif nested is not None:
+            filter_path, arr_path, array_filter = nested
+            if arr_path is not None:
+                set_path = f"{arr_path}.$[e]{path[len(arr_path) :]}"
         else:
             arr: ShapeNode | None = next(
                 (
@@ -1562,6 +1572,38 @@ def sync_advice(
     if cp.denorm.staleness == "none":
         text += "; staleness none: run the update in session.withTransaction(...) with the original"
     return text, update
+
+
+def _embedded_ref(res: Resolution, coll: str, prefix: str, plan: RelPlan) -> tuple[str, str | None, str | None] | None:
+    """How the sync finds a copy held by an N embedded at ``prefix`` (``orders.items``): the filter path of the N's
+    reference to its One (``items.product_id``) and, when the N sits in an array, that array's path (``items``) and
+    the ``arrayFilters`` path of its element's reference (``e.product_id``), so only the elements of that One change.
+
+    Arrays above the innermost one are matched by the filter (it reaches through arrays) but not written: a copy
+    below two arrays is not found here (None), and the caller falls back to the N's ids.
+    """
+    nodes = res.shapes.get(coll)
+    if nodes is None:
+        return None
+    arrays: list[str] = []
+    walked: list[str] = []
+    for part in prefix.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None:
+            return None
+        walked.append(part)
+        if node.items is not None:
+            arrays.append(".".join(walked))
+            nodes = node.items.children
+        else:
+            nodes = node.children
+    ref = next((n.name for n in nodes if n.relationship == plan.facts.rel_id and n.role == "parent-ref"), None)
+    if ref is None or len(arrays) > 1:
+        return None
+    filter_path = f"{prefix}.{ref}"
+    if not arrays:
+        return filter_path, None, None
+    return filter_path, arrays[0], f"e.{filter_path[len(arrays[0]) + 1 :]}"
 
 
 def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
