@@ -22,6 +22,7 @@ from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
 from modeller.rules.settings import Settings
@@ -111,6 +112,19 @@ class _StrategyRule(Rule):
     def why_of(self, plan: RelPlan) -> str | None:
         """The *Why* of the decision this rule took for ``plan`` (a rule that can vote two ways says which)."""
         return self.why_for(plan.facts)
+
+
+def reference_index_note(view: RuleView, plan: RelPlan) -> str:
+    """Whether the design indexes the relationship's references, as a sentence after the advice: read from the
+    exported indexes (``reference_index_words``), so the advice never promises an index the design leaves out."""
+    res = view.res
+
+    def holder(eid: str) -> CollectionDesign | None:
+        located = res.location.get(eid)
+        return view.collection(located[0]) if located is not None else None
+
+    words = reference_index_words(plan, holder)
+    return f"; {words}" if words else ""
 
 
 @register
@@ -276,13 +290,14 @@ class ParentRefOneToSquillions(_StrategyRule):
     id = "parent-ref-one-to-squillions"
     explain = (
         "the {manys} of one {one} are too many for an array in the {one} (Zola-1 one-to-squillions): the reference "
-        "belongs in each {many}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+        "belongs in each {many} and the {one} stays fixed-size; the reads that find the {manys} of one {one} need "
+        "an index on it, with the sort of the hot query."
     )
     code = "RS04"
     family = "shape"
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
-    tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
+    tradeoff = "the One stays fixed-size vs. a second query on the N side, by the reference, for every read of both"
     precedence = TREE
 
     def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
@@ -296,7 +311,8 @@ class ParentRefOneToSquillions(_StrategyRule):
             return (
                 f"the {manys} of one {one} are more than an array of ids in the {one} should hold (Zola-3: 'more "
                 f"than a few thousand'; Manual-AP-unbounded): the reference belongs in each "
-                f"{facts.many.name}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+                f"{facts.many.name} and the {one} stays fixed-size; the reads that find the {manys} of one {one} "
+                "need an index on it, with the sort of the hot query."
             )
         return super().why_for(facts, entity)
 
@@ -337,12 +353,17 @@ class ParentRefOneToSquillions(_StrategyRule):
             )
         return self.vote(
             "parent-ref",
-            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in each {many.name} and index it",
-            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
+            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in "
+            f"each {many.name}",
+            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second query, by the "
+            "reference; "
             "counts and sums over them are not free (see computed-pattern)",
             numbers={"id_array_bytes": ids},
             precedence=SQUILLIONS,
         )
+
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        return reference_index_note(view, plan)
 
 
 @register
@@ -450,13 +471,12 @@ class ManyToManyRefs(_StrategyRule):
                     f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
                     f"array of references only in each {many.name} and query it by {one.name}",
-                    "both directions stay one indexed query; the large side never holds an array",
+                    "both directions stay one query; the large side never holds an array",
                 )
             return self.vote(
                 "two-way",
                 f"each {one.name} relates to many {plural_label(many.name)} and each {many.name} to many "
-                f"{plural_label(one.name)}: arrays of references on both sides, each indexed, so either direction is "
-                "one query",
+                f"{plural_label(one.name)}: arrays of references on both sides, so either direction is one query",
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
@@ -474,10 +494,10 @@ class ManyToManyRefs(_StrategyRule):
             return self.vote(
                 "parent-ref",
                 f"{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
-                f"own document: keep a reference to the {one.name} in each {many.name}, indexed (one-way "
+                f"own document: keep a reference to the {one.name} in each {many.name} (one-way "
                 "referencing from the side that is queried)",
                 f"the {role} of {with_article(many.name)} is one read by _id; listing the {plural_label(many.name)} of a "
-                f"{one.name} is a query on the indexed reference",
+                f"{one.name} is a query on the reference",
                 rules=(self.id, ChildRefsOneToMany.id),
                 precedence=BOTH_WAYS,
             )
@@ -501,7 +521,7 @@ class ManyToManyRefs(_StrategyRule):
         if plan.rec.base_strategy == "two-way" and m2m:
             return (
                 f"each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
-                "on each side, indexed, makes either direction one query (Zola-2 two-way referencing)."
+                "on each side makes either direction one query (Zola-2 two-way referencing)."
             )
         if plan.rec.base_strategy == "two-way":
             return (
@@ -512,20 +532,21 @@ class ManyToManyRefs(_StrategyRule):
             return (
                 f"one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
                 f"thousand'), so only each {many} keeps an array, of its {ones}; 'the {manys} of one {one}' is one "
-                "indexed query on that array (a multikey index)."
+                "query on that array."
             )
         return (
-            f"only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
-            f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
+            f"only the {many} side refers to the other: a reference to the {one} in each {many} makes "
+            f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one query on it, without an "
             f"array to maintain in the {one} (one-way referencing, Zola-2)."
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        indexed = reference_index_note(view, plan)
         # a reassignment moves a child from one owner to another: only a one-to-N read both ways has one
         if plan.strategy != "two-way" or plan.facts.rel.cardinality == "many-to-many":
-            return ""
+            return indexed
         numbers["transaction_lifetime_s"] = view.settings.transaction_lifetime_s
-        return (
+        return indexed + (
             f" Reassigning one {plan.facts.many.name} touches two documents (pull from the old "
             f"{plan.facts.one.name}'s array, push to the new one, set the reference): it is not atomic unless "
             f"both updates run in one multi-document transaction (session.withTransaction, default lifetime "

@@ -51,6 +51,7 @@ from modeller.rules.physical.index_reasons import (
 from modeller.rules.physical.naming import collection_name, embed_field, plural_label
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import CopyPlan, RelPlan, bucket_entity_wanted, plan_relationships
+from modeller.rules.physical.reference_index import leading_index, reference_index_words
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
@@ -1382,6 +1383,9 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
 def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> RelationshipDesign:
     copies = [_copy_design(ctx, res, plan, cp) for cp in plan.copies]
     why = plan.why
+    indexed = reference_index_words(plan, lambda eid: _collection_of(res, eid))
+    if indexed:
+        why += "; " + indexed
     if plan.dropped:
         why += "; not copied: " + "; ".join(f"{d.field} ({reason})" for d, reason in plan.dropped)
     return RelationshipDesign(
@@ -1394,6 +1398,14 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         tradeoff=plan.tradeoff,
         warnings=[*plan.warnings, *_unshared_warning(res, plan)],
     )
+
+
+def _collection_of(res: Resolution, eid: str) -> CollectionDesign | None:
+    """The resolved collection holding ``eid``'s documents (in its own unit: no walk over every collection)."""
+    located, unit = res.location.get(eid), res.unit_of.get(eid)
+    if located is None or not isinstance(unit, UnitResult):
+        return None
+    return next((c for c in unit.collections if c.name == located[0]), None)
 
 
 def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
@@ -1444,6 +1456,8 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
     coll, prefix = located if located is not None else (collection_name(cp.target), "")
     path = f"{prefix}.{rel_path}" if prefix else rel_path
     advice, update = sync_advice(ctx, res, plan, cp, coll, path)
+    if update is not None and update.kind == "set" and update.ids_from is None and update.filter_path != "_id":
+        advice += _sync_index_words(res, cp, update.filter_path)
     return DenormalizedCopy(
         field=cp.denorm.field,
         source_entity=cp.source.id,
@@ -1455,6 +1469,21 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
         sync_advice=advice,
         fanout=cp.fanout,
         update=update,
+    )
+
+
+def _sync_index_words(res: Resolution, cp: CopyPlan, filter_path: str) -> str:
+    """Whether the sync's updateMany finds the copies by an index, read from the collection's indexes (the one
+    fact the export creates), so the advice never promises an index the design leaves out."""
+    coll = _collection_of(res, cp.target.id)
+    if coll is None:
+        return ""
+    index = leading_index(coll, filter_path)
+    if index is not None:
+        return f"; it finds them by the index {index.name}"
+    return (
+        f"; {filter_path} is not indexed: {cp.source.name}.{cp.denorm.field} changes rarely enough that scanning "
+        f"{coll.name} on each change costs less than keeping an index"
     )
 
 
