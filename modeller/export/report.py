@@ -439,6 +439,8 @@ def _access_section(design: Design, project: Project) -> list[str]:
                 f"- Read {n}: collection {code(step.collection)}, index {index}, "
                 f"{counted(step.docs_examined, 'document')} examined, {step.docs_returned:,} returned."
             )
+        if plan.assumptions:
+            out.append(f"- The estimates assume {prose(', '.join(plan.assumptions))}.")
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
         for step in plan.on_overflow:
