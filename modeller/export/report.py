@@ -201,11 +201,16 @@ def _notes(node: ShapeNode, names: dict[str, str]) -> str:
     return "; ".join(notes)
 
 
+def _count_words(count: int | None) -> str:
+    """The collection's size as the model says it: a number, or that none was given (never "About ?")."""
+    return "Document count not set" if count is None else f"About {human_count(count)} documents"
+
+
 def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None) -> list[str]:
     out = [f"### {code(coll.name)}", ""]
     stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
     out.append(
-        f"Stores {stored}. About {human_count(coll.count)} documents, average {human_bytes(coll.avg_bytes)}, "
+        f"Stores {stored}. {_count_words(coll.count)}, average {human_bytes(coll.avg_bytes)}, "
         f"largest {human_bytes(coll.max_bytes)}."
     )
     if coll.why:
@@ -477,7 +482,9 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
             f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
             f"{counted(len(design.relationships), 'relationship')}.",
-            "- Findings: " + ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES)) + ".",
+            "- Findings: "
+            + ", ".join(counted(counts[s], s, "info" if s == "info" else None) for s in reversed(SEVERITIES))
+            + ".",
             "",
             "## Collections",
             "",

@@ -80,7 +80,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=plan.strategy == rec.strategy,
-                why=self.why_of(plan),
+                why=self.why_of(plan, view.settings),
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -92,7 +92,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=True,
-                why=self.why_of(plan),
+                why=self.why_of(plan, view.settings),
             )
         return self.finding(
             "suggestion",
@@ -102,14 +102,14 @@ class _StrategyRule(Rule):
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
-            why=self.why_of(plan),
+            why=self.why_of(plan, view.settings),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
         return ""
 
-    def why_of(self, plan: RelPlan) -> str | None:
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """The *Why* of the decision this rule took for ``plan`` (a rule that can vote two ways says which)."""
         return self.why_for(plan.facts)
 
@@ -255,6 +255,23 @@ class ChildRefsOneToMany(_StrategyRule):
     sources = ("Zola-1", "Zola-3", "Manual-1:N-ref")
     tradeoff = "independent access and a small parent vs. a second query per read"
     precedence = REFERENCES
+
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
+        """The *Why* of the reason the N is not embedded here (the message's): on their own, too many, or rarely
+        read with the One — not all three at once."""
+        facts = plan.facts
+        one, manys = facts.one.name, plural_label(facts.many.name)
+        if facts.standalone:
+            cause = f"{manys} are looked up on their own, which embedded documents cannot be"
+        elif facts.n_max > settings.embed_max:
+            cause = f"there are too many {manys} per {one} to embed (Zola-3: more than 'a couple of hundred')"
+        else:
+            cause = f"only a few {one} reads need its {manys}: embedded, they would be read and sent with every {one}"
+        return (
+            f"{cause}; an array of their ObjectIds in the {one} stays small, and the application-level join "
+            "find({_id: {$in: ids}}) is cheap with the right projection (Zola-1 one-to-many; Zola-3: don't fear "
+            "application-level joins)."
+        )
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         if not _one_to_n(facts):
@@ -512,7 +529,7 @@ class ManyToManyRefs(_StrategyRule):
             precedence=BOTH_WAYS,
         )
 
-    def why_of(self, plan: RelPlan) -> str | None:
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """Two-way, or the array on one side only: the *Why* of the decision taken, not of the rule."""
         facts = plan.facts
         one, many = facts.one.name, facts.many.name
