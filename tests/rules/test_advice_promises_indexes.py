@@ -104,3 +104,5 @@ def test_the_shop_ecommerce_and_product_parts_say_which_references_are_not_index
         "; parts.id is not indexed: Part.name changes rarely enough that scanning products on each change costs less "
         "than keeping an index"
     )
+    blog = {r.id: r.why for r in analyse(load_project(SAMPLES / "blog.modeller.json")).design.relationships}
+    assert blog["user_comments"].endswith("comments.user._id in posts is indexed (comments.user._id_1)")

@@ -29,17 +29,22 @@ def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
 
 def _ref_node_path(nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...]) -> str | None:
     """The shallowest path of a node of ``rel_id`` with one of ``roles`` (breadth first), ``.id`` for arrays of
-    ``{id, ...}`` objects."""
+    ``{id, ...}`` objects; an extended reference's ``_id`` when no plain reference sits at that depth."""
     level: list[tuple[str, ShapeNode]] = [("", n) for n in nodes]
     while level:
         below: list[tuple[str, ShapeNode]] = []
+        extended: str | None = None
         for prefix, node in level:
             path = prefix + node.name
             if node.relationship == rel_id and node.role in roles:
                 items = node.items
                 return f"{path}.id" if items is not None and items.bson_type == "object" else path
+            if node.relationship == rel_id and node.role == "extended-ref" and "parent-ref" in roles:
+                extended = extended or f"{path}._id"
             children = node.items.children if node.items is not None else node.children
             below.extend((path + ".", c) for c in children)
+        if extended is not None:
+            return extended
         level = below
     return None
 
