@@ -76,8 +76,5 @@ def reference_index_words(plan: RelPlan, lookup: Lookup) -> str:
             finds = f"the {plural_label(facts.many.name)} of one {facts.one.name}"
         else:
             finds = f"the {plural_label(facts.one.name)} of one {facts.many.name}"
-        parts.append(
-            f"{path} in {coll_name} is not indexed: no declared query or sync looks up {finds} by it, so the "
-            "design creates no index on it"
-        )
+        parts.append(f"{path} in {coll_name} is not indexed (no declared query or sync looks up {finds} by it)")
     return "; ".join(parts)
