@@ -86,7 +86,7 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
         return Scope(q.scope or "", kind, path, first_path, first, param, label, ref_name)
 
     ref = res.resolve_path(facts.many_id, ref_name)
-    if strategy == "extended-ref":
+    if strategy == "extended-ref" and not plan.keep_ref_field:
         ref = res.resolve_path(facts.many_id, f"{extended_ref_field(rel, one)}._id")
     if strategy == "single-collection" and shares_collection(res, facts):
         ref = ref_name = LINK_TARGET  # (no ``<one>_id``: the reasons name the key the index holds)

@@ -91,6 +91,9 @@
           "created_at": {
             "bsonType": "date"
           },
+          "user_id": {
+            "bsonType": "objectId"
+          },
           "user": {
             "bsonType": "object",
             "properties": {
@@ -142,6 +145,7 @@
           "status",
           "amount",
           "created_at",
+          "user_id",
           "user"
         ]
       }
@@ -151,8 +155,8 @@
   });
   // Index "items.product_id_1": keeping the copies of Product.name in sync (Product → Order item) runs updateMany on items.product_id: without an index every update (0.001/s) scans 30,000,000 documents - Equality: the Product whose copy is updated - added by the engine
   ensureIndex("orders", {"items.product_id": 1}, {"name": "items.product_id_1"});
-  // Index "user._id_1_status_1_created_at_-1_amount_1": serves query "A user's recent active orders above an amount (the seed's ESR example)" in Equality, Sort, Range order; also serves what (user._id 1) would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
-  ensureIndex("orders", {"user._id": 1, "status": 1, "created_at": -1, "amount": 1}, {"name": "user._id_1_status_1_created_at_-1_amount_1"});
+  // Index "user_id_1_status_1_created_at_-1_amount_1": serves query "A user's recent active orders above an amount (the seed's ESR example)" in Equality, Sort, Range order; also serves what (user_id 1) would (that index is its prefix and was left out) - Equality: the query filters user_id = value; Equality: the query filters status = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort); Range: amount $gt/$lt goes after equality and sort keys so the index still delivers the sort order - added by the engine
+  ensureIndex("orders", {"user_id": 1, "status": 1, "created_at": -1, "amount": 1}, {"name": "user_id_1_status_1_created_at_-1_amount_1"});
 
   // Collection "products": Product documents of every variant (phone, laptop, headphone) told apart by 'type' (polymorphic pattern)
   // $jsonSchema validator, validationLevel strict, validationAction error
