@@ -178,6 +178,8 @@ def query_line(plan: QueryPlan, words: Labels | _IdWords | None = None) -> str:
         over = " (over the server's blocking-sort memory limit)" if plan.sort_over_limit else ""
         parts.append(f"blocking sort of about {plan.sort_bytes:,} bytes{over}")
     parts.append(f"examines about {counted(plan.docs_examined, 'document')}, returns {plan.docs_returned:,}")
+    if plan.assumptions:
+        parts.append("assuming " + ", ".join(plan.assumptions))
     if plan.lookups:
         joins = ", ".join(
             f"{words.relationship(step.relationship) if step.relationship else 'a join'} from {step.collection} by {_index_text(step.index)}"

@@ -201,11 +201,16 @@ def _notes(node: ShapeNode, names: dict[str, str]) -> str:
     return "; ".join(notes)
 
 
+def _count_words(count: int | None) -> str:
+    """The collection's size as the model says it: a number, or that none was given (never "About ?")."""
+    return "Document count not set" if count is None else f"About {human_count(count)} documents"
+
+
 def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None) -> list[str]:
     out = [f"### {code(coll.name)}", ""]
     stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
     out.append(
-        f"Stores {stored}. About {human_count(coll.count)} documents, average {human_bytes(coll.avg_bytes)}, "
+        f"Stores {stored}. {_count_words(coll.count)}, average {human_bytes(coll.avg_bytes)}, "
         f"largest {human_bytes(coll.max_bytes)}."
     )
     if coll.why:
@@ -439,6 +444,8 @@ def _access_section(design: Design, project: Project) -> list[str]:
                 f"- Read {n}: collection {code(step.collection)}, index {index}, "
                 f"{counted(step.docs_examined, 'document')} examined, {step.docs_returned:,} returned."
             )
+        if plan.assumptions:
+            out.append(f"- The estimates assume {prose(', '.join(plan.assumptions))}.")
         sort = f"yes, about {plan.sort_bytes} bytes" if plan.blocking_sort else "no"
         out.append(f"- Round trips: {plan.round_trips}; lookups: {len(plan.lookups)}; blocking sort: {sort}.")
         for step in plan.on_overflow:
@@ -475,7 +482,9 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
             f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
             f"{counted(len(design.relationships), 'relationship')}.",
-            "- Findings: " + ", ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES)) + ".",
+            "- Findings: "
+            + ", ".join(counted(counts[s], s, "info" if s == "info" else None) for s in reversed(SEVERITIES))
+            + ".",
             "",
             "## Collections",
             "",

@@ -308,6 +308,9 @@ class _Builder:
         self.links: list[_Link] = []
         #: (relationship, collection, id key) -> ids its child-reference array may still take (_count_free_slots)
         self.free_slots: dict[tuple[str, str, Any], int] = {}
+        #: relationship id -> its cardinality; (relationship, collection) -> keys of the N a One already lists
+        self.cardinality = {r.id: r.cardinality for r in project.relationships}
+        self.listed: dict[tuple[str, str], set[Any]] = {}
         self._plans: dict[tuple[int, int, str | None, str, bool], tuple[Any, Any, Any]] = {}
         self.unique_seen: dict[tuple[str, str], set[str]] = {}
         #: id(bucket document) -> the times its readings span (the document is alive while building)
@@ -1258,8 +1261,7 @@ class _Builder:
         max_items = link.schema.get("maxItems", node.max_items)
         children = self._children(link, target)
         if children is None:
-            pool = self.docs.get(target, []) if target else []
-            children = rng.sample(pool, min(len(pool), rng.randint(low, high)))
+            children = self._unlisted(link, target, rng, rng.randint(low, high))
         if node.sort is not None:
             path, direction = node.sort
             children = sorted(children, key=lambda d: _sort_key(get_path(d, path)), reverse=direction < 0)
@@ -1267,6 +1269,23 @@ class _Builder:
             children = children[: int(max_items)]
         item_schema = _items_schema(link.schema)
         return [self._element(node.items, child, item_schema, rng, link) for child in children]
+
+    def _unlisted(self, link: _Link, target: str | None, rng: random.Random, wanted: int) -> list[dict[str, Any]]:
+        """N documents for a One that lists its N (no back reference to follow): in a one-to-N each N belongs to one
+        One, so a document already listed by another One is not drawn again (a many-to-many draws freely); the
+        validator's ``minItems`` may still take listed ones when too few are left."""
+        pool = self.docs.get(target, []) if target else []
+        rel = link.node.relationship
+        if not rel or self.cardinality.get(rel, "many-to-many") == "many-to-many":
+            return rng.sample(pool, min(len(pool), wanted))
+        listed = self.listed.setdefault((rel, target or ""), set())
+        free = [doc for doc in pool if self._key(doc.get("_id")) not in listed]
+        chosen = rng.sample(free, min(len(free), wanted))
+        needed = min(int(link.schema.get("minItems", 0)), len(pool))
+        if len(chosen) < needed:
+            chosen += [doc for doc in pool if all(doc is not c for c in chosen)][: needed - len(chosen)]
+        listed.update(self._key(doc.get("_id")) for doc in chosen)
+        return chosen
 
     def _computed(self, link: _Link) -> Any:
         """The computed value over the N side: embedded elements of this document, or the N documents."""

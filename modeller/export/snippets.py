@@ -17,6 +17,7 @@ from modeller.export.common import per_design
 from modeller.export.literals import comment, js_key, js_string, quoted
 from modeller.model.project import Project
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
+from modeller.rules.physical.reference_index import leading_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,15 @@ def relationship_snippet(design: Design, rel: RelationshipDesign) -> str:
         if ref_target:
             lines.append(f"{_c(ref_target)}.find({{ _id: {{ $in: one[{_k(child.path)}] }} }});")
     if parent is not None:
-        lines.append("// the N reference their One: query them through the indexed reference")
+        index = leading_index(parent.coll, parent.path)
+        lines.append(
+            comment(f"the N reference their One: query them through the reference, indexed by {quoted(index.name)}")
+            if index is not None
+            else comment(
+                f"the N reference their One: query them by the reference ({quoted(parent.path)} is not indexed: no "
+                "declared query reads them this way)"
+            )
+        )
         lines.append(f"{_c(parent.coll.name)}.find({{ {_k(parent.path)}: oneId }});")
     if rel.strategy == "two-way" and child is not None and parent is not None and parent.node.bson_type == "array":
         # a many-to-many: each side holds an array of the other's ids, a link is added to both

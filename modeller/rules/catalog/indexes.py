@@ -122,10 +122,8 @@ class IndexHotQueries(Rule):
     *Why*
     A hot query without an index scans the collection on every call (Compass
     insight "query executed without index"; Manual: index commonly queried
-    fields). A query counts as hot when its *Hot path* box is ticked or when
-    it runs at least 10 times per second (``hot_per_sec``); the message calls
-    the first a "hot-path query" and the second a "frequent query", so it
-    never calls a query hot whose box is unticked.
+    fields). A query counts as hot when its Hot path box is ticked or when it
+    runs at least 10 times per second.
 
     *Anti-pattern*
     ``find({brand: "Apple"})`` fifty times a second with no index on brand.
@@ -146,6 +144,8 @@ class IndexHotQueries(Rule):
     index_claims = ((QUERY, 0),)
 
     def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
+        # hot: the Hot path box, or Settings.hot_per_sec; the message calls the first a "hot-path query" and the
+        # second a "frequent query", so it never calls a query hot whose box is unticked
         plan = view.res.query_plans.get(q.id)
         if plan is None or not view.facts.is_hot(q) or plan.components != 1 or plan.only_id:
             return

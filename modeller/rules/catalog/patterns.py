@@ -619,13 +619,11 @@ class PolymorphicPattern(Rule):
     ``type`` field serves cross-type queries with one index, while
     type-specific fields sit in a ``specs`` sub-document.
 
-    The engine also looks for the split form: separate entities (each its
-    own collection) whose fields overlap by at least the ``polymorphic_share``
-    threshold, with at least ``polymorphic_min_fields`` shared fields of the
-    same name and type, are proposed as variants of one entity. Dates, ids
-    and references are not compared: unrelated entities share them, and so
-    are two fields that more than ``polymorphic_max_shared`` kinds of entity
-    hold (``title`` and ``status``): such a crowd is reported as info.
+    Separate entities (each in its own collection) that share at least half
+    of their fields, and at least 3 of the same name and type, are proposed
+    as variants of one entity. Dates, ids and references do not count:
+    unrelated entities share them, and so do fields that more than 50 kinds
+    of entity hold (title, status): such a crowd is only mentioned.
 
     *Anti-pattern*
     One collection per product type, merged with ``$unionWith`` or several
@@ -649,6 +647,8 @@ class PolymorphicPattern(Rule):
     sources = ("BwP-polymorphic", "Manual-inheritance", "CN")
     tradeoff = "one query and one set of indexes across types vs. per-type validation and code paths"
 
+    # the split form's thresholds (the Why says their defaults): Settings.polymorphic_share, polymorphic_min_fields
+    # and polymorphic_max_shared
     def __init__(self) -> None:
         #: (thresholds, the overlap index, entity id -> the entity object it was indexed from)
         self._index: tuple[tuple[Any, ...], OverlapIndex, dict[str, Entity]] | None = None

@@ -22,6 +22,7 @@ from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
 from modeller.rules.settings import Settings
@@ -65,10 +66,10 @@ def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[
         return rule.vote(
             "parent-ref",
             f"{lead}{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
-            f"own document: keep a reference to the {one.name} in each {many.name}, indexed (one-way "
+            f"own document: keep a reference to the {one.name} in each {many.name} (one-way "
             "referencing from the side that is queried)",
             f"the {role} of {with_article(many.name)} is one read by _id; listing the {manys} of a "
-            f"{one.name} is a query on the indexed reference",
+            f"{one.name} is a query on the reference",
             rules=rules,
             precedence=BOTH_WAYS,
         )
@@ -109,8 +110,8 @@ def referenced_why(plan: RelPlan) -> str:
             "references to the other and each direction is one indexed query (Zola-2 two-way referencing)."
         )
     return (
-        f"only the {many} side refers to the other: a reference to the {one} in each {many}, indexed, makes "
-        f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one indexed query, without an "
+        f"only the {many} side refers to the other: a reference to the {one} in each {many} makes "
+        f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one query on it, without an "
         f"array to maintain in the {one} (one-way referencing, Zola-2)."
     )
 
@@ -148,7 +149,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=plan.strategy == rec.strategy,
-                why=self.why_of(plan),
+                why=self.why_of(plan, view.settings),
             )
         if plan.strategy in (target, rec.strategy):
             return self.finding(
@@ -160,7 +161,7 @@ class _StrategyRule(Rule):
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=True,
-                why=self.why_of(plan),
+                why=self.why_of(plan, view.settings),
             )
         return self.finding(
             "suggestion",
@@ -170,16 +171,29 @@ class _StrategyRule(Rule):
             fix=set_strategy(rel.id, rec.strategy, self.id),
             numbers=nums,
             tradeoff=rec.tradeoff,
-            why=self.why_of(plan),
+            why=self.why_of(plan, view.settings),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
         return ""
 
-    def why_of(self, plan: RelPlan) -> str | None:
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """The *Why* of the decision this rule took for ``plan`` (a rule that can vote two ways says which)."""
         return self.why_for(plan.facts)
+
+
+def reference_index_note(view: RuleView, plan: RelPlan) -> str:
+    """Whether the design indexes the relationship's references, as a sentence after the advice: read from the
+    exported indexes (``reference_index_words``), so the advice never promises an index the design leaves out."""
+    res = view.res
+
+    def holder(eid: str) -> CollectionDesign | None:
+        located = res.location.get(eid)
+        return view.collection(located[0]) if located is not None else None
+
+    words = reference_index_words(plan, holder)
+    return f"; {words}" if words else ""
 
 
 @register
@@ -288,7 +302,7 @@ class EmbedOneToFew(_StrategyRule):
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         return reassignment_note(view, plan, numbers)
 
-    def why_of(self, plan: RelPlan) -> str | None:
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """Embedded, or kept as references because the N are not embedded."""
         return self.why_for(plan.facts) if plan.rec.base_strategy == "embed" else referenced_why(plan)
 
@@ -327,6 +341,23 @@ class ChildRefsOneToMany(_StrategyRule):
     tradeoff = "independent access and a small parent vs. a second query per read"
     precedence = REFERENCES
 
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
+        """The *Why* of the reason the N is not embedded here (the message's): on their own, too many, or rarely
+        read with the One — not all three at once."""
+        facts = plan.facts
+        one, manys = facts.one.name, plural_label(facts.many.name)
+        if facts.standalone:
+            cause = f"{manys} are looked up on their own, which embedded documents cannot be"
+        elif facts.n_max > settings.embed_max:
+            cause = f"there are too many {manys} per {one} to embed (Zola-3: more than 'a couple of hundred')"
+        else:
+            cause = f"only a few {one} reads need its {manys}: embedded, they would be read and sent with every {one}"
+        return (
+            f"{cause}; an array of their ObjectIds in the {one} stays small, and the application-level join "
+            "find({_id: {$in: ids}}) is cheap with the right projection (Zola-1 one-to-many; Zola-3: don't fear "
+            "application-level joins)."
+        )
+
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         if not _one_to_n(facts):
             return None
@@ -361,13 +392,14 @@ class ParentRefOneToSquillions(_StrategyRule):
     id = "parent-ref-one-to-squillions"
     explain = (
         "the {manys} of one {one} are too many for an array in the {one} (Zola-1 one-to-squillions): the reference "
-        "belongs in each {many}, indexed with the sort of the hot query, and the {one} stays fixed-size."
+        "belongs in each {many} and the {one} stays fixed-size; the reads that find the {manys} of one {one} need "
+        "an index on it, with the sort of the hot query."
     )
     code = "RS04"
     family = "shape"
     severities = ("info", "suggestion")
     sources = ("Zola-1", "Manual-1:N-ref", "Manual-AP-unbounded", "Manual-limits")
-    tradeoff = "the One stays fixed-size vs. an indexed query on the N side for every read of both"
+    tradeoff = "the One stays fixed-size vs. a second query on the N side, by the reference, for every read of both"
     precedence = TREE
 
     def why_for(self, facts: RelFacts | None = None, entity: str | None = None) -> str | None:
@@ -379,8 +411,9 @@ class ParentRefOneToSquillions(_StrategyRule):
         if facts is not None and facts.rel.cardinality != "one-to-squillions":
             return worded(
                 "the {manys} of one {one} are more than an array of ids in the {one} should hold (Zola-3: 'more "
-                "than a few thousand'; Manual-AP-unbounded): the reference belongs in each "
-                "{many}, indexed with the sort of the hot query, and the {one} stays fixed-size.",
+                "than a few thousand'; Manual-AP-unbounded): the reference belongs in each {many} and the {one} "
+                "stays fixed-size; the reads that find the {manys} of one {one} need an index on it, with the sort of "
+                "the hot query.",
                 one=facts.one.name,
                 many=facts.many.name,
                 manys=plural_label(facts.many.name),
@@ -424,12 +457,17 @@ class ParentRefOneToSquillions(_StrategyRule):
             )
         return self.vote(
             "parent-ref",
-            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in each {many.name} and index it",
-            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second, indexed query; "
+            f"the number of {plural_label(many.name)} per {one.name} {what}; store a reference to the {one.name} in "
+            f"each {many.name}",
+            f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second query, by the "
+            "reference; "
             "counts and sums over them are not free (see computed-pattern)",
             numbers={"id_array_bytes": ids},
             precedence=SQUILLIONS,
         )
+
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        return reference_index_note(view, plan)
 
 
 @register
@@ -537,13 +575,12 @@ class ManyToManyRefs(_StrategyRule):
                     f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
                     f"array of references only in each {many.name} and query it by {one.name}",
-                    "both directions stay one indexed query; the large side never holds an array",
+                    "both directions stay one query; the large side never holds an array",
                 )
             return self.vote(
                 "two-way",
                 f"each {one.name} relates to many {plural_label(many.name)} and each {many.name} to many "
-                f"{plural_label(one.name)}: arrays of references on both sides, each indexed, so either direction is "
-                "one query",
+                f"{plural_label(one.name)}: arrays of references on both sides, so either direction is one query",
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
             )
@@ -551,7 +588,7 @@ class ManyToManyRefs(_StrategyRule):
             return None  # the one-to-few rule says why its N are not embedded (EmbedOneToFew)
         return referenced_both_ways(self, facts, s, (self.id, ChildRefsOneToMany.id), "")
 
-    def why_of(self, plan: RelPlan) -> str | None:
+    def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """Two-way, or the array on one side only: the *Why* of the decision taken, not of the rule."""
         facts = plan.facts
         one, many = facts.one.name, facts.many.name
@@ -560,20 +597,20 @@ class ManyToManyRefs(_StrategyRule):
         if plan.rec.base_strategy == "two-way" and m2m:
             template = (
                 "each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
-                "on each side, indexed, makes either direction one query (Zola-2 two-way referencing)."
+                "on each side makes either direction one query (Zola-2 two-way referencing)."
             )
         elif m2m:
             template = (
                 "one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
                 "thousand'), so only each {many} keeps an array, of its {ones}; 'the {manys} of one {one}' is one "
-                "indexed query on that array (a multikey index)."
+                "query on that array."
             )
         else:
             return referenced_why(plan)
         return worded(template, one=one, many=many, ones=ones, manys=manys)
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
-        return reassignment_note(view, plan, numbers)
+        return reference_index_note(view, plan) + reassignment_note(view, plan, numbers)
 
 
 @register

@@ -222,8 +222,8 @@ def _section(cls: Any, name: str) -> str:
 
 @cache
 def _why(cls: Any) -> str:
-    # findings are plain text (terminal, JSON, GUI): the docstring's reST ``code`` becomes `code`
-    return " ".join(_section(cls, "Why").split()).replace("``", "`")
+    # findings are plain text (terminal, JSON, GUI) a user reads: the docstring's reST ``code`` marks go
+    return " ".join(_section(cls, "Why").split()).replace("``", "")
 
 
 @cache

@@ -36,6 +36,7 @@ from modeller.rules.physical.design import (
 from modeller.rules.physical.documents import outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, plan_query
 from modeller.rules.physical.facts import Context, RelFacts, ones_per_many
+from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.scopes import LINK_TARGET, Scope, esr_key, resolve_scope, shares_collection
 
 if TYPE_CHECKING:
@@ -154,6 +155,9 @@ class QueryPlan:
     #: reads of ``<collection>_overflow`` sent only for the documents whose ``has_overflow`` is true (outlier
     #: pattern): no round trip for typical documents, so not in ``steps``
     on_overflow: list[Step] = field(default_factory=list)
+    #: what the document estimates rest on where the model gives no number, in the user's words ("email: 1 % of
+    #: the Customers match one value (no distinct count set)"): a figure a user would not believe says its basis
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def collection(self) -> str:
@@ -451,8 +455,11 @@ class _Planner:
         entity = self.ctx.entities.get(entity_id)
         return entity.count if entity is not None and entity.count is not None else self.ctx.settings.default_count
 
-    def eq_selectivity(self, coll: str, entity_id: str, logical: str, path: str) -> float:
-        """Share of documents an equality on ``path`` matches: 1 per id or unique value, 1/distinct, else default."""
+    def eq_selectivity(
+        self, coll: str, entity_id: str, logical: str, path: str, assumed: list[str] | None = None
+    ) -> float:
+        """Share of documents an equality on ``path`` matches: 1 per id or unique value, 1/distinct, else default
+        (then said in ``assumed``)."""
         s = self.ctx.settings
         if path == "_id":
             return 1 / max(self.count(coll), 1)
@@ -472,7 +479,16 @@ class _Planner:
                 return 1 / max(self.count(coll), 1)
             if f.distinct:
                 return 1 / f.distinct
+        if assumed is not None:
+            assumed.append(
+                f"{logical}: {_percent(s.default_eq_selectivity)} of the {self._plural(entity_id)} match one value "
+                f"(no distinct count set for {logical})"
+            )
         return s.default_eq_selectivity
+
+    def _plural(self, entity_id: str) -> str:
+        entity = self.ctx.entities.get(entity_id)
+        return plural_label(entity.name) if entity is not None else entity_id
 
     # ----- queries -----
     def query(self, q: Query) -> QueryPlan:
@@ -488,6 +504,11 @@ class _Planner:
             q, partial(res.resolve_path, eid), s.in_list_equality_max, esr_key(scope), partial(res.attribute_k, eid)
         )
         count = self.count(coll_name)
+        assumed: list[str] = []
+        if self.colls[coll_name].count is None:
+            assumed.append(
+                f"{count:,} documents in {coll_name} (no count set for {ctx.entities[eid].name if eid in ctx.entities else eid})"
+            )
         filt: dict[str, Any] = {}
         sel_index = 1.0  # selectivity of the predicates the chosen index bounds
         sel_all = 1.0
@@ -495,23 +516,28 @@ class _Planner:
         text_paths: list[str] = []
         first = self.scope_first(scope)
         if scope is not None and scope.path is not None and (first or scope.first_entity is None):
-            filt[scope.path], selectivity[scope.path] = self.scope_filter(scope, coll_name, eid)
+            filt[scope.path], selectivity[scope.path] = self.scope_filter(scope, coll_name, eid, assumed)
         for logical, op in q.filter.items():
             path = res.resolve_path(eid, logical)
             if path is None or path in filt:
                 continue
             if op in ("eq", "ci"):
                 filt[path] = Param(logical)
-                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path)
+                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path, assumed)
             elif op == "in":
                 filt[path] = {"$in": Param(logical)}
-                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path)
-            elif op == "range":
-                filt[path] = {"$gte": Param(f"{logical} from"), "$lt": Param(f"{logical} to")}
+                selectivity[path] = self.eq_selectivity(coll_name, eid, logical, path, assumed)
+            elif op in ("range", "regex"):
+                filt[path] = (
+                    {"$gte": Param(f"{logical} from"), "$lt": Param(f"{logical} to")}
+                    if op == "range"
+                    else {"$regex": Param(logical)}
+                )
                 selectivity[path] = s.default_range_selectivity
-            elif op == "regex":
-                filt[path] = {"$regex": Param(logical)}
-                selectivity[path] = s.default_range_selectivity
+                assumed.append(
+                    f"{logical}: {_percent(s.default_range_selectivity)} of the {self._plural(eid)} match the "
+                    f"{'range' if op == 'range' else 'pattern'} (an engine default)"
+                )
             elif op == "text":
                 text_paths.append(path)
             elif op == "geo":
@@ -605,6 +631,7 @@ class _Planner:
             per_sec=q.per_sec,
             unresolved=unresolved,
             on_overflow=on_overflow,
+            assumptions=assumed,
         )
 
     def scope_first(self, scope: Scope | None) -> list[Step]:
@@ -624,8 +651,11 @@ class _Planner:
             )
         ]
 
-    def scope_filter(self, scope: Scope, coll: str, eid: str) -> tuple[Any, float]:
-        """The scope's predicate in the query's own read, and the share of the collection it matches."""
+    def scope_filter(self, scope: Scope, coll: str, eid: str, assumed: list[str] | None = None) -> tuple[Any, float]:
+        """The scope's predicate in the query's own read, and the share of the collection it matches.
+
+        The N of one One through their reference: the relationship's typical N when the N entity has no count
+        (the count ratio would rest on the default count), else one One's share of the N documents."""
         assert scope.path is not None
         count = max(self.count(coll), 1)
         facts = self.ctx.rel_by_id[scope.relationship]
@@ -637,6 +667,11 @@ class _Planner:
         if scope.kind == "embedded":  # the One's own document
             return Param(scope.param), 1 / count
         if scope.path == LINK_TARGET:  # the N whose links name the One (single collection)
+            return Param(scope.param), min(facts.n_typ / count, 1.0)
+        if eid == facts.many_id and facts.many.count is None and not facts.n_from_counts:
+            if assumed is not None:
+                basis = "the relationship's typical N" if facts.rel.typical is not None else "from its Max N"
+                assumed.append(f"{facts.n_typ:,} {plural_label(facts.many.name)} per {facts.one.name} ({basis})")
             return Param(scope.param), min(facts.n_typ / count, 1.0)
         return Param(scope.param), self.eq_selectivity(coll, eid, scope.ref_name, scope.path)
 
@@ -826,6 +861,11 @@ class _Planner:
             1,
             per_sec,
         )
+
+
+def _percent(share: float) -> str:
+    """A share as a user reads it: "1 %", "0.1 %"."""
+    return f"{share * 100:g} %"
 
 
 def _insert_rate(facts: RelFacts) -> float | None:

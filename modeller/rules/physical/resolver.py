@@ -57,6 +57,7 @@ from modeller.rules.physical.plans import (
     bucket_entity_wanted,
     plan_relationships,
 )
+from modeller.rules.physical.reference_index import leading_index, reference_index_words
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
@@ -1098,6 +1099,9 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
                 filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
                 if filter_path is None and cp.location == "flat":  # found by the N's reference to its One
                     filter_path = _ref_path(res, plan, coll)
+                    nested = _embedded_ref(res, coll.name, located[1], plan) if located[1] else None
+                    if filter_path is None and nested is not None:
+                        filter_path = nested[0]  # the reference of an embedded N (items.product_id)
                 if filter_path is None or filter_path in seen:
                     continue
                 f = cp.field
@@ -1410,6 +1414,9 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
 def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> RelationshipDesign:
     copies = [_copy_design(ctx, res, plan, cp) for cp in plan.copies]
     why = plan.why
+    indexed = reference_index_words(plan, lambda eid: _collection_of(res, eid))
+    if indexed:
+        why += "; " + indexed
     if plan.dropped:
         why += "; not copied: " + "; ".join(f"{d.field} ({reason})" for d, reason in plan.dropped)
     return RelationshipDesign(
@@ -1427,6 +1434,14 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
 def _array_warnings(ctx: Context, res: Resolution, plan: RelPlan) -> list[str]:
     msg = array_warning(ctx, plan, res.array_sizes(plan.facts))
     return [] if msg is None else [msg]
+
+
+def _collection_of(res: Resolution, eid: str) -> CollectionDesign | None:
+    """The resolved collection holding ``eid``'s documents (in its own unit: no walk over every collection)."""
+    located, unit = res.location.get(eid), res.unit_of.get(eid)
+    if located is None or not isinstance(unit, UnitResult):
+        return None
+    return next((c for c in unit.collections if c.name == located[0]), None)
 
 
 def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
@@ -1477,6 +1492,8 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
     coll, prefix = located if located is not None else (collection_name(cp.target), "")
     path = f"{prefix}.{rel_path}" if prefix else rel_path
     advice, update = sync_advice(ctx, res, plan, cp, coll, path)
+    if update is not None and update.kind == "set" and update.ids_from is None and update.filter_path != "_id":
+        advice += _sync_index_words(res, cp, update.filter_path)
     return DenormalizedCopy(
         field=cp.denorm.field,
         source_entity=cp.source.id,
@@ -1488,6 +1505,21 @@ def _copy_design(ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan) -> 
         sync_advice=advice,
         fanout=cp.fanout,
         update=update,
+    )
+
+
+def _sync_index_words(res: Resolution, cp: CopyPlan, filter_path: str) -> str:
+    """Whether the sync's updateMany finds the copies by an index, read from the collection's indexes (the one
+    fact the export creates), so the advice never promises an index the design leaves out."""
+    coll = _collection_of(res, cp.target.id)
+    if coll is None:
+        return ""
+    index = leading_index(coll, filter_path)
+    if index is not None:
+        return f"; it finds them by the index {index.name}"
+    return (
+        f"; {filter_path} is not indexed: {cp.source.name}.{cp.denorm.field} changes rarely enough that scanning "
+        f"{coll.name} on each change costs less than keeping an index"
     )
 
 
@@ -1534,6 +1566,8 @@ def sync_advice(
     ids_from: str | None = None
     ids_are_objects = False
     set_path = path
+    target_at = res.location.get(cp.target.id)
+    located_in = target_at[1] if target_at is not None and target_at[0] == coll and target_at[1] else None
     inside = copy_filter_path(plan, cp.location, path, _find_nodes(res, coll, ""))
     if cp.location == "child-array" and inside is not None:
         arr_path = path.rsplit(".", 1)[0]
@@ -1557,8 +1591,13 @@ def sync_advice(
             ),
             None,
         )
+        nested = None if ref is not None or located_in is None else _embedded_ref(res, coll, located_in, plan)
         if ref is not None:
             filter_path = ref
+        elif nested is not None:
+            filter_path, held_in, array_filter = nested
+            if held_in is not None:
+                set_path = f"{held_in}.$[e]{path[len(held_in) :]}"
         else:
             arr: ShapeNode | None = next(
                 (
@@ -1601,6 +1640,38 @@ def sync_advice(
     if cp.denorm.staleness == "none":
         text += "; staleness none: run the update in session.withTransaction(...) with the original"
     return text, update
+
+
+def _embedded_ref(res: Resolution, coll: str, prefix: str, plan: RelPlan) -> tuple[str, str | None, str | None] | None:
+    """How the sync finds a copy held by an N embedded at ``prefix`` (``orders.items``): the filter path of the N's
+    reference to its One (``items.product_id``) and, when the N sits in an array, that array's path (``items``) and
+    the ``arrayFilters`` path of its element's reference (``e.product_id``), so only the elements of that One change.
+
+    Arrays above the innermost one are matched by the filter (it reaches through arrays) but not written: a copy
+    below two arrays is not found here (None), and the caller falls back to the N's ids.
+    """
+    nodes = res.shapes.get(coll)
+    if nodes is None:
+        return None
+    arrays: list[str] = []
+    walked: list[str] = []
+    for part in prefix.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None:
+            return None
+        walked.append(part)
+        if node.items is not None:
+            arrays.append(".".join(walked))
+            nodes = node.items.children
+        else:
+            nodes = node.children
+    ref = next((n.name for n in nodes if n.relationship == plan.facts.rel_id and n.role == "parent-ref"), None)
+    if ref is None or len(arrays) > 1:
+        return None
+    filter_path = f"{prefix}.{ref}"
+    if not arrays:
+        return filter_path, None, None
+    return filter_path, arrays[0], f"e.{filter_path[len(arrays[0]) + 1 :]}"
 
 
 def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
