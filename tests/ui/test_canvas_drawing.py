@@ -29,32 +29,6 @@ def drop_and_name(window, at: QPoint, name: str) -> str:
     return new
 
 
-def test_cards_dropped_at_one_screen_spot_land_at_one_scene_spot(window, qtbot) -> None:
-    """A card dropped at the right edge stuck out; its rename box scrolled the view, so the next card dropped
-    at the same screen x landed 130-260 px further left in the scene."""
-    viewport = window.view.viewport()
-    edge = QPoint(viewport.width() - 40, 80)
-    below = QPoint(viewport.width() - 40, viewport.height() - 30)
-    first = drop_and_name(window, QPoint(60, 60), "Customer")
-    still = scroll(window)
-    right = drop_and_name(window, edge, "Product")
-    assert scroll(window) == still, "the rename of a card dropped at the edge scrolled the view"
-    corner = drop_and_name(window, below, "Review")
-    assert scroll(window) == still
-    again = drop_and_name(window, edge + QPoint(0, 200), "Category")
-    assert scroll(window) == still
-    items = window.scene.entity_items
-    # cards dropped at one screen x share their scene x; the edge moved them in, whole, with their add-field row
-    assert items[right].pos().x() == items[corner].pos().x() == items[again].pos().x()
-    shown = window.view.mapToScene(viewport.rect()).boundingRect()
-    for key in (first, right, corner, again):
-        card = items[key].mapRectToScene(items[key].rect().united(items[key].footer_rect()))
-        assert shown.contains(card), (window.document.entity(key).name, card, shown)
-    # a drop away from the edges lands exactly under the pointer
-    inner = drop_and_name(window, QPoint(300, 200), "Order")
-    assert window.view.mapFromScene(items[inner].pos()) == QPoint(300, 200)
-
-
 def test_the_legend_moves_to_a_corner_with_no_card_under_it(window, qtbot) -> None:
     """The legend sat in the bottom-left corner over a card dropped there, hiding it."""
     view = window.view

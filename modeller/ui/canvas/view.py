@@ -44,8 +44,6 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 OVERVIEW_ZOOM = 0.3
 #: an opened model fits the window but never below this (card text stays readable); zooming out still works
 OPEN_ZOOM_FLOOR = 0.9
-#: view pixels kept clear around a card whose rename or add-field box opens (and around a dropped card)
-EDGE_MARGIN = 20
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -261,7 +259,7 @@ class CanvasView(QGraphicsView):
 
     def _open_editor(self, item: EntityItem, local: QRectF, editor: InlineEditor) -> InlineEditor:
         self.close_inline_editor()
-        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), EDGE_MARGIN, EDGE_MARGIN)
+        self.ensureVisible(item.mapRectToScene(local.united(item.rect())), 20, 20)
         rect = self.mapFromScene(item.mapRectToScene(local)).boundingRect()
         self.inline_editor = editor
         editor.closed.connect(lambda: self._editor_closed(editor))
@@ -397,26 +395,9 @@ class CanvasView(QGraphicsView):
         """
         at = self.mapToScene(pointer)
         self.hold_still()
-        entity_id = self.add_template(key, self.inside_view(key, at), snap=False)
+        entity_id = self.add_template(key, at, snap=False)
         self.pin(at, pointer)
         return entity_id
-
-    def inside_view(self, key: str, at: QPointF) -> QPointF:
-        """``at``, moved just enough that a new ``key`` card and its add-field row show whole.
-
-        A card dropped at the viewport's edge stuck out of it, and renaming it (or adding a field) then
-        scrolled the view to show the box: the next card dropped at the same screen spot landed elsewhere.
-        The card moves in, the view stays still.
-        """
-        probe = EntityItem("", self.canvas.style)
-        probe.set_entity(make_entity(key, "probe", default_name(key)))
-        card = probe.rect().united(probe.footer_rect())
-        visible = self.mapToScene(self.viewport().rect()).boundingRect()
-        # what ensureVisible keeps clear, and as much again for a longer name, in scene units
-        margin = 2 * EDGE_MARGIN / max(self.zoom(), 1e-6)
-        x = max(visible.left() + margin, min(at.x(), visible.right() - margin - card.width()))
-        y = max(visible.top() + margin, min(at.y(), visible.bottom() - margin - card.bottom()))
-        return QPointF(x, y)
 
     def hold_still(self) -> None:
         """Fix the scene rect to cover what is on screen and the content with room around it."""
