@@ -45,22 +45,7 @@ FieldType = Literal[
     "point",
 ]
 #: a type a field holds besides its declared one (``other_types``): a field type, or null
-OtherType = Literal[
-    "string",
-    "int",
-    "long",
-    "double",
-    "decimal",
-    "bool",
-    "date",
-    "objectId",
-    "object",
-    "array",
-    "binData",
-    "uuid",
-    "point",
-    "null",
-]
+OtherType = Literal[FieldType, "null"]
 IndexKind = Literal[1, -1, "text", "2dsphere", "hashed"]
 SortDirection = Literal[1, -1]
 SubjectKind = Literal["entity", "relationship", "field", "query", "collection", "index"]
