@@ -204,3 +204,55 @@ def test_memory_of_the_look_alike_worst_case_stays_linear() -> None:
         tracemalloc.stop()
     assert peak < 40 * 2**20, f"peak {peak / 2**20:.1f} MiB"
     assert all(index.partners_of(k) == set() for k in ("e0", "e1500", "e2999"))
+
+
+def _partners_by_definition(sets: dict[str, frozenset[tuple[str, str]]], index: OverlapIndex) -> dict[str, set[str]]:
+    """Partners straight from the definition, every pair compared: enough shared fields for both, and a common
+    prefix pair of fields that at most ``max_shared`` distinct field sets are filed under."""
+    from itertools import combinations
+
+    def keys(fields: frozenset[tuple[str, str]]) -> set[tuple[Any, ...]]:
+        need = index.need(fields)
+        return set(combinations(sorted(fields)[: len(fields) - need + 2], 2)) if need <= len(fields) else set()
+
+    holders: dict[tuple[Any, ...], set[frozenset[tuple[str, str]]]] = {}
+    for fields in sets.values():
+        for pair in keys(fields):
+            holders.setdefault(pair, set()).add(fields)
+    out: dict[str, set[str]] = {key: set() for key in sets}
+    for a, b in combinations(sets, 2):
+        fa, fb = sets[a], sets[b]
+        common = len(fa & fb)
+        if fa == fb:
+            linked = common >= index.need(fa)
+        else:
+            meet = keys(fa) & keys(fb)
+            uncrowded = any(index.max_shared is None or len(holders[p]) <= index.max_shared for p in meet)
+            linked = common >= index.need(fa) and common >= index.need(fb) and uncrowded
+        if linked:
+            out[a].add(b)
+            out[b].add(a)
+    return out
+
+
+def test_partners_after_crowding_and_uncrowding_equal_the_definition() -> None:
+    """Many look-alike field sets and a low cap: pairs become crowded while the index is built (the links
+    through them are checked again) and uncrowded as entities go; every step equals comparing every pair."""
+    import random
+
+    rng = random.Random(7)
+    words = ["title", "status", "label", "code", "notes", "price", "brand", "size"]
+    sets = {
+        f"e{i}": _fields(*rng.sample(words, rng.randint(3, 6)), *([f"own{i}"] if rng.random() < 0.5 else []))
+        for i in range(80)
+    }
+    index = OverlapIndex(0.5, 3, max_shared=6)
+    for key, fields in sets.items():
+        index.update(key, fields)
+    expected = _partners_by_definition(sets, index)
+    assert any(expected.values()) and any(not v for v in expected.values())  # both partners and loners
+    assert {key: index.partners_of(key) for key in sets} == expected
+    for key in list(sets)[::3]:
+        index.update(key, None)
+        del sets[key]
+        assert {k: index.partners_of(k) for k in sets} == _partners_by_definition(sets, index)
