@@ -158,17 +158,25 @@ class Rule:
     ) -> Finding:
         """A finding of this rule; one whose fix sets a relationship's strategy is about that decision."""
         # the rule's own why and reference only when the caller gave none (one finding per subject and rule)
+        if decision is None:
+            decision = fixed_decision(fix)
+        # a finding about the decision it justifies (a relationship's strategy) shares that immutable ref: a
+        # 10,000-entity analysis makes ~15,000 of them (speed only, DESIGN.md's cold analysis near 250 ms)
+        if decision is not None and decision.kind == kind and decision.id == subject_id:
+            subject = decision
+        else:
+            subject = SubjectRef(kind, subject_id)  # type: ignore[arg-type]
         return Finding(
             self.id,
             severity,  # type: ignore[arg-type]
-            SubjectRef(kind, subject_id),  # type: ignore[arg-type]
+            subject,
             plain(message),
             plain(why if why is not None else _why(type(self))),  # type: ignore[arg-type]
             plain(tradeoff if tradeoff is not None else self.tradeoff),
             _cite(tuple(sources) if sources else self.sources),
             fix,
             {} if numbers is None else dict(numbers),
-            decision=decision if decision is not None else fixed_decision(fix),
+            decision=decision,
             decided=decided,
         )
 
