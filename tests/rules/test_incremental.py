@@ -398,3 +398,35 @@ def test_a_fix_that_names_a_new_entity_follows_a_rename_elsewhere() -> None:
     assert dump(renamed, after) == dump(renamed, analyse(renamed))
     [fix] = [f.fix for f in after.findings if f.rule == "bloated-document"]
     assert fix is not None and fix.changes[0].value["name"] == "Movie details 2"
+
+
+def _mixed(project: Project, i: int, kinds: tuple[str, ...] | None) -> Project:
+    """Entity ``i`` with its first field held (``kinds``) or no longer held (None) with other types too."""
+    ents = project.entities
+    e = ents[i]
+    f = e.fields[0]
+    new_fields = _replace(e.fields, 0, f.model_copy(update={"other_types": kinds}))
+    return project.model_copy(update={"entities": _replace(ents, i, e.model_copy(update={"fields": new_fields}))})
+
+
+def test_entity_findings_follow_the_edited_entity_alone() -> None:
+    """``check_entity`` findings (mixed types) are made again for a replaced entity only, and still equal fresh:
+    the other entities' findings stay the same objects."""
+    project = _mixed(_mixed(generate_project(60, 1.5, 0.6, seed=5), 3, ("string",)), 7, ("string",))
+    analyser = Analyser()
+    first = analyser.analyse(project)
+    mixed = [f for f in first.findings if f.rule == "mixed-types"]
+    assert [f.subject.id for f in mixed] == [project.entities[3].id, project.entities[7].id]
+    steps = [(3, None), (11, ("string", "null")), (7, ("bool",)), (3, ("string",))]
+    before = first
+    for i, kinds in steps:
+        project = _mixed(project, i, kinds)
+        result = analyser.analyse(project)
+        assert analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project))
+        now = {f.subject.id: f for f in result.findings if f.rule == "mixed-types"}
+        assert (project.entities[i].id in now) == (kinds is not None)
+        for f in before.findings:
+            if f.rule == "mixed-types" and f.subject.id != project.entities[i].id:
+                assert now[f.subject.id] is f  # not made again
+        before = result
