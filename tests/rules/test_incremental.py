@@ -29,6 +29,7 @@ from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser
+from modeller.rules.physical.naming import collection_name
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 
@@ -283,6 +284,17 @@ def test_edits_of_a_large_sharded_model_are_patched_equal_fresh_and_keep_unchang
         assert shared > len(result.findings) // 2
         last = result
     assert advice_changed >= 1, "an edit must change which collections are sharded, or this test proves nothing"
+    # the findings kept per shard advice and per polymorphic collection name the entity: a rename reaches them
+    # (the collection keeps its name when the model names it)
+    poly = next(c.root for c in last.design.collections if c.discriminator is not None)
+    for eid in (last.design.shard_advice[next(iter(last.design.shard_advice))].entity, poly):
+        i = next(i for i, e in enumerate(project.entities) if e.id == eid)
+        e = project.entities[i]
+        named = e.model_copy(update={"name": f"{e.name} Renamed", "collection": e.collection or collection_name(e)})
+        project = project.model_copy(update={"entities": _replace(project.entities, i, named)})
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project))
+        assert any(f.subject.id == eid and "Renamed" in f.message for f in result.findings), eid
 
 
 def test_unchanged_findings_stay_the_same_objects_when_subjects_move() -> None:
