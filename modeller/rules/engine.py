@@ -25,9 +25,9 @@ from modeller.rules.catalog import load_rules
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
-from modeller.rules.framework.grouping import one_per_decision
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
+from modeller.rules.incremental.fold import Folding
 from modeller.rules.incremental.patch import Patched, Previous, patch, replaced
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.naming import collection_name
@@ -79,8 +79,10 @@ class _State:
     #: the overrides and decision notes ``overridden`` was made for; id(finding) -> (finding, its overridden copy)
     override_token: tuple[Any, ...] = ()
     overridden: dict[int, tuple[Finding, Finding]] = field(default_factory=dict)
-    #: the last analysis' folded decisions: their members (by identity) -> the one finding shown
-    folded: dict[tuple[int, ...], Any] = field(default_factory=dict)
+    #: the last analysis' folded decisions (each decision's members and the one finding shown)
+    folding: Folding = field(default_factory=Folding)
+    #: the last rule loop kept the relative order of the findings it kept (none moved to another place)
+    kept_order: bool = False
 
 
 class Analyser:
@@ -149,7 +151,8 @@ class Analyser:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
                 reported = _run_rules(view, state, dirty, (), moved=False)
-                return Analysis(one_per_decision(reported, _rule_rank(), state.folded), patched.design, reported)
+                folded = state.folding.fold(reported, _rule_rank(), state.kept_order)
+                return Analysis(folded, patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
         if state is None:
@@ -162,7 +165,7 @@ class Analyser:
         reported = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(one_per_decision(reported, _rule_rank(), state.folded), design, reported)
+        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order), design, reported)
 
 
 def _numbers_kept(before: Project, after: Project) -> bool:
@@ -302,7 +305,8 @@ def _run_rules(
     for old, new in remade:
         fresh.extend(_reuse_equal(old, new, forgotten, renumbered))
     out = state.sorted
-    if out and len(fresh) + sum(map(len, forgotten)) <= FEW_CHANGES:
+    state.kept_order = bool(out) and len(fresh) + sum(map(len, forgotten)) <= FEW_CHANGES
+    if state.kept_order:
         # edit -> findings <= 200 ms at 10,000 entities (50k findings): the few findings that changed leave and
         # take their places by binary search (keys are unique: their tie-break names the producer and order made)
         for last_keyed, new_keyed in renumbered:
@@ -317,6 +321,7 @@ def _run_rules(
             else:
                 forgotten.append([last_keyed])
                 fresh.append(new_keyed)
+                state.kept_order = False  # a kept finding takes another place among the others
         for found in forgotten:
             for keyed in found:
                 at = bisect_left(out, keyed[0], key=_first)
