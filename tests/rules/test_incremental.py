@@ -442,3 +442,31 @@ def test_entity_findings_follow_the_edited_entity_alone() -> None:
             if f.rule == "mixed-types" and f.subject.id != project.entities[i].id:
                 assert now[f.subject.id] is f  # not made again
         before = result
+
+
+def test_a_patched_edit_folds_again_only_the_decisions_it_touched() -> None:
+    """After a small edit the decisions are folded from the last folding: the result is the whole pass's, and a
+    decision none of whose findings changed keeps its folded finding (the same object)."""
+    from modeller.rules.engine import _rule_rank
+    from modeller.rules.framework.grouping import one_per_decision
+
+    project = generate_project(60, 1.5, 0.6, seed=6)
+    analyser = Analyser()
+    last = analyser.analyse(project)
+    incremental = 0
+    for k, kind in enumerate(["cardinality", "rel-max", "strategy", "rel-read-together", "cardinality"]):
+        project = edit(project, kind, k * 5 + 1, k + 2)
+        result = analyser.analyse(project)
+        assert result.findings == one_per_decision(result.reported, _rule_rank())
+        assert dump(project, result) == dump(project, analyse(project)), kind
+        if analyser.last_patched and analyser._state is not None and analyser._state.kept_order:
+            incremental += 1
+            before = {(f.rule, f.subject.kind, f.subject.id, f.message): f for f in last.findings if f.also}
+            kept = [
+                f
+                for f in result.findings
+                if f.also and before.get((f.rule, f.subject.kind, f.subject.id, f.message)) is f
+            ]
+            assert kept, "folded findings of decisions the edit did not touch must stay the same objects"
+        last = result
+    assert incremental >= 2, "most edits must fold incrementally, or this test proves nothing"
