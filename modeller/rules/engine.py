@@ -25,10 +25,10 @@ from modeller.rules.catalog import load_rules
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
-from modeller.rules.framework.grouping import one_per_decision
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
-from modeller.rules.incremental.patch import Patched, Previous, patch
+from modeller.rules.incremental.fold import Folding
+from modeller.rules.incremental.patch import Patched, Previous, patch, replaced
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.resolver import ResolveCache, resolve
@@ -40,17 +40,17 @@ def analyse(project: Project, settings: Settings | None = None) -> Analysis:
     return Analyser(settings).analyse(project)
 
 
-#: one producer of findings: (kind "r"/"c"/"q"/"g", subject id)
+#: one producer of findings: (kind "r"/"c"/"q"/"e"/"g", subject id)
 Producer = tuple[str, str]
 #: a finding with its sort key (kept so a re-analysis does not rebuild keys of unchanged findings)
 Keyed = tuple[tuple[Any, ...], Finding]
 #: one subject to check: its producer, its position in its list (the sort key's tie-break) and the subject
 Item = tuple[Producer, int, Any]
 #: the subject hooks: (producer kind, the ``Rule`` method)
-HOOKS = (("r", "check_relationship"), ("c", "check_collection"), ("q", "check_query"))
+HOOKS = (("r", "check_relationship"), ("c", "check_collection"), ("q", "check_query"), ("e", "check_entity"))
 GLOBAL: Producer = ("g", "")
-#: the relationships, collections and queries to check (in ``HOOKS`` order)
-Subjects = tuple[list[Item], list[Item], list[Item]]
+#: the relationships, collections, queries and entities to check (in ``HOOKS`` order)
+Subjects = tuple[list[Item], list[Item], list[Item], list[Item]]
 #: up to this many findings made or dropped, they are placed one by one in the sorted list, not all sorted again
 FEW_CHANGES = 500
 
@@ -79,8 +79,10 @@ class _State:
     #: the overrides and decision notes ``overridden`` was made for; id(finding) -> (finding, its overridden copy)
     override_token: tuple[Any, ...] = ()
     overridden: dict[int, tuple[Finding, Finding]] = field(default_factory=dict)
-    #: the last analysis' folded decisions: their members (by identity) -> the one finding shown
-    folded: dict[tuple[int, ...], Any] = field(default_factory=dict)
+    #: the last analysis' folded decisions (each decision's members and the one finding shown)
+    folding: Folding = field(default_factory=Folding)
+    #: the last rule loop kept the relative order of the findings it kept (none moved to another place)
+    kept_order: bool = False
 
 
 class Analyser:
@@ -136,19 +138,21 @@ class Analyser:
         if state is not None and (state.token != token or not _numbers_kept(state.last, project)):
             state = None
         if state is not None and state.prev is not None:
-            patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
+            last = state.last
+            patched = patch(state.prev, last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if patched is not None:
                 state.last = project
                 self.last_mode, self.last_patched = "incremental", True
                 prev = state.prev
                 view = RuleView(patched.ctx, patched.design, patched.res, prev.coll_by_name, prev.rel_design_by_id)
-                dirty = _patched_subjects(patched)
+                dirty = _patched_subjects(patched, last, project)
                 _add_replanned(view, state, dirty[2], patched.replanned)
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
                 reported = _run_rules(view, state, dirty, (), moved=False)
-                return Analysis(one_per_decision(reported, _rule_rank(), state.folded), patched.design, reported)
+                folded = state.folding.fold(reported, _rule_rank(), state.kept_order)
+                return Analysis(folded, patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
         if state is None:
@@ -161,7 +165,7 @@ class Analyser:
         reported = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(one_per_decision(reported, _rule_rank(), state.folded), design, reported)
+        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order), design, reported)
 
 
 def _numbers_kept(before: Project, after: Project) -> bool:
@@ -181,7 +185,7 @@ def _producer_key(view: RuleView, kind: str, subject: Any, pos: int) -> tuple[An
     if kind == "r":
         rid = subject.rel.id
         return (view.rel_design(rid), *view.facts.queries_joining.get(rid, ()))
-    if kind == "c":
+    if kind in ("c", "e"):
         return (subject,)
     plans = view.design.queries
     return (subject, view.res.unit_of.get(subject.entity), plans[pos] if pos < len(plans) else None)
@@ -203,17 +207,24 @@ def _add_replanned(view: RuleView, state: _State, queries: list[Item], replanned
 
 
 def _all_subjects(view: RuleView) -> Subjects:
-    """Every relationship, collection and query, each with its producer (a repeated query id gets a suffix)."""
-    seen: dict[str, int] = {}
-    queries: list[Item] = []
-    for i, q in enumerate(view.facts.queries):
-        n = seen[q.id] = seen.get(q.id, 0) + 1
-        queries.append((("q", q.id if n == 1 else f"{q.id}\x00{n}"), i, q))
+    """Every relationship, collection, query and entity, each with its producer (a repeated query or entity id
+    gets a suffix)."""
     return (
         [(("r", f.rel.id), i, f) for i, f in enumerate(view.facts.rels)],
         [(("c", c.name), i, c) for i, c in enumerate(view.design.collections)],
-        queries,
+        _numbered("q", view.facts.queries),
+        _numbered("e", view.project.entities),
     )
+
+
+def _numbered(kind: str, subjects: Iterable[Any]) -> list[Item]:
+    """``subjects`` with their producers: the second of a repeated id is ``id\\x002``, and so on."""
+    seen: dict[str, int] = {}
+    items: list[Item] = []
+    for i, subject in enumerate(subjects):
+        n = seen[subject.id] = seen.get(subject.id, 0) + 1
+        items.append(((kind, subject.id if n == 1 else f"{subject.id}\x00{n}"), i, subject))
+    return items
 
 
 def _changed_subjects(view: RuleView, state: _State) -> tuple[Subjects, list[Producer]]:
@@ -239,15 +250,18 @@ def _changed_subjects(view: RuleView, state: _State) -> tuple[Subjects, list[Pro
                 changed.append(item)
         dirty.append(changed)
     state.producer_keys = keys
-    return (dirty[0], dirty[1], dirty[2]), [p for p in old_keys if p not in keys]
+    return (dirty[0], dirty[1], dirty[2], dirty[3]), [p for p in old_keys if p not in keys]
 
 
-def _patched_subjects(patched: Patched) -> Subjects:
-    """The subjects a patch changed (a patched model has unique ids: a query is its own producer)."""
+def _patched_subjects(patched: Patched, last: Project, project: Project) -> Subjects:
+    """The subjects a patch changed (a patched model has unique ids: a query or entity is its own producer);
+    the entities are those ``project`` replaced (a patch keeps every entity in its place)."""
+    entities = project.entities
     return (
         [(("r", f.rel.id), i, f) for i, f in patched.dirty_rels],
         [(("c", c.name), i, c) for i, c in patched.dirty_colls],
         [(("q", q.id), i, q) for i, q in patched.dirty_queries],
+        [(("e", entities[i].id), i, entities[i]) for i in replaced(last.entities, entities)],
     )
 
 
@@ -291,7 +305,8 @@ def _run_rules(
     for old, new in remade:
         fresh.extend(_reuse_equal(old, new, forgotten, renumbered))
     out = state.sorted
-    if out and len(fresh) + sum(map(len, forgotten)) <= FEW_CHANGES:
+    state.kept_order = bool(out) and len(fresh) + sum(map(len, forgotten)) <= FEW_CHANGES
+    if state.kept_order:
         # edit -> findings <= 200 ms at 10,000 entities (50k findings): the few findings that changed leave and
         # take their places by binary search (keys are unique: their tie-break names the producer and order made)
         for last_keyed, new_keyed in renumbered:
@@ -306,6 +321,7 @@ def _run_rules(
             else:
                 forgotten.append([last_keyed])
                 fresh.append(new_keyed)
+                state.kept_order = False  # a kept finding takes another place among the others
         for found in forgotten:
             for keyed in found:
                 at = bisect_left(out, keyed[0], key=_first)

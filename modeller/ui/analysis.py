@@ -85,6 +85,8 @@ class AnalysisService(QObject):
         self.delay_ms = delay_ms
         self.generation = 0
         self.last_seconds = 0.0
+        #: CPU seconds the last analysis took on its own thread (``last_seconds`` is wall time)
+        self.last_cpu_seconds = 0.0
         self._last_start = -1e9
         #: an analysis for the current state is running in the background
         self.background = False
@@ -110,7 +112,7 @@ class AnalysisService(QObject):
         if self._analyse is None:
             return
         self._last_start = time.monotonic()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         try:
             result = self._analyse(self.document.project)
         except Exception as err:  # the engine must never take the editor down with it
@@ -120,6 +122,7 @@ class AnalysisService(QObject):
             return
         finally:
             self.last_seconds = time.perf_counter() - started
+            self.last_cpu_seconds = time.thread_time() - cpu
         self.latest = result
         self.analysed.emit(self.latest)
         self._set_background(False)
@@ -142,6 +145,8 @@ class AnalysisService(QObject):
 
     def _worker_finished(self, generation: int, result: object, seconds: float) -> None:
         self.last_seconds = seconds
+        if self._worker is not None:
+            self.last_cpu_seconds = self._worker.cpu_seconds.get(generation, 0.0)
         if generation != self.generation:
             return  # stale: a newer edit is already scheduled
         if isinstance(result, Exception):

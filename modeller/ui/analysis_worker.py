@@ -33,6 +33,9 @@ class AnalysisWorker(QObject):
     def __init__(self, analyse: Callable[[Project], Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._analyse = analyse
+        #: generation -> CPU seconds of the worker thread in its analysis (wall time also holds the UI thread's
+        #: turns at the GIL and the machine's other load; benchmarks report both); the last few only
+        self.cpu_seconds: dict[int, float] = {}
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="modeller-analysis")
         self._pending: tuple[int, Project] | None = None
         self._running = False
@@ -59,7 +62,7 @@ class AnalysisWorker(QObject):
         self._executor.submit(self._run, generation, project)
 
     def _run(self, generation: int, project: Project) -> None:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         # no collector passes over the millions of objects an analysis builds (seconds at 10,000 entities,
         # GIL held): the result is frozen instead, and the previous one freed by reference counting (gc_pause)
         with ui_gets_the_gil_back(), collector_paused():
@@ -68,6 +71,9 @@ class AnalysisWorker(QObject):
             except Exception as err:  # reported on the UI thread, never raised in the worker
                 result = err
             keep_long_lived()
+        self.cpu_seconds[generation] = time.thread_time() - cpu
+        for old in [g for g in self.cpu_seconds if g < generation - 8]:
+            del self.cpu_seconds[old]
         self._done_in_thread(generation, result, time.perf_counter() - started)
 
     def _done_in_thread(self, generation: int, result: Any, seconds: float) -> None:

@@ -29,6 +29,7 @@ from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser
+from modeller.rules.physical.naming import collection_name
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 
@@ -283,6 +284,17 @@ def test_edits_of_a_large_sharded_model_are_patched_equal_fresh_and_keep_unchang
         assert shared > len(result.findings) // 2
         last = result
     assert advice_changed >= 1, "an edit must change which collections are sharded, or this test proves nothing"
+    # the findings kept per shard advice and per polymorphic collection name the entity: a rename reaches them
+    # (the collection keeps its name when the model names it)
+    poly = next(c.root for c in last.design.collections if c.discriminator is not None)
+    for eid in (last.design.shard_advice[next(iter(last.design.shard_advice))].entity, poly):
+        i = next(i for i, e in enumerate(project.entities) if e.id == eid)
+        e = project.entities[i]
+        named = e.model_copy(update={"name": f"{e.name} Renamed", "collection": e.collection or collection_name(e)})
+        project = project.model_copy(update={"entities": _replace(project.entities, i, named)})
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project))
+        assert any(f.subject.id == eid and "Renamed" in f.message for f in result.findings), eid
 
 
 def test_unchanged_findings_stay_the_same_objects_when_subjects_move() -> None:
@@ -398,3 +410,63 @@ def test_a_fix_that_names_a_new_entity_follows_a_rename_elsewhere() -> None:
     assert dump(renamed, after) == dump(renamed, analyse(renamed))
     [fix] = [f.fix for f in after.findings if f.rule == "bloated-document"]
     assert fix is not None and fix.changes[0].value["name"] == "Movie details 2"
+
+
+def _mixed(project: Project, i: int, kinds: tuple[str, ...] | None) -> Project:
+    """Entity ``i`` with its first field held (``kinds``) or no longer held (None) with other types too."""
+    ents = project.entities
+    e = ents[i]
+    f = e.fields[0]
+    new_fields = _replace(e.fields, 0, f.model_copy(update={"other_types": kinds}))
+    return project.model_copy(update={"entities": _replace(ents, i, e.model_copy(update={"fields": new_fields}))})
+
+
+def test_entity_findings_follow_the_edited_entity_alone() -> None:
+    """``check_entity`` findings (mixed types) are made again for a replaced entity only, and still equal fresh:
+    the other entities' findings stay the same objects."""
+    project = _mixed(_mixed(generate_project(60, 1.5, 0.6, seed=5), 3, ("string",)), 7, ("string",))
+    analyser = Analyser()
+    first = analyser.analyse(project)
+    mixed = [f for f in first.findings if f.rule == "mixed-types"]
+    assert [f.subject.id for f in mixed] == [project.entities[3].id, project.entities[7].id]
+    steps = [(3, None), (11, ("string", "null")), (7, ("bool",)), (3, ("string",))]
+    before = first
+    for i, kinds in steps:
+        project = _mixed(project, i, kinds)
+        result = analyser.analyse(project)
+        assert analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project))
+        now = {f.subject.id: f for f in result.findings if f.rule == "mixed-types"}
+        assert (project.entities[i].id in now) == (kinds is not None)
+        for f in before.findings:
+            if f.rule == "mixed-types" and f.subject.id != project.entities[i].id:
+                assert now[f.subject.id] is f  # not made again
+        before = result
+
+
+def test_a_patched_edit_folds_again_only_the_decisions_it_touched() -> None:
+    """After a small edit the decisions are folded from the last folding: the result is the whole pass's, and a
+    decision none of whose findings changed keeps its folded finding (the same object)."""
+    from modeller.rules.engine import _rule_rank
+    from modeller.rules.framework.grouping import one_per_decision
+
+    project = generate_project(60, 1.5, 0.6, seed=6)
+    analyser = Analyser()
+    last = analyser.analyse(project)
+    incremental = 0
+    for k, kind in enumerate(["cardinality", "rel-max", "strategy", "rel-read-together", "cardinality"]):
+        project = edit(project, kind, k * 5 + 1, k + 2)
+        result = analyser.analyse(project)
+        assert result.findings == one_per_decision(result.reported, _rule_rank())
+        assert dump(project, result) == dump(project, analyse(project)), kind
+        if analyser.last_patched and analyser._state is not None and analyser._state.kept_order:
+            incremental += 1
+            before = {(f.rule, f.subject.kind, f.subject.id, f.message): f for f in last.findings if f.also}
+            kept = [
+                f
+                for f in result.findings
+                if f.also and before.get((f.rule, f.subject.kind, f.subject.id, f.message)) is f
+            ]
+            assert kept, "folded findings of decisions the edit did not touch must stay the same objects"
+        last = result
+    assert incremental >= 2, "most edits must fold incrementally, or this test proves nothing"

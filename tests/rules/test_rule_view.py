@@ -97,6 +97,8 @@ def by_hand(view: RuleView) -> list[Finding]:
             out.extend(rule.check_collection(view, coll))
         for q in view.facts.queries:
             out.extend(rule.check_query(view, q))
+        for entity in view.project.entities:
+            out.extend(rule.check_entity(view, entity))
         out.extend(rule.check_model(view))
     return out
 

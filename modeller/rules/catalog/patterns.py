@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -652,12 +653,29 @@ class PolymorphicPattern(Rule):
     def __init__(self) -> None:
         #: (thresholds, the overlap index, entity id -> the entity object it was indexed from)
         self._index: tuple[tuple[Any, ...], OverlapIndex, dict[str, Entity]] | None = None
+        #: collection name -> (the collection, its root entity, that entity's queries, the finding made from
+        #: them): the finding reads nothing else, so an edit makes it again for the changed ones only (edit ->
+        #: findings <= 200 ms at 10,000 entities, issue 16)
+        self._declared_made: dict[str, tuple[CollectionDesign, Entity, tuple[Any, ...], Finding]] = {}
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """Entities that look like variants of one another are found by comparing the whole model."""
+        made, self._declared_made = self._declared_made, {}
         for coll in view.design.collections:
             if coll.discriminator is not None:
-                yield self._declared(view, coll)
+                entity = view.facts.entities[coll.root]
+                queries = tuple(view.facts.queries_of[entity.id])
+                known = made.get(coll.name)
+                if (
+                    known is None
+                    or known[0] is not coll
+                    or known[1] is not entity
+                    or len(known[2]) != len(queries)
+                    or not all(map(operator.is_, known[2], queries))
+                ):
+                    known = (coll, entity, queries, self._declared(view, coll))
+                self._declared_made[coll.name] = known
+                yield known[3]
         s = view.settings
         thresholds = (s.polymorphic_share, s.polymorphic_min_fields, s.polymorphic_max_shared)
         # the index lives as long as the rule object (one per Analyser) and is updated for the entities that

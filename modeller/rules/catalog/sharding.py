@@ -61,18 +61,34 @@ class ShardKeyDistribution(Rule):
         "their prefix in queries to be targeted"
     )
 
+    def __init__(self) -> None:
+        #: collection -> (its advice, the name said, the settings, the findings made from them): the findings
+        #: read nothing else, and an edit keeps the advice objects of the collections it cannot change, so they
+        #: are made again for the changed ones only (edit -> findings <= 200 ms at 10,000 entities, issue 16)
+        self._made: dict[str, tuple[ShardAdvice, str, object, list[Finding]]] = {}
+
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """The advice of a collection depends on every query reading it: a whole-model property."""
-        for advice in view.design.shard_advice.values():
+        made, self._made = self._made, {}
+        s = view.settings
+        for coll, advice in view.design.shard_advice.items():
             name = _name(view, advice)
-            if advice.chosen is not None:
-                yield self._summary(view, advice, name)
-            # the user's key (even one the server refuses) and the key the design shards on
-            keys = [advice.user] if advice.user is not None else []
-            if advice.chosen is not None and advice.chosen is not advice.user:
-                keys.append(advice.chosen)
-            for key in keys:
-                yield from self._key_findings(view, advice, name, key)
+            known = made.get(coll)
+            if known is None or known[0] is not advice or known[1] != name or known[2] is not s:
+                known = (advice, name, s, list(self._advice_findings(view, advice, name)))
+            self._made[coll] = known
+            yield from known[3]
+
+    def _advice_findings(self, view: RuleView, advice: ShardAdvice, name: str) -> Iterable[Finding]:
+        """What one collection's advice says (it, its name and the settings alone)."""
+        if advice.chosen is not None:
+            yield self._summary(view, advice, name)
+        # the user's key (even one the server refuses) and the key the design shards on
+        keys = [advice.user] if advice.user is not None else []
+        if advice.chosen is not None and advice.chosen is not advice.user:
+            keys.append(advice.chosen)
+        for key in keys:
+            yield from self._key_findings(view, advice, name, key)
 
     def _key_findings(self, view: RuleView, advice: ShardAdvice, name: str, key: Candidate) -> Iterable[Finding]:
         """Cardinality, the commonest value's share and monotonic inserts of one key."""

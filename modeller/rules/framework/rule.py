@@ -3,8 +3,8 @@
 A rule's docstring has a one-line summary, then the sections *Why*,
 *Anti-pattern* and *Best practice*; ``sources`` names the RULES.md source
 keys. The engine walks the subjects and calls the rule's hooks —
-``check_relationship``, ``check_collection``, ``check_query`` once per
-subject, ``check_model`` once per analysis — with the read-only
+``check_relationship``, ``check_collection``, ``check_query``, ``check_entity``
+once per subject, ``check_model`` once per analysis — with the read-only
 :class:`~modeller.rules.framework.context.RuleView`; each yields
 :class:`Finding` objects and never touches the UI. A finding of a subject hook
 may depend only on that subject's inputs (the engine re-runs the hook only for
@@ -32,7 +32,7 @@ from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.strategy import StrategyView, Vote
 
 if TYPE_CHECKING:
-    from modeller.model.project import Query
+    from modeller.model.project import Entity, Query
     from modeller.rules.framework.context import RuleView
     from modeller.rules.physical.design import CollectionDesign
     from modeller.rules.physical.facts import RelFacts
@@ -77,6 +77,11 @@ class Rule:
 
     def check_query(self, view: RuleView, q: Query) -> Iterable[Finding]:
         """Findings about one query (depending on it and on how its entity is stored)."""
+        return ()
+
+    def check_entity(self, view: RuleView, entity: Entity) -> Iterable[Finding]:
+        """Findings about one entity that depend on that entity object alone (its fields, its description), not
+        on how it is stored: re-run only for an entity the edit replaced."""
         return ()
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:

@@ -131,7 +131,8 @@ class Patched:
     replanned: list[int] = field(default_factory=list)
 
 
-def _replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
+def replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
+    """Positions of ``new`` holding another object than ``old`` (lists of the same length)."""
     return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
 
 
@@ -159,8 +160,8 @@ def patch(
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
     if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) != len(queries):
         return None
-    ce, cr = _replaced(old_ents, ents), _replaced(old_rels, rels)
-    if len(ce) + len(cr) > MAX_EDITS or _replaced(old_queries, queries):
+    ce, cr = replaced(old_ents, ents), replaced(old_rels, rels)
+    if len(ce) + len(cr) > MAX_EDITS or replaced(old_queries, queries):
         return None
     for i in ce:
         old_e, new_e = old_ents[i], ents[i]
@@ -313,7 +314,7 @@ def patch(
         readers.extend(f.many.id for f in new_facts.values())
         names = {coll.name for _, coll in out.dirty_colls}
         names.update(_coll_names(prev, readers))
-        for i in _replaced(design.queries, out.design.queries):
+        for i in replaced(design.queries, out.design.queries):
             names.add(design.queries[i].collection)
             names.add(out.design.queries[i].collection)
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)

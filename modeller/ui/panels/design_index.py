@@ -7,18 +7,35 @@ made showing an analysis quadratic on 5,000-collection projects.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import threading
 
 from modeller.rules.physical.design import CollectionDesign, Design
 
 
 class DesignIndex:
-    """Collections by name and the collection holding each entity (its own, or the one it is embedded in)."""
+    """Collections by name and the collection holding each entity (its own, or the one it is embedded in).
 
-    def __init__(self, design: Design) -> None:
+    Built from the index of the previous design when an edit kept every collection's name and entities and
+    every embedded entity's collection (the analysis patched in place): then only the replaced collections
+    are looked up again and the holders are the previous ones (edit -> findings <= 200 ms at 10,000
+    entities: a fresh index is about 10 ms of the worker's hand-over, issue 16).
+    """
+
+    def __init__(self, design: Design, previous: DesignIndex | None = None) -> None:
         self.design = design
-        self.collections: dict[str, CollectionDesign] = {c.name: c for c in design.collections}
-        self.holder: dict[str, str] = {}
+        if previous is not None and _same_places(previous, design):
+            before = previous.design
+            self.collections = previous.collections.copy()
+            for coll in itertools.compress(
+                design.collections, map(operator.is_not, before.collections, design.collections)
+            ):
+                self.collections[coll.name] = coll
+            self.holder = previous.holder  # read-only once built: shared
+            return
+        self.collections = {c.name: c for c in design.collections}
+        self.holder = {}
         # an entity's own collection (it is the root) wins over one that merely lists it
         for coll in reversed(design.collections):
             for entity_id in coll.entities:
@@ -28,6 +45,9 @@ class DesignIndex:
                 self.holder[coll.entities[0]] = coll.name
         for entity_id, placement in design.embedded.items():
             self.holder[entity_id] = placement.collection
+
+    collections: dict[str, CollectionDesign]
+    holder: dict[str, str]
 
     def collection(self, name: str) -> CollectionDesign | None:
         return self.collections.get(name)
@@ -49,8 +69,29 @@ def design_index(design: Design) -> DesignIndex:
         for index in _recent:
             if index.design is design:
                 return index
-    index = DesignIndex(design)
+    with _lock:
+        previous = _recent[0] if _recent else None
+    index = DesignIndex(design, previous)
     with _lock:
         _recent.insert(0, index)
         del _recent[_KEEP:]
     return index
+
+
+def _same_places(previous: DesignIndex, after: Design) -> bool:
+    """Do the previous index's design and ``after`` hold the same collection names in the same order, each with
+    the same entities, and embed every embedded entity in the same collection? (Then every holder is the same.)"""
+    before = previous.design
+    old, new = before.collections, after.collections
+    if len(old) != len(new) or before.embedded.keys() != after.embedded.keys():
+        return False
+    if len(previous.collections) != len(old):
+        return False  # two collections of one name: the last one is looked up, the fresh build says which
+    for a, b in zip(old, new, strict=True):
+        if a is not b and (a.name != b.name or a.entities != b.entities):
+            return False
+    embedded = after.embedded
+    return all(
+        (placed := embedded[entity_id]) is was or placed.collection == was.collection
+        for entity_id, was in before.embedded.items()
+    )
