@@ -943,6 +943,8 @@ class CanvasScene(QGraphicsScene):
         if rel is None or item is None:
             return
         item.set_relationship(rel, *self.badge(rel))
+        if rel_id in self._texts:
+            self._texts.file(rel_id, item.text_boxes())  # a new badge text: its box changed size where it is
 
     def _siblings(self, one: str, many: str) -> list[str]:
         """Relationships between the same two cards (either direction), in model order."""
@@ -962,6 +964,7 @@ class CanvasScene(QGraphicsScene):
         one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
         if one is None or many is None or not (one.isVisible() and many.isVisible()):
             item.setVisible(False)  # a missing card, or (Documents view) one stored inside another
+            self._texts.forget(rel_id)  # the text grid holds the lines shown only
             self.lines.refresh(item)
             return
         item.setVisible(True)
@@ -996,9 +999,6 @@ class CanvasScene(QGraphicsScene):
 
     def _texts_covered(self, item: RelationshipItem, cards: list[QRectF]) -> bool:
         boxes = item.text_boxes()
-        taken = list(cards)
-        for rel_id in self._texts.near(boxes):
-            other = self.relationship_items.get(rel_id)
-            if other is not None and other is not item and other.isVisible():
-                taken.extend(other.text_boxes())
-        return any(mine.intersects(other) for other in taken for mine in boxes)
+        if any(mine.intersects(card) for card in cards for mine in boxes):
+            return True
+        return self._texts.covered(boxes, item.rel_id)

@@ -73,8 +73,8 @@ def rect_cells(rect: QRectF, cell: float = CELL) -> Iterator[tuple[int, int]]:
             yield col, row
 
 
-#: what a key is filed by: a segment (x1, y1, x2, y2), or a box as (x, y, width, height) marked by None
-Filed = tuple[float, float, float, float, None] | tuple[float, float, float, float]
+#: what a key is filed by: a segment (x1, y1, x2, y2, False) or a box (x, y, width, height, True)
+Filed = tuple[float, float, float, float, bool]
 
 
 class SegmentGrid:
@@ -94,12 +94,12 @@ class SegmentGrid:
 
     def put_segment(self, key: str, x1: float, y1: float, x2: float, y2: float) -> None:
         self.drop(key)
-        self._of[key] = (x1, y1, x2, y2)
+        self._of[key] = (x1, y1, x2, y2, False)
         self._add(key, _segment_cells(x1, y1, x2, y2, self.cell))
 
     def put_box(self, key: str, rect: QRectF) -> None:
         self.drop(key)
-        filed = self._of[key] = (rect.x(), rect.y(), rect.width(), rect.height(), None)
+        filed = self._of[key] = (rect.x(), rect.y(), rect.width(), rect.height(), True)
         self._add(key, self._cells_of(filed))
 
     def drop(self, key: str) -> None:
@@ -153,10 +153,8 @@ class SegmentGrid:
         return QRectF(at[0] * self.cell, at[1] * self.cell, self.cell, self.cell)
 
     def _cells_of(self, filed: Filed) -> list[tuple[int, int]]:
-        if len(filed) == 4:
-            return _segment_cells(*filed, self.cell)  # type: ignore[misc]
-        x, y, width, height, _box = filed  # type: ignore[misc]
-        return list(rect_cells(QRectF(x, y, width, height), self.cell))
+        a, b, c, d, box = filed
+        return list(rect_cells(QRectF(a, b, c, d), self.cell)) if box else _segment_cells(a, b, c, d, self.cell)
 
     def _add(self, key: str, at_cells: list[tuple[int, int]]) -> None:
         cells = self._cells
