@@ -105,7 +105,8 @@ def wrap_parts(text: str, room: float, width: Callable[[str], float]) -> str:
             current = part
     if current:
         lines.append(current)
-    return "\n".join(lines)
+    fitted = "\n".join(lines)
+    return text if fitted == text else fitted  # whole: the label itself, not a copy per line (issue 16 "Memory")
 
 
 class RelationshipItem(QGraphicsRectItem):

@@ -81,12 +81,14 @@ class SegmentGrid:
     """Keys (relationship ids) filed under the cells of their segment, or of a box for a curved line.
 
     Per key it keeps the segment or box, not the list of its cells (worked out again when the key moves or
-    leaves): at 10,000 cards the lines' cell lists held ~450,000 tuples, tens of MB (issue 16 "Memory").
+    leaves), and a cell holds its keys in a list, not a set: at 10,000 cards the lines are filed ~450,000 times,
+    and the cell lists of each line and the cells' sets took 50 MiB (issue 16 "Memory"). A key is in a cell's
+    list once (its cells are distinct), so leaving it is a ``list.remove``.
     """
 
     def __init__(self, cell: float = CELL) -> None:
         self.cell = cell
-        self._cells: dict[tuple[int, int], set[str]] = {}
+        self._cells: dict[tuple[int, int], list[str]] = {}
         self._of: dict[str, Filed] = {}
 
     def __len__(self) -> int:
@@ -110,7 +112,7 @@ class SegmentGrid:
         for at in self._cells_of(filed):
             keys = cells.get(at)
             if keys is not None:
-                keys.discard(key)
+                keys.remove(key)
                 if not keys:
                     del cells[at]
 
@@ -126,12 +128,12 @@ class SegmentGrid:
             left, top, right, bottom = rect.left(), rect.top(), rect.right(), rect.bottom()
             for (col, row), keys in cells.items():
                 if (col + 1) * c >= left and col * c <= right and (row + 1) * c >= top and row * c <= bottom:
-                    found |= keys
+                    found.update(keys)
             return found
         for at in rect_cells(rect, c):
             keys = cells.get(at)
             if keys:
-                found |= keys
+                found.update(keys)
         return found
 
     def cells_of(self, key: str) -> list[tuple[int, int]]:
@@ -146,7 +148,7 @@ class SegmentGrid:
         for at in cells:
             keys = filed.get(at)
             if keys:
-                found |= keys
+                found.update(keys)
         return found
 
     def cell_rect(self, at: tuple[int, int]) -> QRectF:
@@ -161,6 +163,6 @@ class SegmentGrid:
         for at in at_cells:
             keys = cells.get(at)
             if keys is None:
-                cells[at] = {key}
+                cells[at] = [key]
             else:
-                keys.add(key)
+                keys.append(key)

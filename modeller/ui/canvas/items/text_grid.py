@@ -30,7 +30,7 @@ class TextGrid:
     """
 
     def __init__(self) -> None:
-        self._cells: dict[tuple[int, int], set[str]] = {}
+        self._cells: dict[tuple[int, int], list[str]] = {}  # a key once per cell (see SegmentGrid)
         self._boxes: dict[str, tuple[QRectF, ...]] = {}
 
     def __contains__(self, key: object) -> bool:
@@ -44,9 +44,9 @@ class TextGrid:
         for at in {cell for box in held for cell in _cells(box)}:
             keys = cells.get(at)
             if keys is None:
-                cells[at] = {key}
+                cells[at] = [key]
             else:
-                keys.add(key)
+                keys.append(key)
 
     def forget(self, key: str) -> None:
         boxes = self._boxes.pop(key, None)
@@ -55,7 +55,7 @@ class TextGrid:
         for cell in {cell for box in boxes for cell in _cells(box)}:
             keys = self._cells.get(cell)
             if keys is not None:
-                keys.discard(key)
+                keys.remove(key)
                 if not keys:
                     del self._cells[cell]
 
@@ -67,7 +67,7 @@ class TextGrid:
             for cell in _cells(box):
                 keys = filed.get(cell)
                 if keys:
-                    found |= keys
+                    found.update(keys)
         return found
 
     def covered(self, boxes: list[QRectF], but: str) -> bool:
