@@ -8,8 +8,7 @@ generated project offscreen in a fresh child process per size and prints:
 - a second child with ``tracemalloc`` on: the Python heap the open added, by area (project
   model, engine design and findings, canvas items, panels, Qt wrappers, pydantic) and the top
   source lines and files; the rest of the RSS is Qt's own C++ (items, scene index, pixmaps, fonts);
-- the gc-tracked objects the open added, by type name.
-
+- the gc-tracked objects the open added, by type name;
 - the RSS the canvas alone adds (a scene with every card, line and grid; no window, no analysis).
 
 ``run()`` gives ``benchmarks/run.py`` the RSS figures (``MODELLER_BENCH_MEMORY_SIZES``, default 1000), the
