@@ -48,21 +48,20 @@ def segment_cells(x1: float, y1: float, x2: float, y2: float, cell: float = CELL
 
 
 def _segment_cells(x1: float, y1: float, x2: float, y2: float, cell: float) -> list[tuple[int, int]]:
-    # one list per line, its tuples made by zip in C: a long line crosses ~30 cells and the 15,000 lines of a
-    # 10,000-card open were filed one cell at a time in Python (a third of "built"; DESIGN.md "Performance targets")
+    # one list per line, its tuples made by zip in C, each row border's x worked out once (it ends one row and
+    # starts the next): the 15,000 lines of a 10,000-card open were filed one cell at a time in Python, a third of
+    # "built" (DESIGN.md "Performance targets")
     floor = math.floor
     top, bottom = floor(min(y1, y2) / cell), floor(max(y1, y2) / cell)
     dx, dy = x2 - x1, y2 - y1
+    if dy == 0:
+        borders = [x1, x2]
+    else:
+        # where the segment crosses each row's upper border (clamped to its ends), and the last row's lower one
+        borders = [x1 + min(max((row * cell - y1) / dy, 0.0), 1.0) * dx for row in range(top, bottom + 2)]
     cells: list[tuple[int, int]] = []
-    for row in range(top, bottom + 1):
-        if dy == 0:
-            xa, xb = x1, x2
-        else:
-            # where the segment enters and leaves this row's band (clamped to its ends)
-            ta = min(max((row * cell - y1) / dy, 0.0), 1.0)
-            tb = min(max(((row + 1) * cell - y1) / dy, 0.0), 1.0)
-            xa, xb = x1 + ta * dx, x1 + tb * dx
-        first, last = floor(min(xa, xb) / cell), floor(max(xa, xb) / cell)
+    for row, xa, xb in zip(range(top, bottom + 1), borders, borders[1:], strict=False):  # borders: one more
+        first, last = (floor(xa / cell), floor(xb / cell)) if xa <= xb else (floor(xb / cell), floor(xa / cell))
         cells.extend(zip(range(first, last + 1), repeat(row, last - first + 1), strict=True))
     return cells
 
