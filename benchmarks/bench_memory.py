@@ -8,9 +8,11 @@ generated project offscreen in a fresh child process per size and prints:
 - a second child with ``tracemalloc`` on: the Python heap the open added, by area (project
   model, engine design and findings, canvas items, panels, Qt wrappers, pydantic) and the top
   source lines and files; the rest of the RSS is Qt's own C++ (items, scene index, pixmaps, fonts);
-- the gc-tracked objects the open added, by type name.
+- the gc-tracked objects the open added, by type name;
+- the RSS the canvas alone adds (a scene with every card, line and grid; no window, no analysis).
 
-``run()`` gives ``benchmarks/run.py`` the RSS figures (``MODELLER_BENCH_MEMORY_SIZES``, default 1000).
+``run()`` gives ``benchmarks/run.py`` the RSS figures (``MODELLER_BENCH_MEMORY_SIZES``, default 1000), the
+canvas's part among them.
 No figure here is asserted in tests.
 """
 
@@ -116,6 +118,29 @@ def child(n: int, trace: bool) -> dict[str, Any]:
     return out
 
 
+def scene_child(n: int) -> dict[str, Any]:
+    """RSS the canvas alone adds for ``n`` entities: every card, line and grid of a scene, no window, no analysis."""
+    import gc
+
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    from benchmarks.generate import generate_project
+    from benchmarks.gui_child import rss_mib
+    from modeller.ui.canvas.scene import CanvasScene
+    from modeller.ui.document import ProjectDocument
+
+    app = QApplication([])
+    document = ProjectDocument(generate_project(n, 1.5, 0.5, seed=0))
+    gc.collect()
+    before = rss_mib()
+    scene = CanvasScene(document)
+    scene.finish_build()
+    gc.collect()
+    app.processEvents()
+    return {"n": n, "canvas_scene": rss_mib() - before, "items": len(scene.items())}
+
+
 def _trim() -> float:
     """RSS once glibc has handed its free pages back (the difference is freed but kept heap)."""
     import ctypes
@@ -188,9 +213,10 @@ def _short(filename: str) -> str:
     return path
 
 
-def measure(n: int, trace: bool) -> dict[str, Any]:
+def measure(n: int, trace: bool, scene_only: bool = False) -> dict[str, Any]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
-    args = [sys.executable, "-m", "benchmarks.bench_memory", "--child", str(n)] + (["--trace"] if trace else [])
+    mode = ["--trace"] if trace else ["--scene"] if scene_only else []
+    args = [sys.executable, "-m", "benchmarks.bench_memory", "--child", str(n), *mode]
     done = subprocess.run(args, capture_output=True, text=True, timeout=1800, env=env, cwd=ROOT, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
@@ -208,7 +234,10 @@ def run() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for n in sizes():
         rss = measure(n, trace=False)["rss"]
+        scene = measure(n, trace=False, scene_only=True)["canvas_scene"]
         rows += [
+            # the canvas's own part (issue 16 "Memory"): what building every card, line and grid adds
+            {"name": f"memory.{n}.canvas_scene", "value": round(scene), "unit": "MiB", "target": None},
             {"name": f"memory.{n}.rss", "value": round(rss["settled"]), "unit": "MiB", "target": TARGETS.get(n)},
             {
                 "name": f"memory.{n}.rss_trimmed",
@@ -227,6 +256,10 @@ def report(n: int) -> str:
     out += [f"  {phase:<22}{value:>9.0f}" for phase, value in plain["rss"].items()]
     added = plain["rss"]["settled"] - plain["rss"]["window shown"]
     out.append(f"Python heap the open added (tracemalloc): {traced['traced_mib']:.0f} MiB of {added:.0f} MiB RSS")
+    scene = measure(n, trace=False, scene_only=True)
+    out.append(
+        f"Canvas alone (scene of {scene['items']} items, no window, no analysis): {scene['canvas_scene']:.0f} MiB RSS"
+    )
     out += [f"  {area:<34}{size:>9.1f}" for area, size in traced["areas"] if abs(size) >= 0.05]
     out.append(f"Top {TOP} lines (MiB, blocks)")
     out += [f"  {where:<60}{size:>9.1f}{count:>10}" for where, size, count in traced["lines"]]
@@ -241,7 +274,8 @@ def report(n: int) -> str:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
-        print(json.dumps(child(int(argv[1]), "--trace" in argv)))
+        n = int(argv[1])
+        print(json.dumps(scene_child(n) if "--scene" in argv else child(n, "--trace" in argv)))
         sys.stdout.flush()
         os._exit(0)  # no teardown of 10,000 items: the figures are out
     for n in [int(a) for a in argv] or list(DEFAULT_SIZES):

@@ -52,6 +52,8 @@ SLICE_S = 0.04
 #: both share one interpreter, and the findings (DESIGN.md "Performance targets": open -> findings) wait for
 #: the analysis, not for cards nobody sees yet; the rest still arrives, at about a tenth of the interpreter
 BUSY_SLICE_S, BUSY_PAUSE_MS = 0.01, 90
+#: lines placed per step of a progressive build (about a millisecond each): the line layer files them together
+LINES_PER_STEP = 8
 #: how far around the view a card counts as in sight for the build's first part (scene units)
 SIGHT_MARGIN = 400.0
 #: the deepest scene index (2**depth cells). Qt picks log2(items): 15 at 10,000 cards, where a long line's
@@ -772,16 +774,22 @@ class CanvasScene(QGraphicsScene):
             self._overview_current = current  # a line enters the lists once placed
             added.append(rel.id)
             yield
-        for rel_id in added:
-            item = self.relationship_items.get(rel_id)
-            if item is None:
-                continue
+        for start in range(0, len(added), LINES_PER_STEP):
+            # a few lines per step, filed by the line layer together (see LineLayer.add_placed)
+            placed = [item for rel_id in added[start : start + LINES_PER_STEP] if (item := self._place_new(rel_id))]
             current = self._overview_current
+            self.lines.add_placed(placed)
+            for item in placed:
+                self._overview_grown(current, rel_id=item.rel_id)
+            yield
+
+    def _place_new(self, rel_id: str) -> RelationshipItem | None:
+        """Place a line made by the build and add it to the scene (the line layer files it next)."""
+        item = self.relationship_items.get(rel_id)
+        if item is not None:
             self._place_relationship(rel_id)
             self.addItem(item)
-            self.lines.refresh(item)
-            self._overview_grown(current, rel_id=rel_id)
-            yield
+        return item
 
     def _built_first(self, slot: Callable[..., None]) -> Callable[..., None]:
         def run(*args: Any) -> None:
@@ -935,6 +943,8 @@ class CanvasScene(QGraphicsScene):
         if rel is None or item is None:
             return
         item.set_relationship(rel, *self.badge(rel))
+        if rel_id in self._texts:
+            self._texts.file(rel_id, item.text_boxes())  # a new badge text: its box changed size where it is
 
     def _siblings(self, one: str, many: str) -> list[str]:
         """Relationships between the same two cards (either direction), in model order."""
@@ -954,6 +964,7 @@ class CanvasScene(QGraphicsScene):
         one, many = self.entity_items.get(ends[0]), self.entity_items.get(ends[1])
         if one is None or many is None or not (one.isVisible() and many.isVisible()):
             item.setVisible(False)  # a missing card, or (Documents view) one stored inside another
+            self._texts.forget(rel_id)  # the text grid holds the lines shown only
             self.lines.refresh(item)
             return
         item.setVisible(True)
@@ -988,9 +999,6 @@ class CanvasScene(QGraphicsScene):
 
     def _texts_covered(self, item: RelationshipItem, cards: list[QRectF]) -> bool:
         boxes = item.text_boxes()
-        taken = list(cards)
-        for rel_id in self._texts.near(boxes):
-            other = self.relationship_items.get(rel_id)
-            if other is not None and other is not item and other.isVisible():
-                taken.extend(other.text_boxes())
-        return any(mine.intersects(other) for other in taken for mine in boxes)
+        if any(mine.intersects(card) for card in cards for mine in boxes):
+            return True
+        return self._texts.covered(boxes, item.rel_id)

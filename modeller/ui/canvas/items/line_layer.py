@@ -95,9 +95,10 @@ class LineLayer(QGraphicsItem):
         """``item`` changed (geometry, text, selection, marker, highlight): file it anew and repaint old and new."""
         key = item.rel_id
         self._make_live(key)
+        views = self._views()
         old = self._drawn.pop(key, None)
         if old is not None:
-            self._invalidate(old)
+            self._invalidate(old, views)
         if item.chord is None or not item.isVisible():
             self._lines.pop(key, None)
             self.grid.drop(key)
@@ -117,7 +118,48 @@ class LineLayer(QGraphicsItem):
             self.prepareGeometryChange()
             self._bounds = self._bounds.united(whole)
         self._drawn[key] = drawn
-        self._invalidate(drawn)
+        self._invalidate(drawn, views)
+
+    def add_placed(self, items: list[RelationshipItem]) -> None:
+        """A build step placed ``items`` (lines new to the layer): file them in bulk and repaint where views show them.
+
+        ``refresh`` per line mapped every view, turned the line live and dropped the pictures each time (issue 16:
+        the build of a 10,000-card diagram): here the views are mapped and the pictures dropped once, and the new
+        lines go into the next pictures instead of over them.
+        """
+        grid, lines, drawn_of = self.grid, self._lines, self._drawn
+        bounds = self._bounds
+        changed: list[Drawn] = []
+        for item in items:
+            key = item.rel_id
+            old = drawn_of.pop(key, None)
+            if old is not None:
+                changed.append(old)
+            if item.chord is None or not item.isVisible():
+                lines.pop(key, None)
+                grid.drop(key)
+                continue
+            drawn = item.drawn()
+            lines[key] = item
+            segment, box, _texts = drawn
+            if segment is None:
+                grid.put_box(key, box)
+            else:
+                grid.put_segment(key, *segment)
+            whole = box.united(item.boundingRect())
+            if not bounds.contains(whole):
+                bounds = bounds.united(whole)
+            drawn_of[key] = drawn
+            changed.append(drawn)
+        if bounds != self._bounds:
+            self.prepareGeometryChange()  # the bounds count in the scene's itemsBoundingRect (see refresh)
+            self._bounds = bounds
+        if not changed:
+            return
+        self.pictures.clear()
+        views = self._views()
+        for drawn in changed:
+            self._invalidate(drawn, views)
 
     def forget(self, key: str) -> None:
         """A line left the scene: repaint where it was."""
@@ -127,7 +169,7 @@ class LineLayer(QGraphicsItem):
         self.grid.drop(key)
         old = self._drawn.pop(key, None)
         if old is not None:
-            self._invalidate(old)
+            self._invalidate(old, self._views())
 
     def settle(self) -> None:
         """Draw every line into the pictures from the next paint on (a build's last lines are no drag)."""
@@ -143,14 +185,20 @@ class LineLayer(QGraphicsItem):
         self._live.add(key)
         self.pictures.clear()
 
-    def _invalidate(self, drawn: Drawn) -> None:
-        """Ask the views to repaint strips along the segment and the text boxes, where they show them."""
+    def _views(self) -> list[tuple[QRectF, float]] | None:
+        """What each view shows (scene area, zoom); None when the layer's changes need no repaint of its own."""
         scene = self.scene()
         if scene is None or self.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents:
-            return  # far zoomed out the scene draws the overview and names what it repaints itself
-        views = [
+            return None  # far zoomed out the scene draws the overview and names what it repaints itself
+        return [
             (view.mapToScene(view.viewport().rect()).boundingRect(), view.transform().m11()) for view in scene.views()
         ]
+
+    def _invalidate(self, drawn: Drawn, views: list[tuple[QRectF, float]] | None) -> None:
+        """Ask the views (``_views``) to repaint strips along the segment and the text boxes, where they show them."""
+        scene = self.scene()
+        if scene is None or views is None:
+            return
         segment, box, texts = drawn
         rects = [rect for rect in texts if any(rect.intersects(area) for area, _zoom in views)]
         if segment is None:

@@ -105,7 +105,8 @@ def wrap_parts(text: str, room: float, width: Callable[[str], float]) -> str:
             current = part
     if current:
         lines.append(current)
-    return "\n".join(lines)
+    fitted = "\n".join(lines)
+    return text if fitted == text else fitted  # whole: the label itself, not a copy per line (issue 16 "Memory")
 
 
 class RelationshipItem(QGraphicsRectItem):
@@ -250,7 +251,7 @@ class RelationshipItem(QGraphicsRectItem):
         if along != self._along:
             self._along = along
             self._mid = self.chord.pointAt(along)
-            self._relayout()
+            self._relayout(refit_label=False)  # the room between the cards is the same anywhere along the line
             self._repaint()
         return True
 
@@ -260,15 +261,17 @@ class RelationshipItem(QGraphicsRectItem):
     def _label_rect(self) -> QRectF:
         return self._label_box
 
-    def _relayout(self) -> None:
+    def _relayout(self, refit_label: bool = True) -> None:
         """Cache badge, label and hit areas (paint runs far more often than geometry changes).
 
         The bounds always leave room for a severity marker left of the badge, so advice
         arriving or leaving never changes the geometry; ``prepareGeometryChange`` runs only
         when the bounds really move (a text-only change stays out of the scene's index).
+        ``refit_label`` False: only the place along the line changed, the label keeps its lines.
         """
         self._badge_box = self._compute_badge_rect()
-        self._label_fit = self._compute_fitted_label()
+        if refit_label:
+            self._label_fit = self._compute_fitted_label()
         self._label_box = self._compute_label_rect()
         self._hit = None  # the hit area is stroked when first asked for (clicks are rarer than layouts)
         bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)

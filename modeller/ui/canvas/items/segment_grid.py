@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from itertools import repeat
 
 from PySide6.QtCore import QRectF
 
@@ -43,18 +44,26 @@ def segment_meets_rect(x1: float, y1: float, x2: float, y2: float, rect: QRectF)
 
 def segment_cells(x1: float, y1: float, x2: float, y2: float, cell: float = CELL) -> Iterator[tuple[int, int]]:
     """The cells a segment passes through: per row of cells, the columns its x range spans there."""
-    top, bottom = math.floor(min(y1, y2) / cell), math.floor(max(y1, y2) / cell)
-    dy = y2 - y1
-    for row in range(top, bottom + 1):
-        if dy == 0:
-            xa, xb = x1, x2
-        else:
-            # where the segment enters and leaves this row's band (clamped to its ends)
-            ta = min(max((row * cell - y1) / dy, 0.0), 1.0)
-            tb = min(max(((row + 1) * cell - y1) / dy, 0.0), 1.0)
-            xa, xb = x1 + ta * (x2 - x1), x1 + tb * (x2 - x1)
-        for col in range(math.floor(min(xa, xb) / cell), math.floor(max(xa, xb) / cell) + 1):
-            yield col, row
+    return iter(_segment_cells(x1, y1, x2, y2, cell))
+
+
+def _segment_cells(x1: float, y1: float, x2: float, y2: float, cell: float) -> list[tuple[int, int]]:
+    # one list per line, its tuples made by zip in C, each row border's x worked out once (it ends one row and
+    # starts the next): the 15,000 lines of a 10,000-card open were filed one cell at a time in Python, a third of
+    # "built" (DESIGN.md "Performance targets")
+    floor = math.floor
+    top, bottom = floor(min(y1, y2) / cell), floor(max(y1, y2) / cell)
+    dx, dy = x2 - x1, y2 - y1
+    if dy == 0:
+        borders = [x1, x2]
+    else:
+        # where the segment crosses each row's upper border (clamped to its ends), and the last row's lower one
+        borders = [x1 + min(max((row * cell - y1) / dy, 0.0), 1.0) * dx for row in range(top, bottom + 2)]
+    cells: list[tuple[int, int]] = []
+    for row, xa, xb in zip(range(top, bottom + 1), borders, borders[1:], strict=False):  # borders: one more
+        first, last = (floor(xa / cell), floor(xb / cell)) if xa <= xb else (floor(xb / cell), floor(xa / cell))
+        cells.extend(zip(range(first, last + 1), repeat(row, last - first + 1), strict=True))
+    return cells
 
 
 def rect_cells(rect: QRectF, cell: float = CELL) -> Iterator[tuple[int, int]]:
@@ -63,30 +72,48 @@ def rect_cells(rect: QRectF, cell: float = CELL) -> Iterator[tuple[int, int]]:
             yield col, row
 
 
+#: what a key is filed by: a segment (x1, y1, x2, y2, False) or a box (x, y, width, height, True)
+Filed = tuple[float, float, float, float, bool]
+
+
 class SegmentGrid:
-    """Keys (relationship ids) filed under the cells of their segment, or of a box for a curved line."""
+    """Keys (relationship ids) filed under the cells of their segment, or of a box for a curved line.
+
+    Per key it keeps the segment or box, not the list of its cells (worked out again when the key moves or
+    leaves), and a cell holds its keys in a list, not a set: at 10,000 cards the lines are filed ~450,000 times,
+    and the cell lists of each line and the cells' sets took 50 MiB (issue 16 "Memory"). A key is in a cell's
+    list once (its cells are distinct), so leaving it is a ``list.remove``.
+    """
 
     def __init__(self, cell: float = CELL) -> None:
         self.cell = cell
-        self._cells: dict[tuple[int, int], set[str]] = {}
-        self._of: dict[str, list[tuple[int, int]]] = {}
+        self._cells: dict[tuple[int, int], list[str]] = {}
+        self._of: dict[str, Filed] = {}
 
     def __len__(self) -> int:
         return len(self._of)
 
     def put_segment(self, key: str, x1: float, y1: float, x2: float, y2: float) -> None:
-        self._file(key, list(segment_cells(x1, y1, x2, y2, self.cell)))
+        self.drop(key)
+        self._of[key] = (x1, y1, x2, y2, False)
+        self._add(key, _segment_cells(x1, y1, x2, y2, self.cell))
 
     def put_box(self, key: str, rect: QRectF) -> None:
-        self._file(key, list(rect_cells(rect, self.cell)))
+        self.drop(key)
+        filed = self._of[key] = (rect.x(), rect.y(), rect.width(), rect.height(), True)
+        self._add(key, self._cells_of(filed))
 
     def drop(self, key: str) -> None:
-        for at in self._of.pop(key, ()):
-            keys = self._cells.get(at)
+        filed = self._of.pop(key, None)
+        if filed is None:
+            return
+        cells = self._cells
+        for at in self._cells_of(filed):
+            keys = cells.get(at)
             if keys is not None:
-                keys.discard(key)
+                keys.remove(key)
                 if not keys:
-                    del self._cells[at]
+                    del cells[at]
 
     def near(self, rect: QRectF) -> set[str]:
         """Every key filed in a cell ``rect`` touches (a superset of those whose segment meets ``rect``)."""
@@ -100,17 +127,18 @@ class SegmentGrid:
             left, top, right, bottom = rect.left(), rect.top(), rect.right(), rect.bottom()
             for (col, row), keys in cells.items():
                 if (col + 1) * c >= left and col * c <= right and (row + 1) * c >= top and row * c <= bottom:
-                    found |= keys
+                    found.update(keys)
             return found
         for at in rect_cells(rect, c):
             keys = cells.get(at)
             if keys:
-                found |= keys
+                found.update(keys)
         return found
 
     def cells_of(self, key: str) -> list[tuple[int, int]]:
         """The cells ``key`` is filed under."""
-        return list(self._of.get(key, ()))
+        filed = self._of.get(key)
+        return [] if filed is None else self._cells_of(filed)
 
     def in_cells(self, cells: set[tuple[int, int]]) -> set[str]:
         """Every key filed in one of ``cells``."""
@@ -119,14 +147,21 @@ class SegmentGrid:
         for at in cells:
             keys = filed.get(at)
             if keys:
-                found |= keys
+                found.update(keys)
         return found
 
     def cell_rect(self, at: tuple[int, int]) -> QRectF:
         return QRectF(at[0] * self.cell, at[1] * self.cell, self.cell, self.cell)
 
-    def _file(self, key: str, cells: list[tuple[int, int]]) -> None:
-        self.drop(key)
-        self._of[key] = cells
-        for at in cells:
-            self._cells.setdefault(at, set()).add(key)
+    def _cells_of(self, filed: Filed) -> list[tuple[int, int]]:
+        a, b, c, d, box = filed
+        return list(rect_cells(QRectF(a, b, c, d), self.cell)) if box else _segment_cells(a, b, c, d, self.cell)
+
+    def _add(self, key: str, at_cells: list[tuple[int, int]]) -> None:
+        cells = self._cells
+        for at in at_cells:
+            keys = cells.get(at)
+            if keys is None:
+                cells[at] = [key]
+            else:
+                keys.append(key)

@@ -72,5 +72,7 @@ class CanvasStyle:
         self.type_width = TextWidths(self.type_metrics)
         self.label_width = TextWidths(self.label_metrics)
         self.badge_width = TextWidths(self.badge_metrics)
+        #: how wide a card's row must be, per row (``entity_item.row_width``)
+        self.row_widths: dict[object, float] = {}
         self.row_height = self.field_metrics.height() + 4
         self.header_height = self.title_metrics.height() + self.sub_metrics.height() + 10
