@@ -44,6 +44,8 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 OVERVIEW_ZOOM = 0.3
 #: an opened model fits the window but never below this (card text stays readable); zooming out still works
 OPEN_ZOOM_FLOOR = 0.9
+#: the legend looks for a free corner this long after the last scroll, zoom or scene change (ms)
+LEGEND_REST_MS = 80
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -88,10 +90,11 @@ class CanvasView(QGraphicsView):
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
-        # the legend takes a corner with no card under it: looked for again after a scroll, zoom or scene change
+        # the legend takes a corner with no card under it: looked for again once a scroll, zoom or scene change
+        # rests (a drag changes the scene on every mouse move; each frame of it must stay within 16 ms)
         self._legend_timer = QTimer(self)
         self._legend_timer.setSingleShot(True)
-        self._legend_timer.setInterval(0)
+        self._legend_timer.setInterval(LEGEND_REST_MS)
         self._legend_timer.timeout.connect(self._place_legend)
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.valueChanged.connect(lambda _value: self._legend_timer.start())
@@ -187,14 +190,12 @@ class CanvasView(QGraphicsView):
         """How much card area (viewport pixels) lies under ``rect`` of the view; the scene's grid of the cards
         finds the few there (its index also handed back every line whose box met the corner: 10-25 ms per corner
         at 10,000 cards, four corners after every move; "redraw after a move <= 16 ms", DESIGN.md)."""
-        inside = rect.translated(-self.viewport().pos())
-        area = QRectF(inside)
+        area = self.mapToScene(rect.translated(-self.viewport().pos())).boundingRect()
         covered = 0.0
-        for item in self.canvas.cards_in(self.mapToScene(inside).boundingRect()):
-            card = self.mapFromScene(item.scene_rect()).boundingRect()
-            common = area.intersected(QRectF(card))
+        for item in self.canvas.cards_in(area):
+            common = area.intersected(item.scene_rect())
             covered += max(common.width(), 0.0) * max(common.height(), 0.0)
-        return covered
+        return covered * self.zoom() ** 2  # scene units to viewport pixels (the view is never rotated)
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
