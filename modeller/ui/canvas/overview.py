@@ -106,8 +106,10 @@ class Overview:
 
         def settled(out: QPainter, area: QRectF) -> None:
             shown = [lines[key] for key in near_lines.near(area) - live_lines if key in lines]
-            cards = [box for key, box in boxes.items() if key not in live and box.intersects(area)]
-            self._draw(out, shown, cards, self._heads(cards))
+            # the cards the grid files there, not a loop over all: a picture is drawn in bands (view_picture.py)
+            order, heads = self.order, self.heads
+            keys = sorted((key for key in self.cards.near(area) - live if key in boxes), key=lambda k: order.get(k, 0))
+            self._draw(out, shown, [boxes[key] for key in keys], [heads[key] for key in keys])
 
         self.pictures.blit(painter, widget, world, settled, id(self.style.colors))
         if live:
