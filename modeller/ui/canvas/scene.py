@@ -327,11 +327,13 @@ class CanvasScene(QGraphicsScene):
         index = next((i for i, e in enumerate(self.document.project.entities) if e.id == entity_id), 0)
         return QPointF((index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1])
 
-    def moved_positions(self) -> dict[str, Position]:
-        """Cards whose on-screen position differs from the model (a drag in progress or just released)."""
+    def moved_positions(self, among: Iterable[str] | None = None) -> dict[str, Position]:
+        """Cards (of ``among``; None: all) whose on-screen position differs from the model (a drag in progress or
+        just released)."""
         out: dict[str, Position] = {}
-        for key, item in self.entity_items.items():
-            if item.pos() != self.model_position(key):
+        for key in self.entity_items if among is None else among:
+            item = self.entity_items.get(key)
+            if item is not None and item.pos() != self.model_position(key):
                 out[key] = Position(x=round(item.pos().x(), 1), y=round(item.pos().y(), 1))
         return out
 
