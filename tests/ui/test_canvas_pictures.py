@@ -156,7 +156,7 @@ def test_a_scroll_shifts_the_pictures_and_the_lines_stay_where_they_are(make_win
         assert pictures.last == "scaled"
         # once it rests the picture is drawn anew in bands, one per repaint, the old one scaled under the rest
         qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] != "scaled", timeout=3000)
-        qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] == "drawn", timeout=3000)
+        qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] in ("drawn", "kept"), timeout=3000)
         if zoom == 1.0:
             rested = view.viewport().grab().toImage()
             for t in ALONG:

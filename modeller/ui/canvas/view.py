@@ -16,17 +16,27 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QRegion,
     QResizeEvent,
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QMenu, QRubberBand, QStyle, QStyleOptionRubberBand, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsView,
+    QMenu,
+    QRubberBand,
+    QStyle,
+    QStyleOptionRubberBand,
+    QWidget,
+)
 
 from modeller.model import Position
 from modeller.model.vocabulary import FIELD_TYPES
 from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.line_layer import TEXT_REACH
 from modeller.ui.canvas.legend import LegendWidget, legend_corners
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
@@ -67,8 +77,12 @@ class CanvasView(QGraphicsView):
         super().__init__(scene, parent)
         self.canvas = scene
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
-        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        # the view draws its own rubber band: Qt's asked the scene's index for every item whose box met it, and
+        # then each one's shape (thousands of long lines at 10,000 cards, issue 16); see _band_to
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        #: the rubber band being dragged: where it started (viewport) and what stays selected besides it (Ctrl)
+        self._band: tuple[QPoint, set[QGraphicsItem]] | None = None
+        self._band_rect = QRect()
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
@@ -326,10 +340,21 @@ class CanvasView(QGraphicsView):
             event.accept()
             return
         super().mousePressEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and not event.isAccepted():
+            # empty canvas (the scene cleared the selection unless Ctrl is held): a rubber band starts
+            keep = (
+                set(self.canvas.selectedItems()) if event.modifiers() & Qt.KeyboardModifier.ControlModifier else set()
+            )
+            self._band = (event.position().toPoint(), keep)
+            event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.move(event)
+            event.accept()
+            return
+        if self._band is not None:
+            self._band_to(event.position().toPoint())
             event.accept()
             return
         super().mouseMoveEvent(event)
@@ -350,12 +375,44 @@ class CanvasView(QGraphicsView):
         self.canvas.hover_at(None)
         super().leaveEvent(event)
 
+    def _band_to(self, pointer: QPoint) -> None:
+        """The rubber band now reaches ``pointer``: select the cards and lines it meets (the grids find them)."""
+        assert self._band is not None
+        start, keep = self._band
+        rect = QRect(start, pointer).normalized()
+        self.viewport().update(QRegion(self._band_rect.adjusted(-2, -2, 2, 2)) + rect.adjusted(-2, -2, 2, 2))
+        self._band_rect = rect
+        area = self.mapToScene(rect).boundingRect()
+        self.rubberBandChanged.emit(rect, self.mapToScene(start), self.mapToScene(pointer))
+        scene = self.canvas
+        wanted: set[QGraphicsItem] = set(keep)
+        wanted.update(card for card in scene.cards_in(area) if card.scene_rect().intersects(area))
+        reach = area.adjusted(-TEXT_REACH, -TEXT_REACH, TEXT_REACH, TEXT_REACH)  # a badge sits off its line
+        for key in scene.lines.grid.near(reach):
+            line = scene.relationship_items.get(key)
+            if line is not None and line.isVisible() and line.meets(area):
+                wanted.add(line)
+        now = set(scene.selectedItems())
+        for item in now - wanted:
+            item.setSelected(False)
+        for item in wanted - now:
+            item.setSelected(True)
+
+    def _band_end(self) -> None:
+        self._band = None
+        self.viewport().update(self._band_rect.adjusted(-2, -2, 2, 2))
+        self._band_rect = QRect()
+        self.rubberBandChanged.emit(QRect(), QPointF(), QPointF())
+        self.canvas.settle_selection()
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.finish()
             self._pan = None
             event.accept()
             return
+        if self._band is not None:
+            self._band_end()
         super().mouseReleaseEvent(event)
         self.grow_scene_rect()
 
@@ -457,14 +514,6 @@ class CanvasView(QGraphicsView):
         exposed = self.mapToScene(event.region().boundingRect().adjusted(-2, -2, 2, 2)).boundingRect()
         self.drawBackground(painter, exposed)
         self.drawForeground(painter, exposed)
-        band = self.rubberBandRect()
-        if not band.isEmpty():
-            painter.setWorldTransform(QTransform())
-            option = QStyleOptionRubberBand()
-            option.initFrom(self.viewport())
-            option.rect = band
-            option.shape = QRubberBand.Shape.Rectangle
-            self.style().drawControl(QStyle.ControlElement.CE_RubberBand, option, painter, self.viewport())
         painter.end()
         # then Qt's own paint of one pixel: it resets what the view and the scene keep between paints (the scene
         # ignores every update after a whole-scene one until the items are drawn), walking only the items there
@@ -473,6 +522,20 @@ class CanvasView(QGraphicsView):
             super().paintEvent(QPaintEvent(QRect(event.rect().topLeft(), QSize(1, 1))))
         finally:
             self._pixel_only = False
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The rubber band, over everything (the view draws its own, see _band_to)."""
+        super().drawForeground(painter, rect)
+        if self._band_rect.isEmpty() or self._pixel_only:
+            return
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        option = QStyleOptionRubberBand()
+        option.initFrom(self.viewport())
+        option.rect = self._band_rect
+        option.shape = QRubberBand.Shape.Rectangle
+        self.style().drawControl(QStyle.ControlElement.CE_RubberBand, option, painter, self.viewport())
+        painter.restore()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)
