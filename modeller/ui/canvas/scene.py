@@ -296,8 +296,12 @@ class CanvasScene(QGraphicsScene):
         return card
 
     def selected_entity_ids(self) -> list[str]:
-        order = {e.id: i for i, e in enumerate(self.document.project.entities)}
+        """In model order; one selected card needs no order (the panels ask after every click: ranking 10,000
+        entities each time cost ~15 ms)."""
         ids = [i.entity_id for i in self.selectedItems() if isinstance(i, EntityItem)]
+        if len(ids) < 2:
+            return ids
+        order = {e.id: i for i, e in enumerate(self.document.project.entities)}
         return sorted(ids, key=lambda k: order.get(k, 0))
 
     def selected_relationship_ids(self) -> list[str]:
