@@ -386,7 +386,11 @@ class CanvasView(QGraphicsView):
         self.rubberBandChanged.emit(rect, self.mapToScene(start), self.mapToScene(pointer))
         scene = self.canvas
         wanted: set[QGraphicsItem] = set(keep)
-        wanted.update(card for card in scene.cards_in(area) if card.scene_rect().intersects(area))
+        wanted.update(
+            card
+            for card in scene.cards_in(area)
+            if card.scene_rect().intersects(area) or card.mapRectToScene(card.handle_rect()).intersects(area)
+        )
         reach = area.adjusted(-TEXT_REACH, -TEXT_REACH, TEXT_REACH, TEXT_REACH)  # a badge sits off its line
         for key in scene.lines.grid.near(reach):
             line = scene.relationship_items.get(key)

@@ -389,8 +389,12 @@ class RelationshipItem(QGraphicsRectItem):
             return self.shape().intersects(area)
         if self._badge and self._badge_box.intersects(area):
             return True
+        x1, y1, x2, y2 = chord.x1(), chord.y1(), chord.x2(), chord.y2()
+        if segment_meets_rect(x1, y1, x2, y2, area):
+            return True
         grown = area.adjusted(-HIT_HALF_WIDTH, -HIT_HALF_WIDTH, HIT_HALF_WIDTH, HIT_HALF_WIDTH)
-        return segment_meets_rect(chord.x1(), chord.y1(), chord.x2(), chord.y2(), grown)
+        # passing just beside the area: the stroke decides (rare, so stroking it then is cheap)
+        return segment_meets_rect(x1, y1, x2, y2, grown) and self.shape().intersects(area)
 
     def shape(self) -> QPainterPath:
         if self._hit is None:
