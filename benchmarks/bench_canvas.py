@@ -164,10 +164,12 @@ def empty_spot(near):
     # a viewport point with no card and no line under it, near ``near`` (viewport pixels)
     from PySide6.QtCore import QPoint
 
-    for dy in range(0, 90, 3):
-        for dx in range(0, 90, 3):
+    for dy in range(0, 300, 6):
+        for dx in range(0, 300, 6):
             at = near + QPoint(dx, dy)
             point = window.view.mapToScene(at)
+            if scene.entity_item_at(point) is not None or scene.line_at(point) is not None:
+                continue
             if not window.view.items(at):  # what Qt's press finds there (a pixel's worth of lines at fit zoom)
                 return at
     raise RuntimeError("no empty spot")
