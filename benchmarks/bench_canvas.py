@@ -164,15 +164,16 @@ def empty_spot(near):
     # a viewport point with no card and no line under it, near ``near`` (viewport pixels)
     from PySide6.QtCore import QPoint
 
-    for dy in range(0, 300, 6):
-        for dx in range(0, 300, 6):
+    for dy in range(0, 36, 4):
+        for dx in range(0, 36, 4):
             at = near + QPoint(dx, dy)
             point = window.view.mapToScene(at)
             if scene.entity_item_at(point) is not None or scene.line_at(point) is not None:
                 continue
-            if not window.view.items(at):  # what Qt's press finds there (a pixel's worth of lines at fit zoom)
+            # what Qt's press finds there (a pixel's worth of lines at fit zoom)
+            if not [item for item in window.view.items(at) if item.flags() & item.GraphicsItemFlag.ItemIsSelectable]:
                 return at
-    raise RuntimeError("no empty spot")
+    raise RuntimeError(f"no empty spot near {near} at zoom {window.view.zoom()}")
 
 
 def click_and_band(zoomed_in):
@@ -199,8 +200,14 @@ def click_and_band(zoomed_in):
         scene.clearSelection()
         app.processEvents()
     size = viewport.size()
-    # at fit zoom a 10,000-card diagram has a line under nearly every pixel: the band starts in the margin
-    start = empty_spot(QPoint(size.width() // 5, size.height() // 5) if zoomed_in else QPoint(1, 1))
+    # a 10,000-card diagram has a line under nearly every pixel of its middle: the band starts left of and above
+    # the top-left card (the view scrolled there), and takes the cards in the corner
+    corner = window.view.mapFromScene(scene.content_rect().topLeft())
+    bars = window.view.horizontalScrollBar(), window.view.verticalScrollBar()
+    for bar, at in zip(bars, (corner.x(), corner.y())):
+        bar.setValue(bar.value() + at - 40)
+    app.processEvents()
+    start = empty_spot(QPoint(4, 4))
     end = start + QPoint(size.width() // 3, size.height() // 3)
     t0 = time.thread_time()
     mouse("press", start, True)
