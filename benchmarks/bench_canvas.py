@@ -11,8 +11,11 @@ CPU time for the same moves (the wall clock of a machine shared with other work 
 core too). The first move of a card is its own figure: the canvas then draws the picture of the other
 lines anew (canvas/items/line_layer.py), later moves draw only the card's lines over it. At fit zoom the
 scroll step (the pictures are shifted, canvas/items/view_picture.py) and the zoom step (the picture shown
-scaled) are the UI thread's CPU time of the repaint, the zoom's rest that of drawing the pictures anew at the
-new scale; hover is the CPU time of one pointer move over a long line at 100 %.
+scaled) are the UI thread's CPU time of the repaint; the zoom's rest draws the pictures anew at the new scale in
+bands, one per turn of the event loop: its figure is the longest turn, ``_total`` all of them; hover is the CPU
+time of one pointer move over a long line at 100 %. Click (press and release on the busiest card) and rubber band
+(press on empty canvas, four moves over a ninth of the view, release; with how many cards it selected) are the UI
+thread's CPU time at 100 % and at fit zoom.
 """
 
 from __future__ import annotations
@@ -127,11 +130,97 @@ def scroll_and_zoom():
         viewport.repaint()
         zoom.append(time.thread_time() - t0)
     time.sleep(0.4)  # the zoom rests: the pictures are drawn anew at the new scale (view_picture.ZOOM_REST_MS)
-    t0 = time.thread_time()
-    for _ in range(3):
+    # in bands, one per repaint: the longest turn of the event loop is what the user waits for at most
+    pictures = scene._overview_painter.pictures
+    turns = []
+    for _ in range(40):
+        t0 = time.thread_time()
         app.processEvents()
-    rest = time.thread_time() - t0
-    return statistics.median(scroll[2:]) * 1000, statistics.median(zoom[2:]) * 1000, rest * 1000
+        turns.append(time.thread_time() - t0)
+        if pictures.last == "drawn":
+            break
+    return (
+        statistics.median(scroll[2:]) * 1000, statistics.median(zoom[2:]) * 1000, max(turns) * 1000,
+        sum(turns) * 1000,
+    )
+
+
+def mouse(kind, at, buttons, modifiers=None):
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    types = {"press": QEvent.Type.MouseButtonPress, "move": QEvent.Type.MouseMove,
+             "release": QEvent.Type.MouseButtonRelease}
+    button = Qt.MouseButton.NoButton if kind == "move" else Qt.MouseButton.LeftButton
+    event = QMouseEvent(
+        types[kind], QPointF(at), QPointF(viewport.mapToGlobal(at)), button,
+        Qt.MouseButton.LeftButton if buttons else Qt.MouseButton.NoButton,
+        modifiers or Qt.KeyboardModifier.NoModifier,
+    )
+    app.sendEvent(viewport, event)
+
+
+def empty_spot(near):
+    # a viewport point with no card and no line under it, near ``near`` (viewport pixels)
+    from PySide6.QtCore import QPoint
+
+    for dy in range(0, 36, 4):
+        for dx in range(0, 36, 4):
+            at = near + QPoint(dx, dy)
+            point = window.view.mapToScene(at)
+            if scene.entity_item_at(point) is not None or scene.line_at(point) is not None:
+                continue
+            # what Qt's press finds there (a pixel's worth of lines at fit zoom)
+            if not [item for item in window.view.items(at) if item.flags() & item.GraphicsItemFlag.ItemIsSelectable]:
+                return at
+    raise RuntimeError(f"no empty spot near {near} at zoom {window.view.zoom()}")
+
+
+def click_and_band(zoomed_in):
+    # UI thread CPU of a click on a card (press and release, the selection reaching the panels) and of a rubber
+    # band dragged over part of the view (press on empty canvas, 4 moves, release), with how many cards it took
+    from PySide6.QtCore import QPoint
+
+    card = max(scene.entity_items.values(), key=lambda item: len(scene._attached.get(item.entity_id, ())))
+    if zoomed_in:
+        window.view.reset_zoom()
+        window.view.centerOn(card)
+    else:
+        window.view.fit_to_window()
+    for _ in range(5):
+        app.processEvents()
+    clicks = []
+    for _ in range(5):
+        at = window.view.mapFromScene(card.mapToScene(card.title_rect().center()))
+        t0 = time.thread_time()
+        mouse("press", at, True)
+        mouse("release", at, False)
+        app.processEvents()
+        clicks.append(time.thread_time() - t0)
+        scene.clearSelection()
+        app.processEvents()
+    size = viewport.size()
+    # a 10,000-card diagram has a line under nearly every pixel of its middle: the band starts left of and above
+    # the top-left card (the view scrolled there), and takes the cards in the corner
+    corner = window.view.mapFromScene(scene.content_rect().topLeft())
+    bars = window.view.horizontalScrollBar(), window.view.verticalScrollBar()
+    for bar, at in zip(bars, (corner.x(), corner.y())):
+        bar.setValue(bar.value() + at - 40)
+    app.processEvents()
+    start = empty_spot(QPoint(4, 4))
+    end = start + QPoint(size.width() // 3, size.height() // 3)
+    t0 = time.thread_time()
+    mouse("press", start, True)
+    for i in range(1, 5):
+        mouse("move", start + (end - start) * (i / 4), True)
+        app.processEvents()
+    mouse("release", end, False)
+    app.processEvents()
+    band = time.thread_time() - t0
+    taken = len(scene.selected_entity_ids())
+    scene.clearSelection()
+    app.processEvents()
+    return statistics.median(clicks[1:]) * 1000, band * 1000, taken
 
 
 def hover():
@@ -159,16 +248,21 @@ def hover():
 
 
 fit = redraw_after_move(False)
-fit_scroll, fit_zoom, fit_zoom_rest = scroll_and_zoom()
+fit_scroll, fit_zoom, fit_zoom_rest, fit_zoom_rest_total = scroll_and_zoom()
 at_100 = redraw_after_move(True)
 hover_ms = hover()
+click_100, band_100, band_100_cards = click_and_band(True)
+click_fit, band_fit, band_fit_cards = click_and_band(False)
 window.analysis.run_now()
 app.processEvents()
 print(json.dumps({
     "first_frame_s": first_frame, "move_fit_ms": fit["move"], "move_100_ms": at_100["move"],
     "move_fit_cpu_ms": fit["move_cpu"], "move_100_cpu_ms": at_100["move_cpu"],
     "first_move_100_ms": at_100["first_move"], "full_fit_ms": fit["full"], "full_100_ms": at_100["full"],
-    "fit_scroll_ms": fit_scroll, "fit_zoom_ms": fit_zoom, "fit_zoom_rest_ms": fit_zoom_rest, "hover_ms": hover_ms,
+    "fit_scroll_ms": fit_scroll, "fit_zoom_ms": fit_zoom, "fit_zoom_rest_ms": fit_zoom_rest,
+    "fit_zoom_rest_total_ms": fit_zoom_rest_total, "hover_ms": hover_ms,
+    "click_100_ms": click_100, "band_100_ms": band_100, "band_100_cards": band_100_cards,
+    "click_fit_ms": click_fit, "band_fit_ms": band_fit, "band_fit_cards": band_fit_cards,
     "rss_mib": rss_mib(), "entities": entities, "relationships": relationships, "degree": at_100["degree"],
 }))
 window.document.undo_stack.setClean()
@@ -206,6 +300,18 @@ def run() -> list[dict[str, Any]]:
         {"name": "canvas.scroll_step_fit_cpu", "value": round(m["fit_scroll_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.zoom_step_fit_cpu", "value": round(m["fit_zoom_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.zoom_rest_fit_cpu", "value": round(m["fit_zoom_rest_ms"], 2), "unit": "ms", "target": None},
+        {
+            "name": "canvas.zoom_rest_fit_total_cpu",
+            "value": round(m["fit_zoom_rest_total_ms"], 2),
+            "unit": "ms",
+            "target": None,
+        },
+        {"name": "canvas.click_100pct_cpu", "value": round(m["click_100_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.click_fit_cpu", "value": round(m["click_fit_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.rubber_band_100pct_cpu", "value": round(m["band_100_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.rubber_band_100pct_cards", "value": m["band_100_cards"], "unit": "cards", "target": None},
+        {"name": "canvas.rubber_band_fit_cpu", "value": round(m["band_fit_ms"], 2), "unit": "ms", "target": None},
+        {"name": "canvas.rubber_band_fit_cards", "value": m["band_fit_cards"], "unit": "cards", "target": None},
         {"name": "canvas.hover_100pct_cpu", "value": round(m["hover_ms"], 2), "unit": "ms", "target": None},
         {"name": "canvas.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": 400},
         {"name": "canvas.items", "value": m["entities"] + m["relationships"], "unit": "items", "target": None},

@@ -5,7 +5,7 @@ The pointer finds the card and the line under it through grids, not through Qt's
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QRegion
 from PySide6.QtWidgets import QApplication
 
@@ -154,7 +154,9 @@ def test_a_scroll_shifts_the_pictures_and_the_lines_stay_where_they_are(make_win
         view.set_zoom(zoom * 1.15 * 1.15)  # a second step before it rests: still the same picture, scaled
         view.viewport().grab()
         assert pictures.last == "scaled"
+        # once it rests the picture is drawn anew in bands, one per repaint, the old one scaled under the rest
         qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] != "scaled", timeout=3000)
+        qtbot.waitUntil(lambda held=pictures: (view.viewport().grab(), held.last)[1] in ("drawn", "kept"), timeout=3000)
         if zoom == 1.0:
             rested = view.viewport().grab().toImage()
             for t in ALONG:
@@ -236,3 +238,44 @@ def test_the_pointer_finds_the_card_and_the_line_under_it(make_window) -> None:
     point = card.mapToScene(card.rect().center())
     stacked = [item for item in scene.items(point) if item in (card, other)]
     assert len(stacked) == 2 and scene.entity_item_at(point) is stacked[0]
+
+
+def test_after_a_zoom_rests_the_picture_is_drawn_in_bands(make_window, qtbot, monkeypatch) -> None:
+    """Issue 16: the picture at a zoom's new scale is drawn one band per repaint (no repaint draws it whole), the
+    old picture scaled under the bands not drawn yet; once all are drawn it is exactly a whole drawing."""
+    from modeller.ui.canvas.items import view_picture
+
+    window = _window(make_window)
+    scene, view = window.scene, window.view
+    for policy in (view.setHorizontalScrollBarPolicy, view.setVerticalScrollBarPolicy):
+        policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # a zoom must not change the viewport's size (a resize draws anew)
+    view.fit_to_window()
+    assert scene.overview
+    pictures = scene._overview_painter.pictures
+    view.viewport().grab()
+    drawn: list[QRect] = []
+    during: list[int] = []  # which paint of the viewport drew each band
+    paints = Paints()
+    view.viewport().installEventFilter(paints)
+    original = view_picture._draw_in
+
+    def recording(pixmap, area, *args, **kwargs) -> None:
+        drawn.append(QRect(area))
+        during.append(len(paints.regions))
+        original(pixmap, area, *args, **kwargs)
+
+    monkeypatch.setattr(view_picture, "_draw_in", recording)
+    view.set_zoom(view.zoom() * 1.15)
+    view.viewport().grab()
+    assert pictures.last == "scaled" and drawn == []  # the old picture, scaled
+    qtbot.waitUntil(lambda: (view.viewport().grab(), pictures.last)[1] in ("drawn", "kept"), timeout=3000)
+    size = view.viewport().size()
+    assert len(drawn) == view_picture.BANDS
+    assert len(set(during)) == len(during)  # one band per repaint
+    assert all(area.width() == size.width() and area.height() < size.height() / 4 for area in drawn)
+    covered = QRegion()
+    for area in drawn:
+        assert covered.intersected(area).isEmpty()  # no row drawn twice
+        covered += area
+    assert covered.boundingRect().contains(QRect(QPoint(0, 0), size))
+    assert _max_difference(view.viewport().grab().toImage(), _whole_drawing(scene, view)) == 0

@@ -323,3 +323,68 @@ def test_after_an_edit_the_canvas_marks_and_the_preview_are_those_of_the_new_ana
     qtbot.waitUntil(lambda: not window.preview.sample_view.toPlainText().startswith("//"), timeout=60_000)
     assert window.preview.sample_view.toPlainText() == relaxed_json(preview_sample(analysis.design, project, name))
     assert window.preview.shape_tree.topLevelItemCount() == len(shown.shape)
+
+
+def test_a_rubber_band_and_a_click_select_what_lies_under_them(make_window, qtbot) -> None:
+    """The view's own rubber band finds the cards and lines through the grids; it selects what Qt's index and the
+    items' shapes hold in the band (what Qt's own rubber band selected), a Ctrl-band adds to the selection, and a
+    click selects the card under the pointer."""
+    from PySide6.QtCore import QPoint, QPointF, QRect, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QGraphicsItem
+
+    from .helpers import drag
+
+    window = make_window()
+    window.resize(1600, 1000)
+    window.document.reset(big_project())
+    window.scene.finish_build()
+    scene, view = window.scene, window.view
+    view.setSceneRect(scene.content_rect().adjusted(-2000, -2000, 2000, 2000))  # as an open does (fit_on_open)
+    view.reset_zoom()
+    view.centerOn(QPointF(3000, 2000))
+    selectable = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+
+    def empty_near(near: QPoint) -> QPoint:
+        for dy in range(0, 200, 5):
+            for dx in range(0, 200, 5):
+                at = near + QPoint(dx, dy)
+                if not [item for item in view.items(at) if item.flags() & selectable]:
+                    return at
+        raise AssertionError("no empty spot to start a rubber band")
+
+    def under(start: QPoint, end: QPoint) -> tuple[set[str], set[str]]:
+        """What Qt's index and the items' shapes hold in the band (cards, lines)."""
+        area = view.mapToScene(QRect(start, end).normalized()).boundingRect()
+        found = scene.items(area, Qt.ItemSelectionMode.IntersectsItemShape)
+        return (
+            {item.entity_id for item in found if isinstance(item, EntityItem) and item.isVisible()},
+            {item.rel_id for item in found if isinstance(item, RelationshipItem) and item.isVisible()},
+        )
+
+    start = empty_near(QPoint(300, 200))
+    end = start + QPoint(520, 380)
+    cards, lines = under(start, end)  # before the release, which may widen the scene rect (and scroll)
+    drag(window, start, end)
+    assert len(cards) >= 3 and len(lines) >= 3, "the band holds too little: the test would prove little"
+    assert set(scene.selected_entity_ids()) == cards
+    assert set(scene.selected_relationship_ids()) == lines
+    # a second band with Ctrl adds what it holds to the selection
+    other = empty_near(QPoint(1000, 500))
+    far = other + QPoint(250, 250)
+    more_cards, more_lines = under(other, far)
+    viewport = view.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, other)
+    for i in range(1, 5):
+        QTest.mouseMove(viewport, other + (far - other) * (i / 4))
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, far)
+    assert more_cards - cards, "the second band adds no card: the test would prove nothing"
+    assert set(scene.selected_entity_ids()) == cards | more_cards
+    assert set(scene.selected_relationship_ids()) == lines | more_lines
+    # a click on a card selects it alone; a click on empty canvas clears the selection
+    card = scene.entity_items[next(iter(more_cards - cards))]
+    at = view.mapFromScene(card.mapToScene(card.title_rect().center()))
+    QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    assert scene.selected_entity_ids() == [card.entity_id] and scene.selected_relationship_ids() == []
+    QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    assert scene.selectedItems() == []

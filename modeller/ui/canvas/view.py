@@ -16,17 +16,27 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QRegion,
     QResizeEvent,
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QMenu, QRubberBand, QStyle, QStyleOptionRubberBand, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsView,
+    QMenu,
+    QRubberBand,
+    QStyle,
+    QStyleOptionRubberBand,
+    QWidget,
+)
 
 from modeller.model import Position
 from modeller.model.vocabulary import FIELD_TYPES
 from modeller.ui.canvas.inline_editor import InlineEditor
 from modeller.ui.canvas.interactions import PanInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.line_layer import TEXT_REACH
 from modeller.ui.canvas.legend import LegendWidget, legend_corners
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.commands.entity import AddEntityCommand, add_field_command, rename_entity_command
@@ -44,6 +54,8 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 OVERVIEW_ZOOM = 0.3
 #: an opened model fits the window but never below this (card text stays readable); zooming out still works
 OPEN_ZOOM_FLOOR = 0.9
+#: the legend looks for a free corner this long after the last scroll, zoom or scene change (ms)
+LEGEND_REST_MS = 80
 
 
 def project_file_in(mime: QMimeData) -> Path | None:
@@ -65,8 +77,12 @@ class CanvasView(QGraphicsView):
         super().__init__(scene, parent)
         self.canvas = scene
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
-        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        # the view draws its own rubber band: Qt's asked the scene's index for every item whose box met it, and
+        # then each one's shape (thousands of long lines at 10,000 cards, issue 16); see _band_to
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        #: the rubber band being dragged: where it started (viewport) and what stays selected besides it (Ctrl)
+        self._band: tuple[QPoint, set[QGraphicsItem]] | None = None
+        self._band_rect = QRect()
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
@@ -88,10 +104,11 @@ class CanvasView(QGraphicsView):
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
-        # the legend takes a corner with no card under it: looked for again after a scroll, zoom or scene change
+        # the legend takes a corner with no card under it: looked for again once a scroll, zoom or scene change
+        # rests (a drag changes the scene on every mouse move; each frame of it must stay within 16 ms)
         self._legend_timer = QTimer(self)
         self._legend_timer.setSingleShot(True)
-        self._legend_timer.setInterval(0)
+        self._legend_timer.setInterval(LEGEND_REST_MS)
         self._legend_timer.timeout.connect(self._place_legend)
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.valueChanged.connect(lambda _value: self._legend_timer.start())
@@ -184,17 +201,15 @@ class CanvasView(QGraphicsView):
         return self._cover(self.legend.geometry()) > 0
 
     def _cover(self, rect: QRect) -> float:
-        """How much card area (viewport pixels) lies under ``rect`` of the view; the scene's index finds the
-        few cards there, not a loop over all."""
-        inside = rect.translated(-self.viewport().pos())
-        area = QRectF(inside)
+        """How much card area (viewport pixels) lies under ``rect`` of the view; the scene's grid of the cards
+        finds the few there (its index also handed back every line whose box met the corner: 10-25 ms per corner
+        at 10,000 cards, four corners after every move; "redraw after a move <= 16 ms", DESIGN.md)."""
+        area = self.mapToScene(rect.translated(-self.viewport().pos())).boundingRect()
         covered = 0.0
-        for item in self.canvas.items(self.mapToScene(inside), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
-            if isinstance(item, EntityItem) and item.isVisible():
-                card = self.mapFromScene(item.scene_rect()).boundingRect()
-                common = area.intersected(QRectF(card))
-                covered += max(common.width(), 0.0) * max(common.height(), 0.0)
-        return covered
+        for item in self.canvas.cards_in(area):
+            common = area.intersected(item.scene_rect())
+            covered += max(common.width(), 0.0) * max(common.height(), 0.0)
+        return covered * self.zoom() ** 2  # scene units to viewport pixels (the view is never rotated)
 
     def grow_scene_rect(self) -> None:
         """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
@@ -325,10 +340,21 @@ class CanvasView(QGraphicsView):
             event.accept()
             return
         super().mousePressEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and not event.isAccepted():
+            # empty canvas (the scene cleared the selection unless Ctrl is held): a rubber band starts
+            keep = (
+                set(self.canvas.selectedItems()) if event.modifiers() & Qt.KeyboardModifier.ControlModifier else set()
+            )
+            self._band = (event.position().toPoint(), keep)
+            event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.move(event)
+            event.accept()
+            return
+        if self._band is not None:
+            self._band_to(event.position().toPoint())
             event.accept()
             return
         super().mouseMoveEvent(event)
@@ -349,14 +375,57 @@ class CanvasView(QGraphicsView):
         self.canvas.hover_at(None)
         super().leaveEvent(event)
 
+    def _band_to(self, pointer: QPoint) -> None:
+        """The rubber band now reaches ``pointer``: select the cards and lines it meets (the grids find them)."""
+        assert self._band is not None
+        start, keep = self._band
+        rect = QRect(start, pointer).normalized()
+        self.viewport().update(QRegion(self._band_rect.adjusted(-2, -2, 2, 2)) + rect.adjusted(-2, -2, 2, 2))
+        self._band_rect = rect
+        area = self.mapToScene(rect).boundingRect()
+        self.rubberBandChanged.emit(rect, self.mapToScene(start), self.mapToScene(pointer))
+        scene = self.canvas
+        wanted: set[QGraphicsItem] = set(keep)
+        wanted.update(
+            card
+            for card in scene.cards_in(area)
+            if card.scene_rect().intersects(area) or card.mapRectToScene(card.handle_rect()).intersects(area)
+        )
+        reach = area.adjusted(-TEXT_REACH, -TEXT_REACH, TEXT_REACH, TEXT_REACH)  # a badge sits off its line
+        for key in scene.lines.grid.near(reach):
+            line = scene.relationship_items.get(key)
+            if line is not None and line.isVisible() and line.meets(area):
+                wanted.add(line)
+        now = set(scene.selectedItems())
+        for item in now - wanted:
+            item.setSelected(False)
+        for item in wanted - now:
+            item.setSelected(True)
+
+    def _band_end(self) -> None:
+        self._band = None
+        self.viewport().update(self._band_rect.adjusted(-2, -2, 2, 2))
+        self._band_rect = QRect()
+        self.rubberBandChanged.emit(QRect(), QPointF(), QPointF())
+        self.canvas.settle_selection()
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan is not None:
             self._pan.finish()
             self._pan = None
             event.accept()
             return
+        if self._band is not None:
+            self._band_end()
         super().mouseReleaseEvent(event)
-        self.grow_scene_rect()
+        # room to scroll around cards a drag moved (only selected ones move): measuring every card after each
+        # click cost ~100 ms at 10,000 cards
+        moved = QRectF()
+        for item in self.canvas.selectedItems():
+            if isinstance(item, EntityItem):
+                moved = moved.united(item.sceneBoundingRect())
+        if not moved.isEmpty():
+            self.setSceneRect(self.sceneRect().united(moved.adjusted(-2000, -2000, 2000, 2000)))
 
     # ------------------------------------------------------------ drops
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -456,14 +525,6 @@ class CanvasView(QGraphicsView):
         exposed = self.mapToScene(event.region().boundingRect().adjusted(-2, -2, 2, 2)).boundingRect()
         self.drawBackground(painter, exposed)
         self.drawForeground(painter, exposed)
-        band = self.rubberBandRect()
-        if not band.isEmpty():
-            painter.setWorldTransform(QTransform())
-            option = QStyleOptionRubberBand()
-            option.initFrom(self.viewport())
-            option.rect = band
-            option.shape = QRubberBand.Shape.Rectangle
-            self.style().drawControl(QStyle.ControlElement.CE_RubberBand, option, painter, self.viewport())
         painter.end()
         # then Qt's own paint of one pixel: it resets what the view and the scene keep between paints (the scene
         # ignores every update after a whole-scene one until the items are drawn), walking only the items there
@@ -472,6 +533,20 @@ class CanvasView(QGraphicsView):
             super().paintEvent(QPaintEvent(QRect(event.rect().topLeft(), QSize(1, 1))))
         finally:
             self._pixel_only = False
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The rubber band, over everything (the view draws its own, see _band_to)."""
+        super().drawForeground(painter, rect)
+        if self._band_rect.isEmpty() or self._pixel_only:
+            return
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        option = QStyleOptionRubberBand()
+        option.initFrom(self.viewport())
+        option.rect = self._band_rect
+        option.shape = QRubberBand.Shape.Rectangle
+        self.style().drawControl(QStyle.ControlElement.CE_RubberBand, option, painter, self.viewport())
+        painter.restore()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGrap
 
 from modeller.model import Relationship
 from modeller.ui.canvas.items.notation import END_KINDS, GLYPH_LENGTH, TAGS, draw_end, tag_centre
+from modeller.ui.canvas.items.segment_grid import segment_meets_rect
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.panels.severity import paint_marker
 
@@ -382,6 +383,21 @@ class RelationshipItem(QGraphicsRectItem):
         t = min(max((px * dx + py * dy) / length, 0.0), 1.0) if length else 0.0
         ex, ey = px - t * dx, py - t * dy
         return ex * ex + ey * ey <= HIT_HALF_WIDTH * HIT_HALF_WIDTH
+
+    def meets(self, area: QRectF) -> bool:
+        """Whether the line (within half the hit stroke) or its badge meets ``area``: what a rubber band asks of
+        ``shape()``, without stroking it."""
+        chord = self.chord
+        if self._is_loop or chord is None:
+            return self.shape().intersects(area)
+        if self._badge and self._badge_box.intersects(area):
+            return True
+        x1, y1, x2, y2 = chord.x1(), chord.y1(), chord.x2(), chord.y2()
+        if segment_meets_rect(x1, y1, x2, y2, area):
+            return True
+        grown = area.adjusted(-HIT_HALF_WIDTH, -HIT_HALF_WIDTH, HIT_HALF_WIDTH, HIT_HALF_WIDTH)
+        # passing just beside the area: the stroke decides (rare, so stroking it then is cheap)
+        return segment_meets_rect(x1, y1, x2, y2, grown) and self.shape().intersects(area)
 
     def shape(self) -> QPainterPath:
         if self._hit is None:

@@ -5,8 +5,11 @@ the view's transform, so the line layer's picture (and the overview's) was drawn
 A scroll moves the view by whole pixels at the same scale: the picture is shifted in place
 (``QPixmap.scroll``) and only the strips it uncovers are drawn. A zoom shows the picture it has, scaled, and
 draws it anew at the new scale once the zoom rests (:data:`ZOOM_REST_MS` after the last step), so a wheel
-turned through several steps draws once. A resize, another palette or a changed content
-(:meth:`ViewPictures.clear`) draws it anew, when it is next painted.
+turned through several steps draws once. That drawing is done in :data:`BANDS` horizontal bands, one per
+repaint (each asks for the next): the old picture, scaled, shows where the new one is not drawn yet, so no
+repaint holds the UI thread for the whole picture (80 ms at fit zoom on 10,000 cards, "redraw <= 16 ms" in
+DESIGN.md). A resize, another palette or a changed content (:meth:`ViewPictures.clear`) draws it anew whole,
+when it is next painted.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from PySide6.QtWidgets import QWidget
 
 #: a zoom rests this long after its last step before the picture is drawn anew at the new scale (ms)
 ZOOM_REST_MS = 150
+#: after a zoom the new picture is drawn in this many horizontal bands, one per repaint
+BANDS = 8
 
 #: draws what lies in a scene area on a painter set to the view's transform (and clipped to the area)
 Draw = Callable[[QPainter, QRectF], None]
@@ -32,14 +37,32 @@ class _Held:
     pixmap: QPixmap
 
 
+@dataclass
+class _Settling:
+    """A picture being drawn band by band after a zoom: ``done`` rows (widget pixels) are drawn."""
+
+    shape: tuple[object, ...]
+    world: QTransform
+    pixmap: QPixmap
+    done: int = 0
+
+
+#: what :meth:`ViewPictures.pictures` hands :meth:`ViewPictures.blit`: pixmap, its placement, and the widget
+#: pixels it shows (None: all)
+Piece = tuple[QPixmap, QTransform, QRect | None]
+
+
 class ViewPictures:
     """One picture per widget (view's viewport); :meth:`blit` draws it, making or shifting it first."""
 
     def __init__(self) -> None:
         self._held: dict[int, _Held] = {}
-        #: how the last :meth:`picture` came about: "kept", "shifted", "scaled" (a zoom not yet at rest) or
-        #: "drawn" (tests and benchmarks read it)
+        #: how the last :meth:`picture` came about: "kept", "shifted", "scaled" (a zoom not yet at rest),
+        #: "settling" (a band of the new scale's picture drawn, more to come) or "drawn" (tests and benchmarks
+        #: read it)
         self.last = ""
+        #: per widget: the picture at the new scale while its bands are drawn
+        self._settling: dict[int, _Settling] = {}
         #: per widget: the scale a zoom last asked for (the picture is drawn anew once it rests there)
         self._zoom: dict[int, tuple[float, ...]] = {}
         self._rested: set[int] = set()
@@ -47,14 +70,55 @@ class ViewPictures:
     def clear(self) -> None:
         """The content changed: every picture is drawn anew when next painted."""
         self._held.clear()
+        self._settling.clear()
 
     def blit(self, painter: QPainter, widget: QWidget, world: QTransform, draw: Draw, key: object) -> None:
         """Draw ``widget``'s picture of ``draw`` at ``world`` (the painter's transform) through ``painter``."""
-        picture, placed = self.picture(widget, painter.renderHints(), world, draw, key)
-        painter.save()
-        painter.setWorldTransform(placed)
-        painter.drawPixmap(0, 0, picture)
-        painter.restore()
+        for picture, placed, shows in self.pictures(widget, painter.renderHints(), world, draw, key):
+            painter.save()
+            if shows is not None:
+                painter.setWorldTransform(QTransform())
+                painter.setClipRect(shows, Qt.ClipOperation.IntersectClip)
+            painter.setWorldTransform(placed)
+            painter.drawPixmap(0, 0, picture)
+            painter.restore()
+
+    def pictures(
+        self, widget: QWidget, hints: QPainter.RenderHint, world: QTransform, draw: Draw, key: object
+    ) -> list[Piece]:
+        """What to show for ``world``: the picture (see :meth:`picture`), or while the picture at a rested zoom's
+        scale is drawn band by band, the old one scaled where the new one is not drawn yet."""
+        wid = id(widget)
+        held = self._held.get(wid)
+        size = widget.size()
+        shape = (world.m11(), world.m12(), world.m21(), world.m22(), size, widget.devicePixelRatioF(), key)
+        if held is None or held.shape == shape or held.shape[4:] != shape[4:] or wid not in self._rested:
+            self._settling.pop(wid, None)
+            return [(*self.picture(widget, hints, world, draw, key), None)]
+        settling = self._settling.get(wid)
+        if settling is None or settling.shape != shape or settling.world != world:
+            ratio = widget.devicePixelRatioF()
+            pixmap = QPixmap(size * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            settling = self._settling[wid] = _Settling(shape, QTransform(world), pixmap)
+        band = -(-size.height() // BANDS)
+        _draw_in(settling.pixmap, QRect(0, settling.done, size.width(), band), hints, world, draw)
+        settling.done += band
+        if settling.done >= size.height():
+            del self._settling[wid]
+            self._rested.discard(wid)
+            self._held[wid] = _Held(shape, settling.world, settling.pixmap)
+            self.last = "drawn"
+            return [(settling.pixmap, QTransform(), None)]
+        QTimer.singleShot(0, widget, lambda: widget.update())  # the next band, once this repaint is shown
+        self.last = "settling"
+        inverse, _invertible = held.world.inverted()
+        rest = QRect(0, settling.done, size.width(), size.height() - settling.done)
+        return [
+            (held.pixmap, inverse * world, rest),
+            (settling.pixmap, QTransform(), QRect(0, 0, size.width(), settling.done)),
+        ]
 
     def picture(
         self, widget: QWidget, hints: QPainter.RenderHint, world: QTransform, draw: Draw, key: object
