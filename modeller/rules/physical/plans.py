@@ -13,7 +13,7 @@ from typing import Any
 
 from modeller.model.project import Denormalization, Entity, Field
 from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
-from modeller.rules.physical.naming import parent_ref_field, snake
+from modeller.rules.physical.naming import snake
 from modeller.rules.physical.sizes import (
     DOC_OVERHEAD,
     TYPE_BYTES,
@@ -67,8 +67,6 @@ class RelPlan:
     dropped: list[tuple[Denormalization, str]] = field(default_factory=list)
     elem_bytes: int = 0
     numbers: dict[str, Any] = field(default_factory=dict)
-    #: the N side keeps a top-level ``<role>_id`` next to an extended reference (a query filters on it)
-    keep_ref_field: bool = False
 
 
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
@@ -237,12 +235,6 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         ts = facts.many.timeseries
         paged = rec.numbers.get("bucket_size") if rec.strategy == "bucket" and ts is None else None
         plan.bucket_size = paged or (ts.bucket_size if ts and ts.bucket_size else 60)
-    if plan.strategy == "extended-ref":
-        ref = parent_ref_field(rel, facts.one)
-        plan.keep_ref_field = facts.many_needs_one or any(
-            q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
-            for q in ctx.queries_of[facts.many_id]
-        )
     return plan
 
 
