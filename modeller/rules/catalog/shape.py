@@ -21,7 +21,7 @@ from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
-from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.plans import RelPlan, kept_array
 from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -116,6 +116,10 @@ def referenced_why(plan: RelPlan) -> str:
     )
 
 
+#: the strategies whose One holds an array of all its N (embedded, or their ids): its size is the shape's
+ARRAY_OF_ALL = frozenset({"embed", "child-refs", "two-way"})
+
+
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
@@ -134,6 +138,8 @@ class _StrategyRule(Rule):
         decision = strategy_decision(rel.id)
         target = rec.base_strategy
         nums = dict(rec.numbers)
+        if plan.strategy in ARRAY_OF_ALL:  # the array of every N the design keeps: the figure unbounded-array quotes
+            nums["element_bytes"], nums["array_bytes"] = kept_array(plan, view.res.array_sizes(plan.facts))
         extra = self._extra(view, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"

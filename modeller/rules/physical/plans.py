@@ -263,6 +263,16 @@ def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) ->
     return room / growth
 
 
+def kept_array(plan: RelPlan, sizes: tuple[int, int] | None) -> tuple[int, int]:
+    """(one element, the whole array) at most of the array of every N the One keeps (embedded, or their ids): the
+    shape's figures (``Resolution.array_sizes``) when given, else estimated from the N's fields, so every finding on
+    the array quotes one figure."""
+    if sizes is not None:
+        return sizes
+    item = plan.elem_bytes if plan.strategy == "embed" else TYPE_BYTES["objectId"]
+    return item, array_bytes(plan.facts.n_max, item)
+
+
 def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) -> str | None:
     """Why the user's array breaks a rule: its size at the declared maximum against 16 MiB, and the day a typical One
     reaches it. ``sizes``: (one element, the whole array) at most, as the design's shape sizes them
@@ -273,10 +283,7 @@ def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) ->
     if not (facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))):
         return None
     one, many = facts.one, facts.many
-    if sizes is None:
-        item = plan.elem_bytes if strategy == "embed" else TYPE_BYTES["objectId"]
-        sizes = item, array_bytes(facts.n_max, item)
-    item, projected = sizes
+    item, projected = kept_array(plan, sizes)
     days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
     what = "embedded documents" if strategy == "embed" else "ids"
     msg = (
