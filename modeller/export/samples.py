@@ -1178,11 +1178,9 @@ class _Builder:
         if target is None:
             return self._value(link.coll, link.index, link.doc, node, link.schema, rng, None, node.name)
         if node.bson_type == "array":
-            chosen = self._listed_docs(link, target)
-            if chosen is None:
-                docs = self.docs.get(target) or []
-                low, high = self._array_bounds(node, link.schema)
-                chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
+            docs = self.docs.get(target) or []
+            low, high = self._array_bounds(node, link.schema)
+            chosen = rng.sample(docs, min(len(docs), rng.randint(low, high)))
             return [self._element(node.items, d, _items_schema(link.schema), rng, link) for d in chosen]
         if node.nullable and target == link.coll.name:  # a tree, as in _parent_ref: the first document is a root
             if link.index == 0:
@@ -1192,21 +1190,6 @@ class _Builder:
         if doc is None:
             return _MISSING
         return self._element(node, doc, link.schema, rng, link)
-
-    def _listed_docs(self, link: _Link, target: str) -> list[dict[str, Any]] | None:
-        """The documents a sibling array of references of the same relationship lists (a many-to-many's
-        ``room_ids`` next to its ``rooms`` extended references: both name the same Rooms), or None."""
-        node = link.node
-        if not node.relationship:
-            return None
-        for sibling in link.siblings:
-            if sibling is node or sibling.relationship != node.relationship or sibling.role != "parent-ref":
-                continue
-            value = link.container.get(sibling.name)
-            if isinstance(value, list):
-                found = (self.by_id[target].get(self._key(v)) for v in value)
-                return [doc for doc in found if doc is not None]
-        return None
 
     def _element(
         self,

@@ -18,6 +18,25 @@ from modeller.rules.physical.design import CollectionDesign, ShapeNode
 
 #: the mongosh helper of a field moved out of array elements (``pick`` and ``inBatches`` are the script's)
 ARRAY_HELPERS = """\
+  // Each element of the array `array` that is a document without an _id gets a new one (an element updated on its own
+  // after insert is found by its _id, arrayFilters); only documents with such an element are read, so a second run
+  // changes nothing.
+  function idElements(step, coll, array, label) {
+    const c = target.getCollection(coll);
+    inBatches(step, coll, { [array]: { $elemMatch: { _id: { $exists: false } } } }, (ids) => {
+      for (const doc of c.find({ _id: { $in: ids } }, {}, exact()).toArray()) {
+        const items = pick(doc, array);
+        if (!Array.isArray(items)) continue;
+        const named = items.map((e) =>
+          e !== null && typeof e === "object" && !Array.isArray(e) && e._id === undefined
+            ? Object.assign({ _id: ObjectId() }, e)
+            : e,
+        );
+        c.updateOne({ _id: doc._id }, { $set: { [array]: named } });
+      }
+    }, label);
+  }
+
   // The field `rel` of the elements of the array `array` moved up to `path` of their document, where every element
   // that holds it holds the same value; a document whose elements disagree is left as it is, and counted.
   function liftOut(step, coll, array, rel, path, label) {
@@ -67,6 +86,15 @@ def array_route(coll: CollectionDesign, path: str) -> tuple[list[str], str] | No
     if not arrays or not rel:
         return None
     return arrays, ".".join(rel)
+
+
+def element_ids(coll: CollectionDesign | None, path: str) -> str | None:
+    """The array whose elements get a new ``_id`` when ``path`` is ``<array>._id`` of an array of the document (not
+    inside another array): ``idElements`` gives each element its own; None otherwise."""
+    route = array_route(coll, path) if coll is not None else None
+    if route is None or route[1] != "_id" or len(route[0]) != 1:
+        return None
+    return route[0][0]
 
 
 def _missing(path: str) -> Expr:

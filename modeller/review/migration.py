@@ -35,6 +35,7 @@ from modeller.review.array_fields import (
     array_update,
     converted,
     defaulted,
+    element_ids,
     renamed,
     unset,
 )
@@ -487,6 +488,9 @@ def _data_step(
         across = _across_array(step, change, colls, label)
         if across is not None:
             return [*head, *across]
+    array = element_ids(colls[1], str(details.get("path"))) if defaults and details.get("in_array") else None
+    if array is not None:  # a new _id in each element: an ObjectId of its own, not one default for all
+        return [*head, f"  idElements({js_string(step)}, {js_string(coll)}, {js_string(array)}, {js_string(label)});"]
     if details.get("in_array"):
         step_or_reason = _in_elements(change, colls)
         if step_or_reason is None:

@@ -34,7 +34,7 @@ def test_json_findings_have_the_contract_keys(capsys: pytest.CaptureFixture[str]
     esr = next(f for f in data["findings"] if "esr-compound-index" in f["also"])
     assert set(esr) >= KEYS
     assert esr["rule"] == "index-reference-fields" and esr["subject"] == {"kind": "entity", "id": "order"}
-    assert esr["decision"] == {"kind": "index", "id": "orders#user_id_1_status_1_created_at_-1_amount_1"}
+    assert esr["decision"] == {"kind": "index", "id": "orders#user._id_1_status_1_created_at_-1_amount_1"}
     assert esr["decided"] is True
     assert not any(
         f["rule"] == "esr-compound-index" and f["subject"]["id"] == "active_orders_of_user" for f in data["findings"]

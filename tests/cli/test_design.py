@@ -73,12 +73,12 @@ def test_text_view_shows_each_plan_on_one_line(capsys: pytest.CaptureFixture[str
     assert code == 0
     lines = out.splitlines()
     assert (
-        '  query "An author\'s posts, newest first" (the Posts of one User): posts by index author_id_1_created_at_-1; '
+        '  query "An author\'s posts, newest first" (the Posts of one User): posts by index author._id_1_created_at_-1; '
         "examines about 4 documents, returns 4" in (lines)
     )
     assert any(
         line.startswith(
-            "  copy (User → Post): User.name changes -> update posts by author_id using index author_id_1_created_at_-1"
+            "  copy (User → Post): User.name changes -> update posts by author._id using index author._id_1_created_at_-1"
         )
         for line in lines
     )

@@ -100,7 +100,7 @@ def _drop(doc: dict[str, Any], key: str) -> dict[str, Any]:
         ("orders", lambda d: {**d, "items": [d["items"][0]] * 51}, "items"),
         ("orders", lambda d: {**d, "user": {**d["user"], "name": 5}}, "user.name"),
         ("orders", lambda d: {**d, "created_at": "2024-01-01"}, "created_at"),
-        ("orders", lambda d: {**d, "user_id": "not an id"}, "user_id"),
+        ("orders", lambda d: {**d, "user": {**d["user"], "_id": "not an id"}}, "user._id"),
         ("orders", lambda d: {**d, "amount": 12.5}, "amount"),
         ("products", lambda d: {**d, "type": "car"}, "type"),
         ("products", lambda d: {**d, "specs": {**d.get("specs", {}), "ram": "8"}}, "specs.ram"),

@@ -108,7 +108,7 @@ def test_report_access_patterns_name_each_query_with_its_index_roles_and_mongosh
     section = report.split("## Access patterns", 1)[1].split("## Findings", 1)[0]
     assert "### A user's recent active orders above an amount (the seed's ESR example)" in section
     assert (
-        "index `user_id_1_status_1_created_at_-1_amount_1` (`user_id` Equality, `status` Equality, "
+        "index `user._id_1_status_1_created_at_-1_amount_1` (`user._id` Equality, `status` Equality, "
         "`created_at` Sort, `amount` Range)" in section
     )
     assert len(analysis.design.queries) == section.count("\n### ") + section.startswith("### ")

@@ -58,6 +58,7 @@ def test_the_samples_keep_their_scopes() -> None:
     assert scopes == {
         "posts_of_author": "user_posts",
         "active_orders_of_user": "user_orders",
+        "recent_active_orders": "user_orders",
         "latest_messages_of_host": "host_logmsgs",
         "sensor_hour": "sensor_readings",
         "tasks_of_owner": "person_tasks",

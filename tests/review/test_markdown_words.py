@@ -19,4 +19,5 @@ def test_the_markdown_diff_shows_arrows_and_plurals(tmp_path: Path, capsys) -> N
     out = capsys.readouterr().out
     assert "-&gt;" not in out and "(s)" not in out
     assert '`strategy-changed` "User → Post": extended-ref → two-way' in out
-    assert "schema changes in 2 collections, 3 breaking, 3 findings appear or disappear**" in out
+    # author_id appears (the extended reference kept the id only in author._id): a fourth breaking change
+    assert "schema changes in 2 collections, 4 breaking, 3 findings appear or disappear**" in out

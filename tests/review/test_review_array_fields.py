@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bson import Int64, json_util
+from bson import Int64, ObjectId, json_util
 from bson_checker import LOAD_OPTIONS, errors
 from js_harness import calls, node_check, run_scripts
 from review_projects import edited, entity, project
@@ -171,6 +171,35 @@ def test_a_field_inside_array_elements_is_migrated_in_each_element(
             "shop"
         ]["products"]
     )
+
+
+def _edited_after_insert(d: dict[str, Any]) -> None:
+    _field(d, "text")["updates_per_sec"] = 0.1  # a review's text is edited: one element is updated by its _id
+
+
+def test_elements_edited_after_insert_each_get_an_id_of_their_own(tmp_path: Path) -> None:
+    """Documents written while reviews had no _id (write-once elements) get one ObjectId per element, not one
+    default for all; the other fields stay, the NEW validator takes them, and a second run changes nothing."""
+    diff = _diff(_edited_after_insert)
+    changes = [c for c in diff.changes if c.kind.startswith("field-")]
+    assert [(c.kind, c.details["path"], c.details["in_array"]) for c in changes] == [
+        ("field-added", "reviews._id", True)
+    ]
+    text = migration_script(diff)
+    assert "NOT MIGRATED" not in text and 'idElements("' in text
+    seeded, twice = _run(diff, tmp_path)
+    before = {p["_id"]: p for p in _products(seeded)}
+    after = _products(twice)
+    ids = [review["_id"] for review in _elements(after)]
+    assert ids and len(set(ids)) == len(ids) and all(isinstance(i, ObjectId) for i in ids)
+    coll = diff.new_design.collection("products")
+    assert coll is not None
+    for product in after:
+        assert errors(validator_document(coll), product) == [], product
+        kept = [{k: v for k, v in review.items() if k != "_id"} for review in product.get("reviews", [])]
+        assert kept == before[product["_id"]].get("reviews", [])
+    assert any(errors(validator_document(coll), p) for p in before.values())
+    assert [c for c in calls(twice, 1, "updateOne") if c["collection"] != MARKERS] == []
 
 
 def _moved_out(d: dict[str, Any]) -> None:

@@ -27,11 +27,17 @@ pytestmark = pytest.mark.node
 COPY = [{"field": "title", "direction": "one-to-many", "staleness": "days"}]
 
 
-def _with(strategy: str, copies: bool = False) -> dict[str, Any]:
+#: a query on the reviews of one product: it reads the reference (product_id, or product._id in an extended reference)
+REVIEWS_OF_PRODUCT = {"id": "reviews_of_product", "entity": "review", "scope": "product_reviews", "per_sec": 10}
+
+
+def _with(strategy: str, copies: bool = False, queried: bool = False) -> dict[str, Any]:
     def edit(d: dict[str, Any]) -> None:
         d["relationships"][0]["strategy"] = strategy
         if copies:
             d["relationships"][0]["denormalize"] = COPY
+        if queried:
+            d["queries"] = [REVIEWS_OF_PRODUCT]
 
     return edited(edit)
 
@@ -81,25 +87,31 @@ def _run(diff: SchemaDiff, folder: Path, runs: int = 1, batch: int | None = None
 
 
 TRANSITIONS = [
-    ("embed", "parent-ref", False),
-    ("embed", "child-refs", False),
-    ("embed", "extended-ref", True),
-    ("parent-ref", "embed", False),
-    ("child-refs", "embed", False),
-    ("parent-ref", "child-refs", False),
-    ("child-refs", "parent-ref", False),
-    ("parent-ref", "extended-ref", True),
-    ("extended-ref", "parent-ref", True),
-    ("extended-ref", "embed", True),
-    ("child-refs", "extended-ref", True),
+    ("embed", "parent-ref", False, False),
+    ("embed", "child-refs", False, False),
+    ("embed", "extended-ref", True, False),
+    ("parent-ref", "embed", False, False),
+    ("child-refs", "embed", False, False),
+    ("parent-ref", "child-refs", False, False),
+    ("child-refs", "parent-ref", False, False),
+    ("parent-ref", "extended-ref", True, False),
+    ("extended-ref", "parent-ref", True, False),
+    ("extended-ref", "embed", True, False),
+    ("child-refs", "extended-ref", True, False),
+    # with a query on the reference: the extended reference still holds the product's id once, as product._id
+    # (no product_id beside it), and the query reads it there
+    ("parent-ref", "extended-ref", True, True),
+    ("extended-ref", "parent-ref", True, True),
+    ("extended-ref", "embed", True, True),
+    ("embed", "extended-ref", True, True),
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "copies"), TRANSITIONS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("old", "new", "copies", "queried"), TRANSITIONS, ids=lambda v: str(v))
 def test_a_strategy_change_moves_every_link_into_the_new_shape(
-    old: str, new: str, copies: bool, tmp_path: Path
+    old: str, new: str, copies: bool, queried: bool, tmp_path: Path
 ) -> None:
-    diff = diff_projects(project(_with(old, copies)), project(_with(new, copies)))
+    diff = diff_projects(project(_with(old, copies, queried)), project(_with(new, copies, queried)))
     kinds = [(c.details["old"], c.details["new"]) for c in diff.changes if c.kind == "strategy-changed"]
     assert kinds == [(old, new)]
     before_where = storage(diff.old_design, diff.old, "product_reviews")
@@ -118,6 +130,10 @@ def test_a_strategy_change_moves_every_link_into_the_new_shape(
         assert after <= before and {text for _, text in after} == {text for _, text in before}
     else:
         assert after == before
+    if queried and new == "extended-ref":  # the id once, in product {_id, title}; the query's index is built on it
+        review = diff.new_design.collection("review")
+        assert review is not None and [n.name for n in review.shape] == ["_id", "text", "product"]
+        assert [("product._id", 1)] in [list(i.keys) for i in review.indexes] and '{"product._id": 1}' in text
     for coll in diff.new_design.collections:
         for doc in _docs(twice, coll.name):
             if coll.root == "review" and after_where.ref is not None and _pick(doc, after_where.ref) is None:

@@ -50,9 +50,12 @@ def test_each_user_holds_an_array_of_room_references_with_their_titles() -> None
     assert rooms.bson_type == "array"
     assert rooms.items is not None and rooms.items.bson_type == "object"
     assert [c.name for c in rooms.items.children] == ["_id", "title"]
-    # the reference kept for the members query is an array of ids too, not one id
-    ids = _node(_user(a), "room_ids")
-    assert ids.bson_type == "array" and ids.items is not None and ids.items.bson_type == "objectId"
+    # each Room's id is held once, in its element (as a one-to-many's extended reference holds its One's id once):
+    # no array of bare ids repeats them, and the members query reads rooms._id through a multikey index
+    assert [n.name for n in _user(a).shape] == ["_id", "name", "email", "rooms"]
+    members = next(p for p in a.design.queries if p.id == "members_of_room")
+    assert members.steps[0].to_json()["filter"] == {"rooms._id": {"$param": "Room"}}
+    assert members.index is not None and list(members.index.keys) == [("rooms._id", 1), ("name", 1)]
 
 
 def test_the_index_on_the_array_ids_is_multikey_and_serves_the_copy_sync() -> None:

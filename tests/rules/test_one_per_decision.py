@@ -94,8 +94,11 @@ def _contradictions(result: Analysis) -> list[str]:
     limit = DEFAULT_SETTINGS.max_doc_bytes
     sizes = {c.root: c.max_bytes for c in result.design.collections}
     out = []
+    arrays: dict[str, set[int]] = {}  # the array bytes each relationship's findings quote: one figure
     for f in result.reported:
         n = f.numbers
+        if f.subject.kind == "relationship" and "array_bytes" in n:
+            arrays.setdefault(f.subject.id, set()).add(n["array_bytes"])
         if f.rule == "document-size-and-nesting" and "max_bytes" in n and n["max_bytes"] != sizes[f.subject.id]:
             out.append(f"{f.rule} {f.subject.id}: {n['max_bytes']} is not the design's {sizes[f.subject.id]}")
         if (
@@ -109,6 +112,11 @@ def _contradictions(result: Analysis) -> list[str]:
         grows = "without bound" in f.message or "days" in f.message
         if said_past and not (figures_past or grows):
             out.append(f"{f.rule} {f.subject.id}: claims 16 MiB against its own figures: {f.message}")
+    out.extend(
+        f"{rel}: its findings quote arrays of {sorted(quoted)} bytes"
+        for rel, quoted in arrays.items()
+        if len(quoted) > 1
+    )
     return out
 
 

@@ -289,8 +289,8 @@ def test_an_embedded_n_needs_no_join() -> None:
 
 def test_scope_through_an_extended_reference_and_a_bucket_uses_the_reference_index() -> None:
     blog = analyse(load_project(SAMPLES / "blog.modeller.json")).design
-    posts = plan_of(blog, "posts_of_author")  # user_posts is an extended reference that keeps author_id
-    assert posts.index is not None and posts.index.keys[0] == ("author_id", 1) and posts.index.sort
+    posts = plan_of(blog, "posts_of_author")  # user_posts is an extended reference: the author's id is author._id
+    assert posts.index is not None and posts.index.keys[0] == ("author._id", 1) and posts.index.sort
     assert posts.round_trips == 1 and not posts.blocking_sort
     iot = analyse(load_project(SAMPLES / "iot-sensors.modeller.json")).design
     hour = plan_of(iot, "sensor_hour")  # readings bucketed per sensor: one bucket document per hour
@@ -305,9 +305,10 @@ def test_scope_through_an_extended_reference_and_a_bucket_uses_the_reference_ind
 def test_blog_sync_writes_use_an_index_on_their_filter_paths() -> None:
     design = analyse(load_project(SAMPLES / "blog.modeller.json")).design
     by_path = {(w.collection, w.filter_path): w for w in design.writes if w.kind == "copy"}
-    # the post keeps author_id next to author {_id, name, profile_pic}: the rename matches it through the ESR index
-    author = by_path[("posts", "author_id")]
-    assert author.index is not None and author.index.name == "author_id_1_created_at_-1"
+    # the post keeps the author's id once, in author {_id, name, profile_pic}: the rename matches it through the ESR
+    # index of the author's posts
+    author = by_path[("posts", "author._id")]
+    assert author.index is not None and author.index.name == "author._id_1_created_at_-1"
     assert author.entity == "user" and author.field in ("name", "profile_pic")
     assert author.docs_examined == author.docs_per_write < design.collection("posts").count  # type: ignore[operator]
     commenter = by_path[("posts", "comments.user._id")]

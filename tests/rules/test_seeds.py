@@ -263,6 +263,8 @@ def test_sd10_product_rating_computed() -> None:
 def test_sd11_order_with_user_snapshot_and_item_prices() -> None:
     orders = coll("ecommerce", "orders")
     assert names(node(orders, "user")) == ["_id", "name", "phone"]
+    # the seed's order keeps the user's id once, in user {_id, name, phone}; its line items have no _id
+    assert [n.name for n in orders.shape] == ["_id", "status", "amount", "created_at", "user", "items"]
     assert sorted(names(node(orders, "items"))) == ["name", "price", "product_id", "quantity"]
     price = next(c for c in rel("ecommerce", "product_order_items").denormalized if c.field == "price")
     assert price.sync == "none" and price.path == "items.price" and "point-in-time" in price.sync_advice
@@ -273,8 +275,11 @@ def test_sd11_order_with_user_snapshot_and_item_prices() -> None:
 def test_sd12_post_with_author_and_comments_and_three_sync_strategies() -> None:
     posts = coll("blog", "posts")
     assert names(node(posts, "author")) == ["_id", "name", "profile_pic"]
+    # the seed's post: {_id, title, content, author: {_id, ...}, comments: [{_id, content, user: {_id, name}}]} —
+    # the author's id once, and each (edited) comment keeps its _id
+    assert [n.name for n in posts.shape] == ["_id", "title", "content", "created_at", "author", "comments"]
     comments = node(posts, "comments")
-    assert comments.role == "embedded" and "content" in names(comments)
+    assert comments.role == "embedded" and names(comments)[:2] == ["_id", "content"]
     assert names(node(posts, "comments.user")) == ["_id", "name"]
     user_copy = next(c for c in rel("blog", "user_comments").denormalized if c.field == "name")
     assert user_copy.path == "comments.user.name" and "arrayFilters" in user_copy.sync_advice
@@ -297,17 +302,46 @@ def test_sd13_polymorphic_products() -> None:
 
 
 def test_sd14_esr_index_for_orders() -> None:
-    orders = coll("ecommerce", "orders")
+    """The article's index example: the order holds a plain reference user_id, and the hot query's index is
+    exactly {user_id: 1, status: 1, created_at: -1, amount: 1}."""
+    orders = coll("orders-esr", "orders")
+    assert [n.name for n in orders.shape] == ["_id", "status", "amount", "created_at", "user_id"]
+    assert node(orders, "user_id").role == "parent-ref"
     esr = [("user_id", 1), ("status", 1), ("created_at", -1), ("amount", 1)]
+    assert index_keys(orders) == [esr]
+    idx = orders.indexes[0]
+    assert [r.split(":")[0] for r in idx.key_reasons] == ["Equality", "Equality", "Sort", "Range"]
+    (f,) = findings("orders-esr", "esr-compound-index", "recent_active_orders")
+    assert f.fix is not None and f.fix.changes[0].value == {"keys": [[k, v] for k, v in esr]}
+    (plan,) = run("orders-esr").design.queries
+    assert plan.index is not None and plan.index.name == idx.name and plan.index.sort and not plan.blocking_sort
+
+
+def test_sd11_order_serves_the_users_orders_through_the_id_in_its_extended_reference() -> None:
+    """The SD11 order keeps its user's id only in user {_id, name, phone}: the same query reads user._id."""
+    orders = coll("ecommerce", "orders")
+    esr = [("user._id", 1), ("status", 1), ("created_at", -1), ("amount", 1)]
     assert esr in index_keys(orders)
     idx = next(i for i in orders.indexes if list(i.keys) == esr)
-    assert [r.split(":")[0] for r in idx.key_reasons] == ["Equality", "Equality", "Sort", "Range"]
+    assert idx.key_reasons[0] == "Equality: the query filters user._id = value"
     (f,) = findings("ecommerce", "esr-compound-index", "active_orders_of_user")
-    assert f.fix is not None and f.fix.changes[0].value == {"keys": [[k, v] for k, v in esr]}
+    # the fix declares the index in the model's words: the user's reference is user_id there
+    logical = [["user_id", 1], *([k, v] for k, v in esr[1:])]
+    assert f.fix is not None and f.fix.changes[0].value == {"keys": logical}
 
 
 @pytest.mark.parametrize(
-    "slug", ["person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce"]
+    "slug",
+    [
+        "person-addresses",
+        "product-parts",
+        "host-logs",
+        "task-tracker",
+        "iot-sensors",
+        "blog",
+        "ecommerce",
+        "orders-esr",
+    ],
 )
 def test_samples_have_no_errors(slug: str) -> None:
     assert [f for f in run(slug).findings if f.severity == "error"] == []

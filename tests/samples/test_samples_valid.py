@@ -21,7 +21,16 @@ from modeller.model.paths import all_fields, find_field
 from modeller.persistence import dumps_project, load_project
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
-SEED_SLUGS = ("person-addresses", "product-parts", "host-logs", "task-tracker", "iot-sensors", "blog", "ecommerce")
+SEED_SLUGS = (
+    "person-addresses",
+    "product-parts",
+    "host-logs",
+    "task-tracker",
+    "iot-sensors",
+    "blog",
+    "ecommerce",
+    "orders-esr",
+)
 #: one sample per pattern family beyond the seeds (Building with Patterns, the Manual's tree and versioning pages)
 PATTERN_SLUGS = ("category-tree", "movie-catalog", "insurance-audit", "viral-posts")
 #: samples of rule families beyond the seeds (sharding)
@@ -286,7 +295,7 @@ def test_blog_copies_stable_user_fields_into_posts_and_comments() -> None:
     assert [f.name for f in entity(p, "user").fields] == ["name", "email", "profile_pic"]
 
 
-# -- SD10, SD11, SD13, SD14 ecommerce ------------------------------------------------------------
+# -- SD10, SD11, SD13 ecommerce ------------------------------------------------------------------
 
 
 def test_ecommerce_has_the_esr_query_on_orders() -> None:
@@ -295,7 +304,7 @@ def test_ecommerce_has_the_esr_query_on_orders() -> None:
     assert esr.entity == "order" and esr.hot
     assert esr.scope == "user_orders" and esr.filter == {"status": "eq", "amount": "range"}
     assert esr.sort == (("created_at", -1),)
-    assert rel(p, "user_orders").inverse == "user"  # so the generated parent reference is user_id
+    assert rel(p, "user_orders").inverse == "user"  # so the extended reference is user (its id user._id)
 
 
 def test_ecommerce_order_snapshots_user_and_item_price() -> None:
@@ -355,3 +364,18 @@ def test_saas_sharded_invoices_shard_on_the_tenant_and_the_audit_log_is_hashed()
     assert invoices.chosen.keys == [("tenant_id", 1), ("_id", 1)]
     assert invoices.chosen.targeted == 1.0
     assert audit.reason == "marked" and audit.chosen is not None and audit.chosen.keys == [("seq", "hashed")]
+
+
+# -- SD14 orders-esr -----------------------------------------------------------------------------
+
+
+def test_orders_esr_references_the_user_plainly_and_has_the_seeds_query() -> None:
+    """The article's index example: each order holds user_id (no copied fields), the hot query filters on the
+    user, the status and an amount range and sorts by created_at."""
+    p = load("orders-esr")
+    users = rel(p, "user_orders")
+    assert (users.one, users.many, users.inverse, users.denormalize) == ("user", "order", "user", ())
+    esr = query(p, "recent_active_orders")
+    assert esr.entity == "order" and esr.hot and esr.scope == "user_orders"
+    assert esr.filter == {"status": "eq", "amount": "range"} and esr.sort == (("created_at", -1),)
+    assert "active" in (next(f for f in entity(p, "order").fields if f.name == "status").enum or [])

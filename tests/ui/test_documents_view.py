@@ -37,7 +37,7 @@ def test_documents_view_of_the_blog_nests_comments_in_posts_and_shows_sizes(make
     assert shown[comments][0] == 0 and "embedded Comment" in shown[comments][2]
     assert (1, "content", "string", "") in shown[comments + 1 :]
     # a reference points at its collection; a copied field is marked with its source
-    assert (0, "author_id", "objectId  → users", "reference") in shown
+    assert (0, "author", "{…}  → users", "reference") in shown
     assert any(r[1] == "name" and r[2] == "string  copy of User.name" and r[3] == "copy" for r in shown)
     # the comment has no card of its own, and neither have the lines to it; references stay drawn
     assert not scene.entity_items["comment"].isVisible()

@@ -123,6 +123,18 @@ def test_a_blocking_sort_and_a_first_read_are_shown(make_window, tmp_path: Path)
     assert "2 round trips" in text
 
 
+def test_the_queries_tab_says_what_the_estimates_assume(make_window) -> None:
+    # the orders' amount has no distinct count or range share: the planner assumes the default share, as the CLI says
+    window = open_sample(make_window, "orders-esr")
+    window.preview.show_tab("Queries")
+    tab = window.preview.queries_tab
+    tab.select("recent_active_orders")
+    plan = next(p for p in window.recommendations.analysis.design.queries if p.id == "recent_active_orders")  # type: ignore[union-attr]
+    assert plan.assumptions == ["amount: 10 % of the Orders match the range (an engine default)"]
+    text = tab.plan_view.toPlainText()
+    assert "The estimates assume amount: 10 % of the Orders match the range (an engine default)." in text
+
+
 def test_the_queries_tab_is_regenerated_only_when_visible(make_window) -> None:
     window = open_sample(make_window, "task-tracker")
     preview = window.preview

@@ -20,7 +20,7 @@ from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.planner import QueryPlan
-from modeller.rules.physical.plans import days_to_limit
+from modeller.rules.physical.plans import days_to_limit, kept_array
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
 
 
@@ -62,11 +62,7 @@ class UnboundedArray(Rule):
         s = view.settings
         plan = view.plan(facts.rel.id)
         embedded = plan.strategy == "embed"
-        sizes = view.res.array_sizes(facts)
-        if sizes is None:
-            item = plan.elem_bytes if embedded else TYPE_BYTES["objectId"]
-            sizes = item, array_bytes(facts.n_max, item)
-        item, array = sizes
+        item, array = kept_array(plan, view.res.array_sizes(facts))
         coll = view.collection_of(facts.one.id)
         doc = coll.max_bytes if coll is not None else array
         days = days_to_limit(view.facts, facts, item, 0) if facts.unbounded else None

@@ -21,7 +21,7 @@ from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
-from modeller.rules.physical.plans import RelPlan
+from modeller.rules.physical.plans import RelPlan, kept_array
 from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -116,6 +116,10 @@ def referenced_why(plan: RelPlan) -> str:
     )
 
 
+#: the strategies whose One holds an array of all its N (embedded, or their ids): its size is the shape's
+ARRAY_OF_ALL = frozenset({"embed", "child-refs", "two-way"})
+
+
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
@@ -123,7 +127,8 @@ class _StrategyRule(Rule):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.relationships = (base_rule_of, cls.id)  # the relationships whose recommendation this rule made
+        if "relationships" not in cls.__dict__:  # the relationships whose recommendation this rule made
+            cls.relationships = (base_rule_of, cls.id)
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         yield self._report(view, view.plan(facts.rel.id))
@@ -133,6 +138,8 @@ class _StrategyRule(Rule):
         decision = strategy_decision(rel.id)
         target = rec.base_strategy
         nums = dict(rec.numbers)
+        if plan.strategy in ARRAY_OF_ALL:  # the array of every N the design keeps: the figure unbounded-array quotes
+            nums["element_bytes"], nums["array_bytes"] = kept_array(plan, view.res.array_sizes(plan.facts))
         extra = self._extra(view, plan, nums)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
@@ -470,14 +477,23 @@ class ParentRefOneToSquillions(_StrategyRule):
         return reference_index_note(view, plan)
 
 
+def embedded_or_kept_apart(view: RuleView, facts: RelFacts) -> bool:
+    """``NoEmbedIndependentAccess`` sees the embedded relationships and the one-to-ones it kept apart."""
+    plan = view.res.plans[facts.rel.id]
+    return plan.strategy == "embed" or plan.rec.base_rule == NoEmbedIndependentAccess.id
+
+
 @register
-class NoEmbedIndependentAccess(Rule):
+class NoEmbedIndependentAccess(_StrategyRule):
     """Do not embed what the application reads, lists or updates on its own.
 
     *Why*
     Zola-3 rule 2: needing to access an object on its own is a compelling
     reason not to embed it — embedded documents cannot be listed, indexed
-    alone or updated without rewriting their parent.
+    alone or updated without rewriting their parent. A one-to-one read on
+    its own, or rarely with its parent, therefore keeps its own collection
+    with a reference (a suggestion when the engine chooses it, info when the
+    model already stores it so).
 
     *Anti-pattern*
     Embedding ``tasks`` in ``person`` while the app lists "tasks due
@@ -491,11 +507,11 @@ class NoEmbedIndependentAccess(Rule):
     id = "no-embed-independent-access"
     code = "RS05"
     family = "shape"
-    severities = ("suggestion",)
+    severities = ("info", "suggestion")
     sources = ("Zola-3", "Manual-embed-vs-ref")
     tradeoff = "independent access and a smaller parent vs. an extra query when both are shown"
-    decides = "base"
     precedence = ONE_TO_ONE
+    relationships = (embedded_or_kept_apart, True)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A one-to-one that stands alone or is rarely read with its One keeps its own collection."""
@@ -512,10 +528,11 @@ class NoEmbedIndependentAccess(Rule):
             rules=(EmbedOneToOne.id, self.id),
         )
 
-    relationships = (strategy_of, "embed")
-
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         plan = view.plan(facts.rel.id)
+        if plan.rec.base_rule == self.id:  # a one-to-one kept in its own collection: the decision, as rules 1-4 report
+            yield self._report(view, plan)
+            return
         if not facts.standalone:
             return
         target = plan.rec.strategy if plan.rec.strategy != "embed" else "child-refs"
@@ -527,6 +544,9 @@ class NoEmbedIndependentAccess(Rule):
             f"own collection ({target}) so it can be found without scanning {facts.one.name}",
             fix=set_strategy(facts.rel.id, target, self.id),
         )
+
+    def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
+        return reference_index_note(view, plan)
 
 
 @register

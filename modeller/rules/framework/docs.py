@@ -32,7 +32,7 @@ may already name those paths:
 | bucket documents | `<series>`, `start`, `end`, `count`, `sum`, `min`, `max`, items in `plural(snake(entity))` | `readings` |
 | a name the document already has | the later relationship's field becomes `<name>_<n>` (n = 2, 3, ...; a trailing `_id`/`_ids` stays last) | `user_2`, `person_2_ids` |
 
-An extended reference keeps a top-level `<role>_id` as well when a query filters or sorts on it.
+An extended reference holds the One's id once, as `<role>._id` (the Extended Reference Pattern article's documents): a query that filters or sorts on `<role>_id` reads `<role>._id`; a many-to-many's array of them holds each One's id once too (`rooms._id`, no `room_ids` beside it).
 """
 
 

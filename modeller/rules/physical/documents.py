@@ -229,8 +229,18 @@ class ShapeBuilder:
 
     # ----- entities -----
     def has_identity(self, entity: Entity) -> bool:
-        """Embedded elements keep an ``_id`` when other documents refer to them."""
-        return any(self.plans[f.rel_id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id])
+        """Embedded elements keep an ``_id`` when other documents refer to them, or when they are elements of an
+        array whose own fields change after insert: one element is then updated by its ``_id`` (arrayFilters), as
+        the Extended Reference Pattern article's edited comments keep theirs while an order's line items (written
+        once, the CN seed) have none."""
+        if any(self.plans[f.rel_id].strategy != "embed" for f in self.ctx.rels_of_one[entity.id]):
+            return True
+        if not any(f.updates_per_sec and not f.immutable for f in entity.fields):
+            return False
+        return any(
+            self.plans[f.rel_id].strategy == "embed" and f.rel.cardinality != "one-to-one"
+            for f in self.ctx.rels_of_many[entity.id]
+        )
 
     def id_node(self, entity: Entity) -> ShapeNode:
         declared = self.ctx.field(entity.id, "_id")
@@ -454,11 +464,9 @@ class ShapeBuilder:
         many_to_many = rel.cardinality == "many-to-many"
         if plan.strategy == "extended-ref":
             ext = extended_ref_field(rel, one)
-            if plan.keep_ref_field:
-                out.append(self._ref_node(plan, ref_name, many_to_many))
-                routes[ref_name] = Route(ref_name)
-            else:
-                routes[ref_name] = Route(f"{ext}._id")
+            # the One's id is kept once, inside the sub-document, as the Extended Reference Pattern article's
+            # documents do ({_id, user: {_id, name, phone}}): a query on <role>_id reads <role>._id
+            routes[ref_name] = Route(f"{ext}._id")
             children = [
                 self._size(
                     ShapeNode(

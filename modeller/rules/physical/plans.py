@@ -13,7 +13,7 @@ from typing import Any
 
 from modeller.model.project import Denormalization, Entity, Field
 from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
-from modeller.rules.physical.naming import parent_ref_field, snake
+from modeller.rules.physical.naming import snake
 from modeller.rules.physical.sizes import (
     DOC_OVERHEAD,
     TYPE_BYTES,
@@ -67,8 +67,6 @@ class RelPlan:
     dropped: list[tuple[Denormalization, str]] = field(default_factory=list)
     elem_bytes: int = 0
     numbers: dict[str, Any] = field(default_factory=dict)
-    #: the N side keeps a top-level ``<role>_id`` next to an extended reference (a query filters on it)
-    keep_ref_field: bool = False
 
 
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
@@ -237,12 +235,6 @@ def _choose(ctx: Context, facts: RelFacts, rec: Recommendation, elem: int) -> Re
         ts = facts.many.timeseries
         paged = rec.numbers.get("bucket_size") if rec.strategy == "bucket" and ts is None else None
         plan.bucket_size = paged or (ts.bucket_size if ts and ts.bucket_size else 60)
-    if plan.strategy == "extended-ref":
-        ref = parent_ref_field(rel, facts.one)
-        plan.keep_ref_field = facts.many_needs_one or any(
-            q.scope == rel.id or ref in q.filter or any(k == ref for k, _ in q.sort) or ref in q.projection
-            for q in ctx.queries_of[facts.many_id]
-        )
     return plan
 
 
@@ -271,6 +263,16 @@ def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) ->
     return room / growth
 
 
+def kept_array(plan: RelPlan, sizes: tuple[int, int] | None) -> tuple[int, int]:
+    """(one element, the whole array) at most of the array of every N the One keeps (embedded, or their ids): the
+    shape's figures (``Resolution.array_sizes``) when given, else estimated from the N's fields, so every finding on
+    the array quotes one figure."""
+    if sizes is not None:
+        return sizes
+    item = plan.elem_bytes if plan.strategy == "embed" else TYPE_BYTES["objectId"]
+    return item, array_bytes(plan.facts.n_max, item)
+
+
 def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) -> str | None:
     """Why the user's array breaks a rule: its size at the declared maximum against 16 MiB, and the day a typical One
     reaches it. ``sizes``: (one element, the whole array) at most, as the design's shape sizes them
@@ -281,10 +283,7 @@ def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) ->
     if not (facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))):
         return None
     one, many = facts.one, facts.many
-    if sizes is None:
-        item = plan.elem_bytes if strategy == "embed" else TYPE_BYTES["objectId"]
-        sizes = item, array_bytes(facts.n_max, item)
-    item, projected = sizes
+    item, projected = kept_array(plan, sizes)
     days = days_to_limit(ctx, facts, item, base_bytes(ctx, one)[0])
     what = "embedded documents" if strategy == "embed" else "ids"
     msg = (

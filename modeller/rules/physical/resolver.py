@@ -1096,7 +1096,7 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
                     continue
                 rel_path = res.builder.copy_paths.get((facts.rel_id, cp.denorm.field, cp.denorm.direction), cp.name)
                 path = f"{located[1]}.{rel_path}" if located[1] else rel_path
-                filter_path = copy_filter_path(plan, cp.location, path, coll.shape)
+                filter_path = copy_filter_path(cp.location, path)
                 if filter_path is None and cp.location == "flat":  # found by the N's reference to its One
                     filter_path = _ref_path(res, plan, coll)
                     nested = _embedded_ref(res, coll.name, located[1], plan) if located[1] else None
@@ -1125,21 +1125,16 @@ def _sync_indexes(ctx: Context, res: Resolution, coll: CollectionDesign) -> list
     return out
 
 
-def copy_filter_path(plan: RelPlan, location: str, path: str, top: list[ShapeNode]) -> str | None:
+def copy_filter_path(location: str, path: str) -> str | None:
     """The path a copy's sync ``updateMany`` matches when it is inside a sub-document or an array of references:
-    ``author._id`` (extended reference; its top-level ``<role>_id`` when the N keeps one, which the N's queries
-    index), ``parts.id`` (the One's array of ``{id, copies}``); None otherwise (a flat copy is found by the N's
-    reference to its One, or by ``_id``)."""
+    ``author._id`` (extended reference: the One's id is kept once, inside it, as the Extended Reference Pattern
+    article's documents do), ``parts.id`` (the One's array of ``{id, copies}``); None otherwise (a flat copy is found
+    by the N's reference to its One, or by ``_id``)."""
     container = path.rsplit(".", 1)[0]
     if location == "child-array":
         return f"{container}.id"
     if location != "extended":
         return None
-    if plan.keep_ref_field and "." not in container:
-        rel_id = plan.facts.rel_id
-        ref = next((n.name for n in top if n.relationship == rel_id and n.role == "parent-ref"), None)
-        if ref is not None:
-            return ref
     return f"{container}._id"
 
 
@@ -1214,7 +1209,7 @@ def _ref_path(res: Resolution, plan: RelPlan, coll: CollectionDesign) -> str | N
         if node.relationship == rel_id:
             if node.role == "parent-ref":
                 return node.name
-            if node.role == "extended-ref" and not plan.keep_ref_field:
+            if node.role == "extended-ref":
                 return f"{node.name}._id"
     return None
 
@@ -1568,7 +1563,7 @@ def sync_advice(
     set_path = path
     target_at = res.location.get(cp.target.id)
     located_in = target_at[1] if target_at is not None and target_at[0] == coll and target_at[1] else None
-    inside = copy_filter_path(plan, cp.location, path, _find_nodes(res, coll, ""))
+    inside = copy_filter_path(cp.location, path)
     if cp.location == "child-array" and inside is not None:
         arr_path = path.rsplit(".", 1)[0]
         filter_path = inside

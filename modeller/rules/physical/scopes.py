@@ -86,7 +86,7 @@ def resolve_scope(ctx: Context, res: Resolution, q: Query) -> Scope | None:
         return Scope(q.scope or "", kind, path, first_path, first, param, label, ref_name)
 
     ref = res.resolve_path(facts.many_id, ref_name)
-    if strategy == "extended-ref" and not plan.keep_ref_field:
+    if strategy == "extended-ref":
         ref = res.resolve_path(facts.many_id, f"{extended_ref_field(rel, one)}._id")
     if strategy == "single-collection" and shares_collection(res, facts):
         ref = ref_name = LINK_TARGET  # (no ``<one>_id``: the reasons name the key the index holds)
@@ -128,8 +128,8 @@ def esr_key(scope: Scope | None) -> tuple[str, str] | None:
     """(path, reason) of a resolved scope's equality; None when the query's own read has none."""
     if scope is None or scope.path is None:
         return None
-    if scope.kind == "reference":  # the key is the reference a v1 file named: the same reason as its filter
-        return scope.path, f"Equality: the query filters {scope.ref_name} = value"
+    if scope.kind == "reference":  # the reference's path: user._id when an extended reference holds the id
+        return scope.path, f"Equality: the query filters {scope.path} = value"
     if scope.kind == "holder":
         return scope.path, f"Equality: {scope.label}: the array {scope.path} holds the id it is looked up by"
     return scope.path, f"Equality: {scope.label}, read by _id"

@@ -3,9 +3,10 @@
 Each query is listed by its name (the user's words); its plan shows the
 collection(s) read, the index with the ESR role of each key, whether the sort
 is served by the index or is a blocking sort (its bytes against the server's
-100 MB), the documents examined and returned, the round trips, and the
-mongosh (``modeller.export.query_plans``) with a Copy button. The planner is
-the engine's (``modeller.rules.physical.planner``): this tab only shows it.
+100 MB), the documents examined and returned (and what those estimates
+assume), the round trips, and the mongosh (``modeller.export.query_plans``)
+with a Copy button. The planner is the engine's
+(``modeller.rules.physical.planner``): this tab only shows it.
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ def plan_html(plan: QueryPlan, project: Project) -> str:
         f"<p>Sort: {sort}.<br>Documents: about {plan.docs_examined:,} examined, {plan.docs_returned:,} returned; "
         f"{trips}.</p>"
     )
+    if plan.assumptions:  # the figures above rest on them, as the CLI's "assuming ..." and the report say
+        parts.append(f"<p>The estimates assume {esc(', '.join(plan.assumptions))}.</p>")
     if plan.unresolved:
         parts.append(
             "<p>Not served by this collection: " + ", ".join(esc(u) for u in plan.unresolved) + " (needs a join).</p>"

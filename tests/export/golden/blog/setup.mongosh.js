@@ -82,9 +82,6 @@
           "created_at": {
             "bsonType": "date"
           },
-          "author_id": {
-            "bsonType": "objectId"
-          },
           "author": {
             "bsonType": "object",
             "properties": {
@@ -109,6 +106,9 @@
             "items": {
               "bsonType": "object",
               "properties": {
+                "_id": {
+                  "bsonType": "objectId"
+                },
                 "content": {
                   "bsonType": "string"
                 },
@@ -132,6 +132,7 @@
                 }
               },
               "required": [
+                "_id",
                 "content",
                 "created_at",
                 "user"
@@ -144,7 +145,6 @@
           "title",
           "content",
           "created_at",
-          "author_id",
           "author"
         ]
       }
@@ -154,6 +154,6 @@
   });
   // Index "comments.user._id_1": keeping the copies of User.name in sync (User → Comment) runs updateMany on comments.user._id: without an index every update (0.01/s) scans 1,200,000 documents - Equality: the User whose copy is updated - added by the engine
   ensureIndex("posts", {"comments.user._id": 1}, {"name": "comments.user._id_1"});
-  // Index "author_id_1_created_at_-1": serves query "An author's posts, newest first" in Equality, Sort, Range order; also serves what (author_id 1) would (that index is its prefix and was left out) - Equality: the query filters author_id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
-  ensureIndex("posts", {"author_id": 1, "created_at": -1}, {"name": "author_id_1_created_at_-1"});
+  // Index "author._id_1_created_at_-1": serves query "An author's posts, newest first" in Equality, Sort, Range order; also serves what (author._id 1) would (that index is its prefix and was left out) - Equality: the query filters author._id = value; Sort: the query sorts by created_at -1; after the equality keys the index returns documents already in order (no blocking sort) - added by the engine
+  ensureIndex("posts", {"author._id": 1, "created_at": -1}, {"name": "author._id_1_created_at_-1"});
 })();
