@@ -19,6 +19,9 @@ so the memory figure is the app's own):
 - ``open.N.ui_busy_max``: the most CPU time the UI thread spent between two ticks of that timer: the longest
   piece of UI work, without the waits for the interpreter or the machine (steadier on a loaded machine).
 - ``open.N.rss``: resident memory once the findings are on screen.
+- ``open.N.load``: the machine's 1-minute load average, the higher of the open's start and end: on this
+  2-core machine wall figures taken at a load of 4 or more are mostly the other processes (compare the CPU
+  figures then).
 
 Sizes: ``MODELLER_BENCH_OPEN_SIZES`` (comma-separated entity counts, default ``1000,5000``;
 ``10000`` takes a minute or more), run with ``python -m benchmarks.run --only open``.
@@ -93,6 +96,7 @@ ticker.timeout.connect(tick)
 ticker.start()
 app.processEvents()
 # the open itself starts from the event loop, like a menu action does
+load_at_start = os.getloadavg()[0]
 started = time.perf_counter()
 started_cpu = time.process_time()
 gaps["last"], gaps["last_cpu"] = started, time.thread_time()
@@ -111,7 +115,7 @@ ticker.stop()
 print(json.dumps({
     "first_frame_s": first_frame, "first_frame_cpu_s": first_frame_cpu, "in_view_s": in_view[0] - started if in_view else float("nan"), "built_s": built[0] - started if built else float("nan"), "to_findings_s": to_findings, "to_findings_cpu_s": arrived_cpu[0] - started_cpu if arrived_cpu else float("nan"), "blocked_max_ms": gaps["max"] * 1000, "busy_max_ms": gaps["cpu_max"] * 1000,
     "built_cpu_s": built_cpu[0] - started_cpu if built_cpu else float("nan"),
-    "rss_mib": rss_mib(), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
+    "rss_mib": rss_mib(), "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
 }))
 os._exit(0)
 """
@@ -167,6 +171,7 @@ def run() -> list[dict[str, Any]]:
             {"name": f"open.{n}.ui_busy_max", "value": round(m["busy_max_ms"]), "unit": "ms cpu", "target": None},
             {"name": f"open.{n}.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": rss_t},
             {"name": f"open.{n}.findings", "value": m["findings"], "unit": "findings", "target": None},
+            {"name": f"open.{n}.load", "value": round(m["load"], 1), "unit": "load avg", "target": None},
         ]
     return rows
 

@@ -44,33 +44,52 @@ class Problem:
 
 
 class _Paths:
-    """Which dotted paths a query or index may name on each entity."""
+    """Which dotted paths a query or index may name on each entity.
+
+    The generated names of an entity are worked out the first time a path of it is not one of its own fields
+    (most paths are): naming every relationship's fields up front was a fifth of the checks at 10,000 entities.
+    """
 
     def __init__(self, project: Project, entities: dict[str, Entity]) -> None:
         self._entities = entities
-        # generated name -> entity whose fields it holds (None: a bare reference)
-        self._generated: dict[str, dict[str, Entity | None]] = {e.id: {} for e in project.entities}
+        #: entity id -> the relationships it is an end of, in the project's order
+        self._relationships: dict[str, list[Relationship]] = {}
         for rel in project.relationships:
+            self._relationships.setdefault(rel.one, []).append(rel)
+            if rel.many != rel.one:
+                self._relationships.setdefault(rel.many, []).append(rel)
+        self._generated: dict[str, dict[str, Entity | None]] = {}
+
+    def generated(self, entity_id: str) -> dict[str, Entity | None]:
+        """Generated name -> entity whose fields it holds (None: a bare reference), on ``entity_id``."""
+        known = self._generated.get(entity_id)
+        if known is not None:
+            return known
+        names: dict[str, Entity | None] = {}
+        entities = self._entities
+        for rel in self._relationships.get(entity_id, ()):
             one, many = entities.get(rel.one), entities.get(rel.many)
             if one is None or many is None:
                 continue
-            on_many = self._generated[many.id]
-            on_many[parent_ref_field(rel, one)] = None
-            former = former_parent_ref_field(rel, one)
-            if former is not None:
-                on_many[former] = None
-            on_many[extended_ref_field(rel, one)] = one
-            on_one = self._generated[one.id]
-            on_one[child_refs_field(rel, many)] = None
-            on_one[embed_field(rel, many)] = many
-            on_one[subset_field(rel, many)] = many
-            for agg in rel.aggregates:
-                on_one[agg.name] = None
+            if many.id == entity_id:
+                names[parent_ref_field(rel, one)] = None
+                former = former_parent_ref_field(rel, one)
+                if former is not None:
+                    names[former] = None
+                names[extended_ref_field(rel, one)] = one
+            if one.id == entity_id:
+                names[child_refs_field(rel, many)] = None
+                names[embed_field(rel, many)] = many
+                names[subset_field(rel, many)] = many
+                for agg in rel.aggregates:
+                    names[agg.name] = None
+        self._generated[entity_id] = names
+        return names
 
     def missing(self, where: str, path: str, entity: Entity) -> Problem:
         """The problem of a path that does not exist, naming the joined entity for a related field (``owner.nme``)."""
         head, _, rest = path.partition(".")
-        target = self._generated.get(entity.id, {}).get(head)
+        target = self.generated(entity.id).get(head)
         if target is not None and rest:
             return Problem(
                 where,
@@ -80,16 +99,21 @@ class _Paths:
         return _missing(where, path, entity)
 
     def exists(self, entity: Entity, path: str) -> bool:
-        if path == "_id" or find_field(all_fields(entity), path) is not None:
+        if path == "_id" or find_field(_fields(entity), path) is not None:
             return True
         head, _, rest = path.partition(".")
-        generated = self._generated.get(entity.id, {})
+        generated = self.generated(entity.id)
         if head not in generated:
             return False
         target = generated[head]
         if not rest:
             return True
-        return target is not None and (rest == "_id" or find_field(all_fields(target), rest) is not None)
+        return target is not None and (rest == "_id" or find_field(_fields(target), rest) is not None)
+
+
+def _fields(entity: Entity) -> Sequence[Field]:
+    """:func:`all_fields` without the copy when the entity has no subtypes (the usual case)."""
+    return entity.fields if entity.subtypes is None else all_fields(entity)
 
 
 def _duplicates(values: Iterable[str]) -> list[str]:
@@ -102,20 +126,24 @@ def _duplicates(values: Iterable[str]) -> list[str]:
     return dups
 
 
-def _check_fields(fields: Sequence[Field], path: str, out: list[Problem]) -> None:
-    for dup in _duplicates(f.name for f in fields):
-        out.append(Problem(path, f"field name {dup!r} is used twice here; rename one of them"))
+def _check_fields(fields: Sequence[Field], path: str, out: list[Problem]) -> int:
+    """Report the fields' problems; returns how deep they nest, as :func:`depth` counts (the checks walk the
+    fields once, not twice: the walks were a third of the checks at 10,000 entities)."""
+    names = [f.name for f in fields]
+    if len(set(names)) < len(names):
+        for dup in _duplicates(names):
+            out.append(Problem(path, f"field name {dup!r} is used twice here; rename one of them"))
+    deepest = 1 if fields else 0
     for i, field in enumerate(fields):
-        if field.fields:
-            _check_fields(field.fields, f"{path}[{i}].fields", out)
-        items = field.items
-        sub = f"{path}[{i}].items"
+        level = 1 + _check_fields(field.fields, f"{path}[{i}].fields", out) if field.fields else 1
+        items, sub, at = field.items, f"{path}[{i}].items", 2
         while items is not None:
-            if items.fields:
-                _check_fields(items.fields, f"{sub}.fields", out)
-            items, sub = items.items, sub + ".items"
+            level = max(level, at + _check_fields(items.fields, f"{sub}.fields", out) if items.fields else at)
+            items, sub, at = items.items, sub + ".items", at + 1
+        deepest = max(deepest, level)
         if field.enum is not None and not field.enum:
             out.append(Problem(f"{path}[{i}].enum", "enum is empty; list the allowed values or remove 'enum'"))
+    return deepest
 
 
 def check_project(project: Project) -> list[Problem]:
@@ -135,7 +163,8 @@ def check_project(project: Project) -> list[Problem]:
                 Problem(f"$.{kind}[{index}].id", f"id {dup!r} is used by more than one of {kind}; ids must be unique")
             )
 
-    check_unique_names(project, lambda path, message, other: out.append(Problem(path, message, other)))
+    collections = [collection_name(e) for e in project.entities]
+    check_unique_names(project, lambda path, message, other: out.append(Problem(path, message, other)), collections)
     entities = {e.id: e for e in project.entities}
     paths = _Paths(project, entities)
 
@@ -144,14 +173,16 @@ def check_project(project: Project) -> list[Problem]:
 
     for i, entity in enumerate(project.entities):
         where = f"$.entities[{i}]"
-        _check_fields(entity.fields, f"{where}.fields", out)
+        nesting = _check_fields(entity.fields, f"{where}.fields", out)
         check_entity(entity, where, report, project.server_version)
         if entity.collection is None:
             try:
-                check_collection_name(collection_name(entity))
+                check_collection_name(collections[i])
             except ValueError as exc:
                 out.append(Problem(f"{where}.name", f"{exc}; set 'collection' to a legal name"))
-        if depth(all_fields(entity)) > MAX_NESTING:
+        if entity.subtypes is not None:
+            nesting = max(nesting, *(depth(variant) for variant in entity.subtypes.variants.values()))
+        if nesting > MAX_NESTING:
             out.append(
                 Problem(
                     f"{where}.fields", f"fields are nested deeper than MongoDB's {MAX_NESTING} levels; flatten them"
@@ -177,10 +208,12 @@ def check_project(project: Project) -> list[Problem]:
             out.append(_missing(f"{where}.archive.age_field", entity.archive.age_field, entity))
 
     by_collection: dict[str, list[Entity]] = {}
-    for entity in project.entities:
-        by_collection.setdefault(collection_name(entity), []).append(entity)
+    for entity, name in zip(project.entities, collections, strict=True):
+        by_collection.setdefault(name, []).append(entity)
     for i, entity in enumerate(project.entities):
-        name = collection_name(entity)
+        if entity.timeseries is None:
+            continue  # only a time series needs a collection of its own
+        name = collections[i]
         others = [other.name for other in by_collection[name] if other is not entity]
         if entity.timeseries is not None and others:
             out.append(
@@ -207,10 +240,10 @@ def check_project(project: Project) -> list[Problem]:
         one, many = entities.get(rel.one), entities.get(rel.many)
         for j, denorm in enumerate(rel.denormalize):
             source = many if denorm.direction == "many-to-one" else one
-            if source is not None and find_field(all_fields(source), denorm.field) is None:
+            if source is not None and find_field(_fields(source), denorm.field) is None:
                 out.append(_missing(f"{where}.denormalize[{j}].field", denorm.field, source))
         for j, agg in enumerate(rel.aggregates):
-            if agg.field is not None and many is not None and find_field(all_fields(many), agg.field) is None:
+            if agg.field is not None and many is not None and find_field(_fields(many), agg.field) is None:
                 out.append(_missing(f"{where}.aggregates[{j}].field", agg.field, many))
         check_aggregates(rel, one, where, report)
 

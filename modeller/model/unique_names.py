@@ -14,7 +14,7 @@ ask this module, so they refuse the same names with the same reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from modeller.model.conventions import collection_name
 from modeller.model.project import Entity, Project, Query, Relationship
@@ -111,11 +111,24 @@ def name_refused(project: Project, new: Entity | Query | Relationship) -> str | 
     return None
 
 
-def check_unique_names(project: Project, report: Report) -> None:
-    """Report each entity or query whose name an earlier one already has, naming both places."""
+def _names_of(entity: Entity, known: dict[str, set[str]]) -> set[str]:
+    """The names of ``entity``'s top-level fields, kept in ``known`` by its id."""
+    names = known.get(entity.id)
+    if names is None:
+        names = known[entity.id] = {field.name for field in entity.fields}
+    return names
+
+
+def check_unique_names(project: Project, report: Report, collections: Sequence[str] | None = None) -> None:
+    """Report each entity or query whose name an earlier one already has, naming both places.
+
+    ``collections``: each entity's :func:`collection_name`, when the caller has them already.
+    """
     first: dict[str, int] = {}
     by_collection: dict[str, int] = {}
     entities = project.entities
+    if collections is None:
+        collections = [collection_name(e) for e in entities]
     for i, entity in enumerate(entities):
         key = name_key(entity.name)
         if key in first:
@@ -128,7 +141,7 @@ def check_unique_names(project: Project, report: Report) -> None:
             )
             continue
         first[key] = i
-        coll = collection_name(entity)
+        coll = collections[i]
         j = by_collection.get(coll, -1)
         if j >= 0 and (entity.collection is None or entities[j].collection is None):
             problem = _entity_clash(entity, entities[j])
@@ -157,13 +170,15 @@ def check_unique_names(project: Project, report: Report) -> None:
         queries[key] = i
     roles: dict[tuple[str, str, str], int] = {}
     by_id = {e.id: (i, e) for i, e in enumerate(entities)}
+    #: entity id -> the names of its top-level fields, for the entities a role name was asked of
+    field_names: dict[str, set[str]] = {}
     for i, rel in enumerate(project.relationships):
         for attr, end, side in (("name", rel.one, "one"), ("inverse", rel.many, "many")):
             role = getattr(rel, attr)
             if role is None:
                 continue
             k, holder_entity = by_id.get(end, (-1, None))
-            if holder_entity is not None and (attr, role) in _role_fields(rel, holder_entity):
+            if holder_entity is not None and role in _names_of(holder_entity, field_names):
                 f = next(n for n, field in enumerate(holder_entity.fields) if field.name == role)
                 report(
                     f"$.relationships[{i}].{attr}",

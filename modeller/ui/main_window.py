@@ -57,6 +57,7 @@ from modeller.ui.import_order import drop_read_sources
 from modeller.ui.jobs import BackgroundJob
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.live import LiveController, status_label
+from modeller.ui.open_phase import BUILT, FINDINGS, OpenPhase
 from modeller.ui.panels.empty_hint import EmptyCanvasHint
 from modeller.ui.panels.palette_panel import PalettePanel
 from modeller.ui.panels.preview import PreviewPanel
@@ -216,6 +217,8 @@ class MainWindow(QMainWindow):
         self.open_job: BackgroundJob | None = None
         #: while an open is shown but still being checked: what it replaced
         self._shown_before: _Shown | None = None
+        #: from the read of a large project until it is built and its findings show (see open_phase)
+        self.open_phase = OpenPhase()
         #: the preview's sample generator was imported (once per process is enough; see _warm_up_after_build)
         self._warmed_up = False
         self._build_actions()
@@ -247,6 +250,9 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.analysis.analysed.connect(self._analysed)
+        self.analysis.analysed.connect(lambda _analysis: self.open_phase.done(FINDINGS))
+        self.analysis.failed.connect(lambda _message: self.open_phase.done(FINDINGS))
+        self.scene.built.connect(lambda: self.open_phase.done(BUILT))
         self.analysis.running.connect(self.scene.set_background_busy)  # the cards out of sight wait for it
         self.analysis.failed.connect(lambda message: self.notify(message, 8000))
         self.live = LiveController(
@@ -922,6 +928,7 @@ class MainWindow(QMainWindow):
         job = BackgroundJob(lambda _report, _cancelled: _read(path), "open", (ProjectFileError, OSError), self)
         job.finished.connect(lambda result: self._loaded(job, path, result, before, opening))
         self.open_job = job
+        self.open_phase.begin()
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
@@ -940,9 +947,11 @@ class MainWindow(QMainWindow):
             shown = _Shown(self.document.project, self.document.path, self.document.is_modified())
             self._check_in_background(path, result, shown, opening)  # the status bar says so from the first frame
             self._show(result, path, opening)
+            self.open_phase.shown(self._open_waits())
             self._warm_up_after_build()
             return
         self._end_open()
+        self.open_phase.end()
         if not isinstance(result, Project):
             self._open_failed(path, result)
         self.open_finished.emit(False)
@@ -965,12 +974,20 @@ class MainWindow(QMainWindow):
         shown = self._shown_before
         self._end_open()
         if result is not None:
+            self.open_phase.end()
             self._go_back(shown)
             self._open_failed(path, result)
             self.open_finished.emit(False)
             return
         self._accept(path, opening)
         self.open_finished.emit(True)
+
+    def _open_waits(self) -> set[str]:
+        """What the project just shown still waits for: the rest of its cards, its first findings."""
+        waits = {BUILT} if self.scene.building else set()
+        if self.analysis.available:
+            waits.add(FINDINGS)
+        return waits
 
     def _go_back(self, shown: _Shown | None) -> None:
         """Show again the project an open replaced before its checks ended: its path and unsaved changes (its
@@ -1001,6 +1018,7 @@ class MainWindow(QMainWindow):
         job.cancel()
         shown = self._shown_before
         self._end_open()
+        self.open_phase.end()
         self._go_back(shown)
         self.notify(f"Opening {self.open_progress_label.toolTip()} cancelled", 4000)
         self.open_finished.emit(False)
@@ -1140,6 +1158,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             self.cancel_open()
+            self.open_phase.end()  # a window closed during an open gives the collector back
             self.save_window_layout()
             self.cancel_auto_layout()
             self.autosave_timer.stop()

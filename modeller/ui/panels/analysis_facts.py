@@ -17,7 +17,8 @@ from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import SEVERITY_RANK
 from modeller.ui.panels.design_index import design_index
-from modeller.ui.panels.finding_item import Lookup, lookup, related_entities
+from modeller.ui.panels.finding_item import Lookup, lookup, project_labels, related_entities
+from modeller.ui.panels.findings_order import sorted_sections
 from modeller.ui.panels.sections import section_of
 
 #: severities that put a marker on the canvas (suggestions keep the canvas calm)
@@ -83,9 +84,12 @@ def facts(analysis: Analysis, project: Project) -> Facts:
 
 
 def prepare(analysis: Analysis, project: Project) -> None:
-    """Work out, off the UI thread, what the hand-over of ``analysis`` will ask for (maps, counts, markers)."""
+    """Work out, off the UI thread, what the hand-over of ``analysis`` will ask for (maps, counts, markers, the
+    order of the findings list, the words the first finding's details use)."""
     design_index(analysis.design)
     facts(analysis, project)
+    sorted_sections(analysis.findings)
+    project_labels(project)
 
 
 #: the facts of the last few analyses (the worker adds, the UI thread reads)

@@ -24,12 +24,13 @@ from modeller.rules.physical.design import Design
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
+from modeller.ui.panels.findings_order import OVERRIDDEN as _OVERRIDDEN
+from modeller.ui.panels.findings_order import SortKey, sort_key, sorted_sections
 from modeller.ui.panels.sections import (
     COLLAPSED_AT_START,
     SECTIONS,
     counted_label,
     first_sentence,
-    impact_key,
     section_label,
     section_of,
 )
@@ -43,16 +44,6 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 _HEADER_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 _FINDING_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
-
-SortKey = tuple[bool, int, str, str, str, str]
-#: sorts before every overridden finding's key and after every open one's
-_OVERRIDDEN = (True,)
-
-
-def sort_key(finding: Finding) -> SortKey:
-    """Open findings first, most severe first, then by rule and subject: the order rows keep across analyses."""
-    return (*impact_key(finding), finding.rule, finding.subject.id, finding.subject.kind, finding.message)
 
 
 class FindingsModel(QAbstractListModel):
@@ -132,13 +123,7 @@ class FindingsModel(QAbstractListModel):
 
     def _merge_all(self, findings: list[Finding], fresh: list[Finding], gone: list[Finding]) -> set[int]:
         """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
-        buckets: dict[str, list[Finding]] = {s: [] for s in SECTIONS}
-        for finding in findings:
-            buckets[section_of(finding)].append(finding)
-        ordered = []
-        for section in SECTIONS:
-            keyed = sorted(((sort_key(f), f) for f in buckets[section]), key=itemgetter(0))
-            ordered.append(([f for _key, f in keyed], [key for key, _f in keyed]))
+        ordered = sorted_sections(findings)  # sorted by the analysis worker already (findings_order)
         if len(self._shown) + len(findings) == len(fresh) + len(gone):
             # nothing stays (a first analysis, another project): one reset, so the filter and the view take
             # every row in one pass, not once per inserted run and again for the removed ones
