@@ -74,3 +74,17 @@ def test_a_chosen_hours_survives_a_save_and_an_unset_one_stays_unset() -> None:
     unset = loads_project(dumps_project(loads_project(json.dumps(_ecommerce(None)))))
     rel = next(r for r in unset.relationships if r.id == "product_order_items")
     assert next(c for c in rel.denormalize if c.field == "price").staleness is None
+
+
+def test_the_exported_sync_of_an_unset_copy_says_a_snapshot_is_never_synced() -> None:
+    from modeller.export.snippets import sync_snippet
+
+    design = analyse(loads_project(json.dumps(_ecommerce(None)))).design
+    copy = next(c for r in design.relationships for c in r.denormalized if c.path == "items.price")
+    text = sync_snippet(design, copy)
+    first, *rest = text.splitlines()
+    assert first.startswith("// staleness not set: if") and "set the copy's staleness to forever" in first
+    assert any("updateMany" in line for line in rest)
+    chosen = analyse(loads_project(json.dumps(_ecommerce("hours")))).design
+    copy = next(c for r in chosen.relationships for c in r.denormalized if c.path == "items.price")
+    assert "staleness not set" not in sync_snippet(chosen, copy)

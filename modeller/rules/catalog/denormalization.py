@@ -61,7 +61,7 @@ def _point_in_time(cp: CopyPlan) -> bool:
 def _keep_in_sync(cp: CopyPlan, sync: str) -> str:
     """How the copy is maintained; while its staleness is not set, the two kinds of copy the user chooses between
     (RULES.md 15/16: a display copy is synced, a point-in-time value such as an order line's price never is)."""
-    if cp.denorm.staleness is not None:
+    if cp.denorm.staleness is not None or cp.sync == "none":  # (a field that never changes needs no choice)
         return f"Keep it in sync: {sync}"
     src = f"{cp.source.name}.{cp.denorm.field}"
     return (

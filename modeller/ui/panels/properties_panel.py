@@ -584,9 +584,7 @@ class RelationshipEditor(QWidget):
             return
         one = self.document.entity(rel.one)
         name = one.fields[0].name if one is not None and one.fields else "name"
-        self._commit_denormalize(
-            [*self._denormalized_rows(), {"field": name, "direction": "one-to-many"}]
-        )
+        self._commit_denormalize([*self._denormalized_rows(), {"field": name, "direction": "one-to-many"}])
 
     def remove_denormalized(self) -> None:
         rows = self._denormalized_rows()
