@@ -97,20 +97,21 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
 
     ``labels`` names each subject in the user's words (``Author → Post``, ``query 'post page'``), not by id.
     """
+    from modeller.rules.framework.sections import count_sections, sections_summary
+
     if not findings:
         return "no findings\n"
     groups: dict[tuple[str, str], list[Finding]] = {}
     for f in findings:
         groups.setdefault((f.subject.kind, f.subject.id), []).append(f)
     lines: list[str] = []
-    counts = {level: 0 for level in LEVELS}
+    said: dict[tuple[str, str], str] = {}  # a paragraph already printed -> where (each is printed once per check)
     for (kind, subject_id), items in groups.items():
         heading = labels.subject(kind, subject_id) if labels is not None else f"{kind} {subject_id}"
         if labels is not None and kind in ("entity", "relationship", "field"):
             heading = f"{kind} {heading}"
         lines.append(neutralize(heading))
         for f in items:
-            counts[f.severity] += 1
             label = f.severity.upper()
             if colour:
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
@@ -118,18 +119,33 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
             also = f" (also: {', '.join(f.also)})" if f.also else ""
             message = _said_once(f.message, labels.query(subject_id)) if labels and kind == "query" else f.message
             lines.append(f"  {label} {f.rule}{also}{mark}: {neutralize(message)}")
-            lines.append(f"      why: {neutralize(f.why)}")
-            if f.tradeoff:
-                lines.append(f"      trade-off: {neutralize(f.tradeoff)}")
-            lines.append(f"      reference: {neutralize(f.reference)}")
+            place = f"the first {f.rule} finding"
+            paragraphs = [(name, text) for name, text in (("why", f.why), ("trade-off", f.tradeoff)) if text]
+            paragraphs.append(("reference", f.reference))
+            firsts = {said.get(p) for p in paragraphs}
+            if len(firsts) == 1 and None not in firsts:  # all three said together before: one pointer
+                lines.append(f"      {', '.join(name for name, _ in paragraphs)}: as for {firsts.pop()} above")
+            else:
+                for name, text in paragraphs:
+                    lines.append(f"      {name}: {_once(said, (name, text), place, neutralize(text))}")
             if f.fix is not None:
                 lines.append(f"      fix: {neutralize(f.fix.description)}")
         lines.append("")
-    summary = ", ".join(
-        f"{counts[level]} info" if level == "info" else counted(counts[level], level) for level in reversed(LEVELS)
-    )
+    todo, decisions = count_sections(findings)
+    overridden = sum(1 for f in findings if f.overridden)
+    summary = sections_summary(todo, decisions) + (f" · {overridden:,} overridden" if overridden else "")
     lines.append(f"{counted(len(findings), 'finding')}: {summary}")
     return "\n".join(lines) + "\n"
+
+
+def _once(said: dict[tuple[str, str], str], key: tuple[str, str], place: str, text: str) -> str:
+    """``text`` the first time a check prints it; then a pointer to that first place (the same why, trade-off or
+    reference under every index of one kind made a check of five collections 114 lines long)."""
+    first = said.get(key)
+    if first is None:
+        said[key] = place
+        return text
+    return f"as for {first} above"
 
 
 def _said_once(message: str, words: str) -> str:

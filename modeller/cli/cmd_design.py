@@ -131,8 +131,9 @@ def render_text(design: Design, colour: bool, labels: Labels | None = None) -> s
     for rel in design.relationships:
         lines.append(
             bold(f"relationship {neutralize(words.relationship(rel.id))}")
-            + f": {rel.strategy} (chosen by {rel.chosen_by}; "
-            f"rules {', '.join(rel.rules) or '-'})"
+            + f": {rel.strategy} (chosen by {rel.chosen_by}"
+            # a user's choice no rule makes has no rules: its why says what the engine would choose instead
+            + (f"; rules {', '.join(rel.rules)})" if rel.rules else ")")
         )
         lines.append(f"  why: {neutralize(rel.why)}")
         if rel.tradeoff:
@@ -142,7 +143,7 @@ def render_text(design: Design, colour: bool, labels: Labels | None = None) -> s
         for copy in rel.denormalized:
             lines.append(
                 f"  copy {neutralize(words.entity(copy.source_entity))}.{neutralize(copy.field)} -> "
-                f"{neutralize(copy.collection)}.{neutralize(copy.path)} (staleness {copy.staleness}, sync {copy.sync})"
+                f"{neutralize(copy.collection)}.{neutralize(copy.path)} (staleness {copy.staleness_text()}, sync {copy.sync})"
             )
             lines.append(f"    {neutralize(copy.sync_advice)}")
         lines.append("")

@@ -79,7 +79,7 @@ def _result(
     physical: dict[str, Any] = {"artifactLocation": {**artifact_location(uri), "index": 0}}
     if position is not None:
         physical["region"] = {"startLine": position[0], "startColumn": position[1]}
-    text = finding.message + (f" Why: {finding.why}" if finding.why else "")
+    text = _with_why(finding.message, finding.why)
     result: dict[str, Any] = {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
@@ -193,3 +193,12 @@ def read_text(file: str, limit: int) -> str | None:
         return raw.decode("utf-8-sig") if len(raw) <= limit else None
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _with_why(message: str, why: str | None) -> str:
+    """The message as a sentence, then its reason: ``"... alone. Why: values ..."`` (a reader of a code-scanning
+    alert sees one text, so the message must end before "Why" begins)."""
+    if not why:
+        return message
+    stop = "" if message.rstrip().endswith((".", "!", "?")) else "."
+    return f"{message.rstrip()}{stop} Why: {why}"

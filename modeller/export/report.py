@@ -336,7 +336,7 @@ def _relationship_section(design: Design, project: Project, names: dict[str, str
         for copy in rd.denormalized:
             out.append(
                 f"- **Copies** {code(names.get(copy.source_entity, copy.source_entity) + '.' + copy.field)} into "
-                f"{code(copy.collection + '.' + copy.path)} ({copy.direction}, staleness {copy.staleness}, "
+                f"{code(copy.collection + '.' + copy.path)} ({copy.direction}, staleness {copy.staleness_text()}, "
                 f"sync: {copy.sync})."
             )
         snippet = relationship_snippet(design, rd)
@@ -365,7 +365,7 @@ def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list
                     code(copy.collection + "." + copy.path),
                     code(names.get(copy.source_entity, copy.source_entity) + "." + copy.field),
                     copy.direction,
-                    copy.staleness,
+                    copy.staleness_text(),
                     copy.sync,
                     fanout,
                 )

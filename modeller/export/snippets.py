@@ -261,6 +261,14 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
         else "// the source changed: update every copy",
         f"{_c(up.collection)}.updateMany({match}, {{ $set: {{ {_k(up.set_path)}: newValue }} }}{options});",
     ]
+    if copy.staleness is None:  # RULES.md 16: a point-in-time value (an order line's price) is never synced
+        lines.insert(
+            0,
+            comment(
+                f"staleness not set: if {quoted(copy.path)} is the value at the time its document was created (a "
+                "snapshot, like an order line's price), set the copy's staleness to forever and do not run this"
+            ),
+        )
     if copy.sync == "change-stream":
         lines.append("// or let a change stream on the source push every change to the copies")
         lines.append(

@@ -331,7 +331,9 @@ class Denormalization(StrictModel):
 
     field: Name
     direction: Direction
-    staleness: Staleness = "hours"
+    #: None: not chosen yet. The engine then plans a synced copy (as for ``hours``) but asks whether the copy is a
+    #: point-in-time value (``forever``, never synced) — only the user knows (RULES.md rules 15/16)
+    staleness: Staleness | None = None
 
 
 class Aggregate(StrictModel):

@@ -11,8 +11,10 @@ from model_edits import changed
 
 from modeller.cli.cmd_check import render_text
 from modeller.cli.main import main
+from modeller.model.text import neutralize
 from modeller.persistence import dumps_project, load_project
 from modeller.rules import analyse
+from modeller.rules.framework.sections import count_sections, section_of, sections_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -112,7 +114,8 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     assert "      why: a handful of Addresses per Person, never needed on their own" in out
     assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
-    assert out.rstrip().endswith("\n1 finding: 0 errors, 0 warnings, 1 suggestion, 0 info")
+    # the engine's own choice, which the design already holds: a decision, as the panel files it
+    assert out.rstrip().endswith("\n1 finding: Nothing to do · 1 decision")
 
 
 def test_text_colour_only_when_asked_and_control_characters_escaped() -> None:
@@ -138,13 +141,36 @@ def test_bad_input_exits_2_with_one_message(
 
 def test_text_summary_counts_in_the_singular_and_the_plural() -> None:
     findings = analyse(load_project(SAMPLES / "ecommerce.modeller.json")).findings
-    assert findings[0].severity == "suggestion"
-    assert (
-        render_text(findings[:1], colour=False).splitlines()[-1]
-        == "1 finding: 0 errors, 0 warnings, 1 suggestion, 0 info"
-    )
+    one = findings[0]
+    assert (one.severity, one.decided) == ("suggestion", True)
+    assert render_text([one], colour=False).splitlines()[-1] == "1 finding: Nothing to do · 1 decision"
     last = render_text(findings, colour=False).splitlines()[-1]
-    assert last.startswith(f"{len(findings)} findings: 0 errors, 0 warnings, ")
+    decisions = sum(1 for f in findings if section_of(f) == "decisions")
+    assert last == f"{len(findings)} findings: Nothing to do · {decisions} decisions" and decisions == len(findings)
+
+
+def test_text_counts_as_the_panel_does_in_its_words() -> None:
+    """One counting, one vocabulary: ``check`` ends with the panel's "To do: … · N decisions" (tryout item 9)."""
+    findings = analyse(load_project(SAMPLES / "blog.modeller.json")).findings
+    last = render_text(findings, colour=False).splitlines()[-1]
+    assert last == f"{len(findings)} findings: {sections_summary(*count_sections(findings))}"
+    assert " info" not in last and "decision" in last
+
+
+def test_text_prints_each_why_trade_off_and_reference_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same paragraphs under every finding of one rule made a check of five collections 114 lines long:
+    each is printed once, later findings point back to it (tryout item 9)."""
+    findings = analyse(load_project(SAMPLES / "ecommerce.modeller.json")).findings
+    out = render_text(findings, colour=False)
+    paragraphs = [line.strip() for line in out.splitlines() if line.startswith("      ")]
+    said = [p for p in paragraphs if p.startswith(("why: ", "trade-off: ", "reference: ")) and " above" not in p]
+    assert said and len(said) == len(set(said)), [p for p in said if said.count(p) > 1][:3]
+    pointers = [p for p in paragraphs if p.endswith(" above")]
+    assert pointers and all(" as for " in p for p in pointers)
+    # every paragraph of every finding is still there, printed or pointed at
+    for f in findings:
+        for text in (f.why, f.tradeoff, f.reference):
+            assert not text or neutralize(text) in out
 
 
 def test_a_query_group_names_its_query_once(capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,3 +153,16 @@ def test_a_file_outside_the_working_folder_is_absolute_and_a_relative_one_names_
     assert artifact_uri("../x.modeller.json") == (tmp_path.resolve() / "x.modeller.json").as_uri()
     assert artifact_location("x.modeller.json") == {"uri": "x.modeller.json", "uriBaseId": "%SRCROOT%"}
     assert artifact_location("file:///a/x.modeller.json") == {"uri": "file:///a/x.modeller.json"}
+
+
+@pytest.mark.parametrize("path", SAMPLES[:4], ids=lambda p: p.name)
+def test_the_message_ends_before_its_why_begins(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    """ "... declare it with that type alone Why: values ..." read as one run-on sentence (tryout item 11)."""
+    _, log = sarif(capsys, path)
+    texts = [r["message"]["text"] for r in log["runs"][0]["results"]]
+    with_why = [t for t in texts if " Why: " in t]
+    assert with_why
+    for text in with_why:
+        before = text.split(" Why: ", 1)[0]
+        assert before.endswith((".", "!", "?")), text[:200]
+        assert ".. Why" not in text

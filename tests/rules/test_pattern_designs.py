@@ -67,7 +67,9 @@ def test_parent_references_add_nothing_and_keep_the_lookup() -> None:
 
 def test_without_tree_ops_the_plain_parent_reference_decides() -> None:
     analysis = analyse(tree([]))
-    assert analysis.design.relationships[0].rules[0] == "parent-ref-one-to-squillions"
+    rel = analysis.design.relationships[0]
+    # the tree pattern's plain model, filed under the tree pattern (not "one-to-squillions": tryout item 9)
+    assert (rel.strategy, rel.rules) == ("parent-ref", ["tree-pattern"])
     assert [n.name for n in analysis.design.collections[0].shape] == ["_id", "name", "category_id"]
 
 

@@ -467,8 +467,9 @@ class ExcessiveLookup(Rule):
     collections where over half the queries, or over 100 queries, use
     ``$lookup``. Zola-3 adds: don't fear one application-level join on an
     indexed reference, so a single join is a suggestion, several a warning.
-    The one indexed join of the engine's own two-way references (Zola-2:
-    each direction one query) is the design, not reported.
+    A join through references kept on both sides (Zola-2 two-way
+    referencing) is one indexed query in each direction, so it is not
+    reported.
 
     *Anti-pattern*
     The task list finding each owner's name by scanning the people's arrays

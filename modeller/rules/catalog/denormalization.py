@@ -58,6 +58,20 @@ def _point_in_time(cp: CopyPlan) -> bool:
     return cp.denorm.staleness == "forever"
 
 
+def _keep_in_sync(cp: CopyPlan, sync: str) -> str:
+    """How the copy is maintained; while its staleness is not set, the two kinds of copy the user chooses between
+    (RULES.md 15/16: a display copy is synced, a point-in-time value such as an order line's price never is)."""
+    if cp.denorm.staleness is not None or cp.sync == "none":  # (a field that never changes needs no choice)
+        return f"Keep it in sync: {sync}"
+    src = f"{cp.source.name}.{cp.denorm.field}"
+    return (
+        f"The copy's staleness is not set, so say which copy this is: the value {src} had when the "
+        f"{cp.target.name} was created (a snapshot, like an order line's price at order time) — set its staleness "
+        f"to forever: it is copied at insert and never synced, so history is not rewritten; or a copy that follows "
+        f"{src} — set its staleness (none, seconds, minutes, hours or days) and keep it in sync: {sync}"
+    )
+
+
 def _sync_of(view: RuleView, plan: RelPlan, cp: CopyPlan) -> str:
     rd = view.rel_design(plan.facts.rel.id)
     copy = next((c for c in rd.denormalized if c.field == cp.denorm.field and c.direction == cp.denorm.direction), None)
@@ -130,7 +144,7 @@ class _GateRule(Rule):
                 "suggestion",
                 "relationship",
                 rel.id,
-                f"{what} ({_rw_text(cp.rw)}{fan}). Keep it in sync: {_sync_of(view, plan, cp)}",
+                f"{what} ({_rw_text(cp.rw)}{fan}). {_keep_in_sync(cp, _sync_of(view, plan, cp))}",
                 numbers=_numbers(cp),
                 why=self.why_for(plan.facts),
                 decided=True,  # the user declared the copy and the design holds it
@@ -286,8 +300,12 @@ class DenormIntoSquillionsImmutable(Rule):
                     "relationship",
                     facts.rel.id,
                     f"copy {facts.one.name}.{cp.denorm.field} into each {facts.many.name} ({_rw_text(cp.rw)}): "
-                    f"queries on {facts.many.name} can filter by it without a join; it changes now and then, so "
-                    f"keep the copies in sync: {_sync_of(view, plan, cp)}",
+                    f"queries on {facts.many.name} can filter by it without a join; it changes now and then"
+                    + (
+                        f", so keep the copies in sync: {_sync_of(view, plan, cp)}"
+                        if cp.denorm.staleness is not None
+                        else f". {_keep_in_sync(cp, _sync_of(view, plan, cp))}"
+                    ),
                     numbers=_numbers(cp),
                     why=self.why_for(facts),
                     decided=True,  # the user declared the copy and the design holds it
@@ -437,7 +455,16 @@ class ExtendedReference(Rule):
         rd = view.rel_design(facts.rel.id)
         ext = next((c.path.rsplit(".", 1)[0] for c in rd.denormalized if c.direction == "one-to-many"), "")
         fields = ", ".join(["_id", *(cp.name for cp in copies)])
-        syncs = "; ".join(f"{c.field}: {c.sync}" for c in rd.denormalized)
+        syncs = "; ".join(
+            f"{c.field}: {c.sync}"
+            + (
+                ""
+                if c.staleness is not None
+                else f" — staleness not set: set it to forever if {c.field} is the value when the "
+                f"{facts.many.name} was created (then it is never synced)"
+            )
+            for c in rd.denormalized
+        )
         worst = min((cp.rw for cp in copies if cp.rw is not None), default=None)
         if facts.rel.cardinality == "many-to-many":
             stored = f"store each {facts.one.name} of a {facts.many.name} as one element of {ext} [{{{fields}}}]"

@@ -15,7 +15,7 @@ from typing import Any
 from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
-from modeller.rules.framework.registry import register
+from modeller.rules.framework.registry import REGISTRY, register
 from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of, worded
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
@@ -141,6 +141,7 @@ class _StrategyRule(Rule):
         if plan.strategy in ARRAY_OF_ALL:  # the array of every N the design keeps: the figure unbounded-array quotes
             nums["element_bytes"], nums["array_bytes"] = kept_array(plan, view.res.array_sizes(plan.facts))
         extra = self._extra(view, plan, nums)
+        filed = self.filed_under(plan)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
             msg = f"{target} — {rec.base_reason or rec.reason}"  # every surface shows the subject beside it
@@ -151,39 +152,48 @@ class _StrategyRule(Rule):
                 "relationship",
                 rel.id,
                 msg + extra,
-                fix=set_strategy(rel.id, rec.strategy, self.id),
+                fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=plan.strategy == rec.strategy,
                 why=self.why_of(plan, view.settings),
+                filed_under=filed,
             )
         if plan.strategy in (target, rec.strategy):
+            # the reason of the strategy the design holds (a refinement's reason argues for the refined one)
+            reason = rec.reason if plan.strategy == rec.strategy else (rec.base_reason or rec.reason)
             return self.finding(
                 "info",
                 "relationship",
                 rel.id,
-                f"{plan.strategy} is what the seeds recommend here — {rec.reason}{extra}",
+                f"{plan.strategy} is what the seeds recommend here — {reason}{extra}",
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
                 decided=True,
                 why=self.why_of(plan, view.settings),
+                filed_under=filed,
             )
         return self.finding(
             "suggestion",
             "relationship",
             rel.id,
             f"{view.rel_words(rel.id)} is stored as {plan.strategy}, but {rec.reason}{extra}",
-            fix=set_strategy(rel.id, rec.strategy, self.id),
+            fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
             numbers=nums,
             tradeoff=rec.tradeoff,
             why=self.why_of(plan, view.settings),
+            filed_under=filed,
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
         return ""
+
+    def filed_under(self, plan: RelPlan) -> type[Rule] | None:
+        """The rule whose advice this decision gives when it is not this rule's own pattern (None: this rule)."""
+        return None
 
     def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """The *Why* of the decision this rule took for ``plan`` (a rule that can vote two ways says which)."""
@@ -308,6 +318,10 @@ class EmbedOneToFew(_StrategyRule):
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         return reassignment_note(view, plan, numbers)
+
+    def filed_under(self, plan: RelPlan) -> type[Rule] | None:
+        """A one-to-few kept as references because its N are used on their own is rule 5's advice."""
+        return NoEmbedIndependentAccess if plan.rec.base_strategy != "embed" and plan.facts.standalone else None
 
     def why_of(self, plan: RelPlan, settings: Settings) -> str | None:
         """Embedded, or kept as references because the N are not embedded."""
@@ -435,6 +449,7 @@ class ParentRefOneToSquillions(_StrategyRule):
                 f"{one.name} refers to itself (a tree): each node stores a reference to its parent; a document "
                 "cannot embed itself",
                 "children and parent are one indexed query each; ancestors and subtrees need $graphLookup",
+                rules=("tree-pattern",),  # the tree pattern's plain model, however few children a node has
             )
         if not _one_to_n(facts):
             return None
@@ -475,6 +490,11 @@ class ParentRefOneToSquillions(_StrategyRule):
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         return reference_index_note(view, plan)
+
+    def filed_under(self, plan: RelPlan) -> type[Rule] | None:
+        """A tree's parent references are the tree pattern's plain model, however few children a node has."""
+        tree = REGISTRY.get("tree-pattern") if plan.facts.self_ref else None
+        return tree
 
 
 def embedded_or_kept_apart(view: RuleView, facts: RelFacts) -> bool:

@@ -228,7 +228,7 @@ SOURCES: dict[str, tuple[str, str]] = {
         "https://www.mongodb.com/docs/manual/core/index-case-insensitive/",
     ),
     "Atlas-PA": (
-        "Atlas Performance Advisor schema triggers (mongodb-js/mongodb-mcp-server performanceAdvisorUtils.ts)",
+        "MongoDB Atlas, Performance Advisor: Schema Suggestions",
         "https://www.mongodb.com/docs/atlas/performance-advisor/schema-advisor/",
     ),
     "Compass": ("MongoDB Compass performance insights (mongodb-js/compass)", "https://github.com/mongodb-js/compass"),

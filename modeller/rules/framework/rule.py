@@ -160,8 +160,13 @@ class Rule:
         sources: tuple[str, ...] | None = None,
         decision: SubjectRef | None = None,
         decided: bool = False,
+        filed_under: type[Rule] | None = None,
     ) -> Finding:
-        """A finding of this rule; one whose fix sets a relationship's strategy is about that decision."""
+        """A finding of this rule; one whose fix sets a relationship's strategy is about that decision.
+
+        ``filed_under``: the rule whose advice the message gives, when that is not this rule (a rule that decides
+        a relationship's storage may decide against its own pattern: the finding goes under the rule it follows).
+        """
         # the rule's own why and reference only when the caller gave none (one finding per subject and rule)
         if decision is None:
             decision = fixed_decision(fix)
@@ -171,14 +176,15 @@ class Rule:
             subject = decision
         else:
             subject = SubjectRef(kind, subject_id)  # type: ignore[arg-type]
+        owner = type(self) if filed_under is None else filed_under
         return Finding(
-            self.id,
+            owner.id,
             severity,  # type: ignore[arg-type]
             subject,
             plain(message),
-            plain(why if why is not None else _why(type(self))),  # type: ignore[arg-type]
-            plain(tradeoff if tradeoff is not None else self.tradeoff),
-            _cite(tuple(sources) if sources else self.sources),
+            plain(why if why is not None else _why(owner)),  # type: ignore[arg-type]
+            plain(tradeoff if tradeoff is not None else owner.tradeoff),
+            _cite(tuple(sources) if sources else owner.sources),
             fix,
             {} if numbers is None else dict(numbers),
             decision=decision,

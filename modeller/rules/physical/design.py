@@ -341,13 +341,17 @@ class DenormalizedCopy:
     field: str  # source field path on the source entity
     source_entity: str
     direction: Literal["many-to-one", "one-to-many"]
-    staleness: str
+    staleness: str | None  # None: the user has not said whether the copy is synced or a point-in-time value
     collection: str  # collection holding the copy
     path: str  # dotted path of the copy in that collection's documents
     sync: SyncMethod
     sync_advice: str  # how the copy is maintained, in words
     fanout: float | None = None  # extra writes per second caused by the copy
     update: SyncUpdate | None = None  # the maintaining write as data (None: written once at insert)
+
+    def staleness_text(self) -> str:
+        """The staleness in words: an unset one is synced like ``hours`` until the user says otherwise."""
+        return self.staleness or "not set (synced as for hours)"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -364,7 +364,8 @@ class RelationshipEditor(QWidget):
         self.denormalize.setItemDelegateForColumn(2, ComboDelegate(list(STALENESS), self))
         self.denormalize.setToolTip(
             "Fields copied across the relationship. one-to-many: a field of the One copied into each N;\n"
-            "many-to-one: a field of the N copied into the One. Staleness: how old a copy may be."
+            "many-to-one: a field of the N copied into the One. Staleness: how old a copy may be;\n"
+            "forever: a point-in-time value (an order line's price), copied once and never synced."
         )
         self.denormalize.setMaximumHeight(120)
         self.denormalize.itemChanged.connect(lambda _item: self._commit_denormalize())
@@ -514,7 +515,7 @@ class RelationshipEditor(QWidget):
         self.denormalize.blockSignals(True)
         self.denormalize.setRowCount(len(rel.denormalize))
         for row, copy in enumerate(rel.denormalize):
-            for col, value in enumerate((copy.field, copy.direction, copy.staleness)):
+            for col, value in enumerate((copy.field, copy.direction, copy.staleness or "")):
                 self.denormalize.setItem(row, col, QTableWidgetItem(value))
         self.denormalize.blockSignals(False)
         self.denorm_error.setVisible(False)
@@ -563,7 +564,8 @@ class RelationshipEditor(QWidget):
         for row in range(self.denormalize.rowCount()):
             cells = [self.denormalize.item(row, col) for col in range(3)]
             field, direction, staleness = (c.text() if c is not None else "" for c in cells)
-            rows.append({"field": field, "direction": direction, "staleness": staleness})
+            # an empty staleness cell is "not chosen yet" (the engine asks which kind of copy it is)
+            rows.append({"field": field, "direction": direction, **({"staleness": staleness} if staleness else {})})
         return rows
 
     def _commit_denormalize(self, rows: list[dict[str, Any]] | None = None) -> None:
@@ -582,9 +584,7 @@ class RelationshipEditor(QWidget):
             return
         one = self.document.entity(rel.one)
         name = one.fields[0].name if one is not None and one.fields else "name"
-        self._commit_denormalize(
-            [*self._denormalized_rows(), {"field": name, "direction": "one-to-many", "staleness": "hours"}]
-        )
+        self._commit_denormalize([*self._denormalized_rows(), {"field": name, "direction": "one-to-many"}])
 
     def remove_denormalized(self) -> None:
         rows = self._denormalized_rows()

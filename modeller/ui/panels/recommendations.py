@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from modeller.model.wording import counted
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.sections import sections_summary
 from modeller.ui.commands.apply_fix import (
     OverrideCommand,
     RemoveOverrideCommand,
@@ -333,8 +334,7 @@ class RecommendationsPanel(QWidget):
         if self.analysis is None:
             return ""
         known = self._facts()
-        text = f"To do: {sev.summary(known.todo)}" if known.todo else "Nothing to do"
-        return text + f" · {counted(known.decisions, 'decision')}"
+        return sections_summary(known.todo, known.decisions)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         finding = current.data(FINDING_ROLE) if current.isValid() else None

@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
+from modeller.rules.framework.sections import section_of
+
+__all__ = ["COLLAPSED_AT_START", "SECTIONS", "TITLES", "first_sentence", "impact_key", "section_label", "section_of"]
 
 #: display order: what to change first, then what the engine chose (collapsed until opened)
 SECTIONS: tuple[str, ...] = ("todo", "decisions")
@@ -17,13 +20,6 @@ TITLES: dict[str, str] = {"todo": "To do", "decisions": "Decisions"}
 COLLAPSED_AT_START: frozenset[str] = frozenset({"decisions"})
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
-
-
-def section_of(finding: Finding) -> str:
-    """``"decisions"`` for what the design already does (and plain explanations); ``"todo"`` for the rest."""
-    if finding.decided or finding.severity == "info":
-        return "decisions"
-    return "todo"
 
 
 def impact_key(finding: Finding) -> tuple[bool, int]:

@@ -12,8 +12,8 @@ from functools import cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
-from modeller.model.wording import counted
 from modeller.rules.framework.findings import SEVERITIES, Severity
+from modeller.rules.framework.sections import severity_summary
 
 #: most severe first: the order of the panel's groups and the status bar
 ORDER: tuple[Severity, ...] = tuple(reversed(SEVERITIES))
@@ -91,10 +91,4 @@ def icon(severity: str, size: int = 16) -> QIcon:
 
 def summary(counts: dict[str, int]) -> str:
     """``"1 error · 3 warnings · 5 suggestions"`` (zero counts left out, "no findings" when empty)."""
-    words = {"error": "error", "warning": "warning", "suggestion": "suggestion", "info": "note"}
-    parts = []
-    for severity in ORDER:
-        n = counts.get(severity, 0)
-        if n:
-            parts.append(counted(n, words[severity]))
-    return " · ".join(parts) if parts else "no findings"
+    return severity_summary(counts)
