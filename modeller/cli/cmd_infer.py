@@ -106,13 +106,17 @@ def run(args: argparse.Namespace) -> int:
             samples, schemas = read_inputs(paths, args.sample)
             known = {}
             name, database = args.name or paths[0].stem, None
+        left_out: list[str] = []
         project = infer_project(
             samples,
             name=neutralize(name)[:200] or "Inferred",
             database=database,
             known_ids=known,
             schemas=schemas,
+            notices=left_out,
         )
+        for notice in left_out:
+            say(f"modeller: warning: {notice}", sys.stderr)
         if workload is not None:
             project = add_queries(project, workload)
     except LiveError as exc:

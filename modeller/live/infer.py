@@ -30,6 +30,7 @@ Thresholds (docs/inference.md repeats them):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
+from modeller.model.checks import check_project
 from modeller.model.layered_layout import laid_out
 from modeller.model.names import check_field_name, plural, singular, snake
 from modeller.model.project import (
@@ -61,6 +63,8 @@ ENUM_MAX = 12
 ENUM_MIN_DOCS = 50
 ENUM_MIN_EACH = 5
 REF_MATCH = 0.8
+#: where ``check_project`` locates a problem of one declared index
+_INDEX_PATH = re.compile(r"\$\.entities\[(\d+)\]\.indexes\[(\d+)\]")
 #: types whose values can be another collection's ``_id`` without the field's name saying so
 _REF_TYPES = frozenset({"objectId"})
 #: types that are references only when the field's name ends in ``id``/``ids`` (a plain number rarely is one)
@@ -622,10 +626,15 @@ def infer_project(
     database: str | None = None,
     known_ids: Mapping[str, Iterable[Any]] | None = None,
     schemas: Sequence[SchemaCollection] = (),
+    notices: list[str] | None = None,
 ) -> Project:
     """The project the sampled collections (and the collections known by a validator) show, laid out as the
-    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row."""
-    return laid_out(Inferrer(samples, known_ids, schemas=schemas).infer(name, database))
+    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row.
+
+    What the project could not keep (an index on a path no sampled document holds) is named in its collection's
+    description and, one line each, appended to ``notices`` for the caller to show."""
+    project = Inferrer(samples, known_ids, schemas=schemas).infer(name, database)
+    return laid_out(_indexes_the_format_allows(project, notices if notices is not None else []))
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:
@@ -780,6 +789,36 @@ def _indexes(raw: Sequence[Mapping[str, Any]]) -> Iterable[Index]:
             yield Index(keys=tuple(pairs), name=spec.get("name"), unique=bool(spec.get("unique")), **extra)
         except ValueError:
             continue  # an index the model cannot hold (a name too long, a key it refuses): left out
+
+
+def _indexes_the_format_allows(project: Project, notices: list[str]) -> Project:
+    """The project without the indexes it cannot hold, each named in a notice and its entity's description.
+
+    The server indexes any path, the project format only the paths its entities hold (fields, and the names the
+    relationships generate, ``items.product_id`` among them): an index on a field no sampled document held (a
+    ``deleted_at`` nobody set yet) is left out, never a crash. ``check_project`` is the judge, as for the
+    observed queries (``workload.add_queries``)."""
+    refused: dict[int, dict[int, str]] = {}
+    for problem in check_project(project):
+        found = _INDEX_PATH.match(problem.path)
+        if found:
+            refused.setdefault(int(found[1]), {}).setdefault(int(found[2]), problem.message)
+    if not refused:
+        return project
+    entities = list(project.entities)
+    for number, reasons in refused.items():
+        entity = entities[number]
+        notes = []
+        for at, reason in reasons.items():
+            index = entity.indexes[at]
+            what = f"index {shown(repr(index.name or '_'.join(f'{k}_{d}' for k, d in index.keys)), 120)}"
+            notes.append(f"{what} left out: {shown(reason, 300)}")
+            where = shown(repr(entity.collection or entity.name), 80)
+            notices.append(f"{where}: {what} left out of the project: {shown(reason, 300)}")
+        kept = tuple(ix for at, ix in enumerate(entity.indexes) if at not in reasons)
+        description = _describe(entity.description or "", notes)
+        entities[number] = entity.model_copy(update={"indexes": kept, "description": description})
+    return project.model_copy(update={"entities": tuple(entities)})
 
 
 def _timeseries(options: Any) -> TimeSeries | None:

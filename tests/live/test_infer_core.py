@@ -255,3 +255,60 @@ def test_an_array_of_sub_documents_sometimes_null_stays_a_field_its_validator_ac
     (coll,) = analyse(project).design.collections
     assert coll.validator is not None
     assert coll.validator["$jsonSchema"]["properties"]["lines"]["bsonType"] == ["array", "null"]
+
+
+def test_an_index_on_a_reference_in_an_embedded_array_is_kept_on_that_reference() -> None:
+    """Tryout a13 item 1: ``apply`` creates ``items.product_id_1`` for the inferred design; inferring the
+    database again crashed on it (the check refused the path). It stays, on the embedded Item's reference."""
+    products = [{"_id": oid, "name": f"p{i}", "price": 1.5 * i} for i, oid in enumerate(_oids(20))]
+    orders = [
+        {
+            "_id": ObjectId(),
+            "items": [{"product_id": products[(i + k) % 20]["_id"], "qty": k + 1} for k in range(1 + i % 3)],
+        }
+        for i in range(40)
+    ]
+    sample = _sample("orders", orders)
+    sample.indexes = [
+        {"v": 2, "key": {"_id": 1}, "name": "_id_"},
+        {"v": 2, "key": {"items.product_id": 1}, "name": "items.product_id_1"},
+    ]
+    notices: list[str] = []
+    project = infer_project([_sample("products", products), sample], name="t", notices=notices)
+    assert check_project(project) == [] and notices == []
+    order = next(e for e in project.entities if e.collection == "orders")
+    assert [(ix.name, ix.keys) for ix in order.indexes] == [("items.product_id_1", (("items.product_id", 1),))]
+    rel = next(r for r in project.relationships if r.one == "product")
+    assert (rel.many, rel.strategy, rel.inverse) == ("item", "parent-ref", "product")
+    (coll,) = [c for c in analyse(project).design.collections if c.name == "orders"]
+    assert [ix.keys for ix in coll.indexes if ix.name == "items.product_id_1"] == [[("items.product_id", 1)]]
+    # the check follows the embedded entity's own generated names, and still refuses a path nothing holds
+    wrong = order.indexes[0].model_copy(update={"keys": (("items.nosuch", 1),)})
+    broken = project.model_copy(
+        update={
+            "entities": tuple(e.model_copy(update={"indexes": (wrong,)}) if e is order else e for e in project.entities)
+        }
+    )
+    assert [str(p) for p in check_project(broken)] == [
+        f"$.entities[{project.entities.index(order)}].indexes[0].keys[0]: 'Order' has no field 'items.nosuch'; "
+        "declare the field or fix the name"
+    ]
+
+
+def test_an_index_on_a_path_no_sampled_document_holds_is_left_out_with_a_notice() -> None:
+    docs = [{"_id": ObjectId(), "name": f"n{i}"} for i in range(10)]
+    sample = _sample("users", docs)
+    sample.indexes = [
+        {"v": 2, "key": {"deleted_at": 1}, "name": "deleted_at_1", "expireAfterSeconds": 60},
+        {"v": 2, "key": {"name": 1}, "name": "name_1"},
+    ]
+    notices: list[str] = []
+    project = infer_project([sample], name="t", notices=notices)
+    assert check_project(project) == []
+    (entity,) = project.entities
+    assert [ix.name for ix in entity.indexes] == ["name_1"]
+    assert notices == [
+        "'users': index 'deleted_at_1' left out of the project: 'User' has no field 'deleted_at'; "
+        "declare the field or fix the name"
+    ]
+    assert "index 'deleted_at_1' left out: 'User' has no field 'deleted_at'" in (entity.description or "")
