@@ -197,6 +197,17 @@ class Source:
             and not c["name"].startswith("system.")
         ]
 
+    def _databases(self) -> str:
+        """What to do about a database without collections: the server's databases to choose from, if it lists them."""
+        try:
+            with self._errors("listing the databases", role="read"):
+                names = [n for n in self.client.list_database_names() if n not in ("admin", "config", "local")]
+        except LiveError:
+            return "check its name (the server would not list its databases)"
+        if not names:
+            return "the server holds no other database"
+        return f"check its name; the server's databases: {shown(', '.join(sorted(names)[:20]), 300)}"
+
     def sample_database(
         self,
         database: str,
@@ -209,6 +220,10 @@ class Source:
         ``looking_up`` is called when the sampling is done and the look-up of those ``_id`` s starts."""
         self.ping()
         listed = {c["name"]: c for c in self.collections(database)}
+        if not listed:  # a typo in the database's name (the server lists a database only once it has a collection)
+            raise LiveError(
+                f"{self.shown}: database {shown(repr(database), 80)} has no collections; {self._databases()}"
+            )
         if names:
             missing = [n for n in names if n not in listed]
             if missing:
