@@ -512,6 +512,7 @@ class Inferrer:
         one_fields = {f.name for f in self._entity(one_id).fields}
         many_fields = {f.name for f in self._entity(many_id).fields}
         typical = top = 0
+        optional = False
         if "child" in kinds or "child-extended" in kinds:
             ref = by_kind.get("child") or by_kind["child-extended"]
             field_name = ref.field
@@ -527,6 +528,7 @@ class Inferrer:
         if "parent" in kinds or "extended" in kinds:
             ref = by_kind.get("extended") or by_kind["parent"]
             inverse = ref.field[:-3] if ref.kind == "parent" and ref.field.endswith("_id") else ref.field
+            optional = ref.stats.count < self._holders(ref)  # half the orders without customer_id: not required
             if ref.kind == "extended" and ref.stats.fields:
                 denormalize += [
                     Denormalization(field=k, direction="one-to-many")
@@ -557,7 +559,16 @@ class Inferrer:
             top=top,
             many_standalone=True,
             denormalize=tuple(denormalize),
+            optional=optional,
         )
+
+    def _holders(self, ref: _Ref) -> int:
+        """How many sampled documents (or elements of the embedded array) could hold the reference."""
+        stats = self.samples[ref.holder].stats
+        if ref.array is None:
+            return stats.documents
+        array = stats.fields.get(ref.array)
+        return array.items.types.get("object", 0) if array is not None and array.items is not None else 0
 
     def _entity(self, entity_id: str) -> Entity:
         return next(e for e in self.entities if e.id == entity_id)
@@ -575,6 +586,7 @@ class Inferrer:
         inverse: str | None = None,
         denormalize: tuple[Denormalization, ...] = (),
         bound: int | None = None,
+        optional: bool = False,
     ) -> None:
         """``top`` is the largest N per One seen (the class follows it); ``bound`` the ``max`` written, if another."""
         rel_id = unique(f"{one_id}_{snake(name or many_id)}"[:95], self.rel_ids)
@@ -591,6 +603,7 @@ class Inferrer:
                 many_standalone=many_standalone,
                 strategy=strategy,
                 denormalize=denormalize,
+                optional=optional,
             )
         )
 
