@@ -37,6 +37,7 @@ from typing import Any
 
 from modeller.live.collstats import StorageStats
 from modeller.live.collstats import describe as describe_storage
+from modeller.live.mixed import HEAD as MIXED_HEAD
 from modeller.live.mixed import Mixed
 from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
@@ -141,6 +142,8 @@ class Inferrer:
             self.known[s.name] = set(id_stats.values) if id_stats else set()
         for name, ids in (known_ids or {}).items():
             self.known.setdefault(name, set()).update(ids)
+        #: what the project could not keep as the server has it, one line each (``infer_project``'s notices)
+        self.notices: list[str] = []
         self.entity_ids: set[str] = set()
         self.entity_names: set[str] = set()
         self.rel_ids: set[str] = set()
@@ -281,6 +284,14 @@ class Inferrer:
             notes.append(f"capped collection (size {options.get('size')}, max {options.get('max')})")
         if options.get("validator"):
             notes.append("the collection has a validator")
+        sparse = [str(spec.get("name")) for spec in sample.indexes if spec.get("sparse")]
+        if sparse:  # the format has no sparse: the index is kept plain, and drift and apply name the difference
+            names = ", ".join(shown(repr(n), 80) for n in sparse[:5])
+            notes.append(f"sparse on the server, plain in the project: index {names}")
+            self.notices.append(
+                f"{shown(repr(coll), 80)}: index {names} is sparse on the server; the project format has no sparse "
+                "option, so it is kept as a plain index (drift and apply report the difference)"
+            )
         notes += self._lengths
         if self._mixed:  # last: drift reads the paths back from this sentence to the end
             notes.append(mixed_note(self._mixed))
@@ -646,8 +657,11 @@ def infer_project(
 
     What the project could not keep (an index on a path no sampled document holds) is named in its collection's
     description and, one line each, appended to ``notices`` for the caller to show."""
-    project = Inferrer(samples, known_ids, schemas=schemas).infer(name, database)
-    return laid_out(_indexes_the_format_allows(project, notices if notices is not None else []))
+    inferrer = Inferrer(samples, known_ids, schemas=schemas)
+    project = inferrer.infer(name, database)
+    out = notices if notices is not None else []
+    out += inferrer.notices
+    return laid_out(_indexes_the_format_allows(project, out))
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:
@@ -829,7 +843,10 @@ def _indexes_the_format_allows(project: Project, notices: list[str]) -> Project:
             where = shown(repr(entity.collection or entity.name), 80)
             notices.append(f"{where}: {what} left out of the project: {shown(reason, 300)}")
         kept = tuple(ix for at, ix in enumerate(entity.indexes) if at not in reasons)
-        description = _describe(entity.description or "", notes)
+        text = entity.description or ""
+        at = text.find(MIXED_HEAD)  # the undeclared fields' sentence stays last: drift reads it to the end
+        head, tail = (text, "") if at < 0 else (text[:at].rstrip("; "), text[at:])
+        description = _describe(head, [*notes, tail] if tail else notes)
         entities[number] = entity.model_copy(update={"indexes": kept, "description": description})
     return project.model_copy(update={"entities": tuple(entities)})
 

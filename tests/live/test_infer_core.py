@@ -300,7 +300,7 @@ def test_an_index_on_a_path_no_sampled_document_holds_is_left_out_with_a_notice(
     sample = _sample("users", docs)
     sample.indexes = [
         {"v": 2, "key": {"deleted_at": 1}, "name": "deleted_at_1", "expireAfterSeconds": 60},
-        {"v": 2, "key": {"name": 1}, "name": "name_1"},
+        {"v": 2, "key": {"name": 1}, "name": "name_1", "sparse": True},
     ]
     notices: list[str] = []
     project = infer_project([sample], name="t", notices=notices)
@@ -308,6 +308,8 @@ def test_an_index_on_a_path_no_sampled_document_holds_is_left_out_with_a_notice(
     (entity,) = project.entities
     assert [ix.name for ix in entity.indexes] == ["name_1"]
     assert notices == [
+        "'users': index 'name_1' is sparse on the server; the project format has no sparse option, so it is kept "
+        "as a plain index (drift and apply report the difference)",
         "'users': index 'deleted_at_1' left out of the project: 'User' has no field 'deleted_at'; "
         "declare the field or fix the name"
     ]
