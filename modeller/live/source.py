@@ -160,8 +160,7 @@ class Source:
                     else f"its status check within {self.timeout_s:g} s"
                 )
                 raise LiveError(
-                    f"the server at {where} did not answer {waited} while {doing}; "
-                    "--timeout (the Timeout field) waits longer"
+                    f"the server at {where} did not answer {waited} while {doing}; --timeout waits longer"
                 ) from None
             raise LiveError(
                 f"the connection to {where} dropped while {doing}; check the network and run again"
