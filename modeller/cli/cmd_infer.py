@@ -74,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     from modeller.persistence.save import save_text
 
     uris = [s for s in args.sources if is_uri(s)]
+    mistyped = next((s for s in args.sources if not is_uri(s) and "://" in s), None)
+    if mistyped is not None:  # mongo://host is no file either: say what a connection string starts with
+        return fail(
+            f"{shown(redact(mistyped), 200)} looks like a mistyped connection string: "
+            "one starts with mongodb:// or mongodb+srv://"
+        )
     workload: Workload | None = None
     schemas: list[SchemaCollection] = []
     size = args.sample or DEFAULT_SAMPLE

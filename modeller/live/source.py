@@ -67,6 +67,11 @@ def _timed_out(exc: BaseException) -> bool:
     return False
 
 
+def _own_words(warning: str) -> str:
+    """pymongo's warning without its pointer to its own docstring, which a user of the CLI or the app cannot read."""
+    return warning.replace(" Refer to docstring.", "").replace("Refer to docstring.", "").strip()
+
+
 def is_uri(text: str) -> bool:
     return text.startswith(("mongodb://", "mongodb+srv://"))
 
@@ -95,7 +100,7 @@ class Source:
                 appname="modeller",
                 event_listeners=list(listeners),
             )
-        self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
+        self.warnings = [f"{self.shown}: {shown(redact(_own_words(str(w.message))), 200)}" for w in caught]
         #: what the server would not tell while sampling (a refused $collStats), one line each, said once
         self.notices: list[str] = []
         #: reason -> the collections whose $collStats the server refused for it (and the notice saying so)

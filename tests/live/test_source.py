@@ -122,6 +122,16 @@ def test_a_database_without_collections_is_one_line_naming_the_servers_databases
     assert not out.exists()
 
 
+def test_a_mistyped_scheme_is_not_read_as_a_file(tmp_path) -> None:
+    """Tryout a13 item 11: ``infer mongo://x`` said "mongo:/x: cannot read the file"."""
+    result = _modeller("infer", "mongo://ann:hunter2@x:27017", "--db", "shop", "-o", str(tmp_path / "p.json"))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "modeller: error: mongo://ann:***@x:27017 looks like a mistyped connection string: one starts with "
+        "mongodb:// or mongodb+srv://"
+    ]
+
+
 def test_large_and_deep_documents_and_odd_keys(live_db: tuple[LiveServer, str], tmp_path) -> None:
     server, name = live_db
     deep: dict = {"leaf": 1}
