@@ -26,7 +26,7 @@ from bson import Decimal128, Int64
 
 from modeller.export.common import GENERATOR, database_name, design_digest, index_key, index_options
 from modeller.export.literals import comment, js_exact, js_string, js_value, quoted
-from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
+from modeller.export.mongosh import _HELPERS, _collection_options, _indented
 from modeller.model.project import Entity
 from modeller.model.wording import counted
 from modeller.review.array_fields import (
@@ -135,7 +135,22 @@ _MIGRATION_HELPERS = """\
       const same = Object.keys(options).every((k) => JSON.stringify(old[k]) === JSON.stringify(options[k]));
       if (!same) coll.dropIndex(options.name);
     }
-    ensureIndex(collection, keys, options);
+    needIndex(collection, keys, options);
+  }
+
+  // A collection with these options: created, or updated with collMod only where its options differ, so a second
+  // run says it found them instead of claiming it set them again
+  function ensureOptions(name, options) {
+    if (existing.has(name)) {
+      const info = target.getCollectionInfos({ name: name })[0];
+      const have = (info && info.options) || {};
+      const keys = ["validator", "validationLevel", "validationAction", "expireAfterSeconds"];
+      if (keys.every((k) => !(k in options) || JSON.stringify(have[k]) === JSON.stringify(options[k]))) {
+        print("collection " + JSON.stringify(name) + " already has these options");
+        return;
+      }
+    }
+    ensureCollection(name, options);
   }
 
   // An index the NEW design needs: created unless an index of the same keys is there (under any name; a hidden one
@@ -255,7 +270,6 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
         f"  const BATCH = {BATCH};",
         "  const existing = new Set(target.getCollectionNames());",
         _HELPERS.rstrip("\n"),
-        _INDEX_HELPER.rstrip("\n"),
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
         PATTERN_HELPERS.rstrip("\n"),
@@ -270,20 +284,19 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
     for change in by_kind.get("collection-added", []):
         coll = colls[change.collection]
         body.append("  " + comment(change.summary))
-        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
         for index in coll.indexes:
             body.append(
-                f"  ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, "
-                f"{js_value(index_options(index))});"
+                f"  needIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
             )
     aside = _built_aside(diff)
     for name, staged in aside.items():  # buckets from a time series collection: built in a collection of their own
         coll = colls[name]
         body.append("  " + comment(f"the buckets of the time series collection {quoted(name)} are built in:"))
-        body.append(f"  ensureCollection({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
         for index in coll.indexes:
             body.append(
-                f"  ensureIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
+                f"  needIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
             )
     for change in by_kind.get("index-added", []) + by_kind.get("index-changed", []):
         if change.collection in aside:
@@ -299,7 +312,7 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
     changed = _changed_collections(diff, colls)
     body += ["", "  " + comment("2. Validators of changed collections, rolled out as moderate / warn")]
     for coll in (c for c in changed if c.name not in aside):
-        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
     renames = {c.details["old"]: c.details["new"] for c in by_kind.get("collection-renamed", [])}

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 from js_harness import calls, node_check, run_scripts
+from review_projects import BASE, edited, entity, project
 
+from modeller.export.mongosh import mongosh_script
 from modeller.model.project import Project
 from modeller.review import diff_projects
 from modeller.review.migration import migration_script
@@ -158,3 +160,31 @@ def test_an_index_new_names_otherwise_is_not_hidden_under_its_old_name(tmp_path:
     assert calls(recording, 0, "createIndex") == []  # the keys are indexed: no second index, no conflict
     assert [c["name"] for c in calls(recording, 0, "hideIndex")] == ["product_id_1"]
     assert _indexes(recording)["product_id_1_at_-1"] == ([["product_id", 1], ["at", -1]], False)
+
+
+def test_a_second_run_claims_nothing_it_did_not_do(tmp_path: Path) -> None:
+    """Tryout a13 item 11: a no-op re-run still printed ``index ... on ...`` and ``options updated with collMod``."""
+
+    def change(d: dict[str, Any]) -> None:
+        entity(d, "product")["fields"].append({"name": "sku", "type": "string", "required": True, "example": "S-1"})
+        entity(d, "product")["indexes"].append({"keys": [["sku", 1]], "name": "by_sku"})
+        d["entities"].append(
+            {"id": "order", "name": "Order", "collection": "orders", "fields": [{"name": "n", "type": "int"}]}
+        )
+
+    old, new = project(BASE), project(edited(change))
+    diff = diff_projects(old, new)
+    setup = tmp_path / "setup.mongosh.js"
+    setup.write_text(mongosh_script(diff.old_design, old))
+    migration = tmp_path / "migration.mongosh.js"
+    migration.write_text(migration_script(diff))
+    node_check(migration)
+    recording = run_scripts(migration, runs=2, seeds=(setup,))
+    first, second = (recording["runs"][n]["prints"] for n in (0, 1))
+    assert 'created collection "orders"' in first and 'created index "by_sku" on "products"' in first
+    assert any("options updated with collMod" in line for line in first)  # the rollout of the new validator
+    assert not [line for line in second if "created" in line or "updated" in line or line.startswith("hid ")]
+    assert 'collection "orders" already has these options' in second
+    assert 'collection "products" already has these options' in second
+    for op in ("createCollection", "createIndex", "collMod", "hideIndex"):
+        assert calls(recording, 1, op) == [], op

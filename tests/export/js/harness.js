@@ -512,6 +512,13 @@ function makeDb(dbName) {
       calls.push({ op: "getSiblingDB", db: other });
       return makeDb(other);
     },
+    getCollectionInfos(filter) {
+      const d = dbState(dbName);
+      const wanted = filter && filter.name;
+      return Object.entries(d.collections)
+        .filter(([name]) => wanted === undefined || name === wanted)
+        .map(([name, c]) => ({ name, type: "collection", options: JSON.parse(JSON.stringify(c.options)) }));
+    },
     getCollectionNames() {
       calls.push({ op: "getCollectionNames", db: dbName });
       return Object.keys(dbState(dbName).collections).sort();
