@@ -311,7 +311,7 @@ def test_an_index_on_a_path_no_sampled_document_holds_is_left_out_with_a_notice(
         "'users': index 'name_1' is sparse on the server; the project format has no sparse option, so it is kept "
         "as a plain index (drift and apply report the difference)",
         "'users': index 'deleted_at_1' left out of the project: 'User' has no field 'deleted_at'; "
-        "declare the field or fix the name"
+        "declare the field or fix the name",
     ]
     assert "index 'deleted_at_1' left out: 'User' has no field 'deleted_at'" in (entity.description or "")
 
