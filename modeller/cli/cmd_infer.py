@@ -74,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     from modeller.persistence.save import save_text
 
     uris = [s for s in args.sources if is_uri(s)]
+    mistyped = next((s for s in args.sources if not is_uri(s) and "://" in s), None)
+    if mistyped is not None:  # mongo://host is no file either: say what a connection string starts with
+        return fail(
+            f"{shown(redact(mistyped), 200)} looks like a mistyped connection string: "
+            "one starts with mongodb:// or mongodb+srv://"
+        )
     workload: Workload | None = None
     schemas: list[SchemaCollection] = []
     size = args.sample or DEFAULT_SAMPLE
@@ -106,13 +112,17 @@ def run(args: argparse.Namespace) -> int:
             samples, schemas = read_inputs(paths, args.sample)
             known = {}
             name, database = args.name or paths[0].stem, None
+        left_out: list[str] = []
         project = infer_project(
             samples,
             name=neutralize(name)[:200] or "Inferred",
             database=database,
             known_ids=known,
             schemas=schemas,
+            notices=left_out,
         )
+        for notice in left_out:
+            say(f"modeller: warning: {notice}", sys.stderr)
         if workload is not None:
             project = add_queries(project, workload)
     except LiveError as exc:

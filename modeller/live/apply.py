@@ -27,6 +27,7 @@ from modeller.live.state import (
     DatabaseState,
     ObservedCollection,
     design_key_pairs,
+    is_hidden,
     key_pairs,
     option_differences,
     validator_differs,
@@ -37,7 +38,7 @@ from modeller.model.text import shown
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 from modeller.rules.physical.server_options import index_key, index_options, timeseries_options
 
-StepKind = Literal["create-collection", "set-validator", "tighten-validator", "create-index"]
+StepKind = Literal["create-collection", "set-validator", "tighten-validator", "create-index", "unhide-index"]
 NoteKind = Literal["not-in-design", "conflict", "to-tighten", "not-created"]
 
 
@@ -172,12 +173,23 @@ def _validator(coll: CollectionDesign, observed: ObservedCollection, steps: list
     current = validator_settings(observed.options)
     tighten = f"db.runCommand({_js(tighten_command(coll))})"
     if current[0] == wanted:  # only the level or action differ: tighten when nothing fails any more
+        if failing and current[1] == "off":  # nothing is even warned about: on as moderate, warn (as a new one)
+            steps.append(
+                Step(
+                    "set-validator",
+                    coll.name,
+                    f"turn the validator of {quoted(coll.name)} on as moderate, warn (it is off): "
+                    f"{failing} existing document(s) fail it",
+                    {"collMod": coll.name, "validationLevel": "moderate", "validationAction": "warn"},
+                )
+            )
+        level, action = ("moderate", "warn") if current[1] == "off" else current[1:]
         if failing:
             notes.append(
                 Note(
                     "to-tighten",
                     coll.name,
-                    f"{quoted(coll.name)}: {failing} document(s) still fail the validator ({current[1]}, {current[2]}); "
+                    f"{quoted(coll.name)}: {failing} document(s) still fail the validator ({level}, {action}); "
                     f"fix them, then run apply again or {tighten}",
                 )
             )
@@ -233,14 +245,25 @@ def _indexes(
             notes.append(Note("conflict", coll.name, f"index {quoted(index.name)} on {quoted(coll.name)}: {problem}"))
         elif found is None:
             steps.append(_create_index(coll, index))
+        elif is_hidden(found):  # the design's index, hidden (by a migration, by hand): the planner ignores it
+            name = str(found.get("name"))
+            steps.append(
+                Step(
+                    "unhide-index",
+                    coll.name,
+                    f"unhide index {quoted(name)} on {quoted(coll.name)} (the design uses it; it is hidden)",
+                    {"collMod": coll.name, "index": {"name": name, "hidden": False}},
+                )
+            )
     for spec in existing:
         name = str(spec.get("name"))
         if name not in matched:
+            hidden = " (hidden)" if is_hidden(spec) else ""
             notes.append(
                 Note(
                     "not-in-design",
                     coll.name,
-                    f"index {quoted(name)} on {quoted(coll.name)} is not in the design (left as it is)",
+                    f"index {quoted(name)}{hidden} on {quoted(coll.name)} is not in the design (left as it is)",
                 )
             )
 

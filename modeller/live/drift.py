@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from modeller.live.apply import match_index, quoted
-from modeller.live.state import DatabaseState, validator_differs, validator_settings, wanted_validator
+from modeller.live.state import DatabaseState, is_hidden, validator_differs, validator_settings, wanted_validator
 from modeller.live.stats import CollectionStats, FieldStats
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 
@@ -149,13 +149,18 @@ def _indexes(coll: CollectionDesign, existing: Any, out: list[Drift]) -> None:
         matched.add(str(spec.get("name")))
         if problem is not None:
             out.append(Drift("index-differs", coll.name, f"{where} differs: {problem.split(';')[0]}"))
+        elif is_hidden(spec):
+            shown_as = "" if spec.get("name") == index.name else f" (as {quoted(str(spec.get('name')))})"
+            out.append(Drift("index-differs", coll.name, f"{where} is hidden in the database{shown_as}"))
     for spec in specs:
         if str(spec.get("name")) not in matched:
+            hidden = " (hidden)" if is_hidden(spec) else ""
             out.append(
                 Drift(
                     "index-extra",
                     coll.name,
-                    f"index {quoted(str(spec.get('name')))} on {quoted(coll.name)} is in the database, not in the design",
+                    f"index {quoted(str(spec.get('name')))}{hidden} on {quoted(coll.name)} is in the database, "
+                    "not in the design",
                 )
             )
 

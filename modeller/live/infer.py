@@ -30,17 +30,20 @@ Thresholds (docs/inference.md repeats them):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from modeller.live.collstats import StorageStats
 from modeller.live.collstats import describe as describe_storage
+from modeller.live.mixed import HEAD as MIXED_HEAD
 from modeller.live.mixed import Mixed
 from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
+from modeller.model.checks import check_project
 from modeller.model.layered_layout import laid_out
 from modeller.model.names import check_field_name, plural, singular, snake
 from modeller.model.project import (
@@ -61,6 +64,8 @@ ENUM_MAX = 12
 ENUM_MIN_DOCS = 50
 ENUM_MIN_EACH = 5
 REF_MATCH = 0.8
+#: where ``check_project`` locates a problem of one declared index
+_INDEX_PATH = re.compile(r"\$\.entities\[(\d+)\]\.indexes\[(\d+)\]")
 #: types whose values can be another collection's ``_id`` without the field's name saying so
 _REF_TYPES = frozenset({"objectId"})
 #: types that are references only when the field's name ends in ``id``/``ids`` (a plain number rarely is one)
@@ -137,6 +142,8 @@ class Inferrer:
             self.known[s.name] = set(id_stats.values) if id_stats else set()
         for name, ids in (known_ids or {}).items():
             self.known.setdefault(name, set()).update(ids)
+        #: what the project could not keep as the server has it, one line each (``infer_project``'s notices)
+        self.notices: list[str] = []
         self.entity_ids: set[str] = set()
         self.entity_names: set[str] = set()
         self.rel_ids: set[str] = set()
@@ -277,6 +284,14 @@ class Inferrer:
             notes.append(f"capped collection (size {options.get('size')}, max {options.get('max')})")
         if options.get("validator"):
             notes.append("the collection has a validator")
+        sparse = [str(spec.get("name")) for spec in sample.indexes if spec.get("sparse")]
+        if sparse:  # the format has no sparse: the index is kept plain, and drift and apply name the difference
+            names = ", ".join(shown(repr(n), 80) for n in sparse[:5])
+            notes.append(f"sparse on the server, plain in the project: index {names}")
+            self.notices.append(
+                f"{shown(repr(coll), 80)}: index {names} is sparse on the server; the project format has no sparse "
+                "option, so it is kept as a plain index (drift and apply report the difference)"
+            )
         notes += self._lengths
         if self._mixed:  # last: drift reads the paths back from this sentence to the end
             notes.append(mixed_note(self._mixed))
@@ -508,6 +523,7 @@ class Inferrer:
         one_fields = {f.name for f in self._entity(one_id).fields}
         many_fields = {f.name for f in self._entity(many_id).fields}
         typical = top = 0
+        optional = False
         if "child" in kinds or "child-extended" in kinds:
             ref = by_kind.get("child") or by_kind["child-extended"]
             field_name = ref.field
@@ -523,6 +539,7 @@ class Inferrer:
         if "parent" in kinds or "extended" in kinds:
             ref = by_kind.get("extended") or by_kind["parent"]
             inverse = ref.field[:-3] if ref.kind == "parent" and ref.field.endswith("_id") else ref.field
+            optional = ref.stats.count < self._holders(ref)  # half the orders without customer_id: not required
             if ref.kind == "extended" and ref.stats.fields:
                 denormalize += [
                     Denormalization(field=k, direction="one-to-many")
@@ -553,7 +570,16 @@ class Inferrer:
             top=top,
             many_standalone=True,
             denormalize=tuple(denormalize),
+            optional=optional,
         )
+
+    def _holders(self, ref: _Ref) -> int:
+        """How many sampled documents (or elements of the embedded array) could hold the reference."""
+        stats = self.samples[ref.holder].stats
+        if ref.array is None:
+            return stats.documents
+        array = stats.fields.get(ref.array)
+        return array.items.types.get("object", 0) if array is not None and array.items is not None else 0
 
     def _entity(self, entity_id: str) -> Entity:
         return next(e for e in self.entities if e.id == entity_id)
@@ -571,6 +597,7 @@ class Inferrer:
         inverse: str | None = None,
         denormalize: tuple[Denormalization, ...] = (),
         bound: int | None = None,
+        optional: bool = False,
     ) -> None:
         """``top`` is the largest N per One seen (the class follows it); ``bound`` the ``max`` written, if another."""
         rel_id = unique(f"{one_id}_{snake(name or many_id)}"[:95], self.rel_ids)
@@ -587,6 +614,7 @@ class Inferrer:
                 many_standalone=many_standalone,
                 strategy=strategy,
                 denormalize=denormalize,
+                optional=optional,
             )
         )
 
@@ -622,10 +650,18 @@ def infer_project(
     database: str | None = None,
     known_ids: Mapping[str, Iterable[Any]] | None = None,
     schemas: Sequence[SchemaCollection] = (),
+    notices: list[str] | None = None,
 ) -> Project:
     """The project the sampled collections (and the collections known by a validator) show, laid out as the
-    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row."""
-    return laid_out(Inferrer(samples, known_ids, schemas=schemas).infer(name, database))
+    GUI's import lays it out (One above Many), so ``modeller infer``'s cards do not stand in one row.
+
+    What the project could not keep (an index on a path no sampled document holds) is named in its collection's
+    description and, one line each, appended to ``notices`` for the caller to show."""
+    inferrer = Inferrer(samples, known_ids, schemas=schemas)
+    project = inferrer.infer(name, database)
+    out = notices if notices is not None else []
+    out += inferrer.notices
+    return laid_out(_indexes_the_format_allows(project, out))
 
 
 def reference_candidates(sample: CollectionSample, limit: int = 200) -> list[Any]:
@@ -780,6 +816,39 @@ def _indexes(raw: Sequence[Mapping[str, Any]]) -> Iterable[Index]:
             yield Index(keys=tuple(pairs), name=spec.get("name"), unique=bool(spec.get("unique")), **extra)
         except ValueError:
             continue  # an index the model cannot hold (a name too long, a key it refuses): left out
+
+
+def _indexes_the_format_allows(project: Project, notices: list[str]) -> Project:
+    """The project without the indexes it cannot hold, each named in a notice and its entity's description.
+
+    The server indexes any path, the project format only the paths its entities hold (fields, and the names the
+    relationships generate, ``items.product_id`` among them): an index on a field no sampled document held (a
+    ``deleted_at`` nobody set yet) is left out, never a crash. ``check_project`` is the judge, as for the
+    observed queries (``workload.add_queries``)."""
+    refused: dict[int, dict[int, str]] = {}
+    for problem in check_project(project):
+        found = _INDEX_PATH.match(problem.path)
+        if found:
+            refused.setdefault(int(found[1]), {}).setdefault(int(found[2]), problem.message)
+    if not refused:
+        return project
+    entities = list(project.entities)
+    for number, reasons in refused.items():
+        entity = entities[number]
+        notes = []
+        for at, reason in reasons.items():
+            index = entity.indexes[at]
+            what = f"index {shown(repr(index.name or '_'.join(f'{k}_{d}' for k, d in index.keys)), 120)}"
+            notes.append(f"{what} left out: {shown(reason, 300)}")
+            where = shown(repr(entity.collection or entity.name), 80)
+            notices.append(f"{where}: {what} left out of the project: {shown(reason, 300)}")
+        kept = tuple(ix for at, ix in enumerate(entity.indexes) if at not in reasons)
+        text = entity.description or ""
+        at = text.find(MIXED_HEAD)  # the undeclared fields' sentence stays last: drift reads it to the end
+        head, tail = (text, "") if at < 0 else (text[:at].rstrip("; "), text[at:])
+        description = _describe(head, [*notes, tail] if tail else notes)
+        entities[number] = entity.model_copy(update={"indexes": kept, "description": description})
+    return project.model_copy(update={"entities": tuple(entities)})
 
 
 def _timeseries(options: Any) -> TimeSeries | None:

@@ -67,6 +67,11 @@ def _timed_out(exc: BaseException) -> bool:
     return False
 
 
+def _own_words(warning: str) -> str:
+    """pymongo's warning without its pointer to its own docstring, which a user of the CLI or the app cannot read."""
+    return warning.replace(" Refer to docstring.", "").replace("Refer to docstring.", "").strip()
+
+
 def is_uri(text: str) -> bool:
     return text.startswith(("mongodb://", "mongodb+srv://"))
 
@@ -95,7 +100,7 @@ class Source:
                 appname="modeller",
                 event_listeners=list(listeners),
             )
-        self.warnings = [f"{self.shown}: {shown(redact(str(w.message)), 200)}" for w in caught]
+        self.warnings = [f"{self.shown}: {shown(redact(_own_words(str(w.message))), 200)}" for w in caught]
         #: what the server would not tell while sampling (a refused $collStats), one line each, said once
         self.notices: list[str] = []
         #: reason -> the collections whose $collStats the server refused for it (and the notice saying so)
@@ -160,8 +165,7 @@ class Source:
                     else f"its status check within {self.timeout_s:g} s"
                 )
                 raise LiveError(
-                    f"the server at {where} did not answer {waited} while {doing}; "
-                    "--timeout (the Timeout field) waits longer"
+                    f"the server at {where} did not answer {waited} while {doing}; --timeout waits longer"
                 ) from None
             raise LiveError(
                 f"the connection to {where} dropped while {doing}; check the network and run again"
@@ -197,6 +201,17 @@ class Source:
             and not c["name"].startswith("system.")
         ]
 
+    def _databases(self) -> str:
+        """What to do about a database without collections: the server's databases to choose from, if it lists them."""
+        try:
+            with self._errors("listing the databases", role="read"):
+                names = [n for n in self.client.list_database_names() if n not in ("admin", "config", "local")]
+        except LiveError:
+            return "check its name (the server would not list its databases)"
+        if not names:
+            return "the server holds no other database"
+        return f"check its name; the server's databases: {shown(', '.join(sorted(names)[:20]), 300)}"
+
     def sample_database(
         self,
         database: str,
@@ -209,6 +224,10 @@ class Source:
         ``looking_up`` is called when the sampling is done and the look-up of those ``_id`` s starts."""
         self.ping()
         listed = {c["name"]: c for c in self.collections(database)}
+        if not listed:  # a typo in the database's name (the server lists a database only once it has a collection)
+            raise LiveError(
+                f"{self.shown}: database {shown(repr(database), 80)} has no collections; {self._databases()}"
+            )
         if names:
             missing = [n for n in names if n not in listed]
             if missing:

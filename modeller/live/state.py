@@ -17,8 +17,9 @@ from typing import Any
 from modeller.rules.physical.design import CollectionDesign, IndexDesign
 from modeller.rules.physical.server_options import index_key, index_options, timeseries_options
 
-#: the index options a design can hold and the server reports (besides the name and the key)
-INDEX_OPTIONS = ("unique", "expireAfterSeconds", "partialFilterExpression", "collation")
+#: the index options the server reports (besides the name and the key) that a design's index must match; a design
+#: never has ``sparse`` (the format has no such key), so a sparse index on the server differs from it
+INDEX_OPTIONS = ("unique", "sparse", "expireAfterSeconds", "partialFilterExpression", "collation")
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def option_differences(index: IndexDesign, spec: Mapping[str, Any]) -> list[str]
     out = []
     for option in INDEX_OPTIONS:
         want, have = wanted.get(option), spec.get(option)
-        if option == "unique":
+        if option in ("unique", "sparse"):
             want, have = bool(want), bool(have)
         elif option == "collation" and isinstance(want, Mapping) and isinstance(have, Mapping):
             have = {k: have.get(k) for k in want}  # the server fills in every default the design leaves out
@@ -86,6 +87,11 @@ def option_differences(index: IndexDesign, spec: Mapping[str, Any]) -> list[str]
         if want != have:
             out.append(option)
     return out
+
+
+def is_hidden(spec: Mapping[str, Any]) -> bool:
+    """A hidden index (``hideIndex``, as a migration leaves an old one): the planner does not use it."""
+    return spec.get("hidden") is True
 
 
 def wanted_validator(coll: CollectionDesign) -> dict[str, Any] | None:

@@ -108,7 +108,9 @@ class _Paths:
         target = generated[head]
         if not rest:
             return True
-        return target is not None and (rest == "_id" or find_field(_fields(target), rest) is not None)
+        # the entity a generated name holds has generated names too: ``items.product_id`` is the reference of the
+        # embedded Item to its Product (the index ``apply`` creates for it, which ``infer`` reads back)
+        return target is not None and self.exists(target, rest)
 
 
 def _fields(entity: Entity) -> Sequence[Field]:

@@ -375,6 +375,8 @@ class Relationship(StrictModel):
     max: NonNegInt | None = None
     growth: Growth | None = None
     many_standalone: StrictBool = False
+    #: an N may have no One: its reference (or extended reference) is not required in its validator
+    optional: StrictBool = False
     read_together: Share | None = None
     show_latest: PositiveInt | None = None
     atomic: StrictBool = False

@@ -145,15 +145,20 @@ def unset(path: str) -> tuple[Rewrite, dict[str, Any]]:
     return rewrite, {path: {"$exists": True}}
 
 
-def converted(path: str, to: str) -> tuple[Rewrite, dict[str, Any]]:
-    """``path`` converted to the BSON type ``to`` where it holds another type (kept when it cannot be)."""
+def converted(path: str, to: str, only: list[str] | None = None) -> tuple[Rewrite, dict[str, Any]]:
+    """``path`` converted to the BSON type ``to`` where it holds another type, or one of the types ``only``
+    (the ones a validator no longer takes); a value ``$convert`` cannot change is kept."""
 
     def rewrite(var: str) -> Expr:
         value = f"{var}.{path}"
         convert = {"$convert": {"input": value, "to": to, "onError": value, "onNull": None}}
-        return {"$cond": [_missing(value), var, _with(var, path, convert)]}
+        if only is None:
+            return {"$cond": [_missing(value), var, _with(var, path, convert)]}
+        return {"$cond": [{"$in": [{"$type": value}, only]}, _with(var, path, convert), var]}
 
-    return rewrite, {path: {"$exists": True, "$not": {"$type": to}}}
+    if only is None:
+        return rewrite, {path: {"$exists": True, "$not": {"$type": to}}}
+    return rewrite, {path: {"$type": only}}
 
 
 def array_update(arrays: list[str], rewrite: Rewrite, element_filter: dict[str, Any]) -> tuple[Expr, Expr]:

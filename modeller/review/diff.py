@@ -386,10 +386,24 @@ def _same_path_changes(old: _Slot, new: _Slot, collection: str, docs: str, was: 
                 if tighter
                 else "none: the bound is looser",
                 breaking=tighter,
-                details={"path": path},
+                details={
+                    "path": path,
+                    "bson_type": new.node.bson_type,
+                    "type": type_name(new.node),
+                    "in_array": new.in_array,
+                    # the types its values may no longer have: the migration converts them to ``bson_type``
+                    "dropped_types": _dropped_types(old.node, new.node),
+                },
             )
         )
     return changes
+
+
+def _dropped_types(old: ShapeNode, new: ShapeNode) -> list[str]:
+    """The BSON types OLD's validator took for the field and NEW's refuses (``null`` among them)."""
+    before = set(old.other_types) | ({"null"} if old.nullable else set())
+    after = set(new.other_types) | ({"null"} if new.nullable else set())
+    return sorted(before - after - {new.bson_type})
 
 
 def _constraints(old: ShapeNode, new: ShapeNode) -> tuple[bool, str]:

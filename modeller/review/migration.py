@@ -26,7 +26,7 @@ from bson import Decimal128, Int64
 
 from modeller.export.common import GENERATOR, database_name, design_digest, index_key, index_options
 from modeller.export.literals import comment, js_exact, js_string, js_value, quoted
-from modeller.export.mongosh import _HELPERS, _INDEX_HELPER, _collection_options, _indented
+from modeller.export.mongosh import _HELPERS, _collection_options, _indented
 from modeller.model.project import Entity
 from modeller.model.wording import counted
 from modeller.review.array_fields import (
@@ -136,7 +136,55 @@ _MIGRATION_HELPERS = """\
       const same = Object.keys(options).every((k) => JSON.stringify(old[k]) === JSON.stringify(options[k]));
       if (!same) coll.dropIndex(options.name);
     }
-    ensureIndex(collection, keys, options);
+    needIndex(collection, keys, options);
+  }
+
+  // A collection with these options: created, or updated with collMod only where its options differ, so a second
+  // run says it found them instead of claiming it set them again
+  function ensureOptions(name, options) {
+    if (existing.has(name)) {
+      const info = target.getCollectionInfos({ name: name })[0];
+      const have = (info && info.options) || {};
+      const keys = ["validator", "validationLevel", "validationAction", "expireAfterSeconds"];
+      if (keys.every((k) => !(k in options) || JSON.stringify(have[k]) === JSON.stringify(options[k]))) {
+        print("collection " + JSON.stringify(name) + " already has these options");
+        return;
+      }
+    }
+    ensureCollection(name, options);
+  }
+
+  // An index the NEW design needs: created unless an index of the same keys is there (under any name; a hidden one
+  // is unhidden). The database may never have got the OLD design's advised indexes (an inferred OLD "has" them):
+  // this runs before any old index is hidden, so a query never loses its index half-way.
+  function needIndex(collection, keys, options) {
+    const where = JSON.stringify(options.name) + " on " + JSON.stringify(collection);
+    if (!existing.has(collection)) {
+      print("index " + where + " not created: the collection is not in the database (modeller apply creates both)");
+      return;
+    }
+    const coll = target.getCollection(collection);
+    const indexes = coll.getIndexes();
+    const same = indexes.find((ix) => ix.name === options.name) ||
+      indexes.find((ix) => JSON.stringify(ix.key) === JSON.stringify(keys));
+    if (same === undefined) {
+      coll.createIndex(keys, options);
+      print("created index " + where);
+    } else if (same.name === options.name && JSON.stringify(same.key) !== JSON.stringify(keys) && !("_fts" in same.key)) {
+      print("index " + where + " has other keys in the database; compare them with modeller drift");
+    } else if (same.hidden === true) {
+      coll.unhideIndex(same.name);
+      print("unhid index " + JSON.stringify(same.name) + " on " + JSON.stringify(collection));
+    }
+  }
+
+  // What a conversion left (a value $convert cannot change, a null): counted, with the query that finds it
+  function leftOver(collection, filter, label) {
+    const left = target.getCollection(collection).countDocuments(filter);
+    if (left > 0) {
+      print(label + ": " + left + " document(s) hold a value $convert cannot change; fix them by hand: " +
+        "target.getCollection(" + JSON.stringify(collection) + ").find(" + JSON.stringify(filter) + ")");
+    }
   }
 
   function hideIndex(collection, name) {
@@ -223,7 +271,6 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
         f"  const BATCH = {BATCH};",
         "  const existing = new Set(target.getCollectionNames());",
         _HELPERS.rstrip("\n"),
-        _INDEX_HELPER.rstrip("\n"),
         _MIGRATION_HELPERS.rstrip("\n"),
         STRATEGY_HELPERS.rstrip("\n"),
         PATTERN_HELPERS.rstrip("\n"),
@@ -238,35 +285,35 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
     for change in by_kind.get("collection-added", []):
         coll = colls[change.collection]
         body.append("  " + comment(change.summary))
-        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
         for index in coll.indexes:
             body.append(
-                f"  ensureIndex({js_string(coll.name)}, {js_value(index_key(index))}, "
-                f"{js_value(index_options(index))});"
+                f"  needIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
             )
     aside = _built_aside(diff)
     for name, staged in aside.items():  # buckets from a time series collection: built in a collection of their own
         coll = colls[name]
         body.append("  " + comment(f"the buckets of the time series collection {quoted(name)} are built in:"))
-        body.append(f"  ensureCollection({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(staged)}, {_indented(js_value(_rollout(coll), indent=2))});")
         for index in coll.indexes:
             body.append(
-                f"  ensureIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
+                f"  needIndex({js_string(staged)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
             )
     for change in by_kind.get("index-added", []) + by_kind.get("index-changed", []):
         if change.collection in aside:
             continue
-        call = "ensureIndex" if change.kind == "index-added" else "replaceIndex"
+        call = "needIndex" if change.kind == "index-added" else "replaceIndex"
         body.append("  " + comment(f"{change.summary} ({change.risk})"))
         body.append(
             f"  {call}({js_string(change.collection)}, {js_value(change.details['key'])}, "
             f"{js_value(change.details['options'])});"
         )
+    body.extend(_kept_indexes(diff, by_kind, aside))
 
     changed = _changed_collections(diff, colls)
     body += ["", "  " + comment("2. Validators of changed collections, rolled out as moderate / warn")]
     for coll in (c for c in changed if c.name not in aside):
-        body.append(f"  ensureCollection({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
+        body.append(f"  ensureOptions({js_string(coll.name)}, {_indented(js_value(_rollout(coll), indent=2))});")
 
     body += ["", "  " + comment(f"3. Data changes, in batches of {BATCH} with a marker per step")]
     renames = {c.details["old"]: c.details["new"] for c in by_kind.get("collection-renamed", [])}
@@ -292,6 +339,16 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
     ]
     for change in by_kind.get("index-removed", []):
         name, coll_name = change.details["name"], change.collection
+        serving = _same_keys_in_new(diff, coll_name, name)
+        if serving is not None:  # NEW names it otherwise: hiding it would hide the index NEW needs
+            body.append(
+                "  "
+                + comment(
+                    f"index {quoted(name)} stays: it has the keys of NEW's index {quoted(serving)} (needIndex "
+                    "above found it); rename it by hand if the name matters"
+                )
+            )
+            continue
         body.append(f"  hideIndex({js_string(coll_name)}, {js_string(name)});")
         body.append("  " + comment(f"target.getCollection({js_string(coll_name)}).dropIndex({js_string(name)});"))
 
@@ -332,6 +389,45 @@ def migration_script(diff: SchemaDiff, file_name: str = "migration.mongosh.js") 
         "})();",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _kept_indexes(diff: SchemaDiff, by_kind: dict[str, list[Change]], aside: dict[str, str]) -> list[str]:
+    """``needIndex`` of every index NEW keeps from OLD: the database may lack it (OLD's engine-advised indexes exist
+    only where ``apply`` or a setup script made them), and the indexes of NEW must stand before an old one is hidden
+    (tryout a13 item 3: a query lost its index)."""
+    listed = {(c.collection, c.subject) for kind in ("index-added", "index-changed") for c in by_kind.get(kind, [])}
+    before = {c.root for c in diff.old_design.collections}
+    lines: list[str] = []
+    for coll in diff.new_design.collections:
+        if coll.root not in before or coll.name in aside:
+            continue  # a new collection got its indexes above
+        for index in coll.indexes:
+            if (coll.name, index.name) in listed:
+                continue
+            if not lines:
+                lines.append(
+                    "  "
+                    + comment(
+                        "the indexes NEW keeps: created where the database lacks them (it may never have got OLD's "
+                        "advised ones)"
+                    )
+                )
+            lines.append(
+                f"  needIndex({js_string(coll.name)}, {js_value(index_key(index))}, {js_value(index_options(index))});"
+            )
+    return lines
+
+
+def _same_keys_in_new(diff: SchemaDiff, collection: str, removed: str) -> str | None:
+    """The name of NEW's index on ``collection`` with the keys of OLD's removed index ``removed``, if one has them."""
+    before, after = _before_after(diff, collection)
+    if before is None or after is None:
+        return None
+    old = next((ix for ix in before.indexes if ix.name == removed), None)
+    if old is None:
+        return None
+    keys = list(index_key(old).items())  # in order: {a: 1, b: 1} is not {b: 1, a: 1}
+    return next((ix.name for ix in after.indexes if list(index_key(ix).items()) == keys), None)
 
 
 def _built_aside(diff: SchemaDiff) -> dict[str, str]:
@@ -413,6 +509,10 @@ def _in_elements(
         if details["bson_type"] not in _CONVERTIBLE or route is None:
             return f"$convert cannot make a {details['type']}; reshape each element by hand"
         return array_update(route[0], *converted(route[1], details["bson_type"]))
+    if change.kind == "field-constraint" and details.get("dropped_types"):
+        if details["bson_type"] not in _CONVERTIBLE or route is None:
+            return f"$convert cannot make a {details['type']}; reshape each element by hand"
+        return array_update(route[0], *converted(route[1], details["bson_type"], list(details["dropped_types"])))
     return None
 
 
@@ -497,6 +597,13 @@ def _data_step(
             return []
         if isinstance(step_or_reason, str):
             return [*head, "  " + comment(f"NOT MIGRATED: the field is inside an array; {step_or_reason}")]
+        if change.kind == "field-constraint":  # what $convert cannot change is counted, as outside arrays
+            left = step_or_reason[0]
+            return [
+                *head,
+                "  " + call(*step_or_reason),
+                _left_over(coll, left, details["path"]),
+            ]
         return [*head, "  " + call(*step_or_reason)]
     if change.kind in ("field-renamed", "field-moved"):
         old, new = details["old"], details["new"]
@@ -513,6 +620,8 @@ def _data_step(
             return [*head, "  " + comment(f"NOT MIGRATED: $convert cannot make a {details['type']}; reshape by hand")]
         convert = {"$convert": {"input": _field(path), "to": to, "onError": _field(path), "onNull": None}}
         return [*head, "  " + call({path: {"$exists": True, "$not": {"$type": to}}}, [{"$set": {path: convert}}])]
+    if change.kind == "field-constraint" and details.get("dropped_types"):
+        return [*head, *_dropped_types_step(step, change, call)]
     if change.kind == "field-removed":
         path = details["path"]
         return [
@@ -523,6 +632,30 @@ def _data_step(
     if change.kind == "strategy-changed":
         return [*head, "  " + comment(by_hand(details["old"], details["new"]))]
     return []
+
+
+def _dropped_types_step(step: str, change: Change, call: Callable[[Any, Any], str]) -> list[str]:
+    """The values of the types a field no longer takes (its ``other_types`` removed, as ``mixed-types`` asks)
+    converted to its type, as a retype converts them; what ``$convert`` cannot change is kept, counted at run time,
+    and found with the query the comment gives."""
+    details, coll = change.details, change.collection
+    path, to, dropped = details["path"], details["bson_type"], list(details["dropped_types"])
+    left = {path: {"$type": dropped}}
+    find = f"target.getCollection({js_string(coll)}).find({js_value(left)})"
+    if to not in _CONVERTIBLE:
+        return ["  " + comment(f"NOT MIGRATED: $convert cannot make a {details['type']}; reshape by hand: {find}")]
+    convert = {"$convert": {"input": _field(path), "to": to, "onError": _field(path), "onNull": None}}
+    return [
+        "  " + comment(f"values of {quoted(path)} typed {', '.join(dropped)} converted to {to}"),
+        "  " + call(left, [{"$set": {path: convert}}]),
+        _left_over(coll, left, path),
+        "  " + comment(f"a value $convert cannot change (a null, a word for a number) stays: fix it by hand: {find}"),
+    ]
+
+
+def _left_over(coll: str, filter_: Any, path: str) -> str:
+    """The call that counts the documents a conversion left as they were (``filter_`` still selects them)."""
+    return f"  leftOver({js_string(coll)}, {js_value(filter_)}, {js_string(f'{coll}: {quoted(path)}')});"
 
 
 #: the field the schema-versioning pattern keeps in every document (RULES.md rule 26)

@@ -123,3 +123,55 @@ def test_views_and_blocked_indexes_are_notes_not_steps(design: Design) -> None:
     assert ("create-index", "people") not in kinds  # never on a view
     assert [n.text for n in plan.notes][:1] == ["'people' is a view on the server; the design has a collection"]
     assert "index 'due_date_1' on 'tasks': not created (35): why" in [n.text for n in plan.notes]
+
+
+def test_changes_made_behind_the_tools_back_sparse_hidden_and_a_validator_turned_off(design: Design) -> None:
+    """Tryout a13 item 6: a sparse index, the design's index hidden, another hidden one and a validator level off
+    are each named by drift and apply; apply unhides the design's index and turns the validator on again."""
+    from modeller.live.drift import compare
+
+    state = _deployed(design)
+    people, tasks = state.collections["people"], state.collections["tasks"]
+    marked = [
+        {**ix, "sparse": True}
+        if ix["name"] == "due_date_1"
+        else {**ix, "hidden": True}
+        if ix["name"] == "email_1"
+        else ix
+        for ix in [*people.indexes, *tasks.indexes]
+    ]
+    people_off = ObservedCollection(
+        "people",
+        options={**people.options, "validationLevel": "off"},
+        indexes=[ix for ix in marked if ix["name"] in {i["name"] for i in people.indexes}]
+        + [{"name": "old_1", "key": {"old": 1}, "hidden": True}],
+        failing=3,
+    )
+    tasks_sparse = ObservedCollection(
+        "tasks",
+        options=tasks.options,
+        indexes=[ix for ix in marked if ix["name"] in {i["name"] for i in tasks.indexes}],
+    )
+    changed = _deployed(design, people=people_off, tasks=tasks_sparse)
+    plan = plan_apply(design, changed)
+    assert [(s.kind, s.summary) for s in plan.steps] == [
+        ("unhide-index", "unhide index 'email_1' on 'people' (the design uses it; it is hidden)"),
+        (
+            "set-validator",
+            "turn the validator of 'people' on as moderate, warn (it is off): 3 existing document(s) fail it",
+        ),
+    ]
+    assert plan.steps[0].command == {"collMod": "people", "index": {"name": "email_1", "hidden": False}}
+    assert plan.steps[1].command == {"collMod": "people", "validationLevel": "moderate", "validationAction": "warn"}
+    notes = [n.text for n in plan.notes]
+    assert "index 'old_1' (hidden) on 'people' is not in the design (left as it is)" in notes
+    assert any(t.startswith("index 'due_date_1' on 'tasks': the server has this key with other sparse") for t in notes)
+    assert any("3 document(s) still fail the validator (moderate, warn)" in t for t in notes)
+    lines = compare(design, changed).lines()
+    assert "  index 'email_1' on 'people' is hidden in the database" in lines
+    assert "  index 'old_1' (hidden) on 'people' is in the database, not in the design" in lines
+    assert any(
+        ln.startswith("  index 'due_date_1' on 'tasks' differs: the server has this key with other sparse")
+        for ln in lines
+    )
+    assert "  the validator of 'people' is off, error; the design's is strict, error" in lines

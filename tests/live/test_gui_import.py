@@ -203,6 +203,49 @@ def test_an_unreachable_server_is_one_line_and_the_password_stays_masked(qtbot, 
     assert "hunter2" not in Path(window.settings.fileName()).read_text(encoding="utf-8")
 
 
+def test_a_server_that_will_not_list_its_databases_says_the_name_can_be_typed(
+    qtbot, make_window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Tryout a13 item 8: a user without the listDatabases privilege (or the stand-in, which cannot size a
+    Decimal128) was left at "refused listing the databases"; typing the name in the Database field works."""
+    import modeller.live.browse as browse
+    from modeller.live.errors import LiveError
+
+    def refuse(_source: object) -> list[str]:
+        raise LiveError(
+            "the server at mongodb://127.0.0.1:1 refused listing the databases ($bsonSize cannot encode value of "
+            "type Decimal128); it may not support this command"
+        )
+
+    monkeypatch.setattr(browse, "database_names", refuse)
+    window = make_window(use_engine=False)
+    dialog = window.database_actions.show_import_database()
+    dialog.uri.setEditText("mongodb://127.0.0.1:1/?directConnection=true")
+    qtbot.mouseClick(dialog.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=WAIT_MS)
+    text = dialog.status.text()
+    assert dialog.status.is_error() and "\n" not in text, text
+    assert "refused listing the databases" in text
+    assert text.endswith(
+        "; it may not support this command. Type the database's name in the Database field instead: its "
+        "collections are then listed"
+    )
+    dialog.grab().save(str(tmp_path / "refused-listing.png"))
+    print(tmp_path / "refused-listing.png")
+
+
+def test_a_late_answer_says_the_dialogs_timeout_field_not_the_clis_option() -> None:
+    """Tryout a13 item 8: the status line mixed in "--timeout (the Timeout field)"."""
+    from modeller.ui.dialogs.connection_fields import gui_words
+
+    cli = (
+        "the server at mongodb://h:1 did not answer its status check within 1 s while looking up which sampled "
+        "values are _ids of 'orders'; --timeout waits longer"
+    )
+    assert gui_words(cli).endswith("'orders'; a larger Timeout waits longer")
+    assert "--timeout" not in gui_words(cli)
+
+
 def test_a_failed_reference_look_up_says_what_failed_and_what_to_do(
     qtbot, make_window, limited_db: tuple[LiveServer, str], tmp_path: Path
 ) -> None:

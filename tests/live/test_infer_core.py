@@ -255,3 +255,90 @@ def test_an_array_of_sub_documents_sometimes_null_stays_a_field_its_validator_ac
     (coll,) = analyse(project).design.collections
     assert coll.validator is not None
     assert coll.validator["$jsonSchema"]["properties"]["lines"]["bsonType"] == ["array", "null"]
+
+
+def test_an_index_on_a_reference_in_an_embedded_array_is_kept_on_that_reference() -> None:
+    """Tryout a13 item 1: ``apply`` creates ``items.product_id_1`` for the inferred design; inferring the
+    database again crashed on it (the check refused the path). It stays, on the embedded Item's reference."""
+    products = [{"_id": oid, "name": f"p{i}", "price": 1.5 * i} for i, oid in enumerate(_oids(20))]
+    orders = [
+        {
+            "_id": ObjectId(),
+            "items": [{"product_id": products[(i + k) % 20]["_id"], "qty": k + 1} for k in range(1 + i % 3)],
+        }
+        for i in range(40)
+    ]
+    sample = _sample("orders", orders)
+    sample.indexes = [
+        {"v": 2, "key": {"_id": 1}, "name": "_id_"},
+        {"v": 2, "key": {"items.product_id": 1}, "name": "items.product_id_1"},
+    ]
+    notices: list[str] = []
+    project = infer_project([_sample("products", products), sample], name="t", notices=notices)
+    assert check_project(project) == [] and notices == []
+    order = next(e for e in project.entities if e.collection == "orders")
+    assert [(ix.name, ix.keys) for ix in order.indexes] == [("items.product_id_1", (("items.product_id", 1),))]
+    rel = next(r for r in project.relationships if r.one == "product")
+    assert (rel.many, rel.strategy, rel.inverse) == ("item", "parent-ref", "product")
+    (coll,) = [c for c in analyse(project).design.collections if c.name == "orders"]
+    assert [ix.keys for ix in coll.indexes if ix.name == "items.product_id_1"] == [[("items.product_id", 1)]]
+    # the check follows the embedded entity's own generated names, and still refuses a path nothing holds
+    wrong = order.indexes[0].model_copy(update={"keys": (("items.nosuch", 1),)})
+    broken = project.model_copy(
+        update={
+            "entities": tuple(e.model_copy(update={"indexes": (wrong,)}) if e is order else e for e in project.entities)
+        }
+    )
+    assert [str(p) for p in check_project(broken)] == [
+        f"$.entities[{project.entities.index(order)}].indexes[0].keys[0]: 'Order' has no field 'items.nosuch'; "
+        "declare the field or fix the name"
+    ]
+
+
+def test_an_index_on_a_path_no_sampled_document_holds_is_left_out_with_a_notice() -> None:
+    docs = [{"_id": ObjectId(), "name": f"n{i}"} for i in range(10)]
+    sample = _sample("users", docs)
+    sample.indexes = [
+        {"v": 2, "key": {"deleted_at": 1}, "name": "deleted_at_1", "expireAfterSeconds": 60},
+        {"v": 2, "key": {"name": 1}, "name": "name_1", "sparse": True},
+    ]
+    notices: list[str] = []
+    project = infer_project([sample], name="t", notices=notices)
+    assert check_project(project) == []
+    (entity,) = project.entities
+    assert [ix.name for ix in entity.indexes] == ["name_1"]
+    assert notices == [
+        "'users': index 'name_1' is sparse on the server; the project format has no sparse option, so it is kept "
+        "as a plain index (drift and apply report the difference)",
+        "'users': index 'deleted_at_1' left out of the project: 'User' has no field 'deleted_at'; "
+        "declare the field or fix the name",
+    ]
+    assert "index 'deleted_at_1' left out: 'User' has no field 'deleted_at'" in (entity.description or "")
+
+
+def test_a_reference_only_some_documents_hold_is_optional() -> None:
+    """Tryout a13 item 4: half the orders have customer_id (the others an older cust_id); the inferred validator
+    required it, so drift right after infer and apply's validator failed on every second order."""
+    customers = [{"_id": oid, "name": f"c{i}"} for i, oid in enumerate(_oids(10))]
+    orders = [{"_id": ObjectId(), "total": 1.5} for _ in range(40)]
+    for i, order in enumerate(orders):
+        if i % 2:
+            order["customer_id"] = customers[i % 10]["_id"]
+    products = [{"_id": oid, "sku": f"s{i}"} for i, oid in enumerate(_oids(5))]
+    for i, order in enumerate(orders):  # every line names its product: that reference stays required
+        order["items"] = [{"product_id": products[i % 5]["_id"], "qty": 1}]
+    samples = [_sample("customers", customers), _sample("orders", orders), _sample("products", products)]
+    project = infer_project(samples, name="t")
+    rels = {(r.one, r.many): r for r in project.relationships}
+    assert (rels[("customer", "order")].strategy, rels[("customer", "order")].optional) == ("parent-ref", True)
+    assert rels[("product", "item")].optional is False
+    design = analyse(project).design
+    (coll,) = [c for c in design.collections if c.name == "orders"]
+    schema = (coll.validator or {})["$jsonSchema"]
+    assert "customer_id" in schema["properties"] and "customer_id" not in schema.get("required", [])
+    item = schema["properties"]["items"]["items"]
+    assert "product_id" in item["required"]
+    state = DatabaseState("t", {"orders": ObservedCollection("orders", "collection", {})})
+    drifted = compare(design, state, {"orders": CollectionStats("orders").add_all(orders)})
+    assert not [d for d in drifted.drifts if d.path == "customer_id"], drifted.lines()
+    assert not any("'customer_id': required" in line for line in drifted.lines()), drifted.lines()

@@ -140,6 +140,19 @@ def test_an_inferred_model_accepts_the_data_it_came_from(live_db: tuple[LiveServ
         assert drift.returncode == 0, drift.stdout + drift.stderr
         assert "matches the design" in drift.stdout
 
+        # apply created the index on the line items' reference; inferring the database again keeps it there
+        # (tryout a13 item 1: the second infer crashed on it with an AssertionError, exit 3)
+        assert "items.product_id_1" in {ix["name"] for ix in client[name].orders.list_indexes()}
+        again = tmp_path / "again.modeller.json"
+        reinferred = modeller("infer", server.uri, "--db", name, "--timeout", "60", "-o", str(again))
+        assert reinferred.returncode == 0, reinferred.stderr
+        assert "left out" not in reinferred.stderr, reinferred.stderr
+        (order,) = [e for e in load_project(again).entities if e.collection == "orders"]
+        assert ("items.product_id_1", (("items.product_id", 1),)) in [(ix.name, ix.keys) for ix in order.indexes]
+        replanned = modeller("apply", str(again), server.uri, "--db", name, "--dry-run")
+        assert replanned.returncode == 0, replanned.stderr
+        assert "items.product_id" not in replanned.stdout, replanned.stdout  # the index is there: nothing to do
+
         exported = modeller("export", str(out), "--out", str(tmp_path / "models"), "--only", "pydantic")
         assert exported.returncode == 0, exported.stderr
         models = _import_models(tmp_path / "models" / "models.py")

@@ -237,6 +237,24 @@ def test_the_migration_brings_old_documents_to_the_new_design_and_a_second_run_c
     m.check_new_shape(left)
 
 
+def test_an_index_new_keeps_that_the_database_lacks_is_created_before_the_old_one_is_hidden(
+    live_db: tuple[LiveServer, str], tmp_path: Path
+) -> None:
+    """Tryout a13 item 3: the database never got an index OLD "has" (an inferred OLD's engine-advised one);
+    the script creates it before it hides the removed one, and a second run claims nothing."""
+    server, name = live_db
+    print_server(server)
+    m = Migration(server, name, tmp_path, _remove_index)
+    with m.client() as client:
+        client[name].products.drop_index("by_price")  # OLD has it, the database does not
+    first = ran(m.run())
+    _hidden(m)
+    assert first.index('created index "by_price" on "products"') < first.index('hid index "by_title" on "products"')
+    again = ran(m.run())
+    assert "created" not in again and "hid index" not in again and "updated with collMod" not in again, again
+    m.check_new_shape({HIDDEN_LEFT})
+
+
 def test_a_run_killed_between_batches_completes_when_run_again(live_db: tuple[LiveServer, str], tmp_path: Path) -> None:
     server, name = live_db
     print_server(server)

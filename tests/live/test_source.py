@@ -97,6 +97,41 @@ def test_a_missing_collection_names_the_ones_there(live_db: tuple[LiveServer, st
         source.sample_database(name, ["nope"])
 
 
+def test_a_database_without_collections_is_one_line_naming_the_servers_databases(
+    live_db: tuple[LiveServer, str], tmp_path
+) -> None:
+    """Tryout a13 item 7: ``infer --db`` with a typo wrote an empty project and exited 0."""
+    server, name = live_db
+    print_server(server)
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        client[name].things.insert_one({"a": 1})
+    finally:
+        client.close()
+    typo = name + "x"
+    out = tmp_path / "typo.modeller.json"
+    result = _modeller("infer", server.uri, "--db", typo, "-o", str(out))
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        f"modeller: error: {redact(server.uri)}: database '{typo}' has no collections; check its name; "
+    )
+    assert "the server's databases: " in line and "Traceback" not in result.stderr
+    if server.name == "mongoeco":  # a real server may hold more than the 20 named
+        assert name in line and "admin" not in line
+    assert not out.exists()
+
+
+def test_a_mistyped_scheme_is_not_read_as_a_file(tmp_path) -> None:
+    """Tryout a13 item 11: ``infer mongo://x`` said "mongo:/x: cannot read the file"."""
+    result = _modeller("infer", "mongo://ann:hunter2@x:27017", "--db", "shop", "-o", str(tmp_path / "p.json"))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "modeller: error: mongo://ann:***@x:27017 looks like a mistyped connection string: one starts with "
+        "mongodb:// or mongodb+srv://"
+    ]
+
+
 def test_large_and_deep_documents_and_odd_keys(live_db: tuple[LiveServer, str], tmp_path) -> None:
     server, name = live_db
     deep: dict = {"leaf": 1}

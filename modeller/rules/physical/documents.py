@@ -428,7 +428,7 @@ class ShapeBuilder:
                 name,
                 t,
                 role="parent-ref",
-                required=True,
+                required=not plan.facts.rel.optional,
                 nullable=plan.facts.self_ref,  # the root of a tree has no parent (Manual: parent: null)
                 entity=one.id,
                 relationship=plan.facts.rel_id,
@@ -517,7 +517,7 @@ class ShapeBuilder:
                 name,
                 "object",
                 role="extended-ref",
-                required=True,
+                required=not plan.facts.rel.optional,
                 nullable=plan.facts.self_ref,  # the root of a tree has no parent to copy
                 entity=one.id,
                 relationship=plan.facts.rel_id,

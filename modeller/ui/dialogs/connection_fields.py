@@ -101,6 +101,8 @@ def database_problem(name: str) -> str | None:
 def gui_words(message: str) -> str:
     """A live error line as the dialog says it: the CLI's ``--timeout`` is the Timeout field here, and the password
     is typed into the Password field, not into the connection string."""
-    return message.replace("(--timeout waits longer)", "(or raise the Timeout)").replace(
-        "check the user name and password,", "check the user name, the Password field,"
+    return (
+        message.replace("(--timeout waits longer)", "(or raise the Timeout)")
+        .replace("; --timeout waits longer", "; a larger Timeout waits longer")
+        .replace("check the user name and password,", "check the user name, the Password field,")
     )

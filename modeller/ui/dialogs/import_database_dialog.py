@@ -284,7 +284,11 @@ class ImportDatabaseDialog(ImportDialog):
             return
         if isinstance(result, BaseException):
             self.progress.stop("not read")
-            self._error(gui_words(str(result)))
+            message = gui_words(str(result))
+            if kind == "connect" and any(f"{w} listing the databases" in message for w in ("refused", "allowed while")):
+                # the server answered but would not list (no listDatabases privilege): the name can still be typed
+                message += ". Type the database's name in the Database field instead: its collections are then listed"
+            self._error(message)
             return
         if kind == "connect":
             self.connection.remember()

@@ -137,7 +137,7 @@ function matchValue(value, cond) {
       if (op === "$in") {
         return arg.some((v) => same(v, value === MISSING ? null : value) || (Array.isArray(value) && value.some((e) => same(v, e))));
       }
-      if (op === "$type") return typeName(value) === arg;
+      if (op === "$type") return [].concat(arg).includes(typeName(value)); // one alias, or a list of them
       if (op === "$not") return !matchValue(value, arg);
       if (op === "$elemMatch") return Array.isArray(value) && value.some((e) => typeName(e) === "object" && matches(e, arg));
       throw new Error(`the stand-in does not evaluate the query operator ${op}`);
@@ -221,6 +221,7 @@ function arrayExpression(op, arg, doc, vars) {
     case "$cond": return ev(arg[0]) === true ? ev(arg[1]) : ev(arg[2]);
     case "$eq": return same(ev(arg[0]), ev(arg[1]));
     case "$ne": return !same(ev(arg[0]), ev(arg[1]));
+    case "$in": return ev(arg[1]).some((v) => same(v, ev(arg[0])));
     case "$type": return typeName(ev(Array.isArray(arg) ? arg[0] : arg));
     case "$isArray": return Array.isArray(ev(Array.isArray(arg) ? arg[0] : arg));
     case "$mergeObjects":
@@ -470,6 +471,14 @@ function makeCollection(dbName, name) {
       calls.push({ op: "hideIndex", db: dbName, collection: nameOf(), name: indexName });
       return { ok: 1 };
     },
+    unhideIndex(indexName) {
+      const ix = coll().indexes.find((i) => i.name === indexName);
+      if (!ix) throw new Error(`IndexNotFound: ${indexName}`);
+      ix.options = Object.assign({}, ix.options);
+      delete ix.options.hidden;
+      calls.push({ op: "unhideIndex", db: dbName, collection: nameOf(), name: indexName });
+      return { ok: 1 };
+    },
     dropIndex(indexName) {
       const c = coll();
       const at = c.indexes.findIndex((i) => i.name === indexName);
@@ -502,6 +511,13 @@ function makeDb(dbName) {
       if (typeof other !== "string") throw new Error("getSiblingDB needs a string");
       calls.push({ op: "getSiblingDB", db: other });
       return makeDb(other);
+    },
+    getCollectionInfos(filter) {
+      const d = dbState(dbName);
+      const wanted = filter && filter.name;
+      return Object.entries(d.collections)
+        .filter(([name]) => wanted === undefined || name === wanted)
+        .map(([name, c]) => ({ name, type: "collection", options: JSON.parse(JSON.stringify(c.options)) }));
     },
     getCollectionNames() {
       calls.push({ op: "getCollectionNames", db: dbName });
