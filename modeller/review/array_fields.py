@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from modeller.rules.physical.design import CollectionDesign, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, walk_shape
 
 #: the mongosh helper of a field moved out of array elements (``pick`` and ``inBatches`` are the script's)
 ARRAY_HELPERS = """\
@@ -69,23 +69,16 @@ Rewrite = Callable[[str], Expr]
 def array_route(coll: CollectionDesign, path: str) -> tuple[list[str], str] | None:
     """``path`` split at its arrays: the array paths (the first from the document, each next one from the element
     of the one before) and the field's path inside the last element; None when the shape has no such field."""
-    arrays: list[str] = []
-    nodes: list[ShapeNode] = coll.shape
-    rel: list[str] = []
-    for part in path.split("."):
-        node = next((n for n in nodes if n.name == part), None)
-        if node is None:
-            return None
-        rel.append(part)
-        if node.items is not None:
-            arrays.append(".".join(rel))
-            rel = []
-            nodes = node.items.children
-        else:
-            nodes = node.children
-    if not arrays or not rel:
+    walked = walk_shape(coll.shape, path)
+    if walked is None or not walked[0]:
         return None
-    return arrays, ".".join(rel)
+    arrays = walked[0]
+    inner = path[len(arrays[-1]) + 1 :]
+    if not inner:
+        return None
+    # each array's path from the element of the one before it
+    outer = ["", *arrays[:-1]]
+    return [a[len(o) + 1 :] if o else a for o, a in zip(outer, arrays, strict=True)], inner
 
 
 def element_ids(coll: CollectionDesign | None, path: str) -> str | None:

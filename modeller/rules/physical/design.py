@@ -144,6 +144,24 @@ class ShapeNode:
 IndexKey = tuple[str, Any]  # (path, 1 | -1 | "text" | "2dsphere" | "hashed")
 
 
+def walk_shape(nodes: list[ShapeNode], path: str) -> tuple[list[str], list[ShapeNode]] | None:
+    """The arrays met along dotted ``path`` (each path from the document's top) and the child nodes of its last
+    part (through an array, its element's children); None when the shape has no such path."""
+    arrays: list[str] = []
+    walked: list[str] = []
+    for part in path.split("."):
+        node = next((n for n in nodes if n.name == part), None)
+        if node is None:
+            return None
+        walked.append(part)
+        if node.items is not None:
+            arrays.append(".".join(walked))
+            nodes = node.items.children
+        else:
+            nodes = node.children
+    return arrays, nodes
+
+
 @dataclass(slots=True)
 class IndexDesign:
     """An index the design needs (the engine's) or keeps (the user's)."""

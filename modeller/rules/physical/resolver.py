@@ -29,6 +29,7 @@ from modeller.rules.physical.design import (
     ShapeNode,
     SyncMethod,
     SyncUpdate,
+    walk_shape,
 )
 from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, embeds, make_bucket, outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
@@ -1645,21 +1646,11 @@ def _embedded_ref(res: Resolution, coll: str, prefix: str, plan: RelPlan) -> tup
     Arrays above the innermost one are matched by the filter (it reaches through arrays) but not written: a copy
     below two arrays is not found here (None), and the caller falls back to the N's ids.
     """
-    nodes = res.shapes.get(coll)
-    if nodes is None:
+    shape = res.shapes.get(coll)
+    walked = walk_shape(shape, prefix) if shape is not None else None
+    if walked is None:
         return None
-    arrays: list[str] = []
-    walked: list[str] = []
-    for part in prefix.split("."):
-        node = next((n for n in nodes if n.name == part), None)
-        if node is None:
-            return None
-        walked.append(part)
-        if node.items is not None:
-            arrays.append(".".join(walked))
-            nodes = node.items.children
-        else:
-            nodes = node.children
+    arrays, nodes = walked
     ref = next((n.name for n in nodes if n.relationship == plan.facts.rel_id and n.role == "parent-ref"), None)
     if ref is None or len(arrays) > 1:
         return None
