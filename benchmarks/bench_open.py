@@ -73,11 +73,11 @@ window.view.viewport().installEventFilter(watch)
 arrived = []
 reset_paints = []
 built = []
+built_cpu = []
 in_view = []
 window.scene.in_view_built.connect(lambda: in_view.append(time.perf_counter()))
 window.document.project_reset.connect(lambda: reset_paints.append(watch.painted))
-window.scene.built.connect(lambda: built.append(time.perf_counter()) or built_cpu.append(time.process_time()))
-built_cpu = []
+window.scene.built.connect(lambda: (built.append(time.perf_counter()), built_cpu.append(time.process_time())))
 arrived_cpu = []
 window.analysis.analysed.connect(lambda a: (window.repaint(), arrived.append(time.perf_counter()), arrived_cpu.append(time.process_time())))
 gaps = {"last": time.perf_counter(), "max": 0.0, "last_cpu": time.thread_time(), "cpu_max": 0.0}

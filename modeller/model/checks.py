@@ -217,7 +217,7 @@ def check_project(project: Project) -> list[Problem]:
             continue  # only a time series needs a collection of its own
         name = collections[i]
         others = [other.name for other in by_collection[name] if other is not entity]
-        if entity.timeseries is not None and others:
+        if others:
             out.append(
                 Problem(
                     f"$.entities[{i}].collection",

@@ -621,7 +621,7 @@ def _data_step(
         convert = {"$convert": {"input": _field(path), "to": to, "onError": _field(path), "onNull": None}}
         return [*head, "  " + call({path: {"$exists": True, "$not": {"$type": to}}}, [{"$set": {path: convert}}])]
     if change.kind == "field-constraint" and details.get("dropped_types"):
-        return [*head, *_dropped_types_step(step, change, call)]
+        return [*head, *_dropped_types_step(change, call)]
     if change.kind == "field-removed":
         path = details["path"]
         return [
@@ -634,7 +634,7 @@ def _data_step(
     return []
 
 
-def _dropped_types_step(step: str, change: Change, call: Callable[[Any, Any], str]) -> list[str]:
+def _dropped_types_step(change: Change, call: Callable[[Any, Any], str]) -> list[str]:
     """The values of the types a field no longer takes (its ``other_types`` removed, as ``mixed-types`` asks)
     converted to its type, as a retype converts them; what ``$convert`` cannot change is kept, counted at run time,
     and found with the query the comment gives."""

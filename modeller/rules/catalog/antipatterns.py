@@ -20,14 +20,14 @@ from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.planner import QueryPlan
-from modeller.rules.physical.plans import days_to_limit, kept_array
+from modeller.rules.physical.plans import ARRAY_OF_ALL, days_to_limit, kept_array
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
 
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
     """The One keeps an array for this relationship (embedded documents or references)."""
     strategy = view.res.plans[facts.rel.id].strategy
-    return strategy in ("embed", "child-refs", "two-way") and facts.rel.cardinality != "one-to-one"
+    return strategy in ARRAY_OF_ALL and facts.rel.cardinality != "one-to-one"
 
 
 @register

@@ -21,7 +21,7 @@ from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
-from modeller.rules.physical.plans import RelPlan, kept_array
+from modeller.rules.physical.plans import ARRAY_OF_ALL, RelPlan, kept_array
 from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -114,10 +114,6 @@ def referenced_why(plan: RelPlan) -> str:
         f"'the {one} of one {many}' a read by _id and 'the {manys} of one {one}' one query on it, without an "
         f"array to maintain in the {one} (one-way referencing, Zola-2)."
     )
-
-
-#: the strategies whose One holds an array of all its N (embedded, or their ids): its size is the shape's
-ARRAY_OF_ALL = frozenset({"embed", "child-refs", "two-way"})
 
 
 class _StrategyRule(Rule):
@@ -493,8 +489,7 @@ class ParentRefOneToSquillions(_StrategyRule):
 
     def filed_under(self, plan: RelPlan) -> type[Rule] | None:
         """A tree's parent references are the tree pattern's plain model, however few children a node has."""
-        tree = REGISTRY.get("tree-pattern") if plan.facts.self_ref else None
-        return tree
+        return REGISTRY.get("tree-pattern") if plan.facts.self_ref else None
 
 
 def embedded_or_kept_apart(view: RuleView, facts: RelFacts) -> bool:

@@ -263,6 +263,10 @@ def days_to_limit(ctx: Context, facts: RelFacts, elem: int, start_bytes: int) ->
     return room / growth
 
 
+#: the strategies whose One holds an array of all its N (embedded, or their ids): its size is the shape's
+ARRAY_OF_ALL = frozenset({"embed", "child-refs", "two-way"})
+
+
 def kept_array(plan: RelPlan, sizes: tuple[int, int] | None) -> tuple[int, int]:
     """(one element, the whole array) at most of the array of every N the One keeps (embedded, or their ids): the
     shape's figures (``Resolution.array_sizes``) when given, else estimated from the N's fields, so every finding on
@@ -278,7 +282,7 @@ def array_warning(ctx: Context, plan: RelPlan, sizes: tuple[int, int] | None) ->
     reaches it. ``sizes``: (one element, the whole array) at most, as the design's shape sizes them
     (``Resolution.array_sizes``), so the warning and the document size agree; None: estimated from the N's fields."""
     s, facts, strategy = ctx.settings, plan.facts, plan.strategy
-    if plan.chosen_by != "user" or strategy not in ("embed", "child-refs", "two-way"):
+    if plan.chosen_by != "user" or strategy not in ARRAY_OF_ALL:
         return None
     if not (facts.unbounded or (facts.n_max > s.embed_max if strategy == "embed" else too_many_ids(facts, s))):
         return None

@@ -28,7 +28,8 @@ from modeller.ui.canvas.items.view_picture import ViewPictures
 #: at most this many moved cards are drawn over the picture (then the picture is drawn anew with them)
 LIVE_MAX = 16
 #: side of a cell of the cards' grid (scene units): the cards redrawn over a moved line are those in the cells it
-#: crosses, so smaller cells redraw fewer (a line across a 10,000-card diagram at fit zoom met ~1,800 cards at 512)
+#: crosses, so smaller cells redraw fewer (a line across a 10,000-card diagram at fit zoom met ~1,800 cards at 512);
+#: speed-only, DESIGN.md "redraw after a move <= 16 ms" (bench_canvas move_redraw_fit)
 CARD_CELL = 256.0
 
 

@@ -52,7 +52,8 @@ SLICE_S = 0.04
 #: both share one interpreter, and the findings (DESIGN.md "Performance targets": open -> findings) wait for
 #: the analysis, not for cards nobody sees yet; the rest still arrives, at about a tenth of the interpreter
 BUSY_SLICE_S, BUSY_PAUSE_MS = 0.01, 90
-#: lines placed per step of a progressive build (about a millisecond each): the line layer files them together
+#: lines placed per step of a progressive build (about a millisecond each): the line layer files them together;
+#: speed-only, issue 16's open of 10,000 entities (bench_open built / to_findings)
 LINES_PER_STEP = 8
 #: how far around the view a card counts as in sight for the build's first part (scene units)
 SIGHT_MARGIN = 400.0
@@ -299,7 +300,7 @@ class CanvasScene(QGraphicsScene):
 
     def selected_entity_ids(self) -> list[str]:
         """In model order; one selected card needs no order (the panels ask after every click: ranking 10,000
-        entities each time cost ~15 ms)."""
+        entities each time cost ~15 ms; speed-only, bench_canvas click)."""
         ids = [i.entity_id for i in self.selectedItems() if isinstance(i, EntityItem)]
         if len(ids) < 2:
             return ids
