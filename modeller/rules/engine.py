@@ -28,7 +28,7 @@ from modeller.rules.framework.findings import SEVERITY_RANK, Finding
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
 from modeller.rules.incremental.fold import Folding
-from modeller.rules.incremental.patch import Patched, Previous, patch, replaced
+from modeller.rules.incremental.patch import Patched, Previous, patch
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.resolver import ResolveCache, resolve
@@ -138,14 +138,13 @@ class Analyser:
         if state is not None and (state.token != token or not _numbers_kept(state.last, project)):
             state = None
         if state is not None and state.prev is not None:
-            last = state.last
-            patched = patch(state.prev, last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
+            patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if patched is not None:
                 state.last = project
                 self.last_mode, self.last_patched = "incremental", True
                 prev = state.prev
                 view = RuleView(patched.ctx, patched.design, patched.res, prev.coll_by_name, prev.rel_design_by_id)
-                dirty = _patched_subjects(patched, last, project)
+                dirty = _patched_subjects(patched, project)
                 _add_replanned(view, state, dirty[2], patched.replanned)
                 for items in dirty:
                     for p, pos, subject in items:
@@ -253,15 +252,14 @@ def _changed_subjects(view: RuleView, state: _State) -> tuple[Subjects, list[Pro
     return (dirty[0], dirty[1], dirty[2], dirty[3]), [p for p in old_keys if p not in keys]
 
 
-def _patched_subjects(patched: Patched, last: Project, project: Project) -> Subjects:
-    """The subjects a patch changed (a patched model has unique ids: a query or entity is its own producer);
-    the entities are those ``project`` replaced (a patch keeps every entity in its place)."""
+def _patched_subjects(patched: Patched, project: Project) -> Subjects:
+    """The subjects a patch changed (a patched model has unique ids: a query or entity is its own producer)."""
     entities = project.entities
     return (
         [(("r", f.rel.id), i, f) for i, f in patched.dirty_rels],
         [(("c", c.name), i, c) for i, c in patched.dirty_colls],
         [(("q", q.id), i, q) for i, q in patched.dirty_queries],
-        [(("e", entities[i].id), i, entities[i]) for i in replaced(last.entities, entities)],
+        [(("e", entities[i].id), i, entities[i]) for i in patched.replaced_ents],
     )
 
 

@@ -129,6 +129,8 @@ class Patched:
     replaced_rels: list[tuple[Relationship, Relationship]] = field(default_factory=list)
     #: positions (in ``ctx.queries``) of the queries planned again: the others kept their plan objects
     replanned: list[int] = field(default_factory=list)
+    #: positions of the entities the edit replaced (a patch keeps every entity in its place)
+    replaced_ents: list[int] = field(default_factory=list)
 
 
 def replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
@@ -237,7 +239,7 @@ def patch(
     design = prev.design
     collections = list(design.collections)
     embedded = dict(design.embedded)
-    out = Patched(ctx, design, res, replaced_rels=replaced_rels)
+    out = Patched(ctx, design, res, replaced_rels=replaced_rels, replaced_ents=ce)
     touched_rels: dict[str, None] = dict.fromkeys(changed_plans)
     unit_of = res.unit_of
     for u in dirty_units:
