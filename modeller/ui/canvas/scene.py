@@ -741,20 +741,21 @@ class CanvasScene(QGraphicsScene):
         near = self._near_view(project)
         if near is None:
             yield from self._build_part(project.entities, project.relationships)
-        else:
-            first = [r for r in project.relationships if r.one in near or r.many in near]
-            ends = near.union(*((r.one, r.many) for r in first))
-            yield from self._build_part([e for e in project.entities if e.id in ends], first)
-            self.in_view_done = True
-            self.in_view_built.emit()
-            yield
-            yield from self._build_part(
-                [e for e in project.entities if e.id not in ends],
-                [r for r in project.relationships if not (r.one in near or r.many in near)],
-            )
-        if not self.in_view_done:
-            self.in_view_done = True
-            self.in_view_built.emit()
+            self._in_view_finished()
+            return
+        first: list[Relationship] = []
+        rest: list[Relationship] = []
+        for r in project.relationships:
+            (first if r.one in near or r.many in near else rest).append(r)
+        ends = near.union(*((r.one, r.many) for r in first))
+        yield from self._build_part([e for e in project.entities if e.id in ends], first)
+        self._in_view_finished()
+        yield
+        yield from self._build_part([e for e in project.entities if e.id not in ends], rest)
+
+    def _in_view_finished(self) -> None:
+        self.in_view_done = True
+        self.in_view_built.emit()
 
     def _near_view(self, project: Any) -> set[str] | None:
         """Ids of the cards whose model position is in or near what a view shows; None when that is all of them."""
