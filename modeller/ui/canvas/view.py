@@ -180,7 +180,7 @@ class CanvasView(QGraphicsView):
             self.centerOn(0, 0)
             return
         rect = rect.adjusted(-40, -40, 40, 40)
-        self.setSceneRect(rect.united(self.canvas.itemsBoundingRect()).adjusted(-2000, -2000, 2000, 2000))
+        self.setSceneRect(_with_room(rect.united(self.canvas.itemsBoundingRect())))
         view = self.viewport().rect()
         factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
         self.set_zoom(factor)
@@ -211,10 +211,11 @@ class CanvasView(QGraphicsView):
             covered += max(common.width(), 0.0) * max(common.height(), 0.0)
         return covered * self.zoom() ** 2  # scene units to viewport pixels (the view is never rotated)
 
-    def grow_scene_rect(self) -> None:
-        """Keep room to scroll around the content (the scene rect never shrinks under the user)."""
-        rect = self.canvas.content_rect().adjusted(-2000, -2000, 2000, 2000)
-        self.setSceneRect(self.sceneRect().united(rect))
+    def grow_scene_rect(self, around: QRectF | None = None) -> None:
+        """Keep room to scroll around the content, or around ``around`` only (the scene rect never shrinks under
+        the user)."""
+        rect = self.canvas.content_rect() if around is None else around
+        self.setSceneRect(self.sceneRect().united(_with_room(rect)))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -425,7 +426,7 @@ class CanvasView(QGraphicsView):
             if isinstance(item, EntityItem):
                 moved = moved.united(item.sceneBoundingRect())
         if not moved.isEmpty():
-            self.setSceneRect(self.sceneRect().united(moved.adjusted(-2000, -2000, 2000, 2000)))
+            self.grow_scene_rect(moved)
 
     # ------------------------------------------------------------ drops
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -471,7 +472,7 @@ class CanvasView(QGraphicsView):
     def hold_still(self) -> None:
         """Fix the scene rect to cover what is on screen and the content with room around it."""
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
-        self.setSceneRect(self.sceneRect().united(visible.adjusted(-2000, -2000, 2000, 2000)))
+        self.grow_scene_rect(visible)
         self.grow_scene_rect()
 
     def pin(self, scene_point: QPointF, pointer: QPoint) -> None:
@@ -587,3 +588,11 @@ class CanvasView(QGraphicsView):
         spot = corners[cover.index(min(cover))]  # the first corner of the least cover
         if spot.topLeft() != self.legend.pos():
             self.legend.move(spot.topLeft())
+
+
+#: scene units of room to scroll past the content on every side
+SCROLL_ROOM = 2000
+
+
+def _with_room(rect: QRectF) -> QRectF:
+    return rect.adjusted(-SCROLL_ROOM, -SCROLL_ROOM, SCROLL_ROOM, SCROLL_ROOM)
