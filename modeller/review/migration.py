@@ -505,14 +505,12 @@ def _in_elements(
         if value is None or route is None:
             return f"no default for a new {details['bson_type']}; set it in each element by hand"
         return array_update(route[0], *defaulted(route[1], value))
-    if change.kind == "field-retyped":
+    # a retype converts every value; dropping other types converts the values of those types only
+    dropped = details.get("dropped_types") if change.kind == "field-constraint" else None
+    if change.kind == "field-retyped" or dropped:
         if details["bson_type"] not in _CONVERTIBLE or route is None:
             return f"$convert cannot make a {details['type']}; reshape each element by hand"
-        return array_update(route[0], *converted(route[1], details["bson_type"]))
-    if change.kind == "field-constraint" and details.get("dropped_types"):
-        if details["bson_type"] not in _CONVERTIBLE or route is None:
-            return f"$convert cannot make a {details['type']}; reshape each element by hand"
-        return array_update(route[0], *converted(route[1], details["bson_type"], list(details["dropped_types"])))
+        return array_update(route[0], *converted(route[1], details["bson_type"], list(dropped) if dropped else None))
     return None
 
 
