@@ -87,10 +87,11 @@ def js_reorders(names: list[str]) -> bool:
 
 
 def human_count(value: int | None) -> str:
-    """``1234567`` -> ``"1.2M"``: estimates are rough, so is their display."""
+    """``1234567`` -> ``"1.23M"``: estimates are rough, so is their display. A billion is ``B``, as on the
+    canvas (``G`` read as "5G docs" is a unit of bytes, not a count)."""
     if value is None:
         return "?"
-    for limit, suffix in ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k")):
+    for limit, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "k")):
         if value >= limit:
             scaled = value / limit
             return f"{scaled:.0f}{suffix}" if scaled >= 100 else f"{scaled:.3g}{suffix}"

@@ -27,7 +27,16 @@ from modeller.ui.ids import slug, unique, used_ids
 T = TypeVar("T")
 
 
-def empty_project(name: str = "Untitled") -> Project:
+#: The name of a project nobody has named yet; its first save names it after the file.
+UNTITLED = "Untitled"
+
+
+def project_stem(path: Path) -> str:
+    """``blog.modeller.json`` -> ``blog``: the file's name as the user wrote it."""
+    return path.name.removesuffix(".json").removesuffix(".modeller")
+
+
+def empty_project(name: str = UNTITLED) -> Project:
     """What File > New shows: a named project with nothing in it."""
     return Project(format=FORMAT_NAME, format_version=FORMAT_VERSION, name=name)
 

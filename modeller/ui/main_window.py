@@ -50,7 +50,7 @@ from modeller.ui.database_actions import DatabaseActions
 from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show_file_error
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
-from modeller.ui.document import ProjectDocument
+from modeller.ui.document import UNTITLED, ProjectDocument, project_stem
 from modeller.ui.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.import_order import drop_read_sources
@@ -66,6 +66,7 @@ from modeller.ui.panels.queries_panel import QueriesPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 from modeller.ui.query_highlight import QueryHighlight
 from modeller.ui.recovery import RecoveryStore
+from modeller.ui.shortcuts import redo_keys
 from modeller.ui.theme.icons import icon
 from modeller.ui.theme.theme import (
     THEME_LABELS,
@@ -335,7 +336,7 @@ class MainWindow(QMainWindow):
         self.undo_action.setShortcut(QKeySequence(K.Undo))
         self.undo_action.setIcon(icon("undo"))
         self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence(K.Redo), QKeySequence("Ctrl+Y")])
+        self.redo_action.setShortcuts(redo_keys())
         self.redo_action.setIcon(icon("redo"))
         self.cut_action = self._action("Cu&t", self.cut, K.Cut, "Copy and delete the selected cards", None, True)
         self.copy_action = self._action("&Copy", self.copy, K.Copy, "Copy the selected cards", "copy", True)
@@ -1053,7 +1054,16 @@ class MainWindow(QMainWindow):
             return False
         if not path.endswith(".json"):
             path += ".modeller.json"
+        self._name_after_file(Path(path))
         return self.save_to(Path(path))
+
+    def _name_after_file(self, path: Path) -> None:
+        """A project still called "Untitled" takes its file's name when first saved, so the diagram, the report and
+        the scripts say what the user called it (one undo step; a name the user gave is never replaced)."""
+        project, name = self.document.project, project_stem(path)
+        if project.name == UNTITLED and name:
+            new = project.model_copy(update={"name": name})
+            self.document.push(EditProjectCommand(self.document, new, f"Name the project {shown(name, 80)}"))
 
     def save_to(self, path: Path) -> bool:
         try:
@@ -1187,7 +1197,7 @@ class MainWindow(QMainWindow):
         from modeller.ui.dialogs.export_dialog import ExportDialog  # the exporters and Faker: not at start
 
         base = self.document.path.parent if self.document.path else Path.home()
-        stem = self.document.path.name.removesuffix(".modeller.json") if self.document.path else "export"
+        stem = project_stem(self.document.path) if self.document.path else "export"
         dialog = ExportDialog(self.document.project, base / f"{stem}-export", self, self._set_database)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()

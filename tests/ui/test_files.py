@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 from modeller.model import Position
 from modeller.persistence import load_project
@@ -150,3 +150,20 @@ def test_recovery_discarded_on_request_and_cleared_on_save(
     assert not restarted.recovery.path.exists()
     assert list(restarted.recovery.directory.iterdir()) == []  # the copy, its meta and its lock are gone
     assert restarted.document.project == empty_project()
+
+
+def test_first_save_names_an_untitled_project_after_its_file(
+    make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tryout a14 item 9: a project drawn in the empty window exported as "Untitled" after Save As blog."""
+    window = make_window()
+    target = tmp_path / "blog.modeller.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: (str(target), ""))
+    assert window.document.project.name == "Untitled" and window.save_as()
+    assert load_project(target).name == "blog" and not window.document.is_modified()
+    window.document.undo_stack.undo()
+    assert window.document.project.name == "Untitled"  # one undo step, like any other edit
+    named = tmp_path / "other.modeller.json"
+    window.document.undo_stack.redo()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a, **_k: (str(named), ""))
+    assert window.save_as() and load_project(named).name == "blog"  # a name is never replaced

@@ -29,12 +29,12 @@ def test_invalid_count_is_refused_inline_and_model_untouched(window: MainWindow,
     entity_id = open_entity(window, "Task")
     before = window.document.entity(entity_id)
     editor = window.properties.entity_editor.form.editor(["count"])
-    type_into(qtbot, editor, "-5")
+    type_into(qtbot, editor, "-5", enter=True)
     assert editor.error.isVisibleTo(window.properties) and "greater than or equal to 0" in editor.error.text()
     assert window.document.entity(entity_id) == before
-    type_into(qtbot, editor, "abc")
+    type_into(qtbot, editor, "abc", enter=True)
     assert "'abc' is not a number" in editor.error.text()
-    type_into(qtbot, editor, "2,500,000")
+    type_into(qtbot, editor, "2,500,000", enter=True)
     assert not editor.error.isVisibleTo(window.properties)
     assert window.document.entity(entity_id).count == 2_500_000
     assert window.scene.entity_items[entity_id]._subtitle.startswith("2.5M docs")
@@ -130,9 +130,9 @@ def test_relationship_editor_swap_strategy_denormalize_and_refusal(window: MainW
     assert window.document.relationship(rel.id).strategy == "embed"
     assert window.scene.relationship_items[rel.id].badge_text() == "embed"
     typical = editor.form.editor(["typical"])
-    type_into(qtbot, typical, "50")
+    type_into(qtbot, typical, "50", enter=True)
     maximum = editor.form.editor(["max"])
-    type_into(qtbot, maximum, "10")
+    type_into(qtbot, maximum, "10", enter=True)
     assert "smaller than 'typical'" in maximum.error.text()
     assert window.document.relationship(rel.id).max == rel.max
     editor.add_denormalized()
@@ -191,3 +191,26 @@ def test_queries_panel_adds_and_edits_filters(window: MainWindow, qtbot) -> None
     assert window.document.query(query.id).per_sec == 12.5
     panel.remove_query()
     assert len(window.document.project.queries) == before
+
+
+def test_a_count_is_applied_on_enter_not_per_digit(window: MainWindow, qtbot) -> None:
+    """Typing 20 into Typical N under a Max N of 10 must not leave the typed 2 applied (tryout a14 item 3)."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    form = window.properties.relationship_editor.form
+    maximum, typical = form.editor(["max"]), form.editor(["typical"])
+    stack = window.document.undo_stack
+    type_into(qtbot, typical, "5", enter=True)
+    type_into(qtbot, maximum, "10", enter=True)
+    assert (window.document.relationship(rel.id).typical, window.document.relationship(rel.id).max) == (5, 10)
+    assert stack.count() == 2
+    type_into(qtbot, typical, "20")
+    assert window.document.relationship(rel.id).typical == 5 and stack.count() == 2  # typing applies nothing
+    qtbot.keyClick(typical.widget, Qt.Key.Key_Return)
+    assert "smaller than" in typical.error.text() and typical.widget.text() == "20"  # refused, kept to be fixed
+    assert window.document.relationship(rel.id).typical == 5
+    type_into(qtbot, maximum, "2000", enter=True)
+    type_into(qtbot, typical, "20", enter=True)
+    assert window.document.relationship(rel.id).typical == 20
+    assert stack.count() == 3  # Max N 10 then 2000 in the same box, one after another, is one undo step

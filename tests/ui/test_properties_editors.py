@@ -66,9 +66,9 @@ def test_indexes_add_edit_refuse_and_remove(window: MainWindow, qtbot) -> None:
     type_into(qtbot, editor.detail.editor(["name"]), "by_place", enter=True)
     editor.detail.editor(["unique"]).widget.click()
     ttl = editor.detail.editor(["expire_after_s"])
-    type_into(qtbot, ttl, "-3")
+    type_into(qtbot, ttl, "-3", enter=True)
     assert "greater than or equal to 0" in ttl.error.text()
-    type_into(qtbot, ttl, "3600")
+    type_into(qtbot, ttl, "3600", enter=True)
     partial = editor.detail.editor(["partial"])
     type_into(qtbot, partial, '{"status": "open"', enter=True)
     assert partial.error.text().startswith("not valid JSON")
@@ -109,9 +109,9 @@ def test_archive_toggle_and_values(window: MainWindow, qtbot) -> None:
     assert task.archive is not None and task.archive.age_field == "due_date"  # the first date field
     assert window.document.undo_stack.undoText() == "Archive on"
     cold = panel.archive_form.editor(["archive", "cold_after_s"])
-    type_into(qtbot, cold, "2.5")
+    type_into(qtbot, cold, "2.5", enter=True)
     assert "must be a whole number" in cold.error.text()
-    type_into(qtbot, cold, "86400")
+    type_into(qtbot, cold, "86400", enter=True)
     type_into(qtbot, panel.archive_form.editor(["archive", "age_field"]), "created_at")
     archive = window.document.entity("task").archive
     assert archive is not None and (archive.age_field, archive.cold_after_s) == ("created_at", 86400)
@@ -202,8 +202,8 @@ def test_remaining_field_keys(window: MainWindow, qtbot) -> None:
     fields = field_editor(window)
     fields.tree.setCurrentItem(fields.item_at(1))  # email
     detail = fields.detail
-    type_into(qtbot, detail.editor(["distinct"]), "9,000")
-    type_into(qtbot, detail.editor(["reads_per_sec"]), "12.5")
+    type_into(qtbot, detail.editor(["distinct"]), "9,000", enter=True)
+    type_into(qtbot, detail.editor(["reads_per_sec"]), "12.5", enter=True)
     type_into(qtbot, detail.editor(["description"]), "Where reminders go")
     example = detail.editor(["example"])
     type_into(qtbot, example, '"ada@example', enter=True)
@@ -211,7 +211,7 @@ def test_remaining_field_keys(window: MainWindow, qtbot) -> None:
     type_into(qtbot, example, '"ada@example.org"', enter=True)
     for key in ("exact", "counter", "monotonic", "immutable"):
         detail.editor([key]).widget.click()
-    type_into(qtbot, detail.editor(["bytes"]), "40")
+    type_into(qtbot, detail.editor(["bytes"]), "40", enter=True)
     email = window.document.entity("person").fields[1]
     assert email.name == "email"
     assert (email.distinct, email.reads_per_sec, email.example, email.bytes) == (9000, 12.5, "ada@example.org", 40)
@@ -235,5 +235,5 @@ def test_max_items_only_for_arrays(window: MainWindow, qtbot) -> None:
     qtbot.wait(1)
     fields.tree.setCurrentItem(fields.item_at(0))
     assert max_items.widget.isEnabled()
-    type_into(qtbot, max_items, "5")
+    type_into(qtbot, max_items, "5", enter=True)
     assert window.document.entity("person").fields[0].max_items == 5

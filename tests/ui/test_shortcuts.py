@@ -10,7 +10,12 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
+from modeller.ui.main_window import MainWindow
+
 from .conftest import sample
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 def test_no_two_actions_share_a_shortcut(window) -> None:
@@ -20,7 +25,7 @@ def test_no_two_actions_share_a_shortcut(window) -> None:
             if not sequence.isEmpty():
                 owners[sequence.toString(QKeySequence.SequenceFormat.PortableText)].append(action.text())
     assert owners, "the main window defines no shortcuts at all"
-    clashes = {key: names for key, names in owners.items() if len(set(names)) > 1}
+    clashes = {key: names for key, names in owners.items() if len(names) > 1}  # one action twice is dead too
     assert clashes == {}
 
 
@@ -73,3 +78,23 @@ def test_the_field_table_add_key_adds_a_field_there(window, qtbot) -> None:
     QTest.keyClick(editor.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     fields = window.document.entity("post").fields
     assert len(fields) == before + 1 and fields[1].name.startswith("field")
+
+
+def test_ctrl_y_and_ctrl_shift_z_redo_what_ctrl_z_undid(window: MainWindow) -> None:
+    """Tryout a14 item 2: Redo had Ctrl+Y twice, Qt ignored it as ambiguous, and neither key redid anything."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    stack = window.document.undo_stack
+    entity = window.document.project.entities[0]
+    window.scene.select_only(entity_ids=[entity.id])
+    window.delete_action.trigger()
+    assert stack.count() == 1 and not has(window, entity.id)
+    window.view.setFocus()
+    for key, modifiers in ((Qt.Key.Key_Y, CTRL), (Qt.Key.Key_Z, CTRL | SHIFT)):
+        QTest.keyClick(window.view, Qt.Key.Key_Z, CTRL)
+        assert stack.index() == 0 and has(window, entity.id)
+        QTest.keyClick(window.view, key, modifiers)
+        assert stack.index() == 1 and not has(window, entity.id), (key, modifiers)
+
+
+def has(window: MainWindow, entity_id: str) -> bool:
+    return any(entity.id == entity_id for entity in window.document.project.entities)

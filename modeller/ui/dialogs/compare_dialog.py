@@ -42,7 +42,7 @@ from modeller.persistence import ProjectFileError, load_project
 from modeller.review.diff import SchemaDiff, by_collection, summary_line
 from modeller.ui.dialogs.import_widgets import StatusLine
 from modeller.ui.dialogs.job_dialog import JobDialog
-from modeller.ui.document import ProjectDocument
+from modeller.ui.document import ProjectDocument, project_stem
 from modeller.ui.jobs import JobCancelled
 
 PROJECT_FILTER = "Modeller projects (*.modeller.json);;JSON files (*.json);;All files (*)"
@@ -302,7 +302,7 @@ class CompareDialog(JobDialog):
         if self.diff is None or not self.diff.changes:
             return None
         base = self.document.path.parent if self.document.path else Path.home()
-        stem = self.document.path.name.removesuffix(".modeller.json") if self.document.path else "migration"
+        stem = project_stem(self.document.path) if self.document.path else "migration"
         path, _ = QFileDialog.getSaveFileName(
             self, "Export migration script", str(base / f"{stem}-migration.mongosh.js"), SCRIPT_FILTER
         )

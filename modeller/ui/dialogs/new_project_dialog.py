@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from modeller.model import Project
 from modeller.model.names import database_name_for
 from modeller.ui.dialogs.database_name import settings_problem
-from modeller.ui.document import empty_project
+from modeller.ui.document import UNTITLED, empty_project
 
 
 class NewProjectDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None, name: str = "Untitled") -> None:
+    def __init__(self, parent: QWidget | None = None, name: str = UNTITLED) -> None:
         super().__init__(parent)
         self.setObjectName("NewProjectDialog")
         self.setWindowTitle("New project")

@@ -10,8 +10,9 @@ from modeller.ui.document import ProjectDocument
 HINT = (
     "<p style='font-size:13pt'><b>Start your model here</b></p>"
     "<p>Drag an <b>Entity</b> from the palette onto the canvas (or double-click it in the palette),<br>"
-    "name it in <b>Properties</b>, then drag from a card's blue handle to another card<br>"
-    "to connect them. Advice appears under <b>Recommendations</b> as you draw.</p>"
+    "double-click its name (or press <b>F2</b>) to rename it,<br>"
+    "then drag from a card's blue handle to another card to connect them.<br>"
+    "Advice appears under <b>Recommendations</b> as you draw.</p>"
     "<p>Or open a sample: File ▸ Open… ▸ samples/task-tracker.modeller.json</p>"
 )
 

@@ -175,20 +175,20 @@ class LeavingLine(QLineEdit):
         self.focus_left.emit()
 
 
-class TextEditor(Editor):
-    """Free text, applied per keystroke; a name (``on_finish``) is applied on Enter or on leaving the box.
+class LineEditor(Editor):
+    """A one-line box applied per keystroke, or (``on_finish``) on Enter or on leaving the box.
 
-    A name applied per keystroke would leave a half-typed name applied when the whole one is refused
-    ("Perso" of a taken "Person"): a name is one edit and one undo step. A refused name stays in the box
-    with its reason after Enter, to be fixed there; leaving the box brings the model's name back.
+    Applying per keystroke would leave a half-typed value applied when the whole one is refused: "Perso" of a
+    taken "Person", or "2" of a typical count of 20 above a maximum of 10. Such a value is one edit and one undo
+    step. A refused value stays in the box with its reason after Enter, to be fixed there; leaving the box brings
+    the model's value back.
     """
 
     def __init__(
-        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool, on_finish: bool = False
+        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, on_finish: bool = False
     ) -> None:
         self.line = LeavingLine()
         super().__init__(form, path, self.line, label, tip)
-        self.optional = optional
         self.on_finish = on_finish
         if on_finish:
             self.line.editingFinished.connect(self.submit)
@@ -202,39 +202,55 @@ class TextEditor(Editor):
         if self.on_finish and not self.refused:
             self.line.setModified(False)
 
+    def being_typed(self) -> bool:
+        """A value typed but not applied yet: a change elsewhere must not wipe it."""
+        return self.on_finish and self.line.hasFocus() and self.line.isModified()
+
+
+class TextEditor(LineEditor):
+    """Free text, applied per keystroke; a name (``on_finish``) is applied on Enter or on leaving the box."""
+
+    def __init__(
+        self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, optional: bool, on_finish: bool = False
+    ) -> None:
+        super().__init__(form, path, label, tip, on_finish)
+        self.optional = optional
+
     def value(self) -> Any:
         text = self.line.text()
         return None if self.optional and not text.strip() else text
 
     def show(self, value: Any) -> None:
-        if self.on_finish and self.line.hasFocus() and self.line.isModified():
-            return  # a name being typed is not applied yet: a change elsewhere must not wipe it
+        if self.being_typed():
+            return
         text = "" if value is None else str(value)
         if self.line.text() != text:
             self.line.setText(text)
 
 
-class NumberEditor(Editor):
+class NumberEditor(LineEditor):
+    """A number, applied on Enter or on leaving the box (a count's leading digits are not the count)."""
+
     def __init__(self, form: ModelForm, path: Sequence[PathStep], label: str, tip: str, integer: bool) -> None:
-        self.line = QLineEdit()
+        super().__init__(form, path, label, tip, on_finish=True)
         self.line.setPlaceholderText("not set")
-        super().__init__(form, path, self.line, label, tip)
         self.integer = integer
-        self.line.textEdited.connect(lambda _text: self.submit())
-        self.line.editingFinished.connect(self.finish)
 
     def value(self) -> Any:
         return parse_number(self.line.text(), self.integer)
 
     def show(self, value: Any) -> None:
-        try:
-            if self.value() == value and self.line.hasFocus():
-                return
-        except Refused:
-            pass
+        if self.being_typed() or (self.line.hasFocus() and self._typed_equals(value)):
+            return  # keep "10,000" as typed while the box has focus
         text = format_number(value)
         if self.line.text() != text:
             self.line.setText(text)
+
+    def _typed_equals(self, value: Any) -> bool:
+        try:
+            return bool(self.value() == value)
+        except Refused:
+            return False
 
 
 class ListEditor(Editor):

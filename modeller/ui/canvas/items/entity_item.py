@@ -8,6 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from modeller.export.common import human_count
 from modeller.model import ArrayItems, Entity, Field
 from modeller.ui.canvas.items.query_highlight import HALO, paint_card_halo
 from modeller.ui.canvas.items.style import CanvasStyle
@@ -108,13 +109,10 @@ def field_rows(fields: list[Field], level: int = 0) -> list[Row]:
 
 
 def count_text(value: int | None) -> str:
+    """The card's count: exact below 10,000 (``"5,000 docs"``), else as the exports write it (``"5B docs"``)."""
     if value is None:
         return ""
-    for limit, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**4, "k")):
-        if value >= limit:
-            short = value / limit if suffix != "k" else value / 1000
-            return f"{short:.3g}{suffix} docs"
-    return f"{value:,} docs"
+    return f"{value:,} docs" if value < 10**4 else f"{human_count(value)} docs"
 
 
 def subtitle(entity: Entity) -> str:
