@@ -4,14 +4,15 @@ What a query touches: its own entity, the relationship of its scope, its
 declared joins and the joins its plan needs (a related field in the
 projection), and the entities at their ends. Clearing the selection clears
 the marks. The two lists follow each other, so the dock and the tab always
-show the same query.
+show the same query. Selecting on the canvas something the query does not
+touch ends the query's selection, so two highlights never show at once.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QModelIndex, QObject
 
 from modeller.model import Project
 from modeller.ui.canvas.scene import CanvasScene
@@ -58,6 +59,7 @@ class QueryHighlight(QObject):
         for signal in (document.query_changed, document.query_removed):
             signal.connect(lambda _id: self.refresh())
         document.project_reset.connect(lambda: self.show(None))
+        scene.selection_settled.connect(self._from_canvas)
 
     def show(self, query_id: str | None) -> None:
         """Mark what ``query_id`` touches (None: clear the marks)."""
@@ -80,3 +82,15 @@ class QueryHighlight(QObject):
         self.show(query_id)
         if query_id is not None:
             self.queries.select(query_id)
+
+    def _from_canvas(self) -> None:
+        """A card or line outside the query selected: the query is no longer what the user looks at."""
+        if self.query_id is None:
+            return
+        entities, rels = self.scene.query_highlighted()
+        picked_entities, picked_rels = (
+            set(self.scene.selected_entity_ids()),
+            set(self.scene.selected_relationship_ids()),
+        )
+        if (picked_entities or picked_rels) and not (picked_entities <= entities and picked_rels <= rels):
+            self.queries.list.setCurrentIndex(QModelIndex())  # the dock clears, the tab and the marks follow

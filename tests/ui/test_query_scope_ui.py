@@ -156,6 +156,19 @@ def test_selecting_a_query_marks_what_it_touches_and_clearing_removes_the_marks(
     assert scene.query_highlighted() == (set(), set())
 
 
+def test_selecting_a_card_the_query_does_not_touch_ends_the_query_selection(make_window) -> None:
+    """Tryout a14 item 10: a query's marks stayed while another line was selected (two highlights at once)."""
+    window = open_sample(make_window, "ecommerce")
+    scene = window.scene
+    select_in_dock(window, "products_of_brand")
+    scene.select_only(entity_ids=["product"])  # what the query touches: the marks stay
+    assert scene.query_highlighted() == ({"product"}, set())
+    assert window.queries.editor.query_id == "products_of_brand"
+    scene.select_only(entity_ids=["order"])
+    assert scene.query_highlighted() == (set(), set()) and window.queries.editor.query_id is None
+    assert window.preview.queries_tab.current_query() is None
+
+
 def test_a_scoped_query_marks_both_ends_and_the_tab_drives_the_dock(make_window) -> None:
     window = open_sample(make_window, "task-tracker")
     window.preview.show_tab("Queries")
