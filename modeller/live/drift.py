@@ -6,9 +6,10 @@ action), indexes (missing, extra, other key or options, by the same matching
 as ``apply``), and the sampled documents' shape against the design's: fields
 the design requires but documents lack, fields no design has, values of
 another BSON type, values outside the allowed ones, arrays longer than the
-design's bound. A field declared with ``other_types`` accepts each of them; a
-field an inferred project left undeclared (``modeller.live.mixed``) is no
-"field no design has".
+design's bound, two fields that never occur together because one was renamed
+half-way (:mod:`modeller.live.renames`). A field declared with ``other_types``
+accepts each of them; a field an inferred project left undeclared
+(``modeller.live.mixed``) is no "field no design has".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from modeller.live.apply import match_index, quoted
+from modeller.live.renames import rename_advice, renamed_fields
 from modeller.live.state import DatabaseState, is_hidden, validator_differs, validator_settings, wanted_validator
 from modeller.live.stats import CollectionStats, FieldStats
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -33,7 +35,7 @@ class Drift:
     """One difference: its kind, the collection (and path) it is in, and a sentence naming it."""
 
     kind: str  # collection-missing, collection-extra, collection-kind, validator, index-missing, index-extra,
-    # index-differs, field-missing, field-extra, field-type, field-value, array-too-long
+    # index-differs, field-missing, field-extra, field-type, field-value, array-too-long, field-renamed
     collection: str
     message: str
     path: str | None = None
@@ -111,6 +113,10 @@ def compare(
             report.sampled[coll.name] = stats.documents
             known = (undeclared or {}).get(coll.name, set())
             _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out, known)
+            out += [
+                Drift("field-renamed", coll.name, rename_advice(coll.name, rename, stats.documents), rename.old)
+                for rename in renamed_fields(stats)
+            ]
     wanted = {c.name for c in design.stored()}
     for coll_name, observed in sorted(state.collections.items()):
         if coll_name not in wanted:

@@ -41,6 +41,7 @@ from modeller.live.mixed import HEAD as MIXED_HEAD
 from modeller.live.mixed import Mixed
 from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
+from modeller.live.renames import rename_advice, renamed_fields
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
 from modeller.model.checks import check_project
@@ -292,6 +293,12 @@ class Inferrer:
                 f"{shown(repr(coll), 80)}: index {names} is sparse on the server; the project format has no sparse "
                 "option, so it is kept as a plain index (drift and apply report the difference)"
             )
+        for rename in renamed_fields(sample.stats):  # both names are declared (optional): the user picks one
+            notes.append(
+                f"{shown(repr(rename.old), 80)} (older documents) and {shown(repr(rename.new), 80)} (newer) never "
+                "occur together: probably one field renamed half-way"
+            )
+            self.notices.append(rename_advice(coll, rename, sample.stats.documents))
         notes += self._lengths
         if self._mixed:  # last: drift reads the paths back from this sentence to the end
             notes.append(mixed_note(self._mixed))
