@@ -130,6 +130,14 @@ def compare(
     return report
 
 
+def failing_fields(coll: CollectionDesign, failing: CollectionStats) -> list[str]:
+    """Why documents fail the design's validator, one line per field (``apply`` names them): ``failing`` holds
+    documents the validator refuses; fields the design lacks are no reason (its validator allows them)."""
+    out: list[Drift] = []
+    _shape(coll.name, coll.shape, failing.fields, failing.documents, "", out, read="failing")
+    return list(dict.fromkeys(d.message for d in out if d.kind != "field-extra"))
+
+
 def _validator_message(coll: CollectionDesign, options: Mapping[str, Any]) -> str:
     validator, level, action = validator_settings(options)
     name = quoted(coll.name)
@@ -203,7 +211,7 @@ def _enum_key(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
 
 
-def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[Drift]) -> None:
+def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[Drift], read: str) -> None:
     """Sampled values the design's allowed values refuse (a migration's default, a client's typo)."""
     allowed = {_enum_key(value) for value in node.enum or ()}
     outside = {value: n for value, n in stats.values.items() if _enum_key(value) not in allowed}
@@ -212,7 +220,7 @@ def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[
         commonest = sorted(outside, key=lambda value: (-outside[value], str(value)))
         shown = ", ".join(quoted(str(value)) for value in commonest[:3])
         more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
-        message = f"{quoted(coll)} {quoted(path)}: {count} sampled value(s) outside the allowed values: {shown}{more}"
+        message = f"{quoted(coll)} {quoted(path)}: {count} {read} value(s) outside the allowed values: {shown}{more}"
         out.append(Drift("field-value", coll, message, path))
 
 
@@ -224,8 +232,10 @@ def _shape(
     prefix: str,
     out: list[Drift],
     undeclared: set[str] = frozenset(),  # type: ignore[assignment]
+    read: str = "sampled",
 ) -> None:
-    """Walk the design's shape next to the sampled statistics of the same level."""
+    """Walk the design's shape next to the sampled statistics of the same level (``read``: how the documents
+    were read, as the messages say it)."""
     known = {node.name for node in nodes}
     for node in _merged(nodes):
         path = prefix + node.name
@@ -238,7 +248,7 @@ def _shape(
                     Drift(
                         "field-missing",
                         coll,
-                        f"{where}: required in the design, missing in {lacking} of {holders} sampled document(s)",
+                        f"{where}: required in the design, missing in {lacking} of {holders} {read} document(s)",
                         path,
                     )
                 )
@@ -249,7 +259,7 @@ def _shape(
             seen = ", ".join(f"{kind} in {n}" for kind, n in sorted(wrong.items()))
             out.append(Drift("field-type", coll, f"{where}: the design says {node.bson_type}, found {seen}", path))
         if node.enum is not None:
-            _values(coll, path, node, stats, out)
+            _values(coll, path, node, stats, out, read)
         if node.bson_type == "array":
             longest = max(stats.lengths, default=0)
             if node.max_items is not None and longest > node.max_items:
@@ -271,9 +281,10 @@ def _shape(
                     path + "[].",
                     out,
                     undeclared,
+                    read,
                 )
         elif node.bson_type == "object" and node.field_type != "point" and node.children and stats.fields is not None:
-            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out, undeclared)
+            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out, undeclared, read)
     for name, stats in fields.items():
         if name not in known and prefix + name not in undeclared:
             out.append(

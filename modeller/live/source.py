@@ -23,13 +23,14 @@ import pymongo
 from pymongo import errors
 
 from modeller.live.collstats import STAGE, StorageStats, storage_stats
+from modeller.live.drift import failing_fields
 from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
 from modeller.live.stats import CollectionStats
 from modeller.live.workload import PROFILE_LIMIT, ObservedQuery, Workload, from_index_stats, from_profile, merge
 from modeller.model.text import hide_secret_options, shown
-from modeller.rules.physical.design import Design
+from modeller.rules.physical.design import CollectionDesign, Design
 
 DEFAULT_SAMPLE = 1_000
 DEFAULT_TIMEOUT_S = 5.0
@@ -39,6 +40,8 @@ MIN_READ_S = 30.0
 LOOKUP_LIMIT = 200
 #: ids per ``$in`` of the reference lookup (a loaded server answers 10,000 at once slowly, if at all)
 LOOKUP_BATCH = 500
+#: documents failing the design's validator read to name the fields they fail on (``apply``'s notes)
+FAILING_READ = 200
 
 _PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
 
@@ -338,16 +341,24 @@ class Source:
                 collection = self.client[database][name]
                 with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
                     indexes = list(collection.list_indexes())
-                failing = None
+                failing, why = None, ()
                 wanted = next((c for c in design.stored() if c.name == name), None) if design is not None else None
                 if wanted is not None and validator_differs(wanted, observed):
                     with self._errors(
                         f"counting the documents of {shown(repr(name), 80)} the design's validator fails"
                     ):
                         failing = collection.count_documents({"$nor": [wanted_validator(wanted)]})
-                observed = replace(observed, indexes=indexes, failing=failing)
+                    if failing:
+                        why = self._failing_why(collection, wanted)
+                observed = replace(observed, indexes=indexes, failing=failing, failing_why=why)
             found[name] = observed
         return DatabaseState(database, found)
+
+    def _failing_why(self, collection: Any, wanted: CollectionDesign) -> tuple[str, ...]:
+        """The fields that make the first :data:`FAILING_READ` failing documents fail (apply names them)."""
+        with self._errors(f"reading the documents of {shown(repr(collection.name), 80)} the design's validator fails"):
+            failing = collection.find({"$nor": [wanted_validator(wanted)]}).limit(FAILING_READ)
+            return tuple(failing_fields(wanted, CollectionStats(collection.name).add_all(failing)))
 
     def read_workload(self, database: str, names: Sequence[str]) -> Workload:
         """``$indexStats`` of each collection and the profiler's entries, as observed queries.
