@@ -341,7 +341,8 @@ class Source:
                 collection = self.client[database][name]
                 with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
                     indexes = list(collection.list_indexes())
-                failing, why = None, ()
+                failing: int | None = None
+                why: tuple[str, ...] = ()
                 wanted = next((c for c in design.stored() if c.name == name), None) if design is not None else None
                 if wanted is not None and validator_differs(wanted, observed):
                     with self._errors(
