@@ -29,7 +29,6 @@ fast, always inside what the design requires:
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,6 +48,7 @@ from modeller.export.values import DATE_START, ValueFactory, normalize, truncate
 from modeller.model.project import Project
 from modeller.rules.physical.companions import HAS_OVERFLOW, outlier_arrays
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
+from modeller.runtime.gc_pause import collector_paused
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
@@ -115,14 +115,9 @@ def samples_and_notices(
     if n < 0:
         raise SampleError(f"the number of samples must be 0 or more, not {n}")
     # Thousands of small dicts and no reference cycles: the cyclic GC only costs time here (about 25 %).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         builder = _Builder(design, project, n, seed)
         docs = builder.build()
-    finally:
-        if was_enabled:
-            gc.enable()
     notices = [
         f"{len(docs[name])} sample document(s) for {quoted(name)} instead of {n}: the unique index(es) "
         f"{', '.join(map(quoted, indexes))} allow no more distinct values"
