@@ -40,6 +40,8 @@ from modeller.rules.physical.server_options import index_key, index_options, tim
 
 #: fields named per collection whose documents fail the validator (the rest are counted)
 FAILING_SHOWN = 5
+#: documents failing the design's validator read to name the fields they fail on
+FAILING_READ = 200
 
 StepKind = Literal["create-collection", "set-validator", "tighten-validator", "create-index", "unhide-index"]
 NoteKind = Literal["not-in-design", "conflict", "to-tighten", "not-created"]
@@ -238,10 +240,12 @@ def _validator(coll: CollectionDesign, observed: ObservedCollection, steps: list
 def _failing_details(observed: ObservedCollection) -> tuple[str, ...]:
     """The first :data:`FAILING_SHOWN` fields documents fail the validator on, one line each, and how to see all."""
     why = observed.failing_why
-    if len(why) <= FAILING_SHOWN:
-        return why
-    more = len(why) - FAILING_SHOWN
-    return (*why[:FAILING_SHOWN], f"and {more} more field(s): modeller drift lists every difference")
+    if len(why) > FAILING_SHOWN:
+        more = len(why) - FAILING_SHOWN
+        why = (*why[:FAILING_SHOWN], f"and {more} more field(s): modeller drift lists every difference")
+    if why and (observed.failing or 0) > FAILING_READ:
+        why = (*why, f"(counted in the first {FAILING_READ} of the {observed.failing} failing documents)")
+    return why
 
 
 def _indexes(

@@ -22,6 +22,7 @@ from typing import Any
 import pymongo
 from pymongo import errors
 
+from modeller.live.apply import FAILING_READ
 from modeller.live.collstats import STAGE, StorageStats, storage_stats
 from modeller.live.drift import failing_fields
 from modeller.live.errors import LiveError
@@ -48,8 +49,6 @@ MIN_READ_S = 30.0
 LOOKUP_LIMIT = 200
 #: ids per ``$in`` of the reference lookup (a loaded server answers 10,000 at once slowly, if at all)
 LOOKUP_BATCH = 500
-#: documents failing the design's validator read to name the fields they fail on (``apply``'s notes)
-FAILING_READ = 200
 
 _PASSWORD = re.compile(r"(?P<head>^[a-z][a-z0-9+.-]*://[^:/@]*:)[^@]*(?=@)", re.IGNORECASE)
 
