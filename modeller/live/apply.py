@@ -225,9 +225,8 @@ def _validator(coll: CollectionDesign, observed: ObservedCollection, steps: list
             Note(
                 "to-tighten",
                 coll.name,
-                f"{quoted(coll.name)}: when its documents pass the validator, run apply again (or {tighten}) "
-                "to make it reject invalid writes; fix them first (a migration, or an updateMany per field named "
-                "below)",
+                f"{quoted(coll.name)}: fix the documents that fail the validator (a migration, or an updateMany per "
+                f"field named below), then run apply again (or {tighten}) to make it reject invalid writes",
                 _failing_details(observed),
             )
         )
