@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bson import ObjectId
-
 from modeller.live.stats import CollectionStats, FieldStats
 from modeller.model.text import shown
 
@@ -70,10 +68,10 @@ def renamed_fields(stats: CollectionStats) -> list[Rename]:
     return found
 
 
-def _spans(stats: CollectionStats) -> dict[str, tuple[ObjectId, ObjectId]]:
-    """Per top-level field, the oldest and newest ``_id`` holding it; a field some document without an ObjectId
-    ``_id`` holds is left out (its age is not known)."""
-    spans: dict[str, tuple[ObjectId, ObjectId]] = {}
+def _spans(stats: CollectionStats) -> dict[str, tuple[bytes, bytes]]:
+    """Per top-level field, the oldest and newest ``_id`` holding it (an ObjectId's bytes); a field some document
+    without an ObjectId ``_id`` holds is left out (its age is not known)."""
+    spans: dict[str, tuple[bytes, bytes]] = {}
     unknown: set[str] = set()
     for keys, (_, first, last) in stats.shapes.items():
         for name in keys:

@@ -456,7 +456,8 @@ class CollectionStats:
         self._buffer: list[Mapping[str, Any]] = []
         #: top-level name -> (ObjectId _id, value) pairs of the first ORDER_CAP documents (the monotonic estimate)
         self._orders: dict[str, list[tuple[Any, Any]]] = {}
-        #: top-level keys of a document -> [documents, oldest ObjectId _id, newest] (None: some _id is no ObjectId)
+        #: top-level keys of a document -> [documents, oldest ObjectId _id, newest] as the ids' 12 bytes (which
+        #: order as the ObjectIds do, compared in C); None: some document's _id is no ObjectId
         self.shapes: dict[tuple[str, ...], list[Any]] = {}
         #: more than SHAPES_CAP key lists were seen (later ones are not kept: which fields meet is not known)
         self.shapes_full = False
@@ -467,7 +468,7 @@ class CollectionStats:
         key = document.get("_id")
         if self.documents <= ORDER_CAP and isinstance(key, ObjectId):
             self._order(key, document)
-        self._shape(tuple(document), key if isinstance(key, ObjectId) else None)
+        self._shape(tuple(document), _OID_BYTES(key) if type(key) is ObjectId else None)
         self._buffer.append(document)
         if len(self._buffer) >= FLUSH_EVERY:
             self.flush()
@@ -482,7 +483,7 @@ class CollectionStats:
                     pairs = orders[name] = []
                 pairs.append((key, value))
 
-    def _shape(self, keys: tuple[str, ...], key: ObjectId | None) -> None:
+    def _shape(self, keys: tuple[str, ...], key: bytes | None) -> None:
         """Count the document's key list, with the oldest and newest ``_id`` holding it (a rename shows as two
         key lists, one older than the other)."""
         seen = self.shapes.get(keys)
