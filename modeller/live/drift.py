@@ -113,9 +113,11 @@ def compare(
             report.sampled[coll.name] = stats.documents
             known = (undeclared or {}).get(coll.name, set())
             _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out, known)
+            variant = {node.name: node.variant for node in coll.shape}
             out += [
                 Drift("field-renamed", coll.name, rename_advice(coll.name, rename, stats.documents), rename.old)
                 for rename in renamed_fields(stats)
+                if not (variant.get(rename.old) and variant.get(rename.new))  # two subtypes' fields: no rename
             ]
     wanted = {c.name for c in design.stored()}
     for coll_name, observed in sorted(state.collections.items()):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 from bson import ObjectId
 
@@ -105,3 +106,44 @@ def test_a_constant_or_a_flag_is_not_monotonic_a_growing_date_is() -> None:
     project = infer_project([CollectionSample(CollectionStats("customers").add_all(docs))], name="t")
     fields = {f.name: f for f in project.entities[0].fields}
     assert fields["vip"].monotonic is not True and fields["at"].monotonic is True
+
+
+def test_drift_calls_two_subtypes_fields_no_rename_even_when_one_kind_came_later() -> None:
+    from modeller.model.vocabulary import FORMAT_NAME, FORMAT_VERSION
+    from modeller.persistence import loads_project
+
+    project = loads_project(
+        json.dumps(
+            {
+                "format": FORMAT_NAME,
+                "format_version": FORMAT_VERSION,
+                "name": "t",
+                "entities": [
+                    {
+                        "id": "device",
+                        "name": "Device",
+                        "collection": "devices",
+                        "fields": [{"name": "kind", "type": "string", "required": True}],
+                        "subtypes": {
+                            "discriminator": "kind",
+                            "variants": {
+                                "phone": [{"name": "sim_slots", "type": "int"}],
+                                "laptop": [{"name": "cpu_cores", "type": "int"}],
+                            },
+                        },
+                    }
+                ],
+            }
+        )
+    )
+    docs = [  # phones first, laptops since: never together, every phone older
+        {"_id": ObjectId(), "kind": "phone", "sim_slots": 2}
+        if i < 20
+        else {"_id": ObjectId(), "kind": "laptop", "cpu_cores": 8}
+        for i in range(40)
+    ]
+    stats = CollectionStats("devices").add_all(docs)
+    assert [(r.old, r.new) for r in renamed_fields(stats)] == [("sim_slots", "cpu_cores")]  # the data alone
+    state = DatabaseState("t", {"devices": ObservedCollection("devices", "collection", {})})
+    report = compare(analyse(project).design, state, {"devices": stats})
+    assert not [d for d in report.drifts if d.kind == "field-renamed"], report.lines()
