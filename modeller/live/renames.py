@@ -1,9 +1,8 @@
 """Fields renamed half-way through a collection's data (``signup`` -> ``created_at``), as a sample shows them (pure).
 
 A rename made in the application and never migrated leaves two optional fields:
-every document holds one or the other, never both, and every document with the
-old name is older (by its ObjectId ``_id``) than every document with the new
-one. Both names hold the same kind of value (the commonest type of one is among
+no document holds both, and every document with the old name is older (by its
+ObjectId ``_id``) than every document with the new one. Both names hold the same kind of value (the commonest type of one is among
 the other's types: ``cust_id`` held ObjectIds and their hex strings,
 ``customer_id`` ObjectIds). Two fields of two kinds of document (a card's
 number, a transfer's IBAN) meet the first condition but not the time cut, so
@@ -49,7 +48,7 @@ def renamed_fields(stats: CollectionStats) -> list[Rename]:
     held_in = _held_in(stats, set(optional))
     found: list[Rename] = []
     taken: set[str] = set()
-    for old in sorted(optional, key=lambda n: spans[n][0]):  # oldest last document first
+    for old in sorted(optional, key=lambda n: spans[n][0]):  # the name seen first, first
         if old in taken:
             continue
         newer = [
