@@ -29,10 +29,9 @@ fast, always inside what the design requires:
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
@@ -49,6 +48,7 @@ from modeller.export.values import DATE_START, ValueFactory, normalize, truncate
 from modeller.model.project import Project
 from modeller.rules.physical.companions import HAS_OVERFLOW, outlier_arrays
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
+from modeller.runtime.gc_pause import collector_paused
 
 #: Nodes whose value needs other documents; filled in the second pass, in this order.
 _LINK_RANK = {"parent-ref": 0, "extended-ref": 1, "child-refs": 2, "denormalized": 3, "subset": 4, "computed": 5}
@@ -115,14 +115,9 @@ def samples_and_notices(
     if n < 0:
         raise SampleError(f"the number of samples must be 0 or more, not {n}")
     # Thousands of small dicts and no reference cycles: the cyclic GC only costs time here (about 25 %).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         builder = _Builder(design, project, n, seed)
         docs = builder.build()
-    finally:
-        if was_enabled:
-            gc.enable()
     notices = [
         f"{len(docs[name])} sample document(s) for {quoted(name)} instead of {n}: the unique index(es) "
         f"{', '.join(map(quoted, indexes))} allow no more distinct values"
@@ -250,6 +245,24 @@ def _branch_mentions(branch: Mapping[str, Any], variant: str) -> bool:
     if not isinstance(props, dict):
         return False
     return any(isinstance(p, dict) and variant in (p.get("enum") or []) for p in props.values())
+
+
+def _drawn(
+    pool: list[dict[str, Any]],
+    free: Callable[[dict[str, Any]], bool],
+    wanted: int,
+    schema: Mapping[str, Any],
+    rng: random.Random,
+) -> list[dict[str, Any]]:
+    """``wanted`` documents of ``pool`` drawn among the ``free`` ones (not listed by another One, or a One with room
+    left), then topped up in order from the others while the validator's ``minItems`` needs more."""
+    candidates = [doc for doc in pool if free(doc)]
+    chosen = rng.sample(candidates, min(len(candidates), wanted))
+    needed = min(int(schema.get("minItems", 0)), len(pool))
+    if len(chosen) < needed:
+        taken = {id(doc) for doc in chosen}
+        chosen += [doc for doc in pool if id(doc) not in taken][: needed - len(chosen)]
+    return chosen
 
 
 def _items_schema(schema: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -1070,11 +1083,8 @@ class _Builder:
                 return [doc["_id"] for doc in rng.sample(docs, min(len(docs), wanted))]
             # the other side lists this document back: only Ones with room (an empty array when none has any),
             # unless the validator's minItems needs more
-            open_docs = [doc for doc, key in zip(docs, keys, strict=True) if slots.get(key, 1) > 0]
-            chosen = rng.sample(open_docs, min(len(open_docs), wanted))
-            needed = min(int(link.schema.get("minItems", 0)), len(docs))
-            if len(chosen) < needed:
-                chosen += [doc for doc in docs if all(doc is not c for c in chosen)][: needed - len(chosen)]
+            room = {id(doc) for doc, key in zip(docs, keys, strict=True) if slots.get(key, 1) > 0}
+            chosen = _drawn(docs, lambda doc: id(doc) in room, wanted, link.schema, rng)
             for doc in chosen:
                 key = (rel, target, self._key(doc.get("_id")))
                 if key in slots:
@@ -1262,11 +1272,7 @@ class _Builder:
         if not rel or self.cardinality.get(rel, "many-to-many") == "many-to-many":
             return rng.sample(pool, min(len(pool), wanted))
         listed = self.listed.setdefault((rel, target or ""), set())
-        free = [doc for doc in pool if self._key(doc.get("_id")) not in listed]
-        chosen = rng.sample(free, min(len(free), wanted))
-        needed = min(int(link.schema.get("minItems", 0)), len(pool))
-        if len(chosen) < needed:
-            chosen += [doc for doc in pool if all(doc is not c for c in chosen)][: needed - len(chosen)]
+        chosen = _drawn(pool, lambda doc: self._key(doc.get("_id")) not in listed, wanted, link.schema, rng)
         listed.update(self._key(doc.get("_id")) for doc in chosen)
         return chosen
 

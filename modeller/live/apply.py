@@ -38,6 +38,11 @@ from modeller.model.text import shown
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign
 from modeller.rules.physical.server_options import index_key, index_options, timeseries_options
 
+#: fields named per collection whose documents fail the validator (the rest are counted)
+FAILING_SHOWN = 5
+#: documents failing the design's validator read to name the fields they fail on
+FAILING_READ = 200
+
 StepKind = Literal["create-collection", "set-validator", "tighten-validator", "create-index", "unhide-index"]
 NoteKind = Literal["not-in-design", "conflict", "to-tighten", "not-created"]
 
@@ -62,9 +67,11 @@ class Note:
     kind: NoteKind
     collection: str
     text: str
+    #: lines under the text (the fields documents fail the validator on)
+    details: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "collection": self.collection, "text": self.text}
+        return {"kind": self.kind, "collection": self.collection, "text": self.text, "details": list(self.details)}
 
 
 @dataclass
@@ -81,7 +88,9 @@ class ApplyPlan:
         out += [f"  {number}. {step.summary}" for number, step in enumerate(self.steps, start=1)]
         if not self.steps:
             out.append("  nothing to do: the database has every collection, validator and index of the design")
-        out += [f"  - {note.text}" for note in self.notes]
+        for note in self.notes:
+            out.append(f"  - {note.text}")
+            out += [f"      {line}" for line in note.details]
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -190,7 +199,9 @@ def _validator(coll: CollectionDesign, observed: ObservedCollection, steps: list
                     "to-tighten",
                     coll.name,
                     f"{quoted(coll.name)}: {failing} document(s) still fail the validator ({level}, {action}); "
-                    f"fix them, then run apply again or {tighten}",
+                    f"fix them (a migration, or an updateMany per field named below), then run apply again or "
+                    f"{tighten}",
+                    _failing_details(observed),
                 )
             )
             return
@@ -214,14 +225,26 @@ def _validator(coll: CollectionDesign, observed: ObservedCollection, steps: list
             Note(
                 "to-tighten",
                 coll.name,
-                f"{quoted(coll.name)}: when its documents pass the validator, run apply again (or {tighten}) "
-                "to make it reject invalid writes",
+                f"{quoted(coll.name)}: fix the documents that fail the validator (a migration, or an updateMany per "
+                f"field named below), then run apply again (or {tighten}) to make it reject invalid writes",
+                _failing_details(observed),
             )
         )
     else:
         command.update(validationLevel=coll.validation_level, validationAction=coll.validation_action)
         summary = f"set the validator of {quoted(coll.name)} ({coll.validation_level}, {coll.validation_action})"
     steps.append(Step("set-validator", coll.name, summary, command))
+
+
+def _failing_details(observed: ObservedCollection) -> tuple[str, ...]:
+    """The first :data:`FAILING_SHOWN` fields documents fail the validator on, one line each, and how to see all."""
+    why = observed.failing_why
+    if len(why) > FAILING_SHOWN:
+        more = len(why) - FAILING_SHOWN
+        why = (*why[:FAILING_SHOWN], f"and {more} more field(s): modeller drift lists every difference")
+    if why and (observed.failing or 0) > FAILING_READ:
+        why = (*why, f"(counted in the first {FAILING_READ} of the {observed.failing} failing documents)")
+    return why
 
 
 def _indexes(

@@ -6,9 +6,10 @@ action), indexes (missing, extra, other key or options, by the same matching
 as ``apply``), and the sampled documents' shape against the design's: fields
 the design requires but documents lack, fields no design has, values of
 another BSON type, values outside the allowed ones, arrays longer than the
-design's bound. A field declared with ``other_types`` accepts each of them; a
-field an inferred project left undeclared (``modeller.live.mixed``) is no
-"field no design has".
+design's bound, two fields that never occur together because one was renamed
+half-way (:mod:`modeller.live.renames`). A field declared with ``other_types``
+accepts each of them; a field an inferred project left undeclared
+(``modeller.live.mixed``) is no "field no design has".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from modeller.live.apply import match_index, quoted
+from modeller.live.renames import rename_advice, renamed_fields
 from modeller.live.state import DatabaseState, is_hidden, validator_differs, validator_settings, wanted_validator
 from modeller.live.stats import CollectionStats, FieldStats
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
@@ -33,7 +35,7 @@ class Drift:
     """One difference: its kind, the collection (and path) it is in, and a sentence naming it."""
 
     kind: str  # collection-missing, collection-extra, collection-kind, validator, index-missing, index-extra,
-    # index-differs, field-missing, field-extra, field-type, field-value, array-too-long
+    # index-differs, field-missing, field-extra, field-type, field-value, array-too-long, field-renamed
     collection: str
     message: str
     path: str | None = None
@@ -111,6 +113,12 @@ def compare(
             report.sampled[coll.name] = stats.documents
             known = (undeclared or {}).get(coll.name, set())
             _shape(coll.name, coll.shape, stats.fields, stats.documents, "", out, known)
+            variant = {node.name: node.variant for node in coll.shape}
+            out += [
+                Drift("field-renamed", coll.name, rename_advice(coll.name, rename, stats.documents), rename.old)
+                for rename in renamed_fields(stats)
+                if not (variant.get(rename.old) and variant.get(rename.new))  # two subtypes' fields: no rename
+            ]
     wanted = {c.name for c in design.stored()}
     for coll_name, observed in sorted(state.collections.items()):
         if coll_name not in wanted:
@@ -122,6 +130,14 @@ def compare(
             )
     report.drifts = list(dict.fromkeys(out))  # merged variants may name one difference twice
     return report
+
+
+def failing_fields(coll: CollectionDesign, failing: CollectionStats) -> list[str]:
+    """Why documents fail the design's validator, one line per field (``apply`` names them): ``failing`` holds
+    documents the validator refuses; fields the design lacks are no reason (its validator allows them)."""
+    out: list[Drift] = []
+    _shape(coll.name, coll.shape, failing.fields, failing.documents, "", out, read="failing")
+    return list(dict.fromkeys(d.message for d in out if d.kind != "field-extra"))
 
 
 def _validator_message(coll: CollectionDesign, options: Mapping[str, Any]) -> str:
@@ -197,7 +213,7 @@ def _enum_key(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
 
 
-def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[Drift]) -> None:
+def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[Drift], read: str) -> None:
     """Sampled values the design's allowed values refuse (a migration's default, a client's typo)."""
     allowed = {_enum_key(value) for value in node.enum or ()}
     outside = {value: n for value, n in stats.values.items() if _enum_key(value) not in allowed}
@@ -206,7 +222,7 @@ def _values(coll: str, path: str, node: ShapeNode, stats: FieldStats, out: list[
         commonest = sorted(outside, key=lambda value: (-outside[value], str(value)))
         shown = ", ".join(quoted(str(value)) for value in commonest[:3])
         more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
-        message = f"{quoted(coll)} {quoted(path)}: {count} sampled value(s) outside the allowed values: {shown}{more}"
+        message = f"{quoted(coll)} {quoted(path)}: {count} {read} value(s) outside the allowed values: {shown}{more}"
         out.append(Drift("field-value", coll, message, path))
 
 
@@ -218,8 +234,10 @@ def _shape(
     prefix: str,
     out: list[Drift],
     undeclared: set[str] = frozenset(),  # type: ignore[assignment]
+    read: str = "sampled",
 ) -> None:
-    """Walk the design's shape next to the sampled statistics of the same level."""
+    """Walk the design's shape next to the sampled statistics of the same level (``read``: how the documents
+    were read, as the messages say it)."""
     known = {node.name for node in nodes}
     for node in _merged(nodes):
         path = prefix + node.name
@@ -232,7 +250,7 @@ def _shape(
                     Drift(
                         "field-missing",
                         coll,
-                        f"{where}: required in the design, missing in {lacking} of {holders} sampled document(s)",
+                        f"{where}: required in the design, missing in {lacking} of {holders} {read} document(s)",
                         path,
                     )
                 )
@@ -243,7 +261,7 @@ def _shape(
             seen = ", ".join(f"{kind} in {n}" for kind, n in sorted(wrong.items()))
             out.append(Drift("field-type", coll, f"{where}: the design says {node.bson_type}, found {seen}", path))
         if node.enum is not None:
-            _values(coll, path, node, stats, out)
+            _values(coll, path, node, stats, out, read)
         if node.bson_type == "array":
             longest = max(stats.lengths, default=0)
             if node.max_items is not None and longest > node.max_items:
@@ -265,9 +283,10 @@ def _shape(
                     path + "[].",
                     out,
                     undeclared,
+                    read,
                 )
         elif node.bson_type == "object" and node.field_type != "point" and node.children and stats.fields is not None:
-            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out, undeclared)
+            _shape(coll, node.children, stats.fields, stats.types["object"], path + ".", out, undeclared, read)
     for name, stats in fields.items():
         if name not in known and prefix + name not in undeclared:
             out.append(

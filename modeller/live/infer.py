@@ -41,6 +41,7 @@ from modeller.live.mixed import HEAD as MIXED_HEAD
 from modeller.live.mixed import Mixed
 from modeller.live.mixed import note as mixed_note
 from modeller.live.naming import entity_label, unique
+from modeller.live.renames import rename_advice, renamed_fields
 from modeller.live.schema_input import SchemaCollection, SchemaReader
 from modeller.live.stats import CollectionStats, FieldStats, is_monotonic, percentile
 from modeller.model.checks import check_project
@@ -153,8 +154,8 @@ class Inferrer:
         #: of the collection being read: its fields held with several types, and what its arrays' lengths were
         self._mixed: list[Mixed] = []
         self._lengths: list[str] = []
-        #: (collection, array, field) of the references (and their copies) in embedded arrays' elements
-        self._element_fields: set[tuple[str, str | None, str]] = set()
+        #: (collection, array) -> the fields of its elements that are references (or their copies)
+        self._element_fields: dict[tuple[str, str], set[str]] = {}
 
     # ----- references -----
     def _target(self, holder: str, name: str, stats: FieldStats | None) -> str | None:
@@ -231,7 +232,10 @@ class Inferrer:
     def infer(self, name: str, database: str | None = None) -> Project:
         refs = self.find_refs()
         consumed = {(r.holder, r.field) for r in refs if r.array is None}
-        self._element_fields = {(r.holder, r.array, k) for r in refs if r.array for k in (r.field, *r.copies)}
+        self._element_fields = {}
+        for ref in refs:
+            if ref.array:
+                self._element_fields.setdefault((ref.holder, ref.array), set()).update((ref.field, *ref.copies))
         for coll, sample in self.samples.items():
             self._collection_entity(coll, sample, consumed)
         for schema in self.schemas:
@@ -292,6 +296,12 @@ class Inferrer:
                 f"{shown(repr(coll), 80)}: index {names} is sparse on the server; the project format has no sparse "
                 "option, so it is kept as a plain index (drift and apply report the difference)"
             )
+        for rename in renamed_fields(sample.stats):  # both names are declared (optional): the user picks one
+            notes.append(
+                f"{shown(repr(rename.old), 80)} (older documents) and {shown(repr(rename.new), 80)} (newer) never "
+                "occur together: probably one field renamed half-way"
+            )
+            self.notices.append(rename_advice(coll, rename, sample.stats.documents))
         notes += self._lengths
         if self._mixed:  # last: drift reads the paths back from this sentence to the end
             notes.append(mixed_note(self._mixed))
@@ -485,7 +495,7 @@ class Inferrer:
         assert stats.items is not None and stats.items.fields is not None
         items = stats.items
         # a reference in the elements of a top-level array is a relationship of its own, not a field
-        refs = {k for h, a, k in self._element_fields if h == sample.name and a == name} if not prefix else set()
+        refs = self._element_fields.get((sample.name, name), set()) if not prefix else set()
         many_id = self._add_embedded_entity(
             sample.name,
             name,

@@ -22,14 +22,24 @@ from typing import Any
 import pymongo
 from pymongo import errors
 
+from modeller.live.apply import FAILING_READ
 from modeller.live.collstats import STAGE, StorageStats, storage_stats
+from modeller.live.drift import failing_fields
 from modeller.live.errors import LiveError
 from modeller.live.infer import CollectionSample, reference_candidates
 from modeller.live.state import DatabaseState, ObservedCollection, validator_differs, wanted_validator
 from modeller.live.stats import CollectionStats
-from modeller.live.workload import PROFILE_LIMIT, ObservedQuery, Workload, from_index_stats, from_profile, merge
+from modeller.live.workload import (
+    OWN_COMMENT,
+    PROFILE_LIMIT,
+    ObservedQuery,
+    Workload,
+    from_index_stats,
+    from_profile,
+    merge,
+)
 from modeller.model.text import hide_secret_options, shown
-from modeller.rules.physical.design import Design
+from modeller.rules.physical.design import CollectionDesign, Design
 
 DEFAULT_SAMPLE = 1_000
 DEFAULT_TIMEOUT_S = 5.0
@@ -192,7 +202,7 @@ class Source:
     def collections(self, database: str) -> list[Mapping[str, Any]]:
         """``listCollections`` of the database: collections and time series (views and system collections left out)."""
         with self._errors(f"listing the collections of {shown(repr(database), 80)}"):
-            found = list(self.client[database].list_collections())
+            found = list(self.client[database].list_collections(comment=OWN_COMMENT))
         return [
             c
             for c in found
@@ -258,13 +268,13 @@ class Source:
         if server is None:
             try:
                 with self._errors(f"counting {shown(repr(name), 80)}"):
-                    count = collection.estimated_document_count()
+                    count = collection.estimated_document_count(comment=OWN_COMMENT)
             except LiveError as exc:
                 notes.append(f"no document count ({exc})"[:300])
         indexes: list[Mapping[str, Any]] = []
         try:
             with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
-                indexes = list(collection.list_indexes())
+                indexes = list(collection.list_indexes(comment=OWN_COMMENT))
         except LiveError as exc:
             notes.append(f"no indexes read ({exc})"[:300])
         return CollectionSample(
@@ -282,7 +292,7 @@ class Source:
         cannot size a collection holding Decimal128)."""
         with self._errors(f"reading the $collStats of {shown(repr(name), 80)}"):
             try:
-                return storage_stats(self.client[database][name].aggregate([STAGE]))
+                return storage_stats(self.client[database][name].aggregate([STAGE], comment=OWN_COMMENT))
             except errors.OperationFailure as exc:
                 reason = shown((exc.details or {}).get("errmsg") or str(exc), 160)
                 lacking = _unsupported(exc) or "unrecognized pipeline stage" in reason.lower()
@@ -315,7 +325,8 @@ class Source:
     def sample(self, database: str, name: str, size: int) -> CollectionStats:
         """``$sample`` of ``size`` documents of one collection, counted as they stream past."""
         with self._errors(f"sampling {shown(repr(name), 80)}"):
-            return CollectionStats(name).add_all(self.client[database][name].aggregate([{"$sample": {"size": size}}]))
+            sampled = self.client[database][name].aggregate([{"$sample": {"size": size}}], comment=OWN_COMMENT)
+            return CollectionStats(name).add_all(sampled)
 
     def command(self, database: str, command: Mapping[str, Any], doing: str) -> Mapping[str, Any]:
         """Send one command document (``modeller apply``'s steps); the user needs the dbAdmin role for these."""
@@ -329,7 +340,11 @@ class Source:
         self.ping()
         where = shown(repr(database), 80)
         with self._errors(f"listing the collections of {where}"):
-            listed = [c for c in self.client[database].list_collections() if not c["name"].startswith("system.")]
+            listed = [
+                c
+                for c in self.client[database].list_collections(comment=OWN_COMMENT)
+                if not c["name"].startswith("system.")
+            ]
         found: dict[str, ObservedCollection] = {}
         for info in listed:
             name = info["name"]
@@ -337,17 +352,26 @@ class Source:
             if not observed.is_view:
                 collection = self.client[database][name]
                 with self._errors(f"listing the indexes of {shown(repr(name), 80)}"):
-                    indexes = list(collection.list_indexes())
-                failing = None
+                    indexes = list(collection.list_indexes(comment=OWN_COMMENT))
+                failing: int | None = None
+                why: tuple[str, ...] = ()
                 wanted = next((c for c in design.stored() if c.name == name), None) if design is not None else None
                 if wanted is not None and validator_differs(wanted, observed):
                     with self._errors(
                         f"counting the documents of {shown(repr(name), 80)} the design's validator fails"
                     ):
-                        failing = collection.count_documents({"$nor": [wanted_validator(wanted)]})
-                observed = replace(observed, indexes=indexes, failing=failing)
+                        failing = collection.count_documents({"$nor": [wanted_validator(wanted)]}, comment=OWN_COMMENT)
+                    if failing:
+                        why = self._failing_why(collection, wanted)
+                observed = replace(observed, indexes=indexes, failing=failing, failing_why=why)
             found[name] = observed
         return DatabaseState(database, found)
+
+    def _failing_why(self, collection: Any, wanted: CollectionDesign) -> tuple[str, ...]:
+        """The fields that make the first :data:`FAILING_READ` failing documents fail (apply names them)."""
+        with self._errors(f"reading the documents of {shown(repr(collection.name), 80)} the design's validator fails"):
+            failing = collection.find({"$nor": [wanted_validator(wanted)]}, comment=OWN_COMMENT).limit(FAILING_READ)
+            return tuple(failing_fields(wanted, CollectionStats(collection.name).add_all(failing)))
 
     def read_workload(self, database: str, names: Sequence[str]) -> Workload:
         """``$indexStats`` of each collection and the profiler's entries, as observed queries.
@@ -362,7 +386,9 @@ class Source:
         try:
             with self._errors(f"reading the profiler of {shown(repr(database), 80)}"):
                 level = db.command("profile", -1).get("was", 0)
-                entries = list(db["system.profile"].find({}).sort("$natural", -1).limit(PROFILE_LIMIT))
+                entries = list(
+                    db["system.profile"].find({}, comment=OWN_COMMENT).sort("$natural", -1).limit(PROFILE_LIMIT)
+                )
             if not entries:
                 workload.notes.append(f"the profiler is {'on' if level else 'off'} and holds no queries")
         except LiveError as exc:
@@ -372,7 +398,7 @@ class Source:
         for name in names:
             try:
                 with self._errors(f"reading $indexStats of {shown(repr(name), 80)}"):
-                    stats = list(db[name].aggregate([{"$indexStats": {}}]))
+                    stats = list(db[name].aggregate([{"$indexStats": {}}], comment=OWN_COMMENT))
                 used += from_index_stats(name, stats, now)
             except LiveError as exc:
                 workload.notes.append(f"no index use read for {shown(repr(name), 80)} ({exc})"[:300])
@@ -393,7 +419,8 @@ class Source:
                     collection = self.client[database][sample.name]
                     for start in range(0, len(candidates), LOOKUP_BATCH):
                         batch = candidates[start : start + LOOKUP_BATCH]
-                        hits.update(doc["_id"] for doc in collection.find({"_id": {"$in": batch}}, {"_id": 1}))
+                        found_ids = collection.find({"_id": {"$in": batch}}, {"_id": 1}, comment=OWN_COMMENT)
+                        hits.update(doc["_id"] for doc in found_ids)
             except LiveError as exc:  # every collection was read: say that only this step failed, and the way out
                 raise LiveError(
                     f"every collection was sampled, but {exc}; or leave {name} out of the import (references into "

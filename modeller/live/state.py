@@ -32,6 +32,8 @@ class ObservedCollection:
     indexes: Sequence[Mapping[str, Any]] = ()
     #: documents failing the design's validator (counted only where the validator or its level differs)
     failing: int | None = None
+    #: why some of them fail, one line per field (read from the first of them: ``drift.failing_fields``)
+    failing_why: tuple[str, ...] = ()
 
     @property
     def is_view(self) -> bool:

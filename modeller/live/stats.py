@@ -30,6 +30,8 @@ ORDER_CAP = 5_000
 LENGTHS_CAP = 20_000
 #: nesting followed into sub-documents; deeper levels are counted as plain objects
 MAX_DEPTH = 20
+#: distinct top-level key lists kept per collection (which fields occur together, and from when to when)
+SHAPES_CAP = 1_000
 
 _INT32 = 2**31
 #: types whose values are kept (doubles are measurements, never enums or references; binaries are large)
@@ -454,14 +456,19 @@ class CollectionStats:
         self._buffer: list[Mapping[str, Any]] = []
         #: top-level name -> (ObjectId _id, value) pairs of the first ORDER_CAP documents (the monotonic estimate)
         self._orders: dict[str, list[tuple[Any, Any]]] = {}
+        #: top-level keys of a document -> [documents, oldest ObjectId _id, newest] as the ids' 12 bytes (which
+        #: order as the ObjectIds do, compared in C); None: some document's _id is no ObjectId
+        self.shapes: dict[tuple[str, ...], list[Any]] = {}
+        #: more than SHAPES_CAP key lists were seen (later ones are not kept: which fields meet is not known)
+        self.shapes_full = False
 
     def add(self, document: Mapping[str, Any]) -> None:
         """Count one document; top-level values are kept in ``_id`` order for the monotonic estimate."""
         self.documents += 1
-        if self.documents <= ORDER_CAP:
-            key = document.get("_id")
-            if isinstance(key, ObjectId):
-                self._order(key, document)
+        key = document.get("_id")
+        if self.documents <= ORDER_CAP and isinstance(key, ObjectId):
+            self._order(key, document)
+        self._shape(tuple(document), _OID_BYTES(key) if type(key) is ObjectId else None)
         self._buffer.append(document)
         if len(self._buffer) >= FLUSH_EVERY:
             self.flush()
@@ -475,6 +482,24 @@ class CollectionStats:
                 if pairs is None:
                     pairs = orders[name] = []
                 pairs.append((key, value))
+
+    def _shape(self, keys: tuple[str, ...], key: bytes | None) -> None:
+        """Count the document's key list, with the oldest and newest ``_id`` holding it (a rename shows as two
+        key lists, one older than the other)."""
+        seen = self.shapes.get(keys)
+        if seen is None:
+            if len(self.shapes) >= SHAPES_CAP:
+                self.shapes_full = True
+            else:
+                self.shapes[keys] = [1, key, key]
+            return
+        seen[0] += 1
+        if key is None or seen[1] is None:
+            seen[1] = seen[2] = None
+        elif key < seen[1]:
+            seen[1] = key
+        elif key > seen[2]:
+            seen[2] = key
 
     def add_all(self, documents: Iterable[Mapping[str, Any]]) -> CollectionStats:
         for document in documents:
@@ -513,12 +538,18 @@ def percentile(values: list[int], share: float) -> int:
     return ordered[rank]
 
 
+#: distinct values a field must take before "only grows" means anything (a constant or a flag does not grow)
+MONOTONIC_MIN_VALUES = 3
+
+
 def is_monotonic(order: list[tuple[Any, Any]]) -> bool:
-    """Values never decrease when their documents are taken in ``_id`` (insertion) order."""
-    if len(order) < 3:
+    """Values never decrease when their documents are taken in ``_id`` (insertion) order, and do grow: at least
+    :data:`MONOTONIC_MIN_VALUES` distinct values, none a bool (``vip: true`` everywhere is a constant, not a
+    timestamp)."""
+    if len(order) < MONOTONIC_MIN_VALUES or any(type(value) is bool for _, value in order):
         return False
     try:
         values = [value for _, value in sorted(order, key=lambda pair: pair[0])]
-        return all(a <= b for a, b in itertools.pairwise(values))
+        return all(a <= b for a, b in itertools.pairwise(values)) and len(set(values)) >= MONOTONIC_MIN_VALUES
     except TypeError:  # mixed types (a date next to a number) do not grow together
         return False

@@ -30,6 +30,10 @@ from modeller.model.unique_names import name_key
 
 #: profile entries read at most (the newest)
 PROFILE_LIMIT = 10_000
+#: the ``comment`` on every command modeller sends while reading a database (its samples, its ``_id`` look-ups),
+#: so a later ``infer --workload`` leaves them out of the observed queries (the profiler records the comment; a
+#: server that does not record ``appName`` still does)
+OWN_COMMENT = "modeller"
 _RANGE = frozenset({"$gt", "$gte", "$lt", "$lte"})
 _GEO = frozenset({"$near", "$nearSphere", "$geoWithin", "$geoIntersects"})
 
@@ -122,7 +126,7 @@ def _sort(value: Any) -> tuple[tuple[str, int], ...]:
 def _shape(entry: Mapping[str, Any], database: str) -> ObservedQuery | None:
     """One profile entry as a query shape, or None (a write, a command we do not model, another database)."""
     command = entry.get("command")
-    if not isinstance(command, Mapping) or entry.get("appName") == "modeller":
+    if not isinstance(command, Mapping) or _own(entry, command):
         return None  # not a query, or one of our own reads
     ns = str(entry.get("ns") or "")
     if isinstance(command.get("find"), str):
@@ -155,6 +159,13 @@ def _shape(entry: Mapping[str, Any], database: str) -> ObservedQuery | None:
     millis = entry.get("millis")
     shape.millis = float(millis) if isinstance(millis, int | float) else 0.0
     return shape
+
+
+def _own(entry: Mapping[str, Any], command: Mapping[str, Any]) -> bool:
+    """Did modeller send it (its ``comment``, on the command or the one a ``getMore`` continues; its appName)?"""
+    origin = entry.get("originatingCommand")
+    origin_comment = origin.get("comment") if isinstance(origin, Mapping) else None
+    return entry.get("appName") == "modeller" or OWN_COMMENT in (command.get("comment"), origin_comment)
 
 
 def _extends(later: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:

@@ -7,8 +7,9 @@ way (:func:`laid_out`), and the GUI falls back to it when Graphviz is missing (`
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
-from modeller.model.project import Position, Project
+from modeller.model.project import Entity, Field, Position, Project
 
 Sizes = dict[str, tuple[float, float]]
 Positions = dict[str, tuple[float, float]]
@@ -16,11 +17,18 @@ Positions = dict[str, tuple[float, float]]
 H_GAP, V_GAP = 60.0, 90.0
 #: a card the scene has not measured (not shown yet)
 DEFAULT_SIZE = (180.0, 120.0)
+#: the canvas card's measures (ui/canvas/items: style.py, entity_item.set_content) rounded up, so an estimated card
+#: is never smaller than the drawn one: header, row height, rows shown (then one "more" line), width bounds
+CARD_HEADER, CARD_ROW, CARD_MAX_ROWS = 42.0, 19.0, 16
+CARD_MIN_WIDTH, CARD_MAX_WIDTH = 170.0, 300.0
+#: pixels per character of a field name (and of its type, drawn smaller), and per level of indentation
+NAME_CHAR, TYPE_CHAR, INDENT = 7.5, 7.0, 14.0
 
 
 def laid_out(project: Project) -> Project:
-    """The project with card positions from the layered layout (cards of the default size)."""
-    positions = layered_positions(project, {})
+    """The project with card positions from the layered layout, each card as large as its fields make it
+    (:func:`estimated_size`), so a tall or wide card does not run into its neighbour before the canvas measures it."""
+    positions = layered_positions(project, {e.id: estimated_size(e) for e in project.entities})
     layout = {key: Position(x=x, y=y) for key, (x, y) in positions.items()}
     return project.model_copy(update={"layout": layout})
 
@@ -94,3 +102,33 @@ def layered_positions(project: Project, sizes: Sizes) -> Positions:
 def _barycentre(node: str, parents: dict[str, list[str]], index: dict[str, float]) -> float:
     placed = [index[p] for p in parents.get(node, []) if p in index]
     return sum(placed) / len(placed) if placed else float("inf")
+
+
+def estimated_size(entity: Entity) -> tuple[float, float]:
+    """A card's width and height from its name and field rows (sub-fields indented), without fonts."""
+    rows = list(_rows(entity.fields, 0))
+    if entity.subtypes is not None:
+        for variant, fields in entity.subtypes.variants.items():
+            rows.append((0, len(variant) + 2, 0))
+            rows += _rows(fields, 1)
+    shown = min(len(rows), CARD_MAX_ROWS) + (1 if len(rows) > CARD_MAX_ROWS else 0) or 1
+    widest = max(
+        (40 + level * INDENT + NAME_CHAR * (name + 2) + TYPE_CHAR * kind for level, name, kind in rows[:CARD_MAX_ROWS]),
+        default=0.0,
+    )
+    title = 36 + 9.0 * len(entity.name)
+    subtitle = 28 + TYPE_CHAR * (len(entity.collection or "") + 12)
+    width = min(CARD_MAX_WIDTH, max(CARD_MIN_WIDTH, widest, title, subtitle))
+    return round(width), round(CARD_HEADER + shown * CARD_ROW + 8)
+
+
+def _rows(fields: Iterable[Field], level: int) -> Iterable[tuple[int, int, int]]:
+    """(indentation, name length, type length) of each row a card shows for ``fields`` and their sub-fields."""
+    for field in fields:
+        kind = field.type + (" of " + field.items.type if field.items is not None else "")
+        yield level, len(field.name) + (4 if field.type == "array" else 0), len(kind) + 2
+        children, items = field.fields, field.items
+        while children is None and items is not None:
+            children, items = items.fields, items.items
+        if children:
+            yield from _rows(children, level + 1)

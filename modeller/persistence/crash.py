@@ -11,6 +11,7 @@ or runs on for megabytes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import re
@@ -75,6 +76,45 @@ def write_crash_report(
             handle.write(text)
         return path
     raise FileExistsError(f"no free crash report name in {folder}")
+
+
+#: crash reports looked at per start (oldest ones beyond it wait for the next start) and the largest read
+SCRUB_LIMIT, SCRUB_MAX_BYTES = 200, 1_000_000
+
+
+def scrub_crash_reports(directory: Path | None = None) -> int:
+    """Mask the credentials an older build left in its crash reports (a ``tlsCertificateKeyFilePassword=`` in
+    plain text); a report that cannot be rewritten, or is too large to read, is deleted. Returns how many were
+    changed. Never raises: it runs at the app's start."""
+    folder = crash_dir() if directory is None else directory
+    changed = 0
+    try:
+        reports = sorted(folder.glob("crash-*.txt"))[-SCRUB_LIMIT:]
+    except OSError:
+        return 0
+    for path in reports:
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            if path.stat().st_size > SCRUB_MAX_BYTES:
+                path.unlink()
+                changed += 1
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            masked = "\n".join(mask_secrets(line) for line in text.split("\n"))
+            if masked == text:
+                continue
+            spare = path.with_name(path.name + ".scrub")
+            fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(masked)
+            os.replace(spare, path)
+            changed += 1
+        except OSError:
+            with contextlib.suppress(OSError):  # a secret that cannot be masked must not stay
+                path.unlink()
+                changed += 1
+    return changed
 
 
 def summary(exc: BaseException) -> str:

@@ -8,7 +8,6 @@ how to show the error.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from modeller.persistence.jsonpath import (
     with_ancestors,
 )
 from modeller.persistence.messages import problems_from_validation, show
+from modeller.runtime.gc_pause import collector_paused
 
 #: Files above this size are refused before reading (a real project is a few MB at most).
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -133,13 +133,8 @@ def loads_project(text: str | bytes, source: str = "<string>", *, check: bool = 
     """Load and validate a project from its file text; ``source`` names it in error messages."""
     # A load allocates tens of thousands of objects that all survive: pausing the
     # cyclic garbage collector meanwhile saves about a third of the time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _loads(text, source, check)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _loads(text: str | bytes, source: str, check: bool) -> Project:

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 
 from modeller.model.text import shown
-from modeller.persistence.crash import internal_error_line, save_crash_report, summary
+from modeller.persistence.crash import internal_error_line, save_crash_report, scrub_crash_reports, summary
 from modeller.ui.dialogs.messages import show_crash
 
 #: ``show(parent, summary, report or None, what happened to the unsaved work)``
@@ -38,8 +38,10 @@ class CrashHandler:
         self._showing = False
 
     def install(self) -> None:
+        """Catch what nobody caught from now on; mask the credentials older builds left in their reports."""
         self._previous = sys.excepthook
         sys.excepthook = self
+        scrub_crash_reports()
 
     def uninstall(self) -> None:
         if sys.excepthook is self:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from contextlib import AbstractContextManager
 
-from modeller.ui.thread_counted import ThreadCountedSetting
+from modeller.runtime.thread_counted import ThreadCountedSetting
 
 #: the switch interval while background work runs (seconds)
 SHARED_INTERVAL_S = 0.0005

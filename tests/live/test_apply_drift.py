@@ -120,6 +120,14 @@ def _set_validator_of_failing_tasks(server: LiveServer, name: str) -> tuple[Live
         plan = plan_apply(design, source.read_state(name, design))
         kinds = [s.kind for s in plan.steps]
         assert kinds == ["create-collection", "create-index", "create-index", "create-index", "set-validator"]
+        (note,) = [n for n in plan.notes if n.kind == "to-tighten"]  # which fields fail, and how many documents
+        assert "'tasks' 'description': the design says string, found int in 1" in note.details, note.details
+        assert any(
+            line.startswith("'tasks' 'owner_id': required in the design, missing in 2 of 2 failing")
+            for line in note.details
+        ), note.details
+        assert "updateMany per field named below" in note.text
+        assert "      'tasks' 'description': the design says string, found int in 1" in plan.lines()
         error: LiveError | None = None
         try:
             run_plan(plan, lambda step: source.command(name, step.command, step.summary))

@@ -175,3 +175,20 @@ def test_changes_made_behind_the_tools_back_sparse_hidden_and_a_validator_turned
         for ln in lines
     )
     assert "  the validator of 'people' is off, error; the design's is strict, error" in lines
+
+
+def test_the_fields_documents_fail_on_are_named_the_first_five_and_where_they_were_counted(design: Design) -> None:
+    tasks = _deployed(design).collections["tasks"]
+    rolled = {**tasks.options, "validationLevel": "moderate", "validationAction": "warn"}
+    why = tuple(f"'tasks' 'f{i}': required in the design, missing in {i} of 200 failing document(s)" for i in range(7))
+    many = ObservedCollection("tasks", options=rolled, indexes=tasks.indexes, failing=600, failing_why=why)
+    (note,) = plan_apply(design, _deployed(design, tasks=many)).notes
+    assert note.details == (
+        *why[:5],
+        "and 2 more field(s): modeller drift lists every difference",
+        "(counted in the first 200 of the 600 failing documents)",
+    )
+    few = ObservedCollection("tasks", options=rolled, indexes=tasks.indexes, failing=3, failing_why=why[:1])
+    (note,) = plan_apply(design, _deployed(design, tasks=few)).notes
+    assert note.details == why[:1] and "updateMany per field named below" in note.text
+    assert plan_apply(design, _deployed(design, tasks=few)).lines()[-1] == f"      {why[0]}"

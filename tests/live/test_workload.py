@@ -117,3 +117,42 @@ def test_infer_workload_reads_the_live_profiler_and_index_use(live_db: tuple[Liv
     assert four["name"].startswith("observed: 4 times in the profiler") and four["per_sec"] > 0
     assert ((("user", "in"),), (("at", 1),), 5) in shapes
     assert len(queries) == 2  # each operation counted once, none of modeller's own reads
+
+
+def test_modellers_own_reads_of_an_earlier_run_are_not_observed_queries(live_db: tuple[LiveServer, str]) -> None:
+    """Tryout a13 item 12: an earlier infer's `_id $in` look-ups came back as observed queries (the stand-in records
+    no appName); every command modeller sends carries the comment "modeller", which the profile keeps."""
+    server, name = live_db
+    print_server(server)
+    client: pymongo.MongoClient = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+    try:
+        db = client[name]
+        users = [{"_id": ObjectId(), "name": f"u{i}"} for i in range(5)]
+        db.users.insert_many(users)
+        db.orders.insert_many([{"user_id": users[i % 5]["_id"], "at": i} for i in range(30)])
+        db.command("profile", 2)
+        for _ in range(3):
+            list(db.orders.find({"user_id": users[0]["_id"]}).sort("at", -1).limit(10))
+    finally:
+        client.close()
+    try:
+        earlier = modeller("infer", server.uri, "--db", name)  # sampled and looked up while the profiler records
+        assert earlier.returncode == 0, earlier.stderr
+        client = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+        try:
+            profiled = list(client[name]["system.profile"].find({"command.comment": "modeller"}))
+        finally:
+            client.close()
+        assert any("$in" in str(entry["command"].get("filter")) for entry in profiled)  # the look-ups, marked
+        result = modeller("infer", server.uri, "--db", name, "--workload")
+    finally:
+        client = pymongo.MongoClient(server.uri, serverSelectionTimeoutMS=5000)
+        try:
+            client[name].command("profile", 0)
+        finally:
+            client.close()
+    assert result.returncode == 0, result.stderr
+    queries = json.loads(result.stdout)["queries"]
+    assert [(q["filter"], q.get("sort"), q.get("limit")) for q in queries] == [({"user_id": "eq"}, [["at", -1]], 10)], (
+        queries
+    )

@@ -172,3 +172,41 @@ def test_an_exporter_bug_in_the_dialog_is_one_line_and_a_crash_report(
     assert "in broken" in report.read_text(encoding="utf-8")
     assert "<img" not in dialog.status.text()  # the name is escaped as HTML too
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.qt_no_exception_capture
+def test_old_reports_holding_a_password_are_masked_at_start_and_a_new_one_holds_none(window: MainWindow) -> None:
+    """Tryout a13 item 11: a report an older build wrote kept tlsCertificateKeyFilePassword=hunter2 in plain text."""
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "modeller"
+    folder.mkdir(parents=True, exist_ok=True)
+    old = folder / "crash-20261124-183349-408685.txt"
+    old.write_text(
+        "command: modeller infer mongodb://ann:s3cret@db/?tlsCertificateKeyFilePassword=hunter2 --db shop\n"
+        "Traceback (most recent call last):\n  ServerSelectionTimeoutError: mongodb://db/?password=hunter2\n",
+        encoding="utf-8",
+    )
+    clean = folder / "crash-20261124-190000-000001.txt"
+    clean.write_text("command: modeller check x.json\nTraceback: ValueError\n", encoding="utf-8")
+    before = clean.stat().st_mtime_ns
+    crash = CrashHandler(window, window.autosave_now, window.document.is_modified)
+    crash.show = Shown()
+    crash.install()  # the app's start
+    try:
+        text = old.read_text(encoding="utf-8")
+        assert "hunter2" not in text and "s3cret" not in text
+        assert "mongodb://***@db/?tlsCertificateKeyFilePassword=***" in text and "?password=***" in text
+        assert "Traceback (most recent call last):" in text  # the rest of the report is kept
+        assert clean.stat().st_mtime_ns == before  # nothing to mask: not rewritten
+        assert (old.stat().st_mode & 0o777) == 0o600 and not list(folder.glob("*.scrub"))
+        crash(
+            RuntimeError,
+            RuntimeError("cannot reach mongodb://ann:s3cret@db/?tlsCertificateKeyFilePassword=hunter2"),
+            None,
+        )
+    finally:
+        crash.uninstall()
+    (report,) = crash.reports
+    assert report is not None and report.exists()
+    written = report.read_text(encoding="utf-8")
+    assert "cannot reach mongodb://***@db/?tlsCertificateKeyFilePassword=***" in written
+    assert "hunter2" not in written and "s3cret" not in written

@@ -191,3 +191,28 @@ def _add_entity(window) -> None:
 
     entity = Entity(id="draft", name="Draft", fields=(Field(name="title", type="string"),))
     window.document.push(AddEntityCommand(window.document, entity, Position(x=0, y=0)))
+
+
+def test_imported_cards_do_not_overlap_however_many_fields_they_show(qtbot, make_window, tmp_path: Path) -> None:
+    """Tryout a13 item 10: the layout gave every card 180 x 120, so a customer card of 16 rows ran into the next."""
+    customers = [
+        {"_id": ObjectId(), **{f"a_rather_long_field_name_{k}": k for k in range(14)}, "addresses": [{"street": "s"}]}
+        for _ in range(12)
+    ]
+    orders = [{"_id": ObjectId(), "customer_id": customers[i % 12]["_id"], "total": 1.5} for i in range(40)]
+    reviews = [{"_id": ObjectId(), "customer_id": customers[i % 12]["_id"], "text": "t"} for i in range(40)]
+    paths = []
+    for name, docs in (("customers", customers), ("orders", orders), ("reviews", reviews)):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text("\n".join(json_util.dumps(d) for d in docs) + "\n", encoding="utf-8")
+    window = make_window()
+    dialog = window.database_actions.show_import_files()
+    dialog.add_files(paths)
+    _import(qtbot, dialog)
+    scene = window.scene
+    qtbot.waitUntil(lambda: not scene.building and len(scene.entity_items) == 4, timeout=WAIT_MS)
+    cards = {key: item.sceneBoundingRect() for key, item in scene.entity_items.items()}
+    tall = max(cards.values(), key=lambda r: r.height())
+    assert tall.height() > 120 + 90  # taller than the fixed size and the gap below it: the case it got wrong
+    overlaps = [(a, b) for a in cards for b in cards if a < b and cards[a].intersects(cards[b])]
+    assert overlaps == [], {k: (r.x(), r.y(), r.width(), r.height()) for k, r in cards.items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from modeller.ui.commands.relationship import describe
 from modeller.ui.main_window import MainWindow
 
 from .conftest import sample
@@ -214,3 +215,41 @@ def test_a_count_is_applied_on_enter_not_per_digit(window: MainWindow, qtbot) ->
     type_into(qtbot, typical, "20", enter=True)
     assert window.document.relationship(rel.id).typical == 20
     assert stack.count() == 3  # Max N 10 then 2000 in the same box, one after another, is one undo step
+
+
+def test_a_relationships_optional_key_is_a_checkbox_one_undo_step_each(window: MainWindow, qtbot) -> None:
+    """The file format's `optional` (an N may have no One) is edited in the relationship form and undone."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    assert rel.optional is False
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    box = editor.optional.box
+    assert box.text() == "Optional: an N may have no One" and not box.isChecked()
+    box.click()
+    assert window.document.relationship(rel.id).optional is True
+    assert (
+        window.document.undo_stack.undoText()
+        == f"Edit {describe(window.document, rel)}: Optional: an N may have no One"
+    )
+    design = window.document.project  # the validator of the N no longer requires the reference
+    from modeller.rules import analyse
+
+    tasks = analyse(design).design.collection("tasks")
+    assert tasks is not None and "owner_id" not in tasks.validator["$jsonSchema"].get("required", [])
+    window.document.undo_stack.undo()
+    assert window.document.relationship(rel.id).optional is False and not box.isChecked()
+    window.document.undo_stack.redo()
+    assert window.document.relationship(rel.id).optional is True and box.isChecked()
+
+
+def test_the_counts_are_named_after_the_ends_only_for_a_many_to_many(window: MainWindow) -> None:
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    assert editor.form.label_of(["max"]) == "Max N" and editor.ends.label_of(["one"]) == "One side"
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
+    assert editor.form.label_of(["max"]) == "Max Tasks per Person"
+    window.document.undo_stack.undo()
+    assert editor.form.label_of(["max"]) == "Max N" and editor.ends.label_of(["one"]) == "One side"

@@ -166,6 +166,9 @@ class ApplyDesignDialog(JobDialog):
             for note in plan.notes:
                 item = QTreeWidgetItem(notes, [shown(note.text, 400)])
                 item.setToolTip(0, shown(note.text, 1000))
+                for line in note.details:  # the fields documents fail the validator on
+                    QTreeWidgetItem(item, [shown(line, 400)]).setToolTip(0, shown(line, 1000))
+                item.setExpanded(bool(note.details))
             notes.setExpanded(True)
         for warning in planned.warnings:
             QTreeWidgetItem(self.tree, [f"Warning: {shown(warning, 400)}"])

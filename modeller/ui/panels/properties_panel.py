@@ -308,6 +308,15 @@ class EntityEditor(QWidget):
         self._toggle("subtypes", {"discriminator": "type", "variants": {"a": [], "b": []}} if on else None, "Subtypes")
 
 
+#: the ends' and counts' labels and tips of a relationship that is not many-to-many (``_name_the_counts``)
+_COUNT_LABELS: dict[tuple[str, ...], tuple[str, str]] = {
+    ("one",): ("One side", "The entity there is one of"),
+    ("many",): ("Many side", "The entity there are N of"),
+    ("typical",): ("Typical N", "Usual number of N per One"),
+    ("max",): ("Max N", "Upper bound of N per One"),
+}
+
+
 class RelationshipEditor(QWidget):
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -320,8 +329,8 @@ class RelationshipEditor(QWidget):
         self.id_row = IdRow(document, "relationship", lambda: self.rel_id)
         self.ends = ModelForm(self.apply)
         self.ends.row("Id", self.id_row)
-        self.one = self.ends.choice(["one"], "One side", "The entity there is one of", [])
-        self.many = self.ends.choice(["many"], "Many side", "The entity there are N of", [])
+        self.one = self.ends.choice(["one"], *_COUNT_LABELS[("one",)], [])
+        self.many = self.ends.choice(["many"], *_COUNT_LABELS[("many",)], [])
         self.entity_choices = EntityChoices(document, lambda e: e.name, self)  # the user's words, not ids
         self.one.use_model(self.entity_choices)
         self.many.use_model(self.entity_choices)
@@ -338,8 +347,8 @@ class RelationshipEditor(QWidget):
         )
         f.name(["name"], "Role name", "Name of the N as seen from the One (addresses, tasks)")
         f.name(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
-        f.number(["typical"], "Typical N", "Usual number of N per One", integer=True)
-        f.number(["max"], "Max N", "Upper bound of N per One", integer=True)
+        f.number(["typical"], *_COUNT_LABELS[("typical",)], integer=True)
+        f.number(["max"], *_COUNT_LABELS[("max",)], integer=True)
         f.choice(
             ["growth"],
             "Growth",
@@ -350,6 +359,13 @@ class RelationshipEditor(QWidget):
             ["many_standalone"],
             "Many side accessed on its own",
             "The N are read or updated without their One (e.g. tasks listed by due date)",
+        )
+        self.optional = f.check(
+            ["optional"],
+            "Optional: an N may have no One",
+            "Some N have no One (an order without a customer): the N's reference to the One is not required\n"
+            "in its validator (parent-ref, two-way, extended-ref). modeller infer sets it when only some\n"
+            "documents hold the reference.",
         )
         f.number(["read_together"], "Read together", "Share (0..1) of reads of the One that also need the N")
         f.number(["show_latest"], "Show latest", "How many of the N the One's page shows", integer=True)
@@ -480,12 +496,7 @@ class RelationshipEditor(QWidget):
                 ),
             }
         else:
-            rows = {
-                ("one",): ("One side", "The entity there is one of"),
-                ("many",): ("Many side", "The entity there are N of"),
-                ("typical",): ("Typical N", "Usual number of N per One"),
-                ("max",): ("Max N", "Upper bound of N per One"),
-            }
+            rows = _COUNT_LABELS
         for path, (label, tip) in rows.items():
             (self.ends if path in (("one",), ("many",)) else self.form).set_label(list(path), label, tip)
 
