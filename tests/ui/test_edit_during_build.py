@@ -194,6 +194,12 @@ def test_a_line_edited_before_the_lines_beside_it_are_built_takes_its_lane_among
     before = item.end_points()
     document.push(EditEntityCommand(document, entity.model_copy(update={"name": entity.name + "_with_a_longer_name"})))
     assert scene.building and item.end_points() != before
+    # the line made by the edit is edited again: a new badge, the same lane
+    before = item.end_points()
+    middle = document.relationship(PAIR_LINES[1])
+    assert middle is not None
+    document.push(EditRelationshipCommand(document, middle.model_copy(update={"strategy": "embed"})))
+    assert scene.building and item.badge_text() == "embed" and item.end_points() == before
     # one line of the three goes (it was never made): the one that was made moves to its new lane
     before = item.end_points()
     removal = delete_command(document, rel_ids=[PAIR_LINES[2]])
@@ -334,3 +340,35 @@ def test_selecting_a_finding_on_an_unbuilt_card_or_line_builds_just_that(start) 
     assert scene.relationship_items[PAIR_LINES[0]].isVisible()
     assert_like_a_fresh_open(scene)
     assert scene.selected_relationship_ids() == [PAIR_LINES[0]]
+
+
+def test_edits_to_lines_the_build_made_but_has_not_placed_yet(start) -> None:
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+
+    def waiting() -> list[str]:
+        return [key for key, item in scene.relationship_items.items() if item.scene() is None]
+
+    step_until(scene, lambda: len(waiting()) >= 40)  # the second part's lines are being made, none placed yet
+    document = scene.document
+    first, second, third = waiting()[:3]
+    # a card whose made line waits for its place changes size: the line is placed for it, still out of the scene
+    rel = document.relationship(first)
+    assert rel is not None
+    entity = document.entity(rel.one)
+    assert entity is not None
+    document.push(EditEntityCommand(document, entity.model_copy(update={"name": entity.name + "_renamed"})))
+    assert scene.building and scene.relationship_items[first].scene() is None
+    # a finding names a waiting line: it is placed and shown now, selected
+    lines = len(scene.relationship_items)
+    scene.select_only([], [second])
+    assert scene.selected_relationship_ids() == [second] and len(scene.relationship_items) == lines
+    assert second in scene.lines._lines and scene.relationship_items[second].isVisible()
+    # a waiting line is deleted, and comes back with undo: made anew and shown at once
+    removal = delete_command(document, rel_ids=[third])
+    assert removal is not None
+    document.push(removal)
+    assert scene.building and third not in scene.relationship_items
+    document.undo_stack.undo()
+    assert scene.building and scene.relationship_items[third].scene() is scene
+    assert_like_a_fresh_open(scene)
