@@ -700,7 +700,7 @@ class CanvasScene(QGraphicsScene):
         return self._build_steps is not None
 
     def finish_build(self) -> None:
-        """Run what is left of a progressive rebuild now (an edit, a test, or a benchmark needs every item)."""
+        """Run what is left of a progressive rebuild now (Select All, a test or a benchmark needs every item)."""
         steps, self._build_steps = self._build_steps, None
         if steps is None:
             return
@@ -795,8 +795,9 @@ class CanvasScene(QGraphicsScene):
             if key in self.entity_items:
                 continue  # made by an edit that needed it (see _build_card)
             current = self._overview_current
-            self._entity_added(key)
-            if key in self.entity_items:
+            self._build_card(key)
+            card = self.entity_items.get(key)
+            if card is not None and card.isVisible():
                 self._overview_grown(current, entity_id=key)
             yield
         added: list[str] = []
@@ -830,10 +831,16 @@ class CanvasScene(QGraphicsScene):
         return item
 
     def _build_card(self, entity_id: str) -> None:
-        """Make the card of ``entity_id`` now if a progressive build has not made it yet (an edit's line ends at
-        it, a finding names it): one card, not the rest of the build."""
-        if entity_id not in self.entity_items:
-            self._entity_added(entity_id)
+        """Make the card of ``entity_id`` if a progressive build has not made it yet: the build's next card, or one
+        an edit's line ends at or a finding names (that card now, not the rest of the build)."""
+        if entity_id in self.entity_items:
+            return
+        self._entity_added(entity_id)
+        if self.documents_view and entity_id in self.entity_items:
+            from modeller.ui.canvas.documents import show_as_stored
+
+            # it shows its collection as stored (or hides inside another's), as the cards made before it do
+            show_as_stored(self, self._stored_shapes(), [entity_id])
 
     def _build_line(self, rel_id: str) -> None:
         """Make and show the line of ``rel_id`` (and its cards) now if a progressive build has not yet."""
