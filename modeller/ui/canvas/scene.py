@@ -952,7 +952,7 @@ class CanvasScene(QGraphicsScene):
             self.removeItem(item)
         ends = self._detach(rel_id)
         if self._pairs is not None:
-            ends = self._pairs.drop(rel_id)  # a line not made yet leaves a gap among those beside it too
+            ends = self._pairs.drop(rel_id) or ends  # a line not made yet leaves a gap among those beside it too
         self._renumber()
         if ends is not None:
             # the remaining relationships between the same cards close the gap
