@@ -23,8 +23,8 @@ Figures (issue 6):
 - ``live.edit_ui_cpu``: CPU time of the UI thread from the edit until its findings are painted (the edit
   command, the hand-over, panels, markers, paint and the waiting loop's own event processing).
 - ``live.edit_during_open_tail``: the first edit while the open's tail still runs (cards out of sight
-  being built in slices, badges and markers due) until its findings are on screen; an edit completes
-  that build first, so this is what a user who edits at once waits (informational).
+  being built in slices, badges and markers due) until its findings are on screen; the edit makes its own
+  items and the build goes on, so this is what a user who edits at once waits (informational).
 - ``live.edit_during_open_tail_blocked``: the longest the UI thread was busy in that edit.
 - ``live.load``: the machine's one-minute load average when the edits were timed (2 cores): wall
   figures taken under load are that much slower than on a quiet machine; CPU figures are not.

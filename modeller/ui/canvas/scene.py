@@ -12,7 +12,7 @@ import itertools
 import math
 import operator
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -34,6 +34,7 @@ from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid
 from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.canvas.items.text_grid import TextGrid
+from modeller.ui.canvas.line_pairs import LinePairs
 from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
@@ -65,6 +66,11 @@ MAX_INDEX_DEPTH = 10
 TEXT_SPOTS = (0.5, 0.35, 0.65, 0.25, 0.75)
 
 
+def default_spot(index: int) -> tuple[float, float]:
+    """Where the ``index``-th entity goes when the layout has no position for it: a grid, row by row."""
+    return (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
+
+
 def index_depth(items: int) -> int:
     """Qt's own depth for ``items`` (at least 5), capped at :data:`MAX_INDEX_DEPTH`."""
     return max(5, min(MAX_INDEX_DEPTH, math.ceil(math.log2(max(items, 1)))))
@@ -90,6 +96,9 @@ class CanvasScene(QGraphicsScene):
         self.relationship_items: dict[str, RelationshipItem] = {}
         self._attached: dict[str, set[str]] = {}
         self._ends: dict[str, tuple[str, str]] = {}
+        #: every relationship of the model by its two cards, made or not (a line's lane counts them all); filed
+        #: from the model when the first line is placed (not in the first frame), then kept up to date by the edits
+        self._pairs: LinePairs | None = None
         self._order: dict[str, int] = {}
         self._building = False
         #: the steps of a progressive rebuild still to run (None: the scene is complete)
@@ -151,14 +160,15 @@ class CanvasScene(QGraphicsScene):
         self._selection_timer.setInterval(0)
         self._selection_timer.timeout.connect(self._fan_out_selection)
         self.selectionChanged.connect(self._selection_pending)
-        # an edit during a progressive build first completes it, so every handler sees all items
-        document.entity_added.connect(self._built_first(self._entity_added))
-        document.entity_removed.connect(self._built_first(self._entity_removed))
-        document.entity_changed.connect(self._built_first(self._entity_changed))
-        document.relationship_added.connect(self._built_first(self._relationship_added))
-        document.relationship_removed.connect(self._built_first(self._relationship_removed))
-        document.relationship_changed.connect(self._built_first(self._relationship_changed))
-        document.layout_changed.connect(self._built_first(self._layout_changed))
+        # an edit during a progressive build touches its own items (making those the build has not made yet) and
+        # lets the build go on: the build makes the rest from the model as it is when it gets to them
+        document.entity_added.connect(self._entity_added)
+        document.entity_removed.connect(self._entity_removed)
+        document.entity_changed.connect(self._entity_changed)
+        document.relationship_added.connect(self._relationship_added)
+        document.relationship_removed.connect(self._relationship_removed)
+        document.relationship_changed.connect(self._relationship_changed)
+        document.layout_changed.connect(self._layout_changed)
         document.project_reset.connect(self.rebuild)
         self.rebuild()
 
@@ -312,11 +322,12 @@ class CanvasScene(QGraphicsScene):
 
     def select_only(self, entity_ids: list[str] = (), rel_ids: list[str] = ()) -> None:  # type: ignore[assignment]
         """Select exactly these (one fan-out of the change, not one for the clear and one per item)."""
-        if self.building and (
-            any(key not in self.entity_items for key in entity_ids)
-            or any(key not in self.relationship_items for key in rel_ids)
-        ):
-            self.finish_build()  # a card out of sight not built yet (a finding's subject): build the rest now
+        if self.building:
+            # a finding's subject the build has not made yet (a card out of sight): just it is made now
+            for key in entity_ids:
+                self._build_card(key)
+            for key in rel_ids:
+                self._build_line(key)
         super().clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
@@ -332,7 +343,7 @@ class CanvasScene(QGraphicsScene):
         if position is not None:
             return QPointF(position.x, position.y)
         index = next((i for i, e in enumerate(self.document.project.entities) if e.id == entity_id), 0)
-        return QPointF((index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1])
+        return QPointF(*default_spot(index))
 
     def moved_positions(self, among: Iterable[str] | None = None) -> dict[str, Position]:
         """Cards (of ``among``; None: all) whose on-screen position differs from the model (a drag in progress or
@@ -365,12 +376,9 @@ class CanvasScene(QGraphicsScene):
         ys: list[float] = []
         for index, entity in enumerate(self.document.project.entities):
             position = layout.get(entity.id)
-            if position is None:
-                xs.append((index % DEFAULT_COLUMNS) * DEFAULT_STEP[0])
-                ys.append((index // DEFAULT_COLUMNS) * DEFAULT_STEP[1])
-            else:
-                xs.append(position.x)
-                ys.append(position.y)
+            x, y = default_spot(index) if position is None else (position.x, position.y)
+            xs.append(x)
+            ys.append(y)
         if not xs:
             return QRectF()
         # plain numbers, not a QRectF per card: at 10,000 entities the unions took 0.3 s of the first frame
@@ -671,6 +679,7 @@ class CanvasScene(QGraphicsScene):
             self.relationship_items.clear()
             self._attached.clear()
             self._ends.clear()
+            self._pairs = None
             self._designs.clear()
             self._badges_due.clear()
             self._order = {}
@@ -691,7 +700,7 @@ class CanvasScene(QGraphicsScene):
         return self._build_steps is not None
 
     def finish_build(self) -> None:
-        """Run what is left of a progressive rebuild now (an edit, a test, or a benchmark needs every item)."""
+        """Run what is left of a progressive rebuild now (Select All, a test or a benchmark needs every item)."""
         steps, self._build_steps = self._build_steps, None
         if steps is None:
             return
@@ -735,23 +744,27 @@ class CanvasScene(QGraphicsScene):
         Decided at the first step, when the window has placed the view (an open shows the top-left corner of a
         large model). Each part adds its cards, then its lines, then places them; a line between two cards goes
         with the part of either card in sight, so the lanes of lines between the same cards are placed together.
+        The parts name ids: what an edit changed meanwhile is made as the model is then, what it made is skipped.
         """
         project = self.document.project
         self._renumber()
         near = self._near_view(project)
         if near is None:
-            yield from self._build_part(project.entities, project.relationships)
+            yield from self._build_part([e.id for e in project.entities], [r.id for r in project.relationships])
             self._in_view_finished()
             return
         first: list[Relationship] = []
-        rest: list[Relationship] = []
+        rest: list[str] = []
         for r in project.relationships:
-            (first if r.one in near or r.many in near else rest).append(r)
+            if r.one in near or r.many in near:
+                first.append(r)
+            else:
+                rest.append(r.id)
         ends = near.union(*((r.one, r.many) for r in first))
-        yield from self._build_part([e for e in project.entities if e.id in ends], first)
+        yield from self._build_part([e.id for e in project.entities if e.id in ends], [r.id for r in first])
         self._in_view_finished()
         yield
-        yield from self._build_part([e for e in project.entities if e.id not in ends], rest)
+        yield from self._build_part([e.id for e in project.entities if e.id not in ends], rest)
 
     def _in_view_finished(self) -> None:
         self.in_view_done = True
@@ -770,31 +783,33 @@ class CanvasScene(QGraphicsScene):
         near: set[str] = set()
         for index, entity in enumerate(project.entities):
             position = layout.get(entity.id)
-            if position is None:
-                x, y = (index % DEFAULT_COLUMNS) * DEFAULT_STEP[0], (index // DEFAULT_COLUMNS) * DEFAULT_STEP[1]
-            else:
-                x, y = position.x, position.y
+            x, y = default_spot(index) if position is None else (position.x, position.y)
             if left <= x <= right and top <= y <= bottom:
                 near.add(entity.id)
         return None if len(near) == len(project.entities) else near
 
-    def _build_part(self, entities: Iterable[Any], relationships: Iterable[Relationship]) -> Iterator[None]:
-        """Cards (each enters the scene at once), then lines, then their places."""
+    def _build_part(self, entity_ids: Iterable[str], rel_ids: Iterable[str]) -> Iterator[None]:
+        """Cards (each enters the scene at once), then lines, then their places; those an edit made are skipped."""
         # a far zoomed-out view repaints after every slice: its draw lists grow with the items, never rebuilt
-        for entity in entities:
+        for key in entity_ids:
+            if key in self.entity_items:
+                continue  # made by an edit that needed it (see _build_card)
             current = self._overview_current
-            self._entity_added(entity.id)
-            if entity.id in self.entity_items:
-                self._overview_grown(current, entity_id=entity.id)
+            self._build_card(key)
+            card = self.entity_items.get(key)
+            if card is not None and card.isVisible():
+                self._overview_grown(current, entity_id=key)
             yield
         added: list[str] = []
-        for rel in relationships:
+        for rel_id in rel_ids:
+            if rel_id in self.relationship_items:
+                continue  # made (and placed) by an edit
             current = self._overview_current
             self._building = True
-            self._relationship_added(rel.id)
+            self._relationship_added(rel_id)
             self._building = False
             self._overview_current = current  # a line enters the lists once placed
-            added.append(rel.id)
+            added.append(rel_id)
             yield
         for start in range(0, len(added), LINES_PER_STEP):
             # a few lines per step, filed by the line layer together (see LineLayer.add_placed)
@@ -806,19 +821,34 @@ class CanvasScene(QGraphicsScene):
             yield
 
     def _place_new(self, rel_id: str) -> RelationshipItem | None:
-        """Place a line made by the build and add it to the scene (the line layer files it next)."""
+        """Place a line made by the build and add it to the scene (the line layer files it next); None when an
+        edit removed it, or made it anew and placed it, since."""
         item = self.relationship_items.get(rel_id)
-        if item is not None:
-            self._place_relationship(rel_id)
-            self.addItem(item)
+        if item is None or item.scene() is not None:
+            return None
+        self._place_relationship(rel_id)
+        self.addItem(item)
         return item
 
-    def _built_first(self, slot: Callable[..., None]) -> Callable[..., None]:
-        def run(*args: Any) -> None:
-            self.finish_build()
-            slot(*args)
+    def _build_card(self, entity_id: str) -> None:
+        """Make the card of ``entity_id`` if a progressive build has not made it yet: the build's next card, or one
+        an edit's line ends at or a finding names (that card now, not the rest of the build)."""
+        if entity_id in self.entity_items:
+            return
+        self._entity_added(entity_id)
+        if self.documents_view and entity_id in self.entity_items:
+            from modeller.ui.canvas.documents import show_as_stored
 
-        return run
+            # it shows its collection as stored (or hides inside another's), as the cards made before it do
+            show_as_stored(self, self._stored_shapes(), [entity_id])
+
+    def _build_line(self, rel_id: str) -> None:
+        """Make and show the line of ``rel_id`` (and its cards) now if a progressive build has not yet."""
+        item = self.relationship_items.get(rel_id)
+        if item is None:
+            self._relationship_added(rel_id)
+        elif self._place_new(rel_id) is not None:  # made by the build, waiting for its place
+            self.lines.refresh(item)
 
     def _renumber(self) -> None:
         self._order = {r.id: i for i, r in enumerate(self.document.project.relationships)}
@@ -880,6 +910,11 @@ class CanvasScene(QGraphicsScene):
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
+        if not self._building:  # an edit (the build's lines are filed from the model at its start)
+            if self._pairs is not None:
+                self._pairs.put(rel)
+            self._build_card(rel.one)  # while a progressive build runs, a card it has not made yet
+            self._build_card(rel.many)
         item = RelationshipItem(rel_id, self.style)
         self.relationship_items[rel_id] = item
         if not self._building:
@@ -913,9 +948,11 @@ class CanvasScene(QGraphicsScene):
         self.lines.forget(rel_id)
         self._texts.forget(rel_id)
         self._selected_lines.discard(rel_id)
-        if item is not None:
+        if item is not None and item.scene() is self:  # (one the build made but has not placed is not in it)
             self.removeItem(item)
         ends = self._detach(rel_id)
+        if self._pairs is not None:
+            ends = self._pairs.drop(rel_id) or ends  # a line not made yet leaves a gap among those beside it too
         self._renumber()
         if ends is not None:
             # the remaining relationships between the same cards close the gap
@@ -926,9 +963,14 @@ class CanvasScene(QGraphicsScene):
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
-        old = self._ends.get(rel_id)
-        self._attach(rel)
-        self._refresh_relationship(rel_id)
+        old = self._pairs.put(rel) if self._pairs is not None else self._ends.get(rel_id)
+        if rel_id not in self.relationship_items:
+            self._relationship_added(rel_id)  # a line a progressive build has not made yet: made now, with its cards
+        else:
+            self._build_card(rel.one)  # re-pointed to a card the build has not made yet
+            self._build_card(rel.many)
+            self._attach(rel)
+            self._refresh_relationship(rel_id)
         if old is not None:
             self._place_siblings(*old)
         self._place_siblings(rel.one, rel.many)
@@ -974,10 +1016,11 @@ class CanvasScene(QGraphicsScene):
             self._texts.file(rel_id, item.text_boxes())  # a new badge text: its box changed size where it is
 
     def _siblings(self, one: str, many: str) -> list[str]:
-        """Relationships between the same two cards (either direction), in model order."""
-        shared = self._attached.get(one, set()) & self._attached.get(many, set())
-        ids = [key for key in shared if set(self._ends[key]) == {one, many}]
-        return sorted(ids, key=lambda key: self._order.get(key, 0))
+        """Relationships between the same two cards (either direction), in model order, whether a progressive
+        build has made their lines yet or not (a lane is placed once, among all of them)."""
+        if self._pairs is None:
+            self._pairs = LinePairs(self.document.project.relationships)
+        return sorted(self._pairs.between(one, many), key=lambda key: self._order.get(key, 0))
 
     def _place_siblings(self, one: str, many: str) -> None:
         for rel_id in self._siblings(one, many):
