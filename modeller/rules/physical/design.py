@@ -399,6 +399,9 @@ class RelationshipDesign:
     tradeoff: str = ""
     #: warnings when the user's explicit choice breaks a rule
     warnings: list[str] = field(default_factory=list)
+    #: whether the design indexes the relationship's references, in words ("" when it keeps none): part of
+    #: ``why`` and the sentence the reference rules' advice ends with, worked out once (``reference_index_words``)
+    index_words: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1424,6 +1424,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         why=why,
         tradeoff=plan.tradeoff,
         warnings=[*_array_warnings(ctx, res, plan), *plan.warnings, *_unshared_warning(res, plan)],
+        index_words=indexed,
     )
 
 
