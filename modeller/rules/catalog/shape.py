@@ -147,7 +147,7 @@ class _StrategyRule(Rule):
                 "relationship",
                 rel.id,
                 msg + extra,
-                fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
+                fix=set_strategy(rel.id, rec.strategy, (filed or self).id, decision),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
