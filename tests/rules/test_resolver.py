@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
@@ -17,7 +21,7 @@ from modeller.export.snippets import sync_snippet
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.persistence import load_project
 from modeller.rules import analyse
-from modeller.rules.physical.design import CollectionDesign
+from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.documents import distinct_name
 from modeller.rules.physical.esr import EsrPlan, serves
 from modeller.rules.physical.naming import collection_name
@@ -510,3 +514,27 @@ def test_every_collection_of_a_generated_model_is_named_after_an_entity_it_holds
     assert len(design.collections) > 500
     for coll in design.collections:
         assert coll.name in {collection_name(entities[eid]) for eid in coll.entities}, (coll.name, coll.entities)
+
+
+def test_leaf_shape_nodes_share_one_empty_children_list_that_refuses_to_grow() -> None:
+    """~200,000 shape nodes at 10,000 entities are mostly leaves: they share one empty ``children`` list (issue 16,
+    memory); growing it in place would give every leaf those children, so it refuses, and copies stay that list."""
+    shape = analyse(generate_project(60, 1.5, 0.5)).design.collections[0].shape
+    leaves = [n for n in shape if not n.children and n.items is None]
+    assert len(leaves) > 3 and all(n.children is leaves[0].children for n in leaves)
+    assert leaves[0].children == [] and leaves[0] == replace(leaves[0], children=[])
+    for grow in (
+        lambda c: c.append(ShapeNode("x", "string")),
+        lambda c: c.extend([ShapeNode("x", "string")]),
+        lambda c: c.insert(0, ShapeNode("x", "string")),
+        lambda c: c.__setitem__(slice(0, 0), [ShapeNode("x", "string")]),
+        lambda c: c.__iadd__([ShapeNode("x", "string")]),
+    ):
+        with pytest.raises(TypeError, match="set by assignment"):
+            grow(leaves[0].children)
+    assert leaves[0].children == [] and leaves[1].children == []
+    assert copy.deepcopy(leaves[0]).children is leaves[0].children
+    assert pickle.loads(pickle.dumps(leaves[0])).children is leaves[0].children
+    node = ShapeNode("y", "object")
+    node.children = [ShapeNode("z", "string")]
+    assert [c.name for c in node.children] == ["z"] and leaves[0].children == []

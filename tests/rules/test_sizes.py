@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import bson
 import pytest
 from bson import Int64, ObjectId
 
+from benchmarks.generate import generate_project
+from modeller.persistence import load_project
 from modeller.rules import analyse
+from modeller.rules.catalog import load_rules
+from modeller.rules.framework.registry import REGISTRY
+from modeller.rules.physical.facts import build_context
+from modeller.rules.physical.resolver import resolve
 from modeller.rules.physical.sizes import DOC_OVERHEAD, array_bytes, element_overhead, elements_within, megabytes
 from modeller.rules.settings import DEFAULT_SETTINGS
 from tests.rules.test_cases import build
 
 AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+SAMPLES = Path(__file__).parents[2] / "samples"
 
 
 def encoded_array(values: list[object]) -> int:
@@ -165,3 +173,26 @@ def test_an_optional_field_counts_on_average_as_often_as_documents_hold_it() -> 
     assert person.avg_bytes == required + round(nickname * 0.5) + round(birth * 0.5)
     every = analyse(project, DEFAULT_SETTINGS.with_values(optional_presence=1.0)).design.collection("person")
     assert every is not None and every.avg_bytes == person.max_bytes
+
+
+@pytest.mark.parametrize("source", ["samples", "generated"])
+def test_every_array_of_a_relationship_in_a_document_is_sized_by_the_resolver(source: str) -> None:
+    """The document-size finding names the array that is most of a document from the resolver's own figure for
+    it (``Resolution.array_bytes``): every top-level array of embedded N or of their ids has one, so no guess
+    (an array of ``n_max`` ObjectIds) is ever needed in its place."""
+    projects = (
+        [load_project(path) for path in sorted(SAMPLES.glob("*.modeller.json"))]
+        if source == "samples"
+        else [generate_project(300, 1.5, 0.5)]
+    )
+    load_rules()
+    arrays = 0
+    for project in projects:
+        design, res = resolve(build_context(project, DEFAULT_SETTINGS), REGISTRY.deciders())
+        for coll in design.collections:
+            for node in coll.shape:
+                if node.bson_type == "array" and node.relationship and node.role in ("embedded", "child-refs"):
+                    arrays += 1
+                    element, whole = res.array_bytes[node.relationship]
+                    assert 0 < element < whole, (coll.name, node.name)
+    assert arrays >= (6 if source == "samples" else 100)

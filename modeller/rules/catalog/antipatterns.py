@@ -21,7 +21,7 @@ from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import ARRAY_OF_ALL, days_to_limit, kept_array
-from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, element_overhead, megabytes, value_bytes
+from modeller.rules.physical.sizes import element_overhead, megabytes, value_bytes
 
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
@@ -174,16 +174,14 @@ def _depth(nodes: list[ShapeNode]) -> int:
 
 def _largest_array(view: RuleView, coll: CollectionDesign) -> str | None:
     """The relationship whose array (embedded documents or references) is most of the collection's largest
-    document, or None."""
+    document, or None. The resolver sizes every such array as it adds up the document (``array_bytes``, filled
+    for each shape: ``tests/rules/test_sizes.py`` checks it), so the figure is the one the document size holds."""
     best, best_bytes = None, 0
+    sized = view.res.array_bytes
     for node in coll.shape:
         if node.bson_type != "array" or node.relationship is None or node.role not in ("embedded", "child-refs"):
             continue
-        plan = view.res.plans.get(node.relationship)
-        if plan is None:
-            continue
-        sizes = view.res.array_sizes(plan.facts)
-        size = sizes[1] if sizes is not None else array_bytes(plan.facts.n_max, TYPE_BYTES["objectId"])
+        size = sized[node.relationship][1]
         if size > best_bytes:
             best, best_bytes = node.relationship, size
     return best if best_bytes * 2 > coll.max_bytes else None

@@ -22,7 +22,6 @@ from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import ARRAY_OF_ALL, RelPlan, kept_array
-from modeller.rules.physical.reference_index import reference_index_words
 from modeller.rules.physical.sizes import TYPE_BYTES, array_bytes, megabytes
 from modeller.rules.physical.strategy import StrategyView, Vote
 from modeller.rules.settings import Settings
@@ -148,7 +147,7 @@ class _StrategyRule(Rule):
                 "relationship",
                 rel.id,
                 msg + extra,
-                fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
+                fix=set_strategy(rel.id, rec.strategy, (filed or self).id, decision),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
@@ -198,14 +197,9 @@ class _StrategyRule(Rule):
 
 def reference_index_note(view: RuleView, plan: RelPlan) -> str:
     """Whether the design indexes the relationship's references, as a sentence after the advice: read from the
-    exported indexes (``reference_index_words``), so the advice never promises an index the design leaves out."""
-    res = view.res
-
-    def holder(eid: str) -> CollectionDesign | None:
-        located = res.location.get(eid)
-        return view.collection(located[0]) if located is not None else None
-
-    words = reference_index_words(plan, holder)
+    exported indexes (``reference_index_words``, which the resolver worked out once for the relationship's
+    design), so the advice never promises an index the design leaves out."""
+    words = view.rel_design(plan.facts.rel_id).index_words
     return f"; {words}" if words else ""
 
 

@@ -31,8 +31,10 @@ class RuleView:
     res: Resolution
     collections: Mapping[str, CollectionDesign]
     rel_designs: Mapping[str, RelationshipDesign]
-    #: entity id -> physical -> logical path, filled on demand by ``logical_keys`` (only index fixes ask)
+    #: entity id -> physical -> logical path, filled on demand by ``logical_keys`` (only index fixes ask): the
+    #: routes first, the declared paths (each resolved: the costly part) only once a key is not among the routes
     _inverse: dict[str, dict[str, str]] = field(default_factory=dict)
+    _inverse_declared: set[str] = field(default_factory=set)
     #: query id -> its plan, and the (collection, index name) pairs any plan or write uses: built on first use,
     #: so a rule asking per query or per index looks up instead of scanning every plan (quadratic at 10,000)
     _plans: dict[str, QueryPlan] = field(default_factory=dict)
@@ -113,13 +115,16 @@ class RuleView:
         """Index keys in the model's own paths (for a fix), or None when a key has no model path."""
         inverse = self._inverse.get(entity_id)
         if inverse is None:
-            inverse = self._inverse[entity_id] = self._physical_to_logical(entity_id)
+            inverse = self._inverse[entity_id] = self._routes_to_logical(entity_id)
+        if not all(key in inverse for key, _ in keys) and entity_id not in self._inverse_declared:
+            self._inverse_declared.add(entity_id)
+            self._add_declared(entity_id, inverse)
         if not all(key in inverse for key, _ in keys):
             return None
         return [(inverse[key], value) for key, value in keys]
 
-    def _physical_to_logical(self, entity_id: str) -> dict[str, str]:
-        """Physical -> logical path of an entity: its routes first, then its declared paths (the first wins)."""
+    def _routes_to_logical(self, entity_id: str) -> dict[str, str]:
+        """Physical -> logical path of an entity's routes (the first wins): a top-level key is found here."""
         inverse: dict[str, str] = {}
         for name, route in self.res.builder.routes.get(entity_id, {}).items():
             if route.only is not None:
@@ -127,8 +132,11 @@ class RuleView:
                     inverse.setdefault(phys, f"{name}.{sub}")
             elif route.entity is None:
                 inverse.setdefault(route.path, name)
+        return inverse
+
+    def _add_declared(self, entity_id: str, inverse: dict[str, str]) -> None:
+        """Add the entity's declared paths after its routes (a route's path wins over a declared one)."""
         for path in self.facts.fields_of.get(entity_id, {}):
             physical = self.res.resolve_path(entity_id, path)
             if physical is not None:
                 inverse.setdefault(physical, path)
-        return inverse

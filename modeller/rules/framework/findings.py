@@ -141,5 +141,5 @@ def fixed_decision(fix: Fix | None) -> SubjectRef | None:
         return None
     for change in fix.changes:
         if change.op == "set" and change.key == "strategy" and change.subject.kind == "relationship":
-            return strategy_decision(change.subject.id)
+            return change.subject  # (the very reference: a finding about that decision shares it)
     return None

@@ -16,19 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
 
 
-def one_per_decision(
-    findings: Sequence[Finding], rank: Mapping[str, int], cache: dict[tuple[int, ...], Any] | None = None
-) -> list[Finding]:
+def one_per_decision(findings: Sequence[Finding], rank: Mapping[str, int]) -> list[Finding]:
     """``findings`` (in order) with each decision's group folded into its primary finding, kept at its place.
 
-    ``rank`` is each rule's registration position (an unknown rule sorts last). ``cache`` (kept by the
-    caller between analyses) maps a group's members, by identity, to its folded finding: after an edit
-    most groups are the same objects (edit -> findings <= 200 ms at 10,000 entities).
+    ``rank`` is each rule's registration position (an unknown rule sorts last). Between analyses the engine
+    folds again only the groups an edit touched (``incremental.fold.Folding``).
     """
     groups: dict[tuple[str, str], list[int]] = {}
     for i, f in enumerate(findings):
@@ -42,23 +38,13 @@ def one_per_decision(
                 group.append(i)
     folded: dict[int, Finding] = {}
     dropped: set[int] = set()
-    fresh: dict[tuple[int, ...], Any] = {}
     for positions in groups.values():
         if len(positions) < 2:
             continue
-        members = [findings[i] for i in positions]
-        ident = tuple(map(id, members))
-        kept = cache.get(ident) if cache is not None else None
-        if kept is None:
-            kept = (members, *_fold(members, rank))
-        fresh[ident] = kept
-        _, primary_at, merged = kept
+        primary_at, merged = _fold([findings[i] for i in positions], rank)
         dropped.update(positions)
         dropped.discard(positions[primary_at])
         folded[positions[primary_at]] = merged
-    if cache is not None:
-        cache.clear()
-        cache.update(fresh)  # (the members stay referenced, so their ids are not reused while cached)
     if not dropped:
         return list(findings)
     return [folded.get(i, f) for i, f in enumerate(findings) if i not in dropped]

@@ -26,7 +26,15 @@ from string import Formatter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from modeller.model.wording import with_article
-from modeller.rules.framework.findings import Change, Finding, Fix, Severity, SubjectRef, fixed_decision
+from modeller.rules.framework.findings import (
+    Change,
+    Finding,
+    Fix,
+    Severity,
+    SubjectRef,
+    fixed_decision,
+    strategy_decision,
+)
 from modeller.rules.framework.references import cite, plain
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.strategy import StrategyView, Vote
@@ -270,11 +278,18 @@ _RELATIONSHIP_WORDS: dict[str, Callable[[str, str], str]] = {
 }
 
 
-def set_strategy(rel_id: str, strategy: str, why: str) -> Fix:
-    return Fix(
-        f"set the strategy to {strategy} ({why})",  # the finding names the relationship
-        (Change("set", SubjectRef("relationship", rel_id), "strategy", strategy),),
-    )
+def set_strategy(rel_id: str, strategy: str, why: str, decision: SubjectRef | None = None) -> Fix:
+    """The fix that sets a relationship's strategy; its change is about ``decision`` (the relationship's strategy
+    decision) when the caller already holds it: the finding, its decision and its fix then share one reference."""
+    subject = decision if decision is not None else strategy_decision(rel_id)
+    return Fix(_strategy_fix_words(strategy, why), (Change("set", subject, "strategy", strategy),))
+
+
+@cache
+def _strategy_fix_words(strategy: str, why: str) -> str:
+    """``set the strategy to parent-ref (unbounded-array)``: one text per strategy and rule, shared by every fix
+    (the finding names the relationship; 10,000 entities make ~15,000 such fixes: issue 16, memory)."""
+    return f"set the strategy to {strategy} ({why})"
 
 
 def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, **options: Any) -> Fix:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Literal, cast
 
 from modeller.model.labels import query_words, relationship_words
@@ -1424,6 +1424,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         why=why,
         tradeoff=plan.tradeoff,
         warnings=[*_array_warnings(ctx, res, plan), *plan.warnings, *_unshared_warning(res, plan)],
+        index_words=indexed,
     )
 
 
@@ -1519,6 +1520,16 @@ def _sync_index_words(res: Resolution, cp: CopyPlan, filter_path: str) -> str:
     )
 
 
+@lru_cache(maxsize=256)
+def _push_latest_words(src_coll: str, source: str, sub: str, one: str, coll: str, sort_name: str, k: int) -> str:
+    """How a subset's copies are kept: one text for every field the subset copies (the same push keeps them all;
+    issue 16, the engine's memory: each copy held a copy of these 500 characters)."""
+    return (
+        f"on every insert into {src_coll}: push the new {source} into {sub} of its {one} in {coll} ($push with "
+        f"$each, $sort by {sort_name}, $slice -{k}) — keeps the latest {k}; {src_coll} stays the source of truth"
+    )
+
+
 def sync_advice(
     ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str
 ) -> tuple[str, SyncUpdate | None]:
@@ -1543,11 +1554,7 @@ def sync_advice(
             sort_field=sort_name,
             keep=k,
         )
-        return (
-            f"on every insert into {src_coll}: push the new {cp.source.name} into {sub} of its "
-            f"{plan.facts.one.name} in {coll} ($push with $each, $sort by {sort_name}, $slice -{k}) — keeps the "
-            f"latest {k}; {src_coll} stays the source of truth"
-        ), update
+        return _push_latest_words(src_coll, cp.source.name, sub, plan.facts.one.name, coll, sort_name, k), update
     if cp.sync == "none":
         if cp.denorm.staleness == "forever":
             return (

@@ -11,6 +11,8 @@ comes from here (``tests/rules/test_sizes.py`` checks it against
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from modeller.model.project import ArrayItems, Field
 from modeller.rules.settings import Settings
 
@@ -30,6 +32,7 @@ TYPE_BYTES: dict[str, int] = {
 DOC_OVERHEAD = 5  # int32 length + terminating NUL
 
 
+@lru_cache(maxsize=1024)  # a project's arrays have a few dozen lengths, asked for thousands of times per analysis
 def index_names_bytes(n: int) -> int:
     """Bytes of the field names "0" .. str(n - 1) of an array's n elements, each with its NUL."""
     total, digits, low = 0, 1, 0
