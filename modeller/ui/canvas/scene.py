@@ -745,8 +745,9 @@ class CanvasScene(QGraphicsScene):
         """The rebuild as small steps: first the cards in sight with their lines, then the others.
 
         Decided at the first step, when the window has placed the view (an open shows the top-left corner of a
-        large model). Each part adds its cards, then its lines, then places them; a line between two cards goes
-        with the part of either card in sight, so the lanes of lines between the same cards are placed together.
+        large model), and again whenever a view moves before the end (sight_changed). Each part adds its cards,
+        then its lines, then places them; a line between two cards goes with the part of either card in sight, so
+        the lanes of lines between the same cards are placed together.
         """
         project = self.document.project
         self._renumber()
