@@ -55,8 +55,10 @@ def test_the_findings_arrive_before_the_cards_out_of_sight_are_built(make_window
 
     assert checked == [True]
     steps = [step for step, _cards in events]
-    assert steps == ["in view", "findings", "checked", "built"], events
-    in_view_cards, findings_cards = events[0][1], events[1][1]
+    # (a view moved later, by a resize or the status bar, reports its cards in sight again: "in view" may repeat)
+    assert steps[0] == "in view" and steps.index("findings") < steps.index("built"), events
+    assert steps.count("findings") == steps.count("built") == steps.count("checked") == 1, events
+    in_view_cards, findings_cards = events[0][1], events[steps.index("findings")][1]
     # the findings found only the cards in sight (and the ends of their lines) built: the rest came after
     assert 0 < in_view_cards == findings_cards < ENTITIES // 2, events
     assert events[-1][1] == ENTITIES
