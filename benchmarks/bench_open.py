@@ -19,6 +19,11 @@ so the memory figure is the app's own):
 - ``open.N.ui_busy_max``: the most CPU time the UI thread spent between two ticks of that timer: the longest
   piece of UI work, without the waits for the interpreter or the machine (steadier on a loaded machine).
 - ``open.N.rss``: resident memory once the findings are on screen.
+- ``open.N.cpu.THREAD``: CPU seconds of each thread until the findings are on screen (``open`` the read,
+  ``check`` the checks across the project, ``analysis``, ``warm-up`` the preview's imports, ``MainThread`` the
+  UI thread since the open started): open -> findings is their sum on one interpreter, whatever the machine does.
+- ``open.N.handover`` / ``open.N.handover_ui_cpu``: from the analysis result reaching the UI thread until the
+  findings are on screen, wall and the UI thread's CPU.
 - ``open.N.load``: the machine's 1-minute load average, the higher of the open's start and end: on this
   2-core machine wall figures taken at a load of 4 or more are mostly the other processes (compare the CPU
   figures then).
@@ -48,14 +53,20 @@ sys.path.insert(0, sys.argv[1])
 n = int(sys.argv[2])
 from modeller.ui.import_order import drop_read_sources, load_before_qt
 load_before_qt()  # in the order the app starts (modeller/ui/app.py)
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 from benchmarks.generate import generate_project
 from modeller.persistence import save_project
 from modeller.ui.main_window import MainWindow
 
 
-from benchmarks.gui_child import PaintWatch, rss_mib
+from benchmarks.gui_child import PaintWatch, ThreadClock, rss_mib
+from modeller.ui.analysis import AnalysisService
+
+# the hand-over of the findings starts as the worker's result reaches the UI thread (patched before the window
+# connects it)
+delivered = AnalysisService._worker_finished
+AnalysisService._worker_finished = lambda self, *args: (mark("handover"), delivered(self, *args))
 
 
 app = QApplication([])
@@ -79,7 +90,36 @@ window.scene.in_view_built.connect(lambda: in_view.append(time.perf_counter()))
 window.document.project_reset.connect(lambda: reset_paints.append(watch.painted))
 window.scene.built.connect(lambda: (built.append(time.perf_counter()), built_cpu.append(time.process_time())))
 arrived_cpu = []
-window.analysis.analysed.connect(lambda a: (window.repaint(), arrived.append(time.perf_counter()), arrived_cpu.append(time.process_time())))
+clock = ThreadClock()
+# the open's timeline: seconds since the start of each step, and the UI thread's CPU seconds by then
+timeline = {}
+
+
+def mark(step, ui=True):
+    if step not in timeline:
+        timeline[step] = (round(time.perf_counter() - started, 3), round(time.thread_time() - started_ui, 3) if ui else None)
+
+
+window.document.project_reset.connect(lambda: mark("shown"))
+window.scene.in_view_built.connect(lambda: mark("in_view"))
+window.open_finished.connect(lambda _ok: mark("checked"))
+window.scene.built.connect(lambda: mark("built"))
+worker = window.analysis._worker
+worker_done = worker._done_in_thread
+worker._done_in_thread = lambda *args: (mark("analysed_in_worker", ui=False), worker_done(*args))
+cpu_at_findings = {}
+
+
+def findings_shown(_analysis):
+    window.repaint()
+    arrived.append(time.perf_counter())
+    arrived_cpu.append(time.process_time())
+    mark("findings")
+    clock.sample()
+    cpu_at_findings.update(clock.by_name())
+
+
+window.analysis.analysed.connect(findings_shown)
 gaps = {"last": time.perf_counter(), "max": 0.0, "last_cpu": time.thread_time(), "cpu_max": 0.0}
 
 
@@ -99,22 +139,39 @@ app.processEvents()
 load_at_start = os.getloadavg()[0]
 started = time.perf_counter()
 started_cpu = time.process_time()
+started_ui = time.thread_time()
 gaps["last"], gaps["last_cpu"] = started, time.thread_time()
 QTimer.singleShot(0, lambda: window.open_path(path, ask=False))
-first_frame = first_frame_cpu = None
-deadline = started + 600
-while not (arrived and built) and time.perf_counter() < deadline:
-    app.processEvents()
-    if first_frame is None and reset_paints and window.scene.entity_items and watch.painted > reset_paints[0]:
-        first_frame = time.perf_counter() - started
-        first_frame_cpu = time.process_time() - started_cpu
-    time.sleep(0.001)
+frame = {}
+
+
+def painted():
+    # the first paint of the new project's cards: taken once that paint is over (the next turn of the loop)
+    if "wall" not in frame and reset_paints and window.scene.entity_items and watch.painted > reset_paints[0]:
+        frame["wall"] = None
+        QTimer.singleShot(0, lambda: frame.update(wall=time.perf_counter() - started, cpu=time.process_time() - started_cpu))
+
+
+watch.on_paint = painted
+# a real event loop waits (the app's own sleeps between events): a loop of processEvents() and sleeps took
+# a second and more of the UI thread's CPU at 10,000 entities, and its share of the interpreter from the analysis
+waiting = QEventLoop()
+poll = QTimer()
+poll.setInterval(20)
+poll.timeout.connect(lambda: (clock.sample(), (arrived and built) and waiting.quit()))
+poll.start()
+QTimer.singleShot(600_000, waiting.quit)
+waiting.exec()
+poll.stop()
+first_frame, first_frame_cpu = frame.get("wall"), frame.get("cpu")
 to_findings = arrived[0] - started if arrived else float("nan")
+clock.sample()
 tick()  # the hand-over of the findings ran after the last tick: without this its stall went uncounted
 ticker.stop()
 print(json.dumps({
     "first_frame_s": first_frame, "first_frame_cpu_s": first_frame_cpu, "in_view_s": in_view[0] - started if in_view else float("nan"), "built_s": built[0] - started if built else float("nan"), "to_findings_s": to_findings, "to_findings_cpu_s": arrived_cpu[0] - started_cpu if arrived_cpu else float("nan"), "blocked_max_ms": gaps["max"] * 1000, "busy_max_ms": gaps["cpu_max"] * 1000,
     "built_cpu_s": built_cpu[0] - started_cpu if built_cpu else float("nan"),
+    "timeline": timeline, "cpu_at_findings": cpu_at_findings, "cpu_at_built": clock.by_name(),
     "rss_mib": rss_mib(), "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
 }))
 os._exit(0)
@@ -144,6 +201,29 @@ def measure(n: int) -> dict[str, Any]:
     return dict(json.loads(lines[-1]))
 
 
+def threads_until_findings(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
+    """The CPU of each thread until the findings, and the hand-over's share of the UI thread."""
+    timeline = m["timeline"]
+    cpu = {**m["cpu_at_findings"], "MainThread": timeline.get("findings", (0, float("nan")))[1]}
+    rows = [
+        {"name": f"open.{n}.cpu.{name}", "value": round(seconds, 2), "unit": "s cpu", "target": None}
+        for name, seconds in sorted(cpu.items())
+        if name != "unnamed"
+    ]
+    if "handover" in timeline and "findings" in timeline:
+        (start, start_cpu), (end, end_cpu) = timeline["handover"], timeline["findings"]
+        rows.append({"name": f"open.{n}.handover", "value": round((end - start) * 1000), "unit": "ms", "target": None})
+        rows.append(
+            {
+                "name": f"open.{n}.handover_ui_cpu",
+                "value": round((end_cpu - start_cpu) * 1000),
+                "unit": "ms cpu",
+                "target": None,
+            }
+        )
+    return rows
+
+
 def run() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for n in sizes():
@@ -169,6 +249,7 @@ def run() -> list[dict[str, Any]]:
             },
             {"name": f"open.{n}.ui_blocked_max", "value": round(m["blocked_max_ms"]), "unit": "ms", "target": None},
             {"name": f"open.{n}.ui_busy_max", "value": round(m["busy_max_ms"]), "unit": "ms cpu", "target": None},
+            *threads_until_findings(n, m),
             {"name": f"open.{n}.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": rss_t},
             {"name": f"open.{n}.findings", "value": m["findings"], "unit": "findings", "target": None},
             {"name": f"open.{n}.load", "value": round(m["load"], 1), "unit": "load avg", "target": None},

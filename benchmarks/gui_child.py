@@ -1,10 +1,13 @@
-"""What the GUI benchmarks' child processes share: a paint counter and the process's resident memory.
+"""What the GUI benchmarks' child processes share: a paint counter, the process's resident memory, CPU per thread.
 
 Imported only inside those children (it imports PySide6), never by ``run.py`` itself.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject
@@ -16,10 +19,14 @@ class PaintWatch(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.painted = 0
+        #: called at each paint event, once counted (before the widget paints)
+        self.on_paint: Callable[[], object] | None = None
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.painted += 1
+            if self.on_paint is not None:
+                self.on_paint()
         return False
 
 
@@ -29,3 +36,41 @@ def rss_mib() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+class ThreadClock:
+    """CPU seconds each named thread of this process has used, sampled from /proc (Linux; 10 ms resolution).
+
+    A thread that ends keeps its last sample, so call :meth:`sample` often (the benchmark's wait loop does);
+    threads of one name (the preview's samples, each a new thread) add up.
+    """
+
+    def __init__(self) -> None:
+        self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        #: native thread id -> (name, CPU seconds at the last sample)
+        self._seen: dict[int, tuple[str, float]] = {}
+
+    def sample(self) -> None:
+        for thread in threading.enumerate():
+            tid = thread.native_id
+            if tid is None:
+                continue
+            try:
+                fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # utime, stime: fields 14 and 15 of stat, 12 and 13 after the ") state" split
+            self._seen[tid] = (_kind(thread.name), (int(fields[11]) + int(fields[12])) / self._tick)
+
+    def by_name(self) -> dict[str, float]:
+        totals: dict[str, float] = {}
+        for name, cpu in self._seen.values():
+            totals[name] = round(totals.get(name, 0.0) + cpu, 2)
+        return totals
+
+
+def _kind(name: str) -> str:
+    """A thread's name without the counter Python or the executor adds (``Thread-7 (_run)``, ``..._0``)."""
+    if name.startswith("Thread-"):
+        return "unnamed"
+    return name.rstrip("_0123456789") or name

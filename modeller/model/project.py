@@ -147,6 +147,12 @@ class StrictModel(BaseModel):
             )
         return data
 
+    @model_validator(mode="after")
+    def _share_keys(self) -> Self:
+        """The object built shares its set of given keys with the objects of the same keys (see _shared_keys)."""
+        object.__setattr__(self, "__pydantic_fields_set__", _shared_keys(self.__pydantic_fields_set__))
+        return self
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy with ``update`` applied, each value validated as its field (a list becomes the field's tuple).
 
@@ -157,6 +163,26 @@ class StrictModel(BaseModel):
             cls = type(self)
             update = {name: _adapter(cls, name).validate_python(value) for name, value in update.items()}
         return super().model_copy(update=update, deep=deep)
+
+
+#: one set of given keys per distinct set (bounded: a file of hostile shapes only stops the sharing)
+_KEY_SETS: dict[frozenset[str], set[str]] = {}
+_KEY_SETS_MAX = 4096
+
+
+def _shared_keys(keys: set[str]) -> set[str]:
+    """The one set equal to ``keys`` that objects share: pydantic keeps a set of the given keys per object (300 bytes
+    and more each: 54 MiB of a 10,000-entity project's 165 MiB), yet a project holds a few hundred distinct ones.
+    Sharing is safe because every model here is frozen: pydantic changes that set only on assignment (refused) and
+    in ``model_copy``, which copies it first. Memory only (0.08 s more per 10,000-entity read), issue 16 (DESIGN.md
+    "Performance targets": RSS)."""
+    key = frozenset(keys)
+    shared = _KEY_SETS.get(key)
+    if shared is None:
+        if len(_KEY_SETS) >= _KEY_SETS_MAX:
+            return keys
+        shared = _KEY_SETS.setdefault(key, keys)
+    return shared
 
 
 @cache

@@ -218,6 +218,8 @@ class MainWindow(QMainWindow):
         self.open_job: BackgroundJob | None = None
         #: while an open is shown but still being checked: what it replaced
         self._shown_before: _Shown | None = None
+        #: the checks of an open shown, started once its first findings are on screen (see _check_in_background)
+        self._check_waiting: BackgroundJob | None = None
         #: from the read of a large project until it is built and its findings show (see open_phase)
         self.open_phase = OpenPhase()
         #: the preview's sample generator was imported (once per process is enough; see _warm_up_after_build)
@@ -244,6 +246,10 @@ class MainWindow(QMainWindow):
         self.scene.relationship_created.connect(self._relationship_created)
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
+        # a card scrolled into sight while the canvas is still being built is built at once
+        bars = (self.view.horizontalScrollBar(), self.view.verticalScrollBar())
+        for moved in (self.view.zoom_changed, *(bar.valueChanged for bar in bars)):
+            moved.connect(lambda _value: self.scene.sight_changed())
         self.view.opened_in_part.connect(lambda: self.notify(PART_SHOWN_HINT, 10000))
         self.document.changed.connect(self._update_status)
         self.document.project_reset.connect(self.cancel_auto_layout)  # another project: the result is meaningless
@@ -251,6 +257,8 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.analysis.analysed.connect(self._analysed)
+        for ended in (self.analysis.analysed, self.analysis.failed):  # an open's checks wait for its findings
+            ended.connect(lambda _result: self._start_waiting_check())
         self.analysis.analysed.connect(lambda _analysis: self.open_phase.done(FINDINGS))
         self.analysis.failed.connect(lambda _message: self.open_phase.done(FINDINGS))
         self.scene.built.connect(lambda: self.open_phase.done(BUILT))
@@ -966,7 +974,20 @@ class MainWindow(QMainWindow):
         self._shown_before = shown
         self.open_progress_label.setText(f"Checking {path.name}\u2026")
         self.open_cancel_button.hide()  # the project is on screen: only a problem found takes it back
-        job.start()
+        if self.analysis.available:
+            self._check_waiting = job
+            self.open_progress_bar.hide()  # the analysis has its own busy bar; two animate the window 60 times a second
+        else:
+            job.start()
+
+    def _start_waiting_check(self) -> None:
+        """The findings are on screen: the open's checks run now. Before, they shared the interpreter with the
+        analysis and held the findings back by their whole time (0.7 s at 10,000 entities; DESIGN.md
+        "Performance targets": open -> findings); the project is on screen meanwhile either way."""
+        job, self._check_waiting = self._check_waiting, None
+        if job is not None and job is self.open_job:
+            self.open_progress_bar.show()
+            job.start()
 
     def _checked(self, job: BackgroundJob, path: Path, result: object, opening: bool) -> None:
         _delete_after_listeners(job)
@@ -999,9 +1020,10 @@ class MainWindow(QMainWindow):
 
     def _warm_up_after_build(self) -> None:
         """Import the preview's sample generator (Faker, 0.15 s of CPU) in another thread once the cards in sight
-        are built: it is needed when the findings arrive, and would otherwise be imported on the UI thread then
-        (the rest of the canvas waits for the findings, see CanvasScene.set_background_busy). Not during the read
-        or the first slices, whose share of the GIL decides when the first cards show."""
+        are built: it is needed when the findings arrive (a small sample is made on the UI thread), and would
+        otherwise be imported on the UI thread then (the rest of the canvas waits for the findings, see
+        CanvasScene.set_background_busy). Not during the read or the first slices, whose share of the GIL
+        decides when the first cards show."""
         if self._warmed_up:
             return
         if self.scene.building and not self.scene.in_view_done:
@@ -1017,6 +1039,9 @@ class MainWindow(QMainWindow):
         if job is None:
             return
         job.cancel()
+        if job.thread is None:  # a check still waiting for the findings: it never runs
+            self._check_waiting = None
+            job.deleteLater()
         shown = self._shown_before
         self._end_open()
         self.open_phase.end()

@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.ui.analysis import engine_analyse
-from modeller.ui.canvas import scene as scene_module
 from modeller.ui.panels import findings_rows
 from modeller.ui.panels.findings_model import FINDING_ROLE
 
@@ -69,10 +68,7 @@ def test_the_findings_list_measures_the_rows_it_shows_not_all_of_them(make_windo
     assert tree.visualRect(last).height() >= wrapped.height()  # the whole first sentence, wrapped
 
 
-def test_cards_out_of_sight_wait_for_the_findings_and_can_be_selected_before(
-    make_window, qtbot, monkeypatch, tmp_path
-) -> None:
-    monkeypatch.setattr(scene_module, "BUSY_PAUSE_MS", 600_000)  # while the engine runs, the rest waits for it
+def test_cards_out_of_sight_wait_for_the_findings_and_can_be_selected_before(make_window, qtbot, tmp_path) -> None:
     release = threading.Event()
     real = engine_analyse()
 
@@ -107,8 +103,7 @@ def test_cards_out_of_sight_wait_for_the_findings_and_can_be_selected_before(
     assert len(scene.entity_items) == ENTITIES and len(scene.relationship_items) == len(project().relationships)
 
 
-def test_a_card_not_built_yet_is_built_when_selected(make_window, qtbot, monkeypatch) -> None:
-    monkeypatch.setattr(scene_module, "BUSY_PAUSE_MS", 600_000)
+def test_a_card_not_built_yet_is_built_when_selected(make_window, qtbot) -> None:
     release = threading.Event()
     real = engine_analyse()
 

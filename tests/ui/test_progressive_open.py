@@ -93,25 +93,28 @@ def test_a_large_project_opens_while_the_ui_thread_keeps_answering(make_window, 
     qtbot.waitUntil(lambda: len(ticks) >= 3, timeout=60_000)  # the UI thread answers while the worker reads
     assert not any(document_is_new for document_is_new, _cards in ticks) and window.open_job is not None
     reading.set()
-    qtbot.waitUntil(lambda: bool(built) and bool(ended), timeout=120_000)  # built, and checked across
-    assert built == [ENTITIES] and len(scene.relationship_items) == len(big_project().relationships)
-    assert ended == [True]
-    assert not window.open_progress_label.isVisibleTo(window) and window.open_job is None
+    # shown: the cards in sight are built, the others wait for the analysis, the checks for the findings
+    qtbot.waitUntil(lambda: scene.in_view_done and window.analysis.background, timeout=120_000)
+    assert window.document.path == big_file and scene.building and not built and not arrived
+    assert ended == [] and window.open_job is not None
+    assert window.open_progress_label.text() == "Checking big.modeller.json\u2026"
     # the timer fired again between the slices of the canvas build
     partial = [t for t in ticks if t[0] and 0 < t[1] < ENTITIES]
     # (a count of ticks, not a duration: at least one between two slices, however fast the slices are)
     assert len(partial) >= 1, ticks[-20:]
 
     # the canvas answers before any finding is there
-    assert not arrived and window.analysis.background
     key = big_project().entities[7].id
     scene.select_only([key])
     assert scene.selected_entity_ids() == [key]
     window.view.set_zoom(0.5)
     assert window.view.zoom() == pytest.approx(0.5)
     release.set()
-    qtbot.waitUntil(lambda: bool(arrived), timeout=120_000)
+    qtbot.waitUntil(lambda: bool(arrived) and bool(built) and bool(ended), timeout=120_000)  # and checked across
     timer.stop()
+    assert built == [ENTITIES] and len(scene.relationship_items) == len(big_project().relationships)
+    assert ended == [True]
+    assert not window.open_progress_label.isVisibleTo(window) and window.open_job is None
     # the findings reached the panel, and every card of the finished build carries its markers
     assert len(window.recommendations.visible_findings()) > 0
     assert window.document.undo_stack.count() == 0 and not window.document.is_modified()

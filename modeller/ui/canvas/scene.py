@@ -49,10 +49,9 @@ SYNC_BUILD_MAX = 500
 BADGES_AT_ONCE = 100
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
-#: the cards out of sight are built in slices this short, this far apart, while an analysis runs in the background:
-#: both share one interpreter, and the findings (DESIGN.md "Performance targets": open -> findings) wait for
-#: the analysis, not for cards nobody sees yet; the rest still arrives, at about a tenth of the interpreter
-BUSY_SLICE_S, BUSY_PAUSE_MS = 0.01, 90
+#: lines of the cards out of sight are built this many between two looks at the view (a card scrolled into
+#: sight meanwhile is built next; the lanes between the same two cards are built together)
+LINES_PER_LOOK = 64
 #: lines placed per step of a progressive build (about a millisecond each): the line layer files them together;
 #: speed-only, issue 16's open of 10,000 entities (bench_open built / to_findings)
 LINES_PER_STEP = 8
@@ -103,10 +102,12 @@ class CanvasScene(QGraphicsScene):
         self._building = False
         #: the steps of a progressive rebuild still to run (None: the scene is complete)
         self._build_steps: Iterator[None] | None = None
-        #: the rebuild is past the cards in sight (the rest yields to a background analysis, see BUSY_SLICE_S)
+        #: the rebuild is past the cards in sight (the rest waits for a background analysis, see set_background_busy)
         self.in_view_done = True
-        #: an analysis runs in the background (the window says so); the out-of-sight build then slows down
+        #: an analysis runs in the background (the window says so); the out-of-sight build then waits
         self.background_busy = False
+        #: a view moved during the rebuild: the cards now in sight are built next (see sight_changed)
+        self._sight_moved = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_slice)
@@ -712,26 +713,37 @@ class CanvasScene(QGraphicsScene):
         self.built.emit()
 
     def set_background_busy(self, busy: bool) -> None:
-        """An analysis started or ended in the background: the cards out of sight wait (mostly) until it ends."""
+        """An analysis started or ended in the background: the cards out of sight wait until it ends.
+
+        Both share one interpreter, and the findings (DESIGN.md "Performance targets": open -> findings)
+        wait for the analysis, not for cards nobody sees yet; a card scrolled into sight is built at once.
+        """
         self.background_busy = busy
         if not busy and self.building and self.in_view_done:
             self._build_timer.start(0)
 
-    def _yielding(self) -> bool:
-        """Is the build at its cards out of sight while an analysis runs (short slices, long pauses)?"""
+    def sight_changed(self) -> None:
+        """A view scrolled or zoomed: during a rebuild the cards now in sight (and their lines) are built next."""
+        if self.building and not self._sight_moved:
+            self._sight_moved = True
+            self.in_view_done = False
+            self._build_timer.start(0)
+
+    def _waiting(self) -> bool:
+        """Is the build at its cards out of sight while an analysis runs (it waits for the analysis)?"""
         return self.in_view_done and self.background_busy
 
     def _build_slice(self) -> None:
         steps = self._build_steps
-        if steps is None:
-            return  # finished by an edit, or replaced by another rebuild
-        yielding = self._yielding()
-        deadline = time.perf_counter() + (BUSY_SLICE_S if yielding else SLICE_S)
+        if steps is None or self._waiting():
+            return  # finished by an edit, replaced by another rebuild, or waiting for the findings
+        deadline = time.perf_counter() + SLICE_S
         with collector_paused():
             for _ in steps:
                 # the slice ends at its deadline, or as the cards in sight are done while an analysis runs
-                if time.perf_counter() >= deadline or self._yielding() != yielding:
-                    self._build_timer.start(BUSY_PAUSE_MS if self._yielding() else 0)
+                if time.perf_counter() >= deadline or self._waiting():
+                    if not self._waiting():
+                        self._build_timer.start(0)
                     return
         if self._build_steps is steps:
             self._build_steps = None
@@ -742,29 +754,57 @@ class CanvasScene(QGraphicsScene):
         """The rebuild as small steps: first the cards in sight with their lines, then the others.
 
         Decided at the first step, when the window has placed the view (an open shows the top-left corner of a
-        large model). Each part adds its cards, then its lines, then places them; a line between two cards goes
-        with the part of either card in sight, so the lanes of lines between the same cards are placed together.
-        The parts name ids: what an edit changed meanwhile is made as the model is then, what it made is skipped.
+        large model), and again whenever a view moves before the end (sight_changed). Each part adds its cards,
+        then its lines, then places them; a line between two cards goes with the part of either card in sight, so
+        the lanes of lines between the same cards are placed together. The parts name ids: what an edit changed
+        meanwhile is made as the model is then, what it made is skipped.
         """
         project = self.document.project
         self._renumber()
+        self._sight_moved = False
         near = self._near_view(project)
         if near is None:
             yield from self._build_part([e.id for e in project.entities], [r.id for r in project.relationships])
             self._in_view_finished()
             return
-        first: list[Relationship] = []
-        rest: list[str] = []
-        for r in project.relationships:
-            if r.one in near or r.many in near:
-                first.append(r)
-            else:
-                rest.append(r.id)
+        lines = {r.id: r for r in project.relationships}
+        yield from self._build_in_sight(project, near, lines)
+        yield
+        # the others: a view moved meanwhile has the cards it shows built first (sight_changed)
+        for entity in project.entities:
+            yield from self._build_moved_sight(lines)
+            yield from self._build_part([entity.id], ())
+        # the lanes between the same two cards are placed together
+        pairs: dict[frozenset[str], list[Relationship]] = {}
+        for r in lines.values():
+            pairs.setdefault(frozenset((r.one, r.many)), []).append(r)
+        chunks: list[list[Relationship]] = [[]]
+        for lanes in pairs.values():
+            if len(chunks[-1]) >= LINES_PER_LOOK:
+                chunks.append([])
+            chunks[-1] += lanes
+        for chunk in chunks:
+            yield from self._build_moved_sight(lines)
+            yield from self._build_part((), [r.id for r in chunk if lines.pop(r.id, None) is not None])
+
+    def _build_in_sight(self, project: Any, near: set[str], lines: dict[str, Relationship]) -> Iterator[None]:
+        """The cards of ``near`` not built yet and the lines touching them (taken from ``lines``), with the cards
+        at their other ends, so what is in sight is whole."""
+        first = [r for r in lines.values() if r.one in near or r.many in near]
+        for r in first:
+            del lines[r.id]
         ends = near.union(*((r.one, r.many) for r in first))
         yield from self._build_part([e.id for e in project.entities if e.id in ends], [r.id for r in first])
         self._in_view_finished()
-        yield
-        yield from self._build_part([e.id for e in project.entities if e.id not in ends], rest)
+
+    def _build_moved_sight(self, lines: dict[str, Relationship]) -> Iterator[None]:
+        """After a view moved (sight_changed): build what it now shows, before the others."""
+        if not self._sight_moved:
+            return
+        self._sight_moved = False
+        project = self.document.project
+        near = self._near_view(project)
+        yield from self._build_in_sight(project, near if near is not None else {e.id for e in project.entities}, lines)
 
     def _in_view_finished(self) -> None:
         self.in_view_done = True
