@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from modeller.model import Project
 from modeller.rules import Analyser
 from modeller.rules.framework.analysis import Analysis
+from modeller.ui.analysis_changes import note_changes
 from modeller.ui.analysis_worker import FRAME_S, AnalysisWorker
 from modeller.ui.document import ProjectDocument
 from modeller.ui.panels.analysis_facts import prepare
@@ -44,12 +45,16 @@ def engine_analyse() -> Analyse:
 def _prepared(analyse: Analyse) -> Analyse:
     """``analyse``, then (still in the worker) what the hand-over will ask of the result: the design's index,
     the project's id maps, the counts and the canvas markers (a second or more of the UI thread at 10,000
-    entities when each asker worked it out there, issue 16)."""
+    entities when each asker worked it out there, issue 16), and what changed against the previous result
+    (the docks and the canvas touch only that, see analysis_changes)."""
+    previous: list[tuple[Analysis, Project]] = []
 
     def run(project: Project) -> Any:
         result = analyse(project)
         if isinstance(result, Analysis):
             prepare(result, project)
+            note_changes(previous[0] if previous else None, result, project)
+            previous[:] = [(result, project)]
         return result
 
     return run
@@ -90,7 +95,9 @@ class AnalysisService(QObject):
         self._last_start = -1e9
         #: an analysis for the current state is running in the background
         self.background = False
-        self._worker = AnalysisWorker(_prepared(analyse), self) if analyse is not None else None
+        #: the analysis as both paths run it: on this thread (run_now) and in the worker
+        self._run = _prepared(analyse) if analyse is not None else None
+        self._worker = AnalysisWorker(self._run, self) if self._run is not None else None
         if self._worker is not None:
             self._worker.finished.connect(self._worker_finished)
 
@@ -109,12 +116,12 @@ class AnalysisService(QObject):
     def run_now(self) -> None:
         """Analyse immediately, on this thread (screenshots and tests do not wait for the debounce)."""
         self._timer.stop()
-        if self._analyse is None:
+        if self._run is None:
             return
         self._last_start = time.monotonic()
         started, cpu = time.perf_counter(), time.thread_time()
         try:
-            result = self._analyse(self.document.project)
+            result = self._run(self.document.project)
         except Exception as err:  # the engine must never take the editor down with it
             self.latest = None
             self.failed.emit(f"analysis failed: {type(err).__name__}: {err}")

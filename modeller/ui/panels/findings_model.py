@@ -11,7 +11,7 @@ by the canvas selection and by severity, and closing a section, is :class:`Findi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -21,6 +21,7 @@ from PySide6.QtGui import QFont, QGuiApplication
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
+from modeller.ui.analysis_changes import Changes, relabelled
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
@@ -62,6 +63,9 @@ class FindingsModel(QAbstractListModel):
         #: the listed findings by identity (what the next analysis is compared with)
         self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
+        #: the analysis listed, and what changed since the one before it (None: compared in full)
+        self.analysis: Analysis | None = None
+        self.changes: Changes | None = None
         #: each listed finding's row text, worked out once: the view measures every row again after any
         #: inserted or removed row, and the subject's label costs more than the measuring (issue 16)
         self._texts: dict[int, tuple[Finding, str]] = {}
@@ -74,24 +78,43 @@ class FindingsModel(QAbstractListModel):
         self._bold.setBold(True)
 
     # ------------------------------------------------------------ updating
-    def set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
-        """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals."""
+    def set_analysis(self, analysis: Analysis | None, ids: Lookup, changes: Changes | None = None) -> None:
+        """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals
+        (``changes``: what the analysis worker found changed, used when it leads from the rows shown now)."""
         with collector_paused():
-            self._set_analysis(analysis, ids)
+            self._set_analysis(analysis, ids, changes)
 
-    def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
+    def _set_analysis(self, analysis: Analysis | None, ids: Lookup, changes: Changes | None) -> None:
         self.design = analysis.design if analysis is not None else None
-        names_changed = self.ids is None or _labels_differ(self.ids, ids)
-        if names_changed or (self.ids is not None and self.ids.project.queries is not ids.project.queries):
+        if changes is not None and (self.analysis is not changes.since or self.ids is None):
+            changes = None  # they lead from another analysis than the one listed
+        if changes is not None:
+            assert self.ids is not None
+            names_changed, queries_changed = changes.relabelled, changes.queries
+        else:
+            names_changed = self.ids is None or relabelled(self.ids.project, ids.project)
+            queries_changed = self.ids is not None and self.ids.project.queries is not ids.project.queries
+        if names_changed or queries_changed:
             self._texts.clear()  # the labels name entities, relationship ends and queries
         self.ids = ids
+        #: what the filter may carry over from the last analysis (see FindingsFilter._concerns)
+        self.changes = changes
+        self.analysis = analysis
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
-        # (edit -> findings <= 200 ms at 10,000 entities: set operations on the ids, not a loop over 40,000 rows)
+        # (edit -> findings <= 200 ms at 10,000 entities: the worker's list of changes, or set operations on
+        # the ids, not a loop over 40,000 rows)
         shown = self._shown
-        listed = dict(zip(map(id, findings), findings, strict=True))
-        fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
-        gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
+        if changes is not None:
+            fresh, gone = changes.fresh, changes.gone
+            for finding in gone:
+                del shown[id(finding)]
+            shown.update(zip(map(id, fresh), fresh, strict=True))
+            listed = shown
+        else:
+            listed = dict(zip(map(id, findings), findings, strict=True))
+            fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
+            gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
         touched: set[int] = set()
         self._reset = False
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
@@ -353,7 +376,7 @@ class FindingsFilter(QSortFilterProxyModel):
     def _concerns(self, finding: Finding) -> bool:
         basis = (self.findings.ids, self.findings.design)
         if basis[0] is not self._answered_for[0] or basis[1] is not self._answered_for[1]:
-            self._answers.clear()  # another analysis: another project and design to ask
+            self._carry_over(self.findings.changes)  # another analysis: another project and design to ask
             self._answered_for = basis
         known = self._answers.get(id(finding))
         if known is not None and known[0] is finding:
@@ -361,6 +384,21 @@ class FindingsFilter(QSortFilterProxyModel):
         answer = self._chosen.concerns(finding, self.findings.ids, self.findings.design)
         self._answers[id(finding)] = (finding, answer)  # the finding is held, so its id is not reused
         return answer
+
+    def _carry_over(self, changes: Changes | None) -> None:
+        """Keep the answers an edit cannot have changed: a finding about an entity, field, relationship or
+        query concerns the same selection while no entity was renamed, no relationship got other ends and no
+        query changed; one about a collection or index, while that collection was not replaced. Re-asking
+        every finding after each edit held the UI thread while a selection filtered the list (issue 16)."""
+        if changes is None or changes.relabelled or changes.queries:
+            self._answers.clear()
+            return
+        answers = self._answers
+        for finding in changes.gone:
+            answers.pop(id(finding), None)
+        if changes.collections:
+            for key in [k for k, (f, _a) in answers.items() if _stored_in(f, changes.collections)]:
+                del answers[key]
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         g, i = self.findings.locate(source_row)
@@ -400,29 +438,12 @@ class FindingsFilter(QSortFilterProxyModel):
         return len(self.shown_findings())
 
 
-def _labels_differ(old: Lookup, new: Lookup) -> bool:
-    """Could a row's subject label read differently (a renamed entity, a relationship with other ends)?
-
-    An edit swaps in a new project but keeps the objects it did not touch: those are skipped by identity,
-    not compared entry by entry (two 10,000-entry comparisons per analysis otherwise).
-    """
-    before, after = old.project, new.project
-    return _reads_differently(before.entities, after.entities, lambda e: e.name) or _reads_differently(
-        before.relationships, after.relationships, lambda r: (r.one, r.many)
-    )
-
-
-def _reads_differently(old: tuple[Any, ...], new: tuple[Any, ...], words: Callable[[Any], Any]) -> bool:
-    """Does an object present before and after (by id) read differently? Added and removed ones do not count:
-    their findings come and go as rows of their own."""
-    if old is new:
-        return False
-    if len(old) == len(new):
-        pairs = [(a, b) for a, b in zip(old, new, strict=True) if a is not b]
-        if all(a.id == b.id for a, b in pairs):
-            return any(words(a) != words(b) for a, b in pairs)
-    before = {x.id: words(x) for x in old}
-    return any(x.id in before and before[x.id] != words(x) for x in new)
+def _stored_in(finding: Finding, collections: frozenset[str]) -> bool:
+    """Is ``finding`` about one of ``collections`` or an index of one (what it concerns follows their entities)?"""
+    kind, ident = finding.subject.kind, finding.subject.id
+    if kind in ("entity", "field", "relationship", "query"):
+        return False  # what these concern does not depend on the design (finding_item.related_entities)
+    return (ident.partition("#")[0] if kind == "index" else ident) in collections
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:
