@@ -51,6 +51,11 @@ class AnalysisWorker(QObject):
         if not self._running:
             self._start_next()
 
+    @property
+    def busy(self) -> bool:
+        """A request is running or waiting."""
+        return self._running or self._pending is not None
+
     def shutdown(self) -> None:
         self._pending = None
         self._executor.shutdown(wait=True, cancel_futures=True)
