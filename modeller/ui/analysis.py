@@ -93,6 +93,9 @@ class AnalysisService(QObject):
         #: CPU seconds the last analysis took on its own thread (``last_seconds`` is wall time)
         self.last_cpu_seconds = 0.0
         self._last_start = -1e9
+        #: this (UI) thread's CPU clock when the last worker result arrived: benchmarks split the UI's share of an
+        #: edit there (the edit and the wait before it, the hand-over after it)
+        self.arrived_cpu = 0.0
         #: an analysis for the current state is running in the background
         self.background = False
         #: the analysis as both paths run it: on this thread (run_now) and in the worker
@@ -151,6 +154,7 @@ class AnalysisService(QObject):
         self._set_background(True)
 
     def _worker_finished(self, generation: int, result: object, seconds: float) -> None:
+        self.arrived_cpu = time.thread_time()
         self.last_seconds = seconds
         if self._worker is not None:
             self.last_cpu_seconds = self._worker.cpu_seconds.get(generation, 0.0)
