@@ -295,6 +295,7 @@ class PreviewPanel(QWidget):
         self.analysis: Analysis | None = None
         self._dirty: set[str] = set(self.TABS)
         self._names: list[str] = []
+        self._listed: frozenset[str] = frozenset()
         self._diagram_ticket = 0
         self.which_dot: Callable[[], str | None] = lambda: shutil.which("dot")
 
@@ -395,9 +396,12 @@ class PreviewPanel(QWidget):
         if not self._still_shown(previous, changes):
             self._dirty |= set(self.COLLECTION_TABS)
             self._made_from = None
-        names = [c.name for c in analysis.design.collections] if analysis is not None else []
+        if self._same_names(previous, analysis, changes):
+            names = self._names  # only replaced collections: no list of 10,000 names to make and compare
+        else:
+            names = [c.name for c in analysis.design.collections] if analysis is not None else []
         if names != self._names:  # most edits keep the collections: no refill of a 10,000-name list
-            self._names = names
+            self._names, self._listed = names, frozenset(names)
             current = self.collection_box.currentText()
             self.collection_box.blockSignals(True)
             self.collection_box.clear()
@@ -478,6 +482,13 @@ class PreviewPanel(QWidget):
             and self.collection_box.currentText() in made_from
             and not changes.collections & made_from
         )
+
+    def _same_names(self, previous: Analysis | None, analysis: Analysis | None, changes: Changes | None) -> bool:
+        """Did ``changes`` only replace collections, none added or removed (so the list of names stays)?"""
+        if analysis is None or previous is None or changes is None or changes.since is not previous:
+            return False
+        index, listed = design_index(analysis.design), self._listed
+        return all(name in listed and index.collection(name) is not None for name in changes.collections)
 
     def _collection_changed(self, _name: str) -> None:
         self._dirty |= set(self.COLLECTION_TABS)
