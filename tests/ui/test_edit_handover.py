@@ -23,7 +23,8 @@ from modeller.ui.commands import EditRelationshipCommand
 from modeller.ui.panels import finding_item
 from modeller.ui.panels.analysis_facts import count
 from modeller.ui.panels.design_index import design_index
-from modeller.ui.panels.findings_model import sort_key
+from modeller.ui.panels.finding_item import finding_key
+from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
 from modeller.ui.panels.preview import _links_of, preview_sample, relaxed_json
 
 pytestmark = pytest.mark.slow
@@ -246,3 +247,30 @@ def test_a_hidden_preview_is_not_rebuilt_until_it_shows_again(make_window, qtbot
     shown = preview.current_collection()
     assert shown is design_index(window.analysis.latest.design).collection(preview.collection_box.currentText())
     assert preview.shape_tree.topLevelItemCount() == len(shown.shape)
+
+
+def test_the_chosen_finding_stays_chosen_when_an_edit_replaces_it(make_window) -> None:
+    """The panel finds the replacement of the finding the user had chosen in the model's lists (not by asking
+    each of the view's rows), and shows it."""
+    window = opened(make_window)
+    panel = window.recommendations
+    rel = next(r for r in window.document.project.relationships if r.typical is not None and r.max is None)
+    window.document.push(EditRelationshipCommand(window.document, rel.model_copy(update={"typical": rel.typical * 3})))
+    window.analysis.run_now()
+    changes = panel.model.changes
+    assert changes is not None
+
+    # findings the edit replaces by others of the same rule and subject (their numbers changed)
+    replaced = {finding_key(f) for f in changes.gone} & {finding_key(f) for f in changes.fresh}
+    assert replaced, "the edit must replace a finding, or this test proves nothing"
+    key = min(replaced)
+    window.document.undo_stack.undo()
+    window.analysis.run_now()
+    chosen = next(f for f in panel.visible_findings() if finding_key(f) == key)
+    panel.select_finding(chosen)
+    assert panel._current is chosen
+    window.document.undo_stack.redo()
+    window.analysis.run_now()
+    assert all(f is not chosen for f in panel.analysis.findings)
+    first = next(f for f in panel.visible_findings() if finding_key(f) == key)  # the first row with that key
+    assert panel._current is first and panel.tree.currentIndex().data(FINDING_ROLE) is first

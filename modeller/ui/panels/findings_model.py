@@ -11,7 +11,7 @@ by the canvas selection and by severity, and closing a section, is :class:`Findi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -235,6 +235,15 @@ class FindingsModel(QAbstractListModel):
         """Group ``g``'s header text, counted on its sort keys (open findings sort before overridden ones)."""
         keys = self._keys[g]
         return counted_label(SECTIONS[g], bisect_left(keys, _OVERRIDDEN), len(keys), collapsed)
+
+    def rows_where(self, wanted: Callable[[Finding], bool]) -> Iterator[int]:
+        """The rows of the findings ``wanted`` accepts, top to bottom."""
+        base = 0
+        for group in self.groups:
+            for i, finding in enumerate(group):
+                if wanted(finding):
+                    yield base + 1 + i
+            base += len(group) + 1
 
     def start(self, g: int) -> int:
         """The row of group ``g``'s header."""

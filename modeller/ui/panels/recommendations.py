@@ -313,10 +313,11 @@ class RecommendationsPanel(QWidget):
             self._show_details(finding)
 
     def _index_for_key(self, key: tuple[str, str, str]) -> QModelIndex:
-        for row in range(self.proxy.rowCount()):
-            index = self.proxy.index(row, 0)
-            finding = index.data(FINDING_ROLE)
-            if finding is not None and finding_key(finding) == key:
+        """The first row shown whose finding has ``key``: looked up in the model's lists, not asked of each of the
+        view's rows (12,000 at 10,000 entities, after any edit that replaced the finding the user had chosen)."""
+        for row in self.model.rows_where(lambda finding: finding_key(finding) == key):
+            index = self.proxy.mapFromSource(self.model.index(row))
+            if index.isValid():
                 return index
         return QModelIndex()
 
