@@ -26,6 +26,7 @@ from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import finding_key
 from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
 from modeller.ui.panels.preview import _links_of, preview_sample, relaxed_json
+from modeller.ui.panels.sections import SECTIONS, section_of
 
 pytestmark = pytest.mark.slow
 ENTITIES = 2000
@@ -134,6 +135,33 @@ def test_a_selection_filter_asks_again_only_about_findings_an_edit_changed(make_
     ids, design = finding_item.lookup(window.document.project), window.analysis.latest.design
     expected = [f for f in window.analysis.latest.findings if concerns(chosen, f, ids, design)]
     assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, expected))
+    # the section counts followed the edit too (kept up to date, not counted again): as a count afresh says
+    counts = [[0, 0], [0, 0]]
+    for f in expected:
+        row = counts[SECTIONS.index(section_of(f))]
+        row[1] += 1
+        row[0] += not f.overridden
+    assert panel.proxy.section_counts() == counts
+    assert panel.header.text().startswith(f"{len(expected):,} of {len(window.analysis.latest.findings):,} findings")
+    # and with a severity filter on top, after another edit
+    panel.severity_box.setCurrentIndex(1)  # errors and warnings
+    panel.proxy.section_counts()
+    asked.clear()
+    near = next(r for r in project.relationships if busy in (r.one, r.many) and r.cardinality != "one-to-squillions")
+    window.document.push(EditRelationshipCommand(window.document, unbounded(near)))
+    window.analysis.run_now()
+    changes = panel.model.changes
+    assert changes is not None and (changes.fresh or changes.gone)
+    panel.proxy.section_counts()
+    assert len(asked) <= len(changes.fresh) + len(redone)  # kept up to date, not counted again
+    ids, design = finding_item.lookup(window.document.project), window.analysis.latest.design
+    severe = [
+        f
+        for f in window.analysis.latest.findings
+        if f.severity in ("error", "warning") and concerns(chosen, f, ids, design)
+    ]
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, severe))
+    assert panel.proxy.shown_count() == len(severe)
 
 
 def test_an_edit_touches_the_markers_of_the_changed_items_only(make_window, monkeypatch) -> None:

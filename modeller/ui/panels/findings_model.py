@@ -345,7 +345,10 @@ class FindingsFilter(QSortFilterProxyModel):
         #: id(finding) -> (finding, concerns the selection?): the rows, their section headers and the count ask
         #: the same question of every finding; answered once per selection (and per analysis, see _concerns)
         self._answers: dict[int, tuple[Finding, bool]] = {}
-        self._answered_for: tuple[Any, Any] = (None, None)
+        #: the project maps, design and analysis the answers are for
+        self._answered_for: tuple[Any, Any, Any] = (None, None, None)
+        #: per section, [open, all] findings the filters accept (None: count again, see section_counts)
+        self._counts: list[list[int]] | None = None
 
     @property
     def selecting(self) -> bool:
@@ -359,6 +362,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self.beginFilterChange()
         self._chosen = chosen
         self._answers.clear()
+        self._counts = None
         self.severities = None if severities is None else set(severities)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
@@ -383,10 +387,7 @@ class FindingsFilter(QSortFilterProxyModel):
         return self.findings.ids is not None and self._concerns(finding)
 
     def _concerns(self, finding: Finding) -> bool:
-        basis = (self.findings.ids, self.findings.design)
-        if basis[0] is not self._answered_for[0] or basis[1] is not self._answered_for[1]:
-            self._carry_over(self.findings.changes)  # another analysis: another project and design to ask
-            self._answered_for = basis
+        self._follow()
         known = self._answers.get(id(finding))
         if known is not None and known[0] is finding:
             return known[1]
@@ -394,20 +395,61 @@ class FindingsFilter(QSortFilterProxyModel):
         self._answers[id(finding)] = (finding, answer)  # the finding is held, so its id is not reused
         return answer
 
-    def _carry_over(self, changes: Changes | None) -> None:
-        """Keep the answers an edit cannot have changed: a finding about an entity, field, relationship or
-        query concerns the same selection while no entity was renamed, no relationship got other ends and no
-        query changed; one about a collection or index, while that collection was not replaced. Re-asking
-        every finding after each edit held the UI thread while a selection filtered the list (issue 16)."""
+    def _follow(self) -> None:
+        """After another analysis, keep the answers and counts an edit cannot have changed.
+
+        A finding about an entity, field, relationship or query concerns the same selection while no entity
+        was renamed, no relationship got other ends and no query changed; one about a collection or index,
+        while that collection was not replaced. Re-asking every finding (and counting every section again)
+        after each edit held the UI thread while a selection or severity filtered the list (issue 16).
+        """
+        model = self.findings
+        if model.ids is self._answered_for[0] and model.design is self._answered_for[1]:
+            return
+        changes = model.changes
+        if changes is not None and changes.since is not self._answered_for[2]:
+            changes = None  # they lead from an analysis this filter never answered for
+        self._answered_for = (model.ids, model.design, model.analysis)
         if changes is None or changes.relabelled or changes.queries:
             self._answers.clear()
+            self._counts = None
             return
         answers = self._answers
-        for finding in changes.gone:
-            answers.pop(id(finding), None)
+        leaving = {id(f): f for f in changes.gone}
         if changes.collections:
-            for key in [k for k, (f, _a) in answers.items() if _stored_in(f, changes.collections)]:
-                del answers[key]
+            redo = [f for f, _answer in answers.values() if _stored_in(f, changes.collections)]
+            leaving.update((id(f), f) for f in redo)
+        counts = self._counts
+        if counts is not None:
+            for finding in leaving.values():
+                known = answers.get(id(finding))
+                if self._chosen and (known is None or known[0] is not finding):
+                    counts = None  # never asked: the counts cannot be corrected, count again
+                    break
+                if (self.severities is None or finding.severity in self.severities) and (
+                    not self._chosen or (known is not None and known[1])
+                ):
+                    _add(counts, finding, -1)
+        for key in leaving:
+            answers.pop(key, None)
+        self._counts = counts
+        if counts is not None:
+            gone = {id(f) for f in changes.gone}
+            for finding in [*changes.fresh, *(f for k, f in leaving.items() if k not in gone)]:
+                if self.accepts(finding):
+                    _add(counts, finding, 1)
+
+    def section_counts(self) -> list[list[int]]:
+        """Per section, ``[open, all]`` findings the filters accept (closed sections too): counted once per
+        filter, then kept up to date with each analysis' changes (see :meth:`_follow`)."""
+        self._follow()
+        if self._counts is None:
+            counts = [[0, 0] for _ in SECTIONS]
+            for group in self.findings.groups:
+                for finding in filter(self.accepts, group):
+                    _add(counts, finding, 1)
+            self._counts = counts
+        return self._counts
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         g, i = self.findings.locate(source_row)
@@ -425,8 +467,7 @@ class FindingsFilter(QSortFilterProxyModel):
                     return super().data(index, role)  # a finding's row: the model's text
                 collapsed = SECTIONS[g] in self.collapsed
                 if self._chosen or self.severities is not None:
-                    shown = [f for f in self.findings.groups[g] if self.accepts(f)]
-                    label = section_label(SECTIONS[g], shown, collapsed)
+                    label = counted_label(SECTIONS[g], *self.section_counts()[g], collapsed)
                 else:
                     label = self.findings.section_label(g, collapsed)
                 self._labels[index.row()] = label
@@ -444,7 +485,15 @@ class FindingsFilter(QSortFilterProxyModel):
                 yield from filter(self.accepts, self.findings.groups[g])
 
     def shown_count(self) -> int:
-        return len(self.shown_findings())
+        return sum(total for _open, total in self.section_counts())
+
+
+def _add(counts: list[list[int]], finding: Finding, step: int) -> None:
+    """Count ``finding`` in (or, ``step`` -1, out of) its section's ``[open, all]``."""
+    row = counts[SECTIONS.index(section_of(finding))]
+    row[1] += step
+    if not finding.overridden:
+        row[0] += step
 
 
 def _stored_in(finding: Finding, collections: frozenset[str]) -> bool:
