@@ -52,8 +52,10 @@ def _prepared(analyse: Analyse) -> Analyse:
     def run(project: Project) -> Any:
         result = analyse(project)
         if isinstance(result, Analysis):
-            prepare(result, project)
-            note_changes(previous[0] if previous else None, result, project)
+            changes = note_changes(previous[0] if previous else None, result, project)
+            # with changes the findings list places those alone: the order of all 40,000 (a sort, about 80 ms
+            # of this thread at 10,000 entities) is needed only for a first analysis or one that changed much
+            prepare(result, project, order=changes is None)
             previous[:] = [(result, project)]
         return result
 

@@ -84,10 +84,9 @@ def marks(analysis: Analysis, project: Project) -> Marks:
 def compare(since: Analysis, since_project: Project, analysis: Analysis, project: Project) -> Changes | None:
     """Work out what ``analysis`` changed against ``since`` (passes over every finding, mark and collection);
     None when most findings changed (another project was opened): the UI merges everything anyway."""
-    before = {id(f) for f in since.findings}
-    after = {id(f) for f in analysis.findings}
-    fresh = [f for f in analysis.findings if id(f) not in before]
-    gone = [f for f in since.findings if id(f) not in after]
+    before, after = _by_id(since.findings), _by_id(analysis.findings)
+    fresh = list(map(after.__getitem__, after.keys() - before.keys()))
+    gone = list(map(before.__getitem__, before.keys() - after.keys()))
     if 4 * (len(fresh) + len(gone)) > len(before) + len(after):
         return None
     old_colls = {c.name: c for c in since.design.collections}
@@ -108,17 +107,31 @@ def compare(since: Analysis, since_project: Project, analysis: Analysis, project
     )
 
 
-def note_changes(since: tuple[Analysis, Project] | None, analysis: Any, project: Project) -> None:
+def note_changes(since: tuple[Analysis, Project] | None, analysis: Any, project: Project) -> Changes | None:
     """In the worker, after ``analysis`` of ``project``: keep its changes against ``since`` (the worker's previous
-    result, which the UI shows unless it dropped it as stale) for :func:`changes_since`."""
+    result, which the UI shows unless it dropped it as stale) for :func:`changes_since`, and return them."""
     if since is None or not isinstance(analysis, Analysis) or since[0] is analysis:
-        return
+        return None
     made = compare(since[0], since[1], analysis, project)
-    if made is None:
-        return
+    if made is not None:
+        with _lock:
+            _recent_changes.insert(0, (analysis, project, made))
+            del _recent_changes[_KEEP:]
+    return made
+
+
+def _by_id(findings: list[Finding]) -> dict[int, Finding]:
+    """``findings`` by identity, kept for the last few lists (each result is compared as the new one, then as
+    the previous one; built in C, not a Python loop over 40,000 findings)."""
     with _lock:
-        _recent_changes.insert(0, (analysis, project, made))
-        del _recent_changes[_KEEP:]
+        for listed, made in _recent_ids:
+            if listed is findings:
+                return made
+    made = dict(zip(map(id, findings), findings, strict=True))
+    with _lock:
+        _recent_ids.insert(0, (findings, made))
+        del _recent_ids[_KEEP:]
+    return made
 
 
 def changes_since(
@@ -166,5 +179,6 @@ def differing(old: dict[str, str], new: dict[str, str]) -> set[str]:
 #: the changes of the last few results, and their marks (the worker adds, the UI thread reads)
 _recent_changes: list[tuple[Analysis, Project, Changes]] = []
 _recent_marks: list[tuple[Analysis, Project, Marks]] = []
+_recent_ids: list[tuple[list[Finding], dict[int, Finding]]] = []
 _KEEP = 3
 _lock = threading.Lock()
