@@ -109,7 +109,8 @@ class LiveController(QObject):
         if self._marked is not None and not self._items_added and not getattr(self.scene, "building", False):
             # edit -> findings <= 200 ms at 10,000 entities: every item already shows the last marks, so only
             # those whose mark, host or line mark differs from the last analysis' can change
-            if changes is not None and self._marked_for == (changes.since, changes.since_project):
+            marked_for = self._marked_for or (None, None)  # by identity: == would compare every finding
+            if changes is not None and marked_for[0] is changes.since and marked_for[1] is changes.since_project:
                 entity_ids, rel_ids = changes.entities_marked, changes.relationships_marked
             else:
                 entity_ids = differing(self._marked.entities, now.entities) | differing(self._marked.hosts, now.hosts)
