@@ -4,7 +4,8 @@ The model is immutable (each edit makes the document swap in a new
 project), so the project handed over is a consistent state that a worker
 thread can read as it is while the user keeps editing. Each request carries
 the generation (edit count) it was made for; the service drops results that
-a newer edit has made stale.
+a newer edit has made stale. The preview's sample documents use the same
+worker (one thread for the panel's life, not a thread per edit).
 """
 
 from __future__ import annotations
@@ -25,28 +26,35 @@ FRAME_S = 0.016
 
 
 class AnalysisWorker(QObject):
-    """Runs ``analyse`` in a single background thread, newest request wins."""
+    """Runs ``analyse`` in a single background thread, newest request wins (``name``: the thread's)."""
 
     #: generation, Analysis (or the exception raised), seconds the analysis took
     finished = Signal(int, object, float)
 
-    def __init__(self, analyse: Callable[[Project], Any], parent: QObject | None = None) -> None:
+    def __init__(
+        self, analyse: Callable[[Any], Any], parent: QObject | None = None, name: str = "modeller-analysis"
+    ) -> None:
         super().__init__(parent)
         self._analyse = analyse
         #: generation -> CPU seconds of the worker thread in its analysis (wall time also holds the UI thread's
         #: turns at the GIL and the machine's other load; benchmarks report both); the last few only
         self.cpu_seconds: dict[int, float] = {}
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="modeller-analysis")
-        self._pending: tuple[int, Project] | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._pending: tuple[int, Any] | None = None
         self._running = False
         # queued: runs on the UI thread once each result has been delivered
         self.finished.connect(self._after_result)
 
-    def submit(self, generation: int, project: Project) -> None:
-        """Analyse ``project`` as it is now; a request still waiting is replaced, not queued."""
+    def submit(self, generation: int, project: Project | Any) -> None:
+        """Analyse ``project`` (or another request) as it is now; a request still waiting is replaced, not queued."""
         self._pending = (generation, project)
         if not self._running:
             self._start_next()
+
+    @property
+    def busy(self) -> bool:
+        """A request is running or waiting."""
+        return self._running or self._pending is not None
 
     def shutdown(self) -> None:
         self._pending = None
@@ -61,7 +69,7 @@ class AnalysisWorker(QObject):
         self._running = True
         self._executor.submit(self._run, generation, project)
 
-    def _run(self, generation: int, project: Project) -> None:
+    def _run(self, generation: int, project: Project | Any) -> None:
         started, cpu = time.perf_counter(), time.thread_time()
         # no collector passes over the millions of objects an analysis builds (seconds at 10,000 entities,
         # GIL held): the result is frozen instead, and the previous one freed by reference counting (gc_pause)

@@ -15,15 +15,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
+from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
+from modeller.ui.analysis_changes import Changes, Marks, changes_since, differing, marks
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.scene import SLICE_S, SYNC_BUILD_MAX
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
-from modeller.ui.panels.analysis_facts import facts
-from modeller.ui.panels.design_index import design_index
-from modeller.ui.panels.finding_item import lookup
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel
 
@@ -51,14 +50,17 @@ class LiveController(QObject):
         self.status = status
         self.open_rule = open_rule
         self.last_analysis: Analysis | None = None
+        #: the project ``last_analysis`` was shown against (what the next analysis' changes are counted from)
+        self.last_project: Project | None = None
         #: canvas items whose marker is out of date -> set_advice arguments (marked in slices, see update_markers)
         self._markers_due: dict[tuple[str, str], tuple[Any, ...]] = {}
         self._marker_timer = QTimer(self)
         self._marker_timer.setSingleShot(True)
         self._marker_timer.setInterval(0)
         self._marker_timer.timeout.connect(self._mark_slice)
-        #: the marks of the last analysis shown (entity marks, embedded hosts, line marks); None: none yet
-        self._marked: tuple[dict[str, str], dict[str, str], dict[str, str]] | None = None
+        #: the marks of the last analysis shown, and that analysis and project; None: none yet
+        self._marked: Marks | None = None
+        self._marked_for: tuple[Analysis, Project] | None = None
         #: cards or lines were made since: the next analysis compares every item, not only the changed marks
         self._items_added = True
         document = recommendations.document
@@ -82,50 +84,49 @@ class LiveController(QObject):
             self.show_analysis(analysis.latest)
 
     def show_analysis(self, analysis: Analysis) -> None:
-        self.last_analysis = analysis
+        project = self.recommendations.document.project
+        # what the worker found changed since the analysis shown now (None: the docks compare in full)
+        changes = changes_since(self.last_analysis, self.last_project, analysis, project)
+        self.last_analysis, self.last_project = analysis, project
         with collector_paused():  # one bulk step over every finding and item (see gc_pause)
-            self.recommendations.set_analysis(analysis)
-            self.preview.set_analysis(analysis)
-            self.update_markers(analysis)
+            self.recommendations.set_analysis(analysis, changes)
+            self.preview.set_analysis(analysis, changes)
+            self.update_markers(analysis, changes)
             self._selection_changed()
 
-    def update_markers(self, analysis: Analysis) -> None:
+    def update_markers(self, analysis: Analysis, changes: Changes | None = None) -> None:
         """Severity markers (open warnings and errors only) and "in X" notes on the canvas items.
 
-        Only items whose marker or note changes are touched; on a large canvas those in sight first and
-        the others in slices from the event loop (the first analysis of a 10,000-entity project marks
-        thousands of items, and marking them all at once held the window 0.2-0.5 s, issue 16).
+        Only items whose marker or note changes are touched (``changes``: those the worker found, when they
+        lead from the marks shown now); on a large canvas those in sight first and the others in slices from
+        the event loop (the first analysis of a 10,000-entity project marks thousands of items, and marking
+        them all at once held the window 0.2-0.5 s, issue 16).
         """
         project = self.recommendations.document.project
-        known = facts(analysis, project)
-        ids = lookup(project)
-        design = analysis.design
-        index = design_index(design)
-        hosts: dict[str, str] = {}
-        for entity_id, placement in design.embedded.items():
-            coll = index.collection(placement.collection)
-            hosts[entity_id] = ids.name(coll.root) if coll is not None and coll.entities else placement.collection
-        marks = (known.entity_marks, hosts, known.rel_marks)
+        now = marks(analysis, project)
         entity_ids: Iterable[str] = self.scene.entity_items
         rel_ids: Iterable[str] = self.scene.relationship_items
         if self._marked is not None and not self._items_added and not getattr(self.scene, "building", False):
             # edit -> findings <= 200 ms at 10,000 entities: every item already shows the last marks, so only
             # those whose mark, host or line mark differs from the last analysis' can change
-            old_entities, old_hosts, old_rels = self._marked
-            entity_ids = _differing(old_entities, known.entity_marks) | _differing(old_hosts, hosts)
-            rel_ids = _differing(old_rels, known.rel_marks)
-        self._marked, self._items_added = marks, False
+            marked_for = self._marked_for or (None, None)  # by identity: == would compare every finding
+            if changes is not None and marked_for[0] is changes.since and marked_for[1] is changes.since_project:
+                entity_ids, rel_ids = changes.entities_marked, changes.relationships_marked
+            else:
+                entity_ids = differing(self._marked.entities, now.entities) | differing(self._marked.hosts, now.hosts)
+                rel_ids = differing(self._marked.relationships, now.relationships)
+        self._marked, self._marked_for, self._items_added = now, (analysis, project), False
         due = {**self._markers_due}  # marks still due from the last analysis stay due (with the new value)
         for entity_id in entity_ids:
             item = self.scene.entity_items.get(entity_id)
-            wanted: tuple[Any, ...] = (known.entity_marks.get(entity_id), hosts.get(entity_id))
+            wanted: tuple[Any, ...] = (now.entities.get(entity_id), now.hosts.get(entity_id))
             if item is not None and wanted != (item.marker, item.embedded_in):
                 due["entity", entity_id] = wanted
             else:
                 due.pop(("entity", entity_id), None)
         for rel_id in rel_ids:
             line = self.scene.relationship_items.get(rel_id)
-            wanted = (known.rel_marks.get(rel_id),)
+            wanted = (now.relationships.get(rel_id),)
             if line is not None and wanted != (line.marker,):
                 due["relationship", rel_id] = wanted
             else:
@@ -235,11 +236,6 @@ class LiveController(QObject):
     def _failed(self, message: str) -> None:
         if self.status is not None:
             self.status.setText(message)
-
-
-def _differing(old: dict[str, str], new: dict[str, str]) -> set[str]:
-    """The keys whose value differs between ``old`` and ``new`` (present in one only counts)."""
-    return {key for key, _value in old.items() ^ new.items()}
 
 
 def status_label(parent: QWidget | None = None) -> QLabel:

@@ -20,12 +20,13 @@ from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.ui import live
 from modeller.ui.analysis import _prepared, engine_analyse
+from modeller.ui.analysis_changes import relabelled
 from modeller.ui.commands import EditRelationshipCommand
 from modeller.ui.commands.entity import AddEntityCommand, EditEntityCommand
 from modeller.ui.panels import analysis_facts
 from modeller.ui.panels.analysis_facts import count, facts
 from modeller.ui.panels.finding_item import lookup
-from modeller.ui.panels.findings_model import FINDING_ROLE, _labels_differ
+from modeller.ui.panels.findings_model import FINDING_ROLE
 from modeller.ui.panels.preview import _linked_collections
 
 
@@ -125,16 +126,16 @@ def test_subject_labels_are_rechecked_only_for_what_an_edit_touched(window) -> N
     after = lookup(window.document.project)
     assert after.names is before.names  # the entities were not touched: their map is shared
     assert after.rels is not before.rels and after.rels[rel.id].cardinality == "one-to-squillions"
-    assert not _labels_differ(before, after)  # same ends, same names: no row reads differently
+    assert not relabelled(before.project, after.project)  # same ends, same names: no row reads differently
 
     flipped = edited.model_copy(update={"one": rel.many, "many": rel.one})
     window.document.push(EditRelationshipCommand(window.document, flipped))
-    assert _labels_differ(after, lookup(window.document.project))
+    assert relabelled(after.project, window.document.project)
 
     entity = window.document.project.entities[0]
     current = lookup(window.document.project)
     window.document.push(EditEntityCommand(window.document, entity.model_copy(update={"name": "Other Name"})))
-    assert _labels_differ(current, lookup(window.document.project))
+    assert relabelled(current.project, window.document.project)
 
 
 def test_the_worker_prepares_the_facts_the_hand_over_reads() -> None:

@@ -83,12 +83,13 @@ def facts(analysis: Analysis, project: Project) -> Facts:
     return made
 
 
-def prepare(analysis: Analysis, project: Project) -> None:
+def prepare(analysis: Analysis, project: Project, order: bool = True) -> None:
     """Work out, off the UI thread, what the hand-over of ``analysis`` will ask for (maps, counts, markers, the
-    order of the findings list, the words the first finding's details use)."""
+    order of the findings list unless ``order`` is False, the words the first finding's details use)."""
     design_index(analysis.design)
     facts(analysis, project)
-    sorted_sections(analysis.findings)
+    if order:
+        sorted_sections(analysis.findings)
     project_labels(project)
 
 

@@ -21,6 +21,7 @@ from PySide6.QtGui import QFont, QGuiApplication
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
+from modeller.ui.analysis_changes import Changes, relabelled
 from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
@@ -62,6 +63,9 @@ class FindingsModel(QAbstractListModel):
         #: the listed findings by identity (what the next analysis is compared with)
         self._shown: dict[int, Finding] = {}
         self.ids: Lookup | None = None
+        #: the analysis listed, and what changed since the one before it (None: compared in full)
+        self.analysis: Analysis | None = None
+        self.changes: Changes | None = None
         #: each listed finding's row text, worked out once: the view measures every row again after any
         #: inserted or removed row, and the subject's label costs more than the measuring (issue 16)
         self._texts: dict[int, tuple[Finding, str]] = {}
@@ -74,24 +78,43 @@ class FindingsModel(QAbstractListModel):
         self._bold.setBold(True)
 
     # ------------------------------------------------------------ updating
-    def set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
-        """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals."""
+    def set_analysis(self, analysis: Analysis | None, ids: Lookup, changes: Changes | None = None) -> None:
+        """Merge a new analysis into the rows: only findings that appeared, left or changed emit signals
+        (``changes``: what the analysis worker found changed, used when it leads from the rows shown now)."""
         with collector_paused():
-            self._set_analysis(analysis, ids)
+            self._set_analysis(analysis, ids, changes)
 
-    def _set_analysis(self, analysis: Analysis | None, ids: Lookup) -> None:
+    def _set_analysis(self, analysis: Analysis | None, ids: Lookup, changes: Changes | None) -> None:
         self.design = analysis.design if analysis is not None else None
-        names_changed = self.ids is None or _labels_differ(self.ids, ids)
-        if names_changed or (self.ids is not None and self.ids.project.queries is not ids.project.queries):
+        if changes is not None and (self.analysis is not changes.since or self.ids is None):
+            changes = None  # they lead from another analysis than the one listed
+        if changes is not None:
+            assert self.ids is not None
+            names_changed, queries_changed = changes.relabelled, changes.queries
+        else:
+            names_changed = self.ids is None or relabelled(self.ids.project, ids.project)
+            queries_changed = self.ids is not None and self.ids.project.queries is not ids.project.queries
+        if names_changed or queries_changed:
             self._texts.clear()  # the labels name entities, relationship ends and queries
         self.ids = ids
+        #: what the filter may carry over from the last analysis (see FindingsFilter._concerns)
+        self.changes = changes
+        self.analysis = analysis
         findings = analysis.findings if analysis is not None else []
         # the incremental engine hands back the very objects of unchanged findings: only the others are placed
-        # (edit -> findings <= 200 ms at 10,000 entities: set operations on the ids, not a loop over 40,000 rows)
+        # (edit -> findings <= 200 ms at 10,000 entities: the worker's list of changes, or set operations on
+        # the ids, not a loop over 40,000 rows)
         shown = self._shown
-        listed = dict(zip(map(id, findings), findings, strict=True))
-        fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
-        gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
+        if changes is not None:
+            fresh, gone = changes.fresh, changes.gone
+            for finding in gone:
+                del shown[id(finding)]
+            shown.update(zip(map(id, fresh), fresh, strict=True))
+            listed = shown
+        else:
+            listed = dict(zip(map(id, findings), findings, strict=True))
+            fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
+            gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
         touched: set[int] = set()
         self._reset = False
         if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
@@ -213,6 +236,15 @@ class FindingsModel(QAbstractListModel):
         keys = self._keys[g]
         return counted_label(SECTIONS[g], bisect_left(keys, _OVERRIDDEN), len(keys), collapsed)
 
+    def rows_where(self, wanted: Callable[[Finding], bool]) -> Iterator[int]:
+        """The rows of the findings ``wanted`` accepts, top to bottom."""
+        base = 0
+        for group in self.groups:
+            for i, finding in enumerate(group):
+                if wanted(finding):
+                    yield base + 1 + i
+            base += len(group) + 1
+
     def start(self, g: int) -> int:
         """The row of group ``g``'s header."""
         return sum(len(group) + 1 for group in self.groups[:g])
@@ -313,7 +345,10 @@ class FindingsFilter(QSortFilterProxyModel):
         #: id(finding) -> (finding, concerns the selection?): the rows, their section headers and the count ask
         #: the same question of every finding; answered once per selection (and per analysis, see _concerns)
         self._answers: dict[int, tuple[Finding, bool]] = {}
-        self._answered_for: tuple[Any, Any] = (None, None)
+        #: the project maps, design and analysis the answers are for
+        self._answered_for: tuple[Any, Any, Any] = (None, None, None)
+        #: per section, [open, all] findings the filters accept (None: count again, see section_counts)
+        self._counts: list[list[int]] | None = None
 
     @property
     def selecting(self) -> bool:
@@ -327,6 +362,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self.beginFilterChange()
         self._chosen = chosen
         self._answers.clear()
+        self._counts = None
         self.severities = None if severities is None else set(severities)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
@@ -351,16 +387,69 @@ class FindingsFilter(QSortFilterProxyModel):
         return self.findings.ids is not None and self._concerns(finding)
 
     def _concerns(self, finding: Finding) -> bool:
-        basis = (self.findings.ids, self.findings.design)
-        if basis[0] is not self._answered_for[0] or basis[1] is not self._answered_for[1]:
-            self._answers.clear()  # another analysis: another project and design to ask
-            self._answered_for = basis
+        self._follow()
         known = self._answers.get(id(finding))
         if known is not None and known[0] is finding:
             return known[1]
         answer = self._chosen.concerns(finding, self.findings.ids, self.findings.design)
         self._answers[id(finding)] = (finding, answer)  # the finding is held, so its id is not reused
         return answer
+
+    def _follow(self) -> None:
+        """After another analysis, keep the answers and counts an edit cannot have changed.
+
+        A finding about an entity, field, relationship or query concerns the same selection while no entity
+        was renamed, no relationship got other ends and no query changed; one about a collection or index,
+        while that collection was not replaced. Re-asking every finding (and counting every section again)
+        after each edit held the UI thread while a selection or severity filtered the list (issue 16).
+        """
+        model = self.findings
+        if model.ids is self._answered_for[0] and model.design is self._answered_for[1]:
+            return
+        changes = model.changes
+        if changes is not None and changes.since is not self._answered_for[2]:
+            changes = None  # they lead from an analysis this filter never answered for
+        self._answered_for = (model.ids, model.design, model.analysis)
+        if changes is None or changes.relabelled or changes.queries:
+            self._answers.clear()
+            self._counts = None
+            return
+        answers = self._answers
+        leaving = {id(f): f for f in changes.gone}
+        if changes.collections:
+            redo = [f for f, _answer in answers.values() if _stored_in(f, changes.collections)]
+            leaving.update((id(f), f) for f in redo)
+        counts = self._counts
+        if counts is not None:
+            for finding in leaving.values():
+                known = answers.get(id(finding))
+                if self._chosen and (known is None or known[0] is not finding):
+                    counts = None  # never asked: the counts cannot be corrected, count again
+                    break
+                if (self.severities is None or finding.severity in self.severities) and (
+                    not self._chosen or (known is not None and known[1])
+                ):
+                    _add(counts, finding, -1)
+        for key in leaving:
+            answers.pop(key, None)
+        self._counts = counts
+        if counts is not None:
+            gone = {id(f) for f in changes.gone}
+            for finding in [*changes.fresh, *(f for k, f in leaving.items() if k not in gone)]:
+                if self.accepts(finding):
+                    _add(counts, finding, 1)
+
+    def section_counts(self) -> list[list[int]]:
+        """Per section, ``[open, all]`` findings the filters accept (closed sections too): counted once per
+        filter, then kept up to date with each analysis' changes (see :meth:`_follow`)."""
+        self._follow()
+        if self._counts is None:
+            counts = [[0, 0] for _ in SECTIONS]
+            for group in self.findings.groups:
+                for finding in filter(self.accepts, group):
+                    _add(counts, finding, 1)
+            self._counts = counts
+        return self._counts
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         g, i = self.findings.locate(source_row)
@@ -378,8 +467,7 @@ class FindingsFilter(QSortFilterProxyModel):
                     return super().data(index, role)  # a finding's row: the model's text
                 collapsed = SECTIONS[g] in self.collapsed
                 if self._chosen or self.severities is not None:
-                    shown = [f for f in self.findings.groups[g] if self.accepts(f)]
-                    label = section_label(SECTIONS[g], shown, collapsed)
+                    label = counted_label(SECTIONS[g], *self.section_counts()[g], collapsed)
                 else:
                     label = self.findings.section_label(g, collapsed)
                 self._labels[index.row()] = label
@@ -397,32 +485,23 @@ class FindingsFilter(QSortFilterProxyModel):
                 yield from filter(self.accepts, self.findings.groups[g])
 
     def shown_count(self) -> int:
-        return len(self.shown_findings())
+        return sum(total for _open, total in self.section_counts())
 
 
-def _labels_differ(old: Lookup, new: Lookup) -> bool:
-    """Could a row's subject label read differently (a renamed entity, a relationship with other ends)?
-
-    An edit swaps in a new project but keeps the objects it did not touch: those are skipped by identity,
-    not compared entry by entry (two 10,000-entry comparisons per analysis otherwise).
-    """
-    before, after = old.project, new.project
-    return _reads_differently(before.entities, after.entities, lambda e: e.name) or _reads_differently(
-        before.relationships, after.relationships, lambda r: (r.one, r.many)
-    )
+def _add(counts: list[list[int]], finding: Finding, step: int) -> None:
+    """Count ``finding`` in (or, ``step`` -1, out of) its section's ``[open, all]``."""
+    row = counts[SECTIONS.index(section_of(finding))]
+    row[1] += step
+    if not finding.overridden:
+        row[0] += step
 
 
-def _reads_differently(old: tuple[Any, ...], new: tuple[Any, ...], words: Callable[[Any], Any]) -> bool:
-    """Does an object present before and after (by id) read differently? Added and removed ones do not count:
-    their findings come and go as rows of their own."""
-    if old is new:
-        return False
-    if len(old) == len(new):
-        pairs = [(a, b) for a, b in zip(old, new, strict=True) if a is not b]
-        if all(a.id == b.id for a, b in pairs):
-            return any(words(a) != words(b) for a, b in pairs)
-    before = {x.id: words(x) for x in old}
-    return any(x.id in before and before[x.id] != words(x) for x in new)
+def _stored_in(finding: Finding, collections: frozenset[str]) -> bool:
+    """Is ``finding`` about one of ``collections`` or an index of one (what it concerns follows their entities)?"""
+    kind, ident = finding.subject.kind, finding.subject.id
+    if kind in ("entity", "field", "relationship", "query"):
+        return False  # what these concern does not depend on the design (finding_item.related_entities)
+    return (ident.partition("#")[0] if kind == "index" else ident) in collections
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:

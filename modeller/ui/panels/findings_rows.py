@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QListView, QStyledItemDelegate, QStyleOptionViewItem
 
-from modeller.ui.panels.findings_model import FINDING_ROLE
+from modeller.ui.panels.findings_model import FINDING_ROLE, FindingsModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -54,8 +54,23 @@ class WrappedRows(QStyledItemDelegate):
         self._guess = 0
         #: rows guessed so far (tests read it: a row shown is measured, the others need not be)
         self.guessed = 0
+        #: the view's proxy and the findings model behind it (asked per row, see _finding)
+        self._models: tuple[object, FindingsModel | None] = (None, None)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        if index.row() >= MEASURED_TOP and self._guess:
+            # the list lays out every row again after each inserted or removed one (12,000 at 10,000 entities,
+            # once per edit): a guessed row asks only the width and its finding, straight from the source model
+            # (the font is checked where rows are measured; edit -> findings <= 200 ms, issue 16)
+            width = max(50, self._view.viewport().width() - 2)
+            if width == self._room[0]:
+                finding = self._finding(index)
+                if finding is not None:
+                    known = self._measured.get(id(finding))
+                    if known is not None and known[0] is finding:
+                        return QSize(width, known[1])
+                    self.guessed += 1
+                    return QSize(width, self._guess)
         width = self._width(option)
         if index.row() >= MEASURED_TOP:
             finding = index.data(FINDING_ROLE)
@@ -67,6 +82,18 @@ class WrappedRows(QStyledItemDelegate):
                     self.guessed += 1
                     return QSize(width, self._guess)
         return QSize(width, self._measure(option, index, width))
+
+    def _finding(self, index: AnyIndex) -> object:
+        """The row's finding: through the proxy's map to the source model, not through both models' ``data``."""
+        proxy = index.model()
+        if proxy is not self._models[0]:
+            source = proxy.sourceModel() if isinstance(proxy, QSortFilterProxyModel) else None
+            self._models = (proxy, source if isinstance(source, FindingsModel) else None)
+        source = self._models[1]
+        if source is None:
+            return index.data(FINDING_ROLE)
+        g, i = source.locate(proxy.mapToSource(index).row())  # type: ignore[attr-defined]
+        return source.groups[g][i] if i >= 0 else None
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         """Paint the row; a row laid out with a guessed height has the list laid out again with its own."""
