@@ -482,7 +482,7 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ documents view
     def set_documents_view(self, on: bool) -> bool:
-        """Show collections as stored (True) or entities (False); cards keep their positions.
+        """Show collections as stored (True) or entities (False); the model positions stay (documents.py).
 
         Returns False when there is no analysis yet to show documents from (the view stays as it was).
         """
