@@ -674,13 +674,14 @@ class MainWindow(QMainWindow):
         self.preview.show_entity(entity_id)
 
     def set_documents_view(self, on: bool) -> None:
-        """View → Documents (Ctrl+2) / Entities (Ctrl+1): the same cards, at the same places."""
+        """View → Documents (Ctrl+2) / Entities (Ctrl+1): the same cards, near the same places (see canvas/documents.py)."""
         if on and self.analysis.latest is None:
             self.analysis.run_now()
         if not self.scene.set_documents_view(on):
             self.diagram_view_action.setChecked(True)
             self.notify("The Documents view needs the engine's analysis, which has not finished yet", 5000)
             return
+        self.view.grow_scene_rect()  # the cards made room for each other: room to scroll to all of them
         (self.documents_view_action if on else self.diagram_view_action).setChecked(True)
         self.notify("Documents view: collections as stored" if on else "Entities view", 3000)
 

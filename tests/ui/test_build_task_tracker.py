@@ -27,7 +27,7 @@ def dropped_at(window: MainWindow, point: QPoint) -> Position:
 
 def test_task_tracker_drawn_with_palette_properties_and_mouse(window: MainWindow, qtbot) -> None:
     stack = window.document.undo_stack
-    person_at, task_at = QPoint(150, 150), QPoint(600, 170)
+    person_at, task_at = QPoint(150, 150), QPoint(450, 170)  # the Task card wholly in the view
 
     person_pos = dropped_at(window, person_at)
     drop_from_palette(window, 0, person_at)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
+from modeller.ui.canvas.view import DROP_MARGIN
 from modeller.ui.dialogs.entity_dialog import EntityDialog
 from modeller.ui.main_window import MainWindow
 
@@ -24,23 +25,70 @@ def title_point(window: MainWindow, entity_id: str) -> QPoint:
     return window.view.mapFromScene(item.mapToScene(item.title_rect().center()))
 
 
+def in_sight(window: MainWindow, entity_id: str) -> bool:
+    """The whole card lies in the canvas viewport, :data:`DROP_MARGIN` pixels from its edges."""
+    item = window.scene.entity_items[entity_id]
+    card = window.view.mapFromScene(item.scene_rect()).boundingRect()
+    room = window.view.viewport().rect().adjusted(DROP_MARGIN - 1, DROP_MARGIN - 1, 1 - DROP_MARGIN, 1 - DROP_MARGIN)
+    return room.contains(card)
+
+
 def test_a_palette_drop_lands_under_the_pointer_on_an_empty_canvas(window: MainWindow) -> None:
-    for at in (QPoint(150, 150), QPoint(600, 170), QPoint(333, 407)):
+    for at in (QPoint(150, 150), QPoint(400, 170), QPoint(333, 257)):
         before = {e.id for e in window.document.project.entities}
         drop_from_palette(window, 0, at)
         (new,) = {e.id for e in window.document.project.entities} - before
         corner = card_corner(window, new)
         assert abs(corner.x() - at.x()) <= 2 and abs(corner.y() - at.y()) <= 2, (at, corner)
+        assert in_sight(window, new)
 
 
 def test_a_palette_drop_lands_under_the_pointer_on_an_open_diagram(window: MainWindow) -> None:
     assert window.open_path(sample("blog"), ask=False)
-    for at in (QPoint(40, 40), QPoint(700, 500), QPoint(901, 77)):
+    for at in (QPoint(40, 40), QPoint(400, 300), QPoint(451, 77)):
         before = {e.id for e in window.document.project.entities}
         drop_from_palette(window, 1, at)
         (new,) = {e.id for e in window.document.project.entities} - before
         corner = card_corner(window, new)
         assert abs(corner.x() - at.x()) <= 2 and abs(corner.y() - at.y()) <= 2, (at, corner)
+
+
+def test_a_drop_near_the_edge_moves_the_card_into_sight_and_the_view_holds_still(window: MainWindow) -> None:
+    """a14 tryout: cards dropped half outside the view were scrolled in later (by the rename), which pushed the
+    first card out at the left edge."""
+    viewport = window.view.viewport().rect()
+    drop_from_palette(window, 0, QPoint(100, 100))
+    first = window.scene.entity_items["entity"]
+    first_at = window.view.mapFromScene(first.scenePos())
+    bars = (window.view.horizontalScrollBar().value(), window.view.verticalScrollBar().value())
+    near_edges = (
+        QPoint(viewport.right() - 30, 120),
+        QPoint(200, viewport.bottom() - 10),
+        QPoint(viewport.right() - 5, viewport.bottom() - 5),
+    )
+    for at in near_edges:
+        before = {e.id for e in window.document.project.entities}
+        drop_from_palette(window, 0, at)
+        (new,) = {e.id for e in window.document.project.entities} - before
+        assert in_sight(window, new), (at, window.view.mapFromScene(window.scene.entity_items[new].scene_rect()))
+        corner = card_corner(window, new)
+        # moved in only along the axis that stuck out, by no more than needed
+        item = window.scene.entity_items[new]
+        width, height = item.rect().width() * window.view.zoom(), item.rect().height() * window.view.zoom()
+        if at.x() + width <= viewport.right() - DROP_MARGIN:
+            assert abs(corner.x() - at.x()) <= 2
+        else:
+            assert abs(corner.x() + width - (viewport.right() - DROP_MARGIN)) <= 3
+        if at.y() + height <= viewport.bottom() - DROP_MARGIN:
+            assert abs(corner.y() - at.y()) <= 2
+        else:
+            assert abs(corner.y() + height - (viewport.bottom() - DROP_MARGIN)) <= 3
+    # the view did not scroll: the first card is where it was dropped, and renaming a card scrolls nothing
+    assert (window.view.horizontalScrollBar().value(), window.view.verticalScrollBar().value()) == bars
+    assert window.view.mapFromScene(first.scenePos()) == first_at and in_sight(window, "entity")
+    assert window.view.rename_card(new) is not None
+    assert window.view.mapFromScene(first.scenePos()) == first_at
+    window.view.close_inline_editor()
 
 
 def test_double_click_renames_a_card_in_place_and_enter_commits_once(window: MainWindow, qtbot) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
+from modeller.model.project import Position
+from modeller.ui.canvas.documents import spread
+from modeller.ui.commands.layout import MoveCommand
 from modeller.ui.main_window import MainWindow
 
 from .conftest import sample
@@ -83,3 +86,44 @@ def test_documents_view_without_an_analysis_says_so(window: MainWindow) -> None:
     window.set_documents_view(True)  # this window runs no engine
     assert not window.scene.documents_view and window.diagram_view_action.isChecked()
     assert "needs the engine" in window.statusBar().currentMessage()
+
+
+def test_wider_collection_cards_make_room_and_go_back_in_the_entities_view(make_window) -> None:
+    """a14 tryout: the wider post card covered its neighbour; cards now spread from their real sizes."""
+    window = make_window(use_engine=True)
+    assert window.open_path(sample("blog"), ask=False)
+    scene, doc = window.scene, window.document
+    post, user = scene.entity_items["post"], scene.entity_items["user"]
+    # the user card just right of the post card, top edges level: apart in the Entities view
+    right_of_post = Position(x=post.pos().x() + post.rect().width() + 20, y=post.pos().y())
+    doc.push(MoveCommand(doc, {"user": right_of_post}))
+    assert not post.scene_rect().intersects(user.scene_rect())
+    entity_view = {key: item.pos() for key, item in scene.entity_items.items()}
+    window.analysis.run_now()
+    window.set_documents_view(True)
+
+    shown = [item for item in scene.entity_items.values() if item.isVisible()]
+    assert post.rect().width() > right_of_post.x - post.pos().x()  # the collection card is wider: it would cover
+    for i, one in enumerate(shown):
+        for other in shown[i + 1 :]:
+            assert not one.scene_rect().intersects(other.scene_rect()), (one.entity_id, other.entity_id)
+    assert user.pos().y() == right_of_post.y and user.pos().x() > post.scene_rect().right()  # moved right, same row
+    assert post.pos() == entity_view["post"]  # the first card keeps its spot
+    assert doc.position("user") == right_of_post  # the model is not changed by the view
+    # the line between them is placed at the cards' shown places
+    line = scene.relationship_items["user_posts"]
+    assert line.isVisible() and line.sceneBoundingRect().intersects(user.scene_rect().adjusted(-30, -30, 30, 30))
+
+    window.set_documents_view(False)
+    assert {key: item.pos() for key, item in scene.entity_items.items()} == entity_view
+
+
+def test_spread_moves_only_the_cards_in_the_way_by_the_shorter_way() -> None:
+    boxes = {
+        "a": (0.0, 0.0, 300.0, 200.0),
+        "b": (250.0, 10.0, 100.0, 100.0),  # overlaps a at its right: moves right, not 200 down
+        "c": (0.0, 190.0, 100.0, 100.0),  # overlaps a's bottom: moves down, not 300 right
+        "d": (900.0, 900.0, 50.0, 50.0),  # in nobody's way: stays
+    }
+    spots = spread(boxes, gap=10)
+    assert spots == {"a": (0.0, 0.0), "b": (310.0, 10.0), "c": (0.0, 210.0), "d": (900.0, 900.0)}

@@ -196,3 +196,59 @@ def test_crossing_lines_keep_their_badges_and_labels_apart(window) -> None:
     window.scene.entity_items["c"].setPos(1400, 0)  # the lines no longer meet
     window.scene.entity_items["d"].setPos(1400, 420)
     assert lines["ab"].text_boxes()[0].center() == lines["ab"].chord.pointAt(0.5)
+
+
+def test_a_badge_grown_by_the_analysis_slides_off_the_label_of_a_line_beside_it(make_window) -> None:
+    """a14 tryout: two lines leaving Post; "auto" grew to "auto → parent-ref" where it stood and covered the
+    other line's workload label ("500 r/s · 1" cut off)."""
+    from modeller.model import Entity, Field, Position, Relationship
+    from modeller.ui.document import empty_project
+
+    window = make_window(use_engine=True)
+    window.resize(1400, 900)
+    spots = {"post": (19, -148), "label": (98, 182), "page_view": (448, 182)}
+    project = empty_project("blog").model_copy(
+        update=dict(
+            entities=[
+                Entity(id="post", name="Post", count=500_000, reads_per_sec=500, writes_per_sec=5, fields=[]),
+                Entity(id="label", name="Label", count=2000, fields=[Field(name="name", type="string")]),
+                Entity(id="page_view", name="PageView", count=5_000_000_000, append_only=True, fields=[]),
+            ],
+            relationships=[
+                Relationship(
+                    id="tags",
+                    one="post",
+                    many="label",
+                    cardinality="many-to-many",
+                    typical=5,
+                    max=20,
+                    reads_per_sec=500,
+                    writes_per_sec=1,
+                ),
+                Relationship(
+                    id="views",
+                    one="post",
+                    many="page_view",
+                    cardinality="one-to-squillions",
+                    typical=100_000,
+                    max=50_000_000,
+                    read_together=1,
+                    reads_per_sec=500,
+                    writes_per_sec=2000,
+                ),
+            ],
+            layout={key: Position(x=x, y=y) for key, (x, y) in spots.items()},
+        )
+    )
+    window.document.reset(type(project).model_validate(project.model_dump()))
+    lines = window.scene.relationship_items
+    before = {key: line.badge_text() for key, line in lines.items()}
+    window.analysis.run_now()
+    window.scene.finish_badges()
+    after = {key: line.badge_text() for key, line in lines.items()}
+    assert before == {"tags": "auto", "views": "auto"} and after["views"] == "auto → parent-ref", after
+
+    tags, views = lines["tags"].text_boxes(), lines["views"].text_boxes()
+    assert len(tags) == 2 and len(views) == 2  # badge and label of both lines drawn
+    assert not any(mine.intersects(theirs) for mine in tags for theirs in views), (tags, views)
+    assert label_problems(window) == []

@@ -492,7 +492,7 @@ class CanvasScene(QGraphicsScene):
 
     # ------------------------------------------------------------ documents view
     def set_documents_view(self, on: bool) -> bool:
-        """Show collections as stored (True) or entities (False); cards keep their positions.
+        """Show collections as stored (True) or entities (False); the model positions stay (documents.py).
 
         Returns False when there is no analysis yet to show documents from (the view stays as it was).
         """
@@ -1054,7 +1054,12 @@ class CanvasScene(QGraphicsScene):
             return
         item.set_relationship(rel, *self.badge(rel))
         if rel_id in self._texts:
-            self._texts.file(rel_id, item.text_boxes())  # a new badge text: its box changed size where it is
+            # a new badge text: its box changed size where it is ("auto" became "auto → parent-ref" over the
+            # label of a line beside it, a14 tryout); covering another's texts now, it slides off them
+            if self._texts_covered(item, self._end_rects(item)):
+                self._keep_texts_apart(item)
+            else:
+                self._texts.file(rel_id, item.text_boxes())
 
     def _siblings(self, one: str, many: str) -> list[str]:
         """Relationships between the same two cards (either direction), in model order, whether a progressive
@@ -1098,15 +1103,18 @@ class CanvasScene(QGraphicsScene):
         self._texts.forget(item.rel_id)
         if not item.text_boxes():
             return
-        ends = [
-            self.entity_items[key].scene_rect() for key in self._ends.get(item.rel_id, ()) if key in self.entity_items
-        ]
+        ends = self._end_rects(item)
         for along in TEXT_SPOTS:
             if item.slide_texts(along) and not self._texts_covered(item, ends):
                 break
         else:
             item.slide_texts(0.5)
         self._texts.file(item.rel_id, item.text_boxes())
+
+    def _end_rects(self, item: RelationshipItem) -> list[QRectF]:
+        return [
+            self.entity_items[key].scene_rect() for key in self._ends.get(item.rel_id, ()) if key in self.entity_items
+        ]
 
     def _texts_covered(self, item: RelationshipItem, cards: list[QRectF]) -> bool:
         boxes = item.text_boxes()

@@ -457,15 +457,20 @@ class CanvasView(QGraphicsView):
         super().dropEvent(event)
 
     def drop_template(self, key: str, pointer: QPoint) -> str:
-        """A palette drop: the new card's top-left corner lands exactly under ``pointer`` (a viewport point).
+        """A palette drop: the new card's top-left corner lands exactly under ``pointer`` (a viewport point), or,
+        when the card would stick out of the view there, moved in just far enough to be wholly in sight.
 
         The view must not scroll while the card is added: the scene rect is
         widened first to hold everything visible, so the new item cannot grow
-        it, and any scroll Qt still makes is taken back.
+        it, and any scroll Qt still makes is taken back. (A card dropped half
+        outside was scrolled into sight later, by the rename on the card,
+        pushing the first card out at the other side: a14 tryout.)
         """
         at = self.mapToScene(pointer)
+        margin = DROP_MARGIN / self.zoom()
+        sight = self.mapToScene(self.viewport().rect()).boundingRect().adjusted(margin, margin, -margin, -margin)
         self.hold_still()
-        entity_id = self.add_template(key, at, snap=False)
+        entity_id = self.add_template(key, at, snap=False, inside=sight)
         self.pin(at, pointer)
         return entity_id
 
@@ -484,10 +489,11 @@ class CanvasView(QGraphicsView):
         h.setValue(h.value() + delta.x())
         v.setValue(v.value() + delta.y())
 
-    def add_template(self, key: str, at: QPointF | None = None, snap: bool = True) -> str:
+    def add_template(self, key: str, at: QPointF | None = None, snap: bool = True, inside: QRectF | None = None) -> str:
         """Add a palette item with its top-left corner at ``at`` (near the view centre by default); returns its id.
 
-        ``snap`` rounds the spot to the grid (a drop does not: the card goes where the pointer is).
+        ``snap`` rounds the spot to the grid (a drop does not: the card goes where the pointer is); ``inside``
+        (scene area) moves the card the least so that all of it lies there.
         """
         document = self.canvas.document
         if at is None:
@@ -504,6 +510,10 @@ class CanvasView(QGraphicsView):
         )
         name = document.unique_entity_name(default_name(key))
         entity = make_entity(key, document.unique_id(name), name)
+        if inside is not None:
+            probe = EntityItem(entity.id, self.canvas.style)  # the card's size before it exists
+            probe.set_entity(entity)
+            x, y = (round(v, 1) for v in nudged_inside(x, y, probe.rect().width(), probe.rect().height(), inside))
         document.push(AddEntityCommand(document, entity, Position(x=x, y=y)))
         self.canvas.select_only(entity_ids=[entity.id])
         return entity.id
@@ -592,6 +602,16 @@ class CanvasView(QGraphicsView):
 
 #: scene units of room to scroll past the content on every side
 SCROLL_ROOM = 2000
+#: viewport pixels a dropped card keeps from the view's edges (the rename on the card scrolls within 20)
+DROP_MARGIN = 24
+
+
+def nudged_inside(x: float, y: float, width: float, height: float, area: QRectF) -> tuple[float, float]:
+    """The top-left corner moved the least so that the box lies in ``area``; too big a box keeps its top left
+    in the area (the title shows)."""
+    x = max(area.left(), min(x, area.right() - width))
+    y = max(area.top(), min(y, area.bottom() - height))
+    return x, y
 
 
 def _with_room(rect: QRectF) -> QRectF:
