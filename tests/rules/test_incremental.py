@@ -29,7 +29,9 @@ from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser
+from modeller.rules.physical.facts import build_context
 from modeller.rules.physical.naming import collection_name
+from modeller.rules.settings import DEFAULT_SETTINGS
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 
@@ -80,6 +82,20 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
         side = r.many if choice % 2 == 0 else r.one
         q = Query(id=f"q_scope_{choice}_{len(queries)}", entity=side, scope=r.id, per_sec=choice % 7)
         return project.model_copy(update={"queries": (*queries, q)})
+    if kind.startswith("query-") and queries:  # the query panel's edits: one query replaced, same id and entity
+        q = queries[i % len(queries)]
+        fields = [f.name for f in e.fields if f.type != "object"]
+        rel_ids = [x.id for x in rels if q.entity in (x.one, x.many)]
+        changes: dict[str, Any] = {
+            "query-rate": {"per_sec": choice % 9, "hot": choice % 2 == 0},
+            "query-filter": {"filter": {**q.filter, f"added_{choice % 3}": "eq"}, "sort": (("created", -1),)},
+            "query-joins": {"joins": (*q.joins[1:], *rel_ids[choice % 2 :][:1])},
+            "query-name": {"name": None if q.name else f"query {choice}"},
+        }
+        if kind == "query-filter" and fields:
+            changes[kind]["filter"] = {fields[choice % len(fields)]: "range"}
+        new = q.model_copy(update=changes[kind])
+        return project.model_copy(update={"queries": _replace(queries, queries.index(q), new)})
     if kind == "drop-query" and queries:
         return project.model_copy(update={"queries": queries[1:]})
     if kind == "move-entity":
@@ -131,9 +147,24 @@ EDITS = [
     "field-unique",
     "rel-read-together",
     "rel-max",
+    "query-rate",
+    "query-filter",
+    "query-joins",
+    "query-name",
 ]
 #: the edits the GUI makes most (one object replaced, same ids): the analyser patches its last result
-SMALL_EDITS = ["rename-field", "cardinality", "strategy", "denormalize", "entity-count", "field-unique", "rel-max"]
+SMALL_EDITS = [
+    "rename-field",
+    "cardinality",
+    "strategy",
+    "denormalize",
+    "entity-count",
+    "field-unique",
+    "rel-max",
+    "query-rate",
+    "query-filter",
+    "query-joins",
+]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -226,6 +257,36 @@ def test_field_edits_are_patched() -> None:
         result = analyser.analyse(project)
         assert analyser.last_patched, kind
         assert dump(project, result) == dump(project, analyse(project)), kind
+
+
+def test_query_edits_are_patched() -> None:
+    """A query's rate, filter or joins edited in place (same id and entity) patches the last analysis: its unit,
+    the facts of its entity's relationships and the relationships it joins are worked out again, and the result
+    equals a fresh analysis."""
+    project = generate_project(80, 1.5, 0.6, seed=5)
+    analyser = Analyser()
+    analyser.analyse(project)
+    patched = 0
+    for k, kind in enumerate(["query-rate", "query-filter", "query-joins"] * 4):
+        project = edit(project, kind, k * 11 + 3, k)
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), (kind, k)
+        # the patched context lists the queries as a fresh one does (what the next patches build on)
+        assert analyser._state is not None and analyser._state.prev is not None
+        assert _query_lists(analyser._state.prev.ctx) == _query_lists(build_context(project, DEFAULT_SETTINGS))
+    assert patched >= 10
+
+
+def _query_lists(ctx: Any) -> tuple[Any, ...]:
+    def ids(queries: list[Query]) -> list[int]:
+        return [id(q) for q in queries]
+
+    return (
+        ids(ctx.queries),
+        {k: ids(v) for k, v in ctx.queries_of.items()},
+        {k: ids(v) for k, v in ctx.queries_joining.items()},
+    )
 
 
 def _same_objects(before: Any, after: Any) -> tuple[int, list[str]]:

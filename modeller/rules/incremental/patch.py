@@ -162,9 +162,12 @@ def patch(
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
     if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) != len(queries):
         return None
-    ce, cr = replaced(old_ents, ents), replaced(old_rels, rels)
-    if len(ce) + len(cr) > MAX_EDITS or replaced(old_queries, queries):
+    ce, cr, cq = replaced(old_ents, ents), replaced(old_rels, rels), replaced(old_queries, queries)
+    if len(ce) + len(cr) + len(cq) > MAX_EDITS:
         return None
+    for k in cq:
+        if old_queries[k].id != queries[k].id or old_queries[k].entity != queries[k].entity:
+            return None
     for i in ce:
         old_e, new_e = old_ents[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
@@ -196,6 +199,19 @@ def patch(
             stale[f.rel.id] = None
     for j in cr:
         stale[rels[j].id] = None
+    # the units reading a replaced query: its entity's, and those of the ends of the relationships it joins
+    query_readers: dict[str, None] = {}
+    joined = _swap_queries(ctx, prev, [(old_queries[k], queries[k], k) for k in cq])
+    for k in cq:
+        eid = queries[k].entity
+        query_readers[eid] = None
+        for f in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
+            stale[f.rel.id] = None  # their facts read the queries of both ends
+    for rid in joined:
+        joined_facts = ctx.rel_by_id.get(rid)
+        if joined_facts is not None:
+            query_readers[joined_facts.one_id] = None
+            query_readers[joined_facts.many_id] = None
     new_facts: dict[str, RelFacts] = {}
     for rid in stale:
         pos = prev.rel_pos[rid]
@@ -230,6 +246,7 @@ def patch(
             res.buckets[many.id] = make_bucket(ctx, many, plan)
     # ----- units that read a new entity or plan -----
     affected: dict[str, None] = dict.fromkeys(ents[i].id for i in ce)
+    affected.update(query_readers)
     for rid, plan in changed_plans.items():
         affected[plan.facts.one.id] = None
         affected[plan.facts.many.id] = None
@@ -284,6 +301,14 @@ def patch(
         pos = prev.rel_pos[rid]
         rel_designs[pos] = prev.rel_design_by_id[rid] = entry[1]
         out.dirty_rels.append((pos, ctx.rels[pos]))
+    # a relationship's findings also read the queries joining it (``engine._producer_key``)
+    listed = {pos for pos, _ in out.dirty_rels}
+    for rid in joined:
+        at = prev.rel_pos.get(rid)
+        if at is not None and at not in listed:
+            listed.add(at)
+            out.dirty_rels.append((at, ctx.rels[at]))
+    out.dirty_queries.extend((k, queries[k]) for k in cq)
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
@@ -321,6 +346,38 @@ def patch(
             names.add(out.design.queries[i].collection)
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
+
+
+def _swap_queries(ctx: Context, prev: Previous, swaps: list[tuple[Query, Query, int]]) -> dict[str, None]:
+    """Put each replaced query (old, new, its position) in the context's lists in place of the old one, as
+    ``build_context`` lists them; returns the relationships the old or the new query joins."""
+    joined: dict[str, None] = {}
+    for old_q, new_q, k in swaps:
+        ctx.queries[k] = new_q
+        own = ctx.queries_of[new_q.entity]
+        own[_position(own, old_q)] = new_q
+        del prev.query_pos[id(old_q)]
+        prev.query_pos[id(new_q)] = k
+        before, after = dict.fromkeys(old_q.joins), dict.fromkeys(new_q.joins)
+        for rid in before.keys() | after.keys():
+            joined[rid] = None
+            group = ctx.queries_joining.get(rid, [])
+            if rid in before:
+                del group[_position(group, old_q)]
+            if rid in after:  # project order: the queries joining it listed before the new one's place
+                query_pos = prev.query_pos
+                at = sum(1 for q in group if query_pos[id(q)] < k)
+                group.insert(at, new_q)
+            if group:
+                ctx.queries_joining[rid] = group
+            else:
+                ctx.queries_joining.pop(rid, None)
+    return joined
+
+
+def _position(items: list[Any], item: Any) -> int:
+    """The place of ``item`` itself in ``items`` (by identity: another object may be equal to it)."""
+    return next(i for i, x in enumerate(items) if x is item)
 
 
 def _coll_names(prev: Previous, entity_ids: list[str]) -> set[str]:
