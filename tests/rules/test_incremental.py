@@ -28,7 +28,7 @@ from modeller.model.frozen import FrozenDict
 from modeller.model.project import Denormalization, Field, Index, Query
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
-from modeller.rules.engine import Analyser
+from modeller.rules.engine import Analyser, _subject_order
 from modeller.rules.physical.facts import build_context
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.settings import DEFAULT_SETTINGS
@@ -260,22 +260,25 @@ def test_field_edits_are_patched() -> None:
 
 
 def test_query_edits_are_patched() -> None:
-    """A query's rate, filter or joins edited in place (same id and entity) patches the last analysis: its unit,
-    the facts of its entity's relationships and the relationships it joins are worked out again, and the result
-    equals a fresh analysis."""
+    """A query's rate, filter or joins edited in place (same id and entity), or a query added after the others,
+    patches the last analysis: its unit, the facts of its entity's relationships and the relationships it joins
+    are worked out again, and the result equals a fresh analysis."""
     project = generate_project(80, 1.5, 0.6, seed=5)
     analyser = Analyser()
     analyser.analyse(project)
     patched = 0
-    for k, kind in enumerate(["query-rate", "query-filter", "query-joins"] * 4):
+    for k, kind in enumerate(["query-rate", "query-filter", "query-joins", "add-query", "add-scoped-query"] * 3):
         project = edit(project, kind, k * 11 + 3, k)
         result = analyser.analyse(project)
         patched += analyser.last_patched
         assert dump(project, result) == dump(project, analyse(project)), (kind, k)
         # the patched context lists the queries as a fresh one does (what the next patches build on)
         assert analyser._state is not None and analyser._state.prev is not None
-        assert _query_lists(analyser._state.prev.ctx) == _query_lists(build_context(project, DEFAULT_SETTINGS))
-    assert patched >= 10
+        state = analyser._state
+        assert _query_lists(state.prev.ctx) == _query_lists(build_context(project, DEFAULT_SETTINGS))
+        # and every subject's place, which the findings are sorted by
+        assert state.order == _subject_order(project, tuple(map(collection_name, project.entities)))
+    assert patched >= 13
 
 
 def _query_lists(ctx: Any) -> tuple[Any, ...]:

@@ -160,14 +160,17 @@ def patch(
         return None
     ents, rels, queries = project.entities, project.relationships, project.queries
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
-    if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) != len(queries):
+    if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) > len(queries):
         return None
     ce, cr, cq = replaced(old_ents, ents), replaced(old_rels, rels), replaced(old_queries, queries)
-    if len(ce) + len(cr) + len(cq) > MAX_EDITS:
+    added = range(len(old_queries), len(queries))  # queries added after the others (the GUI's "Add query")
+    if len(ce) + len(cr) + len(cq) + len(added) > MAX_EDITS:
         return None
     for k in cq:
         if old_queries[k].id != queries[k].id or old_queries[k].entity != queries[k].entity:
             return None
+    if added and not _fit(prev.ctx, old_queries, queries[added.start :]):
+        return None
     for i in ce:
         old_e, new_e = old_ents[i], ents[i]
         if old_e.id != new_e.id or collection_name(old_e) != collection_name(new_e):
@@ -201,8 +204,10 @@ def patch(
         stale[rels[j].id] = None
     # the units reading a replaced query: its entity's, and those of the ends of the relationships it joins
     query_readers: dict[str, None] = {}
-    joined = _swap_queries(ctx, prev, [(old_queries[k], queries[k], k) for k in cq])
-    for k in cq:
+    swaps: list[tuple[Query | None, Query, int]] = [(old_queries[k], queries[k], k) for k in cq]
+    swaps.extend((None, queries[k], k) for k in added)
+    joined = _swap_queries(ctx, prev, swaps)
+    for k in (*cq, *added):
         eid = queries[k].entity
         query_readers[eid] = None
         for f in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
@@ -308,7 +313,7 @@ def patch(
         if at is not None and at not in listed:
             listed.add(at)
             out.dirty_rels.append((at, ctx.rels[at]))
-    out.dirty_queries.extend((k, queries[k]) for k in cq)
+    out.dirty_queries.extend((k, queries[k]) for k in (*cq, *added))
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
@@ -344,21 +349,40 @@ def patch(
         for i in replaced(design.queries, out.design.queries):
             names.add(design.queries[i].collection)
             names.add(out.design.queries[i].collection)
+        names.update(plan.collection for plan in out.design.queries[len(design.queries) :])
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
 
 
-def _swap_queries(ctx: Context, prev: Previous, swaps: list[tuple[Query, Query, int]]) -> dict[str, None]:
-    """Put each replaced query (old, new, its position) in the context's lists in place of the old one, as
-    ``build_context`` lists them; returns the relationships the old or the new query joins."""
+def _fit(ctx: Context, old: Sequence[Query], new: Sequence[Query]) -> bool:
+    """The ``new`` queries added after ``old`` can be patched in: each on an entity of the model, with an id of
+    its own, and ``old`` not empty (a project without queries indexes its references by convention)."""
+    ids = {q.id for q in old}
+    for q in new:
+        if q.entity not in ctx.entities or q.id in ids:
+            return False
+        ids.add(q.id)
+    return bool(old)
+
+
+def _swap_queries(ctx: Context, prev: Previous, swaps: list[tuple[Query | None, Query, int]]) -> dict[str, None]:
+    """Put each replaced query (old, new, its position) in the context's lists in place of the old one, and
+    each added one (old None, after the others, in order) after them, as ``build_context`` lists them; returns
+    the relationships the old or the new query joins."""
     joined: dict[str, None] = {}
     for old_q, new_q, k in swaps:
-        ctx.queries[k] = new_q
         own = ctx.queries_of[new_q.entity]
-        own[_position(own, old_q)] = new_q
-        del prev.query_pos[id(old_q)]
+        if old_q is None:
+            ctx.queries.append(new_q)
+            own.append(new_q)
+            prev.query_rels.append(())  # (the plan's relationships are read when it is planned)
+        else:
+            ctx.queries[k] = new_q
+            own[_position(own, old_q)] = new_q
+            del prev.query_pos[id(old_q)]
         prev.query_pos[id(new_q)] = k
-        before, after = dict.fromkeys(old_q.joins), dict.fromkeys(new_q.joins)
+        before = dict.fromkeys(old_q.joins if old_q is not None else ())
+        after = dict.fromkeys(new_q.joins)
         for rid in before.keys() | after.keys():
             joined[rid] = None
             group = ctx.queries_joining.get(rid, [])
@@ -423,12 +447,12 @@ def _placed(unit: UnitResult) -> list[tuple[str, str]]:
 
 
 def _same_layout(old: UnitResult, new: UnitResult) -> bool:
-    """Same collections, placements and entities: the new unit can take the old one's place."""
+    """Same collections, placements and entities: the new unit can take the old one's place (its query plans may
+    differ: a query added or edited; ``_swap_unit`` replaces them, and the whole-design maps are only looked up)."""
     return (
         [c.name for c in old.collections] == [c.name for c in new.collections]
         and _placed(old) == _placed(new)
         and old.location.keys() == new.location.keys()
-        and old.query_plans.keys() == new.query_plans.keys()
     )
 
 
