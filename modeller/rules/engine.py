@@ -140,8 +140,7 @@ class Analyser:
         if state is not None and state.prev is not None:
             patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if patched is not None:
-                if len(project.queries) > len(state.last.queries):
-                    _order_added_queries(state, project, len(state.last.queries))
+                _order_added(state, state.last, project)
                 state.last = project
                 self.last_mode, self.last_patched = "incremental", True
                 prev = state.prev
@@ -378,17 +377,25 @@ def _place_subjects(view: RuleView, state: _State) -> None:
         found[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in found]
 
 
-def _order_added_queries(state: _State, project: Project, start: int) -> None:
-    """A patch added the queries from ``start`` on after the others: they take the places after them and no
-    other subject moves (``_place_subjects`` would find the same order and keep every finding's key)."""
+def _order_added(state: _State, last: Project, project: Project) -> None:
+    """A patch added relationships or queries after the others: they take the places after them and no other
+    subject moves (``_place_subjects`` would find the same order and keep every finding's key)."""
     if not state.order:
         return
-    added = project.queries[start:]
-    for k, q in enumerate(added, start):
-        state.order.setdefault(("query", q.id), (2, k))
-    ids = tuple(q.id for q in added)
-    token = state.order_token  # (the project's and the context's query ids are the 4th and the 7th part)
-    state.order_token = (*token[:3], token[3] + ids, *token[4:6], token[6] + ids)
+    token = list(state.order_token)
+    # (kind, the project's list before and after, the order's first number, the token's parts listing its ids)
+    for kind, before, after, group, parts in (
+        ("relationship", last.relationships, project.relationships, 1, (2, 5)),
+        ("query", last.queries, project.queries, 2, (3, 6)),
+    ):
+        if len(after) == len(before):
+            continue
+        for k in range(len(before), len(after)):
+            state.order.setdefault((kind, after[k].id), (group, k))
+        ids = tuple(x.id for x in after[len(before) :])
+        for part in parts:
+            token[part] += ids
+    state.order_token = tuple(token)
 
 
 def _reuse_equal(

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.model.frozen import FrozenDict
-from modeller.model.project import Denormalization, Field, Index, Query
+from modeller.model.project import Denormalization, Field, Index, Query, Relationship
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
 from modeller.rules.engine import Analyser, _subject_order
@@ -73,6 +73,11 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
         d = Denormalization(field=many.fields[choice % len(many.fields)].name, direction="many-to-one")
         new = r.model_copy(update={"denormalize": [*r.denormalize, d]})
         return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "add-relationship":  # drawn between two entities: added after the others
+        many = ents[(i + choice) % len(ents)]
+        cardinality = CARDINALITIES[choice % len(CARDINALITIES)]
+        new = Relationship(id=f"drawn_{choice}_{len(rels)}", one=e.id, many=many.id, cardinality=cardinality)
+        return project.model_copy(update={"relationships": (*rels, new)})
     if kind == "drop-relationship" and r is not None:
         return project.model_copy(update={"relationships": tuple(x for x in rels if x is not r)})
     if kind == "add-query":
@@ -136,6 +141,7 @@ EDITS = [
     "strategy",
     "denormalize",
     "drop-relationship",
+    "add-relationship",
     "add-query",
     "add-scoped-query",
     "drop-query",
@@ -279,6 +285,29 @@ def test_query_edits_are_patched() -> None:
         # and every subject's place, which the findings are sorted by
         assert state.order == _subject_order(project, tuple(map(collection_name, project.entities)))
     assert patched >= 13
+
+
+def test_added_relationships_are_patched() -> None:
+    """A relationship drawn between two entities (added after the others) patches the last analysis unless its
+    strategy groups collections; the result equals a fresh analysis and every subject keeps its place."""
+    project = generate_project(80, 1.5, 0.6, seed=6)
+    analyser = Analyser()
+    analyser.analyse(project)
+    ents = [e for e in project.entities if e.timeseries is None]
+    patched = 0
+    for k, cardinality in enumerate(["one-to-many", "one-to-squillions", "many-to-many", "one-to-few"] * 3):
+        one, many = ents[k * 7 % len(ents)], ents[(k * 13 + 5) % len(ents)] if k != 6 else ents[k * 7 % len(ents)]
+        rel = Relationship(id=f"drawn_{k}", one=one.id, many=many.id, cardinality=cardinality)
+        project = project.model_copy(update={"relationships": (*project.relationships, rel)})
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), (k, cardinality)
+        state = analyser._state
+        assert state is not None and state.prev is not None
+        fresh = build_context(project, DEFAULT_SETTINGS)
+        assert [f.rel for f in state.prev.ctx.rels] == [f.rel for f in fresh.rels]
+        assert state.order == _subject_order(project, tuple(map(collection_name, project.entities)))
+    assert patched >= 6, "most drawn relationships reference their ends, or this test proves nothing"
 
 
 def _query_lists(ctx: Any) -> tuple[Any, ...]:

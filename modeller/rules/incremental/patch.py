@@ -160,11 +160,14 @@ def patch(
         return None
     ents, rels, queries = project.entities, project.relationships, project.queries
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
-    if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) > len(queries):
+    if len(old_ents) != len(ents) or len(old_rels) > len(rels) or len(old_queries) > len(queries):
         return None
     ce, cr, cq = replaced(old_ents, ents), replaced(old_rels, rels), replaced(old_queries, queries)
-    added = range(len(old_queries), len(queries))  # queries added after the others (the GUI's "Add query")
-    if len(ce) + len(cr) + len(cq) + len(added) > MAX_EDITS:
+    # queries and relationships added after the others (the GUI's "Add query" and a drawn relationship)
+    added, added_rels = range(len(old_queries), len(queries)), range(len(old_rels), len(rels))
+    if len(ce) + len(cr) + len(cq) + len(added) + len(added_rels) > MAX_EDITS:
+        return None
+    if added_rels and not _rels_fit(prev.ctx, rels[added_rels.start :]):
         return None
     for k in cq:
         if old_queries[k].id != queries[k].id or old_queries[k].entity != queries[k].entity:
@@ -228,10 +231,30 @@ def patch(
         for group in (ctx.rels_of_one[f.one.id], ctx.rels_of_many[f.many.id]):
             group[group.index(old_f)] = f
         new_facts[rid] = f
+    for pos in added_rels:  # after every other: each list keeps the project's order
+        f, entry = refacts(ctx, rels[pos])
+        rid = f.rel_id
+        ccache.facts[rid] = entry
+        ctx.rels.append(f)
+        ctx.rel_by_id[rid] = f
+        ctx.rels_of_one[f.one_id].append(f)
+        ctx.rels_of_many[f.many_id].append(f)
+        prev.rel_pos[rid] = pos
+        new_facts[rid] = f
     # ----- plans: the same embed-cycle answers as long as no strategy that groups collections changes -----
     plans = res.plans
     changed_plans: dict[str, RelPlan] = {}
     for rid, f in new_facts.items():
+        if rid not in rcache.plans:  # an added relationship: one that does not group collections
+            plan = first_plan(ctx, f, deciders)
+            if plan.strategy == "embed":
+                return None
+            plan = finish_plan(ctx, plan, False)
+            if plan.strategy in GROUPING or embeds(plan):
+                return None
+            rcache.plans[rid] = (f, plan.strategy, False, plan)
+            changed_plans[rid] = plan
+            continue
         _, chosen_old, cycle, old_plan = rcache.plans[rid]
         plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
@@ -295,6 +318,14 @@ def patch(
                 out.dirty_queries.append((prev.query_pos[id(q)], q))
     # ----- relationship designs -----
     rel_designs = list(design.relationships)
+    for pos in added_rels:
+        rid = ctx.rels[pos].rel_id
+        plan = plans[rid]
+        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
+        rcache.rel_designs[rid] = (rkey, relationship_design(ctx, res, plan))
+        rel_designs.append(rcache.rel_designs[rid][1])
+        prev.rel_design_by_id[rid] = rel_designs[-1]
+        out.dirty_rels.append((pos, ctx.rels[pos]))
     for rid in touched_rels:
         plan = plans[rid]
         rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
@@ -352,6 +383,22 @@ def patch(
         names.update(plan.collection for plan in out.design.queries[len(design.queries) :])
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
+
+
+def _rels_fit(ctx: Context, new: Sequence[Relationship]) -> bool:
+    """The ``new`` relationships added after the others can be patched in: each with an id of its own, between
+    entities of the model, without a decision (its note overrides findings: the whole-model pass applies it) and
+    without a time series end (a time series entity without a relationship is bucketed on its own)."""
+    ids: set[str] = set()
+    entities = ctx.entities
+    for r in new:
+        one, many = entities.get(r.one), entities.get(r.many)
+        if r.id in ctx.rel_by_id or r.id in ids or one is None or many is None or r.decision is not None:
+            return False
+        if one.timeseries is not None or many.timeseries is not None:
+            return False
+        ids.add(r.id)
+    return True
 
 
 def _fit(ctx: Context, old: Sequence[Query], new: Sequence[Query]) -> bool:
