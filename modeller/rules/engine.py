@@ -150,7 +150,11 @@ class Analyser:
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
-                reported = _run_rules(view, state, dirty, (), moved=False)
+                gone: list[Producer] = []
+                if patched.removed_rel is not None:  # the relationships after it moved up: they are placed anew
+                    gone.append(("r", patched.removed_rel))
+                    state.producer_keys.pop(gone[0], None)
+                reported = _run_rules(view, state, dirty, gone, moved=bool(gone))
                 folded = state.folding.fold(reported, _rule_rank(), state.kept_order)
                 return Analysis(folded, patched.design, reported)
         self.last_patched = False

@@ -310,6 +310,28 @@ def test_added_relationships_are_patched() -> None:
     assert patched >= 6, "most drawn relationships reference their ends, or this test proves nothing"
 
 
+def test_removed_relationships_are_patched() -> None:
+    """A relationship removed (deleted, or a drawn one undone) patches the last analysis unless its strategy
+    grouped collections; the relationships after it move up, and the result equals a fresh analysis."""
+    project = generate_project(80, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    analyser.analyse(project)
+    patched = 0
+    for k in range(12):
+        rels = project.relationships
+        at = len(rels) - 1 if k % 3 == 0 else (k * 17) % len(rels)  # the last one: an added relationship undone
+        project = project.model_copy(update={"relationships": (*rels[:at], *rels[at + 1 :])})
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), k
+        state = analyser._state
+        assert state is not None and state.prev is not None
+        fresh = build_context(project, DEFAULT_SETTINGS)
+        assert [f.rel for f in state.prev.ctx.rels] == [f.rel for f in fresh.rels]
+        assert [r.id for r in result.design.relationships] == [f.rel.id for f in fresh.rels]
+    assert patched >= 6, "most relationships reference their ends, or this test proves nothing"
+
+
 def _query_lists(ctx: Any) -> tuple[Any, ...]:
     def ids(queries: list[Query]) -> list[int]:
         return [id(q) for q in queries]

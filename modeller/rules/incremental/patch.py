@@ -131,6 +131,8 @@ class Patched:
     replanned: list[int] = field(default_factory=list)
     #: positions of the entities the edit replaced (a patch keeps every entity in its place)
     replaced_ents: list[int] = field(default_factory=list)
+    #: the id of a relationship the edit removed (the relationships after it moved up one place)
+    removed_rel: str | None = None
 
 
 def replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
@@ -160,7 +162,18 @@ def patch(
         return None
     ents, rels, queries = project.entities, project.relationships, project.queries
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
-    if len(old_ents) != len(ents) or len(old_rels) > len(rels) or len(old_queries) > len(queries):
+    if len(old_ents) != len(ents) or len(old_queries) > len(queries):
+        return None
+    gone = None
+    if len(rels) == len(old_rels) - 1:  # one relationship removed (deleted, or an added one undone)
+        at = next((j for j, r in enumerate(rels) if r is not old_rels[j]), len(rels))
+        if not all(map(operator.is_, itertools.islice(old_rels, at + 1, None), itertools.islice(rels, at, None))):
+            return None
+        gone = prev.ctx.rel_by_id.get(old_rels[at].id)
+        if gone is None or gone.rel is not old_rels[at] or not _removable(prev, gone):
+            return None
+        old_rels = rels  # (the others are the same objects in the same order)
+    elif len(old_rels) > len(rels):
         return None
     ce, cr, cq = replaced(old_ents, ents), replaced(old_rels, rels), replaced(old_queries, queries)
     # queries and relationships added after the others (the GUI's "Add query" and a drawn relationship)
@@ -190,6 +203,7 @@ def patch(
             return None  # the decision's note overrides findings: the whole-model pass re-applies it
         replaced_rels.append((old_r, new_r))
     ctx, res = prev.ctx, prev.res
+    gone_at = _remove_rel(prev, ccache, rcache, gone) if gone is not None else -1
     # ----- context: new entities, their paths, the facts of every relationship that reads them -----
     ctx.project = project
     stale: dict[str, None] = {}
@@ -275,6 +289,11 @@ def patch(
     # ----- units that read a new entity or plan -----
     affected: dict[str, None] = dict.fromkeys(ents[i].id for i in ce)
     affected.update(query_readers)
+    if gone is not None:  # the units of its ends, and those of the queries joining it
+        affected[gone.one_id] = None
+        affected[gone.many_id] = None
+        for q in ctx.queries_joining.get(gone.rel_id, ()):
+            affected[q.entity] = None
     for rid, plan in changed_plans.items():
         affected[plan.facts.one.id] = None
         affected[plan.facts.many.id] = None
@@ -285,6 +304,7 @@ def patch(
     collections = list(design.collections)
     embedded = dict(design.embedded)
     out = Patched(ctx, design, res, replaced_rels=replaced_rels, replaced_ents=ce)
+    out.removed_rel = gone.rel_id if gone is not None else None
     touched_rels: dict[str, None] = dict.fromkeys(changed_plans)
     unit_of = res.unit_of
     for u in dirty_units:
@@ -318,6 +338,8 @@ def patch(
                 out.dirty_queries.append((prev.query_pos[id(q)], q))
     # ----- relationship designs -----
     rel_designs = list(design.relationships)
+    if gone is not None:
+        del rel_designs[gone_at]
     for pos in added_rels:
         rid = ctx.rels[pos].rel_id
         plan = plans[rid]
@@ -340,10 +362,10 @@ def patch(
     # a relationship's findings also read the queries joining it (``engine._producer_key``)
     listed = {pos for pos, _ in out.dirty_rels}
     for rid in joined:
-        at = prev.rel_pos.get(rid)
-        if at is not None and at not in listed:
-            listed.add(at)
-            out.dirty_rels.append((at, ctx.rels[at]))
+        reader = prev.rel_pos.get(rid)
+        if reader is not None and reader not in listed:
+            listed.add(reader)
+            out.dirty_rels.append((reader, ctx.rels[reader]))
     out.dirty_queries.extend((k, queries[k]) for k in (*cq, *added))
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
@@ -354,6 +376,8 @@ def patch(
     # the plans that can read another object: the queries of the re-resolved units and those reading a touched
     # relationship (its plan, design or an end's unit); the writes of the touched relationships
     replanned = {pos for pos, _ in out.dirty_queries}
+    if gone is not None:
+        replanned.update(prev.queries_reading.get(gone.rel_id, ()))
     for rid in touched_rels:
         replanned.update(prev.queries_reading.get(rid, ()))
     for pos in replanned:  # the resolver's joins of a re-resolved unit's queries may have changed
@@ -375,6 +399,8 @@ def patch(
         # the relationships whose N it is (their facts and plans) and the plans of the queries reading it
         readers = [ents[i].id for i in ce]
         readers.extend(f.many.id for f in new_facts.values())
+        if gone is not None:
+            readers.append(gone.many_id)
         names = {coll.name for _, coll in out.dirty_colls}
         names.update(_coll_names(prev, readers))
         for i in replaced(design.queries, out.design.queries):
@@ -383,6 +409,34 @@ def patch(
         names.update(plan.collection for plan in out.design.queries[len(design.queries) :])
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
+
+
+def _removable(prev: Previous, facts: RelFacts) -> bool:
+    """A relationship can be taken out of the last analysis: its plan groups no collections and neither end is
+    a time series (one without a relationship is bucketed on its own)."""
+    plan = prev.res.plans.get(facts.rel_id)
+    if plan is None or plan.strategy in GROUPING or embeds(plan):
+        return False
+    return facts.one.timeseries is None and facts.many.timeseries is None
+
+
+def _remove_rel(prev: Previous, ccache: ContextCache, rcache: ResolveCache, facts: RelFacts) -> int:
+    """Take a removed relationship out of the context and the plans and return its place (the design keeps it:
+    the last analysis handed that design out); the relationships after it move up one place. The queries joining it keep their (now dangling) join, as ``build_context`` lists them."""
+    ctx, rid = prev.ctx, facts.rel_id
+    at = prev.rel_pos[rid]
+    del ctx.rels[at]
+    del ctx.rel_by_id[rid]
+    for group in (ctx.rels_of_one[facts.one_id], ctx.rels_of_many[facts.many_id]):
+        del group[_position(group, facts)]
+    ccache.facts.pop(rid, None)
+    rcache.plans.pop(rid, None)
+    rcache.rel_designs.pop(rid, None)
+    rcache.planner.writes.pop(rid, None)
+    del prev.res.plans[rid]
+    del prev.rel_design_by_id[rid]
+    prev.rel_pos = {f.rel_id: i for i, f in enumerate(ctx.rels)}
+    return at
 
 
 def _rels_fit(ctx: Context, new: Sequence[Relationship]) -> bool:
