@@ -27,7 +27,7 @@ from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
-from modeller.rules.incremental.fold import Folding
+from modeller.rules.incremental.fold import Changes, Folding
 from modeller.rules.incremental.patch import Patched, Previous, patch
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.naming import collection_name
@@ -154,8 +154,8 @@ class Analyser:
                 if patched.removed_rel is not None:  # the relationships after it moved up: they are placed anew
                     gone.append(("r", patched.removed_rel))
                     state.producer_keys.pop(gone[0], None)
-                reported = _run_rules(view, state, dirty, gone, moved=bool(gone))
-                folded = state.folding.fold(reported, _rule_rank(), state.kept_order)
+                reported, changes = _run_rules(view, state, dirty, gone, moved=bool(gone))
+                folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
@@ -166,10 +166,10 @@ class Analyser:
         prev = Previous.of(facts, design, res)
         view = RuleView(facts, design, res, prev.coll_by_name, prev.rel_design_by_id)
         dirty, gone = _changed_subjects(view, state)
-        reported = _run_rules(view, state, dirty, gone)
+        reported, changes = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order), design, reported)
+        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order, changes), design, reported)
 
 
 def _numbers_kept(before: Project, after: Project) -> bool:
@@ -270,10 +270,11 @@ def _patched_subjects(patched: Patched, project: Project) -> Subjects:
 
 def _run_rules(
     view: RuleView, state: _State, dirty: Subjects, gone: Iterable[Producer], moved: bool = True
-) -> list[Finding]:
+) -> tuple[list[Finding], Changes | None]:
     """The one rule loop: forget the findings of the dirty and gone subjects, run every rule's hooks on the
     dirty subjects and ``check_model`` on the model, then sort every kept finding once. ``moved`` False: the
-    subjects kept their places (a patch), so their order need not be checked."""
+    subjects kept their places (a patch), so their order need not be checked. Returns the findings and, when
+    the kept ones kept their order, those that came and went (as listed, overridden or not)."""
     project = view.project
     kept = state.findings
     if moved or not state.order:
@@ -336,13 +337,20 @@ def _run_rules(
         out = [keyed for found in kept.values() for keyed in found]
         out.sort(key=_first)
     state.sorted = out
+    came = [f for _, f in fresh] if state.kept_order else []
+    went = [f for found in forgotten for _, f in found] if state.kept_order else []
     overrides = _overrides(project)
     decisions = {r.id: r.decision for r in project.relationships if r.decision is not None}
     if not overrides and not decisions:
-        return [f for _, f in out]
+        # the last findings had no overridden copies: those that came and went are listed as they are
+        known = state.kept_order and not state.overridden
+        state.override_token, state.overridden = (), {}
+        return [f for _, f in out], ((came, went) if known else None)
     token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
+    known = state.kept_order
     if token != state.override_token:
         state.override_token, state.overridden = token, {}
+        known = False  # other findings are overridden now: every copy is new
     # edit -> findings <= 200 ms at 10,000 entities: an overridden finding is copied once, not after every edit
     shown, state.overridden = state.overridden, {}  # (only this analysis' findings stay in it)
     rules = {rule for rule, _, _ in overrides}
@@ -355,7 +363,13 @@ def _run_rules(
             state.overridden[id(f)] = was
             f = was[1]
         result.append(f)
-    return result
+    if not known:
+        return result, None
+    copies, earlier = state.overridden, shown
+    return result, (
+        [copies[id(f)][1] if id(f) in copies else f for f in came],
+        [earlier[id(f)][1] if id(f) in earlier and earlier[id(f)][0] is f else f for f in went],
+    )
 
 
 def _place_subjects(view: RuleView, state: _State) -> None:
