@@ -27,7 +27,7 @@ from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
-from modeller.rules.incremental.fold import Folding
+from modeller.rules.incremental.fold import Changes, Folding
 from modeller.rules.incremental.patch import Patched, Previous, patch
 from modeller.rules.physical.facts import ContextCache, build_context
 from modeller.rules.physical.naming import collection_name
@@ -141,6 +141,7 @@ class Analyser:
         if state is not None and state.prev is not None:
             patched = patch(state.prev, state.last, project, state.ctx_cache, state.resolve_cache, REGISTRY.deciders())
             if patched is not None:
+                _order_added(state, state.last, project)
                 state.last = project
                 self.last_mode, self.last_patched = "incremental", True
                 prev = state.prev
@@ -150,8 +151,12 @@ class Analyser:
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
-                reported = _run_rules(view, state, dirty, (), moved=False)
-                folded = state.folding.fold(reported, _rule_rank(), state.kept_order)
+                gone: list[Producer] = []
+                if patched.removed_rel is not None:  # the relationships after it moved up: they are placed anew
+                    gone.append(("r", patched.removed_rel))
+                    state.producer_keys.pop(gone[0], None)
+                reported, changes = _run_rules(view, state, dirty, gone, moved=bool(gone))
+                folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
         self.last_patched = False
         self.last_mode = "full" if state is None else "incremental"
@@ -162,10 +167,10 @@ class Analyser:
         prev = Previous.of(facts, design, res)
         view = RuleView(facts, design, res, prev.coll_by_name, prev.rel_design_by_id)
         dirty, gone = _changed_subjects(view, state)
-        reported = _run_rules(view, state, dirty, gone)
+        reported, changes = _run_rules(view, state, dirty, gone)
         state.token, state.last, state.prev = token, project, prev
         self._state = state
-        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order), design, reported)
+        return Analysis(state.folding.fold(reported, _rule_rank(), state.kept_order, changes), design, reported)
 
 
 def _numbers_kept(before: Project, after: Project) -> bool:
@@ -266,10 +271,11 @@ def _patched_subjects(patched: Patched, project: Project) -> Subjects:
 
 def _run_rules(
     view: RuleView, state: _State, dirty: Subjects, gone: Iterable[Producer], moved: bool = True
-) -> list[Finding]:
+) -> tuple[list[Finding], Changes | None]:
     """The one rule loop: forget the findings of the dirty and gone subjects, run every rule's hooks on the
     dirty subjects and ``check_model`` on the model, then sort every kept finding once. ``moved`` False: the
-    subjects kept their places (a patch), so their order need not be checked."""
+    subjects kept their places (a patch), so their order need not be checked. Returns the findings and, when
+    the kept ones kept their order, those that came and went (as listed, overridden or not)."""
     project = view.project
     kept = state.findings
     if moved or not state.order:
@@ -332,13 +338,20 @@ def _run_rules(
         out = [keyed for found in kept.values() for keyed in found]
         out.sort(key=_first)
     state.sorted = out
+    came = [f for _, f in fresh] if state.kept_order else []
+    went = [f for found in forgotten for _, f in found] if state.kept_order else []
     overrides = _overrides(project)
     decisions = {r.id: r.decision for r in project.relationships if r.decision is not None}
     if not overrides and not decisions:
-        return [f for _, f in out]
+        # the last findings had no overridden copies: those that came and went are listed as they are
+        known = state.kept_order and not state.overridden
+        state.override_token, state.overridden = (), {}
+        return [f for _, f in out], ((came, went) if known else None)
     token = (tuple(overrides.items()), tuple((k, v.note) for k, v in decisions.items()))
+    known = state.kept_order
     if token != state.override_token:
         state.override_token, state.overridden = token, {}
+        known = False  # other findings are overridden now: every copy is new
     # edit -> findings <= 200 ms at 10,000 entities: an overridden finding is copied once, not after every edit
     shown, state.overridden = state.overridden, {}  # (only this analysis' findings stay in it)
     rules = {rule for rule, _, _ in overrides}
@@ -351,7 +364,13 @@ def _run_rules(
             state.overridden[id(f)] = was
             f = was[1]
         result.append(f)
-    return result
+    if not known:
+        return result, None
+    copies, earlier = state.overridden, shown
+    return result, (
+        [copies[id(f)][1] if id(f) in copies else f for f in came],
+        [earlier[id(f)][1] if id(f) in earlier and earlier[id(f)][0] is f else f for f in went],
+    )
 
 
 def _place_subjects(view: RuleView, state: _State) -> None:
@@ -375,6 +394,27 @@ def _place_subjects(view: RuleView, state: _State) -> None:
     state.sorted = []
     for found in state.findings.values():
         found[:] = [((*_sort_key(order, f), *k[-3:]), f) for k, f in found]
+
+
+def _order_added(state: _State, last: Project, project: Project) -> None:
+    """A patch added relationships or queries after the others: they take the places after them and no other
+    subject moves (``_place_subjects`` would find the same order and keep every finding's key)."""
+    if not state.order:
+        return
+    token = list(state.order_token)
+    # (kind, the project's list before and after, the order's first number, the token's parts listing its ids)
+    for kind, before, after, group, parts in (
+        ("relationship", last.relationships, project.relationships, 1, (2, 5)),
+        ("query", last.queries, project.queries, 2, (3, 6)),
+    ):
+        if len(after) == len(before):
+            continue
+        for k in range(len(before), len(after)):
+            state.order.setdefault((kind, after[k].id), (group, k))
+        ids = tuple(x.id for x in after[len(before) :])
+        for part in parts:
+            token[part] += ids
+    state.order_token = tuple(token)
 
 
 def _reuse_equal(

@@ -25,11 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.model.frozen import FrozenDict
-from modeller.model.project import Denormalization, Field, Index, Query
+from modeller.model.project import Denormalization, Field, Index, Query, Relationship
 from modeller.model.vocabulary import CARDINALITIES, STRATEGIES
 from modeller.rules import analyse
-from modeller.rules.engine import Analyser
+from modeller.rules.engine import Analyser, _subject_order
+from modeller.rules.physical.facts import build_context
 from modeller.rules.physical.naming import collection_name
+from modeller.rules.settings import DEFAULT_SETTINGS
 
 BASE = {seed: generate_project(25, 1.5, 0.6, seed=seed) for seed in (0, 1, 2)}
 
@@ -71,6 +73,11 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
         d = Denormalization(field=many.fields[choice % len(many.fields)].name, direction="many-to-one")
         new = r.model_copy(update={"denormalize": [*r.denormalize, d]})
         return project.model_copy(update={"relationships": _replace(rels, rels.index(r), new)})
+    if kind == "add-relationship":  # drawn between two entities: added after the others
+        many = ents[(i + choice) % len(ents)]
+        cardinality = CARDINALITIES[choice % len(CARDINALITIES)]
+        new = Relationship(id=f"drawn_{choice}_{len(rels)}", one=e.id, many=many.id, cardinality=cardinality)
+        return project.model_copy(update={"relationships": (*rels, new)})
     if kind == "drop-relationship" and r is not None:
         return project.model_copy(update={"relationships": tuple(x for x in rels if x is not r)})
     if kind == "add-query":
@@ -80,6 +87,20 @@ def edit(project: Project, kind: str, i: int, choice: int) -> Project:
         side = r.many if choice % 2 == 0 else r.one
         q = Query(id=f"q_scope_{choice}_{len(queries)}", entity=side, scope=r.id, per_sec=choice % 7)
         return project.model_copy(update={"queries": (*queries, q)})
+    if kind.startswith("query-") and queries:  # the query panel's edits: one query replaced, same id and entity
+        q = queries[i % len(queries)]
+        fields = [f.name for f in e.fields if f.type != "object"]
+        rel_ids = [x.id for x in rels if q.entity in (x.one, x.many)]
+        changes: dict[str, Any] = {
+            "query-rate": {"per_sec": choice % 9, "hot": choice % 2 == 0},
+            "query-filter": {"filter": {**q.filter, f"added_{choice % 3}": "eq"}, "sort": (("created", -1),)},
+            "query-joins": {"joins": (*q.joins[1:], *rel_ids[choice % 2 :][:1])},
+            "query-name": {"name": None if q.name else f"query {choice}"},
+        }
+        if kind == "query-filter" and fields:
+            changes[kind]["filter"] = {fields[choice % len(fields)]: "range"}
+        new = q.model_copy(update=changes[kind])
+        return project.model_copy(update={"queries": _replace(queries, queries.index(q), new)})
     if kind == "drop-query" and queries:
         return project.model_copy(update={"queries": queries[1:]})
     if kind == "move-entity":
@@ -120,6 +141,7 @@ EDITS = [
     "strategy",
     "denormalize",
     "drop-relationship",
+    "add-relationship",
     "add-query",
     "add-scoped-query",
     "drop-query",
@@ -131,9 +153,24 @@ EDITS = [
     "field-unique",
     "rel-read-together",
     "rel-max",
+    "query-rate",
+    "query-filter",
+    "query-joins",
+    "query-name",
 ]
 #: the edits the GUI makes most (one object replaced, same ids): the analyser patches its last result
-SMALL_EDITS = ["rename-field", "cardinality", "strategy", "denormalize", "entity-count", "field-unique", "rel-max"]
+SMALL_EDITS = [
+    "rename-field",
+    "cardinality",
+    "strategy",
+    "denormalize",
+    "entity-count",
+    "field-unique",
+    "rel-max",
+    "query-rate",
+    "query-filter",
+    "query-joins",
+]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -226,6 +263,84 @@ def test_field_edits_are_patched() -> None:
         result = analyser.analyse(project)
         assert analyser.last_patched, kind
         assert dump(project, result) == dump(project, analyse(project)), kind
+
+
+def test_query_edits_are_patched() -> None:
+    """A query's rate, filter or joins edited in place (same id and entity), or a query added after the others,
+    patches the last analysis: its unit, the facts of its entity's relationships and the relationships it joins
+    are worked out again, and the result equals a fresh analysis."""
+    project = generate_project(80, 1.5, 0.6, seed=5)
+    analyser = Analyser()
+    analyser.analyse(project)
+    patched = 0
+    for k, kind in enumerate(["query-rate", "query-filter", "query-joins", "add-query", "add-scoped-query"] * 3):
+        project = edit(project, kind, k * 11 + 3, k)
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), (kind, k)
+        # the patched context lists the queries as a fresh one does (what the next patches build on)
+        assert analyser._state is not None and analyser._state.prev is not None
+        state = analyser._state
+        assert _query_lists(state.prev.ctx) == _query_lists(build_context(project, DEFAULT_SETTINGS))
+        # and every subject's place, which the findings are sorted by
+        assert state.order == _subject_order(project, tuple(map(collection_name, project.entities)))
+    assert patched >= 13
+
+
+def test_added_relationships_are_patched() -> None:
+    """A relationship drawn between two entities (added after the others) patches the last analysis unless its
+    strategy groups collections; the result equals a fresh analysis and every subject keeps its place."""
+    project = generate_project(80, 1.5, 0.6, seed=6)
+    analyser = Analyser()
+    analyser.analyse(project)
+    ents = [e for e in project.entities if e.timeseries is None]
+    patched = 0
+    for k, cardinality in enumerate(["one-to-many", "one-to-squillions", "many-to-many", "one-to-few"] * 3):
+        one, many = ents[k * 7 % len(ents)], ents[(k * 13 + 5) % len(ents)] if k != 6 else ents[k * 7 % len(ents)]
+        rel = Relationship(id=f"drawn_{k}", one=one.id, many=many.id, cardinality=cardinality)
+        project = project.model_copy(update={"relationships": (*project.relationships, rel)})
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), (k, cardinality)
+        state = analyser._state
+        assert state is not None and state.prev is not None
+        fresh = build_context(project, DEFAULT_SETTINGS)
+        assert [f.rel for f in state.prev.ctx.rels] == [f.rel for f in fresh.rels]
+        assert state.order == _subject_order(project, tuple(map(collection_name, project.entities)))
+    assert patched >= 6, "most drawn relationships reference their ends, or this test proves nothing"
+
+
+def test_removed_relationships_are_patched() -> None:
+    """A relationship removed (deleted, or a drawn one undone) patches the last analysis unless its strategy
+    grouped collections; the relationships after it move up, and the result equals a fresh analysis."""
+    project = generate_project(80, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    analyser.analyse(project)
+    patched = 0
+    for k in range(12):
+        rels = project.relationships
+        at = len(rels) - 1 if k % 3 == 0 else (k * 17) % len(rels)  # the last one: an added relationship undone
+        project = project.model_copy(update={"relationships": (*rels[:at], *rels[at + 1 :])})
+        result = analyser.analyse(project)
+        patched += analyser.last_patched
+        assert dump(project, result) == dump(project, analyse(project)), k
+        state = analyser._state
+        assert state is not None and state.prev is not None
+        fresh = build_context(project, DEFAULT_SETTINGS)
+        assert [f.rel for f in state.prev.ctx.rels] == [f.rel for f in fresh.rels]
+        assert [r.id for r in result.design.relationships] == [f.rel.id for f in fresh.rels]
+    assert patched >= 6, "most relationships reference their ends, or this test proves nothing"
+
+
+def _query_lists(ctx: Any) -> tuple[Any, ...]:
+    def ids(queries: list[Query]) -> list[int]:
+        return [id(q) for q in queries]
+
+    return (
+        ids(ctx.queries),
+        {k: ids(v) for k, v in ctx.queries_of.items()},
+        {k: ids(v) for k, v in ctx.queries_joining.items()},
+    )
 
 
 def _same_objects(before: Any, after: Any) -> tuple[int, list[str]]:

@@ -41,6 +41,9 @@ class RuleView:
     _used_indexes: list[frozenset[tuple[str, str]]] = field(default_factory=list)
     #: query id -> its place in the project's queries (an unnamed query's label), built on first use
     _query_numbers: dict[str, int] = field(default_factory=dict)
+    #: query id -> the first query with that id, built on first use (a rule naming queries by id looked each up
+    #: by scanning every query: edit -> findings <= 200 ms at 10,000 entities)
+    _queries_by_id: dict[str, Query] = field(default_factory=dict)
 
     @classmethod
     def of(cls, facts: Context, design: Design, res: Resolution) -> RuleView:
@@ -58,7 +61,10 @@ class RuleView:
     def query_words(self, query: Query | str) -> str:
         """``query 'post page'`` (an unnamed one: ``query on Post by _id``): how a message names a query."""
         if isinstance(query, str):
-            found = next((q for q in self.facts.queries if q.id == query), None)
+            if not self._queries_by_id:
+                for q in self.facts.queries:
+                    self._queries_by_id.setdefault(q.id, q)
+            found = self._queries_by_id.get(query)
             if found is None:
                 return f"query {query}"
             query = found

@@ -131,6 +131,8 @@ class Patched:
     replanned: list[int] = field(default_factory=list)
     #: positions of the entities the edit replaced (a patch keeps every entity in its place)
     replaced_ents: list[int] = field(default_factory=list)
+    #: the id of a relationship the edit removed (the relationships after it moved up one place)
+    removed_rel: str | None = None
 
 
 def replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
@@ -160,10 +162,30 @@ def patch(
         return None
     ents, rels, queries = project.entities, project.relationships, project.queries
     old_ents, old_rels, old_queries = last.entities, last.relationships, last.queries
-    if len(old_ents) != len(ents) or len(old_rels) != len(rels) or len(old_queries) != len(queries):
+    if len(old_ents) != len(ents) or len(old_queries) > len(queries):
         return None
-    ce, cr = replaced(old_ents, ents), replaced(old_rels, rels)
-    if len(ce) + len(cr) > MAX_EDITS or replaced(old_queries, queries):
+    gone = None
+    if len(rels) == len(old_rels) - 1:  # one relationship removed (deleted, or an added one undone)
+        at = next((j for j, r in enumerate(rels) if r is not old_rels[j]), len(rels))
+        if not all(map(operator.is_, itertools.islice(old_rels, at + 1, None), itertools.islice(rels, at, None))):
+            return None
+        gone = prev.ctx.rel_by_id.get(old_rels[at].id)
+        if gone is None or gone.rel is not old_rels[at] or not _removable(prev, gone):
+            return None
+        old_rels = rels  # (the others are the same objects in the same order)
+    elif len(old_rels) > len(rels):
+        return None
+    ce, cr, cq = replaced(old_ents, ents), replaced(old_rels, rels), replaced(old_queries, queries)
+    # queries and relationships added after the others (the GUI's "Add query" and a drawn relationship)
+    added, added_rels = range(len(old_queries), len(queries)), range(len(old_rels), len(rels))
+    if len(ce) + len(cr) + len(cq) + len(added) + len(added_rels) > MAX_EDITS:
+        return None
+    if added_rels and not _rels_fit(prev.ctx, rels[added_rels.start :]):
+        return None
+    for k in cq:
+        if old_queries[k].id != queries[k].id or old_queries[k].entity != queries[k].entity:
+            return None
+    if added and not _fit(prev.ctx, old_queries, queries[added.start :]):
         return None
     for i in ce:
         old_e, new_e = old_ents[i], ents[i]
@@ -181,6 +203,7 @@ def patch(
             return None  # the decision's note overrides findings: the whole-model pass re-applies it
         replaced_rels.append((old_r, new_r))
     ctx, res = prev.ctx, prev.res
+    gone_at = _remove_rel(prev, ccache, rcache, gone) if gone is not None else -1
     # ----- context: new entities, their paths, the facts of every relationship that reads them -----
     ctx.project = project
     stale: dict[str, None] = {}
@@ -196,6 +219,21 @@ def patch(
             stale[f.rel.id] = None
     for j in cr:
         stale[rels[j].id] = None
+    # the units reading a replaced query: its entity's, and those of the ends of the relationships it joins
+    query_readers: dict[str, None] = {}
+    swaps: list[tuple[Query | None, Query, int]] = [(old_queries[k], queries[k], k) for k in cq]
+    swaps.extend((None, queries[k], k) for k in added)
+    joined = _swap_queries(ctx, prev, swaps)
+    for k in (*cq, *added):
+        eid = queries[k].entity
+        query_readers[eid] = None
+        for f in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
+            stale[f.rel.id] = None  # their facts read the queries of both ends
+    for rid in joined:
+        joined_facts = ctx.rel_by_id.get(rid)
+        if joined_facts is not None:
+            query_readers[joined_facts.one_id] = None
+            query_readers[joined_facts.many_id] = None
     new_facts: dict[str, RelFacts] = {}
     for rid in stale:
         pos = prev.rel_pos[rid]
@@ -207,10 +245,30 @@ def patch(
         for group in (ctx.rels_of_one[f.one.id], ctx.rels_of_many[f.many.id]):
             group[group.index(old_f)] = f
         new_facts[rid] = f
+    for pos in added_rels:  # after every other: each list keeps the project's order
+        f, entry = refacts(ctx, rels[pos])
+        rid = f.rel_id
+        ccache.facts[rid] = entry
+        ctx.rels.append(f)
+        ctx.rel_by_id[rid] = f
+        ctx.rels_of_one[f.one_id].append(f)
+        ctx.rels_of_many[f.many_id].append(f)
+        prev.rel_pos[rid] = pos
+        new_facts[rid] = f
     # ----- plans: the same embed-cycle answers as long as no strategy that groups collections changes -----
     plans = res.plans
     changed_plans: dict[str, RelPlan] = {}
     for rid, f in new_facts.items():
+        if rid not in rcache.plans:  # an added relationship: one that does not group collections
+            plan = first_plan(ctx, f, deciders)
+            if plan.strategy == "embed":
+                return None
+            plan = finish_plan(ctx, plan, False)
+            if plan.strategy in GROUPING or embeds(plan):
+                return None
+            rcache.plans[rid] = (f, plan.strategy, False, plan)
+            changed_plans[rid] = plan
+            continue
         _, chosen_old, cycle, old_plan = rcache.plans[rid]
         plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
@@ -230,6 +288,12 @@ def patch(
             res.buckets[many.id] = make_bucket(ctx, many, plan)
     # ----- units that read a new entity or plan -----
     affected: dict[str, None] = dict.fromkeys(ents[i].id for i in ce)
+    affected.update(query_readers)
+    if gone is not None:  # the units of its ends, and those of the queries joining it
+        affected[gone.one_id] = None
+        affected[gone.many_id] = None
+        for q in ctx.queries_joining.get(gone.rel_id, ()):
+            affected[q.entity] = None
     for rid, plan in changed_plans.items():
         affected[plan.facts.one.id] = None
         affected[plan.facts.many.id] = None
@@ -240,6 +304,7 @@ def patch(
     collections = list(design.collections)
     embedded = dict(design.embedded)
     out = Patched(ctx, design, res, replaced_rels=replaced_rels, replaced_ents=ce)
+    out.removed_rel = gone.rel_id if gone is not None else None
     touched_rels: dict[str, None] = dict.fromkeys(changed_plans)
     unit_of = res.unit_of
     for u in dirty_units:
@@ -273,6 +338,16 @@ def patch(
                 out.dirty_queries.append((prev.query_pos[id(q)], q))
     # ----- relationship designs -----
     rel_designs = list(design.relationships)
+    if gone is not None:
+        del rel_designs[gone_at]
+    for pos in added_rels:
+        rid = ctx.rels[pos].rel_id
+        plan = plans[rid]
+        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
+        rcache.rel_designs[rid] = (rkey, relationship_design(ctx, res, plan))
+        rel_designs.append(rcache.rel_designs[rid][1])
+        prev.rel_design_by_id[rid] = rel_designs[-1]
+        out.dirty_rels.append((pos, ctx.rels[pos]))
     for rid in touched_rels:
         plan = plans[rid]
         rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
@@ -284,6 +359,14 @@ def patch(
         pos = prev.rel_pos[rid]
         rel_designs[pos] = prev.rel_design_by_id[rid] = entry[1]
         out.dirty_rels.append((pos, ctx.rels[pos]))
+    # a relationship's findings also read the queries joining it (``engine._producer_key``)
+    listed = {pos for pos, _ in out.dirty_rels}
+    for rid in joined:
+        reader = prev.rel_pos.get(rid)
+        if reader is not None and reader not in listed:
+            listed.add(reader)
+            out.dirty_rels.append((reader, ctx.rels[reader]))
+    out.dirty_queries.extend((k, queries[k]) for k in (*cq, *added))
     out.dirty_colls.sort(key=_first)
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
@@ -293,6 +376,8 @@ def patch(
     # the plans that can read another object: the queries of the re-resolved units and those reading a touched
     # relationship (its plan, design or an end's unit); the writes of the touched relationships
     replanned = {pos for pos, _ in out.dirty_queries}
+    if gone is not None:
+        replanned.update(prev.queries_reading.get(gone.rel_id, ()))
     for rid in touched_rels:
         replanned.update(prev.queries_reading.get(rid, ()))
     for pos in replanned:  # the resolver's joins of a re-resolved unit's queries may have changed
@@ -314,13 +399,110 @@ def patch(
         # the relationships whose N it is (their facts and plans) and the plans of the queries reading it
         readers = [ents[i].id for i in ce]
         readers.extend(f.many.id for f in new_facts.values())
+        if gone is not None:
+            readers.append(gone.many_id)
         names = {coll.name for _, coll in out.dirty_colls}
         names.update(_coll_names(prev, readers))
         for i in replaced(design.queries, out.design.queries):
             names.add(design.queries[i].collection)
             names.add(out.design.queries[i].collection)
+        names.update(plan.collection for plan in out.design.queries[len(design.queries) :])
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
+
+
+def _removable(prev: Previous, facts: RelFacts) -> bool:
+    """A relationship can be taken out of the last analysis: its plan groups no collections and neither end is
+    a time series (one without a relationship is bucketed on its own)."""
+    plan = prev.res.plans.get(facts.rel_id)
+    if plan is None or plan.strategy in GROUPING or embeds(plan):
+        return False
+    return facts.one.timeseries is None and facts.many.timeseries is None
+
+
+def _remove_rel(prev: Previous, ccache: ContextCache, rcache: ResolveCache, facts: RelFacts) -> int:
+    """Take a removed relationship out of the context and the plans and return its place (the design keeps it:
+    the last analysis handed that design out); the relationships after it move up one place. The queries joining it keep their (now dangling) join, as ``build_context`` lists them."""
+    ctx, rid = prev.ctx, facts.rel_id
+    at = prev.rel_pos[rid]
+    del ctx.rels[at]
+    del ctx.rel_by_id[rid]
+    for group in (ctx.rels_of_one[facts.one_id], ctx.rels_of_many[facts.many_id]):
+        del group[_position(group, facts)]
+    ccache.facts.pop(rid, None)
+    rcache.plans.pop(rid, None)
+    rcache.rel_designs.pop(rid, None)
+    rcache.planner.writes.pop(rid, None)
+    del prev.res.plans[rid]
+    del prev.rel_design_by_id[rid]
+    prev.rel_pos = {f.rel_id: i for i, f in enumerate(ctx.rels)}
+    return at
+
+
+def _rels_fit(ctx: Context, new: Sequence[Relationship]) -> bool:
+    """The ``new`` relationships added after the others can be patched in: each with an id of its own, between
+    entities of the model, without a decision (its note overrides findings: the whole-model pass applies it) and
+    without a time series end (a time series entity without a relationship is bucketed on its own)."""
+    ids: set[str] = set()
+    entities = ctx.entities
+    for r in new:
+        one, many = entities.get(r.one), entities.get(r.many)
+        if r.id in ctx.rel_by_id or r.id in ids or one is None or many is None or r.decision is not None:
+            return False
+        if one.timeseries is not None or many.timeseries is not None:
+            return False
+        ids.add(r.id)
+    return True
+
+
+def _fit(ctx: Context, old: Sequence[Query], new: Sequence[Query]) -> bool:
+    """The ``new`` queries added after ``old`` can be patched in: each on an entity of the model, with an id of
+    its own, and ``old`` not empty (a project without queries indexes its references by convention)."""
+    ids = {q.id for q in old}
+    for q in new:
+        if q.entity not in ctx.entities or q.id in ids:
+            return False
+        ids.add(q.id)
+    return bool(old)
+
+
+def _swap_queries(ctx: Context, prev: Previous, swaps: list[tuple[Query | None, Query, int]]) -> dict[str, None]:
+    """Put each replaced query (old, new, its position) in the context's lists in place of the old one, and
+    each added one (old None, after the others, in order) after them, as ``build_context`` lists them; returns
+    the relationships the old or the new query joins."""
+    joined: dict[str, None] = {}
+    for old_q, new_q, k in swaps:
+        own = ctx.queries_of[new_q.entity]
+        if old_q is None:
+            ctx.queries.append(new_q)
+            own.append(new_q)
+            prev.query_rels.append(())  # (the plan's relationships are read when it is planned)
+        else:
+            ctx.queries[k] = new_q
+            own[_position(own, old_q)] = new_q
+            del prev.query_pos[id(old_q)]
+        prev.query_pos[id(new_q)] = k
+        before = dict.fromkeys(old_q.joins if old_q is not None else ())
+        after = dict.fromkeys(new_q.joins)
+        for rid in before.keys() | after.keys():
+            joined[rid] = None
+            group = ctx.queries_joining.get(rid, [])
+            if rid in before:
+                del group[_position(group, old_q)]
+            if rid in after:  # project order: the queries joining it listed before the new one's place
+                query_pos = prev.query_pos
+                at = sum(1 for q in group if query_pos[id(q)] < k)
+                group.insert(at, new_q)
+            if group:
+                ctx.queries_joining[rid] = group
+            else:
+                ctx.queries_joining.pop(rid, None)
+    return joined
+
+
+def _position(items: list[Any], item: Any) -> int:
+    """The place of ``item`` itself in ``items`` (by identity: another object may be equal to it)."""
+    return next(i for i, x in enumerate(items) if x is item)
 
 
 def _coll_names(prev: Previous, entity_ids: list[str]) -> set[str]:
@@ -366,12 +548,12 @@ def _placed(unit: UnitResult) -> list[tuple[str, str]]:
 
 
 def _same_layout(old: UnitResult, new: UnitResult) -> bool:
-    """Same collections, placements and entities: the new unit can take the old one's place."""
+    """Same collections, placements and entities: the new unit can take the old one's place (its query plans may
+    differ: a query added or edited; ``_swap_unit`` replaces them, and the whole-design maps are only looked up)."""
     return (
         [c.name for c in old.collections] == [c.name for c in new.collections]
         and _placed(old) == _placed(new)
         and old.location.keys() == new.location.keys()
-        and old.query_plans.keys() == new.query_plans.keys()
     )
 
 

@@ -967,7 +967,10 @@ def replan(
     for pos in positions:
         q = ctx.queries[pos]
         entry = cache.queries[id(q)] = _query_entry(planner, q, cache.queries.get(id(q)))
-        queries[pos] = entry[1]
+        if pos == len(queries):  # a query added after the others (positions come in order)
+            queries.append(entry[1])
+        else:
+            queries[pos] = entry[1]
     for rid in rel_ids:
         facts = ctx.rel_by_id[rid]
         cache.writes[rid] = _writes_entry(planner, facts, cache.writes.get(rid))
