@@ -10,7 +10,6 @@ said on its own stays in ``Analysis.reported``.
 
 from __future__ import annotations
 
-import gc
 import operator
 import threading
 from bisect import bisect_left, insort
@@ -121,16 +120,11 @@ class Analyser:
         load_rules()
         # speed only, for DESIGN.md's "cold analysis near 250 ms at 1,000 entities" (bench_analyse: 2.2x CPU without)
         with self._lock, collector_paused():  # counted: another thread's pause is not ended by this one
-            gc_was_enabled = gc.isenabled()
-            gc.disable()
             try:
                 return self._analyse(project)
             except BaseException:
                 self._state = None  # a patch may have been half applied: start afresh next time
                 raise
-            finally:
-                if gc_was_enabled:
-                    gc.enable()
 
     def _analyse(self, project: Project) -> Analysis:
         settings = self.settings
