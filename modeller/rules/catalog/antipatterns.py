@@ -77,7 +77,10 @@ class UnboundedArray(Rule):
         what = "embedded documents" if embedded else "references"
         target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
         fix = set_strategy(facts.rel.id, target, self.id)
-        if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
+        # a document past the limit blames the array that is most of it (a small array in a huge document is not
+        # the cause: document-size-and-nesting names the collection, and the large array gets this error)
+        over = doc > s.max_doc_bytes and array * 2 > doc
+        if over or (days is not None and days < 365 * 10 and facts.unbounded):
             # the figures say which: past the limit at the declared maximum, or on the way there at the growth
             past = (
                 f"past the 16 MiB document limit ({megabytes(s.max_doc_bytes)})"

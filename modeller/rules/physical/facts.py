@@ -262,6 +262,14 @@ def too_many_ids(facts: RelFacts, settings: Settings) -> bool:
     return not facts.max_declared and facts.n_typ >= settings.refarray_max
 
 
+def insert_rate(facts: RelFacts) -> float | None:
+    """New N per second linked to a One: the relationship's writes, else the N entity's."""
+    rel = facts.rel
+    if rel.writes_per_sec is not None:
+        return rel.writes_per_sec
+    return facts.many.writes_per_sec
+
+
 def how_many(facts: RelFacts) -> str:
     """The number of N per One in words, saying where it comes from: "up to 5,000" or, from the counts,
     "about 2,000 on average (2,000,000,000 Messages / 1,000,000 Users)"."""
