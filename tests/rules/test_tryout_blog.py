@@ -96,3 +96,61 @@ def test_the_size_error_blames_the_array_that_is_large() -> None:
         (f.rule, f.subject.id) for f in analysis.reported if f.severity == "error" and f.rule == "unbounded-array"
     ]
     assert errors == [("unbounded-array", "post_views")], [f.message for f in analysis.reported]
+
+
+def _few_comments(query: bool) -> dict[str, Any]:
+    """Post -> Comment one-to-few (3 typically, 10 at most) read with the Post, with or without the query
+    "comments of a post" (For one: Post, newest first) — probe-few-withq / probe-few-noq reduced."""
+    queries = [
+        {
+            "id": "comment_query",
+            "entity": "comment",
+            "name": "comments of a post",
+            "scope": "post_comments",
+            "sort": [["created_at", -1]],
+            "per_sec": 200,
+        }
+    ]
+    return {
+        "entities": [
+            {"id": "post", "name": "Post", "fields": [{"name": "title", "type": "string"}]},
+            {"id": "comment", "name": "Comment", "fields": [{"name": "created_at", "type": "date"}]},
+        ],
+        "relationships": [
+            {
+                "id": "post_comments",
+                "one": "post",
+                "many": "comment",
+                "cardinality": "one-to-few",
+                "typical": 3,
+                "max": 10,
+                "read_together": 1,
+            }
+        ],
+        "queries": queries if query else [],
+    }
+
+
+def test_comments_of_a_post_is_not_reading_comments_on_their_own() -> None:
+    """Seed 002 (CN): a blog post's few comments are embedded; "comments of a post" is what embedding serves."""
+    for query in (False, True):
+        analysis = analyse(build(_few_comments(query)))
+        rel = analysis.design.relationships[0]
+        assert (rel.strategy, rel.rules) == ("embed", ["embed-one-to-few"]), (query, rel)
+        texts = " ".join(f"{f.message} {f.why}" for f in analysis.reported)
+        assert "comment_query" not in texts and "on its own" not in texts, texts
+
+
+def test_a_query_of_its_own_is_named_by_its_name_and_no_back_read_is_claimed() -> None:
+    """A query on Comments not through their Post makes them stand alone: the message names it by its name, and
+    since no query reads the Post of one Comment, it keeps a reference in each Comment (one-way, rule 6)."""
+    data = _few_comments(True)
+    data["queries"].append(
+        {"id": "comment_query_2", "entity": "comment", "name": "latest comments", "sort": [["created_at", -1]]}
+    )
+    analysis = analyse(build(data))
+    assert analysis.design.relationships[0].strategy == "parent-ref"
+    (f,) = [f for f in analysis.reported if f.subject.id == "post_comments"]
+    assert "query 'latest comments' reads Comment on its own" in f.message, f.message
+    assert "comment_query" not in f.message and "'the Post of one Comment'" not in f.message, f.message
+    assert "no query reads the Post of one Comment" in f.message

@@ -48,9 +48,10 @@ def _not_embedded_because(facts: RelFacts, s: Settings) -> str:
 
 
 def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[str, ...], lead: str) -> Vote | None:
-    """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when no
-    query of the One reads its N from its own document) or references on both sides (Zola-2 two-way referencing);
-    ``lead`` opens the reason (the one-to-few rule: why its N are not embedded)."""
+    """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when only
+    one direction is read) or references on both sides (Zola-2 two-way referencing: a query of the One reads its
+    N and a query of the N reads its One); ``lead`` opens the reason (the one-to-few rule: why its N are not
+    embedded). A query of the N scoped to the relationship reads "the N of one One", not "the One of an N"."""
     rel, one, many = facts.rel, facts.one, facts.many
     if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
         return None
@@ -62,12 +63,16 @@ def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[
         back = f"the {manys} of one {one.name} are found by their {role}"
     else:
         back = f"each {many.name} names its {role}"
-    if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
+    if not (facts.one_reads_many and facts.many_reads_one):  # only one direction is read: one-way (rule 6)
+        unread = (
+            f"no {one.name} query reads its {manys} from its own document"
+            if not facts.one_reads_many
+            else f"no query reads the {role} of one {many.name}"
+        )
         return rule.vote(
             "parent-ref",
-            f"{lead}{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
-            f"own document: keep a reference to the {one.name} in each {many.name} (one-way "
-            "referencing from the side that is queried)",
+            f"{lead}{_not_embedded_because(facts, s)}; {back} and {unread}: keep a reference to the {one.name} in "
+            f"each {many.name} (one-way referencing from the side that is queried)",
             f"the {role} of {with_article(many.name)} is one read by _id; listing the {manys} of a "
             f"{one.name} is a query on the reference",
             rules=rules,
