@@ -77,6 +77,9 @@ def test_before_any_query_nothing_nests_in_author_and_the_log_has_its_own_collec
         assert rels[rid].strategy == "parent-ref" and "outlier-pattern" not in rels[rid].rules, rels[rid]
         assert "has_overflow" not in rels[rid].why
     assert not [f for f in analysis.reported if f.severity == "error"], [f.message for f in analysis.reported]
+    # the numbers show no "read together 1" the user never set
+    (posts,) = [f for f in analysis.findings if f.subject.id == "author_posts"]
+    assert "read_together" not in posts.numbers and posts.numbers["n_max"] == 5000
 
 
 def test_a_log_read_with_its_post_is_still_not_embedded() -> None:
@@ -154,3 +157,116 @@ def test_a_query_of_its_own_is_named_by_its_name_and_no_back_read_is_claimed() -
     assert "query 'latest comments' reads Comment on its own" in f.message, f.message
     assert "comment_query" not in f.message and "'the Post of one Comment'" not in f.message, f.message
     assert "no query reads the Post of one Comment" in f.message
+
+
+def _tags(queries: list[dict[str, Any]], **tags: Any) -> dict[str, Any]:
+    """Post <-> Label many-to-many (5 typically, 20 at most per Post), 500,000 Posts among 2,000 Labels."""
+    return {
+        "entities": [
+            {"id": "post", "name": "Post", "count": 500_000, "fields": [{"name": "published_at", "type": "date"}]},
+            {"id": "label", "name": "Label", "count": 2000, "fields": [{"name": "name", "type": "string"}]},
+        ],
+        "relationships": [
+            {
+                "id": "post_labels",
+                "one": "post",
+                "many": "label",
+                "cardinality": "many-to-many",
+                "typical": 5,
+                "max": 20,
+                **tags,
+            }
+        ],
+        "queries": queries,
+    }
+
+
+POSTS_BY_TAG = {
+    "id": "post_query_3",
+    "entity": "post",
+    "name": "posts by tag",
+    "scope": "post_labels",
+    "sort": [["published_at", -1]],
+    "per_sec": 200,
+}
+
+
+def test_a_many_to_many_read_one_way_keeps_the_array_on_the_queried_side_only() -> None:
+    """RULES.md rule 6: "posts by tag" is the only read; the Label keeps no array of Post ids (1,250 typically)."""
+    analysis = analyse(build(_tags([POSTS_BY_TAG])))
+    rel = analysis.design.relationships[0]
+    assert rel.strategy == "child-refs", rel
+    label = analysis.design.collection("label")
+    post = analysis.design.collection("post")
+    assert label is not None and post is not None
+    assert [n.name for n in label.shape] == ["_id", "name"]
+    assert [n.name for n in post.shape if n.bson_type == "array"] == ["label_ids"]
+    assert [ix.keys for ix in post.indexes] == [[("label_ids", 1), ("published_at", -1)]]
+    (f,) = [f for f in analysis.reported if f.subject.id == "post_labels" and f.rule == "many-to-many-refs"]
+    assert "no Label query reads its Posts" in f.message and "label_ids in post is indexed" in f.message
+    assert "transaction" not in f.message and f.numbers["typical_ones_per_n"] == 1250  # 500,000 x 5 / 2,000
+
+
+def test_a_label_side_with_too_many_posts_keeps_no_array_even_when_unread_both_ways() -> None:
+    """No query yet: a Label would hold about 2,500 Post ids (1,000,000 x 5 / 2,000), more than 2,000."""
+    data = _tags([])
+    data["entities"][0]["count"] = 1_000_000
+    rel = analyse(build(data)).design.relationships[0]
+    assert rel.strategy == "child-refs", rel
+
+
+def test_a_many_to_many_read_both_ways_stays_two_way() -> None:
+    labels_of_post = {"id": "labels_of_post", "entity": "label", "scope": "post_labels"}
+    rel = analyse(build(_tags([POSTS_BY_TAG, labels_of_post]))).design.relationships[0]
+    assert rel.strategy == "two-way", rel
+
+
+def test_a_refined_strategy_leads_with_what_the_design_does_under_a_one_to_many_rule() -> None:
+    """Post -> Comment (2 typically, 2,000 at most, the latest 10 shown): the finding opens with the subset the
+    design holds, in plural words, filed under a one-to-many rule; no outlier advice against the subset."""
+    data = _few_comments(True)
+    data["relationships"][0].update(cardinality="one-to-many", typical=2, max=2000, read_together=0.9, show_latest=10)
+    analysis = analyse(build(data))
+    assert analysis.design.relationships[0].strategy == "subset"
+    (f,) = [f for f in analysis.findings if f.subject.id == "post_comments"]
+    assert f.message.startswith("subset — the Post page shows only the latest 10 of up to 2,000 Comments: "), f.message
+    assert (f.rule, f.also) == ("child-refs-one-to-many", ("subset-pattern",)), (f.rule, f.also)
+    assert "array of Comment ids" not in f.message and "many-to-many" not in f.message
+    assert f.tradeoff is not None and f.tradeoff.startswith("the Post renders with one read")
+
+
+def test_the_outlier_line_says_what_the_design_does() -> None:
+    """The outlier pattern keeps the strategy parent-ref but embeds the typical N: the line's label says so."""
+    data = _few_comments(False)
+    data["relationships"][0].update(cardinality="one-to-many", typical=12, max=50_000)
+    (rel,) = analyse(build(data)).design.relationships
+    assert (rel.strategy, rel.shown) == ("parent-ref", "embed up to 48 + overflow"), rel
+
+
+def test_advice_words_carry_no_engine_jargon() -> None:
+    """Tryout a14 item 11: no "engine 2,000" inside sentences and no rule id as a cross-reference."""
+    analysis = analyse(build(_blog()))
+    texts = [f"{f.message} {f.tradeoff}" for f in analysis.reported]
+    assert not [t for t in texts if "engine 2,000" in t or "see computed-pattern" in t], texts
+    assert any("more than the 2,000 ids an array should hold" in t for t in texts)
+
+
+def test_a_many_to_many_read_only_from_the_other_side_keeps_the_array_there() -> None:
+    labels_of_post = {"id": "labels_of_post", "entity": "label", "name": "labels of a post", "scope": "post_labels"}
+    analysis = analyse(build(_tags([labels_of_post])))
+    rel = analysis.design.relationships[0]
+    assert rel.strategy == "parent-ref", rel
+    post = analysis.design.collection("post")
+    assert post is not None and not [n.name for n in post.shape if n.bson_type == "array"]
+    assert "only Label queries go through it ('labels of a post')" in rel.why, rel.why
+    (f,) = [f for f in analysis.reported if f.subject.id == "post_labels" and f.rule == "many-to-many-refs"]
+    assert f.why is not None and "The array of Post ids in each Label" in f.why, f.why
+
+
+def test_counted_nouns_are_plural() -> None:
+    """Tryout a14 item 11: "2,000 Comments", "300 embedded Comments are more than ...", never a singular."""
+    data = _few_comments(False)
+    data["relationships"][0].update(cardinality="one-to-many", typical=20, max=300, strategy="embed")
+    analysis = analyse(build(data))
+    (warning,) = [f for f in analysis.reported if f.rule == "unbounded-array"]
+    assert warning.message.startswith("up to 300 embedded Comments are more than"), warning.message

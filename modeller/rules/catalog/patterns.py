@@ -507,7 +507,11 @@ class OutlierPattern(Rule):
     by the post (``createIndex({post_id: 1})``); the application reads the
     overflow only when the flag is set. The comments have no collection of
     their own (it would stay empty); comments read on their own (a query of
-    their own) are not embedded, so the pattern does not apply to them.
+    their own) are not embedded, so the pattern does not apply to them. Nor
+    does it to a one-to-squillions log (Zola-1: a reference in each entry),
+    to a typical count above the bound (every post would overflow), to N
+    that no read of the One is known to need (Read together not set and no
+    query joining them), or to N written as often as the One is read.
     """
 
     id = "outlier-pattern"
@@ -552,8 +556,8 @@ class OutlierPattern(Rule):
         s = view.settings
         rel = facts.rel
         bound = _outlier_bound(facts, s)
-        if bound is None:
-            return
+        if bound is None or view.plan(rel.id).rec.numbers.get("outlier_bound") != bound:
+            return  # no outliers, or the engine refines this relationship otherwise (a subset outranks it)
         array = embed_field(rel, facts.many)
         overflow = f"{collection_name(facts.one)}_overflow"
         ref = f"{snake(facts.one.name)}_id"

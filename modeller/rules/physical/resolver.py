@@ -31,7 +31,16 @@ from modeller.rules.physical.design import (
     SyncUpdate,
     walk_shape,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, embeds, make_bucket, outlier_bound_of
+from modeller.rules.physical.documents import (
+    BucketPlan,
+    Route,
+    ShapeBuilder,
+    embeds,
+    make_bucket,
+    outlier_bound_of,
+    strategy_label,
+    subset_synced,
+)
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
@@ -1424,6 +1433,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         why=why,
         tradeoff=plan.tradeoff,
         warnings=[*_array_warnings(ctx, res, plan), *plan.warnings, *_unshared_warning(res, plan)],
+        label=label if (label := strategy_label(plan.strategy, outlier_bound_of(plan))) != plan.strategy else "",
     )
 
 
@@ -1532,6 +1542,7 @@ def sync_advice(
         sort_field = next((n.sort for n in _find_nodes(res, coll, sub) if n.sort), None)
         sort_name = sort_field[0] if sort_field else (elems[0].name if elems else f)
         k = plan.subset_k or 10
+        by_id = any(subset_synced(c) for c in elems)
         update = SyncUpdate(
             "push-latest",
             coll,
@@ -1542,11 +1553,19 @@ def sync_advice(
             pushed=tuple(c.name for c in elems),
             sort_field=sort_name,
             keep=k,
+            by_id=by_id,
+        )
+        edits = (
+            f"; each element keeps the {cp.source.name}'s _id: an edited {cp.source.name} sets its copy in "
+            f"{sub} (arrayFilters on _id) and a deleted one is pulled from it by _id"
+            if by_id
+            else ""
         )
         return (
             f"on every insert into {src_coll}: push the new {cp.source.name} into {sub} of its "
-            f"{plan.facts.one.name} in {coll} ($push with $each, $sort by {sort_name}, $slice -{k}) — keeps the "
-            f"latest {k}; {src_coll} stays the source of truth"
+            f"{plan.facts.one.name} in {coll} ($push with $each, $sort by {sort_name} descending and $slice {k}: the "
+            f"latest {k}, newest first; Zola's ascending $sort with $slice -{k} keeps the same ones oldest first)"
+            f"{edits}; {src_coll} stays the source of truth"
         ), update
     if cp.sync == "none":
         if cp.denorm.staleness == "forever":
