@@ -131,7 +131,7 @@ def render_text(design: Design, colour: bool, labels: Labels | None = None) -> s
     for rel in design.relationships:
         lines.append(
             bold(f"relationship {neutralize(words.relationship(rel.id))}")
-            + f": {rel.strategy} (chosen by {rel.chosen_by}"
+            + f": {rel.shown} (chosen by {rel.chosen_by}"
             # a user's choice no rule makes has no rules: its why says what the engine would choose instead
             + (f"; rules {', '.join(rel.rules)})" if rel.rules else ")")
         )

@@ -238,15 +238,29 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
     if up is None or up.kind == "insert" or copy.staleness == "forever" or copy.sync == "none":
         return comment(f"point-in-time copy: written once at insert ({quoted(copy.path)}), never synchronized")
     if up.kind == "push-latest":
-        doc = "{" + ", ".join(f"{_k(name)}: doc[{js_string(name)}]" for name in up.pushed) + "}"
+        pushed = ["_id", *up.pushed] if up.by_id else list(up.pushed)
+        doc = "{" + ", ".join(f"{_k(name)}: doc[{js_string(name)}]" for name in pushed) + "}"
+        edits = []
+        if up.by_id:  # the elements keep the source's _id: an edit or a delete reaches the One's copy
+            sets = ", ".join(f"{_k(up.set_path + '.$[e].' + name)}: doc[{js_string(name)}]" for name in up.pushed)
+            held = f"{{ _id: parentId, {_k(up.set_path + '._id')}: doc._id }}"
+            edits = [
+                comment(f"a document of {quoted(up.source_collection)} changed: update its copy, found by its _id"),
+                f"{_c(up.collection)}.updateOne({held}, {{ $set: {{ {sets} }} }}, "
+                '{ arrayFilters: [{ "e._id": doc._id }] });',
+                comment(f"a document of {quoted(up.source_collection)} deleted: pull its copy"),
+                f"{_c(up.collection)}.updateOne({{ _id: parentId }}, {{ $pull: {{ {_k(up.set_path)}: "
+                "{ _id: doc._id } } });",
+            ]
         return "\n".join(
             [
-                comment(
+                comment(  # newest first, the order the shape documents (and the strategy's own snippet pushes)
                     f"on every insert into {quoted(up.source_collection)}: "
-                    f"keep the latest {up.keep} in {quoted(up.collection)}"
+                    f"keep the latest {up.keep} in {quoted(up.collection)}, newest first"
                 ),
                 f"{_c(up.collection)}.updateOne({{ _id: parentId }}, {{ $push: {{ {_k(up.set_path)}: "
-                f"{{ $each: [{doc}], $sort: {{ {_k(up.sort_field)}: 1 }}, $slice: -{int(up.keep)} }} }} }});",
+                f"{{ $each: [{doc}], $sort: {{ {_k(up.sort_field)}: -1 }}, $slice: {int(up.keep)} }} }} }});",
+                *edits,
             ]
         )
     if up.ids_from is not None:

@@ -440,17 +440,21 @@ def test_rooms_found_by_their_indexed_hotel_keep_no_array_in_the_hotel() -> None
     for name in ("hotel", "guest"):
         coll = a.design.collection(name)
         assert coll is not None and all(n.role != "child-refs" for n in coll.shape)
-    f = _finding(a, "many-to-many-refs", "hotel_rooms")
+    # one-way on a one-to-many: rule 5's advice (Rooms read on their own), not a many-to-many name (tryout a14)
+    f = _finding(a, "no-embed-independent-access", "hotel_rooms")
     assert "the Rooms of one Hotel are found by their hotel" in f.message
     assert "read with its hotel" not in f.message  # no query reads a Room with its Hotel
     assert f.why is not None and "two-way" not in f.why and "each side keeps references" not in f.why
 
 
-def test_a_hotel_page_listing_its_rooms_keeps_two_way_references() -> None:
+def test_a_hotel_page_listing_its_rooms_reads_them_by_their_reference() -> None:
+    """Both queries read the Rooms of one Hotel (one direction, RULES.md rule 6: one-way); none reads the Hotel of
+    one Room, so no text claims it and the Hotel keeps no array of Room ids (tryout a14 item 4)."""
     a = analyse(hotel(join_rooms=True))
-    assert _rel(a, "hotel_rooms").strategy == "two-way"
-    f = _finding(a, "many-to-many-refs", "hotel_rooms")
-    assert f.why is not None and "'the Rooms of one Hotel' and 'the Hotel of one Room' are read" in f.why
+    assert _rel(a, "hotel_rooms").strategy == "parent-ref"
+    f = _finding(a, "no-embed-independent-access", "hotel_rooms")
+    assert "no query reads the hotel of one Room" in f.message, f.message
+    assert "the Hotel of one Room" not in f.message and f.why is not None and "are read" not in f.why
 
 
 # ------------------------------------------------------------------------------------------ texts of the decision

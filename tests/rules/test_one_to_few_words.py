@@ -53,8 +53,9 @@ def people(**rel: Any) -> Project:
         ),
         (
             {"read_together": 0.1},
-            "two-way",
-            "only 10% of Person reads need them; and both directions are read",
+            "parent-ref",
+            "only 10% of Person reads need them; each Address names its owner and no query reads the owner of one "
+            "Address",
             "embed-one-to-few",
         ),
     ],

@@ -19,6 +19,7 @@ def _shop(strategy: str | None = None, reviews: str | None = None) -> dict[str, 
         "cardinality": "one-to-many",
         "typical": 4,
         "max": 296,
+        "read_together": 1,  # an order is read with its items (not set, no reason to size the order for them)
     }
     if strategy:
         items["strategy"] = strategy

@@ -19,6 +19,7 @@ from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
+from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import ARRAY_OF_ALL, days_to_limit, kept_array
 from modeller.rules.physical.sizes import element_overhead, megabytes, value_bytes
@@ -77,7 +78,10 @@ class UnboundedArray(Rule):
         what = "embedded documents" if embedded else "references"
         target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
         fix = set_strategy(facts.rel.id, target, self.id)
-        if doc > s.max_doc_bytes or (days is not None and days < 365 * 10 and facts.unbounded):
+        # a document past the limit blames the array that is most of it (a small array in a huge document is not
+        # the cause: document-size-and-nesting names the collection, and the large array gets this error)
+        over = doc > s.max_doc_bytes and array * 2 > doc
+        if over or (days is not None and days < 365 * 10 and facts.unbounded):
             # the figures say which: past the limit at the declared maximum, or on the way there at the growth
             past = (
                 f"past the 16 MiB document limit ({megabytes(s.max_doc_bytes)})"
@@ -126,7 +130,7 @@ class UnboundedArray(Rule):
                 "warning",
                 "relationship",
                 facts.rel.id,
-                f"up to {facts.n_max:,} embedded {facts.many.name} is more than 'a couple of "
+                f"up to {facts.n_max:,} embedded {plural_label(facts.many.name)} are more than 'a couple of "
                 f"hundred' (Zola-3): {instead}",
                 fix=fix,
                 numbers=nums,
@@ -137,8 +141,8 @@ class UnboundedArray(Rule):
                 "warning",
                 "relationship",
                 facts.rel.id,
-                f"{how_many(facts)} ids in one array is more than 'a few thousand' (Zola-3, "
-                f"engine {s.refarray_max:,}): store the reference in each {facts.many.name}",
+                f"{how_many(facts)} ids in one array is more than the {s.refarray_max:,} an array should hold "
+                f"(Zola-3: 'more than a few thousand'): store the reference in each {facts.many.name}",
                 fix=fix,
                 numbers=nums,
                 sources=("Zola-3",),

@@ -92,9 +92,9 @@ def subset_vote(rule: Rule, facts: RelFacts, view: StrategyView, also: tuple[str
     n = "an unbounded number of" if facts.unbounded and not facts.max_declared else f"{facts.n_max:,}"
     return rule.vote(
         "subset",
-        f"the {one.name} page shows only the latest {k} of up to {n} {many.name}: keep those {k} as copies in "
-        f"{one.name} ($push with $each/$sort/$slice) and every {many.name} in its own collection with a reference "
-        f"to its {one.name}",
+        f"the {one.name} page shows only the latest {k} of up to {n} {plural_label(many.name)}: keep those {k} as "
+        f"copies in {one.name} ($push with $each/$sort/$slice) and every {many.name} in its own collection with a "
+        f"reference to its {one.name}",
         f"the {one.name} renders with one read; every new {many.name} costs two writes and the {k} copies add "
         f"about {k * elem} bytes to each {one.name}",
         rules=(rule.id, *also),
@@ -374,7 +374,7 @@ class SquillionsToOneLastN(Rule):
             sev,
             "relationship",
             facts.rel.id,
-            f"keep the latest {k:,} {facts.many.name} in each {facts.one.name} as a bounded array: {push}",
+            f"keep the latest {k:,} {plural_label(facts.many.name)} in each {facts.one.name} as a bounded array: {push}",
             numbers={"show_latest": k, "subset_bytes": plan.numbers.get("subset_bytes")},
             decision=strategy_decision(facts.rel.id),
             decided=True,

@@ -17,7 +17,7 @@ from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.facts import RelFacts
+from modeller.rules.physical.facts import RelFacts, insert_rate
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
 from modeller.rules.physical.naming import (
     child_refs_field,
@@ -507,7 +507,11 @@ class OutlierPattern(Rule):
     by the post (``createIndex({post_id: 1})``); the application reads the
     overflow only when the flag is set. The comments have no collection of
     their own (it would stay empty); comments read on their own (a query of
-    their own) are not embedded, so the pattern does not apply to them.
+    their own) are not embedded, so the pattern does not apply to them. Nor
+    does it to a one-to-squillions log (Zola-1: a reference in each entry),
+    to a typical count above the bound (every post would overflow), to N
+    that no read of the One is known to need (Read together not set and no
+    query joining them), or to N written as often as the One is read.
     """
 
     id = "outlier-pattern"
@@ -552,8 +556,8 @@ class OutlierPattern(Rule):
         s = view.settings
         rel = facts.rel
         bound = _outlier_bound(facts, s)
-        if bound is None:
-            return
+        if bound is None or view.plan(rel.id).rec.numbers.get("outlier_bound") != bound:
+            return  # no outliers, or the engine refines this relationship otherwise (a subset outranks it)
         array = embed_field(rel, facts.many)
         overflow = f"{collection_name(facts.one)}_overflow"
         ref = f"{snake(facts.one.name)}_id"
@@ -595,18 +599,34 @@ class OutlierPattern(Rule):
 
 
 def _outlier_bound(facts: RelFacts, s: Settings) -> int | None:
-    """How many N to embed when a few One have far more N than the rest (None: no outliers to plan for)."""
+    """How many N to embed when a few One have far more N than the rest (None: no outliers to plan for).
+
+    RULES.md rule 24: only when the typical One holds at most ``outlier_max`` (a typical count above it would put
+    every One in the overflow), never for a one-to-squillions (rule 4, Zola-1's log messages: a reference in each
+    N), only when the One is known to read its N (a declared share, a query of the One that joins them, or the
+    user's own embed: an unset ``read_together`` is no reason to size the One's document for its N), and not when new N arrive as
+    often as the One is read or more ("a poor fit when updates are very frequent", Manual-outlier).
+    """
     rel = facts.rel
-    if rel.typical is None or facts.self_ref or rel.cardinality in ("one-to-one", "many-to-many"):
+    if rel.typical is None or facts.self_ref or rel.cardinality in ("one-to-one", "many-to-many", "one-to-squillions"):
         return None
     typ, top = facts.n_typ, facts.n_max
+    if typ > s.outlier_max:
+        return None
     bound = min(s.outlier_max, max(1, math.ceil(typ * s.outlier_headroom)))
     if top < s.outlier_factor * max(typ, 1) or top <= s.embed_max or bound >= top:
         return None
-    if facts.read_together < s.read_together_min or facts.standalone:
-        # rarely read with the One, or read on its own (declared, or a query of its own): the N are not embedded at
-        # all; otherwise they live only embedded and in the overflow collection, with no collection of their own
+    # RULES.md 0.1: read together by default only when drawn inside the One (the user's own embed)
+    known = facts.one_reads_many or rel.strategy == "embed"
+    if facts.read_together < s.read_together_min or facts.standalone or not known:
+        # rarely read with the One, not known to be, or read on its own (declared, or a query of its own): the N
+        # are not embedded at all; otherwise they live only embedded and in the overflow collection, with no
+        # collection of their own
         return None
+    writes = insert_rate(facts)
+    reads = rel.reads_per_sec if rel.reads_per_sec is not None else facts.one.reads_per_sec
+    if writes and reads is not None and writes >= reads:
+        return None  # each new N rewrites a One document: more writes than reads of it
     return bound
 
 

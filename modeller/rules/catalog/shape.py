@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from modeller.model.labels import query_words
+from modeller.model.project import Query
 from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import REGISTRY, register
 from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of, worded
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
+from modeller.rules.physical.documents import strategy_label
+from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.plans import ARRAY_OF_ALL, RelPlan, kept_array
@@ -47,9 +50,10 @@ def _not_embedded_because(facts: RelFacts, s: Settings) -> str:
 
 
 def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[str, ...], lead: str) -> Vote | None:
-    """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when no
-    query of the One reads its N from its own document) or references on both sides (Zola-2 two-way referencing);
-    ``lead`` opens the reason (the one-to-few rule: why its N are not embedded)."""
+    """A one-to-N that is not embedded and whose N side names its One: a reference in each N (one-way, when only
+    one direction is read) or references on both sides (Zola-2 two-way referencing: a query of the One reads its
+    N and a query of the N reads its One); ``lead`` opens the reason (the one-to-few rule: why its N are not
+    embedded). A query of the N scoped to the relationship reads "the N of one One", not "the One of an N"."""
     rel, one, many = facts.rel, facts.one, facts.many
     if not _one_to_n(facts) or not (facts.many_needs_one or facts.many_reads_one or rel.inverse):
         return None
@@ -61,12 +65,16 @@ def referenced_both_ways(rule: Rule, facts: RelFacts, s: Settings, rules: tuple[
         back = f"the {manys} of one {one.name} are found by their {role}"
     else:
         back = f"each {many.name} names its {role}"
-    if not facts.one_reads_many:  # only the N side reads the other way: one-way, from the N (rule 6)
+    if not (facts.one_reads_many and facts.many_reads_one):  # only one direction is read: one-way (rule 6)
+        unread = (
+            f"no {one.name} query reads its {manys} from its own document"
+            if not facts.one_reads_many
+            else f"no query reads the {role} of one {many.name}"
+        )
         return rule.vote(
             "parent-ref",
-            f"{lead}{_not_embedded_because(facts, s)}; {back} and no {one.name} query reads its {manys} from its "
-            f"own document: keep a reference to the {one.name} in each {many.name} (one-way "
-            "referencing from the side that is queried)",
+            f"{lead}{_not_embedded_because(facts, s)}; {back} and {unread}: keep a reference to the {one.name} in "
+            f"each {many.name} (one-way referencing from the side that is queried)",
             f"the {role} of {with_article(many.name)} is one read by _id; listing the {manys} of a "
             f"{one.name} is a query on the reference",
             rules=rules,
@@ -139,9 +147,10 @@ class _StrategyRule(Rule):
         filed = self.filed_under(plan)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
-            msg = f"{target} — {rec.base_reason or rec.reason}"  # every surface shows the subject beside it
-            if rec.strategy != target:
-                msg += f" (refined to {rec.strategy}: {rec.reason})"
+            # every surface shows the subject beside it; a refinement leads, as it is what the design does
+            base = rec.base_reason or rec.reason
+            lead = strategy_label(rec.strategy, rec.numbers.get("outlier_bound"))
+            msg = f"{lead} — {rec.reason} (refining {target}: {base})" if rec.reason != base else f"{target} — {base}"
             return self.finding(
                 sev,
                 "relationship",
@@ -465,7 +474,7 @@ class ParentRefOneToSquillions(_StrategyRule):
             grows = " and keeps growing" if facts.unbounded else ""
             what = (
                 f"is {how_many(facts)}{grows}: an array of that many ObjectIds (about {megabytes(ids)}) "
-                f"is more than the few thousand ids an array should hold (Zola-3, engine {s.refarray_max:,})"
+                f"is more than the {s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand')"
             )
         return self.vote(
             "parent-ref",
@@ -473,7 +482,7 @@ class ParentRefOneToSquillions(_StrategyRule):
             f"each {many.name}",
             f"{one.name} stays fixed-size; reading it with its {plural_label(many.name)} is a second query, by the "
             "reference; "
-            "counts and sums over them are not free (see computed-pattern)",
+            "counts and sums over them are not free (see the computed pattern)",
             numbers={"id_array_bytes": ids},
             precedence=SQUILLIONS,
         )
@@ -558,6 +567,49 @@ class NoEmbedIndependentAccess(_StrategyRule):
         return reference_index_note(view, plan)
 
 
+def _reads_of(facts: RelFacts, entity_id: str, queries: dict[str, list[Query]]) -> list[Query]:
+    """The queries of ``entity_id`` that go through the relationship (scoped to it, or joining it)."""
+    rid = facts.rel_id
+    return [q for q in queries.get(entity_id, ()) if q.scope == rid or rid in q.joins]
+
+
+def _one_way_many_to_many(
+    facts: RelFacts, back: int, s: Settings, queries: dict[str, list[Query]]
+) -> tuple[str, str, str] | None:
+    """A many-to-many whose array belongs on one side only (RULES.md rule 6): the N side would hold more ids than
+    an array should (``back`` typical Ones per N against ``refarray_max``), or the queries of only one side go
+    through the relationship. None: two-way (both sides read, or neither said)."""
+    one_reads = _reads_of(facts, facts.one_id, queries)
+    many_reads = _reads_of(facts, facts.many_id, queries)
+    # (holder, other, holder's queries): the side that keeps the array of the other's ids
+    if back >= s.refarray_max:
+        holder, other, why = (
+            facts.one.name,
+            facts.many.name,
+            f"one {facts.many.name} belongs to about {back:,} {plural_label(facts.one.name)}, more than the "
+            f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand')",
+        )
+    elif one_reads and not many_reads:
+        holder, other, why = facts.one.name, facts.many.name, ""
+    elif many_reads and not one_reads:
+        holder, other, why = facts.many.name, facts.one.name, ""
+    else:
+        return None
+    if not why:
+        named = ", ".join(query_words(q, holder) for q in (one_reads or many_reads)[:2])
+        why = f"only {holder} queries go through it ({named}); no {other} query reads its {plural_label(holder)}"
+    holders = plural_label(holder)
+    return (
+        "child-refs" if holder == facts.one.name else "parent-ref",
+        f"each {facts.one.name} relates to several {plural_label(facts.many.name)} and each {facts.many.name} to "
+        f"several {plural_label(facts.one.name)}, but {why}: keep the array of {other} ids only in each {holder} "
+        f"(one-way referencing from the side that is queried) and find the {holders} of one {other} by it "
+        "(indexed, multikey)",
+        f"one array to maintain and no transaction for a link; the {holders} of one {other} are a query on the "
+        f"{holder} array, and {with_article(other)} page listing its {holders} reads them through it",
+    )
+
+
 @register
 class ManyToManyRefs(_StrategyRule):
     """Many-to-many, or one-to-many read in both directions: arrays of references (two-way referencing).
@@ -598,6 +650,8 @@ class ManyToManyRefs(_StrategyRule):
         s = view.ctx.settings
         rel, one, many = facts.rel, facts.one, facts.many
         if rel.cardinality == "many-to-many":
+            back = ones_per_many(facts)
+            nums = {"typical_ones_per_n": back}
             if too_many_ids(facts, s):
                 return self.vote(
                     "parent-ref",
@@ -605,13 +659,18 @@ class ManyToManyRefs(_StrategyRule):
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
                     f"array of references only in each {many.name} and query it by {one.name}",
                     "both directions stay one query; the large side never holds an array",
+                    numbers=nums,
                 )
+            one_way = _one_way_many_to_many(facts, back, s, view.ctx.queries_of)
+            if one_way is not None:
+                return self.vote(*one_way, numbers=nums)
             return self.vote(
                 "two-way",
                 f"each {one.name} relates to many {plural_label(many.name)} and each {many.name} to many "
                 f"{plural_label(one.name)}: arrays of references on both sides, so either direction is one query",
                 "both directions are one indexed query; changing a link updates two documents and is not atomic "
                 "without a multi-document transaction",
+                numbers=nums,
             )
         if rel.cardinality == "one-to-few":
             return None  # the one-to-few rule says why its N are not embedded (EmbedOneToFew)
@@ -628,6 +687,17 @@ class ManyToManyRefs(_StrategyRule):
                 "each {one} relates to several {manys} and each {many} to several {ones}: an array of references "
                 "on each side makes either direction one query (Zola-2 two-way referencing)."
             )
+        elif m2m and (plan.rec.base_strategy == "child-refs" or not too_many_ids(facts, settings)):
+            holder, other = (one, many) if plan.rec.base_strategy == "child-refs" else (many, one)
+            return worded(
+                "only one side needs an array: references go on the side that is queried (Zola-2), and a side "
+                "that would hold more than a few thousand ids keeps none (Zola-3). The array of {other} ids in each "
+                "{holder}, indexed (multikey), makes 'the {holders} of one {other}' one query, and no second array "
+                "has to be kept in step.",
+                holder=holder,
+                other=other,
+                holders=plural_label(holder),
+            )
         elif m2m:
             template = (
                 "one {one} can have more {manys} than an array of ids should hold (Zola-3: 'more than a few "
@@ -640,6 +710,14 @@ class ManyToManyRefs(_StrategyRule):
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         return reference_index_note(view, plan) + reassignment_note(view, plan, numbers)
+
+    def filed_under(self, plan: RelPlan) -> type[Rule] | None:
+        """A one-to-N kept as one-way references is not rule 6's two-way case: it goes under the rule of the
+        reason its N are not embedded (read on their own: rule 5; too many: rule 3), never under a many-to-many
+        name the user's cardinality contradicts (tryout a14 item 5)."""
+        if plan.facts.rel.cardinality == "many-to-many" or plan.rec.base_strategy != "parent-ref":
+            return None
+        return NoEmbedIndependentAccess if plan.facts.standalone else ChildRefsOneToMany
 
 
 @register

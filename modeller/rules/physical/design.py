@@ -357,6 +357,8 @@ class SyncUpdate:
     pushed: tuple[str, ...] = ()  # push-latest: fields copied into the new element
     sort_field: str = ""  # push-latest: field the array is kept sorted by
     keep: int = 0  # push-latest: how many elements stay
+    #: push-latest: the elements keep the source's ``_id``: an edited source updates its copy, a deleted one is pulled
+    by_id: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -372,6 +374,7 @@ class SyncUpdate:
             "pushed": list(self.pushed),
             "sort_field": self.sort_field,
             "keep": self.keep,
+            "by_id": self.by_id,
         }
 
 
@@ -425,6 +428,14 @@ class RelationshipDesign:
     #: whether the design indexes the relationship's references, in words ("" when it keeps none): part of
     #: ``why`` and the sentence the reference rules' advice ends with, worked out once (``reference_index_words``)
     index_words: str = ""
+    #: what the design does, where the strategy alone does not say it (the outlier pattern embeds up to a bound
+    #: under parent-ref): the line's badge and the design text show it; empty: the strategy says it
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The strategy as a reader sees it on the line: the label when there is one."""
+        return self.label or self.strategy
 
     def to_json(self) -> dict[str, Any]:
         return {

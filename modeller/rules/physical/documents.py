@@ -620,6 +620,13 @@ class ShapeBuilder:
         node.relationship = plan.facts.rel_id
         return node
 
+    def _subset_id(self, many: Entity) -> ShapeNode:
+        """The ``_id`` of the N a subset element copies (its source, as the element's other copies name theirs)."""
+        node = self.id_node(many)
+        # not required: an element pushed before the copies were synced (or by an older design) may lack it
+        node.source, node.required = Source(many.id, "_id"), False
+        return node
+
     def _one_side(self, plan: RelPlan, routes: dict[str, Route], stack: tuple[str, ...]) -> list[ShapeNode]:
         facts = plan.facts
         rel, many = facts.rel, facts.many
@@ -710,7 +717,9 @@ class ShapeBuilder:
             k = plan.subset_k or 10
             sub = subset_field(rel, many)
             copies = [cp for cp in plan.copies if cp.location == "subset"]
-            children = []
+            # copies kept in sync find their element by the source's _id when it changes or goes (SD11/SD12's
+            # edited elements keep theirs); copies that never change (a log line) need none
+            children = [self._subset_id(many)] if any(subset_synced(cp) for cp in copies) else []
             only = {}
             for cp in copies:
                 children.append(self._copy_node(plan, cp))
@@ -985,6 +994,19 @@ def embeds(plan: RelPlan) -> bool:
     """The One holds the N's documents: embedded, or up to a bound with the rest in its overflow (outlier pattern);
     either way the N has no collection of its own through this relationship."""
     return plan.strategy == "embed" or (plan.strategy == "parent-ref" and outlier_bound_of(plan) is not None)
+
+
+def subset_synced(cp: CopyPlan) -> bool:
+    """A subset's copy follows later changes of its source (neither a never-synced snapshot nor a value that never
+    changes, like a log line's immutable fields): its element keeps the source's ``_id``."""
+    mutable = cp.field is None or not cp.field.immutable
+    return mutable and cp.sync != "none" and cp.denorm.staleness != "forever"
+
+
+def strategy_label(strategy: str, bound: int | None) -> str:
+    """What a strategy does in a few words: ``parent-ref``, or under the outlier pattern ``embed up to 48 +
+    overflow`` (the strategy stays parent-ref, but the typical N live in the One)."""
+    return f"embed up to {bound:,} + overflow" if strategy == "parent-ref" and bound is not None else strategy
 
 
 def outlier_bound_of(plan: RelPlan) -> int | None:

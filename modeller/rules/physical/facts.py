@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from modeller.model.labels import query_words
 from modeller.model.paths import all_fields
 from modeller.model.project import Entity, Field, Project, Query, Relationship
 from modeller.rules.physical.attributes import AttributeGroup, attribute_groups
@@ -262,6 +263,14 @@ def too_many_ids(facts: RelFacts, settings: Settings) -> bool:
     return not facts.max_declared and facts.n_typ >= settings.refarray_max
 
 
+def insert_rate(facts: RelFacts) -> float | None:
+    """New N per second linked to a One: the relationship's writes, else the N entity's."""
+    rel = facts.rel
+    if rel.writes_per_sec is not None:
+        return rel.writes_per_sec
+    return facts.many.writes_per_sec
+
+
 def how_many(facts: RelFacts) -> str:
     """The number of N per One in words, saying where it comes from: "up to 5,000" or, from the counts,
     "about 2,000 on average (2,000,000,000 Messages / 1,000,000 Users)"."""
@@ -307,9 +316,10 @@ def _needs_one(rel: Relationship, one: Entity, query: Query) -> bool:
 def _standalone(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> tuple[bool, str]:
     if rel.many_standalone:
         return True, f"{plural_label(many.name)} are read on their own (“Many side accessed on its own” is set)"
-    own = ctx.queries_of.get(many.id, [])
-    if own:
-        return True, f"query {own[0].id!r} reads {many.name} on its own"
+    # a query scoped to this relationship reads the N of one One ("comments of a post"): what embedding serves
+    own = next((q for q in ctx.queries_of.get(many.id, ()) if q.scope != rel.id), None)
+    if own is not None:
+        return True, f"query {query_words(own, many.name)} reads {many.name} on its own"
     if rel.cardinality == "many-to-many":
         return True, f"each {many.name} belongs to several {one.name} (many-to-many)"
     return False, ""

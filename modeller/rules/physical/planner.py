@@ -35,7 +35,7 @@ from modeller.rules.physical.design import (
 )
 from modeller.rules.physical.documents import outlier_bound_of
 from modeller.rules.physical.esr import EsrPlan, plan_query
-from modeller.rules.physical.facts import Context, RelFacts, ones_per_many
+from modeller.rules.physical.facts import Context, RelFacts, insert_rate, ones_per_many
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.scopes import LINK_TARGET, Scope, esr_key, resolve_scope, shares_collection
 
@@ -795,7 +795,7 @@ class _Planner:
                 continue
             matched = copy.update.filter_path if copy.update is not None and copy.update.filter_path else None
             out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity, matched))
-        inserts = _insert_rate(facts)
+        inserts = insert_rate(facts)
         home = self._home(facts)
         kinds: dict[WriteKind, None] = {}
         for coll, _, node in self.rel_nodes(facts):
@@ -866,14 +866,6 @@ class _Planner:
 def _percent(share: float) -> str:
     """A share as a user reads it: "1 %", "0.1 %"."""
     return f"{share * 100:g} %"
-
-
-def _insert_rate(facts: RelFacts) -> float | None:
-    """New N per second linked to a One: the relationship's writes, else the N entity's."""
-    rel = facts.rel
-    if rel.writes_per_sec is not None:
-        return rel.writes_per_sec
-    return facts.many.writes_per_sec
 
 
 def _bucket_limit(limit: int, bucket: BucketDesign, sort: list[tuple[str, int]]) -> int:

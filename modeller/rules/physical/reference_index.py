@@ -19,12 +19,14 @@ Lookup = Callable[[str], CollectionDesign | None]
 
 def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
     """(entity id, holds the reference to the other side as the N) of each side that keeps a reference: the N
-    (``product_id``, ``items.product_id``, ``author._id``) and, in a many-to-many kept two-way, the One's array."""
+    (``product_id``, ``items.product_id``, ``author._id``) and, in a many-to-many kept two-way or one-way from
+    the One, the One's array."""
     facts = plan.facts
-    out = [(facts.many_id, True)]
-    if facts.rel.cardinality == "many-to-many" and plan.strategy == "two-way":
-        out.append((facts.one_id, False))
-    return out
+    if facts.rel.cardinality != "many-to-many":
+        return [(facts.many_id, True)]
+    if plan.strategy == "child-refs":  # one-way: only the One's array of N ids
+        return [(facts.one_id, False)]
+    return [(facts.many_id, True), (facts.one_id, False)] if plan.strategy == "two-way" else [(facts.many_id, True)]
 
 
 def _ref_node_path(nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...]) -> str | None:

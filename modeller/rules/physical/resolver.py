@@ -31,7 +31,16 @@ from modeller.rules.physical.design import (
     SyncUpdate,
     walk_shape,
 )
-from modeller.rules.physical.documents import BucketPlan, Route, ShapeBuilder, embeds, make_bucket, outlier_bound_of
+from modeller.rules.physical.documents import (
+    BucketPlan,
+    Route,
+    ShapeBuilder,
+    embeds,
+    make_bucket,
+    outlier_bound_of,
+    strategy_label,
+    subset_synced,
+)
 from modeller.rules.physical.esr import EsrPlan, default_name, plan_query, serves
 from modeller.rules.physical.facts import Context, RelFacts
 from modeller.rules.physical.index_reasons import (
@@ -1425,6 +1434,7 @@ def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> Relati
         tradeoff=plan.tradeoff,
         warnings=[*_array_warnings(ctx, res, plan), *plan.warnings, *_unshared_warning(res, plan)],
         index_words=indexed,
+        label=label if (label := strategy_label(plan.strategy, outlier_bound_of(plan))) != plan.strategy else "",
     )
 
 
@@ -1521,12 +1531,21 @@ def _sync_index_words(res: Resolution, cp: CopyPlan, filter_path: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _push_latest_words(src_coll: str, source: str, sub: str, one: str, coll: str, sort_name: str, k: int) -> str:
+def _push_latest_words(
+    src_coll: str, source: str, sub: str, one: str, coll: str, sort_name: str, k: int, by_id: bool
+) -> str:
     """How a subset's copies are kept: one text for every field the subset copies (the same push keeps them all;
     issue 16, the engine's memory: each copy held a copy of these 500 characters)."""
+    edits = (
+        f"; each element keeps the {source}'s _id: an edited {source} sets its copy in "
+        f"{sub} (arrayFilters on _id) and a deleted one is pulled from it by _id"
+        if by_id
+        else ""
+    )
     return (
         f"on every insert into {src_coll}: push the new {source} into {sub} of its {one} in {coll} ($push with "
-        f"$each, $sort by {sort_name}, $slice -{k}) — keeps the latest {k}; {src_coll} stays the source of truth"
+        f"$each, $sort by {sort_name} descending and $slice {k}: the latest {k}, newest first; Zola's ascending "
+        f"$sort with $slice -{k} keeps the same ones oldest first){edits}; {src_coll} stays the source of truth"
     )
 
 
@@ -1543,6 +1562,7 @@ def sync_advice(
         sort_field = next((n.sort for n in _find_nodes(res, coll, sub) if n.sort), None)
         sort_name = sort_field[0] if sort_field else (elems[0].name if elems else f)
         k = plan.subset_k or 10
+        by_id = any(subset_synced(c) for c in elems)
         update = SyncUpdate(
             "push-latest",
             coll,
@@ -1553,8 +1573,9 @@ def sync_advice(
             pushed=tuple(c.name for c in elems),
             sort_field=sort_name,
             keep=k,
+            by_id=by_id,
         )
-        return _push_latest_words(src_coll, cp.source.name, sub, plan.facts.one.name, coll, sort_name, k), update
+        return _push_latest_words(src_coll, cp.source.name, sub, plan.facts.one.name, coll, sort_name, k, by_id), update
     if cp.sync == "none":
         if cp.denorm.staleness == "forever":
             return (

@@ -178,8 +178,9 @@ def recommend(ctx: Context, facts: RelFacts, elem_bytes: int, deciders: Deciders
         "n_typical": facts.n_typ,
         "element_bytes": elem_bytes,
         "array_bytes": array_bytes(facts.n_max, elem_bytes),
-        "read_together": facts.read_together,
     }
+    if facts.rel.read_together is not None:  # a share the user set (unset is not "always read together")
+        nums["read_together"] = facts.read_together
     view = StrategyView(ctx, elem_bytes)  # one per relationship: the refinements see it with ``base`` set
     vote = _winner(facts, view, deciders.base)
     if vote is None:

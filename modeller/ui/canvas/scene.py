@@ -487,7 +487,7 @@ class CanvasScene(QGraphicsScene):
             return rel.strategy, True
         resolved = self._designs.get(rel.id)
         if resolved is not None and getattr(resolved, "strategy", None):
-            return f"auto → {resolved.strategy}", False
+            return f"auto → {resolved.shown}", False
         return "auto", False
 
     # ------------------------------------------------------------ documents view
