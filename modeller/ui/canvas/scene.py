@@ -169,9 +169,7 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self.interaction.mouse_press(event):
-            event.accept()  # consumed (a connect gesture): the view must not start a rubber band
-        else:
+        if not self.interaction.mouse_press(event):  # a mode that takes the press accepts it (or leaves it ignored)
             super().mousePressEvent(event)
         self.settle_selection()  # a click's selection reaches the panels before the click returns
 
