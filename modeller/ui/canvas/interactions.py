@@ -17,7 +17,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent, QGraphicsView
 
 from modeller.ui.canvas.items.entity_item import EntityItem
-from modeller.ui.canvas.picking import items_under, press_area
+from modeller.ui.canvas.picking import pick, press_area
 from modeller.ui.commands.layout import MoveCommand
 
 if TYPE_CHECKING:
@@ -75,8 +75,7 @@ class SelectMoveInteraction(Interaction):
         scene = self.scene
         if scene.mouseGrabberItem() is not None:
             return False
-        picked = items_under(scene, press_area(event))
-        item = picked[0] if picked else None
+        item = pick(scene, press_area(event))
         if isinstance(item, EntityItem):
             wants_connect = item.handle_rect().contains(item.mapFromScene(event.scenePos()))
             if wants_connect or event.modifiers() & Qt.KeyboardModifier.AltModifier:
