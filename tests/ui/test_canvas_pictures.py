@@ -102,7 +102,7 @@ def test_a_move_at_fit_zoom_draws_only_the_moved_card_over_the_picture(make_wind
     assert overview.live == {key} and overview.pictures.last == "drawn"
     move(-60, 40)  # from now on the picture is kept and only the card and its lines are drawn over it
     assert overview.pictures.last == "kept"
-    _clip, lines, boxes, _heads = overview._overlay
+    lines, boxes = overview._overlay.lines, overview._overlay.boxes
     assert sorted((line.x1(), line.y1(), line.x2(), line.y2()) for line in lines) == sorted(
         (c.x1(), c.y1(), c.x2(), c.y2()) for c in (scene.relationship_items[r].chord for r in attached)
     )

@@ -388,3 +388,74 @@ def test_a_rubber_band_and_a_click_select_what_lies_under_them(make_window, qtbo
     assert scene.selected_entity_ids() == [card.entity_id] and scene.selected_relationship_ids() == []
     QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     assert scene.selectedItems() == []
+
+
+def test_a_click_picks_through_the_grids_what_qt_would_pick(make_window) -> None:
+    """A left press finds its card or line through the grids (picking.py), not Qt's index: on many points, at 100 %
+    and at fit zoom, what it picks is the item Qt's own press would deliver to (the topmost selectable item whose
+    shape meets the pressed pixel), and a click selects exactly that item."""
+    import random
+
+    from PySide6.QtCore import QPoint, QPointF, QRectF, QSizeF, Qt
+    from PySide6.QtTest import QTest
+
+    from modeller.ui.canvas.picking import pick
+
+    window = make_window()
+    window.resize(1600, 1000)
+    window.document.reset(big_project())
+    window.scene.finish_build()
+    scene, view = window.scene, window.view
+    view.setSceneRect(scene.content_rect().adjusted(-2000, -2000, 2000, 2000))  # as an open does (fit_on_open)
+    viewport = view.viewport()
+    chance = random.Random(16)
+
+    def area_of(at: QPoint) -> QRectF:
+        """The scene square of one viewport pixel: what Qt's press tests the shapes against."""
+        inverse, _invertible = view.viewportTransform().inverted()
+        return inverse.mapRect(QRectF(QPointF(at), QSizeF(1, 1)))
+
+    def qts_pick(at: QPoint) -> object:
+        found = scene.items(
+            area_of(at),
+            Qt.ItemSelectionMode.IntersectsItemShape,
+            Qt.SortOrder.DescendingOrder,
+            view.viewportTransform(),
+        )
+        return next((item for item in found if isinstance(item, (EntityItem, RelationshipItem))), None)
+
+    for zoom in (1.0, 0.0):  # 0.0: fit to window
+        if zoom:
+            view.reset_zoom()
+            view.centerOn(QPointF(3000, 2000))
+        else:
+            view.fit_to_window()
+        size = viewport.size()
+        points = [QPoint(chance.randrange(size.width()), chance.randrange(size.height())) for _ in range(250)]
+        shown = view.mapToScene(viewport.rect()).boundingRect()
+        lines = [item for item in scene.relationship_items.values() if item.chord is not None]
+        on_lines = [line.chord.pointAt(chance.random()) for line in chance.sample(lines, 600)]
+        points += [view.mapFromScene(p) for p in on_lines if shown.contains(p)][:150]  # lines, and where they cross
+        badges = [line.text_boxes()[0] for line in lines if line.text_boxes() and shown.contains(line.text_boxes()[0])]
+        points += [view.mapFromScene(box.center()) for box in badges[:60]]  # a badge may sit off its line
+        points += [view.mapFromScene(box.topLeft()) + QPoint(-1, 0) for box in badges[:60]]  # and just beside it
+        kinds: dict[str, int] = {}
+        for at in points:
+            expected = qts_pick(at)
+            assert pick(scene, area_of(at)) is expected, (zoom, at)
+            kinds[type(expected).__name__] = kinds.get(type(expected).__name__, 0) + 1
+        assert kinds.get("EntityItem", 0) >= 10 and kinds.get("RelationshipItem", 0) >= 10, kinds
+        assert kinds.get("NoneType", 0) >= 1 if zoom else True, kinds  # fit zoom: hardly a pixel without a line
+        # and a click selects what Qt's press would have
+        clicked = 0
+        for at in points:
+            expected = qts_pick(at)
+            if expected is None or (clicked % 2) != isinstance(expected, RelationshipItem):
+                continue
+            QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+            assert scene.selectedItems() == [expected], (zoom, at)
+            clicked += 1
+            if clicked == 6:
+                break
+        assert clicked == 6
+        scene.clearSelection()

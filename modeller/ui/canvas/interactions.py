@@ -1,7 +1,8 @@
 """Mouse modes of the canvas, one class each (Orange's ``document/interactions.py``).
 
 The scene forwards mouse events to its current :class:`Interaction`; a mode
-that consumes an event returns True. :class:`SelectMoveInteraction` is the
+that consumes an event returns True (and accepts it, or leaves it ignored so
+the view starts a rubber band). :class:`SelectMoveInteraction` is the
 default (select, rubber band, move cards); pressing on a card's handle (or
 Alt+press on a card) switches to :class:`ConnectInteraction`.
 :class:`PanInteraction` belongs to the view (middle button or Space+drag).
@@ -13,13 +14,18 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsSceneMouseEvent, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsScene, QGraphicsSceneMouseEvent, QGraphicsView
 
+from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.picking import pick, press_area
 from modeller.ui.commands.layout import MoveCommand
 
 if TYPE_CHECKING:
-    from modeller.ui.canvas.items.entity_item import EntityItem
     from modeller.ui.canvas.scene import CanvasScene
+
+_LEFT = Qt.MouseButton.LeftButton
+_MOVABLE = QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+_SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
 
 
 class Interaction:
@@ -48,31 +54,90 @@ class Interaction:
 
 
 class SelectMoveInteraction(Interaction):
-    """Select, rubber-band and move cards; a finished drag becomes one ``Move`` command."""
+    """Select, rubber-band and move cards; a finished drag becomes one ``Move`` command.
+
+    A left press picks its card or line through the grids (``picking.py``: Qt's own press tested thousands of
+    lines' shapes at 10,000 cards, issue 16) and selects and drags it as Qt's items would: the press selects
+    an unselected item alone, a drag moves the pressed card with the other selected ones, and a release where
+    the press was selects the item alone (with Ctrl: toggles it).
+    """
 
     def __init__(self, scene: CanvasScene) -> None:
         super().__init__(scene)
         #: the cards a drag started by the last press may move
         self.dragged: set[str] = set()
+        #: the pressed item, where it was pressed (scene) and where the dragged items were then (set at the first move)
+        self._pressed: tuple[QGraphicsItem, QPointF, dict[QGraphicsItem, QPointF] | None] | None = None
 
     def mouse_press(self, event: QGraphicsSceneMouseEvent) -> bool:
-        if event.button() != Qt.MouseButton.LeftButton:
+        if event.button() != _LEFT or event.type() != QGraphicsSceneMouseEvent.Type.GraphicsSceneMousePress:
+            return False  # another button, or a double click (the view renames a card first): Qt's own handling
+        scene = self.scene
+        if scene.mouseGrabberItem() is not None:
             return False
-        item = self.scene.entity_item_at(event.scenePos())
+        item = pick(scene, press_area(event))
+        if isinstance(item, EntityItem):
+            wants_connect = item.handle_rect().contains(item.mapFromScene(event.scenePos()))
+            if wants_connect or event.modifiers() & Qt.KeyboardModifier.AltModifier:
+                connect = ConnectInteraction(scene, item)
+                scene.set_interaction(connect)
+                return connect.mouse_press(event)
+        if scene.focusItem() is not None:
+            scene.setFocusItem(None, Qt.FocusReason.MouseFocusReason)  # as Qt's press: no card or line takes focus
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if item is None:
+            event.ignore()  # empty canvas: the view starts a rubber band
+            if not ctrl:
+                QGraphicsScene.clearSelection(scene)
+            return True
+        if item.flags() & _SELECTABLE and not ctrl and not item.isSelected():
+            QGraphicsScene.clearSelection(scene)
+            item.setSelected(True)
+        event.accept()
+        self._pressed = (item, event.scenePos(), None)
+        if isinstance(item, EntityItem):
+            scene.user_moving = True
+            # the pressed card and, if it is selected, the other selected ones: only those can move (a look at
+            # every card after each click cost ~100 ms at 10,000 cards, issue 16)
+            self.dragged = {key for i in scene.selectedItems() if (key := getattr(i, "entity_id", None))}
+            self.dragged.add(item.entity_id)
+        return True
+
+    def mouse_move(self, event: QGraphicsSceneMouseEvent) -> bool:
+        """A drag from the pressed card moves it and the other selected movable items by the pointer's way."""
+        if self._pressed is None:
             return False
-        local = item.mapFromScene(event.scenePos())
-        wants_connect = item.handle_rect().contains(local)
-        if wants_connect or event.modifiers() & Qt.KeyboardModifier.AltModifier:
-            connect = ConnectInteraction(self.scene, item)
-            self.scene.set_interaction(connect)
-            return connect.mouse_press(event)
-        self.scene.user_moving = True
-        # Qt drags the pressed card and, if it is selected, the other selected ones: only those can move (a
-        # look at every card after each click cost ~100 ms at 10,000 cards, issue 16)
-        self.dragged = {key for i in self.scene.selectedItems() if (key := getattr(i, "entity_id", None))}
-        self.dragged.add(item.entity_id)
-        return False
+        item, down, start = self._pressed
+        event.accept()
+        if not event.buttons() & _LEFT or not item.flags() & _MOVABLE:
+            return True
+        if start is None:
+            start = {i: i.pos() for i in self.scene.selectedItems() if i.flags() & _MOVABLE}
+            start[item] = item.pos()
+            self._pressed = (item, down, start)
+        way = event.scenePos() - down
+        for moving, was in start.items():
+            moving.setPos(was + way)
+        return True
+
+    def mouse_release(self, event: QGraphicsSceneMouseEvent) -> bool:
+        """A release where the press was (no drag) selects the item alone, or with Ctrl toggles it."""
+        if self._pressed is None:
+            return False
+        item, down, _start = self._pressed
+        event.accept()
+        if event.button() != _LEFT:
+            return True
+        self._pressed = None
+        if item.flags() & _SELECTABLE and event.scenePos() == down and item.scene() is self.scene:
+            if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                item.setSelected(not item.isSelected())
+            else:
+                for other in self.scene.selectedItems():
+                    if other is not item:
+                        other.setSelected(False)
+                item.setSelected(True)
+        return True
 
     def after_release(self, event: QGraphicsSceneMouseEvent) -> None:
         if not self.scene.user_moving:
@@ -86,6 +151,7 @@ class SelectMoveInteraction(Interaction):
 
     def cancel(self) -> None:
         self.scene.user_moving = False
+        self._pressed = None
 
 
 class ConnectInteraction(Interaction):
@@ -108,6 +174,7 @@ class ConnectInteraction(Interaction):
         self.line.setPen(pen)
         self.line.setZValue(10)
         self.scene.addItem(self.line)
+        event.accept()  # the view must not start a rubber band
         return True
 
     def mouse_move(self, event: QGraphicsSceneMouseEvent) -> bool:

@@ -9,16 +9,18 @@ view scrolls (``items/view_picture.py``), and draws over it only the cards that 
 
 A moved card's line is drawn over the picture, so over the cards it crosses: every card in the grid cells the
 moved lines and cards pass through (a grid of the cards' boxes, not a loop over all) is drawn again over it,
-clipped to those cells, so there the drawing is what a whole one would be (lines under cards, a later card
-over an earlier one).
+clipped to those cells, so there the drawing is what a whole one would be (lines under cards, borders over boxes).
+The clip is a region made of the cells' runs in one step (a clip path of the cells cost a sixth of a move at fit
+zoom on 10,000 cards) and the cards need no sorting: each box, border and band has the colour of every other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
-from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPen
+from PySide6.QtCore import QLineF, QRect, QRectF, Qt
+from PySide6.QtGui import QPainter, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from modeller.ui.canvas.items.segment_grid import SegmentGrid, segment_cells
@@ -31,6 +33,17 @@ LIVE_MAX = 16
 #: crosses, so smaller cells redraw fewer (a line across a 10,000-card diagram at fit zoom met ~1,800 cards at 512);
 #: speed-only, DESIGN.md "redraw after a move <= 16 ms" (bench_canvas move_redraw_fit)
 CARD_CELL = 256.0
+
+
+class _Over(NamedTuple):
+    """What the overview draws over its picture (see Overview._over)."""
+
+    lines: list[QLineF]
+    #: the grid cells the moved cards and their lines lie in (scene units)
+    area: QRegion
+    #: every card filed in those cells (each card's box, border and band has the colour of every other's: their
+    #: order does not matter)
+    boxes: list[QRectF]
 
 
 class Overview:
@@ -47,7 +60,7 @@ class Overview:
         #: the cards' model order (a card listed later is drawn over an earlier one)
         self.order: dict[str, int] = {}
         #: what is drawn over the picture (the moved cards' lines, then the cards near them), made when first painted
-        self._overlay: tuple[QPainterPath, list[QLineF], list[QRectF], list[QRectF]] | None = None
+        self._overlay: _Over | None = None
 
     def clear(self) -> None:
         """What the overview shows changed: the pictures and the moved cards' drawing are made anew."""
@@ -114,18 +127,12 @@ class Overview:
 
         self.pictures.blit(painter, widget, world, settled, id(self.style.colors))
         if live:
-            clip, *drawn = self._over(lines, boxes, live_lines)
-            painter.save()
-            painter.setClipPath(clip, Qt.ClipOperation.IntersectClip)
-            self._draw(painter, *drawn)
-            painter.restore()
+            self._draw_over(painter, self._over(lines, boxes, live_lines))
 
-    def _over(
-        self, lines: Mapping[str, QLineF], boxes: Mapping[str, QRectF], live_lines: set[str]
-    ) -> tuple[QPainterPath, list[QLineF], list[QRectF], list[QRectF]]:
-        """Where the moved cards and their lines lie (grid cells), the lines, and every card in those cells in
-        model order: drawn over the picture and clipped to those cells, they show there what a whole drawing
-        would (the lines under the cards, a later card over an earlier one)."""
+    def _over(self, lines: Mapping[str, QLineF], boxes: Mapping[str, QRectF], live_lines: set[str]) -> _Over:
+        """What is drawn over the picture: the moved cards' lines, the grid cells they and the moved cards lie in,
+        and every card filed in those cells. Drawn there in the order of a whole drawing (``_draw``), they show
+        what it would (the lines under the cards, a border over another card's box, the header bands on top)."""
         if self._overlay is None:
             moved = [lines[key] for key in live_lines if key in lines]
             grid = self.cards
@@ -134,14 +141,16 @@ class Overview:
             }
             for key in self.live:
                 cells.update(grid.cells_of(key))
-            order, heads = self.order, self.heads
-            shown = sorted((key for key in grid.in_cells(cells) if key in boxes), key=lambda k: order.get(k, 0))
-            clip = QPainterPath()
-            clip.setFillRule(Qt.FillRule.WindingFill)  # overlapping cells need no simplified() (3 ms a move)
-            for at in cells:
-                clip.addRect(grid.cell_rect(at))
-            self._overlay = clip, moved, [boxes[key] for key in shown], [heads[key] for key in shown]
+            near = [key for key in grid.in_cells(cells) if key in boxes]
+            self._overlay = _Over(moved, _cells_region(cells, grid.cell), [boxes[key] for key in near])
         return self._overlay
+
+    def _draw_over(self, painter: QPainter, over: _Over) -> None:
+        """``over`` (see _over), clipped to its cells."""
+        painter.save()
+        painter.setClipRegion(over.area, Qt.ClipOperation.IntersectClip)
+        self._draw(painter, over.lines, over.boxes, self._heads(over.boxes))
+        painter.restore()
 
     def _file(self, key: str, box: QRectF) -> None:
         self.cards.put_box(key, box)
@@ -165,3 +174,29 @@ class Overview:
         painter.setBrush(colors.header)
         painter.drawRects(heads)
         painter.restore()
+
+
+def _cells_region(cells: set[tuple[int, int]], side: float) -> QRegion:
+    """The grid cells ``cells`` (of ``side`` scene units) as one region: per row of cells its runs of neighbouring
+    cells, united in pairs (a region added to cell by cell, or a clip path of cells, cost milliseconds a move)."""
+    rows: dict[int, list[int]] = {}
+    for col, row in cells:
+        rows.setdefault(row, []).append(col)
+    rects: list[QRect] = []
+    step = round(side)
+    for row in sorted(rows):
+        cols = sorted(rows[row])
+        first = last = cols[0]
+        for col in [*cols[1:], None]:
+            if col is not None and col == last + 1:
+                last = col
+                continue
+            rects.append(QRect(first * step, row * step, (last - first + 1) * step, step))
+            if col is not None:
+                first = last = col
+    regions = [QRegion(rect) for rect in rects]
+    while len(regions) > 1:  # united in pairs: one by one, each union copies the region so far
+        regions = [a.united(b) for a, b in zip(regions[::2], regions[1::2], strict=False)] + (
+            [regions[-1]] if len(regions) % 2 else []
+        )
+    return regions[0] if regions else QRegion()

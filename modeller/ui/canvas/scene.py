@@ -180,9 +180,7 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self.interaction.mouse_press(event):
-            event.accept()  # consumed (a connect gesture): the view must not start a rubber band
-        else:
+        if not self.interaction.mouse_press(event):  # a mode that takes the press accepts it (or leaves it ignored)
             super().mousePressEvent(event)
         self.settle_selection()  # a click's selection reaches the panels before the click returns
 
@@ -650,7 +648,7 @@ class CanvasScene(QGraphicsScene):
             for rel_id in attached:
                 dirty = dirty.united(self.relationship_items[rel_id].sceneBoundingRect())
         for rel_id in attached:
-            self._place_relationship(rel_id)
+            self._place_relationship(rel_id, moving=True)
         self._overview_moved(entity_id, attached)
         item = self.entity_items.get(entity_id)
         if self.overview and item is not None:
@@ -1072,7 +1070,7 @@ class CanvasScene(QGraphicsScene):
         for rel_id in self._siblings(one, many):
             self._place_relationship(rel_id)
 
-    def _place_relationship(self, rel_id: str) -> None:
+    def _place_relationship(self, rel_id: str, moving: bool = False) -> None:
         item = self.relationship_items.get(rel_id)
         ends = self._ends.get(rel_id)
         if item is None or ends is None or self._building:
@@ -1086,14 +1084,15 @@ class CanvasScene(QGraphicsScene):
         item.setVisible(True)
         siblings = self._siblings(*ends)
         index = siblings.index(rel_id) if rel_id in siblings else 0
-        if ends[0] == ends[1]:
-            item.set_geometry(one.scene_rect(), one.scene_rect(), 0.0, loop=index)
-            return
-        lane = index - (len(siblings) - 1) / 2
-        if ends[0] > ends[1]:  # lanes are counted in one direction for both orientations
-            lane = -lane
-        item.set_geometry(one.scene_rect(), many.scene_rect(), lane)
-        self._keep_texts_apart(item)
+        with item.changing(moving):  # the index and the layer hear of the line once, placed and its texts slid
+            if ends[0] == ends[1]:
+                item.set_geometry(one.scene_rect(), one.scene_rect(), 0.0, loop=index)
+                return
+            lane = index - (len(siblings) - 1) / 2
+            if ends[0] > ends[1]:  # lanes are counted in one direction for both orientations
+                lane = -lane
+            item.set_geometry(one.scene_rect(), many.scene_rect(), lane)
+            self._keep_texts_apart(item)
 
     def _keep_texts_apart(self, item: RelationshipItem) -> None:
         """Slide a line's badge and label along it to the first spot where they cover no other line's and

@@ -10,7 +10,8 @@ every other line, in bulk (see ``line_layer.py`` for why).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -35,6 +36,10 @@ GLYPH_REACH = 30.0
 HIT_HALF_WIDTH = 5.0
 #: below this the badge, marker and workload label are hidden (unreadable, and costly by the thousand)
 TEXT_LOD = 0.5
+#: a moved line's bounding rect keeps this much room on every side (scene units): the next steps of a drag then
+#: fit in it and leave the scene's index alone, where setting a long line's rect costs about 0.3 ms (speed-only,
+#: bench_canvas move_redraw)
+MOVE_ROOM = 48.0
 
 
 def clip_to_rect(rect: QRectF, inside: QPointF, outside: QPointF) -> QPointF:
@@ -128,6 +133,7 @@ class RelationshipItem(QGraphicsRectItem):
         "_badge_shown",
         "_badge_user",
         "_ends",
+        "_held",
         "_hit",
         "_is_loop",
         "_kinds",
@@ -160,6 +166,8 @@ class RelationshipItem(QGraphicsRectItem):
         self._steep = False
         self._is_loop = False
         self._hit: QPainterPath | None = None
+        #: inside :meth:`changing`: the bounds to set and whether the layer must be told, once, at its end
+        self._held: list[object] | None = None
         self._badge_box = QRectF()
         self._badge_shown = ""
         #: the straight segment the overview draws (set with the geometry)
@@ -190,6 +198,47 @@ class RelationshipItem(QGraphicsRectItem):
             # (prepareGeometryChange costs milliseconds per call on a 5,000-card scene)
             self._relayout()
         self._repaint()
+
+    @contextmanager
+    def changing(self, moving: bool = False) -> Iterator[None]:
+        """Several changes in a row (a move places the line, then slides its texts along it): the scene's index
+        and the layer hear of them once, at the end. Each told them on its own: a moved card's line set its
+        bounding rect and was filed anew up to six times a move (speed-only, bench_canvas move_redraw).
+
+        ``moving``: a card moved; the bounding rect may be up to :data:`MOVE_ROOM` larger than the drawing, so
+        the next steps of a drag leave it alone (it is exact again after any other change)."""
+        if self._held is not None:
+            yield
+            return
+        held: list[object] = [None, False]
+        self._held = held
+        try:
+            yield
+        finally:
+            self._held = None
+            bounds = held[0]
+            if isinstance(bounds, QRectF):
+                self._set_bounds(bounds, MOVE_ROOM if moving else 0.0)
+            if held[1]:
+                self._repaint()
+
+    def _set_bounds(self, bounds: QRectF, room: float) -> None:
+        """Make ``bounds`` the bounding rect; with ``room``, keep the one there if it holds them with at most twice
+        ``room`` to spare on each side, else take them with ``room`` around."""
+        now = self.rect()
+        if not room:
+            if bounds != now:
+                self.setRect(bounds)
+            return
+        if (
+            now.contains(bounds)
+            and bounds.left() - now.left() <= 2 * room
+            and bounds.top() - now.top() <= 2 * room
+            and now.right() - bounds.right() <= 2 * room
+            and now.bottom() - bounds.bottom() <= 2 * room
+        ):
+            return
+        self.setRect(bounds.adjusted(-room, -room, room, room))
 
     def set_geometry(self, one: QRectF, many: QRectF, lane: float, loop: int = -1) -> None:
         """Recompute the drawing for cards at ``one``/``many`` (scene rects); ``loop`` >= 0 for a self-loop."""
@@ -278,8 +327,10 @@ class RelationshipItem(QGraphicsRectItem):
         bounds = self._path.boundingRect().adjusted(-30, -30, 30, 30).united(self._badge_box).united(self._label_box)
         if self._badge:
             bounds = bounds.united(self._marker_rect().adjusted(-1, -1, 1, 1))
-        if bounds != self.rect():
-            self.setRect(bounds)  # the bounding rect (see the class's docstring)
+        if self._held is not None:
+            self._held[0] = bounds  # set when the changes end (see changing)
+        else:
+            self._set_bounds(bounds, 0.0)  # the bounding rect (see the class's docstring)
 
     def _compute_badge_rect(self) -> QRectF:
         """On the line's middle (above a self-loop). A line too short for the whole badge (cards close
@@ -436,6 +487,9 @@ class RelationshipItem(QGraphicsRectItem):
     # ------------------------------------------------------------ painting (by the scene's LineLayer)
     def _repaint(self) -> None:
         """Tell the layer that draws this line that it changed (it repaints where the line was and is)."""
+        if self._held is not None:
+            self._held[1] = True  # told when the changes end (see changing)
+            return
         scene = self.scene()
         lines = getattr(scene, "lines", None) if scene is not None else None
         if lines is not None:
