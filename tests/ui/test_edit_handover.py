@@ -5,17 +5,10 @@ when its collection (or one it links to directly) was replaced."""
 
 from __future__ import annotations
 
-import sys
 import threading
-from functools import cache
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
-
-from benchmarks.generate import generate_project
-from modeller.model import Project
 from modeller.ui.analysis_changes import changes_since, compare, marks
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
@@ -28,13 +21,9 @@ from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
 from modeller.ui.panels.preview import _links_of, preview_sample, relaxed_json
 from modeller.ui.panels.sections import SECTIONS, section_of
 
+from .big_model import big_project
+
 pytestmark = pytest.mark.slow
-ENTITIES = 2000
-
-
-@cache
-def big_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
 
 
 def opened(make_window):

@@ -7,28 +7,19 @@ While they wait, a part of the diagram scrolled into sight is built at once. Ord
 
 from __future__ import annotations
 
-import sys
 import threading
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
-
-from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.persistence import save_project
 from modeller.ui.analysis import engine_analyse
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 
+from .big_model import ENTITIES, big_project
+
 pytestmark = pytest.mark.slow
-ENTITIES = 2000
-
-
-@cache
-def big_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
 
 
 @pytest.fixture

@@ -13,29 +13,21 @@ import os
 import subprocess
 import sys
 import threading
-from functools import cache
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
-
-from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.persistence import save_project
 from modeller.ui import main_window
 from modeller.ui.analysis import engine_analyse
 from modeller.ui.main_window import OPEN_IN_BACKGROUND_BYTES
 
+from .big_model import ENTITIES, big_project
+
 pytestmark = pytest.mark.slow
-ENTITIES = 2000
-
-
-@cache
-def big_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
 
 
 @pytest.fixture

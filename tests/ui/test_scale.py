@@ -5,18 +5,12 @@ project opens (how long it waits is a benchmark figure, benchmarks/bench_open.py
 from __future__ import annotations
 
 import json
-import sys
 import threading
-from functools import cache
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer
 from PySide6.QtGui import QRegion
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
-
-from benchmarks.generate import generate_project
 from modeller.model import Position, Project
 from modeller.persistence import save_project
 from modeller.ui.analysis import engine_analyse
@@ -28,13 +22,9 @@ from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
 from modeller.ui.panels.preview import _linked_collections, preview_sample, relaxed_json
 
+from .big_model import ENTITIES, big_project
+
 pytestmark = pytest.mark.slow
-ENTITIES = 2000
-
-
-@cache
-def big_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
 
 
 class ModelSignals:
