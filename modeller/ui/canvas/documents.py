@@ -128,11 +128,14 @@ class StoredShapes:
         return coll.name, size_text(coll), rows, tip
 
 
-def show_as_stored(scene: CanvasScene, shapes: StoredShapes | None, entity_ids: list[str] | None = None) -> None:
+def show_as_stored(
+    scene: CanvasScene, shapes: StoredShapes | None, entity_ids: list[str] | None = None, place: bool = True
+) -> None:
     """Put the given cards (all by default) in the Documents view, or back to the entity view (``shapes`` None).
 
-    Every shown card then takes its place: its model position, or (Documents view) the nearest spot where its
-    collection card, wider than the entity card, covers no other (the model positions do not change)."""
+    Every shown card then takes its place (unless ``place`` is False: a build places all its cards once, at its
+    end): its model position, or (Documents view) the nearest spot where its collection card, wider than the
+    entity card, covers no other (the model positions do not change)."""
     keys = list(scene.entity_items) if entity_ids is None else entity_ids
     for entity_id in keys:
         item = scene.entity_items.get(entity_id)
@@ -149,7 +152,8 @@ def show_as_stored(scene: CanvasScene, shapes: StoredShapes | None, entity_ids: 
             title, sub, rows, tip = content
             item.set_content(title, sub, rows, tip, DOCUMENT_CARD_WIDTH)
             item.setVisible(True)
-    place_cards(scene, shapes is not None)
+    if place:
+        place_cards(scene, shapes is not None)
 
 
 def place_cards(scene: CanvasScene, as_stored: bool) -> None:

@@ -708,6 +708,13 @@ class CanvasScene(QGraphicsScene):
         with collector_paused():
             for _ in steps:
                 pass
+        self._build_done()
+
+    def _build_done(self) -> None:
+        """Every item is in: in the Documents view the collection cards are spread apart (once), then the lines
+        settle and the window hears it."""
+        if self.documents_view:
+            self._show_documents()
         self.lines.settle()
         self.built.emit()
 
@@ -746,8 +753,7 @@ class CanvasScene(QGraphicsScene):
                     return
         if self._build_steps is steps:
             self._build_steps = None
-            self.lines.settle()
-            self.built.emit()
+            self._build_done()
 
     def _build(self) -> Iterator[None]:
         """The rebuild as small steps: first the cards in sight with their lines, then the others.
@@ -878,8 +884,9 @@ class CanvasScene(QGraphicsScene):
         if self.documents_view and entity_id in self.entity_items:
             from modeller.ui.canvas.documents import show_as_stored
 
-            # it shows its collection as stored (or hides inside another's), as the cards made before it do
-            show_as_stored(self, self._stored_shapes(), [entity_id])
+            # it shows its collection as stored (or hides inside another's), as the cards made before it do; the
+            # cards are spread apart once, when the build ends (_build_done), not once per card
+            show_as_stored(self, self._stored_shapes(), [entity_id], place=False)
 
     def _build_line(self, rel_id: str) -> None:
         """Make and show the line of ``rel_id`` (and its cards) now if a progressive build has not yet."""
