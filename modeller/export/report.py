@@ -376,17 +376,15 @@ def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list
     pushed: set[tuple[str, str]] = set()
     for rd, copy in copies:
         up = copy.update
-        where = copy.collection + "." + copy.path
+        where, fields = copy.collection + "." + copy.path, ""
         if up is not None and up.kind == "push-latest":
             # one update pushes every copied field of a subset element: one paragraph and snippet per subset
             if (up.collection, up.set_path) in pushed:
                 continue
             pushed.add((up.collection, up.set_path))
             where = f"{up.collection}.{up.set_path}"
-            fields = ", ".join(code(f) for f in up.pushed)
-            head = f"**{code(where)}** ({fields}; relationship {prose(labels.relationship(rd.id))})"
-        else:
-            head = f"**{code(where)}** (relationship {prose(labels.relationship(rd.id))})"
+            fields = ", ".join(code(f) for f in up.pushed) + "; "
+        head = f"**{code(where)}** ({fields}relationship {prose(labels.relationship(rd.id))})"
         out.append(f"{head}: {prose(copy.sync_advice) if copy.sync_advice else 'no advice recorded.'}")
         out.append("")
         out.extend(fenced(sync_snippet(design, copy), "js"))

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from modeller.live.apply import quoted
 from modeller.live.stats import CollectionStats, FieldStats
-from modeller.model.text import shown
 
 #: documents each of the two names must be held by before a rename is claimed
 RENAME_MIN_DOCS = 5
@@ -100,14 +100,10 @@ def _same_kind(old: FieldStats, new: FieldStats) -> bool:
 
 def rename_advice(collection: str, rename: Rename, documents: int) -> str:
     """The one line ``infer`` and ``drift`` print for a probable rename: both names, the counts, what to do."""
-    old, new = _quoted(rename.old), _quoted(rename.new)
+    old, new = quoted(rename.old), quoted(rename.new)
     return (
-        f"{_quoted(collection)}: {old} (in {rename.old_count} of {documents} sampled document(s), all older) and "
+        f"{quoted(collection)}: {old} (in {rename.old_count} of {documents} sampled document(s), all older) and "
         f"{new} (in {rename.new_count}, all newer) never occur together: probably {old} was renamed to {new} "
         f"half-way; rename it in the older documents (a rename migration: $rename {old} to {new}), "
         f"then keep only {new} in the design"
     )
-
-
-def _quoted(name: str) -> str:
-    return shown(repr(name), 120)

@@ -466,9 +466,12 @@ class CollectionStats:
         """Count one document; top-level values are kept in ``_id`` order for the monotonic estimate."""
         self.documents += 1
         key = document.get("_id")
-        if self.documents <= ORDER_CAP and isinstance(key, ObjectId):
-            self._order(key, document)
-        self._shape(tuple(document), _OID_BYTES(key) if type(key) is ObjectId else None)
+        oid = None
+        if type(key) is ObjectId:
+            oid = _OID_BYTES(key)
+            if self.documents <= ORDER_CAP:
+                self._order(key, document)
+        self._shape(tuple(document), oid)
         self._buffer.append(document)
         if len(self._buffer) >= FLUSH_EVERY:
             self.flush()

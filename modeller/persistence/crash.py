@@ -80,6 +80,8 @@ def write_crash_report(
 
 #: crash reports looked at per start (oldest ones beyond it wait for the next start) and the largest read
 SCRUB_LIMIT, SCRUB_MAX_BYTES = 200, 1_000_000
+#: a folder's reports were scrubbed once: this build masks what it writes, so later starts read nothing
+SCRUBBED = ".scrubbed"
 
 
 def scrub_crash_reports(directory: Path | None = None) -> int:
@@ -87,12 +89,15 @@ def scrub_crash_reports(directory: Path | None = None) -> int:
     plain text); a report that cannot be rewritten, or is too large to read, is deleted. Returns how many were
     changed. Never raises: it runs at the app's start."""
     folder = crash_dir() if directory is None else directory
+    marker = folder / SCRUBBED
     changed = 0
     try:
-        reports = sorted(folder.glob("crash-*.txt"))[-SCRUB_LIMIT:]
+        if marker.exists():
+            return 0
+        found = sorted(folder.glob("crash-*.txt"))
     except OSError:
         return 0
-    for path in reports:
+    for path in found[-SCRUB_LIMIT:]:
         try:
             if path.is_symlink() or not path.is_file():
                 continue
@@ -114,6 +119,9 @@ def scrub_crash_reports(directory: Path | None = None) -> int:
             with contextlib.suppress(OSError):  # a secret that cannot be masked must not stay
                 path.unlink()
                 changed += 1
+    if len(found) <= SCRUB_LIMIT:
+        with contextlib.suppress(OSError):
+            marker.touch()  # every report of an older build is done: later starts read none again
     return changed
 
 

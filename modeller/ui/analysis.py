@@ -81,7 +81,6 @@ class AnalysisService(QObject):
     ) -> None:
         super().__init__(parent)
         self.document = document
-        self._analyse = analyse
         self.latest: Any = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -108,11 +107,11 @@ class AnalysisService(QObject):
 
     @property
     def available(self) -> bool:
-        return self._analyse is not None
+        return self._run is not None
 
     def schedule(self) -> None:
         """After a change: the first edit after a pause is analysed at once, a burst once it pauses."""
-        if self._analyse is None:
+        if self._run is None:
             return
         self.generation += 1
         paused = (time.monotonic() - self._last_start) * 1000 >= self.delay_ms

@@ -5,7 +5,7 @@ markers and one or two collections. The findings list, the canvas markers and th
 preview each compared the whole new analysis with the last one on the UI thread
 (set operations over every finding, every mark, every collection) to find those few.
 The worker now works the difference out once, next to the analysis
-(:func:`note_result`), and the UI thread asks :func:`changes_since` for it: edit ->
+(:func:`note_changes`), and the UI thread asks :func:`changes_since` for it: edit ->
 findings on screen <= 200 ms at 10,000 entities (DESIGN.md "Performance targets",
 issue 16). A result the UI has not got changes for (the first one, or one after a
 stale result was dropped) is compared in full, as before.

@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from modeller.model import Project
-from modeller.ui.gc_pause import collector_paused, keep_long_lived
+from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
 
 #: one frame at 60 Hz: an analysis slower than this moves to the worker thread

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QGraphicsView, QLabel, QWidget
 
 from modeller.model import Project
 from modeller.rules.framework.analysis import Analysis
+from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.analysis_changes import Changes, Marks, changes_since, differing, marks
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.scene import SLICE_S, SYNC_BUILD_MAX
-from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.preview import PreviewPanel
 from modeller.ui.panels.recommendations import RecommendationsPanel

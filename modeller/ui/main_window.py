@@ -40,6 +40,7 @@ from modeller.persistence import (
     loads_project,
     save_project,
 )
+from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
@@ -51,7 +52,6 @@ from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import UNTITLED, ProjectDocument, project_stem
-from modeller.ui.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.import_order import drop_read_sources
 from modeller.ui.jobs import BackgroundJob

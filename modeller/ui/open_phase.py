@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from modeller.ui.gc_pause import collector_paused, keep_long_lived
+from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.gil_share import ui_gets_the_gil_back
 
 #: what an open shown on screen still waits for before its phase ends

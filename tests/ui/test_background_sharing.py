@@ -7,7 +7,7 @@ import gc
 import sys
 import threading
 
-from modeller.ui.gc_pause import collector_paused
+from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.gil_share import SHARED_INTERVAL_S, ui_gets_the_gil_back
 
 

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
+from modeller.persistence.crash import SCRUBBED, scrub_crash_reports
 from modeller.ui.commands.entity import EditEntityCommand
 from modeller.ui.crash import CrashHandler
 from modeller.ui.dialogs.messages import show_file_error
@@ -198,6 +199,7 @@ def test_old_reports_holding_a_password_are_masked_at_start_and_a_new_one_holds_
         assert "Traceback (most recent call last):" in text  # the rest of the report is kept
         assert clean.stat().st_mtime_ns == before  # nothing to mask: not rewritten
         assert (old.stat().st_mode & 0o777) == 0o600 and not list(folder.glob("*.scrub"))
+        assert (folder / SCRUBBED).exists() and scrub_crash_reports(folder) == 0  # once, not at every start
         crash(
             RuntimeError,
             RuntimeError("cannot reach mongodb://ann:s3cret@db/?tlsCertificateKeyFilePassword=hunter2"),

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from modeller.model import Position, Relationship
+from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
@@ -38,7 +39,6 @@ from modeller.ui.canvas.line_pairs import LinePairs
 from modeller.ui.canvas.overview import Overview
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
-from modeller.ui.gc_pause import collector_paused
 
 DEFAULT_COLUMNS = 6
 DEFAULT_STEP = (320.0, 300.0)

@@ -21,8 +21,8 @@ from PySide6.QtGui import QFont, QGuiApplication
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
+from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.analysis_changes import Changes, relabelled
-from modeller.ui.gc_pause import collector_paused
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
 from modeller.ui.panels.findings_order import OVERRIDDEN as _OVERRIDDEN
