@@ -87,6 +87,10 @@ FILTERED_TO_DO = (
 )
 
 
+#: the header before any analysis (an empty project has none until its first edit): what to do, not a wait
+NO_ANALYSIS = "No advice yet: it appears here as you draw."
+
+
 class RecommendationsPanel(QWidget):
     """Findings tree on top, the selected finding's details and actions below."""
 
@@ -108,7 +112,7 @@ class RecommendationsPanel(QWidget):
         #: the first analysis of a project opens the most severe finding, so its details show at once
         self._fresh = True
 
-        self.header = QLabel("Waiting for the first analysis…")
+        self.header = QLabel(NO_ANALYSIS)
         self.header.setWordWrap(True)
         self.show_all = QCheckBox("All")
         self.show_all.setToolTip("Show the findings of the whole project, not only of the selection")
@@ -323,7 +327,7 @@ class RecommendationsPanel(QWidget):
 
     def _update_header(self) -> None:
         if self.analysis is None:
-            self.header.setText("Waiting for the first analysis…")
+            self.header.setText(NO_ANALYSIS)
             return
         text = self.summary_text()
         if self.proxy.selecting:
