@@ -141,11 +141,17 @@ def measure(
     return project, statistics.median(cpu), patched
 
 
-def run() -> list[dict[str, Any]]:
-    n = size()
-    project = generate_project(n, 1.5, 0.5, seed=0)
+def _warm() -> tuple[Project, Analyser]:
+    """The generated project and an analyser that analysed it once (the edits' starting point)."""
+    project = generate_project(size(), 1.5, 0.5, seed=0)
     analyser = Analyser()
     analyser.analyse(project)
+    return project, analyser
+
+
+def run() -> list[dict[str, Any]]:
+    n = size()
+    project, analyser = _warm()
     rows: list[dict[str, Any]] = []
     for name, edit in EDITS:
         project, ms, patched = measure(analyser, project, edit)
@@ -158,9 +164,7 @@ if __name__ == "__main__":
     import sys
 
     only = set(sys.argv[1:])
-    project = generate_project(size(), 1.5, 0.5, seed=0)
-    analyser = Analyser()
-    analyser.analyse(project)
+    project, analyser = _warm()
     for name, edit in EDITS:
         if not only or name in only:
             project, ms, patched = measure(analyser, project, edit)

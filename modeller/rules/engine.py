@@ -145,10 +145,10 @@ class Analyser:
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
-                gone: list[Producer] = []
-                if patched.removed_rel is not None:  # the relationships after it moved up: they are placed anew
-                    gone.append(("r", patched.removed_rel))
-                    state.producer_keys.pop(gone[0], None)
+                # a removed relationship's followers moved up: they are placed anew
+                gone: list[Producer] = [("r", patched.removed_rel)] if patched.removed_rel is not None else []
+                for p in gone:
+                    state.producer_keys.pop(p, None)
                 reported, changes = _run_rules(view, state, dirty, gone, moved=bool(gone))
                 folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
@@ -367,19 +367,25 @@ def _run_rules(
     )
 
 
+#: the parts of ``_place_subjects``'s ``order_token`` listing ids in the project's order (``_order_added`` extends them):
+#: the relationships (project, facts) and the queries (project, facts)
+_TOKEN_RELS = (2, 5)
+_TOKEN_QUERIES = (3, 6)
+
+
 def _place_subjects(view: RuleView, state: _State) -> None:
     """Number the subjects when they moved (an entity, relationship or query added, removed or moved, a
     collection renamed): the kept findings take their new places (their tie-break stays)."""
     project = view.project
     coll_names = tuple(map(collection_name, project.entities))
-    order_token = (
+    order_token = (  # _TOKEN_RELS and _TOKEN_QUERIES index it
         tuple(e.id for e in project.entities),
         coll_names,
-        tuple(r.id for r in project.relationships),
-        tuple(q.id for q in project.queries),
+        tuple(r.id for r in project.relationships),  # _TOKEN_RELS[0]
+        tuple(q.id for q in project.queries),  # _TOKEN_QUERIES[0]
         tuple(c.name for c in view.design.collections),
-        tuple(f.rel.id for f in view.facts.rels),
-        tuple(q.id for q in view.facts.queries),
+        tuple(f.rel.id for f in view.facts.rels),  # _TOKEN_RELS[1]
+        tuple(q.id for q in view.facts.queries),  # _TOKEN_QUERIES[1]
     )
     if order_token == state.order_token and state.order:
         return
@@ -398,8 +404,8 @@ def _order_added(state: _State, last: Project, project: Project) -> None:
     token = list(state.order_token)
     # (kind, the project's list before and after, the order's first number, the token's parts listing its ids)
     for kind, before, after, group, parts in (
-        ("relationship", last.relationships, project.relationships, 1, (2, 5)),
-        ("query", last.queries, project.queries, 2, (3, 6)),
+        ("relationship", last.relationships, project.relationships, 1, _TOKEN_RELS),
+        ("query", last.queries, project.queries, 2, _TOKEN_QUERIES),
     ):
         if len(after) == len(before):
             continue

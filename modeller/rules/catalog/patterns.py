@@ -553,17 +553,17 @@ class OutlierPattern(Rule):
         )
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
-        s = view.settings
         rel = facts.rel
-        bound = _outlier_bound(facts, s)
-        if bound is None or view.plan(rel.id).rec.numbers.get("outlier_bound") != bound:
+        plan = view.plan(rel.id)
+        # only this rule's vote (``decide``, from the same facts and settings) sets the bound
+        bound = plan.rec.numbers.get("outlier_bound")
+        if bound is None:
             return  # no outliers, or the engine refines this relationship otherwise (a subset outranks it)
         array = embed_field(rel, facts.many)
         overflow = f"{collection_name(facts.one)}_overflow"
         ref = f"{snake(facts.one.name)}_id"
-        plan = view.plan(rel.id)
         typ, top = facts.n_typ, facts.n_max
-        applied = plan.rec.numbers.get("outlier_bound") == bound and plan.strategy == plan.rec.strategy
+        applied = plan.strategy == plan.rec.strategy
         nums = {
             "n_typical": typ,
             "n_max": top,

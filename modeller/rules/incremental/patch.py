@@ -337,28 +337,24 @@ def patch(
             for q in ctx.queries_of[eid]:
                 out.dirty_queries.append((prev.query_pos[id(q)], q))
     # ----- relationship designs -----
-    rel_designs = list(design.relationships)
+    rel_designs: list[RelationshipDesign | None] = [*design.relationships]
     if gone is not None:
         del rel_designs[gone_at]
-    for pos in added_rels:
-        rid = ctx.rels[pos].rel_id
-        plan = plans[rid]
-        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
-        rcache.rel_designs[rid] = (rkey, relationship_design(ctx, res, plan))
-        rel_designs.append(rcache.rel_designs[rid][1])
-        prev.rel_design_by_id[rid] = rel_designs[-1]
-        out.dirty_rels.append((pos, ctx.rels[pos]))
+    # an added relationship's plan is new (``changed_plans``), so the touched loop fills its place
+    rel_designs.extend([None] * len(added_rels))
     for rid in touched_rels:
         plan = plans[rid]
-        rkey = (plan, unit_of.get(plan.facts.one.id), unit_of.get(plan.facts.many.id))
-        entry = rcache.rel_designs[rid]
-        if len(entry[0]) == 3 and all(map(operator.is_, entry[0], rkey)):
+        rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
+        cached = rcache.rel_designs.get(rid)
+        if cached is not None and len(cached[0]) == 3 and all(map(operator.is_, cached[0], rkey)):
             continue
         entry = (rkey, relationship_design(ctx, res, plan))
         rcache.rel_designs[rid] = entry
         pos = prev.rel_pos[rid]
         rel_designs[pos] = prev.rel_design_by_id[rid] = entry[1]
         out.dirty_rels.append((pos, ctx.rels[pos]))
+    filled = [d for d in rel_designs if d is not None]
+    assert len(filled) == len(rel_designs), "an added relationship was not among the touched ones"
     # a relationship's findings also read the queries joining it (``engine._producer_key``)
     listed = {pos for pos, _ in out.dirty_rels}
     for rid in joined:
@@ -371,7 +367,7 @@ def patch(
     out.dirty_rels.sort(key=_first)
     out.dirty_queries = sorted(dict(out.dirty_queries).items(), key=_first)
     out.design = prev.design = Design(
-        design.database, collections, rel_designs, embedded, companions=unit_companions(res.unit_results)
+        design.database, collections, filled, embedded, companions=unit_companions(res.unit_results)
     )
     # the plans that can read another object: the queries of the re-resolved units and those reading a touched
     # relationship (its plan, design or an end's unit); the writes of the touched relationships

@@ -137,12 +137,8 @@ class ShapeBuilder:
         average an optional declared field (or its copy) counts as often as documents hold it."""
         avg = mx = DOC_OVERHEAD
         settings = self.ctx.settings
-        sizes = self.sizes
         for c in children:
-            # (``size_of``, read here in place: a sub-document sums every node of every document)
-            entry = sizes.get(id(c))
-            o = element_overhead(c.name)
-            a, m = (8 + o, 8 + o) if entry is None else (entry[0] + o, entry[1] + o)
+            a, m = self.size_of(c)
             avg += a if c.required or c.role not in _WEIGHED else present_bytes(a, False, settings)
             mx += m
         return avg, mx

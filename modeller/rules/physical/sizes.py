@@ -32,7 +32,9 @@ TYPE_BYTES: dict[str, int] = {
 DOC_OVERHEAD = 5  # int32 length + terminating NUL
 
 
-@lru_cache(maxsize=1024)  # a project's arrays have a few dozen lengths, asked for thousands of times per analysis
+# a project's arrays have a few dozen lengths, asked for thousands of times per analysis (speed only:
+# bench_analyse, the cold analysis)
+@lru_cache(maxsize=1024)
 def index_names_bytes(n: int) -> int:
     """Bytes of the field names "0" .. str(n - 1) of an array's n elements, each with its NUL."""
     total, digits, low = 0, 1, 0
