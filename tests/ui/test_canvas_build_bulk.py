@@ -122,6 +122,7 @@ def test_a_new_badge_is_filed_at_its_new_size(qapp) -> None:
     class Design:
         def __init__(self, rel_id: str) -> None:
             self.id, self.strategy, self.why = rel_id, "parent-ref", "because"
+            self.shown = self.strategy  # what the line shows (RelationshipDesign.shown)
 
     class Analysis:
         design = type("D", (), {"relationships": [Design(r.id) for r in scene.document.project.relationships]})()

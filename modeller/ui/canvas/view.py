@@ -185,6 +185,9 @@ class CanvasView(QGraphicsView):
         factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
         self.set_zoom(factor)
         self.centerOn(rect.center())
+        # the legend goes back to its own corner first (it may sit in another, where the last view put it, until
+        # its timer looks again): the fit keeps the cards clear of that corner
+        self.legend.move(legend_corners(self.viewport().geometry(), self.legend.size(), margin=10)[0].topLeft())
         if not self.legend.isVisible() or not self._under_legend():
             return
         # a card lies under the legend (bottom-left corner): keep the cards beside it or above it,
