@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
 from modeller.ui.canvas.legend import legend_corners
-from modeller.ui.canvas.view import DROP_MARGIN
+from modeller.ui.canvas.view import DROP_MARGIN, LEGEND_REST_MS
 from modeller.ui.dialogs.entity_dialog import EntityDialog
 from modeller.ui.main_window import MainWindow
 
@@ -391,6 +391,7 @@ def test_fit_keeps_every_card_clear_of_the_legend(make_window, samples_dir, qtbo
         # the legend may still sit in the corner the last view chose (its timer looks again later)
         view.legend.move(legend_corners(view.viewport().geometry(), view.legend.size(), margin=10)[3].topLeft())
         window.view.fit_to_window()
+        qtbot.wait(3 * LEGEND_REST_MS)  # what the user sees once the view is still: the legend has looked again
         legend = window.view.legend.geometry()  # viewport coordinates
         visible = window.view.viewport().rect()
         for key, item in window.scene.entity_items.items():
