@@ -1,5 +1,5 @@
-"""The generated 2,000-entity project the scale tests share (issue 16: large enough to show a step that grows with
-the model, small enough for CI); generated once per test process."""
+"""The generated projects the scale tests share: 2,000 entities by default (issue 16: large enough to show a step
+that grows with the model, small enough for CI); each size generated once per test process."""
 
 from __future__ import annotations
 
@@ -16,5 +16,5 @@ ENTITIES = 2000
 
 
 @cache
-def big_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
+def big_project(entities: int = ENTITIES) -> Project:
+    return generate_project(entities, 1.5, 0.5, seed=0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import sys
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,26 +17,21 @@ from PySide6.QtWidgets import QMessageBox
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
-from benchmarks.generate import generate_project
-from modeller.model import Project
 from modeller.persistence import save_project
 from modeller.ui.canvas.scene import SYNC_BUILD_MAX
 from modeller.ui.gil_share import SHARED_INTERVAL_S
 from modeller.ui.main_window import OPEN_IN_BACKGROUND_BYTES
 from modeller.ui.open_phase import BUILT, FINDINGS, OpenPhase
 
+from .big_model import big_project
+
 ENTITIES = 600  # read in the background and built in slices, yet quick
-
-
-@cache
-def large_project() -> Project:
-    return generate_project(ENTITIES, 1.5, 0.5, seed=0)
 
 
 @pytest.fixture
 def large_file(tmp_path: Path) -> Path:
     path = tmp_path / "large.modeller.json"
-    save_project(large_project(), path)
+    save_project(big_project(ENTITIES), path)
     assert path.stat().st_size >= OPEN_IN_BACKGROUND_BYTES and ENTITIES > SYNC_BUILD_MAX
     return path
 
