@@ -22,9 +22,14 @@ from .conftest import SAMPLES
 
 @pytest.fixture(autouse=True)
 def back_to_system(qapp: QApplication) -> Iterator[None]:
-    """Other tests in this process expect the platform palette."""
+    """Other tests in this process expect the platform's style and palette, and no style sheet (it changes the
+    size of every widget: a test of the legend's corner once failed only after these)."""
+    style, sheet = qapp.style().name(), qapp.styleSheet()
     yield
     apply_theme(qapp, "system")
+    qapp.setStyleSheet(sheet)
+    if qapp.style().name() != style:
+        qapp.setStyle(style)
 
 
 def window_lightness(app: QApplication) -> int:
