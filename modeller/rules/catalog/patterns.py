@@ -7,13 +7,13 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from modeller.model.project import Entity
+from modeller.model.project import Entity, Query
 from modeller.model.wording import with_article
 from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.catalog.shape import TREE_MODEL
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding, strategy_decision
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
 from modeller.rules.physical.design import CollectionDesign
@@ -27,7 +27,14 @@ from modeller.rules.physical.naming import (
     plural_label,
     snake,
 )
-from modeller.rules.physical.strategy import StrategyView, Vote, bucket_wanted, paged_stream_read
+from modeller.rules.physical.strategy import (
+    StrategyView,
+    Vote,
+    bucket_wanted,
+    paged_stream_read,
+    small_stream,
+    stream_time_field,
+)
 from modeller.rules.physical.trees import CHILD_REFS, PARENT_REFS, TreeModel, choose_tree_model_name, tree_model
 from modeller.rules.settings import Settings
 
@@ -181,6 +188,9 @@ class BucketPattern(Rule):
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
         b = coll.bucket
         if b is None:
+            stream = undeclared_stream(view, coll)
+            if stream is not None and not _series_collection_fits(view, stream.many):
+                yield stream_finding(self, view, stream)
             return
         entity = view.facts.entities[coll.root]
         v = b.value_field
@@ -244,6 +254,10 @@ class TimeSeriesCollection(Rule):
             return
         entity = view.facts.entities[coll.root]
         ts = entity.timeseries
+        if ts is None and entity.append_only and coll.bucket is None:
+            stream = undeclared_stream(view, coll)
+            if stream is not None:
+                yield stream_finding(self, view, stream)
         if ts is None or not entity.append_only:
             return
         if coll.timeseries is not None:
@@ -270,6 +284,79 @@ class TimeSeriesCollection(Rule):
                 "count/sum/min/max)",
                 numbers={"granularity": gran, "interval_s": ts.interval_s},
             )
+
+
+def undeclared_stream(view: RuleView, coll: CollectionDesign) -> RelFacts | None:
+    """The first relationship that makes ``coll`` an undeclared event stream, else None (RULES.md rule 19's stream).
+
+    A one-to-squillions stream of small, never-updated N per One, kept by parent reference, that a query reads by
+    ranges or pages of a date (or monotonic) field per One: the bucket or time series advice applies, but only
+    once the user declares the time series (the time field, the retention are theirs to say).
+    """
+    entity = view.facts.entities.get(coll.root)
+    if entity is None or entity.timeseries is not None or entity.archive is not None:
+        return None  # (an archive: the user said how old data leaves, and a time series collection restricts deletes)
+    for facts in view.facts.rels_of_many.get(entity.id, ()):
+        plan = view.res.plans.get(facts.rel.id)
+        if plan is None or plan.strategy != "parent-ref" or not small_stream(view.facts, facts, plan.elem_bytes):
+            continue
+        if any(_range_read(view, facts, q) for q in view.facts.queries_of[entity.id]):
+            return facts
+    return None
+
+
+def _range_read(view: RuleView, facts: RelFacts, query: Query) -> str | None:
+    """The time field of a read of one One's stream by a range of it or by pages; a long "latest 5,000" list of a
+    host's log lines is neither (Zola-1: they stay one document each)."""
+    name = stream_time_field(view.facts, facts, query)
+    if name is None:
+        return None
+    paged = query.limit is not None and query.limit <= view.settings.bucket_page_max
+    return name if paged or query.filter.get(name) == "range" else None
+
+
+def _series_collection_fits(view: RuleView, many: Entity) -> bool:
+    """Rule 20 rather than 19: an append-only stream on a server known to be 5.0 or later."""
+    return view.facts.version_known_at_least_5 and many.append_only
+
+
+def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
+    """Tell the user their N look like an event stream and what to declare: the time field, then a retention."""
+    many, one = facts.many, facts.one
+    ctx = view.facts
+    reads = [(q, t) for q in ctx.queries_of[many.id] if (t := _range_read(view, facts, q)) is not None]
+    query, time_field = reads[0]
+    manys = plural_label(many.name)
+    how = f"{query.limit:,} at a time by {time_field}" if query.limit else f"by ranges of {time_field}"
+    rate = insert_rate(facts)
+    written = f"about {rate:,g} new a second, " if rate else ""
+    if _series_collection_fits(view, many):
+        outcome = (
+            f"on MongoDB {view.project.server_version} the design then makes {snake(many.name)} a time series "
+            f"collection that the server buckets and compresses per {one.name}"
+        )
+        why = None  # the rule's own: the server applies the bucket pattern itself
+    else:
+        outcome = f"the design then groups them per {one.name} in bucket documents with a count" + (
+            " (with the server version set to 5.0 or later: a time series collection instead)"
+            if ctx.server_version is None
+            else ""
+        )
+        why = rule.why_for(entity=many.name)
+    return rule.finding(
+        "suggestion",
+        "entity",
+        many.id,
+        f"{many.name} looks like an event stream ({written}up to {facts.n_max:,} per {one.name}, small and never "
+        f"updated) that {view.query_words(query)} reads {how} per {one.name}: mark it as a time "
+        f"series with time field {time_field}, and {outcome}; then set a retention if old {manys} can be deleted",
+        why=why,
+        fix=Fix(
+            f"mark {many.name} as a time series with time field {time_field}",
+            (Change("set", SubjectRef("entity", many.id), "timeseries", {"time_field": time_field}),),
+        ),
+        numbers={"time_field": time_field, "query": query.id, "per_one": facts.n_max, "writes_per_sec": rate},
+    )
 
 
 @register

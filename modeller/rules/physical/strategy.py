@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from modeller.model.conventions import parent_ref_field
-from modeller.model.project import Entity
+from modeller.model.project import Entity, Query
 from modeller.rules.physical.facts import Context, RelFacts, too_many_ids
 from modeller.rules.physical.sizes import array_bytes
 
@@ -122,39 +122,63 @@ class PagedRead:
     limit: int
 
 
-def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRead | None:
-    """A paged or range read of a one-to-squillions stream of small N per One (RULES.md rule 19, second trigger).
+def small_stream(ctx: Context, facts: RelFacts, elem_bytes: int) -> bool:
+    """A one-to-squillions stream of small N per One, read only through its One (RULES.md rule 19's stream).
 
-    The stream: the N grow without bound per One, each is small (``Settings.bucket_item_max_bytes``) and is
-    written once (no field is updated). The read: a query on the N side with a page-sized ``limit``
-    (``Settings.bucket_page_max``) that filters by the reference to its One and nothing but a range on a date or
-    monotonic field, and sorts or ranges on that field. The bucket holds one page: ``limit`` items, kept within
-    the document-size guideline. A query of the N filtering other fields (an order's status, an event's actor)
-    picks single items: no bucket then.
+    The N grow without bound per One, each is small (``Settings.bucket_item_max_bytes``), is written once (no
+    field is updated) and is not a declared time series yet. No query of the N filters other fields than the
+    reference and a range: a query picking single items (an order's status, an event's actor) would need
+    $unwind in buckets.
     """
     many, s = facts.many, ctx.settings
     if facts.self_ref or many.timeseries is not None or not (facts.unbounded or too_many_ids(facts, s)):
-        return None
+        return False
     if elem_bytes > s.bucket_item_max_bytes:
-        return None
+        return False
     if not many.append_only and any((f.updates_per_sec or 0) > 0 and not f.immutable for f in many.fields):
-        return None
+        return False
     ref = parent_ref_field(facts.rel, facts.one)
-    queries = ctx.queries_of[facts.many_id]
-    if any(k != ref and op != "range" for q in queries for k, op in q.filter.items()):
-        return None  # another read picks single items by their own fields: in buckets it would need $unwind
-    for q in queries:
-        if q.limit is None or not 2 <= q.limit <= s.bucket_page_max or q.filter.get(ref) != "eq":
+    return not any(k != ref and op != "range" for q in ctx.queries_of[facts.many_id] for k, op in q.filter.items())
+
+
+def stream_time_field(ctx: Context, facts: RelFacts, query: Query, scoped: bool = True) -> str | None:
+    """The date or monotonic field by which ``query`` reads the N of one One in ranges or pages, else None.
+
+    The query reads the N of one One (an equality on the reference or, with ``scoped``, scoped to the
+    relationship) and filters by nothing but a range on that field, and sorts or ranges on it.
+    """
+    ref = parent_ref_field(facts.rel, facts.one)
+    if not (scoped and query.scope == facts.rel.id) and query.filter.get(ref) != "eq":
+        return None
+    others = [k for k in query.filter if k != ref]
+    candidates = [k for k, _ in query.sort] or others
+    for name in candidates[:1]:
+        f = ctx.field(facts.many_id, name)
+        timely = f is not None and "." not in name and (f.type == "date" or f.monotonic)
+        if timely and all(k == name and query.filter[k] == "range" for k in others):
+            return name
+    return None
+
+
+def paged_stream_read(ctx: Context, facts: RelFacts, elem_bytes: int) -> PagedRead | None:
+    """A paged or range read of a one-to-squillions stream of small N per One (RULES.md rule 19, second trigger).
+
+    The stream: :func:`small_stream`. The read: a query on the N side with a page-sized ``limit``
+    (``Settings.bucket_page_max``) that follows a time-like field (:func:`stream_time_field`). The bucket holds
+    one page: ``limit`` items, kept within the document-size guideline.
+    """
+    s = ctx.settings
+    if not small_stream(ctx, facts, elem_bytes):
+        return None
+    for q in ctx.queries_of[facts.many_id]:
+        if q.limit is None or not 2 <= q.limit <= s.bucket_page_max:
             continue
         if q.limit * (elem_bytes + 4) > s.doc_suggest_bytes:
             continue
-        others = [k for k in q.filter if k != ref]
-        candidates = [k for k, _ in q.sort] or others
-        for name in candidates[:1]:
-            f = ctx.field(facts.many_id, name)
-            timely = f is not None and "." not in name and (f.type == "date" or f.monotonic)
-            if timely and all(k == name and q.filter[k] == "range" for k in others):
-                return PagedRead(q.id, name, q.limit)
+        # (a query scoped to the relationship does not refine to buckets yet: that would change the seed designs)
+        name = stream_time_field(ctx, facts, q, scoped=False)
+        if name is not None:
+            return PagedRead(q.id, name, q.limit)
     return None
 
 
