@@ -37,7 +37,7 @@ from modeller.model.labels import Labels
 from modeller.model.project import Project
 from modeller.model.wording import counted
 from modeller.rules.framework.findings import SEVERITIES, Finding
-from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
+from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, ShapeNode
 from modeller.rules.physical.planner import Step
 from modeller.rules.physical.shardkey import ShardAdvice
 
@@ -347,7 +347,7 @@ def _relationship_section(design: Design, project: Project, names: dict[str, str
     return out
 
 
-def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list[str]:
+def _sync_section(design: Design, project: Project, names: dict[str, str], labels: Labels) -> list[str]:
     copies = [(rd, copy) for rd in design.relationships for copy in rd.denormalized]
     if not copies:
         return ["No denormalized fields: every value lives in exactly one document.", ""]
@@ -355,19 +355,36 @@ def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list
         "| copy | source | direction | staleness | sync | extra writes/s |",
         "|---|---|---|---|---|---|",
     ]
+    subsets: dict[tuple[str, str], list[DenormalizedCopy]] = {}
     for _rd, copy in copies:
-        fanout = f"{copy.fanout:g}" if copy.fanout is not None else "?"
+        up = copy.update
+        if up is not None and up.kind == "push-latest":
+            subsets.setdefault((up.collection, up.set_path), []).append(copy)
+    listed: set[tuple[str, str]] = set()
+    for rd, copy in copies:
+        up = copy.update
+        where, writes = code(copy.collection + "." + copy.path), _copy_writes(copy, names)
+        if up is not None and up.kind == "push-latest":
+            # one push writes every copied field of a subset element: one row per subset
+            key = (up.collection, up.set_path)
+            if key in listed:
+                continue
+            listed.add(key)
+            where = f"{code(up.collection + '.' + up.set_path)} ({', '.join(code(f) for f in up.pushed)})"
+            writes = _subset_writes(project, rd.id, subsets[key], names, labels)
         out.append(
             "| "
             + " | ".join(
                 cell(part)
                 for part in (
-                    code(copy.collection + "." + copy.path),
-                    code(names.get(copy.source_entity, copy.source_entity) + "." + copy.field),
+                    where,
+                    code(names.get(copy.source_entity, copy.source_entity) + "." + copy.field)
+                    if up is None or up.kind != "push-latest"
+                    else code(names.get(copy.source_entity, copy.source_entity)),
                     copy.direction,
                     copy.staleness_text(),
                     copy.sync,
-                    fanout,
+                    writes,
                 )
             )
             + " |"
@@ -390,6 +407,33 @@ def _sync_section(design: Design, names: dict[str, str], labels: Labels) -> list
         out.extend(fenced(sync_snippet(design, copy), "js"))
         out.append("")
     return out
+
+
+def _copy_writes(copy: DenormalizedCopy, names: dict[str, str]) -> str:
+    """A copy's extra writes per second (its source's updates times its copies), or why it is not known."""
+    if copy.fanout is not None:
+        return f"{copy.fanout:g}"
+    source = f"{names.get(copy.source_entity, copy.source_entity)}.{copy.field}"
+    return prose(f"? (no update rate on {source}: set one to see the cost)")
+
+
+def _subset_writes(
+    project: Project, rel_id: str, copies: list[DenormalizedCopy], names: dict[str, str], labels: Labels
+) -> str:
+    """A subset's extra writes per second: one push per new N, one update per update of a copied field."""
+    rel = next((r for r in project.relationships if r.id == rel_id), None)
+    source = next((e for e in project.entities if e.id == copies[0].source_entity), None)
+    inserts = rel.writes_per_sec if rel is not None and rel.writes_per_sec is not None else None
+    if inserts is None and source is not None:
+        inserts = source.writes_per_sec
+    if inserts is None:
+        name = names.get(copies[0].source_entity, copies[0].source_entity)
+        return prose(f"? (no write rate on {name} or on {labels.relationship(rel_id)}: set one to see the cost)")
+    fields = {f.name: f for f in source.fields} if source is not None else {}
+    copied = {c.field for c in copies}
+    updates = sum(f.updates_per_sec or 0.0 for name, f in fields.items() if name in copied and not f.immutable)
+    what = f"a push per new {prose(names.get(copies[0].source_entity, copies[0].source_entity))}"
+    return f"{inserts + updates:g} ({what}" + (", an update per edit of a copied field)" if updates else ")")
 
 
 def _findings_section(findings: Iterable[Finding], labels: Labels) -> list[str]:
@@ -508,7 +552,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     out.extend(["## Relationships", ""])
     out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])
-    out.extend(_sync_section(design, names, Labels(project)))
+    out.extend(_sync_section(design, project, names, Labels(project)))
     out.extend(["## Access patterns", ""])
     out.extend(_access_section(design, project))
     out.extend(["## Findings", ""])

@@ -86,3 +86,38 @@ def test_copies_of_fields_that_never_change_need_no_id() -> None:
     assert subset.items is not None and "_id" not in [c.name for c in subset.items.children]
     report = design_report(analysis.design, Project.model_validate(data), analysis.findings)
     assert "$pull" not in report[report.index("## Sync plan") :]
+
+
+def _sync_table(report: str) -> list[str]:
+    sync = report[report.index("## Sync plan") : report.index("## Access patterns")]
+    return [line for line in sync.splitlines() if line.startswith("| `")]
+
+
+def test_a_subset_is_one_row_whose_extra_writes_come_from_the_workload() -> None:
+    """Tryout a14 item 8: 'extra writes/s ?' three times. One push per new Comment writes every copied field."""
+    data = _blog().model_dump(mode="json")
+    data["relationships"][0]["writes_per_sec"] = 5
+    comment = data["entities"][1]
+    comment["fields"][1]["updates_per_sec"] = 0.5  # an edited text updates its copy too
+    project = Project.model_validate(data)
+    analysis = analyse(project)
+    (row,) = _sync_table(design_report(analysis.design, project, analysis.findings))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[0] == "`post.recent_comments` (`author_name`, `text`, `created_at`)"
+    assert cells[1] == "`Comment`"
+    assert cells[5] == "5.5 (a push per new Comment, an update per edit of a copied field)"
+
+
+def test_a_subset_without_a_write_rate_says_what_to_set() -> None:
+    project = _blog()
+    analysis = analyse(project)
+    (row,) = _sync_table(design_report(analysis.design, project, analysis.findings))
+    assert row.endswith("| ? (no write rate on Comment or on Post → Comment: set one to see the cost) |"), row
+
+
+def test_subset_elements_must_carry_the_source_id() -> None:
+    """The sync finds an edited or deleted Comment's copy by its _id: the validator requires it in each element."""
+    analysis = analyse(_blog())
+    (coll,) = [c for c in analysis.design.collections if c.name == "post"]
+    items = coll.validator["$jsonSchema"]["properties"]["recent_comments"]["items"]
+    assert items["required"] == ["_id"]

@@ -144,7 +144,9 @@ def old_documents(where: Storage, memberships: set[tuple[str, str]]) -> dict[str
     if where.subset is not None:
         for room in rooms:
             latest = sorted(of_room[room["title"]], key=lambda h: USER_IDS[h], reverse=True)[: where.subset_k]
-            room[where.subset] = [{"handle": h} for h in latest]
+            # each element keeps its User's _id when the design copies it (the sync finds the copy by it)
+            keeps_id = any(name == "_id" for name, _ in where.subset_copies)
+            room[where.subset] = [{"_id": USER_IDS[h], "handle": h} if keeps_id else {"handle": h} for h in latest]
     return {where.parent: rooms, where.child or "": users}
 
 

@@ -619,8 +619,8 @@ class ShapeBuilder:
     def _subset_id(self, many: Entity) -> ShapeNode:
         """The ``_id`` of the N a subset element copies (its source, as the element's other copies name theirs)."""
         node = self.id_node(many)
-        # not required: an element pushed before the copies were synced (or by an older design) may lack it
-        node.source, node.required = Source(many.id, "_id"), False
+        # required: the sync finds an edited or deleted source's copy by it (the push copies it into every element)
+        node.source, node.required = Source(many.id, "_id"), True
         return node
 
     def _one_side(self, plan: RelPlan, routes: dict[str, Route], stack: tuple[str, ...]) -> list[ShapeNode]:
