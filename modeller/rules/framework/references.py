@@ -231,9 +231,12 @@ SOURCES: dict[str, tuple[str, str]] = {
         "MongoDB Atlas, Performance Advisor: Schema Suggestions",
         "https://www.mongodb.com/docs/atlas/performance-advisor/schema-advisor/",
     ),
-    "Compass": ("MongoDB Compass performance insights (mongodb-js/compass)", "https://github.com/mongodb-js/compass"),
+    "Compass": (
+        "MongoDB Compass, Performance Insights",
+        "https://www.mongodb.com/docs/compass/current/manage-data/performance-insights/",
+    ),
     "Skills": (
-        "mongodb/agent-skills, skills/mongodb-schema-design",
+        "MongoDB Agent Skills, MongoDB Schema Design",
         "https://github.com/mongodb/agent-skills/tree/main/skills/mongodb-schema-design",
     ),
     "Manual-shard-key": (
@@ -248,11 +251,11 @@ SOURCES: dict[str, tuple[str, str]] = {
 }
 
 
-#: how a source reads inside a sentence ("as Zola's 6 Rules of Thumb (3 of 3) says"); others use their title
+#: how a source reads inside a sentence ("as Zola's 6 Rules of Thumb, part 3 says"); others use their title
 NAMES: dict[str, str] = {
-    "Zola-1": "Zola's 6 Rules of Thumb (1 of 3)",
-    "Zola-2": "Zola's 6 Rules of Thumb (2 of 3)",
-    "Zola-3": "Zola's 6 Rules of Thumb (3 of 3)",
+    "Zola-1": "Zola's 6 Rules of Thumb, part 1",
+    "Zola-2": "Zola's 6 Rules of Thumb, part 2",
+    "Zola-3": "Zola's 6 Rules of Thumb, part 3",
     "CN": "the article MongoDB Schema Design Best Practices",
     "ER-seed": "the article Extended Reference Pattern",
     "Atlas-PA": "Atlas Performance Advisor",

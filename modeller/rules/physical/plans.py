@@ -308,7 +308,7 @@ def explicit_warnings(ctx: Context, facts: RelFacts, strategy: str, elem: int) -
     if strategy == "embed" and facts.standalone:
         out.append(
             f"{many.name} is embedded but {facts.standalone_reason}: embedded documents cannot be "
-            "listed or updated on their own efficiently (Zola's 6 Rules of Thumb (3 of 3): needing to access an object on its own "
+            "listed or updated on their own efficiently (Zola's 6 Rules of Thumb, part 3: needing to access an object on its own "
             "is a compelling reason not to embed it)"
         )
     if strategy == "bucket" and many.timeseries is None:

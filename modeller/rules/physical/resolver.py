@@ -1172,7 +1172,7 @@ def _reference_index(res: Resolution, facts: RelFacts, path: str, embedded_in: s
         why = (
             f"finds the {facts.many.name} of one {facts.one.name}: always index reference fields (the article "
             "MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of "
-            "Thumb (3 of 3))"
+            "Thumb, part 3)"
         )
         reason = f"Equality: reference to the {facts.one.name}"
     else:

@@ -75,7 +75,7 @@
   ensureIndex("categories", {"slug": 1}, {"name": "slug_1", "unique": true});
   // Index "ancestors_1": a subtree is find({ancestors: node._id}); the breadcrumb is the node's own ancestors array (one read, no $graphLookup) (array of ancestors, Category → Category) - Equality: tree field ancestors (array of ancestors) - added by the engine
   ensureIndex("categories", {"ancestors": 1}, {"name": "ancestors_1"});
-  // Index "parent_id_1": finds the Category of one Category: always index reference fields (the article MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of Thumb (3 of 3)) - Equality: reference to the Category - added by the engine
+  // Index "parent_id_1": finds the Category of one Category: always index reference fields (the article MongoDB Schema Design Best Practices); the join is then one index lookup per read (Zola's 6 Rules of Thumb, part 3) - Equality: reference to the Category - added by the engine
   ensureIndex("categories", {"parent_id": 1}, {"name": "parent_id_1"});
 
   // Collection "products": Product documents
