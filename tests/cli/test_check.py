@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from model_edits import changed
 
-from modeller.cli.cmd_check import render_text
+from modeller.cli.cmd_check import check_summary, render_text
 from modeller.cli.main import main
 from modeller.model.text import neutralize
 from modeller.persistence import dumps_project, load_project
 from modeller.rules import analyse
-from modeller.rules.framework.sections import count_sections, section_of, sections_summary
+from modeller.rules.framework.sections import count_sections, section_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -115,7 +115,7 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
     # the engine's own choice, which the design already holds: a decision, as the panel files it
-    assert out.rstrip().endswith("\n1 finding: Nothing to do · 1 decision")
+    assert out.rstrip().endswith("\n1 finding: no errors or warnings; 1 decision already in the design")
 
 
 def test_text_colour_only_when_asked_and_control_characters_escaped() -> None:
@@ -143,18 +143,34 @@ def test_text_summary_counts_in_the_singular_and_the_plural() -> None:
     findings = analyse(load_project(SAMPLES / "ecommerce.modeller.json")).findings
     one = findings[0]
     assert (one.severity, one.decided) == ("suggestion", True)
-    assert render_text([one], colour=False).splitlines()[-1] == "1 finding: Nothing to do · 1 decision"
+    last_of_one = render_text([one], colour=False).splitlines()[-1]
+    assert last_of_one == "1 finding: no errors or warnings; 1 decision already in the design"
     last = render_text(findings, colour=False).splitlines()[-1]
     decisions = sum(1 for f in findings if section_of(f) == "decisions")
-    assert last == f"{len(findings)} findings: Nothing to do · {decisions} decisions" and decisions == len(findings)
+    assert decisions == len(findings)
+    assert last == f"{len(findings)} findings: no errors or warnings; {decisions} decisions already in the design"
 
 
 def test_text_counts_as_the_panel_does_in_its_words() -> None:
-    """One counting, one vocabulary: ``check`` ends with the panel's "To do: … · N decisions" (tryout item 9)."""
+    """One counting: ``check`` ends with the panel's counts (tryout item 9), said plainly under SUGGESTION lines: no
+    "Nothing to do" after suggestions (tryout a14 item 11)."""
     findings = analyse(load_project(SAMPLES / "blog.modeller.json")).findings
     last = render_text(findings, colour=False).splitlines()[-1]
-    assert last == f"{len(findings)} findings: {sections_summary(*count_sections(findings))}"
-    assert " info" not in last and "decision" in last
+    todo, decisions = count_sections(findings)
+    assert last == f"{len(findings)} findings: {check_summary(todo, decisions)}"
+    assert (
+        " info" not in last and "Nothing to do" not in last and f"{decisions} decisions already in the design" in last
+    )
+
+
+def test_the_summary_says_what_is_wrong_what_to_do_and_what_is_done() -> None:
+    assert check_summary({}, 9) == "no errors or warnings; 9 decisions already in the design"
+    assert check_summary({"suggestion": 2}, 1) == (
+        "no errors or warnings; to do: 2 suggestions; 1 decision already in the design"
+    )
+    assert check_summary({"error": 1, "warning": 2, "suggestion": 3}, 0) == (
+        "to do: 1 error · 2 warnings · 3 suggestions"
+    )
 
 
 def test_text_prints_each_why_trade_off_and_reference_once(capsys: pytest.CaptureFixture[str]) -> None:
