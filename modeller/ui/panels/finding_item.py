@@ -261,6 +261,40 @@ def _named(key: str, value: Any, words: Labels) -> Any:
     return value
 
 
+#: the words that carry meaning (four letters or more: "the", "of", "in" say nothing about repetition)
+_WORD = re.compile(r"[\w']{4,}")
+#: share of a why clause's words the message already holds from which the clause is a repeat
+REPEATED_SHARE = 0.7
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut after each "; ", ": " or ". " outside parentheses (each piece keeps its separator)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in ";.:" and text[i + 1 : i + 2] == " " and text[i - 1 : i] != ".":  # not "..."
+            out.append(text[start : i + 2])
+            start = i + 2
+    return [*out, text[start:]] if text[start:] else out
+
+
+def why_beyond(message: str, why: str) -> str:
+    """The why without the clauses the message above it already says (tryout a14: the details printed the message,
+    then a "Why." that mostly repeated it); empty when nothing new is left."""
+    said = _words(message)
+    kept = []
+    for clause in _clauses(why):
+        mine = _words(clause)
+        if not mine or len(mine & said) / len(mine) < REPEATED_SHARE:
+            kept.append(clause)
+    text = "".join(kept).strip()
+    return text if text.rstrip(";.").strip() else ""
+
+
 def detail_html(finding: Finding, project: Project) -> str:
     """Everything the panel shows for an expanded finding."""
     esc = html.escape
@@ -272,8 +306,9 @@ def detail_html(finding: Finding, project: Project) -> str:
     if finding.overridden:
         note = esc(finding.note or "(no note)")
         rows.append(f"<p style='background:#fff4d6;color:#5a4500;padding:4px'><b>Overridden:</b> {note}</p>")
-    if finding.why:
-        rows.append(f"<p><b>Why.</b> {_text_html(finding.why)}</p>")
+    why = why_beyond(finding.message, finding.why)
+    if why:
+        rows.append(f"<p><b>Why.</b> {_text_html(why)}</p>")
     if finding.tradeoff:
         rows.append(f"<p><b>Trade-off.</b> {_text_html(finding.tradeoff)}</p>")
     if finding.numbers:
