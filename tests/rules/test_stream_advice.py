@@ -60,8 +60,8 @@ def test_an_unknown_server_gets_buckets_and_the_fix_declares_the_time_field() ->
     (f,) = _stream_findings(_blog())
     assert f.rule == "bucket-pattern" and f.severity == "suggestion"
     assert f.message.startswith("PageView looks like an event stream (about 2,000 new a second, up to 50,000,000")
-    assert "'views of a post today' reads by ranges of at per Post" in f.message
-    assert "time series with time field at" in f.message and "retention" in f.message
+    assert "'views of a post today' reads by ranges of 'at' per Post" in f.message
+    assert "time series with time field 'at'" in f.message and "retention" in f.message
     assert "5.0 or later" in f.message  # what else to set: the server version
     assert f.fix is not None
     ((change),) = f.fix.changes

@@ -327,7 +327,7 @@ def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
     reads = [(q, t) for q in ctx.queries_of[many.id] if (t := _range_read(view, facts, q)) is not None]
     query, time_field = reads[0]
     manys = plural_label(many.name)
-    how = f"{query.limit:,} at a time by {time_field}" if query.limit else f"by ranges of {time_field}"
+    how = f"{query.limit:,} at a time by {time_field!r}" if query.limit else f"by ranges of {time_field!r}"
     rate = insert_rate(facts)
     written = f"about {rate:,g} new a second, " if rate else ""
     if _series_collection_fits(view, many):
@@ -349,13 +349,13 @@ def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
         many.id,
         f"{many.name} looks like an event stream ({written}up to {facts.n_max:,} per {one.name}, small and never "
         f"updated) that {view.query_words(query)} reads {how} per {one.name}: mark it as a time "
-        f"series with time field {time_field}, and {outcome}; then set a retention if old {manys} can be deleted",
+        f"series with time field {time_field!r}, and {outcome}; then set a retention if old {manys} can be deleted",
         why=why,
         fix=Fix(
-            f"mark {many.name} as a time series with time field {time_field}",
+            f"mark {many.name} as a time series with time field {time_field!r}",
             (Change("set", SubjectRef("entity", many.id), "timeseries", {"time_field": time_field}),),
         ),
-        numbers={"time_field": time_field, "query": query.id, "per_one": facts.n_max, "writes_per_sec": rate},
+        numbers={"time_field": time_field, "queries": [query.id], "per_one": facts.n_max, "writes_per_sec": rate},
     )
 
 
