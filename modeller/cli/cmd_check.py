@@ -116,9 +116,10 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
             if colour:
                 label = f"{COLOURS[f.severity]}{label}{RESET}"
             mark = " (overridden" + (f": {neutralize(f.note)}" if f.note else "") + ")" if f.overridden else ""
-            also = f" (also: {', '.join(f.also)})" if f.also else ""
             message = _said_once(f.message, labels.query(subject_id)) if labels and kind == "query" else f.message
-            lines.append(f"  {label} {f.rule}{also}{mark}: {neutralize(message)}")
+            lines.append(f"  {label} {f.rule}{mark}: {neutralize(message)}")
+            if f.also:
+                lines.append(f"      same advice: {_same_advice(f.also)}")
             place = f"the first {f.rule} finding"
             paragraphs = [(name, text) for name, text in (("why", f.why), ("trade-off", f.tradeoff)) if text]
             paragraphs.append(("reference", f.reference))
@@ -151,6 +152,21 @@ def check_summary(todo: dict[str, int], decisions: int) -> str:
     if decisions:
         parts.append(f"{counted(decisions, 'decision')} already in the design")
     return "; ".join(parts)
+
+
+def _same_advice(rule_ids: tuple[str, ...]) -> str:
+    """The other rules behind one decision in words, each rule's id after it for overrides and ``--format json``:
+    "Order a compound index Equality, Sort, Range (esr-compound-index)" (a bare "(also: esr-compound-index)" in the
+    headline was a rule id where a reader looks for a sentence, tryout a14)."""
+    from modeller.rules.framework.references import plain
+    from modeller.rules.framework.registry import REGISTRY
+
+    said = []
+    for rule_id in rule_ids:
+        rule = REGISTRY.get(rule_id)
+        title = plain(rule.summary()).replace("``", "`").rstrip(".") if rule is not None else ""
+        said.append(f"{title} ({rule_id})" if title else rule_id)
+    return "; ".join(said)
 
 
 def _once(said: dict[tuple[str, str], str], key: tuple[str, str], place: str, text: str) -> str:

@@ -230,3 +230,11 @@ def test_unnamed_queries_on_the_same_fields_read_apart(capsys: pytest.CaptureFix
     headings = [line for line in text.splitlines() if line.startswith("query ")]
     assert headings == ["query 1 on Orders by status, created", "query 2 on Orders by status, created"]
     assert "q_a" not in text and "q_b" not in text and text.count("on Orders by") == 2  # each said once
+
+
+def test_the_other_rules_of_one_decision_are_named_in_words_under_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """Tryout a14 item 11: "(also: esr-compound-index)" in the headline was a rule id where a sentence goes."""
+    _code, out, _ = check(capsys, str(SAMPLES / "ecommerce.modeller.json"))
+    assert "(also:" not in out
+    assert "  SUGGESTION index-reference-fields: " in out
+    assert "\n      same advice: Order a compound index Equality, Sort, Range (esr-compound-index)\n" in out
