@@ -311,8 +311,16 @@ def _shard_table(advice: ShardAdvice) -> list[str]:
     return out
 
 
-def _relationship_section(design: Design, project: Project, names: dict[str, str]) -> list[str]:
+def _relationship_section(
+    design: Design, project: Project, names: dict[str, str], findings: Iterable[Finding] = ()
+) -> list[str]:
     rels = {rel.id: rel for rel in project.relationships}
+    # the rules behind each storage decision as check files them (a one-to-N kept one-way is not rule 6's)
+    filed = {
+        f.decision.id: [f.rule, *f.also]
+        for f in findings
+        if f.decision is not None and f.decision.kind == "relationship"
+    }
     out: list[str] = []
     for rd in design.relationships:
         rel = rels.get(rd.id)
@@ -325,7 +333,7 @@ def _relationship_section(design: Design, project: Project, names: dict[str, str
             )
         out.extend([heading, ""])
         chooser = "your choice" if rd.chosen_by == "user" else "chosen by the engine"
-        rules = ", ".join(code(r) for r in rd.rules)
+        rules = ", ".join(code(r) for r in filed.get(rd.id, rd.rules))
         out.append(f"- **Strategy:** {code(rd.strategy)} ({chooser}{'; rules ' + rules if rules else ''}).")
         if rd.why:
             out.append(f"- **Why:** {prose(rd.why)}")
@@ -550,7 +558,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             out.extend(fenced(mover, "js"))
             out.append("")
     out.extend(["## Relationships", ""])
-    out.extend(_relationship_section(design, project, names) or ["No relationships.", ""])
+    out.extend(_relationship_section(design, project, names, findings) or ["No relationships.", ""])
     out.extend(["## Sync plan for denormalized fields", ""])
     out.extend(_sync_section(design, project, names, Labels(project)))
     out.extend(["## Access patterns", ""])

@@ -121,3 +121,25 @@ def test_subset_elements_must_carry_the_source_id() -> None:
     (coll,) = [c for c in analysis.design.collections if c.name == "post"]
     items = coll.validator["$jsonSchema"]["properties"]["recent_comments"]["items"]
     assert items["required"] == ["_id"]
+
+
+def test_the_strategy_line_names_the_rules_check_files_it_under() -> None:
+    """Tryout a14 item 5: DESIGN.md said 'rules many-to-many-refs' for a one-to-many that check files under rule 3
+    (the one-way choice comes from the rule that decides two-way references, as soon as a query reads the N)."""
+    data = _blog().model_dump(mode="json")
+    data["queries"] = [
+        {
+            "id": "q",
+            "entity": "comment",
+            "name": "comments of a post",
+            "scope": "post_comments",
+            "sort": [["created_at", -1]],
+        }
+    ]
+    project = Project.model_validate(data)
+    analysis = analyse(project)
+    (decision,) = [f for f in analysis.findings if f.decision is not None and f.decision.id == "post_comments"]
+    report = design_report(analysis.design, project, analysis.findings)
+    (line,) = [ln for ln in report.splitlines() if ln.startswith("- **Strategy:** `subset`")]
+    assert "many-to-many-refs" not in line
+    assert line.endswith("rules " + ", ".join(f"`{r}`" for r in [decision.rule, *decision.also]) + ").")
