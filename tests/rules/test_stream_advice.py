@@ -87,3 +87,10 @@ def test_a_known_recent_server_gets_a_time_series_collection() -> None:
     analysis = analyse(build(_blog(server_version="7.0", timeseries={"time_field": "at"})))
     coll = next(c for c in analysis.design.collections if c.root == "page_view")
     assert coll.timeseries is not None and coll.timeseries["timeField"] == "at"
+
+
+def test_an_undeclared_bound_is_not_quoted_as_the_users() -> None:
+    data = _blog()
+    del data["relationships"][0]["max"]
+    (f,) = _stream_findings(data)
+    assert "(about 2,000 new a second, without bound per Post, small and never updated)" in f.message

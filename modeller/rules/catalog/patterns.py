@@ -329,6 +329,12 @@ def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
     manys = plural_label(many.name)
     how = f"{query.limit:,} at a time by {time_field!r}" if query.limit else f"by ranges of {time_field!r}"
     rate = insert_rate(facts)
+    # a bound the user did not declare is the engine's default: not theirs to read as "up to"
+    many_per = (
+        f"up to {facts.n_max:,}"
+        if facts.max_declared
+        else ("without bound" if facts.unbounded else f"about {facts.n_typ:,}")
+    )
     written = f"about {rate:,g} new a second, " if rate else ""
     if _series_collection_fits(view, many):
         outcome = (
@@ -347,7 +353,7 @@ def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
         "suggestion",
         "entity",
         many.id,
-        f"{many.name} looks like an event stream ({written}up to {facts.n_max:,} per {one.name}, small and never "
+        f"{many.name} looks like an event stream ({written}{many_per} per {one.name}, small and never "
         f"updated) that {view.query_words(query)} reads {how} per {one.name}: mark it as a time "
         f"series with time field {time_field!r}, and {outcome}; then set a retention if old {manys} can be deleted",
         why=why,
@@ -355,7 +361,8 @@ def stream_finding(rule: Rule, view: RuleView, facts: RelFacts) -> Finding:
             f"mark {many.name} as a time series with time field {time_field!r}",
             (Change("set", SubjectRef("entity", many.id), "timeseries", {"time_field": time_field}),),
         ),
-        numbers={"time_field": time_field, "queries": [query.id], "per_one": facts.n_max, "writes_per_sec": rate},
+        numbers={"time_field": time_field, "queries": [query.id], "per_one": facts.n_max}
+        | ({} if rate is None else {"writes_per_sec": rate}),
     )
 
 
