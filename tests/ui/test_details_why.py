@@ -29,6 +29,10 @@ def test_the_why_keeps_only_what_the_message_has_not_said() -> None:
     assert why_beyond("x", "A movie with a, b, ... needs one index per field.") == (
         "A movie with a, b, ... needs one index per field."
     )
+    # a citation in parentheses is no news; a repeat after a new clause ends the sentence there
+    assert why_beyond("keep the Post with its Comments", "new words here; keep the Post with its Comments (X, Y).") == (
+        "new words here."
+    )
 
 
 def test_the_details_pane_does_not_repeat_the_message() -> None:

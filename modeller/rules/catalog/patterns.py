@@ -126,7 +126,10 @@ class BucketPattern(Rule):
     *Why*
     CN seed: one document per sensor reading means billions of tiny documents
     and index entries; a bucket of 60 readings per sensor with count, sum,
-    min and max serves dashboards from a handful of documents.
+    min and max serves dashboards from a handful of documents. A stream not
+    yet declared a time series (a one-to-squillions of small, never-updated N
+    that a query reads by ranges or pages of a time field per One) gets this
+    advice too, with a fix that declares its time field.
 
     *Anti-pattern*
     ``insertOne({sensor_id, timestamp, value})`` per reading, aggregated on

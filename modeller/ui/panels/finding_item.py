@@ -267,8 +267,16 @@ _WORD = re.compile(r"[\w']{4,}")
 REPEATED_SHARE = 0.7
 
 
+_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
 def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
+    """The meaningful words of ``text`` outside parentheses (a citation or an aside says nothing new)."""
+    while True:
+        bare = _PARENTHESES.sub(" ", text)
+        if bare == text:
+            return {w.lower() for w in _WORD.findall(bare)}
+        text = bare
 
 
 def _clauses(text: str) -> list[str]:
@@ -292,7 +300,9 @@ def why_beyond(message: str, why: str) -> str:
         if not mine or len(mine & said) / len(mine) < REPEATED_SHARE:
             kept.append(clause)
     text = "".join(kept).strip()
-    return text if text.rstrip(";.").strip() else ""
+    if text.endswith((";", ":")):  # the clause after it was a repeat: end the sentence here
+        text = text[:-1] + "."
+    return text if text.rstrip(".").strip() else ""
 
 
 def detail_html(finding: Finding, project: Project) -> str:
