@@ -35,7 +35,7 @@ from modeller.export.snippets import (
 )
 from modeller.model.labels import Labels
 from modeller.model.project import Project
-from modeller.model.wording import counted
+from modeller.model.wording import counted, duration
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 from modeller.rules.physical.planner import Step
@@ -77,14 +77,17 @@ def prose(value: object) -> str:
 
 
 def reference(value: object) -> str:
-    """A rule's reference (engine text): like :func:`prose`, but its web URLs stay bare, for GitHub to link."""
+    """A rule's reference (engine text): like :func:`prose`, but its web URLs stay links: a citation's
+    ``<https://…>`` an autolink (escaped, it read ``&lt;https://…&gt;`` in the raw Markdown), a bare one bare."""
     flat = one_line(str(value)).lstrip(" ")
     out: list[str] = []
     pos = 0
     for match in _WEB_URL.finditer(flat):
-        out.append(_inline(flat[pos : match.start()]))
-        out.append(match.group())
-        pos = match.end()
+        before, url = flat[pos : match.start()], match.group()
+        bracketed = before.endswith("<") and flat.startswith(">", match.end())
+        out.append(_inline(before[:-1] if bracketed else before))
+        out.append(f"<{url}>" if bracketed else url)
+        pos = match.end() + (1 if bracketed else 0)
     out.append(_inline(flat[pos:]))
     return _block_safe("".join(out))
 
@@ -219,7 +222,7 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
     ts = timeseries_options(coll)
     facts: list[str] = []
     if ts is not None:
-        ttl = f", documents expire after {ts[1]} s" if ts[1] is not None else ""
+        ttl = f", documents expire after {duration(ts[1])}" if ts[1] is not None else ""
         facts.append(f"- Time-series collection: {code(js_value(ts[0]))}{ttl}.")
     if coll.bucket is not None:
         b = coll.bucket
