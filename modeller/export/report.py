@@ -209,7 +209,10 @@ def _count_words(count: int | None) -> str:
     return "Document count not set" if count is None else f"About {human_count(count)} documents"
 
 
-def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None) -> list[str]:
+def _collection_section(
+    coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None, shards_given: bool = True
+) -> list[str]:
+    """One collection's facts; ``shards_given``: the project sets its shard count (else the advice assumed one)."""
     out = [f"### {code(coll.name)}", ""]
     stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
     out.append(
@@ -242,7 +245,9 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
         facts.append(
             "- Shard key: "
             + (code(js_value(dict(advice.chosen.keys))) if advice.chosen is not None else "none allowed")
-            + f" ({prose(advice.why)}; {counted(advice.shards, 'shard')})."
+            + f" ({prose(advice.why)}; {counted(advice.shards, 'shard')}"
+            + ("" if shards_given else " assumed: the project gives no shard count")
+            + ")."
         )
     if facts:
         out.append("")
@@ -502,7 +507,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
         ]
     )
     for coll in design.stored():
-        out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name)))
+        out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name), project.shards is not None))
         mover = archive_snippet(coll, project)
         if mover:
             out.extend(["Moving old documents (archive pattern):", ""])

@@ -1,4 +1,5 @@
-"""Tryout a15 items 9 and 14: a retention reads "90 days" in DESIGN.md and the advice, not "7776000 s"."""
+"""Tryout a15 items 7, 9 and 14: DESIGN.md and the advice say periods in days ("90 days", not "7776000 s") and a
+shard count the project never gave as assumed."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def test_a_ttl_index_says_its_period_in_days_next_to_the_server_setting() -> Non
     assert "documents expire 90 days after end (retention)" in report
     assert "7776000 s" not in report
     assert any("with expireAfterSeconds 7776000 (90 days) on" in m for m in messages), messages
+
+
+def test_the_report_says_a_shard_count_the_project_never_gave_is_assumed() -> None:
+    """Tryout a15 item 7: DESIGN.md said "2 shards" for a project that gives no shard count."""
+    sharded = load_project(SAMPLES / "saas-sharded.modeller.json")
+    for project, expected in (
+        (sharded, "; 4 shards)."),
+        (sharded.model_copy(update={"shards": None}), "; 2 shards assumed: the project gives no shard count)."),
+    ):
+        analysis = analyse(project)
+        lines = [
+            line
+            for line in design_report(analysis.design, project, analysis.findings).splitlines()
+            if line.startswith("- Shard key: ")
+        ]
+        assert lines and all(line.endswith(expected) for line in lines), lines
