@@ -35,7 +35,7 @@ from modeller.export.snippets import (
 )
 from modeller.model.labels import Labels
 from modeller.model.project import Project
-from modeller.model.wording import counted
+from modeller.model.wording import counted, duration
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, ShapeNode
 from modeller.rules.physical.planner import Step
@@ -77,14 +77,17 @@ def prose(value: object) -> str:
 
 
 def reference(value: object) -> str:
-    """A rule's reference (engine text): like :func:`prose`, but its web URLs stay bare, for GitHub to link."""
+    """A rule's reference (engine text): like :func:`prose`, but its web URLs stay links: a citation's
+    ``<https://…>`` an autolink (escaped, it read ``&lt;https://…&gt;`` in the raw Markdown), a bare one bare."""
     flat = one_line(str(value)).lstrip(" ")
     out: list[str] = []
     pos = 0
     for match in _WEB_URL.finditer(flat):
-        out.append(_inline(flat[pos : match.start()]))
-        out.append(match.group())
-        pos = match.end()
+        before, url = flat[pos : match.start()], match.group()
+        bracketed = before.endswith("<") and flat.startswith(">", match.end())
+        out.append(_inline(before[:-1] if bracketed else before))
+        out.append(f"<{url}>" if bracketed else url)
+        pos = match.end() + (1 if bracketed else 0)
     out.append(_inline(flat[pos:]))
     return _block_safe("".join(out))
 
@@ -206,7 +209,10 @@ def _count_words(count: int | None) -> str:
     return "Document count not set" if count is None else f"About {human_count(count)} documents"
 
 
-def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None) -> list[str]:
+def _collection_section(
+    coll: CollectionDesign, names: dict[str, str], advice: ShardAdvice | None = None, shards_given: bool = True
+) -> list[str]:
+    """One collection's facts; ``shards_given``: the project sets its shard count (else the advice assumed one)."""
     out = [f"### {code(coll.name)}", ""]
     stored = ", ".join(code(names.get(e, e)) for e in coll.entities)
     out.append(
@@ -219,7 +225,7 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
     ts = timeseries_options(coll)
     facts: list[str] = []
     if ts is not None:
-        ttl = f", documents expire after {ts[1]} s" if ts[1] is not None else ""
+        ttl = f", documents expire after {duration(ts[1])}" if ts[1] is not None else ""
         facts.append(f"- Time-series collection: {code(js_value(ts[0]))}{ttl}.")
     if coll.bucket is not None:
         b = coll.bucket
@@ -239,7 +245,9 @@ def _collection_section(coll: CollectionDesign, names: dict[str, str], advice: S
         facts.append(
             "- Shard key: "
             + (code(js_value(dict(advice.chosen.keys))) if advice.chosen is not None else "none allowed")
-            + f" ({prose(advice.why)}; {counted(advice.shards, 'shard')})."
+            + f" ({prose(advice.why)}; {counted(advice.shards, 'shard')}"
+            + ("" if shards_given else " assumed: the project gives no shard count")
+            + ")."
         )
     if facts:
         out.append("")
@@ -551,7 +559,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
         ]
     )
     for coll in design.stored():
-        out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name)))
+        out.extend(_collection_section(coll, names, design.shard_advice.get(coll.name), project.shards is not None))
         mover = archive_snippet(coll, project)
         if mover:
             out.extend(["Moving old documents (archive pattern):", ""])

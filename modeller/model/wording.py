@@ -50,3 +50,15 @@ def article(word: str) -> str:
 def with_article(word: str) -> str:
     """``"an email"``, ``"a User"``: ``word`` after the article its sound takes."""
     return f"{article(word)} {word}"
+
+
+#: the units a duration is said in, largest first
+_DURATION_UNITS = ((86_400, "day"), (3_600, "hour"), (60, "minute"))
+
+
+def duration(seconds: float) -> str:
+    """``7776000`` -> ``"90 days"``, ``600`` -> ``"10 minutes"``: a period in the largest unit it fills
+    (settings and the server take seconds; people read days)."""
+    size, unit = next(((size, unit) for size, unit in _DURATION_UNITS if abs(seconds) >= size), (1, "second"))
+    count = seconds / size
+    return counted(int(count), unit) if float(count).is_integer() else f"{count:,.3g} {unit}s"

@@ -24,7 +24,7 @@ from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.scene import SLICE_S, SYNC_BUILD_MAX
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.preview import PreviewPanel
-from modeller.ui.panels.recommendations import RecommendationsPanel
+from modeller.ui.panels.recommendations import RecommendationsPanel, analysing_text
 
 
 class LiveController(QObject):
@@ -226,11 +226,12 @@ class LiveController(QObject):
         """A background analysis (large project, e.g. just opened): say so until its findings arrive."""
         if self.status is None:
             return
-        if on:
-            self.status.setText("Analysing…")
+        if on:  # the first analysis of a project says how much it reads (seconds at 10,000 entities)
+            first = self.recommendations.analysis is None and self.recommendations.document.project.entities
+            self.status.setText(analysing_text(self.recommendations.document.project) if first else "Analysing…")
             self.status.setStyleSheet("font-style: italic;")
             self.status.setToolTip("The recommendation engine is analysing the project in the background")
-        elif self.status.text() == "Analysing…":
+        elif self.status.text().startswith("Analysing"):
             self._counts(self.recommendations.counts())
 
     def _failed(self, message: str) -> None:

@@ -77,6 +77,7 @@ from modeller.ui.theme.theme import (
     store_theme,
     stored_theme,
 )
+from modeller.ui.widgets.build_status import CardsBuildingLabel
 
 if TYPE_CHECKING:
     from modeller.ui.dialogs.entity_dialog import EntityDialog
@@ -539,6 +540,11 @@ class MainWindow(QMainWindow):
         self.analysis_progress.setToolTip("The recommendation engine is analysing the project; you can keep working")
         self.analysis_progress.hide()
         self.analysis.running.connect(self.analysis_progress.setVisible)
+        # "Drawing cards: 3,400 of 10,000…" while the cards out of sight of a large project are still made
+        self.cards_building = CardsBuildingLabel(self.scene, lambda: len(self.document.project.entities))
+        for step in (self.scene.in_view_built, self.scene.built):
+            step.connect(self.cards_building.refresh)
+        self.statusBar().addPermanentWidget(self.cards_building)
         self.statusBar().addPermanentWidget(self.analysis_progress)
         self.statusBar().addPermanentWidget(self.findings_label)
         self.statusBar().addPermanentWidget(self.counts_label)
@@ -941,6 +947,7 @@ class MainWindow(QMainWindow):
         self.open_phase.begin()
         self.open_progress_label.setText(f"Opening {path.name}\u2026")
         self.open_progress_label.setToolTip(str(path))
+        self.empty_hint.set_opening(path.name)
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
             widget.show()
         job.start()
@@ -1053,6 +1060,7 @@ class MainWindow(QMainWindow):
     def _end_open(self) -> None:
         self.open_job = None
         self._shown_before = None
+        self.empty_hint.set_opening(None)
         for widget in (self.open_progress_label, self.open_progress_bar, self.open_cancel_button):
             widget.hide()
 

@@ -93,3 +93,22 @@ def test_names_in_findings_cannot_inject_markdown() -> None:
         "Reference: \\[Zola-1\\] https://www.mongodb.com/blog/post/6-rules-of-thumb-for-mongodb-schema-design"
         in section
     )
+
+
+def test_a_citation_link_stays_a_markdown_autolink_not_escaped_brackets() -> None:
+    """Tryout a15 item 14: DESIGN.md wrote ``&lt;https://…&gt;``; the raw Markdown must read as the link it is."""
+    ref = reference(
+        "MongoDB Manual, Time Series <https://www.mongodb.com/docs/manual/core/timeseries/>; "
+        "W. Zola, 6 Rules <https://www.mongodb.com/blog/post/6-rules>"
+    )
+    assert "&lt;" not in ref and "&gt;" not in ref
+    assert ref == (
+        "MongoDB Manual, Time Series <https://www.mongodb.com/docs/manual/core/timeseries/>; "
+        "W. Zola, 6 Rules <https://www.mongodb.com/blog/post/6-rules>"
+    )
+    html = RENDER.render(ref)
+    assert '<a href="https://www.mongodb.com/docs/manual/core/timeseries/">' in html
+    assert '<a href="https://www.mongodb.com/blog/post/6-rules">' in html
+    # a lone bracket is still text, never markup
+    assert reference("a < b <https://x.example/>") == "a &lt; b <https://x.example/>"
+    assert reference("<script>") == "&lt;script&gt;"

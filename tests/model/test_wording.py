@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from modeller.model.wording import article, counted, with_article
+from modeller.model.wording import article, counted, duration, with_article
 
 
 def test_counted_says_one_in_the_singular_and_every_other_number_in_the_plural() -> None:
@@ -52,3 +52,14 @@ def test_with_article_keeps_the_word_as_written() -> None:
     assert with_article("email") == "an email"
     assert with_article("Order item") == "an Order item"
     assert with_article("catalog_number") == "a catalog_number"
+
+
+def test_duration_says_a_period_in_the_largest_unit_it_fills() -> None:
+    assert duration(7_776_000) == "90 days"
+    assert duration(86_400) == "1 day"
+    assert duration(7_200) == "2 hours"
+    assert duration(600) == "10 minutes"
+    assert duration(10) == "10 seconds"
+    assert duration(1) == "1 second"
+    assert duration(0) == "0 seconds"
+    assert duration(129_600) == "1.5 days"

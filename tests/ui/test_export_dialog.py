@@ -154,3 +154,21 @@ def test_a_new_export_removes_what_an_earlier_one_wrote_for_a_renamed_collection
     text = dialog.status.text()
     assert "Removed 1 file(s) an earlier export wrote" in text and "validators/old_name.json" in text
     dialog.close()
+
+
+def test_shard_the_collections_reaches_the_setup_script(make_window, qtbot, tmp_path: Path) -> None:
+    """The ticked box shards in the written script (it was read after the options area was disabled: always off)."""
+    window = open_sample(make_window, "saas-sharded")
+    dialog = window.show_export_dialog()
+    assert dialog.with_sharding.isEnabled()
+    for kind, box in dialog.kind_boxes.items():
+        box.setChecked(kind == "setup")
+    dialog.with_sharding.setChecked(True)
+    dialog.with_samples.setChecked(True)
+    dialog.folder.setText(str(tmp_path / "gui"))
+    _run(qtbot, dialog)
+    assert dialog.error is None, dialog.error
+    setup = (tmp_path / "gui" / "setup.mongosh.js").read_text()
+    assert "sh.shardCollection(" in setup and "sh.enableSharding(" in setup
+    assert "insertMissing(" in setup  # the other option the dialog reads at the same moment
+    dialog.close()

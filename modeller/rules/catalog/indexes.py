@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from modeller.model.project import Query
+from modeller.model.wording import duration
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision
 from modeller.rules.framework.registry import register
@@ -199,7 +200,7 @@ class TtlRetentionIndex(Rule):
                 "info",
                 "entity",
                 coll.root,
-                f"{coll.name} expires measurements after {coll.timeseries['expireAfterSeconds']} s "
+                f"{coll.name} expires measurements after {duration(coll.timeseries['expireAfterSeconds'])} "
                 "through the time series collection's expireAfterSeconds",
                 numbers={"expire_after_s": coll.timeseries["expireAfterSeconds"]},
             )
@@ -210,7 +211,8 @@ class TtlRetentionIndex(Rule):
                 "suggestion",
                 "entity",
                 coll.root,
-                f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} on "
+                f"TTL index {keys_text(idx.keys)} with expireAfterSeconds {idx.expire_after_s} "
+                f"({duration(idx.expire_after_s)}) on "
                 f"{coll.name}: {idx.why}",
                 numbers={"expire_after_s": idx.expire_after_s},
                 decision=index_decision(coll.name, idx.name),

@@ -165,7 +165,8 @@ class ShardKeyDistribution(Rule):
                 else ""
             ),
             numbers={
-                "shards": advice.shards,
+                # the planned shards only when the project gives them (the default an unsharded one assumes is no fact)
+                **({"shards": advice.shards} if view.project.shards is not None else {}),
                 "targeted_share": round(chosen.targeted, 3),
                 "candidates": [c.to_json() for c in advice.candidates],
             },

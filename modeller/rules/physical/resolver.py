@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 
 from modeller.model.labels import query_words, relationship_words
 from modeller.model.project import Field, Query
-from modeller.model.wording import with_article
+from modeller.model.wording import duration, with_article
 from modeller.rules.physical.companions import companions
 from modeller.rules.physical.design import (
     CollectionDesign,
@@ -1025,7 +1025,7 @@ def _indexes(
                     keys=[(path, 1)],
                     name=default_name([(path, 1)]),
                     expire_after_s=ts.retention_s,
-                    why=f"documents expire {ts.retention_s} s after {path} (retention); the TTL monitor "
+                    why=f"documents expire {duration(ts.retention_s)} after {path} (retention); the TTL monitor "
                     "deletes them about every 60 s",
                     key_reasons=["TTL: single-field date index"],
                     rules=res.rules_for(EXPIRY),

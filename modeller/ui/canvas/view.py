@@ -167,7 +167,10 @@ class CanvasView(QGraphicsView):
         view = self.viewport().rect()
         margin = 40
         width, height = view.width() / OPEN_ZOOM_FLOOR, view.height() / OPEN_ZOOM_FLOOR
-        self.centerOn(rect.left() - margin + width / 2, rect.top() - margin + height / 2)
+        # cards fill every corner: the cards start below the legend's room in the top-left one, which the legend
+        # then takes (it covered the first card's title, where Fit to Window keeps the cards clear of it)
+        room = (self.legend.sizeHint().height() + 12) / OPEN_ZOOM_FLOOR if self.legend.isVisible() else 0.0
+        self.centerOn(rect.left() - margin + width / 2, rect.top() - margin - room + height / 2)
 
     def fit_to_window(self) -> None:
         """Show every card; a small diagram is magnified at most to 130 %."""

@@ -201,7 +201,8 @@ class ExportDialog(QDialog):
             "samples": self.samples.value(),
             "seed": self.seed.value(),
             "with_samples": self.with_samples.isChecked(),
-            "with_sharding": self.with_sharding.isChecked() and self.with_sharding.isEnabled(),
+            # the project decides, not the box's enabled state: the options area is disabled while exporting
+            "with_sharding": self.with_sharding.isChecked() and self.project.sharded,
         }
 
     # ----------------------------------------------------------------- actions
@@ -218,13 +219,14 @@ class ExportDialog(QDialog):
                 else self.project.model_copy(update={"database": database})
             )
         self.result, self.error = None, None
+        options = self.options()  # read before the options area is disabled below
         self.options_area.setEnabled(False)
         self.export_button.setEnabled(False)
         self.open_button.setVisible(False)
         self.progress.setVisible(True)
         self.progress.setRange(0, 0)
         self.status.setText("Starting…")
-        self.job = _ExportJob(self.project, self.options())
+        self.job = _ExportJob(self.project, options)
         self.job.progress.connect(self._progress)
         self.job.finished.connect(self._finished)
         self.job.start()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QLabel
 
+from modeller.model.text import neutralize, shorten
 from modeller.ui.document import ProjectDocument
 
 HINT = (
@@ -16,13 +19,19 @@ HINT = (
     "<p>Or open a sample: File ▸ Open… ▸ samples/task-tracker.modeller.json</p>"
 )
 
+#: while a file is read in the background the canvas is empty, but not for the user to start drawing on
+OPENING = "<p style='font-size:13pt'><b>Opening {name}…</b></p><p>The cards appear here once it is read.</p>"
+
 
 class EmptyCanvasHint(QLabel):
-    """Centred over the canvas while the project has no entity; mouse events pass through to the canvas."""
+    """Centred over the canvas while the project has no entity (or a file is being opened: says so);
+    mouse events pass through to the canvas."""
 
     def __init__(self, view: QAbstractScrollArea, document: ProjectDocument) -> None:
         super().__init__(HINT, view.viewport())
         self.document = document
+        #: the file being opened in the background (its name shown instead of the start hint), or None
+        self.opening: str | None = None
         self.setObjectName("empty_canvas_hint")
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setTextFormat(Qt.TextFormat.RichText)
@@ -41,6 +50,12 @@ class EmptyCanvasHint(QLabel):
         parent = self.parentWidget()
         if parent is not None:
             self.setGeometry(0, 0, parent.width(), parent.height())
+
+    def set_opening(self, name: str | None) -> None:
+        """A file named ``name`` is being read (None: the read ended; the project shown decides again)."""
+        self.opening = name
+        self.setText(HINT if name is None else OPENING.format(name=html.escape(neutralize(shorten(name, 120)))))
+        self.refresh()
 
     def refresh(self) -> None:
         self.setVisible(not self.document.project.entities)

@@ -14,6 +14,7 @@ from typing import Any
 
 from modeller.model import Project, Query, Relationship
 from modeller.model.labels import Labels, query_numbers, query_words, relationship_words
+from modeller.model.wording import duration
 from modeller.rules.framework.findings import Finding, SubjectRef
 from modeller.rules.physical.design import Design
 from modeller.ui.panels.design_index import design_index
@@ -190,7 +191,7 @@ def canvas_target(finding: Finding, project: Project, design: Design | None) -> 
 
 def humanize_key(key: str) -> str:
     """``days_to_16mib`` -> ``days to 16 MiB`` (keys are the engine's, shown to people)."""
-    text = key.replace("_", " ")
+    text = (key[:-2] if _in_seconds(key) else key).replace("_", " ")  # "interval_s" shows "10 seconds"
     text = re.sub(r"(\d+)\s*mib\b", r"\1 MiB", text, flags=re.IGNORECASE)
     text = re.sub(r"(\d+)\s*kib\b", r"\1 KiB", text, flags=re.IGNORECASE)
     text = re.sub(r"\bper s\b|\bper sec\b", "per second", text)
@@ -212,6 +213,50 @@ def format_number(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(format_number(v) for v in value)
     return str(value)
+
+
+def figure_text(key: str, value: Any) -> str:
+    """One figure of a finding's numbers as a person reads it: a ``*_share`` as a percentage, a ``*_s`` as a
+    period ("90 days"), a list of records (the shard-key candidates) one short line each; others as numbers."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if key.endswith("_share"):
+            return _percent(value)
+        if _in_seconds(key):
+            return duration(value)
+    if isinstance(value, dict):
+        return _record_text(value)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+        return "\n".join(_record_text(v) for v in value)
+    return format_number(value)
+
+
+def _in_seconds(key: str) -> bool:
+    """``interval_s``, ``expire_after_s``: a period in seconds (``per_s`` is a rate)."""
+    return key.endswith("_s") and not key.endswith("per_s")
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:,.3g}%"
+
+
+def _record_text(record: dict[str, Any]) -> str:
+    """A shard-key candidate as ``{tenant: 1, created_at: 1} — score 0.82, targets 75% of queries``; any other
+    record as its figures side by side."""
+    if "key" in record and isinstance(record.get("scores"), dict):
+        names = list(record.get("fields") or [])
+        parts = []
+        for i, (path, direction) in enumerate(record["key"]):
+            name = names[i] if i < len(names) else path
+            parts.append(f"{name}: " + ('"hashed"' if direction == "hashed" else str(direction)))
+        text = "{" + ", ".join(parts) + "} — score " + f"{record['scores'].get('total', 0):.2f}"
+        if isinstance(record.get("targeted_share"), (int, float)):
+            text += f", targets {_percent(record['targeted_share'])} of queries"
+        if record.get("user"):
+            text += ", your key"
+        if record.get("refused"):
+            text += ", refused by the server"
+        return text
+    return ", ".join(f"{humanize_key(str(k))} {figure_text(str(k), v)}" for k, v in record.items())
 
 
 def reference_html(reference: str) -> str:
@@ -323,11 +368,16 @@ def detail_html(finding: Finding, project: Project) -> str:
         rows.append(f"<p><b>Trade-off.</b> {_text_html(finding.tradeoff)}</p>")
     if finding.numbers:
         words = project_labels(project)
-        cells = "".join(
-            f"<tr><td style='padding-right:12px'>{esc(humanize_key(str(k)))}</td>"
-            f"<td align='right'><b>{esc(format_number(_named(str(k), v, words)))}</b></td></tr>"
-            for k, v in finding.numbers.items()
-        )
+        cells = ""
+        unit = ""
+        for k, v in finding.numbers.items():
+            unit = unit if k == "limit" else str(k)  # a limit is in the unit of the figure before it
+            text = figure_text(unit, _named(str(k), v, words))
+            align = "left" if "\n" in text else "right"
+            cells += (
+                f"<tr><td style='padding-right:12px' valign='top'>{esc(humanize_key(str(k)))}</td>"
+                f"<td align='{align}'><b>{esc(text).replace(chr(10), '<br>')}</b></td></tr>"
+            )
         rows.append(f"<p><b>The numbers.</b></p><table cellspacing='0'>{cells}</table>")
     if finding.fix is not None:
         rows.append(f"<p><b>Fix.</b> {_text_html(finding.fix.description)}</p>")

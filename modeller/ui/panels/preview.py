@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modeller.model.wording import counted
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.physical.design import CollectionDesign, Design, IndexDesign, ShapeNode
 from modeller.ui.analysis_changes import Changes
@@ -294,6 +295,7 @@ class PreviewPanel(QWidget):
         self.document = document
         self.analysis: Analysis | None = None
         self._dirty: set[str] = set(self.TABS)
+        document.project_reset.connect(self._project_reset)
         self._names: list[str] = []
         self._listed: frozenset[str] = frozenset()
         self._diagram_ticket = 0
@@ -525,11 +527,23 @@ class PreviewPanel(QWidget):
                 self.analysis.design if self.analysis is not None else None, self.document.project
             )
 
+    def _no_collection_text(self) -> str:
+        """Why no collection shows: none drawn yet, or the first analysis of those drawn has not arrived."""
+        count = len(self.document.project.entities)
+        if self.analysis is None and count:
+            return f"Waiting for the analysis of {counted(count, 'entity', 'entities')}: the collections show then."
+        return "No collection yet: add an entity to the canvas."
+
+    def _project_reset(self) -> None:
+        """A project opened: before its first analysis the summary says it is coming (nothing else to redo)."""
+        if self.analysis is None:
+            self.summary.setText(self._no_collection_text())
+
     def _fill_document(self, coll: CollectionDesign | None) -> None:
         self._sample_ticket += 1  # a sample still being generated is for another collection now
         self.shape_tree.clear()
         if coll is None or self.analysis is None:
-            self.summary.setText("No collection yet: add an entity to the canvas.")
+            self.summary.setText(self._no_collection_text())
             self.sample_view.setPlainText("")
             self.sample = {}
             return

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from modeller.model import Project
 from modeller.model.wording import counted
 from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.findings import Finding
@@ -89,6 +90,12 @@ FILTERED_TO_DO = (
 
 #: the header before any analysis (an empty project has none until its first edit): what to do, not a wait
 NO_ANALYSIS = "No advice yet: it appears here as you draw."
+
+
+def analysing_text(project: Project) -> str:
+    """What the header and the status bar say while the first analysis of ``project`` runs (a large project
+    just opened: its findings take seconds), instead of the empty project's "as you draw"."""
+    return f"Analysing {counted(len(project.entities), 'entity', 'entities')}…"
 
 
 class RecommendationsPanel(QWidget):
@@ -285,6 +292,7 @@ class RecommendationsPanel(QWidget):
         self._current = None
         self._fresh = True
         self.proxy.set_filter(None, self._severities())
+        self._update_header()
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message.setStyleSheet(f"color: {sev.COLORS['error']};" if error else "")
@@ -327,7 +335,8 @@ class RecommendationsPanel(QWidget):
 
     def _update_header(self) -> None:
         if self.analysis is None:
-            self.header.setText(NO_ANALYSIS)
+            project = self.document.project
+            self.header.setText(analysing_text(project) if project.entities else NO_ANALYSIS)
             return
         text = self.summary_text()
         if self.proxy.selecting:
