@@ -15,7 +15,15 @@ from modeller.rules.catalog.shape import TREE_MODEL
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
-from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
+from modeller.rules.framework.rule import (
+    Rule,
+    has_aggregates,
+    outlier_bounded,
+    recommended_of,
+    set_strategy,
+    strategy_of,
+    tree_with_operations,
+)
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, insert_rate
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
@@ -398,6 +406,7 @@ class ComputedPattern(Rule):
     severities = ("suggestion",)
     sources = ("BwP-computed", "CN")
     tradeoff = "fast, predictable reads vs. extra work on every write and possible staleness in periodic mode"
+    relationships = (has_aggregates, True)
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         if not facts.rel.aggregates:
@@ -624,6 +633,7 @@ class OutlierPattern(Rule):
     decides = "refinement"
     precedence = OUTLIER
     index_claims = ((OVERFLOW, 0),)
+    relationships = (outlier_bounded, True)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A reference chosen because of the rare outlier keeps the typical N embedded.
@@ -1059,6 +1069,7 @@ class TreePattern(Rule):
     #: operations choose the model
     precedence = TREE_MODEL
     index_claims = ((TREE, 0),)
+    relationships = (tree_with_operations, True)
 
     def decide(self, facts: RelFacts, view: StrategyView) -> Vote | None:
         """A tree whose operations are declared gets the Manual's model for them."""

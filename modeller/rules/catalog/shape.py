@@ -18,7 +18,15 @@ from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
 from modeller.rules.framework.registry import REGISTRY, register
-from modeller.rules.framework.rule import Rule, base_rule_of, cardinality_of, set_strategy, strategy_of, worded
+from modeller.rules.framework.rule import (
+    Rule,
+    base_rule_of,
+    cardinality_of,
+    marked_atomic,
+    set_strategy,
+    strategy_of,
+    worded,
+)
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.documents import strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
@@ -802,6 +810,7 @@ class AtomicFieldsSameDocument(Rule):
     severities = ("info", "warning")
     sources = ("Manual-atomic", "Manual-best-practices")
     tradeoff = "atomicity without transactions vs. embedding growth"
+    relationships = (marked_atomic, True)
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         if not facts.rel.atomic:
