@@ -52,6 +52,7 @@ from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import UNTITLED, ProjectDocument, project_stem
+from modeller.ui.find_entity import FindBar
 from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.import_order import drop_read_sources
 from modeller.ui.jobs import BackgroundJob
@@ -184,6 +185,7 @@ class MainWindow(QMainWindow):
         self.view = CanvasView(self.scene)
         self.setCentralWidget(self.view)
         self.empty_hint = EmptyCanvasHint(self.view, self.document)
+        self.find_bar = FindBar(self.view, self.document)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -244,6 +246,9 @@ class MainWindow(QMainWindow):
         self.scene.selection_settled.connect(self._selection_changed)
         self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
+        self.find_bar.chosen.connect(self.show_entity_found)
+        self.find_bar.not_found.connect(lambda text: self.notify(f"No entity's name contains “{text}”", 6000))
+        self.preview.entity_chosen.connect(self.show_entity_found)
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
         # a card scrolled into sight while the canvas is still being built is built at once
@@ -381,6 +386,9 @@ class MainWindow(QMainWindow):
             None,
             True,
         )
+        self.find_action = self._action(
+            "&Find Entity…", self.find_bar.open, K.Find, "Find an entity by name: select and centre its card"
+        )
         self.add_query_action = self._action(
             "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
         )
@@ -454,7 +462,7 @@ class MainWindow(QMainWindow):
             [self.cut_action, self.copy_action, self.paste_action, self.duplicate_action, self.delete_action]
         )
         edit.addSeparator()
-        edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
+        edit.addActions([self.select_all_action, self.find_action, self.add_entity_action, self.add_query_action])
         edit.addActions([self.rename_action, self.add_field_action, self.edit_fields_action])
         view = bar.addMenu("&View")
         view.addActions([self.diagram_view_action, self.documents_view_action])
@@ -666,6 +674,12 @@ class MainWindow(QMainWindow):
         self.queries.add_query()
         self.docks["queries"].show()
         self.docks["queries"].raise_()
+
+    def show_entity_found(self, entity_id: str) -> None:
+        """Find (or the Preview's collection choice): select and centre the card, with its findings in sight."""
+        self.live.reveal("entity", entity_id)
+        self.docks["recommendations"].show()
+        self.docks["recommendations"].raise_()
 
     def show_in_preview(self, entity_id: str) -> None:
         """The documents of the collection holding ``entity_id`` in the Preview dock."""

@@ -287,6 +287,8 @@ class PreviewPanel(QWidget):
 
     #: the Diagram tab finished rendering (tests and the status bar listen)
     diagram_rendered = Signal(str)
+    #: the user chose a collection in the combo: the id of the entity whose card shows it (the window selects it)
+    entity_chosen = Signal(str)
 
     def __init__(self, document: ProjectDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -302,6 +304,8 @@ class PreviewPanel(QWidget):
         self.collection_box = QComboBox()
         self.collection_box.setToolTip("The collection to preview (follows the canvas selection)")
         self.collection_box.currentTextChanged.connect(self._collection_changed)
+        # the user's choice only (not the canvas selection followed): the card is selected and centred too
+        self.collection_box.activated.connect(lambda _i: self._collection_chosen())
         self.summary = QLabel()
         self.summary.setObjectName("CollectionSummary")
         top = QHBoxLayout()
@@ -489,6 +493,13 @@ class PreviewPanel(QWidget):
             return False
         index, listed = design_index(analysis.design), self._listed
         return all(name in listed and index.collection(name) is not None for name in changes.collections)
+
+    def _collection_chosen(self) -> None:
+        """The card of the collection chosen: its root entity's (a companion, revisions or archive, lists the
+        entity it sits beside first)."""
+        coll = self.current_collection()
+        if coll is not None and coll.entities:
+            self.entity_chosen.emit(coll.entities[0])
 
     def _collection_changed(self, _name: str) -> None:
         self._dirty |= set(self.COLLECTION_TABS)
