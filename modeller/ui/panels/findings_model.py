@@ -339,6 +339,8 @@ class FindingsFilter(QSortFilterProxyModel):
         self.setSourceModel(source)
         self._chosen = Selection()
         self.severities: set[str] | None = None
+        #: the text filter's words (folded): a finding shows when its row text or rule holds each of them
+        self.words: tuple[str, ...] = ()
         self.collapsed: set[str] = set(COLLAPSED_AT_START)
         self._labels: dict[int, str] = {}
         for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
@@ -368,13 +370,18 @@ class FindingsFilter(QSortFilterProxyModel):
     def selecting(self) -> bool:
         return bool(self._chosen)
 
-    def set_filter(self, selection: set[tuple[str, str]] | None, severities: set[str] | None) -> None:
-        """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all."""
+    def set_filter(
+        self, selection: set[tuple[str, str]] | None, severities: set[str] | None, text: str | None = None
+    ) -> None:
+        """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all;
+        ``text``: words each shown finding's row or rule holds (None: the words stay as they are)."""
         chosen = Selection(selection or ())
-        if chosen == self._chosen and severities == self.severities:
+        words = self.words if text is None else tuple(text.casefold().split())
+        if chosen == self._chosen and severities == self.severities and words == self.words:
             return
         self.beginFilterChange()
         self._chosen = chosen
+        self.words = words
         self._accepted = None
         self._rows = None
         self._counts = None
@@ -394,8 +401,25 @@ class FindingsFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
 
-    def accepts(self, finding: Finding) -> bool:
+    @property
+    def filtering(self) -> bool:
+        """Does a severity or the text hide some findings (the selection aside)?"""
+        return self.severities is not None or bool(self.words)
+
+    def passes(self, finding: Finding) -> bool:
+        """Has ``finding`` a chosen severity and each of the words (the selection aside)?"""
         if self.severities is not None and finding.severity not in self.severities:
+            return False
+        return not self.words or self._matches(finding)
+
+    def _matches(self, finding: Finding) -> bool:
+        """Does the row's text (subject and first sentence) or the rule's name hold each word, in any case?"""
+        rule = finding.rule
+        text = f"{self.findings.text(finding)} {rule} {rule.replace('-', ' ')}".casefold()
+        return all(word in text for word in self.words)
+
+    def accepts(self, finding: Finding) -> bool:
+        if not self.passes(finding):
             return False
         if not self._chosen:
             return True
@@ -446,13 +470,13 @@ class FindingsFilter(QSortFilterProxyModel):
         self._rows = None
         if self._index is not None and not self._chosen:
             self._filed()  # kept up to date with the changes while they lead from it (cheap), for the next click
-        if changes is None or self._chosen:
-            self._counts = None
+        if changes is None or self._chosen or (self.words and (changes.relabelled or changes.queries)):
+            self._counts = None  # (renamed subjects may match other words)
             return
         counts = self._counts
         if counts is not None:
             for finding in changes.gone:
-                if self.severities is None or finding.severity in self.severities:
+                if self.passes(finding):
                     _add(counts, finding, -1)
             for finding in changes.fresh:
                 if self.accepts(finding):
@@ -466,10 +490,8 @@ class FindingsFilter(QSortFilterProxyModel):
             counts = [[0, 0] for _ in SECTIONS]
             if self._chosen:  # the selection's few findings, not every row asked again
                 listed = self._accepted_now().values() if self.findings.ids is not None else ()
-                severities = self.severities
-                for finding in listed:
-                    if severities is None or finding.severity in severities:
-                        _add(counts, finding, 1)
+                for finding in filter(self.passes, listed):
+                    _add(counts, finding, 1)
             else:
                 for group in self.findings.groups:
                     for finding in filter(self.accepts, group):
@@ -485,12 +507,10 @@ class FindingsFilter(QSortFilterProxyModel):
         sections' headers, found by the sort keys (binary search), not by asking each row."""
         if self._rows is not None:
             return self._rows
-        model, severities = self.findings, self.severities
+        model = self.findings
         rows: dict[int, tuple[str, bool]] = {}
         accepted = self._accepted_now() if model.ids is not None else {}
-        for finding in accepted.values():
-            if severities is not None and finding.severity not in severities:
-                continue
+        for finding in filter(self.passes, accepted.values()):
             g = SECTIONS.index(section_of(finding))
             group, keys = model.groups[g], model._keys[g]
             key = sort_key(finding)
@@ -512,7 +532,7 @@ class FindingsFilter(QSortFilterProxyModel):
         group = self.findings.groups[g]
         if i >= 0:
             return SECTIONS[g] not in self.collapsed and self.accepts(group[i])
-        return any(map(self.accepts, group)) if self._chosen or self.severities is not None else bool(group)
+        return any(map(self.accepts, group)) if self.filtering else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and index.isValid():
@@ -522,7 +542,7 @@ class FindingsFilter(QSortFilterProxyModel):
                 if i >= 0:
                     return super().data(index, role)  # a finding's row: the model's text
                 collapsed = SECTIONS[g] in self.collapsed
-                if self._chosen or self.severities is not None:
+                if self._chosen or self.filtering:
                     label = counted_label(SECTIONS[g], *self.section_counts()[g], collapsed)
                 else:
                     label = self.findings.section_label(g, collapsed)
