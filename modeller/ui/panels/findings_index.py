@@ -9,11 +9,10 @@ changes (findings in and out) update it in place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
-from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import Lookup, Selection
 
 Anchor = tuple[str, str]
@@ -51,29 +50,66 @@ class FindingsIndex:
 
     def concerning(self, chosen: Selection, ids: Lookup, design: Design | None) -> Iterator[Finding]:
         """The findings ``chosen`` concerns (as :meth:`Selection.concerns` answers), from the anchors that can."""
-        entities = chosen.entities
         anchors: set[Anchor] = set(chosen.chosen)
-        if entities:
-            anchors.update(
-                ("relationship", key)
-                for kind, key in self.by_anchor
-                if kind == "relationship" and (rel := ids.rels.get(key)) is not None and {rel.one, rel.many} & entities
-            )
-            anchors.update(
-                ("query", key)
-                for kind, key in self.by_anchor
-                if kind == "query" and (query := ids.queries.get(key)) is not None and query.entity in entities
-            )
-            if design is not None:
-                index = design_index(design)
-                anchors.update(
-                    ("collection", key)
-                    for kind, key in self.by_anchor
-                    if kind == "collection"
-                    and (coll := index.collection(key)) is not None
-                    and not entities.isdisjoint(coll.entities)
-                )
+        if chosen.entities:
+            lines, queries = _ends(ids), _queries_of(ids)
+            holding = _holding(design) if design is not None else {}
+            for entity in chosen.entities:
+                anchors.update(("relationship", key) for key in lines.get(entity, ()))
+                anchors.update(("query", key) for key in queries.get(entity, ()))
+                anchors.update(("collection", name) for name in holding.get(entity, ()))
         for key in anchors:
             for finding in self.by_anchor.get(key, {}).values():
                 if chosen.concerns(finding, ids, design):
                     yield finding
+
+
+#: the last maps made, with what they were made from (held, so compared by identity): a project's relationships
+#: and queries stay the same objects across the edits that do not touch them, a design for one analysis
+_made: dict[str, tuple[object, dict[str, list[str]]]] = {}
+
+
+def _cached(name: str, source: object, make: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
+    known = _made.get(name)
+    if known is None or known[0] is not source:
+        known = _made[name] = (source, make())
+    return known[1]
+
+
+def _ends(ids: Lookup) -> dict[str, list[str]]:
+    """Entity id -> the relationships ending at it."""
+
+    def make() -> dict[str, list[str]]:
+        ends: dict[str, list[str]] = {}
+        for rel in ids.rels.values():
+            ends.setdefault(rel.one, []).append(rel.id)
+            if rel.many != rel.one:
+                ends.setdefault(rel.many, []).append(rel.id)
+        return ends
+
+    return _cached("ends", ids.rels, make)
+
+
+def _queries_of(ids: Lookup) -> dict[str, list[str]]:
+    """Entity id -> the queries on it."""
+
+    def make() -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for query in ids.queries.values():
+            found.setdefault(query.entity, []).append(query.id)
+        return found
+
+    return _cached("queries", ids.queries, make)
+
+
+def _holding(design: Design) -> dict[str, list[str]]:
+    """Entity id -> the collections listing it (its own, the one it is embedded in, their companions)."""
+
+    def make() -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for coll in design.collections:
+            for entity in dict.fromkeys(coll.entities):
+                found.setdefault(entity, []).append(coll.name)
+        return found
+
+    return _cached("holding", design, make)

@@ -526,7 +526,7 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         if self._chosen:  # one lookup per row: the rows were found once, by the selection's findings
-            shown = self._rows_now().get(source_row)
+            shown = (self._rows if self._rows is not None else self._rows_now()).get(source_row)
             return shown is not None and (shown[1] or shown[0] not in self.collapsed)
         g, i = self.findings.locate(source_row)
         group = self.findings.groups[g]
