@@ -107,3 +107,35 @@ def test_words_nothing_holds_say_so_and_the_model_is_never_rebuilt(make_window) 
     assert panel.visible_findings() == []
     assert "no to-do listed matches “no finding says this”" in panel.details.toPlainText()
     assert resets == [] and panel.model.rowCount() == rows  # the proxy hides rows; the model keeps them
+
+
+def test_the_selections_findings_follow_edits_through_the_index(make_window) -> None:
+    """The index of the findings by subject is carried over with each analysis' changes: after edits that add
+    and remove findings the list still shows exactly the findings about the selected card."""
+    from modeller.ui.commands import EditRelationshipCommand
+
+    window = analysed(make_window)
+    panel = window.recommendations
+    project = window.document.project
+    rel = next(r for r in project.relationships if r.cardinality != "one-to-squillions" and r.one != r.many)
+    window.scene.select_only([rel.one])
+    assert panel.visible_findings()
+    index = panel.proxy._index
+    before = {id(f) for f in panel.analysis.findings}
+    edited = rel.model_copy(
+        update={"cardinality": "one-to-squillions", "max": None, "typical": None, "strategy": "embed"}
+    )
+    window.document.push(EditRelationshipCommand(window.document, edited))
+    window.analysis.run_now()
+    findings = panel.analysis.findings
+    assert {id(f) for f in findings} != before, "the edit must change the findings, or this test proves nothing"
+    about = [f for f in findings if Selection([("entity", rel.one)]).concerns(f, panel.model.ids, panel.model.design)]
+    shown = panel.visible_findings()
+    assert sorted(map(sort_key, shown)) == sorted(map(sort_key, about)) and shown
+    assert panel.proxy._index is index  # updated with the changes, not filed anew
+    assert panel.header.text().startswith(f"{len(shown)} of ")
+    window.document.undo_stack.undo()
+    window.analysis.run_now()
+    findings = panel.analysis.findings
+    about = [f for f in findings if Selection([("entity", rel.one)]).concerns(f, panel.model.ids, panel.model.design)]
+    assert sorted(map(sort_key, panel.visible_findings())) == sorted(map(sort_key, about))
