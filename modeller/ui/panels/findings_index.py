@@ -50,18 +50,24 @@ class FindingsIndex:
 
     def concerning(self, chosen: Selection, ids: Lookup, design: Design | None) -> Iterator[Finding]:
         """The findings ``chosen`` concerns (as :meth:`Selection.concerns` answers), from the anchors that can."""
-        anchors: set[Anchor] = set(chosen.chosen)
-        if chosen.entities:
-            lines, queries = _ends(ids), _queries_of(ids)
-            holding = _holding(design) if design is not None else {}
-            for entity in chosen.entities:
-                anchors.update(("relationship", key) for key in lines.get(entity, ()))
-                anchors.update(("query", key) for key in queries.get(entity, ()))
-                anchors.update(("collection", name) for name in holding.get(entity, ()))
-        for key in anchors:
+        for key in anchors_of(chosen, ids, design):
             for finding in self.by_anchor.get(key, {}).values():
                 if chosen.concerns(finding, ids, design):
                     yield finding
+
+
+def anchors_of(chosen: Selection, ids: Lookup, design: Design | None) -> set[Anchor]:
+    """What the findings about ``chosen`` can hang on: the chosen objects, and the relationships, queries and
+    collections of the chosen entities."""
+    anchors: set[Anchor] = set(chosen.chosen)
+    if chosen.entities:
+        lines, queries = _ends(ids), _queries_of(ids)
+        holding = _holding(design) if design is not None else {}
+        for entity in chosen.entities:
+            anchors.update(("relationship", key) for key in lines.get(entity, ()))
+            anchors.update(("query", key) for key in queries.get(entity, ()))
+            anchors.update(("collection", name) for name in holding.get(entity, ()))
+    return anchors
 
 
 #: the last maps made, with what they were made from (held, so compared by identity): a project's relationships

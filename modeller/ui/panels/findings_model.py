@@ -25,7 +25,7 @@ from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.analysis_changes import Changes, relabelled
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
-from modeller.ui.panels.findings_index import FindingsIndex
+from modeller.ui.panels.findings_index import FindingsIndex, anchor, anchors_of
 from modeller.ui.panels.findings_order import OVERRIDDEN as _OVERRIDDEN
 from modeller.ui.panels.findings_order import SortKey, sort_key, sorted_sections
 from modeller.ui.panels.sections import (
@@ -466,8 +466,9 @@ class FindingsFilter(QSortFilterProxyModel):
         if changes is not None and changes.since is not self._answered_for[2]:
             changes = None  # they lead from an analysis this filter never answered for
         self._answered_for = (model.ids, model.design, model.analysis)
-        self._accepted = None
         self._rows = None
+        if self._accepted is None or changes is None or not self._carry(changes):
+            self._accepted = None
         if self._index is not None and not self._chosen:
             self._filed()  # kept up to date with the changes while they lead from it (cheap), for the next click
         if changes is None or self._chosen or (self.words and (changes.relabelled or changes.queries)):
@@ -481,6 +482,28 @@ class FindingsFilter(QSortFilterProxyModel):
             for finding in changes.fresh:
                 if self.accepts(finding):
                     _add(counts, finding, 1)
+
+    def _carry(self, changes: Changes) -> bool:
+        """Keep the selection's findings across an edit: drop those that left, ask only the new ones and those
+        about a replaced collection, when they hang on what the selection holds. False: look them up afresh
+        (a rename or a query edit may change what any finding names)."""
+        if changes.relabelled or changes.queries or self._accepted is None:
+            return False
+        index, model = self._filed(), self.findings
+        anchors = anchors_of(self._chosen, model.ids, model.design)
+        accepted = self._accepted
+        for finding in changes.gone:
+            accepted.pop(id(finding), None)
+        replaced = {("collection", name) for name in changes.collections}
+        for key in [key for key, f in accepted.items() if anchor(f) in replaced]:
+            del accepted[key]
+        asked = {id(f): f for f in changes.fresh if anchor(f) in anchors}
+        for key in replaced & anchors:
+            asked.update((k, f) for k, f in index.by_anchor.get(key, {}).items() if k not in accepted)
+        for finding in asked.values():
+            if self._chosen.concerns(finding, model.ids, model.design):
+                accepted[id(finding)] = finding
+        return True
 
     def section_counts(self) -> list[list[int]]:
         """Per section, ``[open, all]`` findings the filters accept (closed sections too): counted once per
