@@ -338,6 +338,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self.findings = source
         self.setSourceModel(source)
         self._chosen = Selection()
+        self._selecting = False
         self.severities: set[str] | None = None
         #: the text filter's words (folded): a finding shows when its row text or rule holds each of them
         self.words: tuple[str, ...] = ()
@@ -381,6 +382,7 @@ class FindingsFilter(QSortFilterProxyModel):
             return
         self.beginFilterChange()
         self._chosen = chosen
+        self._selecting = bool(chosen)  # asked for each of 39,000 rows: a plain attribute, not Selection.__bool__
         self.words = words
         self._accepted = None
         self._rows = None
@@ -548,7 +550,7 @@ class FindingsFilter(QSortFilterProxyModel):
         return rows
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
-        if self._chosen:  # one lookup per row: the rows were found once, by the selection's findings
+        if self._selecting:  # one lookup per row: the rows were found once, by the selection's findings
             shown = (self._rows if self._rows is not None else self._rows_now()).get(source_row)
             return shown is not None and (shown[1] or shown[0] not in self.collapsed)
         g, i = self.findings.locate(source_row)
