@@ -44,7 +44,7 @@ from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
-from modeller.ui.canvas.view import CanvasView, project_file_in
+from modeller.ui.canvas.view import MIN_ZOOM, CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, EditProjectCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
 from modeller.ui.database_actions import DatabaseActions
@@ -52,6 +52,7 @@ from modeller.ui.dialogs.messages import Unsaved, ask_restore, ask_unsaved, show
 from modeller.ui.dialogs.new_project_dialog import NewProjectDialog
 from modeller.ui.dialogs.rule_reference import RuleReferenceDialog
 from modeller.ui.document import UNTITLED, ProjectDocument, project_stem
+from modeller.ui.find_entity import FindBar
 from modeller.ui.gil_share import ui_gets_the_gil_back
 from modeller.ui.import_order import drop_read_sources
 from modeller.ui.jobs import BackgroundJob
@@ -157,6 +158,11 @@ class _Shown(NamedTuple):
 #: the status bar's hint after a new relationship (shown until the next edit, at most 5 s)
 RELATIONSHIP_HINT = "Relationship created: set its cardinality in Properties"
 #: an opened model larger than the view at a readable zoom shows its top-left part (see CanvasView.fit_on_open)
+#: Fit to Window at the smallest zoom still leaves part of the diagram out
+FIT_IN_PART = (
+    f"The diagram is too large to show whole even at {round(MIN_ZOOM * 100)} %: scroll to see the rest, "
+    "or Edit ▸ Find Entity… (Ctrl+F) to go to a card"
+)
 PART_SHOWN_HINT = "Part of the diagram lies outside the view: View ▸ Fit to Window (Ctrl+9) shows all of it"
 
 
@@ -185,6 +191,7 @@ class MainWindow(QMainWindow):
         self.view = CanvasView(self.scene)
         self.setCentralWidget(self.view)
         self.empty_hint = EmptyCanvasHint(self.view, self.document)
+        self.find_bar = FindBar(self.view, self.document)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -245,6 +252,9 @@ class MainWindow(QMainWindow):
         self.scene.selection_settled.connect(self._selection_changed)
         self.query_highlight = QueryHighlight(self.document, self.scene, self.queries, self.preview, self)
         self.scene.relationship_created.connect(self._relationship_created)
+        self.find_bar.chosen.connect(self.show_entity_found)
+        self.find_bar.not_found.connect(lambda text: self.notify(f"No entity's name contains “{text}”", 6000))
+        self.preview.entity_chosen.connect(self.show_entity_found)
         self.view.file_dropped.connect(self.open_path)
         self.view.zoom_changed.connect(lambda _z: self._update_status())
         # a card scrolled into sight while the canvas is still being built is built at once
@@ -382,6 +392,9 @@ class MainWindow(QMainWindow):
             None,
             True,
         )
+        self.find_action = self._action(
+            "&Find Entity…", self.find_bar.open, K.Find, "Find an entity by name: select and centre its card"
+        )
         self.add_query_action = self._action(
             "Add &Query", self.queries.add_query, "Ctrl+Shift+Q", "Declare a query on the selected entity", "query"
         )
@@ -393,9 +406,7 @@ class MainWindow(QMainWindow):
         self.zoom_reset_action = self._action(
             "&Actual Size", self.view.reset_zoom, "Ctrl+0", "Zoom to 100 %", "zoom-reset"
         )
-        self.fit_action = self._action(
-            "&Fit to Window", self.view.fit_to_window, "Ctrl+9", "Show the whole diagram", "fit"
-        )
+        self.fit_action = self._action("&Fit to Window", self.fit_to_window, "Ctrl+9", "Show the whole diagram", "fit")
         self.layout_action = self._action(
             "Auto-&layout",
             self.auto_layout,
@@ -455,7 +466,7 @@ class MainWindow(QMainWindow):
             [self.cut_action, self.copy_action, self.paste_action, self.duplicate_action, self.delete_action]
         )
         edit.addSeparator()
-        edit.addActions([self.select_all_action, self.add_entity_action, self.add_query_action])
+        edit.addActions([self.select_all_action, self.find_action, self.add_entity_action, self.add_query_action])
         edit.addActions([self.rename_action, self.add_field_action, self.edit_fields_action])
         view = bar.addMenu("&View")
         view.addActions([self.diagram_view_action, self.documents_view_action])
@@ -672,6 +683,18 @@ class MainWindow(QMainWindow):
         self.queries.add_query()
         self.docks["queries"].show()
         self.docks["queries"].raise_()
+
+    def fit_to_window(self) -> None:
+        """View ▸ Fit to Window; a diagram too large even at the smallest zoom is said to be shown in part."""
+        self.view.fit_to_window()
+        if self.view.zoom() <= MIN_ZOOM * 1.001:  # the fit was held at the smallest zoom: it shows a part
+            self.notify(FIT_IN_PART, 10000)
+
+    def show_entity_found(self, entity_id: str) -> None:
+        """Find (or the Preview's collection choice): select and centre the card, with its findings in sight."""
+        self.live.reveal("entity", entity_id)
+        self.docks["recommendations"].show()
+        self.docks["recommendations"].raise_()
 
     def show_in_preview(self, entity_id: str) -> None:
         """The documents of the collection holding ``entity_id`` in the Preview dock."""

@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 #: MIME type of a palette drag: the template key as UTF-8
 TEMPLATE_MIME = "application/x-modeller-template"
 
-MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
+#: Fit to Window shows a whole 10,000-card diagram (about 2.5 %; below OVERVIEW_ZOOM the cards draw in bulk)
+MIN_ZOOM, MAX_ZOOM = 0.01, 4.0
 #: below this zoom the scene switches to overview drawing (cards are unreadable anyway)
 OVERVIEW_ZOOM = 0.3
 #: an opened model fits the window but never below this (card text stays readable); zooming out still works

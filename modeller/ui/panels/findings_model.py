@@ -25,6 +25,7 @@ from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.analysis_changes import Changes, relabelled
 from modeller.ui.panels import severity as sev
 from modeller.ui.panels.finding_item import Lookup, Selection, named_in, subject_label
+from modeller.ui.panels.findings_index import FindingsIndex, anchor, anchors_of
 from modeller.ui.panels.findings_order import OVERRIDDEN as _OVERRIDDEN
 from modeller.ui.panels.findings_order import SortKey, sort_key, sorted_sections
 from modeller.ui.panels.sections import (
@@ -337,14 +338,30 @@ class FindingsFilter(QSortFilterProxyModel):
         self.findings = source
         self.setSourceModel(source)
         self._chosen = Selection()
+        self._selecting = False
         self.severities: set[str] | None = None
+        #: the text filter's words (folded): a finding shows when its row text or rule holds each of them
+        self.words: tuple[str, ...] = ()
         self.collapsed: set[str] = set(COLLAPSED_AT_START)
         self._labels: dict[int, str] = {}
         for signal in (self.rowsInserted, self.rowsRemoved, self.dataChanged, self.modelReset, self.layoutChanged):
             signal.connect(self._labels.clear)
-        #: id(finding) -> (finding, concerns the selection?): the rows, their section headers and the count ask
-        #: the same question of every finding; answered once per selection (and per analysis, see _concerns)
-        self._answers: dict[int, tuple[Finding, bool]] = {}
+        #: the findings the selection concerns, by identity (None: not looked up yet for this selection and
+        #: analysis); found through the index, never by asking each of 39,000 findings (tryout a15 item 12)
+        self._accepted: dict[int, Finding] | None = None
+        #: the findings filed by what they are about, and the analysis filed (None: filed when next needed)
+        self._index: FindingsIndex | None = None
+        self._indexed: Analysis | None = None
+        #: while selecting: source row -> (section, header?) of the rows shown, ignoring closed sections (None:
+        #: worked out when next asked); rows move when the model inserts or removes some, so those drop it
+        self._rows: dict[int, tuple[str, bool]] | None = None
+        for about in (
+            source.rowsAboutToBeInserted,
+            source.rowsAboutToBeRemoved,
+            source.modelAboutToBeReset,
+            source.layoutAboutToBeChanged,
+        ):
+            about.connect(self._rows_moving)
         #: the project maps, design and analysis the answers are for
         self._answered_for: tuple[Any, Any, Any] = (None, None, None)
         #: per section, [open, all] findings the filters accept (None: count again, see section_counts)
@@ -354,14 +371,21 @@ class FindingsFilter(QSortFilterProxyModel):
     def selecting(self) -> bool:
         return bool(self._chosen)
 
-    def set_filter(self, selection: set[tuple[str, str]] | None, severities: set[str] | None) -> None:
-        """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all."""
+    def set_filter(
+        self, selection: set[tuple[str, str]] | None, severities: set[str] | None, text: str | None = None
+    ) -> None:
+        """``selection``: ``(kind, id)`` pairs (None or empty: everything); ``severities``: None for all;
+        ``text``: words each shown finding's row or rule holds (None: the words stay as they are)."""
         chosen = Selection(selection or ())
-        if chosen == self._chosen and severities == self.severities:
+        words = self.words if text is None else tuple(text.casefold().split())
+        if chosen == self._chosen and severities == self.severities and words == self.words:
             return
         self.beginFilterChange()
         self._chosen = chosen
-        self._answers.clear()
+        self._selecting = bool(chosen)  # asked for each of 39,000 rows: a plain attribute, not Selection.__bool__
+        self.words = words
+        self._accepted = None
+        self._rows = None
         self._counts = None
         self.severities = None if severities is None else set(severities)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
@@ -379,29 +403,63 @@ class FindingsFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         self._labels.clear()
 
-    def accepts(self, finding: Finding) -> bool:
+    @property
+    def filtering(self) -> bool:
+        """Does a severity or the text hide some findings (the selection aside)?"""
+        return self.severities is not None or bool(self.words)
+
+    def passes(self, finding: Finding) -> bool:
+        """Has ``finding`` a chosen severity and each of the words (the selection aside)?"""
         if self.severities is not None and finding.severity not in self.severities:
+            return False
+        return not self.words or self._matches(finding)
+
+    def _matches(self, finding: Finding) -> bool:
+        """Does the row's text (subject and first sentence) or the rule's name hold each word, in any case?"""
+        rule = finding.rule
+        text = f"{self.findings.text(finding)} {rule} {rule.replace('-', ' ')}".casefold()
+        return all(word in text for word in self.words)
+
+    def accepts(self, finding: Finding) -> bool:
+        if not self.passes(finding):
             return False
         if not self._chosen:
             return True
         return self.findings.ids is not None and self._concerns(finding)
 
     def _concerns(self, finding: Finding) -> bool:
+        return self._accepted_now().get(id(finding)) is finding  # the finding is held, so its id is not reused
+
+    def _accepted_now(self) -> dict[int, Finding]:
+        """The findings the selection concerns: those filed under what it holds, each asked (a few, not all)."""
         self._follow()
-        known = self._answers.get(id(finding))
-        if known is not None and known[0] is finding:
-            return known[1]
-        answer = self._chosen.concerns(finding, self.findings.ids, self.findings.design)
-        self._answers[id(finding)] = (finding, answer)  # the finding is held, so its id is not reused
-        return answer
+        if self._accepted is None:
+            model = self.findings
+            found = self._filed().concerning(self._chosen, model.ids, model.design) if model.ids is not None else ()
+            self._accepted = {id(f): f for f in found}
+        return self._accepted
+
+    def _filed(self) -> FindingsIndex:
+        """The index of the listed findings: carried over with an analysis' changes, else filed anew."""
+        model = self.findings
+        changes = model.changes
+        if self._index is not None and self._indexed is not model.analysis:
+            if changes is not None and changes.since is self._indexed:
+                self._index.remove(changes.gone)
+                self._index.add(changes.fresh)
+            else:
+                self._index = None
+        if self._index is None:
+            self._index = FindingsIndex(model.analysis.findings if model.analysis is not None else ())
+        self._indexed = model.analysis
+        return self._index
 
     def _follow(self) -> None:
-        """After another analysis, keep the answers and counts an edit cannot have changed.
+        """After another analysis, keep the counts an edit cannot have changed, and look the selection's findings
+        up again (through the index: proportional to the selection).
 
-        A finding about an entity, field, relationship or query concerns the same selection while no entity
-        was renamed, no relationship got other ends and no query changed; one about a collection or index,
-        while that collection was not replaced. Re-asking every finding (and counting every section again)
-        after each edit held the UI thread while a selection or severity filtered the list (issue 16).
+        Counting every section again after each edit held the UI thread while a severity filtered the list
+        (issue 16); with a selection the counts come from its few findings.
         """
         model = self.findings
         if model.ids is self._answered_for[0] and model.design is self._answered_for[1]:
@@ -410,34 +468,44 @@ class FindingsFilter(QSortFilterProxyModel):
         if changes is not None and changes.since is not self._answered_for[2]:
             changes = None  # they lead from an analysis this filter never answered for
         self._answered_for = (model.ids, model.design, model.analysis)
-        if changes is None or changes.relabelled or changes.queries:
-            self._answers.clear()
-            self._counts = None
+        self._rows = None
+        if self._accepted is None or changes is None or not self._carry(changes):
+            self._accepted = None
+        if self._index is not None and not self._chosen:
+            self._filed()  # kept up to date with the changes while they lead from it (cheap), for the next click
+        if changes is None or self._chosen or (self.words and (changes.relabelled or changes.queries)):
+            self._counts = None  # (renamed subjects may match other words)
             return
-        answers = self._answers
-        leaving = {id(f): f for f in changes.gone}
-        if changes.collections:
-            redo = [f for f, _answer in answers.values() if _stored_in(f, changes.collections)]
-            leaving.update((id(f), f) for f in redo)
         counts = self._counts
         if counts is not None:
-            for finding in leaving.values():
-                known = answers.get(id(finding))
-                if self._chosen and (known is None or known[0] is not finding):
-                    counts = None  # never asked: the counts cannot be corrected, count again
-                    break
-                if (self.severities is None or finding.severity in self.severities) and (
-                    not self._chosen or (known is not None and known[1])
-                ):
+            for finding in changes.gone:
+                if self.passes(finding):
                     _add(counts, finding, -1)
-        for key in leaving:
-            answers.pop(key, None)
-        self._counts = counts
-        if counts is not None:
-            gone = {id(f) for f in changes.gone}
-            for finding in [*changes.fresh, *(f for k, f in leaving.items() if k not in gone)]:
+            for finding in changes.fresh:
                 if self.accepts(finding):
                     _add(counts, finding, 1)
+
+    def _carry(self, changes: Changes) -> bool:
+        """Keep the selection's findings across an edit: drop those that left, ask only the new ones and those
+        about a replaced collection, when they hang on what the selection holds. False: look them up afresh
+        (a rename or a query edit may change what any finding names)."""
+        if changes.relabelled or changes.queries or self._accepted is None:
+            return False
+        index, model = self._filed(), self.findings
+        anchors = anchors_of(self._chosen, model.ids, model.design)
+        accepted = self._accepted
+        for finding in changes.gone:
+            accepted.pop(id(finding), None)
+        replaced = {("collection", name) for name in changes.collections}
+        for key in [key for key, f in accepted.items() if anchor(f) in replaced]:
+            del accepted[key]
+        asked = {id(f): f for f in changes.fresh if anchor(f) in anchors}
+        for key in replaced & anchors:
+            asked.update((k, f) for k, f in index.by_anchor.get(key, {}).items() if k not in accepted)
+        for finding in asked.values():
+            if self._chosen.concerns(finding, model.ids, model.design):
+                accepted[id(finding)] = finding
+        return True
 
     def section_counts(self) -> list[list[int]]:
         """Per section, ``[open, all]`` findings the filters accept (closed sections too): counted once per
@@ -445,18 +513,51 @@ class FindingsFilter(QSortFilterProxyModel):
         self._follow()
         if self._counts is None:
             counts = [[0, 0] for _ in SECTIONS]
-            for group in self.findings.groups:
-                for finding in filter(self.accepts, group):
+            if self._chosen:  # the selection's few findings, not every row asked again
+                listed = self._accepted_now().values() if self.findings.ids is not None else ()
+                for finding in filter(self.passes, listed):
                     _add(counts, finding, 1)
+            else:
+                for group in self.findings.groups:
+                    for finding in filter(self.accepts, group):
+                        _add(counts, finding, 1)
             self._counts = counts
         return self._counts
 
+    def _rows_moving(self, *_args: object) -> None:
+        self._rows = None
+
+    def _rows_now(self) -> dict[int, tuple[str, bool]]:
+        """While selecting: the source rows of the selection's findings (of the chosen severities) and of their
+        sections' headers, found by the sort keys (binary search), not by asking each row."""
+        if self._rows is not None:
+            return self._rows
+        model = self.findings
+        rows: dict[int, tuple[str, bool]] = {}
+        accepted = self._accepted_now() if model.ids is not None else {}
+        for finding in filter(self.passes, accepted.values()):
+            g = SECTIONS.index(section_of(finding))
+            group, keys = model.groups[g], model._keys[g]
+            key = sort_key(finding)
+            row = bisect_left(keys, key)
+            while row < len(group) and group[row] is not finding and keys[row] == key:
+                row += 1
+            if row < len(group) and group[row] is finding:  # listed (a merge may not have placed it yet)
+                start = model.start(g)
+                rows[start + 1 + row] = (SECTIONS[g], False)
+                rows[start] = (SECTIONS[g], True)
+        self._rows = rows
+        return rows
+
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        if self._selecting:  # one lookup per row: the rows were found once, by the selection's findings
+            shown = (self._rows if self._rows is not None else self._rows_now()).get(source_row)
+            return shown is not None and (shown[1] or shown[0] not in self.collapsed)
         g, i = self.findings.locate(source_row)
         group = self.findings.groups[g]
         if i >= 0:
             return SECTIONS[g] not in self.collapsed and self.accepts(group[i])
-        return any(map(self.accepts, group)) if self._chosen or self.severities is not None else bool(group)
+        return any(map(self.accepts, group)) if self.filtering else bool(group)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and index.isValid():
@@ -466,7 +567,7 @@ class FindingsFilter(QSortFilterProxyModel):
                 if i >= 0:
                     return super().data(index, role)  # a finding's row: the model's text
                 collapsed = SECTIONS[g] in self.collapsed
-                if self._chosen or self.severities is not None:
+                if self._chosen or self.filtering:
                     label = counted_label(SECTIONS[g], *self.section_counts()[g], collapsed)
                 else:
                     label = self.findings.section_label(g, collapsed)
@@ -494,14 +595,6 @@ def _add(counts: list[list[int]], finding: Finding, step: int) -> None:
     row[1] += step
     if not finding.overridden:
         row[0] += step
-
-
-def _stored_in(finding: Finding, collections: frozenset[str]) -> bool:
-    """Is ``finding`` about one of ``collections`` or an index of one (what it concerns follows their entities)?"""
-    kind, ident = finding.subject.kind, finding.subject.id
-    if kind in ("entity", "field", "relationship", "query"):
-        return False  # what these concern does not depend on the design (finding_item.related_entities)
-    return (ident.partition("#")[0] if kind == "index" else ident) in collections
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:
