@@ -104,3 +104,25 @@ def test_an_edit_while_the_early_analysis_runs_is_analysed_after_it(make_window,
     # the open's analysis was made stale by the edit: the findings shown are the edited project's, analysed once
     assert [p is opened for p in analysed] == [True, False] and analysed[1] is edited
     assert len(findings) == 1 and window.analysis.latest is findings[0]
+
+
+def test_the_findings_of_an_open_fill_the_findings_list_in_one_reset(make_window, qtbot, big_file) -> None:
+    window = make_window(analyse=engine_analyse())
+    window.document.reset(big_project(80))  # a project with findings listed before the open
+    window.analysis.run_now()
+    model = window.recommendations.model
+    before = model.rowCount()
+    assert before > 0
+    signals: list[str] = []
+    model.modelReset.connect(lambda: signals.append("reset"))
+    model.rowsInserted.connect(lambda *_: signals.append("inserted"))
+    model.rowsRemoved.connect(lambda *_: signals.append("removed"))
+    findings: list[Any] = []
+    window.analysis.analysed.connect(findings.append)
+
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(findings), timeout=120_000)
+
+    assert signals == ["reset"]
+    listed = sum(len(group) for group in model.groups)
+    assert listed == len(findings[0].findings) > 0
