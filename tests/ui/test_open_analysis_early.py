@@ -1,8 +1,9 @@
 """Issue 16: an open's analysis starts as the read ends, before the window shows the project, and runs once.
 
-On a generated project large enough to be read in the background: the analysis is handed to its worker before
-the document is reset (so before any card is built), the reset schedules no second analysis of the same project,
-and an edit made while it runs still gets its own. Order of events and counts, not time.
+On a generated project large enough to be read in the background: the file is read, validated and checked once;
+the analysis is handed to its worker before the document is reset (so before any card is built), the reset
+schedules no second analysis of the same project, an edit made while it runs still gets its own, and the findings
+fill the findings list in one reset. Order of events and counts, not time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import modeller.persistence.load as load
 from modeller.model import Project
 from modeller.persistence import save_project
 from modeller.ui.analysis import engine_analyse
@@ -126,3 +128,28 @@ def test_the_findings_of_an_open_fill_the_findings_list_in_one_reset(make_window
     assert signals == ["reset"]
     listed = sum(len(group) for group in model.groups)
     assert listed == len(findings[0].findings) > 0
+
+
+def test_an_open_reads_validates_and_checks_the_file_once(make_window, qtbot, big_file, monkeypatch) -> None:
+    calls: dict[str, int] = {"read": 0, "validated": 0, "validated the slow way": 0, "checked": 0}
+
+    def counted(name: str, function: Any) -> Any:
+        def count(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return count
+
+    monkeypatch.setattr(load, "loads_project", counted("read", load.loads_project))
+    monkeypatch.setattr(load, "validate_project", counted("validated", load.validate_project))
+    monkeypatch.setattr(load, "check_project", counted("checked", load.check_project))
+    monkeypatch.setattr(Project, "model_validate", counted("validated the slow way", Project.model_validate))
+    window = make_window(analyse=engine_analyse())
+    checked: list[bool] = []
+    window.open_finished.connect(checked.append)
+
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(checked), timeout=120_000)
+
+    assert checked == [True] and len(window.document.project.entities) == ENTITIES
+    assert calls == {"read": 1, "validated": 1, "validated the slow way": 0, "checked": 1}
