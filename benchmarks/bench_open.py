@@ -24,6 +24,12 @@ so the memory figure is the app's own):
   UI thread since the open started): open -> findings is their sum on one interpreter, whatever the machine does.
 - ``open.N.handover`` / ``open.N.handover_ui_cpu``: from the analysis result reaching the UI thread until the
   findings are on screen, wall and the UI thread's CPU.
+- ``open.N.read_cpu`` = ``parse_cpu`` (bytes -> JSON data, in the open thread) + ``validate_cpu`` (JSON data ->
+  Project): the open thread's CPU in the read.
+- ``open.N.analysis_wait``: from the read project reaching the UI thread until the analysis is handed to its
+  worker (the analysis can start no earlier than the read's end).
+- ``open.N.ui_cpu_in_analysis``: the UI thread's CPU while the analysis runs (it shares the interpreter with it:
+  each of its milliseconds there delays the findings).
 - ``open.N.load``: the machine's 1-minute load average, the higher of the open's start and end: on this
   2-core machine wall figures taken at a load of 4 or more are mostly the other processes (compare the CPU
   figures then).
@@ -91,6 +97,7 @@ window.document.project_reset.connect(lambda: reset_paints.append(watch.painted)
 window.scene.built.connect(lambda: (built.append(time.perf_counter()), built_cpu.append(time.process_time())))
 arrived_cpu = []
 clock = ThreadClock()
+clock.count_threads_as_they_end()
 # the open's timeline: seconds since the start of each step, and the UI thread's CPU seconds by then
 timeline = {}
 
@@ -105,6 +112,28 @@ window.scene.in_view_built.connect(lambda: mark("in_view"))
 window.open_finished.connect(lambda _ok: mark("checked"))
 window.scene.built.connect(lambda: mark("built"))
 worker = window.analysis._worker
+submit = worker.submit
+worker.submit = lambda *args: (mark("analysis_started"), submit(*args))
+loaded = window._loaded
+window._loaded = lambda *args: (mark("read"), loaded(*args))
+# the read's CPU in the open thread: the text parsed into JSON data, then the whole read (validation is the rest)
+read_cpu = {}
+import modeller.persistence.load as load_module
+import modeller.ui.main_window as main_window_module
+
+
+def cpu_into(key, function):
+    def timed(*args, **kwargs):
+        cpu = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            read_cpu[key] = read_cpu.get(key, 0.0) + time.thread_time() - cpu
+    return timed
+
+
+load_module._parse = cpu_into("parse", load_module._parse)
+main_window_module._read = cpu_into("read", main_window_module._read)
 worker_done = worker._done_in_thread
 worker._done_in_thread = lambda *args: (mark("analysed_in_worker", ui=False), worker_done(*args))
 cpu_at_findings = {}
@@ -158,7 +187,7 @@ watch.on_paint = painted
 waiting = QEventLoop()
 poll = QTimer()
 poll.setInterval(20)
-poll.timeout.connect(lambda: (clock.sample(), (arrived and built) and waiting.quit()))
+poll.timeout.connect(lambda: (arrived and built) and waiting.quit())
 poll.start()
 QTimer.singleShot(600_000, waiting.quit)
 waiting.exec()
@@ -172,7 +201,7 @@ print(json.dumps({
     "first_frame_s": first_frame, "first_frame_cpu_s": first_frame_cpu, "in_view_s": in_view[0] - started if in_view else float("nan"), "built_s": built[0] - started if built else float("nan"), "to_findings_s": to_findings, "to_findings_cpu_s": arrived_cpu[0] - started_cpu if arrived_cpu else float("nan"), "blocked_max_ms": gaps["max"] * 1000, "busy_max_ms": gaps["cpu_max"] * 1000,
     "built_cpu_s": built_cpu[0] - started_cpu if built_cpu else float("nan"),
     "timeline": timeline, "cpu_at_findings": cpu_at_findings, "cpu_at_built": clock.by_name(),
-    "rss_mib": rss_mib(), "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
+    "rss_mib": rss_mib(), "read_cpu": read_cpu, "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
 }))
 os._exit(0)
 """
@@ -210,6 +239,26 @@ def threads_until_findings(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
         for name, seconds in sorted(cpu.items())
         if name != "unnamed"
     ]
+    read = m.get("read_cpu", {})
+    if "read" in read and "parse" in read:
+        rows += [
+            {"name": f"open.{n}.read_cpu", "value": round(read["read"] * 1000), "unit": "ms cpu", "target": None},
+            {"name": f"open.{n}.parse_cpu", "value": round(read["parse"] * 1000), "unit": "ms cpu", "target": None},
+            {
+                "name": f"open.{n}.validate_cpu",
+                "value": round((read["read"] - read["parse"]) * 1000),
+                "unit": "ms cpu",
+                "target": None,
+            },
+        ]
+    if "read" in timeline and "analysis_started" in timeline:
+        wait = timeline["analysis_started"][0] - timeline["read"][0]
+        rows.append({"name": f"open.{n}.analysis_wait", "value": round(wait * 1000), "unit": "ms", "target": None})
+    if "analysis_started" in timeline and "handover" in timeline:
+        during = timeline["handover"][1] - timeline["analysis_started"][1]
+        rows.append(
+            {"name": f"open.{n}.ui_cpu_in_analysis", "value": round(during * 1000), "unit": "ms cpu", "target": None}
+        )
     if "handover" in timeline and "findings" in timeline:
         (start, start_cpu), (end, end_cpu) = timeline["handover"], timeline["findings"]
         rows.append({"name": f"open.{n}.handover", "value": round((end - start) * 1000), "unit": "ms", "target": None})

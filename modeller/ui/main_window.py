@@ -984,6 +984,7 @@ class MainWindow(QMainWindow):
             return  # cancelled, or replaced by another open
         # edits made while the file was read are the user's work: ask again before dropping them
         if isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
+            self.analysis.analyse_early(result)  # the read's end is the earliest the analysis can start
             shown = _Shown(self.document.project, self.document.path, self.document.is_modified())
             self._check_in_background(path, result, shown, opening)  # the status bar says so from the first frame
             self._show(result, path, opening)

@@ -72,6 +72,8 @@ class FindingsModel(QAbstractListModel):
         self._texts: dict[int, tuple[Finding, str]] = {}
         #: the last analysis replaced every row (one model reset)
         self._reset = False
+        #: the project was replaced: its first analysis replaces every row, whatever findings the two share
+        self._replacing = False
         self.design: Design | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -85,9 +87,17 @@ class FindingsModel(QAbstractListModel):
         with collector_paused():
             self._set_analysis(analysis, ids, changes)
 
+    def replace_next(self) -> None:
+        """Another project is shown (New, Open, Revert): its first analysis fills the rows in one reset. Findings
+        the engine kept from the project before (alike by identity) made it merge each section instead, in runs
+        of inserted and removed rows (hundreds of signals, each filtered and laid out; issue 16)."""
+        self._replacing = True
+
     def _set_analysis(self, analysis: Analysis | None, ids: Lookup, changes: Changes | None) -> None:
         self.design = analysis.design if analysis is not None else None
-        if changes is not None and (self.analysis is not changes.since or self.ids is None):
+        replacing = self._replacing and analysis is not None
+        self._replacing = self._replacing and not replacing  # kept until an analysis arrives
+        if replacing or (changes is not None and (self.analysis is not changes.since or self.ids is None)):
             changes = None  # they lead from another analysis than the one listed
         if changes is not None:
             assert self.ids is not None
@@ -118,8 +128,8 @@ class FindingsModel(QAbstractListModel):
             gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
         touched: set[int] = set()
         self._reset = False
-        if 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
-            touched = self._merge_all(findings, fresh, gone)
+        if replacing or 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
+            touched = self._merge_all(findings, fresh, gone, replacing)
         else:
             for finding in fresh:
                 touched.add(SECTIONS.index(section_of(finding)))
@@ -145,10 +155,12 @@ class FindingsModel(QAbstractListModel):
                 # reset are read afresh anyway: a signal for all of them made the filter check each one again)
                 self.dataChanged.emit(self.index(self.start(g) + 1), self.index(self.start(g) + len(self.groups[g])))
 
-    def _merge_all(self, findings: list[Finding], fresh: list[Finding], gone: list[Finding]) -> set[int]:
+    def _merge_all(
+        self, findings: list[Finding], fresh: list[Finding], gone: list[Finding], replacing: bool = False
+    ) -> set[int]:
         """Sort every finding and merge each group with its rows (a first analysis, or one that changed much)."""
         ordered = sorted_sections(findings)  # sorted by the analysis worker already (findings_order)
-        if len(self._shown) + len(findings) == len(fresh) + len(gone):
+        if replacing or len(self._shown) + len(findings) == len(fresh) + len(gone):
             # nothing stays (a first analysis, another project): one reset, so the filter and the view take
             # every row in one pass, not once per inserted run and again for the removed ones
             self.beginResetModel()

@@ -315,6 +315,7 @@ class RecommendationsPanel(QWidget):
 
     # --------------------------------------------------------------- internals
     def _project_reset(self) -> None:
+        self.model.replace_next()
         self._selection = []
         self.show_all.setVisible(False)
         self._current = None
