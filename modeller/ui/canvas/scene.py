@@ -37,6 +37,7 @@ from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.canvas.items.text_grid import TextGrid
 from modeller.ui.canvas.line_pairs import LinePairs
 from modeller.ui.canvas.overview import Overview
+from modeller.ui.canvas.spread import Spread
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 
@@ -84,6 +85,9 @@ class CanvasScene(QGraphicsScene):
     in_view_built = Signal()
     #: the selection changed: once per user action, however many items joined or left it (see settle_selection)
     selection_settled = Signal()
+    #: cards of the Documents view took new places or sizes (the area they cover now): the view keeps room to
+    #: scroll to them (a spread can push cards past the scene rect)
+    cards_spread = Signal(QRectF)
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -128,6 +132,10 @@ class CanvasScene(QGraphicsScene):
         self.documents_view = False
         self._design: Any = None
         self._shapes: Any = None
+        #: what the cards show now (None: entities), compared with the next analysis's (see _documents_changed)
+        self._shown_shapes: Any = None
+        #: where the Documents view's cards went, kept so a change moves only what it touches (canvas/spread.py)
+        self.card_spread = Spread()
         self.user_moving = False
         #: the card under the pointer (see hover_at)
         self._hovered: str | None = None
@@ -422,7 +430,7 @@ class CanvasScene(QGraphicsScene):
         if self._badges_due:
             self._badge_timer.start()
         if self.documents_view:
-            self._show_documents()
+            self._show_documents(self._documents_changed())
 
     def _in_sight(self, rel_ids: set[str]) -> list[str]:
         """Those of ``rel_ids`` whose lines a view shows now (the scene's index finds them)."""
@@ -508,14 +516,51 @@ class CanvasScene(QGraphicsScene):
             self._shapes = StoredShapes(self._design, names)
         return self._shapes
 
-    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
-        from modeller.ui.canvas.documents import show_as_stored
+    def _documents_changed(self) -> list[str] | None:
+        """The cards that may show otherwise with the latest design and names than they do (None: all)."""
+        shapes = self._stored_shapes()
+        changed = shapes.changed_since(self._shown_shapes) if shapes is not None else None
+        if changed is None:
+            return None
+        # a card made by an edit since (it shows its entity until now) or gone
+        changed.update(key for key, item in self.entity_items.items() if item.isVisible() != shapes.shows(key))
+        return list(changed)
 
-        self._overview_cache = None
-        show_as_stored(self, self._stored_shapes() if self.documents_view else None, entity_ids)
-        for key in list(self.entity_items) if entity_ids is None else entity_ids:
-            self.entity_item_moved(key)  # cards changed size; lines to hidden cards hide
-        self.update()
+    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
+        """Show the given cards (all by default) as the view wants them; only the cards that changed size, place or
+        visibility move and have their lines placed anew (one edit at 10,000 cards placed every line: seconds)."""
+        from modeller.ui.canvas.documents import place_cards, show_as_stored
+
+        shapes = self._stored_shapes() if self.documents_view else None
+        self._shown_shapes = shapes
+        keys = list(self.entity_items) if entity_ids is None else entity_ids
+        before = {key: (item.isVisible(), item.rect()) for key in keys if (item := self.entity_items.get(key))}
+        show_as_stored(self, shapes, keys, place=False)
+        moved = place_cards(self, shapes is not None, entity_ids)  # a moved card places its lines (itemChange)
+        changed = [
+            key
+            for key, (visible, rect) in before.items()
+            if key not in moved
+            and (item := self.entity_items.get(key))
+            and (visible, rect) != (item.isVisible(), item.rect())
+        ]
+        shown = entity_ids is None or any(before[key][0] != self.entity_items[key].isVisible() for key in changed)
+        if shown:
+            self._overview_stale()  # cards came or went: the overview's draw lists are made anew
+        for key in changed:
+            self.entity_item_moved(key)  # the card changed size: its lines follow; lines to a hidden card hide
+        if moved or changed:
+            self.cards_spread.emit(self._cards_rect([*moved, *changed]))
+        if shown and self.overview:
+            self.update()
+
+    def _cards_rect(self, entity_ids: Iterable[str]) -> QRectF:
+        rect = QRectF()
+        for key in entity_ids:
+            item = self.entity_items.get(key)
+            if item is not None and item.isVisible():
+                rect = rect.united(item.sceneBoundingRect())
+        return rect
 
     # ------------------------------------------------------------ overview (far zoomed out)
     def set_overview(self, on: bool) -> None:
@@ -685,6 +730,8 @@ class CanvasScene(QGraphicsScene):
             self._order = {}
             self._overview_stale()
             self._card_grid = None  # filed anew when next asked (edits keep it up to date: see entity_item_moved)
+            self.card_spread = Spread()
+            self._shown_shapes = None
             project = self.document.project
             self.setBspTreeDepth(index_depth(len(project.entities) + len(project.relationships)))
         self._build_steps = self._build()
@@ -926,6 +973,7 @@ class CanvasScene(QGraphicsScene):
         item = self.entity_items.pop(entity_id, None)
         if item is not None:
             self.removeItem(item)
+        self.card_spread.update({entity_id: None}, every=False)  # its room in the Documents view is free
         if self._card_grid is not None:
             self._card_grid[0].drop(entity_id)
         for rel_id in list(self._attached.pop(entity_id, ())):
@@ -943,8 +991,9 @@ class CanvasScene(QGraphicsScene):
             return
         item.set_entity(entity)
         if self.documents_view:
-            self._shapes = None  # names may have changed
-            self._show_documents([entity_id])  # as of the latest analysis; the next one brings it up to date
+            self._shapes = None  # names may have changed: the cards showing its name too
+            changed = self._documents_changed()  # as of the latest analysis; the next one brings it up to date
+            self._show_documents(None if changed is None else [entity_id, *(k for k in changed if k != entity_id)])
         for rel_id in list(self._attached.get(entity_id, ())):
             self._refresh_relationship(rel_id)
         self.entity_item_moved(entity_id)  # the card may have changed size
@@ -1022,6 +1071,14 @@ class CanvasScene(QGraphicsScene):
         self._place_siblings(rel.one, rel.many)
 
     def _layout_changed(self, entity_ids: list[str]) -> None:
+        if self.documents_view:
+            from modeller.ui.canvas.documents import place_cards
+
+            # the cards take their spread spots: they and the cards they now cover move, no other
+            moved = place_cards(self, True, [key for key in entity_ids if key in self.entity_items])
+            if moved:
+                self.cards_spread.emit(self._cards_rect(moved))
+            return
         for key in entity_ids:
             item = self.entity_items.get(key)
             if item is not None:

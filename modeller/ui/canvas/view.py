@@ -102,6 +102,8 @@ class CanvasView(QGraphicsView):
         #: right-click menus (the window sets them up with what lives outside the canvas)
         self.menus: CanvasMenus | None = None
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
+        # Documents view: cards pushed aside by a wider one may land past the scene rect; keep room to scroll there
+        scene.cards_spread.connect(self.grow_scene_rect)
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         # the legend takes a corner with no card under it: looked for again once a scroll, zoom or scene change
