@@ -83,6 +83,10 @@ def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypat
 
     monkeypatch.setattr(CanvasScene, "entity_item_moved", counting_moves)
     before = {key: item.pos() for key, item in scene.entity_items.items()}
+    tight = QRectF()
+    for rect in cards.values():
+        tight = tight.united(rect)
+    window.view.setSceneRect(tight)  # no room to spare: a card pushed out of it could not be scrolled to
     title = scene.entity_items[grower]._title
     entity = window.document.entity(grower)
     long_name = entity.name + "_with_a_much_longer_name_than_before"
@@ -102,9 +106,12 @@ def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypat
     # the spread placed, and the scene placed the lines of, a handful of cards (it was every card)
     assert placed_anew and max(placed_anew) <= 3, placed_anew
     assert 0 < len(set(lines_placed)) <= 3, sorted(set(lines_placed))
-    # room to scroll to every card, wherever the spread pushed it
+    # room to scroll to every card, wherever the spread pushed it, and Fit to Window shows them all
     reach = window.view.sceneRect()
     assert all(reach.contains(rect) for rect in after.values())
+    window.view.fit_to_window()
+    sight = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert all(sight.contains(rect) for rect in after.values())
 
 
 def test_the_spread_kept_between_changes_moves_only_what_a_change_covers() -> None:

@@ -94,6 +94,9 @@ class CanvasView(QGraphicsView):
         # layer what changes with every move, so it is not cached (see set_zoom)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self._pan: PanInteraction | None = None
+        #: the zoom of the last Fit to Window: a diagram too large for MIN_ZOOM (the Documents view spreads 2,000
+        #: cards over 47,000 scene units) may be zoomed out that far, so every card can be in sight
+        self._fit_zoom = MIN_ZOOM
         #: paintEvent lets Qt paint one pixel after its own overview paint (see there)
         self._pixel_only = False
         self._space = False
@@ -132,7 +135,7 @@ class CanvasView(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, factor: float) -> None:
-        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        factor = max(min(MIN_ZOOM, self._fit_zoom), min(MAX_ZOOM, factor))
         scale = factor / self.zoom()
         self.scale(scale, scale)
         self.canvas.set_overview(self.zoom() < OVERVIEW_ZOOM)
@@ -185,6 +188,7 @@ class CanvasView(QGraphicsView):
         self.setSceneRect(_with_room(rect.united(self.canvas.itemsBoundingRect())))
         view = self.viewport().rect()
         factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
+        self._fit_zoom = factor
         self.set_zoom(factor)
         self.centerOn(rect.center())
         # the legend goes back to its own corner first (it may sit in another, where the last view put it, until
@@ -197,7 +201,7 @@ class CanvasView(QGraphicsView):
         lw, lh = self.legend.width() + 12, self.legend.height() + 12
         beside = min((view.width() - lw) / rect.width(), view.height() / rect.height(), 1.3)
         above = min(view.width() / rect.width(), (view.height() - lh) / rect.height(), 1.3)
-        factor = max(beside, above, 0.01)
+        factor = self._fit_zoom = max(beside, above, 0.001)
         self.set_zoom(factor)
         shift = QPointF(-lw / 2 / factor, 0) if beside >= above else QPointF(0, lh / 2 / factor)
         self.centerOn(rect.center() + shift)
