@@ -169,6 +169,9 @@ class CanvasScene(QGraphicsScene):
         self._selection_timer.setInterval(0)
         self._selection_timer.timeout.connect(self._fan_out_selection)
         self.selectionChanged.connect(self._selection_pending)
+        #: Select All ran during a progressive build: the cards and lines it makes from now on join the selection,
+        #: which fans out once more when the build ends (until the user selects otherwise)
+        self._select_built = False
         # an edit during a progressive build touches its own items (making those the build has not made yet) and
         # lets the build go on: the build makes the rest from the model as it is when it gets to them
         document.entity_added.connect(self._entity_added)
@@ -188,6 +191,7 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        self._select_built = False  # the user selects otherwise: the cards still to be built stay out of it
         if not self.interaction.mouse_press(event):  # a mode that takes the press accepts it (or leaves it ignored)
             super().mousePressEvent(event)
         self.settle_selection()  # a click's selection reaches the panels before the click returns
@@ -215,6 +219,8 @@ class CanvasScene(QGraphicsScene):
         return command.rel.id
 
     def _selection_pending(self) -> None:
+        if self._select_built:
+            return  # the build's cards join a Select All one by one: the change fans out once, at the build's end
         if not self._selection_timer.isActive():
             self._selection_timer.start()
 
@@ -231,17 +237,29 @@ class CanvasScene(QGraphicsScene):
 
     def clearSelection(self) -> None:
         """Clear, and fan the change out before returning, as a programmatic selection does."""
+        self._select_built = False
         super().clearSelection()
         self.settle_selection()
 
     def select_all(self) -> None:
-        """Select every card and line in one step (their selection changes fan out once)."""
-        if self.building:
-            self.finish_build()  # the cards out of sight are part of "all"
+        """Select every card and line in one step (their selection changes fan out once).
+
+        During a progressive build, the cards and lines made so far now and the others as the build makes them
+        (finishing the build first held the window for seconds at 10,000 cards); the selection fans out now and
+        again when the build ends."""
+        self._select_built = False
         for item in (*self.entity_items.values(), *self.relationship_items.values()):
-            if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+            if item.scene() is self and item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
                 item.setSelected(True)
         self.settle_selection()
+        self._select_built = self.building
+
+    def _join_selection(self, item: EntityItem | RelationshipItem) -> None:
+        """A card or line the build just put in the scene after a Select All joins the selection."""
+        if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+            item.setSelected(True)
+            if isinstance(item, RelationshipItem):
+                self._selected_lines.add(item.rel_id)  # drawn selected from the start: no second repaint
 
     def _selection_changed(self) -> None:
         """Lines have no contents of their own: the layer repaints those that joined or left the selection."""
@@ -335,6 +353,7 @@ class CanvasScene(QGraphicsScene):
                 self._build_card(key)
             for key in rel_ids:
                 self._build_line(key)
+        self._select_built = False
         super().clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
@@ -505,6 +524,7 @@ class CanvasScene(QGraphicsScene):
         if on and self._design is None:
             return False
         self.documents_view = on
+        self.card_spread = Spread()  # the view turned on shows the full spread of the model as it is
         self._show_documents()
         return True
 
@@ -715,6 +735,7 @@ class CanvasScene(QGraphicsScene):
         with collector_paused():
             self._building = False
             self._selected_lines = set()
+            self._select_built = False
             self.clear()
             self.lines = LineLayer(self.style)
             self._texts = TextGrid()
@@ -761,8 +782,12 @@ class CanvasScene(QGraphicsScene):
         """Every item is in: in the Documents view the collection cards are spread apart (once), then the lines
         settle and the window hears it."""
         if self.documents_view:
+            self.card_spread = Spread()  # as a fresh open shows it, not as the cards built first were spread
             self._show_documents()
         self.lines.settle()
+        if self._select_built:  # a Select All during the build: every card and line is in it now
+            self._select_built = False
+            self._fan_out_selection()
         self.built.emit()
 
     def set_background_busy(self, busy: bool) -> None:
@@ -920,6 +945,8 @@ class CanvasScene(QGraphicsScene):
             return None
         self._place_relationship(rel_id)
         self.addItem(item)
+        if self._select_built:
+            self._join_selection(item)
         return item
 
     def _build_card(self, entity_id: str) -> None:
@@ -928,6 +955,9 @@ class CanvasScene(QGraphicsScene):
         if entity_id in self.entity_items:
             return
         self._entity_added(entity_id)
+        card = self.entity_items.get(entity_id)
+        if self._select_built and card is not None:
+            self._join_selection(card)
         if self.documents_view and entity_id in self.entity_items:
             from modeller.ui.canvas.documents import show_as_stored
 
