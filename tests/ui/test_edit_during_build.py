@@ -440,3 +440,18 @@ def test_a_click_after_select_all_during_the_build_keeps_the_rest_out_of_the_sel
     scene.select_only([card])  # what a click on a card does
     scene.finish_build()
     assert [item.entity_id for item in scene.selectedItems()] == [card]
+
+
+def test_card_sizes_during_the_build_are_those_the_build_will_give(start) -> None:
+    """An auto-layout during the build lays out every card: the ones not made yet at a default size overlapped
+    their neighbours once built."""
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+    made = set(scene.entity_items)
+    planned = scene.card_sizes()
+    assert planned.keys() == {e.id for e in scene.document.project.entities} and len(made) < len(planned)
+    scene.finish_build()
+    built = scene.card_sizes()
+    assert planned == built
+    # the sizes differ from card to card (a default size would be one size for all)
+    assert len({size for key, size in planned.items() if key not in made}) > 10

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from modeller.model import Position, Relationship
 from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
-from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.entity_item import EntityItem, entity_card_size
 from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid
@@ -382,7 +382,14 @@ class CanvasScene(QGraphicsScene):
         return out
 
     def card_sizes(self) -> dict[str, tuple[float, float]]:
-        return {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
+        """Every card's size: as drawn, and (a progressive build) those not made yet as the build will make them (an
+        auto-layout during the build laid them out at a default size, and they overlapped once built)."""
+        sizes = {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
+        if self.building:
+            for entity in self.document.project.entities:
+                if entity.id not in sizes:
+                    sizes[entity.id] = entity_card_size(self.style, entity)
+        return sizes
 
     def content_rect(self) -> QRectF:
         """What the diagram covers; while a progressive build runs, where its cards will be."""
