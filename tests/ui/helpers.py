@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -54,20 +54,3 @@ def body_point(window: MainWindow, entity_id: str) -> QPoint:
     item = window.scene.entity_items[entity_id]
     rect = item.rect()
     return viewport_point(window, item.mapToScene(QPointF(rect.width() / 2, rect.height() - 10)))
-
-
-def strongly_different_pixels(one: QImage, other: QImage, by: int = 64) -> int:
-    """Pixels where a colour channel of the two images (same size) differs by more than ``by``: a line drawn in one
-    and not the other counts hundreds; the same line clipped at another spot differs only in antialiasing shades."""
-    a, b = one.convertToFormat(QImage.Format.Format_RGB32), other.convertToFormat(QImage.Format.Format_RGB32)
-    assert a.size() == b.size()
-    first, second = bytes(a.constBits()), bytes(b.constBits())
-    if first == second:
-        return 0
-    count = 0
-    for at in range(0, len(first), 4):
-        if first[at : at + 4] != second[at : at + 4] and any(
-            abs(first[at + i] - second[at + i]) > by for i in range(3)
-        ):
-            count += 1
-    return count

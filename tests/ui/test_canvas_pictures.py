@@ -16,7 +16,6 @@ from modeller.ui.canvas.items.entity_item import EntityItem
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.commands import MoveCommand
 
-from .helpers import strongly_different_pixels
 from .test_canvas_lean_items import _hover_tip
 from .test_canvas_repaint_cost import _shows_colour
 
@@ -86,10 +85,9 @@ def test_a_move_at_fit_zoom_draws_only_the_moved_card_over_the_picture(make_wind
     monkeypatch.setattr(EntityItem, "paint", lambda item, *args: cards.append(item))
     paints = Paints()
     view.viewport().installEventFilter(paints)
-    qtbot.wait(100)  # the scroll bars the fit brings have come: the viewport keeps its size from now on
     view.viewport().grab()
     overview = scene._overview_painter
-    assert overview.pictures.last in ("drawn", "kept") and not overview.live
+    assert overview.pictures.last == "drawn" and not overview.live
 
     key = min(scene.entity_items, key=lambda k: len(scene._attached.get(k, ())) or 99)
     attached = scene._attached[key]
@@ -100,13 +98,8 @@ def test_a_move_at_fit_zoom_draws_only_the_moved_card_over_the_picture(make_wind
         document.push(MoveCommand(document, {key: Position(x=old.x() + dx, y=old.y() + dy)}))
         qtbot.waitUntil(lambda: bool(paints.regions), timeout=5000)
 
-    move(40, 30)  # the first move of the card: the picture is drawn anew without it where it and its lines were
-    assert overview.live == {key} and overview.pictures.last == "erased"
-    # and shows what a picture drawn whole shows
-    erased = view.viewport().grab().toImage()
-    overview.pictures.clear()
-    whole = view.viewport().grab().toImage()
-    assert overview.pictures.last == "drawn" and strongly_different_pixels(erased, whole) == 0
+    move(300, 120)  # the first move of the card: the picture is drawn once without it
+    assert overview.live == {key} and overview.pictures.last == "drawn"
     move(-60, 40)  # from now on the picture is kept and only the card and its lines are drawn over it
     assert overview.pictures.last == "kept"
     lines, boxes = overview._overlay.lines, overview._overlay.boxes

@@ -23,7 +23,6 @@ from modeller.ui.panels.findings_model import FINDING_ROLE, sort_key
 from modeller.ui.panels.preview import _linked_collections, preview_sample, relaxed_json
 
 from .big_model import ENTITIES, big_project
-from .helpers import strongly_different_pixels
 
 pytestmark = pytest.mark.slow
 
@@ -174,12 +173,7 @@ def test_a_move_repaints_only_the_moved_card_and_its_lines(make_window, qtbot, m
             out += view.mapFromScene(item.sceneBoundingRect()).boundingRect().adjusted(-4, -4, 4, 4)
         return out
 
-    # the card's lines change for the first time: the picture of the others is drawn anew where they were only
-    move(40, 20)
-    assert not layer.last_redrew_picture and layer.pictures.last == "erased"
-    erased = view.viewport().grab().toImage()
-    layer.pictures.clear()
-    assert strongly_different_pixels(view.viewport().grab().toImage(), erased) == 0  # as a picture drawn whole
+    move(40, 20)  # the card's lines change for the first time: the picture of the others is drawn once without them
     assert layer.last_redrew_picture
     allowed = covered()
     move(-20, 20)  # from now on only the moved lines are drawn, over the picture

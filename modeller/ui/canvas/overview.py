@@ -84,24 +84,16 @@ class Overview:
         self.order.setdefault(key, len(self.order))
         self.clear()
 
-    def moved(self, key: str, box: QRectF, old_lines: Iterable[QLineF] = ()) -> None:
-        """A card moved: from now on it is drawn over the picture, which is drawn anew without it where it and its
-        lines (``old_lines``, as the picture shows them) were: the grid cells they lay in, not the whole picture (the
-        first move after an open cost seven later ones at fit zoom on 10,000 cards, bench_canvas first_move_fit)."""
-        first = key not in self.live
-        cells = set(self.cards.cells_of(key)) if first else set()
+    def moved(self, key: str, box: QRectF) -> None:
+        """A card moved: from now on it is drawn over the picture (which is drawn once without it)."""
         self._file(key, box)
         self._overlay = None
-        if not first:
+        if key in self.live:
             return
         if len(self.live) >= LIVE_MAX:
             self.live = set()  # those settle into the next picture
-            self.pictures.clear()
         self.live.add(key)
-        side = self.cards.cell
-        for line in old_lines:
-            cells.update(segment_cells(line.x1(), line.y1(), line.x2(), line.y2(), side))
-        self.pictures.erase([QRectF(rect) for rect in _cells_region(cells, side)])
+        self.pictures.clear()
 
     def paint(
         self,
@@ -126,13 +118,11 @@ class Overview:
         live = self.live
         live_lines = {key for card in live for key in attached.get(card, ())}
 
-        def settled(out: QPainter, area: QRectF, parts: list[QRectF] | None = None) -> None:
-            near_keys = near_lines.near(area) if parts is None else set().union(*map(near_lines.near, parts))
-            shown = [lines[key] for key in near_keys - live_lines if key in lines]
+        def settled(out: QPainter, area: QRectF) -> None:
+            shown = [lines[key] for key in near_lines.near(area) - live_lines if key in lines]
             # the cards the grid files there, not a loop over all: a picture is drawn in bands (view_picture.py)
             order, heads = self.order, self.heads
-            cards = self.cards.near(area) if parts is None else set().union(*map(self.cards.near, parts))
-            keys = sorted((key for key in cards - live if key in boxes), key=lambda k: order.get(k, 0))
+            keys = sorted((key for key in self.cards.near(area) - live if key in boxes), key=lambda k: order.get(k, 0))
             self._draw(out, shown, [boxes[key] for key in keys], [heads[key] for key in keys])
 
         self.pictures.blit(painter, widget, world, settled, id(self.style.colors))

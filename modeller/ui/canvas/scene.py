@@ -672,8 +672,7 @@ class CanvasScene(QGraphicsScene):
         rect = item.scene_rect()
         self._overview_boxes[entity_id] = rect
         self._overview_heads[entity_id] = QRectF(rect.x(), rect.y(), rect.width(), self.style.header_height)
-        drawn = self._overview_lines  # the lines as the picture shows them, before they take their new places
-        self._overview_painter.moved(entity_id, rect, [drawn[key] for key in attached if key in drawn])
+        self._overview_painter.moved(entity_id, rect)
         for rel_id in attached:
             chord = self.relationship_items[rel_id].chord
             if chord is not None:

@@ -94,9 +94,9 @@ class LineLayer(QGraphicsItem):
     def refresh(self, item: RelationshipItem) -> None:
         """``item`` changed (geometry, text, selection, marker, highlight): file it anew and repaint old and new."""
         key = item.rel_id
+        self._make_live(key)
         views = self._views()
         old = self._drawn.pop(key, None)
-        self._make_live(key, old, views)
         if old is not None:
             self._invalidate(old, views)
         if item.chord is None or not item.isVisible():
@@ -163,35 +163,27 @@ class LineLayer(QGraphicsItem):
 
     def forget(self, key: str) -> None:
         """A line left the scene: repaint where it was."""
-        views = self._views()
-        old = self._drawn.pop(key, None)
-        self._make_live(key, old, views)
+        self._make_live(key)
         self._live.discard(key)
         self._lines.pop(key, None)
         self.grid.drop(key)
+        old = self._drawn.pop(key, None)
         if old is not None:
-            self._invalidate(old, views)
+            self._invalidate(old, self._views())
 
     def settle(self) -> None:
         """Draw every line into the pictures from the next paint on (a build's last lines are no drag)."""
         self._live = set()
         self.pictures.clear()
 
-    def _make_live(self, key: str, drawn: Drawn | None, views: list[tuple[QRectF, float]] | None) -> None:
-        """The pictures show ``key`` as it was (``drawn``): draw them anew where it was, without it, and it over
-        them from now on."""
+    def _make_live(self, key: str) -> None:
+        """The pictures show ``key`` as it was: draw them anew without it, and it over them from now on."""
         if key in self._live:
             return
         if len(self._live) >= LIVE_MAX:
             self._live = set()  # those settle into the next picture
-            self.pictures.clear()
         self._live.add(key)
-        if drawn is None:
-            return  # not in any picture yet
-        if views is None:
-            self.pictures.clear()
-        else:
-            self.pictures.erase(self._pieces(drawn, views))
+        self.pictures.clear()
 
     def _views(self) -> list[tuple[QRectF, float]] | None:
         """What each view shows (scene area, zoom); None when the layer's changes need no repaint of its own."""
@@ -207,13 +199,6 @@ class LineLayer(QGraphicsItem):
         scene = self.scene()
         if scene is None or views is None:
             return
-        for rect in self._pieces(drawn, views):
-            scene.update(rect)
-
-    @staticmethod
-    def _pieces(drawn: Drawn, views: list[tuple[QRectF, float]]) -> list[QRectF]:
-        """Strips along the segment (:data:`PIECE` pixels on screen each) and the text boxes, where views show
-        them: all a line covers, in scene units."""
         segment, box, texts = drawn
         rects = [rect for rect in texts if any(rect.intersects(area) for area, _zoom in views)]
         if segment is None:
@@ -237,7 +222,8 @@ class LineLayer(QGraphicsItem):
                             min(ax, bx) - REACH, min(ay, by) - REACH, abs(bx - ax) + 2 * REACH, abs(by - ay) + 2 * REACH
                         )
                     )
-        return rects
+        for rect in rects:
+            scene.update(rect)
 
     # ------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -249,13 +235,8 @@ class LineLayer(QGraphicsItem):
             return
         live = self._live
 
-        def settled(out: QPainter, area: QRectF, parts: list[QRectF] | None = None) -> None:
-            near = (
-                self.grid.near(_around(area))
-                if parts is None
-                else set().union(*map(self.grid.near, map(_around, parts)))
-            )
-            self._draw(out, area, lod, near - live)
+        def settled(out: QPainter, area: QRectF) -> None:
+            self._draw(out, area, lod, self.grid.near(_around(area)) - live)
 
         self.pictures.blit(painter, widget, world, settled, id(self._style.colors))
         self.last_redrew_picture = self.pictures.last == "drawn"

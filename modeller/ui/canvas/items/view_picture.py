@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QPainter, QPixmap, QRegion, QTransform
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer
+from PySide6.QtGui import QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import QWidget
 
 #: a zoom rests this long after its last step before the picture is drawn anew at the new scale (ms)
@@ -26,9 +26,8 @@ ZOOM_REST_MS = 150
 #: after a zoom the new picture is drawn in this many horizontal bands, one per repaint
 BANDS = 8
 
-#: draws what lies in a scene area on a painter set to the view's transform (and clipped to the area); a third
-#: argument, when given, lists the only parts of the area (scene) to draw (:meth:`ViewPictures.erase`)
-Draw = Callable[..., None]
+#: draws what lies in a scene area on a painter set to the view's transform (and clipped to the area)
+Draw = Callable[[QPainter, QRectF], None]
 
 
 @dataclass
@@ -58,8 +57,7 @@ class ViewPictures:
 
     def __init__(self) -> None:
         self._held: dict[int, _Held] = {}
-        #: how the last :meth:`picture` came about: "kept", "shifted", "erased" (kept or shifted, and the parts
-        #: :meth:`erase` named drawn anew), "scaled" (a zoom not yet at rest),
+        #: how the last :meth:`picture` came about: "kept", "shifted", "scaled" (a zoom not yet at rest),
         #: "settling" (a band of the new scale's picture drawn, more to come) or "drawn" (tests and benchmarks
         #: read it)
         self.last = ""
@@ -68,25 +66,11 @@ class ViewPictures:
         #: per widget: the scale a zoom last asked for (the picture is drawn anew once it rests there)
         self._zoom: dict[int, tuple[float, ...]] = {}
         self._rested: set[int] = set()
-        #: per widget: scene areas whose content changed, drawn anew in the held picture when it is next shown
-        self._erased: dict[int, list[QRectF]] = {}
 
     def clear(self) -> None:
         """The content changed: every picture is drawn anew when next painted."""
         self._held.clear()
         self._settling.clear()
-        self._erased.clear()
-
-    def erase(self, areas: list[QRectF]) -> None:
-        """What the pictures show changed in ``areas`` (scene) only: those parts are drawn anew when next shown.
-
-        A line that turns live (the first move of a card) is taken out of the pictures this way: drawing the whole
-        picture again made the first move cost three times a later one (bench_canvas first_move; issue 16)."""
-        if self._settling:
-            self.clear()  # a zoom's new picture is being drawn band by band: simply drawn anew
-            return
-        for wid in self._held:
-            self._erased.setdefault(wid, []).extend(areas)
 
     def blit(self, painter: QPainter, widget: QWidget, world: QTransform, draw: Draw, key: object) -> None:
         """Draw ``widget``'s picture of ``draw`` at ``world`` (the painter's transform) through ``painter``."""
@@ -152,13 +136,11 @@ class ViewPictures:
             dx, dy = world.dx() - held.world.dx(), world.dy() - held.world.dy()
             if dx == 0 and dy == 0:
                 self.last = "kept"
-                self._draw_erased(held, wid, size, hints, world, draw)
                 return held.pixmap, QTransform()
             if _whole(dx) and _whole(dy) and abs(dx) < size.width() and abs(dy) < size.height():
                 self._shift(held, round(dx), round(dy), ratio, hints, world, draw)
                 held.world = QTransform(world)
                 self.last = "shifted"
-                self._draw_erased(held, wid, size, hints, world, draw)
                 return held.pixmap, QTransform()
         elif held is not None and held.shape[4:] == shape[4:] and wid not in self._rested:
             self._zooming(widget, scale)
@@ -167,7 +149,6 @@ class ViewPictures:
             return held.pixmap, inverse * world  # widget pixels then -> scene -> widget pixels now
         self._rested.discard(wid)
         self._zoom.pop(wid, None)
-        self._erased.pop(wid, None)
         pixmap = QPixmap(size * ratio)
         pixmap.setDevicePixelRatio(ratio)
         pixmap.fill(Qt.GlobalColor.transparent)
@@ -175,34 +156,6 @@ class ViewPictures:
         self._held[wid] = _Held(shape, QTransform(world), pixmap)
         self.last = "drawn"
         return pixmap, QTransform()
-
-    def _draw_erased(
-        self, held: _Held, wid: int, size: QSize, hints: QPainter.RenderHint, world: QTransform, draw: Draw
-    ) -> None:
-        """Draw anew the parts of the held picture that :meth:`erase` named (each pixel once)."""
-        areas = self._erased.pop(wid, None)
-        if not areas:
-            return
-        bounds = QRect(QPoint(0, 0), size)
-        region = QRegion()
-        for area in areas:
-            rect = world.mapRect(area).toAlignedRect().adjusted(-1, -1, 1, 1).intersected(bounds)
-            if not rect.isEmpty():
-                region += rect
-        if region.isEmpty():
-            return
-        # one drawing clipped to all the parts (a drawing per part asked each for the lines near it: 4x the cost)
-        inverse, _invertible = world.inverted()
-        out = QPainter(held.pixmap)
-        out.setRenderHints(hints)
-        out.setClipRegion(region)
-        out.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
-        out.fillRect(region.boundingRect(), Qt.GlobalColor.transparent)
-        out.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
-        out.setWorldTransform(world)
-        draw(out, inverse.mapRect(QRectF(region.boundingRect())), [inverse.mapRect(QRectF(r)) for r in region])
-        out.end()
-        self.last = "erased"
 
     def _zooming(self, widget: QWidget, scale: tuple[float, ...]) -> None:
         """A zoom step (another scale than last asked): draw anew when no other step came for a while."""
