@@ -224,7 +224,14 @@ class CanvasView(QGraphicsView):
         """Keep room to scroll around the content, or around ``around`` only (the scene rect never shrinks under
         the user)."""
         rect = self.canvas.content_rect() if around is None else around
-        self.setSceneRect(self.sceneRect().united(_with_room(rect)))
+        grown = self.sceneRect().united(_with_room(rect))
+        if grown == self.sceneRect():
+            return
+        # what the view shows stays put: room added above or left of it moved the picture under the user (a card
+        # the Documents view pushed up made the whole diagram jump)
+        corner = self.mapToScene(QPoint(0, 0))
+        self.setSceneRect(grown)
+        self.pin(corner, QPoint(0, 0))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
