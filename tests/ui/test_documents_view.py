@@ -6,7 +6,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
 from modeller.model.project import Position
-from modeller.ui.canvas.documents import spread
+from modeller.ui.canvas.spread import spread
 from modeller.ui.commands.layout import MoveCommand
 from modeller.ui.main_window import MainWindow
 

@@ -405,3 +405,53 @@ def test_cards_built_after_the_documents_view_is_turned_on_show_their_collection
     # some cards hide inside another's documents (embedded), and so do the lines of what is embedded
     assert any(not seen[5] for seen in mine["cards"].values())
     assert any(not seen[6] for seen in mine["lines"].values())
+
+
+def test_select_all_while_the_build_runs_selects_what_is_built_and_the_rest_as_it_comes(start) -> None:
+    """Select All finished the build first: seconds with the window held at 10,000 cards."""
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+    steps(scene, 50)
+    settled: list[int] = []
+    scene.selection_settled.connect(lambda: settled.append(len(scene.selectedItems())))
+    made = len(scene.entity_items)
+    scene.select_all()
+    assert scene.building and len(scene.entity_items) == made < len(scene.document.project.entities)
+    in_scene = [item for item in (*scene.entity_items.values(), *scene.relationship_items.values()) if item.scene()]
+    assert in_scene and all(item.isSelected() for item in in_scene)
+    assert settled == [len(in_scene)]  # the panels heard of the selection at once
+    steps(scene, 200)
+    assert all(scene.entity_items[key].isSelected() for key in scene.entity_items)
+    assert settled == [len(in_scene)]  # not once per card the build made
+    scene.finish_build()
+    everything = [*scene.entity_items.values(), *scene.relationship_items.values()]
+    assert len(scene.entity_items) == len(scene.document.project.entities)
+    assert all(item.isSelected() for item in everything)
+    assert settled == [len(in_scene), len(everything)]  # and once more when the build ended
+    # the layer draws the lines made selected as selected: no line is left to repaint when the selection fans out
+    assert scene._selected_lines == set(scene.relationship_items)
+
+
+def test_a_click_after_select_all_during_the_build_keeps_the_rest_out_of_the_selection(start) -> None:
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+    scene.select_all()
+    card = next(iter(scene.entity_items))
+    scene.select_only([card])  # what a click on a card does
+    scene.finish_build()
+    assert [item.entity_id for item in scene.selectedItems()] == [card]
+
+
+def test_card_sizes_during_the_build_are_those_the_build_will_give(start) -> None:
+    """An auto-layout during the build lays out every card: the ones not made yet at a default size overlapped
+    their neighbours once built."""
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+    made = set(scene.entity_items)
+    planned = scene.card_sizes()
+    assert planned.keys() == {e.id for e in scene.document.project.entities} and len(made) < len(planned)
+    scene.finish_build()
+    built = scene.card_sizes()
+    assert planned == built
+    # the sizes differ from card to card (a default size would be one size for all)
+    assert len({size for key, size in planned.items() if key not in made}) > 10

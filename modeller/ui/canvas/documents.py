@@ -1,7 +1,7 @@
 """The Documents view: each card shows its collection as stored, from the engine's resolved design.
 
 The root entity of a collection keeps its card (near its position: a wider
-collection card pushes the cards it would cover aside, see :func:`spread`) and lists
+collection card pushes the cards it would cover aside, see ``canvas/spread.py``) and lists
 the stored document: embedded entities nested inside it, references and
 arrays of ids pointing at their collection, denormalized copies and computed
 values marked, the estimated document size under the name. Entities stored
@@ -12,8 +12,9 @@ are the diagram export's (:func:`modeller.export.diagram.node_note`).
 
 from __future__ import annotations
 
-import math
-import weakref
+import itertools
+import operator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
@@ -22,64 +23,13 @@ from modeller.export.common import human_bytes, human_count
 from modeller.export.diagram import node_note, type_label
 from modeller.rules.physical.design import CollectionDesign, Design, ShapeNode
 from modeller.ui.canvas.items.entity_item import Row
+from modeller.ui.canvas.spread import Box
 
 if TYPE_CHECKING:
     from modeller.ui.canvas.scene import CanvasScene
 
 #: a stored document lists more than its entity's fields: its card may grow wider than an entity card
 DOCUMENT_CARD_WIDTH = 460.0
-#: scene units kept free between two collection cards that had to make room for each other: a line with its badge fits
-CARD_GAP = 96.0
-#: side of a cell of the grid that finds the cards already placed near a card (scene units)
-_CELL = 512.0
-
-Box = tuple[float, float, float, float]  # left, top, width, height
-
-#: per scene, the last boxes spread and where they went: an analysis that changed no card's size or place
-#: (most do not) costs no second spread (about 2 s CPU at 10,000 cards, every card in the way of the next)
-_last_spread: weakref.WeakKeyDictionary[object, tuple[dict[str, Box], dict[str, tuple[float, float]]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def spread(boxes: dict[str, Box], gap: float = CARD_GAP) -> dict[str, tuple[float, float]]:
-    """Top-left corners for cards that may have grown (a collection card is wider than its entity card) so that
-    no two overlap: each card, top row first, keeps its spot if it is free, else moves ``gap`` right of or below
-    the cards in its way, whichever is the shorter move. Cards that did not overlap stay where they were."""
-    placed: dict[str, tuple[float, float, float, float]] = {}  # key -> left, top, right, bottom
-    cells: dict[tuple[int, int], list[str]] = {}
-
-    def in_way(left: float, top: float, width: float, height: float) -> list[tuple[float, float, float, float]]:
-        right, bottom = left + width, top + height
-        found: dict[str, tuple[float, float, float, float]] = {}
-        for cx in range(math.floor(left / _CELL), math.floor(right / _CELL) + 1):
-            for cy in range(math.floor(top / _CELL), math.floor(bottom / _CELL) + 1):
-                for key in cells.get((cx, cy), ()):
-                    l2, t2, r2, b2 = placed[key]
-                    if l2 < right and left < r2 and t2 < bottom and top < b2:
-                        found[key] = placed[key]
-        return list(found.values())
-
-    out: dict[str, tuple[float, float]] = {}
-    for key, (x0, y0, width, height) in sorted(boxes.items(), key=lambda kv: (kv[1][1], kv[1][0], kv[0])):
-        x, y = x0, y0
-        for _ in range(len(placed) + 1):  # each step clears at least one card in the way: bounded
-            blockers = in_way(x, y, width, height)
-            if not blockers:
-                break
-            right = max(b[2] for b in blockers)
-            below = max(b[3] for b in blockers)
-            if right - x <= below - y:
-                x = right + gap
-            else:
-                y = below + gap
-        out[key] = (x, y)
-        placed[key] = (x, y, x + width, y + height)
-        l2, t2, r2, b2 = placed[key]
-        for cx in range(math.floor(l2 / _CELL), math.floor(r2 / _CELL) + 1):
-            for cy in range(math.floor(t2 / _CELL), math.floor(b2 / _CELL) + 1):
-                cells.setdefault((cx, cy), []).append(key)
-    return out
 
 
 def document_rows(
@@ -107,6 +57,7 @@ class StoredShapes:
     """What each root entity's card shows in the Documents view, for one design."""
 
     def __init__(self, design: Design, names: dict[str, str]) -> None:
+        self.design = design
         self.names = names
         self.by_root = {coll.root: coll for coll in design.collections if coll.entities}
         self.collections = {entity_id: coll.name for entity_id, coll in self.by_root.items()}
@@ -114,6 +65,40 @@ class StoredShapes:
     def shows(self, entity_id: str) -> bool:
         """Does the entity keep a card (it is the root of a collection)?"""
         return entity_id in self.by_root
+
+    def changed_since(self, old: StoredShapes | None) -> set[str] | None:
+        """The cards that may show otherwise than with ``old`` (None: all of them, nothing to compare with).
+
+        An incremental analysis keeps the collections it did not touch (the same objects): a card changes when its
+        collection was replaced, came or went, or names an entity (or collection) that was renamed.
+        """
+        if old is None:
+            return None
+        new_list, old_list = self.design.collections, old.design.collections
+        changed: set[str] = set()
+        if new_list is old_list:
+            pass  # the same design (an edit before its analysis): only names can differ
+        elif len(new_list) == len(old_list):  # plain lists compared item by item in C: 10,000 cards
+            replaced = list(map(operator.is_not, old_list, new_list))
+            changed.update(c.root for c in itertools.compress(old_list, replaced) if c.entities)
+            changed.update(c.root for c in itertools.compress(new_list, replaced) if c.entities)
+        else:
+            changed.update(
+                root
+                for root in self.by_root.keys() | old.by_root.keys()
+                if self.by_root.get(root) is not old.by_root.get(root)
+            )
+        if self.names == old.names and self.collections == old.collections:
+            return changed
+        renamed = {key for key in self.names.keys() | old.names.keys() if self.names.get(key) != old.names.get(key)}
+        renamed.update(
+            key
+            for key in self.collections.keys() | old.collections.keys()
+            if self.collections.get(key) != old.collections.get(key)
+        )
+        # rare (a rename): every collection is read for the names it shows
+        changed.update(root for root, coll in self.by_root.items() if not renamed.isdisjoint(_named(coll)))
+        return changed
 
     def content(self, entity_id: str) -> tuple[str, str, list[Row], str] | None:
         """Title, size line, rows and tooltip of the entity's collection card; None when it has no card."""
@@ -126,6 +111,22 @@ class StoredShapes:
         if coll.why:
             tip += f"\n{coll.why}"
         return coll.name, size_text(coll), rows, tip
+
+
+def _named(coll: CollectionDesign) -> set[str]:
+    """The entities whose names (or collections' names) the card of ``coll`` shows."""
+    found = set(coll.entities)
+    stack = list(coll.shape)
+    while stack:
+        node = stack.pop()
+        if node.entity:
+            found.add(node.entity)
+        if node.source is not None:
+            found.add(node.source.entity)
+        stack.extend(node.children)
+        if node.items is not None:
+            stack.append(node.items)
+    return found
 
 
 def show_as_stored(
@@ -153,28 +154,39 @@ def show_as_stored(
             item.set_content(title, sub, rows, tip, DOCUMENT_CARD_WIDTH)
             item.setVisible(True)
     if place:
-        place_cards(scene, shapes is not None)
+        place_cards(scene, shapes is not None, entity_ids)
 
 
-def place_cards(scene: CanvasScene, as_stored: bool) -> None:
-    """Cards at their model positions; in the Documents view spread so that no collection card covers another."""
-    spots: dict[str, tuple[float, float]] = {}
+def place_cards(scene: CanvasScene, as_stored: bool, entity_ids: list[str] | None = None) -> set[str]:
+    """Cards at their model positions; in the Documents view spread so that no collection card covers another.
+
+    ``entity_ids`` (None: all) are the cards that may have changed size, place or visibility: only they and the
+    cards they now cover move (``scene.card_spread`` keeps the spread between calls). Returns the cards moved.
+    """
+    keys: Iterable[str] = scene.entity_items if entity_ids is None else entity_ids
+    spread = scene.card_spread
     if as_stored:
-        boxes: dict[str, Box] = {}
-        for key, item in scene.entity_items.items():
-            if item.isVisible():
+        boxes: dict[str, Box | None] = {}
+        for key in keys:
+            item = scene.entity_items.get(key)
+            if item is not None and item.isVisible():
                 at, rect = scene.model_position(key), item.rect()
                 boxes[key] = (at.x() + rect.x(), at.y() + rect.y(), rect.width(), rect.height())
-        last = _last_spread.get(scene)
-        if last is not None and last[0] == boxes:
-            spots = last[1]
-        else:
-            spots = spread(boxes)
-            _last_spread[scene] = (boxes, spots)
-    for key, item in scene.entity_items.items():
-        spot = spots.get(key)
+            else:
+                boxes[key] = None
+        placed = spread.update(boxes, every=entity_ids is None)
+        if entity_ids is not None:
+            keys = [*entity_ids, *placed.difference(entity_ids)]
+    moved: set[str] = set()
+    for key in keys:
+        item = scene.entity_items.get(key)
+        if item is None:
+            continue
+        spot = spread.spots.get(key) if as_stored else None
         at = (
             scene.model_position(key) if spot is None else QPointF(spot[0] - item.rect().x(), spot[1] - item.rect().y())
         )
         if item.pos() != at:
             item.setPos(at)
+            moved.add(key)
+    return moved

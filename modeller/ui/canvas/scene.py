@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from modeller.model import Position, Relationship
 from modeller.runtime.gc_pause import collector_paused
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
-from modeller.ui.canvas.items.entity_item import EntityItem
+from modeller.ui.canvas.items.entity_item import EntityItem, entity_card_size
 from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
 from modeller.ui.canvas.items.relationship_item import RelationshipItem
 from modeller.ui.canvas.items.segment_grid import SegmentGrid
@@ -37,6 +37,7 @@ from modeller.ui.canvas.items.style import CanvasStyle
 from modeller.ui.canvas.items.text_grid import TextGrid
 from modeller.ui.canvas.line_pairs import LinePairs
 from modeller.ui.canvas.overview import Overview
+from modeller.ui.canvas.spread import Spread
 from modeller.ui.commands.relationship import connect_command, describe
 from modeller.ui.document import ProjectDocument
 
@@ -84,6 +85,9 @@ class CanvasScene(QGraphicsScene):
     in_view_built = Signal()
     #: the selection changed: once per user action, however many items joined or left it (see settle_selection)
     selection_settled = Signal()
+    #: cards of the Documents view took new places or sizes (the area they cover now): the view keeps room to
+    #: scroll to them (a spread can push cards past the scene rect)
+    cards_spread = Signal(QRectF)
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -128,6 +132,10 @@ class CanvasScene(QGraphicsScene):
         self.documents_view = False
         self._design: Any = None
         self._shapes: Any = None
+        #: what the cards show now (None: entities), compared with the next analysis's (see _documents_changed)
+        self._shown_shapes: Any = None
+        #: where the Documents view's cards went, kept so a change moves only what it touches (canvas/spread.py)
+        self.card_spread = Spread()
         self.user_moving = False
         #: the card under the pointer (see hover_at)
         self._hovered: str | None = None
@@ -161,6 +169,9 @@ class CanvasScene(QGraphicsScene):
         self._selection_timer.setInterval(0)
         self._selection_timer.timeout.connect(self._fan_out_selection)
         self.selectionChanged.connect(self._selection_pending)
+        #: Select All ran during a progressive build: the cards and lines it makes from now on join the selection,
+        #: which fans out once more when the build ends (until the user selects otherwise)
+        self._select_built = False
         # an edit during a progressive build touches its own items (making those the build has not made yet) and
         # lets the build go on: the build makes the rest from the model as it is when it gets to them
         document.entity_added.connect(self._entity_added)
@@ -180,6 +191,7 @@ class CanvasScene(QGraphicsScene):
         self.interaction = interaction or SelectMoveInteraction(self)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        self._select_built = False  # the user selects otherwise: the cards still to be built stay out of it
         if not self.interaction.mouse_press(event):  # a mode that takes the press accepts it (or leaves it ignored)
             super().mousePressEvent(event)
         self.settle_selection()  # a click's selection reaches the panels before the click returns
@@ -207,6 +219,8 @@ class CanvasScene(QGraphicsScene):
         return command.rel.id
 
     def _selection_pending(self) -> None:
+        if self._select_built:
+            return  # the build's cards join a Select All one by one: the change fans out once, at the build's end
         if not self._selection_timer.isActive():
             self._selection_timer.start()
 
@@ -223,17 +237,29 @@ class CanvasScene(QGraphicsScene):
 
     def clearSelection(self) -> None:
         """Clear, and fan the change out before returning, as a programmatic selection does."""
+        self._select_built = False
         super().clearSelection()
         self.settle_selection()
 
     def select_all(self) -> None:
-        """Select every card and line in one step (their selection changes fan out once)."""
-        if self.building:
-            self.finish_build()  # the cards out of sight are part of "all"
+        """Select every card and line in one step (their selection changes fan out once).
+
+        During a progressive build, the cards and lines made so far now and the others as the build makes them
+        (finishing the build first held the window for seconds at 10,000 cards); the selection fans out now and
+        again when the build ends."""
+        self._select_built = False
         for item in (*self.entity_items.values(), *self.relationship_items.values()):
-            if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+            if item.scene() is self and item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
                 item.setSelected(True)
         self.settle_selection()
+        self._select_built = self.building
+
+    def _join_selection(self, item: EntityItem | RelationshipItem) -> None:
+        """A card or line the build just put in the scene after a Select All joins the selection."""
+        if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
+            item.setSelected(True)
+            if isinstance(item, RelationshipItem):
+                self._selected_lines.add(item.rel_id)  # drawn selected from the start: no second repaint
 
     def _selection_changed(self) -> None:
         """Lines have no contents of their own: the layer repaints those that joined or left the selection."""
@@ -327,6 +353,7 @@ class CanvasScene(QGraphicsScene):
                 self._build_card(key)
             for key in rel_ids:
                 self._build_line(key)
+        self._select_built = False
         super().clearSelection()
         for key in entity_ids:
             if key in self.entity_items:
@@ -355,7 +382,14 @@ class CanvasScene(QGraphicsScene):
         return out
 
     def card_sizes(self) -> dict[str, tuple[float, float]]:
-        return {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
+        """Every card's size: as drawn, and (a progressive build) those not made yet as the build will make them (an
+        auto-layout during the build laid them out at a default size, and they overlapped once built)."""
+        sizes = {key: (item.rect().width(), item.rect().height()) for key, item in self.entity_items.items()}
+        if self.building:
+            for entity in self.document.project.entities:
+                if entity.id not in sizes:
+                    sizes[entity.id] = entity_card_size(self.style, entity)
+        return sizes
 
     def content_rect(self) -> QRectF:
         """What the diagram covers; while a progressive build runs, where its cards will be."""
@@ -422,7 +456,7 @@ class CanvasScene(QGraphicsScene):
         if self._badges_due:
             self._badge_timer.start()
         if self.documents_view:
-            self._show_documents()
+            self._show_documents(self._documents_changed())
 
     def _in_sight(self, rel_ids: set[str]) -> list[str]:
         """Those of ``rel_ids`` whose lines a view shows now (the scene's index finds them)."""
@@ -497,6 +531,7 @@ class CanvasScene(QGraphicsScene):
         if on and self._design is None:
             return False
         self.documents_view = on
+        self.card_spread = Spread()  # the view turned on shows the full spread of the model as it is
         self._show_documents()
         return True
 
@@ -508,14 +543,51 @@ class CanvasScene(QGraphicsScene):
             self._shapes = StoredShapes(self._design, names)
         return self._shapes
 
-    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
-        from modeller.ui.canvas.documents import show_as_stored
+    def _documents_changed(self) -> list[str] | None:
+        """The cards that may show otherwise with the latest design and names than they do (None: all)."""
+        shapes = self._stored_shapes()
+        changed = shapes.changed_since(self._shown_shapes) if shapes is not None else None
+        if changed is None:
+            return None
+        # a card made by an edit since (it shows its entity until now) or gone
+        changed.update(key for key, item in self.entity_items.items() if item.isVisible() != shapes.shows(key))
+        return list(changed)
 
-        self._overview_cache = None
-        show_as_stored(self, self._stored_shapes() if self.documents_view else None, entity_ids)
-        for key in list(self.entity_items) if entity_ids is None else entity_ids:
-            self.entity_item_moved(key)  # cards changed size; lines to hidden cards hide
-        self.update()
+    def _show_documents(self, entity_ids: list[str] | None = None) -> None:
+        """Show the given cards (all by default) as the view wants them; only the cards that changed size, place or
+        visibility move and have their lines placed anew (one edit at 10,000 cards placed every line: seconds)."""
+        from modeller.ui.canvas.documents import place_cards, show_as_stored
+
+        shapes = self._stored_shapes() if self.documents_view else None
+        self._shown_shapes = shapes
+        keys = list(self.entity_items) if entity_ids is None else entity_ids
+        before = {key: (item.isVisible(), item.rect()) for key in keys if (item := self.entity_items.get(key))}
+        show_as_stored(self, shapes, keys, place=False)
+        moved = place_cards(self, shapes is not None, entity_ids)  # a moved card places its lines (itemChange)
+        changed = [
+            key
+            for key, (visible, rect) in before.items()
+            if key not in moved
+            and (item := self.entity_items.get(key))
+            and (visible, rect) != (item.isVisible(), item.rect())
+        ]
+        shown = entity_ids is None or any(before[key][0] != self.entity_items[key].isVisible() for key in changed)
+        if shown:
+            self._overview_stale()  # cards came or went: the overview's draw lists are made anew
+        for key in changed:
+            self.entity_item_moved(key)  # the card changed size: its lines follow; lines to a hidden card hide
+        if moved or changed:
+            self.cards_spread.emit(self._cards_rect([*moved, *changed]))
+        if shown and self.overview:
+            self.update()
+
+    def _cards_rect(self, entity_ids: Iterable[str]) -> QRectF:
+        rect = QRectF()
+        for key in entity_ids:
+            item = self.entity_items.get(key)
+            if item is not None and item.isVisible():
+                rect = rect.united(item.sceneBoundingRect())
+        return rect
 
     # ------------------------------------------------------------ overview (far zoomed out)
     def set_overview(self, on: bool) -> None:
@@ -670,6 +742,7 @@ class CanvasScene(QGraphicsScene):
         with collector_paused():
             self._building = False
             self._selected_lines = set()
+            self._select_built = False
             self.clear()
             self.lines = LineLayer(self.style)
             self._texts = TextGrid()
@@ -685,6 +758,8 @@ class CanvasScene(QGraphicsScene):
             self._order = {}
             self._overview_stale()
             self._card_grid = None  # filed anew when next asked (edits keep it up to date: see entity_item_moved)
+            self.card_spread = Spread()
+            self._shown_shapes = None
             project = self.document.project
             self.setBspTreeDepth(index_depth(len(project.entities) + len(project.relationships)))
         self._build_steps = self._build()
@@ -714,8 +789,12 @@ class CanvasScene(QGraphicsScene):
         """Every item is in: in the Documents view the collection cards are spread apart (once), then the lines
         settle and the window hears it."""
         if self.documents_view:
+            self.card_spread = Spread()  # as a fresh open shows it, not as the cards built first were spread
             self._show_documents()
         self.lines.settle()
+        if self._select_built:  # a Select All during the build: every card and line is in it now
+            self._select_built = False
+            self._fan_out_selection()
         self.built.emit()
 
     def set_background_busy(self, busy: bool) -> None:
@@ -873,6 +952,8 @@ class CanvasScene(QGraphicsScene):
             return None
         self._place_relationship(rel_id)
         self.addItem(item)
+        if self._select_built:
+            self._join_selection(item)
         return item
 
     def _build_card(self, entity_id: str) -> None:
@@ -881,6 +962,9 @@ class CanvasScene(QGraphicsScene):
         if entity_id in self.entity_items:
             return
         self._entity_added(entity_id)
+        card = self.entity_items.get(entity_id)
+        if self._select_built and card is not None:
+            self._join_selection(card)
         if self.documents_view and entity_id in self.entity_items:
             from modeller.ui.canvas.documents import show_as_stored
 
@@ -926,6 +1010,7 @@ class CanvasScene(QGraphicsScene):
         item = self.entity_items.pop(entity_id, None)
         if item is not None:
             self.removeItem(item)
+        self.card_spread.update({entity_id: None}, every=False)  # its room in the Documents view is free
         if self._card_grid is not None:
             self._card_grid[0].drop(entity_id)
         for rel_id in list(self._attached.pop(entity_id, ())):
@@ -943,8 +1028,9 @@ class CanvasScene(QGraphicsScene):
             return
         item.set_entity(entity)
         if self.documents_view:
-            self._shapes = None  # names may have changed
-            self._show_documents([entity_id])  # as of the latest analysis; the next one brings it up to date
+            self._shapes = None  # names may have changed: the cards showing its name too
+            changed = self._documents_changed()  # as of the latest analysis; the next one brings it up to date
+            self._show_documents(None if changed is None else [entity_id, *(k for k in changed if k != entity_id)])
         for rel_id in list(self._attached.get(entity_id, ())):
             self._refresh_relationship(rel_id)
         self.entity_item_moved(entity_id)  # the card may have changed size
@@ -1022,6 +1108,14 @@ class CanvasScene(QGraphicsScene):
         self._place_siblings(rel.one, rel.many)
 
     def _layout_changed(self, entity_ids: list[str]) -> None:
+        if self.documents_view:
+            from modeller.ui.canvas.documents import place_cards
+
+            # the cards take their spread spots: they and the cards they now cover move, no other
+            moved = place_cards(self, True, [key for key in entity_ids if key in self.entity_items])
+            if moved:
+                self.cards_spread.emit(self._cards_rect(moved))
+            return
         for key in entity_ids:
             item = self.entity_items.get(key)
             if item is not None:

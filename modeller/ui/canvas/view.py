@@ -95,6 +95,9 @@ class CanvasView(QGraphicsView):
         # layer what changes with every move, so it is not cached (see set_zoom)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self._pan: PanInteraction | None = None
+        #: the zoom of the last Fit to Window: a diagram too large for MIN_ZOOM (the Documents view spreads 2,000
+        #: cards over 47,000 scene units) may be zoomed out that far, so every card can be in sight
+        self._fit_zoom = MIN_ZOOM
         #: paintEvent lets Qt paint one pixel after its own overview paint (see there)
         self._pixel_only = False
         self._space = False
@@ -103,6 +106,8 @@ class CanvasView(QGraphicsView):
         #: right-click menus (the window sets them up with what lives outside the canvas)
         self.menus: CanvasMenus | None = None
         scene.document.project_reset.connect(self.close_inline_editor)  # another project: nothing to edit
+        # Documents view: cards pushed aside by a wider one may land past the scene rect; keep room to scroll there
+        scene.cards_spread.connect(self.grow_scene_rect)
         self.legend = LegendWidget(scene.style, self)
         self.setToolTip("")
         # the legend takes a corner with no card under it: looked for again once a scroll, zoom or scene change
@@ -131,7 +136,7 @@ class CanvasView(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, factor: float) -> None:
-        factor = max(MIN_ZOOM, min(MAX_ZOOM, factor))
+        factor = max(min(MIN_ZOOM, self._fit_zoom), min(MAX_ZOOM, factor))
         scale = factor / self.zoom()
         self.scale(scale, scale)
         self.canvas.set_overview(self.zoom() < OVERVIEW_ZOOM)
@@ -187,6 +192,7 @@ class CanvasView(QGraphicsView):
         self.setSceneRect(_with_room(rect.united(self.canvas.itemsBoundingRect())))
         view = self.viewport().rect()
         factor = min(view.width() / rect.width(), view.height() / rect.height(), 1.3)
+        self._fit_zoom = factor
         self.set_zoom(factor)
         self.centerOn(rect.center())
         # the legend goes back to its own corner first (it may sit in another, where the last view put it, until
@@ -199,7 +205,7 @@ class CanvasView(QGraphicsView):
         lw, lh = self.legend.width() + 12, self.legend.height() + 12
         beside = min((view.width() - lw) / rect.width(), view.height() / rect.height(), 1.3)
         above = min(view.width() / rect.width(), (view.height() - lh) / rect.height(), 1.3)
-        factor = max(beside, above, 0.01)
+        factor = self._fit_zoom = max(beside, above, 0.001)
         self.set_zoom(factor)
         shift = QPointF(-lw / 2 / factor, 0) if beside >= above else QPointF(0, lh / 2 / factor)
         self.centerOn(rect.center() + shift)
@@ -222,7 +228,14 @@ class CanvasView(QGraphicsView):
         """Keep room to scroll around the content, or around ``around`` only (the scene rect never shrinks under
         the user)."""
         rect = self.canvas.content_rect() if around is None else around
-        self.setSceneRect(self.sceneRect().united(_with_room(rect)))
+        grown = self.sceneRect().united(_with_room(rect))
+        if grown == self.sceneRect():
+            return
+        # what the view shows stays put: room added above or left of it moved the picture under the user (a card
+        # the Documents view pushed up made the whole diagram jump)
+        corner = self.mapToScene(QPoint(0, 0))
+        self.setSceneRect(grown)
+        self.pin(corner, QPoint(0, 0))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -128,6 +128,38 @@ def subtitle(entity: Entity) -> str:
     return " · ".join(parts) or "count not set"
 
 
+def entity_rows(entity: Entity) -> list[Row]:
+    """The lines of an entity's card: its fields, then each subtype's own fields under its name."""
+    rows = field_rows(entity.fields)
+    if entity.subtypes is not None:
+        for variant, fields in entity.subtypes.variants.items():
+            rows.append(Row(0, f"‹{variant}›", "variant"))
+            rows.extend(field_rows(fields, 1))
+    return rows
+
+
+def card_size(
+    style: CanvasStyle, title: str, sub: str, rows: list[Row] | tuple[Row, ...], max_width: float | None = None
+) -> tuple[float, float]:
+    """Width and height of a card showing ``rows`` under ``title`` and ``sub`` (at most ``style.max_rows`` of them,
+    then a "+ N more" line)."""
+    shown = rows[: style.max_rows]
+    width = max(
+        style.title_width(title) + 2 * style.padding + 16,
+        style.sub_width(sub) + 2 * style.padding + 8,  # slack: hinting differs with the zoom
+        *(row_width(style, row) for row in shown),
+        style.min_width,
+    )
+    width = min(max_width or style.max_width, width)
+    lines = len(shown) + (1 if len(rows) > style.max_rows else 0) or 1
+    return round(width), round(style.header_height + lines * style.row_height + 8)
+
+
+def entity_card_size(style: CanvasStyle, entity: Entity) -> tuple[float, float]:
+    """The size :meth:`EntityItem.set_entity` gives the card, without making one (a card a build has not made)."""
+    return card_size(style, entity.name, subtitle(entity), entity_rows(entity))
+
+
 class EntityItem(QGraphicsItem):
     """Draws an entity; its id is the only thing it keeps (the rest is derived from the model)."""
 
@@ -184,11 +216,7 @@ class EntityItem(QGraphicsItem):
     # ------------------------------------------------------------ from model
     def set_entity(self, entity: Entity) -> None:
         """Recompute what the card shows from the model object."""
-        rows = field_rows(entity.fields)
-        if entity.subtypes is not None:
-            for variant, fields in entity.subtypes.variants.items():
-                rows.append(Row(0, f"‹{variant}›", "variant"))
-                rows.extend(field_rows(fields, 1))
+        rows = entity_rows(entity)
         self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
         self.set_content(entity.name, subtitle(entity), rows, None)
 
@@ -207,16 +235,7 @@ class EntityItem(QGraphicsItem):
         self._tip = tip
         self._more = max(0, len(rows) - style.max_rows)
         self._rows = shared_rows(rows[: style.max_rows])
-        width = max(
-            style.title_width(self._title) + 2 * style.padding + 16,
-            style.sub_width(self._subtitle) + 2 * style.padding + 8,  # slack: hinting differs with the zoom
-            *(row_width(style, row) for row in self._rows),
-            style.min_width,
-        )
-        width = min(max_width or style.max_width, width)
-        lines = len(self._rows) + (1 if self._more else 0) or 1
-        height = style.header_height + lines * style.row_height + 8
-        self._rect = QRectF(0, 0, round(width), round(height))
+        self._rect = QRectF(0, 0, *card_size(style, title, sub, rows, max_width))
         self.update()
 
     def toolTip(self) -> str:  # Qt's name: CanvasScene.helpEvent asks for it

@@ -1,0 +1,155 @@
+"""Issue 16, the Documents view at scale: on a generated 2,000-entity project a card that grows moves only itself
+and the cards it now covers (the spread is kept between changes, canvas/spread.py), the view keeps room to scroll
+to every card the spread pushed, and from nothing the spread is exactly a full one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import QRectF
+
+from modeller.ui.canvas.scene import CanvasScene
+from modeller.ui.canvas.spread import Spread, spread
+from modeller.ui.commands import EditEntityCommand
+
+from .big_model import big_project
+
+
+def overlaps(rects: dict[str, QRectF]) -> list[tuple[str, str]]:
+    """Pairs of cards that cover each other (a sweep over the left edges, not every pair)."""
+    found: list[tuple[str, str]] = []
+    ordered = sorted(rects.items(), key=lambda kv: kv[1].left())
+    for i, (key, rect) in enumerate(ordered):
+        for other, box in ordered[i + 1 :]:
+            if box.left() >= rect.right():
+                break
+            if rect.intersects(box):
+                found.append((key, other))
+    return found
+
+
+def shown(scene: CanvasScene) -> dict[str, QRectF]:
+    return {key: item.scene_rect() for key, item in scene.entity_items.items() if item.isVisible()}
+
+
+def model_boxes(scene: CanvasScene) -> dict[str, tuple[float, float, float, float]]:
+    out = {}
+    for key, item in scene.entity_items.items():
+        if item.isVisible():
+            at = scene.model_position(key)
+            out[key] = (at.x(), at.y(), item.rect().width(), item.rect().height())
+    return out
+
+
+@pytest.mark.slow
+def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypatch) -> None:
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    scene = window.scene
+    scene.finish_build()  # a large project's canvas is built in slices; this test needs every item
+    window.analysis.run_now()
+    window.set_documents_view(True)
+    cards = shown(scene)
+    assert len(cards) > 1000 and not overlaps(cards)
+    # from nothing, the view's spread is exactly a full spread of the cards' boxes at their model positions
+    full = spread(model_boxes(scene))
+    assert {key: (rect.x(), rect.y()) for key, rect in cards.items()} == full
+
+    # a card with a neighbour close on its right, in the same row: a long name makes its card wider than the gap
+    def neighbour(key: str) -> str | None:
+        rect = cards[key]
+        right = [k for k, r in cards.items() if r.top() == rect.top() and rect.right() < r.left() < rect.left() + 400]
+        return min(right, key=lambda k: cards[k].left(), default=None)
+
+    grower = next(key for key in cards if neighbour(key) is not None)
+    pushed = neighbour(grower)
+    assert pushed is not None
+    placed_anew: list[int] = []
+    update = Spread.update
+
+    def counting(self: Spread, boxes, every: bool = True) -> set[str]:
+        placed = update(self, boxes, every)
+        placed_anew.append(len(placed))
+        return placed
+
+    monkeypatch.setattr(Spread, "update", counting)
+    lines_placed: list[str] = []
+    moved_card = CanvasScene.entity_item_moved
+
+    def counting_moves(self: CanvasScene, entity_id: str) -> None:
+        lines_placed.append(entity_id)
+        moved_card(self, entity_id)
+
+    monkeypatch.setattr(CanvasScene, "entity_item_moved", counting_moves)
+    before = {key: item.pos() for key, item in scene.entity_items.items()}
+    tight = QRectF()
+    for rect in cards.values():
+        tight = tight.united(rect)
+    window.view.setSceneRect(tight)  # no room to spare: a card pushed out of it could not be scrolled to
+    window.view.reset_zoom()
+    window.view.centerOn(cards[grower].center())
+    shows = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    title = scene.entity_items[grower]._title
+    entity = window.document.entity(grower)
+    long_name = entity.name + "_with_a_much_longer_name_than_before"
+    window.document.push(EditEntityCommand(window.document, entity.model_copy(update={"name": long_name})))
+    window.analysis.run_now()
+
+    after = shown(scene)
+    assert after[grower].width() > cards[grower].width() and after[grower].right() > cards[pushed].left()
+    assert scene.entity_items[grower]._title != title  # the card shows the collection of the new name
+    moved = {key for key, item in scene.entity_items.items() if item.pos() != before[key]}
+    assert pushed in moved and grower not in moved  # the neighbour makes room; the card keeps its spot
+    assert len(moved) <= 3, sorted(moved)  # not the cards of the row after it, let alone the diagram
+    for key in moved:  # to the nearest free room, not past the rest of the diagram
+        shift = scene.entity_items[key].pos() - before[key]
+        assert abs(shift.x()) + abs(shift.y()) < 1000, (key, shift)
+    assert not overlaps(after)
+    # the spread placed, and the scene placed the lines of, a handful of cards (it was every card)
+    assert placed_anew and max(placed_anew) <= 3, placed_anew
+    assert 0 < len(set(lines_placed)) <= 3, sorted(set(lines_placed))
+    # room to scroll to every card, wherever the spread pushed it, and Fit to Window shows them all
+    reach = window.view.sceneRect()
+    assert all(reach.contains(rect) for rect in after.values()) and reach != tight
+    # the room is added around what the view shows: the picture does not jump under the user
+    assert window.view.mapToScene(window.view.viewport().rect()).boundingRect() == shows
+    window.view.fit_to_window()
+    sight = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert all(sight.contains(rect) for rect in after.values())
+
+
+def test_the_spread_kept_between_changes_moves_only_what_a_change_covers() -> None:
+    rng = random.Random(7)
+    boxes = {
+        f"c{i}": (float(rng.randrange(0, 4000, 20)), float(rng.randrange(0, 4000, 20)), 240.0, 200.0)
+        for i in range(300)
+    }
+    kept = Spread(gap=10)
+    assert kept.update(boxes) == set(boxes)  # from nothing: every card, exactly where a full spread puts it
+    assert kept.spots == spread(boxes, gap=10)
+    assert kept.update(dict(boxes)) == set()  # nothing changed: nothing placed
+    # one card grows wider: it and the cards after it that it now covers are placed, the others keep their spots
+    grower = min(boxes, key=lambda key: boxes[key][1:2] + boxes[key][:1])  # the first in the order
+    x, y, _w, h = boxes[grower]
+    spots = dict(kept.spots)
+    boxes[grower] = (x, y, 900.0, h)
+    placed = kept.update(boxes)
+    assert grower in placed and len(placed) < 10
+    assert {key for key in boxes if kept.spots[key] != spots[key]} <= placed
+    rects = {key: QRectF(*kept.spots[key], boxes[key][2], boxes[key][3]) for key in boxes}
+    assert not overlaps(rects)
+    # a partial update names only what changed; a card gone leaves its room free without moving any other
+    assert kept.update({grower: None}, every=False) == set() and grower not in kept.spots
+    assert len(kept.spots) == len(boxes) - 1
+
+
+def test_every_card_changed_is_a_full_spread() -> None:
+    rng = random.Random(3)
+    boxes = {
+        f"c{i}": (float(rng.randrange(0, 2000, 20)), float(rng.randrange(0, 2000, 20)), 300.0, 150.0) for i in range(80)
+    }
+    kept = Spread()
+    kept.update({key: (x + 1000, y, w, h) for key, (x, y, w, h) in boxes.items()})
+    kept.update(boxes)
+    assert kept.spots == spread(boxes)
