@@ -145,11 +145,11 @@ class Analyser:
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
-                # a removed relationship's followers moved up: they are placed anew
                 gone: list[Producer] = [("r", patched.removed_rel)] if patched.removed_rel is not None else []
                 for p in gone:
                     state.producer_keys.pop(p, None)
-                reported, changes = _run_rules(view, state, dirty, gone, moved=bool(gone))
+                    _order_removed(state, p[1])
+                reported, changes = _run_rules(view, state, dirty, gone, moved=False)
                 folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
         self.last_patched = False
@@ -398,7 +398,8 @@ def _place_subjects(view: RuleView, state: _State) -> None:
 
 def _order_added(state: _State, last: Project, project: Project) -> None:
     """A patch added relationships or queries after the others: they take the places after them and no other
-    subject moves (``_place_subjects`` would find the same order and keep every finding's key)."""
+    subject moves (``_place_subjects`` would find the same order, but for a removed relationship's gap, and keep
+    every finding's key)."""
     if not state.order:
         return
     token = list(state.order_token)
@@ -407,13 +408,30 @@ def _order_added(state: _State, last: Project, project: Project) -> None:
         ("relationship", last.relationships, project.relationships, 1, _TOKEN_RELS),
         ("query", last.queries, project.queries, 2, _TOKEN_QUERIES),
     ):
-        if len(after) == len(before):
+        if len(after) <= len(before):
             continue
+        # after the last place taken (a removed relationship leaves a gap: ``_order_removed``)
+        start = state.order[(kind, before[-1].id)][1] + 1 if before else 0
         for k in range(len(before), len(after)):
-            state.order.setdefault((kind, after[k].id), (group, k))
+            state.order.setdefault((kind, after[k].id), (group, start + k - len(before)))
         ids = tuple(x.id for x in after[len(before) :])
         for part in parts:
             token[part] += ids
+    state.order_token = tuple(token)
+
+
+def _order_removed(state: _State, rel_id: str) -> None:
+    """A patch removed a relationship: the others keep their places (the positions only order the subjects, so a
+    gap changes no order), and no kept finding is keyed again (edit -> findings <= 200 ms at 10,000 entities:
+    placing every subject anew re-keyed all 50,000 findings)."""
+    if not state.order:
+        return
+    state.order.pop(("relationship", rel_id), None)
+    token = list(state.order_token)
+    for part in _TOKEN_RELS:
+        ids = token[part]
+        at = ids.index(rel_id)
+        token[part] = ids[:at] + ids[at + 1 :]
     state.order_token = tuple(token)
 
 
