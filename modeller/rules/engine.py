@@ -149,6 +149,8 @@ class Analyser:
                 for p in gone:
                     state.producer_keys.pop(p, None)
                     _order_removed(state, p[1])
+                if patched.gone_colls or patched.regrouped:
+                    _order_regrouped(state, view, patched.gone_colls, gone)
                 reported, changes = _run_rules(view, state, dirty, gone, moved=False)
                 folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
@@ -371,6 +373,8 @@ def _run_rules(
 #: the relationships (project, facts) and the queries (project, facts)
 _TOKEN_RELS = (2, 5)
 _TOKEN_QUERIES = (3, 6)
+#: the part listing the design's collections
+_TOKEN_COLLECTIONS = 4
 
 
 def _place_subjects(view: RuleView, state: _State) -> None:
@@ -383,7 +387,7 @@ def _place_subjects(view: RuleView, state: _State) -> None:
         coll_names,
         tuple(r.id for r in project.relationships),  # _TOKEN_RELS[0]
         tuple(q.id for q in project.queries),  # _TOKEN_QUERIES[0]
-        tuple(c.name for c in view.design.collections),
+        tuple(c.name for c in view.design.collections),  # _TOKEN_COLLECTIONS
         tuple(f.rel.id for f in view.facts.rels),  # _TOKEN_RELS[1]
         tuple(q.id for q in view.facts.queries),  # _TOKEN_QUERIES[1]
     )
@@ -433,6 +437,21 @@ def _order_removed(state: _State, rel_id: str) -> None:
         at = ids.index(rel_id)
         token[part] = ids[:at] + ids[at + 1 :]
     state.order_token = tuple(token)
+
+
+def _order_regrouped(state: _State, view: RuleView, gone_colls: list[str], gone: list[Producer]) -> None:
+    """A patch regrouped collections: the collections it took away are gone producers (their findings go), and
+    the design's collections are listed anew in the order token. The subjects keep their places: a collection
+    is placed by its entity's, whichever entities it holds."""
+    for name in gone_colls:
+        p = ("c", name)
+        if p not in gone:
+            gone.append(p)
+        state.producer_keys.pop(p, None)
+    if state.order:
+        token = list(state.order_token)
+        token[_TOKEN_COLLECTIONS] = tuple(c.name for c in view.design.collections)
+        state.order_token = tuple(token)
 
 
 def _reuse_equal(

@@ -640,3 +640,50 @@ def test_a_removed_relationship_keys_no_kept_finding_again(monkeypatch: pytest.M
     result = analyser.analyse(project)
     assert dump(project, result) == dump(project, analyse(project))
     assert counts["keyed"] - counts["made"] > len(result.reported) // 2
+
+
+def test_regrouping_edits_are_patched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strategy edit that moves an embedded N out of its One's documents, or a referenced N into them, patches
+    the last analysis: only the units around the edited relationship are grouped and resolved again (counted),
+    the result equals a fresh analysis, and later small edits build on the patched units."""
+    from modeller.rules.incremental import patch, regroup
+    from modeller.rules.physical.documents import embeds
+
+    project = generate_project(150, 1.5, 0.6, seed=8)
+    analyser = Analyser()
+    analyser.analyse(project)
+    state = analyser._state
+    assert state is not None and state.prev is not None
+    plans, n_units = state.prev.res.plans, len(state.prev.res.units)
+    embedded = [r.id for r in project.relationships if embeds(plans[r.id]) and r.decision is None]
+    referenced = [r.id for r in project.relationships if plans[r.id].strategy == "parent-ref" and r.decision is None]
+    resolved = {"units": 0, "regroups": 0}
+    resolve_unit, regrouping = regroup.resolve_unit, patch.regroup
+
+    def counted(*args: Any) -> Any:
+        resolved["units"] += 1
+        return resolve_unit(*args)
+
+    def counted_regroup(*args: Any) -> Any:
+        resolved["regroups"] += 1
+        return regrouping(*args)
+
+    monkeypatch.setattr(regroup, "resolve_unit", counted)
+    monkeypatch.setattr(patch, "regroup", counted_regroup)
+    patched = 0
+    for k, (rid, strategy) in enumerate(
+        [*((rid, "parent-ref") for rid in embedded[:8]), *((rid, "embed") for rid in referenced[:8])]
+    ):
+        at = next(j for j, r in enumerate(project.relationships) if r.id == rid)
+        new = project.relationships[at].model_copy(update={"strategy": strategy})
+        project = project.model_copy(update={"relationships": _replace(project.relationships, at, new)})
+        resolved["units"] = resolved["regroups"] = 0
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project)), (rid, strategy)
+        if analyser.last_patched and resolved["regroups"]:
+            patched += 1
+            assert resolved["units"] <= 4 < n_units, (rid, strategy)
+        project = edit(project, "rename-field", k * 13 + 1, k)  # a small edit on the regrouped design
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project)), ("after", rid, strategy)
+    assert patched >= 8, "most of these edits must regroup by a patch, or this test proves nothing"
