@@ -55,17 +55,20 @@ class Regrouped:
 
 def regroupable(ctx: Context, res: Resolution, plans: dict[str, RelPlan], old: RelPlan, new: RelPlan) -> bool:
     """A plan change that moves the N into or out of the One's documents can be patched: neither plan is a bucket
-    or single collection one, no end is a time series, bucketed, or in a single collection relationship."""
+    or single collection one, no end is a time series or bucketed, and the N takes no part in a single collection
+    (whether it shares or hosts one reads whether it is embedded; the One's part in one does not change)."""
     if old.strategy in FAR or new.strategy in FAR:
         return False
-    hosts = set(res.shared_with.values())
     for eid in (new.facts.one_id, new.facts.many_id):
-        if ctx.entities[eid].timeseries is not None or eid in res.buckets or eid in res.shared_with or eid in hosts:
+        if ctx.entities[eid].timeseries is not None or eid in res.buckets:
             return False
-        for f in (*ctx.rels_of_one[eid], *ctx.rels_of_many[eid]):
-            plan = plans.get(f.rel_id)
-            if plan is not None and plan.strategy == "single-collection":
-                return False
+    many = new.facts.many_id
+    if many in res.shared_with or many in set(res.shared_with.values()):
+        return False
+    for f in (*ctx.rels_of_one[many], *ctx.rels_of_many[many]):
+        plan = plans.get(f.rel_id)
+        if plan is not None and plan.strategy == "single-collection":
+            return False
     return True
 
 
