@@ -98,6 +98,19 @@ def regroup(project: Project, i: int) -> Project:
     return _entity_edit(project, at, lambda e: e.model_copy(update={"collection": collection_name(other)}))
 
 
+def unembed(project: Project, i: int) -> Project:
+    """A relationship drawn embedded set to keep its N apart (the properties panel's "Strategy" field): the N's
+    documents move to a collection of their own. Those whose ends take no part in a relationship drawn single
+    collection or bucket (those regroup further: the whole-model pass)."""
+    rels = project.relationships
+    far = {e for r in rels if r.strategy in ("single-collection", "bucket") for e in (r.one, r.many)}
+    embedded = [j for j, r in enumerate(rels) if r.strategy == "embed" and not r.decision and not {r.one, r.many} & far]
+    at = embedded[i % len(embedded)]
+    return project.model_copy(
+        update={"relationships": _put(rels, at, rels[at].model_copy(update={"strategy": "parent-ref"}))}
+    )
+
+
 def add_relationship(project: Project, i: int) -> Project:
     ents = project.entities
     one, many = ents[i % len(ents)], ents[(i + 3) % len(ents)]
@@ -121,6 +134,7 @@ EDITS: tuple[tuple[str, Callable[[Project, int], Project]], ...] = (
     ("change_query", change_query),
     ("add_query", add_query),
     ("regroup", regroup),
+    ("unembed", unembed),
     ("add_relationship", add_relationship),
     ("remove_relationship", remove_relationship),
 )

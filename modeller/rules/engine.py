@@ -147,11 +147,13 @@ class Analyser:
                 for items in dirty:
                     for p, pos, subject in items:
                         state.producer_keys[p] = _producer_key(view, p[0], subject, pos)
-                # a removed relationship's followers moved up: they are placed anew
                 gone: list[Producer] = [("r", patched.removed_rel)] if patched.removed_rel is not None else []
                 for p in gone:
                     state.producer_keys.pop(p, None)
-                reported, changes = _run_rules(view, state, dirty, gone, moved=bool(gone))
+                    _order_removed(state, p[1])
+                if patched.gone_colls or patched.regrouped:
+                    _order_regrouped(state, view, patched.gone_colls, gone)
+                reported, changes = _run_rules(view, state, dirty, gone, moved=False)
                 folded = state.folding.fold(reported, _rule_rank(), state.kept_order, changes)
                 return Analysis(folded, patched.design, reported)
         self.last_patched = False
@@ -381,6 +383,8 @@ def _run_rules(
 #: the relationships (project, facts) and the queries (project, facts)
 _TOKEN_RELS = (2, 5)
 _TOKEN_QUERIES = (3, 6)
+#: the part listing the design's collections
+_TOKEN_COLLECTIONS = 4
 
 
 def _place_subjects(view: RuleView, state: _State) -> None:
@@ -393,7 +397,7 @@ def _place_subjects(view: RuleView, state: _State) -> None:
         coll_names,
         tuple(r.id for r in project.relationships),  # _TOKEN_RELS[0]
         tuple(q.id for q in project.queries),  # _TOKEN_QUERIES[0]
-        tuple(c.name for c in view.design.collections),
+        tuple(c.name for c in view.design.collections),  # _TOKEN_COLLECTIONS
         tuple(f.rel.id for f in view.facts.rels),  # _TOKEN_RELS[1]
         tuple(q.id for q in view.facts.queries),  # _TOKEN_QUERIES[1]
     )
@@ -408,7 +412,8 @@ def _place_subjects(view: RuleView, state: _State) -> None:
 
 def _order_added(state: _State, last: Project, project: Project) -> None:
     """A patch added relationships or queries after the others: they take the places after them and no other
-    subject moves (``_place_subjects`` would find the same order and keep every finding's key)."""
+    subject moves (``_place_subjects`` would find the same order, but for a removed relationship's gap, and keep
+    every finding's key)."""
     if not state.order:
         return
     token = list(state.order_token)
@@ -417,14 +422,46 @@ def _order_added(state: _State, last: Project, project: Project) -> None:
         ("relationship", last.relationships, project.relationships, 1, _TOKEN_RELS),
         ("query", last.queries, project.queries, 2, _TOKEN_QUERIES),
     ):
-        if len(after) == len(before):
+        if len(after) <= len(before):
             continue
+        # after the last place taken (a removed relationship leaves a gap: ``_order_removed``)
+        start = state.order[(kind, before[-1].id)][1] + 1 if before else 0
         for k in range(len(before), len(after)):
-            state.order.setdefault((kind, after[k].id), (group, k))
+            state.order.setdefault((kind, after[k].id), (group, start + k - len(before)))
         ids = tuple(x.id for x in after[len(before) :])
         for part in parts:
             token[part] += ids
     state.order_token = tuple(token)
+
+
+def _order_removed(state: _State, rel_id: str) -> None:
+    """A patch removed a relationship: the others keep their places (the positions only order the subjects, so a
+    gap changes no order), and no kept finding is keyed again (edit -> findings <= 200 ms at 10,000 entities:
+    placing every subject anew re-keyed all 50,000 findings)."""
+    if not state.order:
+        return
+    state.order.pop(("relationship", rel_id), None)
+    token = list(state.order_token)
+    for part in _TOKEN_RELS:
+        ids = token[part]
+        at = ids.index(rel_id)
+        token[part] = ids[:at] + ids[at + 1 :]
+    state.order_token = tuple(token)
+
+
+def _order_regrouped(state: _State, view: RuleView, gone_colls: list[str], gone: list[Producer]) -> None:
+    """A patch regrouped collections: the collections it took away are gone producers (their findings go), and
+    the design's collections are listed anew in the order token. The subjects keep their places: a collection
+    is placed by its entity's, whichever entities it holds."""
+    for name in gone_colls:
+        p = ("c", name)
+        if p not in gone:
+            gone.append(p)
+        state.producer_keys.pop(p, None)
+    if state.order:
+        token = list(state.order_token)
+        token[_TOKEN_COLLECTIONS] = tuple(c.name for c in view.design.collections)
+        state.order_token = tuple(token)
 
 
 def _reuse_equal(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -68,7 +68,8 @@ class ProjectDocument(QObject):
         super().__init__(parent)
         self._project = project if project is not None else empty_project()
         self._path: Path | None = None
-        # id -> object caches for O(1) lookups (1,000-entity projects); dropped on every change
+        # id -> object indexes for O(1) lookups, built on first use and kept up to date by each edit (edit ->
+        # findings <= 200 ms at 10,000 entities: rebuilding them after every edit was tens of ms); None: to build
         self._entities: dict[str, Entity] | None = None
         self._relationships: dict[str, Relationship] | None = None
         self.undo_stack = QUndoStack(self)
@@ -107,12 +108,12 @@ class ProjectDocument(QObject):
 
     def entity(self, entity_id: str) -> Entity | None:
         if self._entities is None:
-            self._entities = {e.id: e for e in self._project.entities}
+            self._entities = _index(self._project.entities)
         return self._entities.get(entity_id)
 
     def relationship(self, rel_id: str) -> Relationship | None:
         if self._relationships is None:
-            self._relationships = {r.id: r for r in self._project.relationships}
+            self._relationships = _index(self._project.relationships)
         return self._relationships.get(rel_id)
 
     def query(self, query_id: str) -> Query | None:
@@ -180,7 +181,7 @@ class ProjectDocument(QObject):
         self._project = self._project.model_copy(update=update)
 
     def insert_entity(self, index: int, entity: Entity, position: Position | None) -> None:
-        self._entities = None
+        self._entities = _added(self._entities, entity, len(self._project.entities))
         ents = self._project.entities
         if position is None:
             self._update(entities=(*ents[:index], entity, *ents[index:]))
@@ -190,7 +191,7 @@ class ProjectDocument(QObject):
         self.entity_added.emit(entity.id)
 
     def remove_entity(self, entity_id: str) -> tuple[int, Entity, Position | None]:
-        self._entities = None
+        self._entities = _removed(self._entities, entity_id, len(self._project.entities))
         ents = self._project.entities
         index = next(i for i, e in enumerate(ents) if e.id == entity_id)
         layout = self._project.layout
@@ -203,7 +204,7 @@ class ProjectDocument(QObject):
         return index, ents[index], position
 
     def replace_entity(self, entity: Entity) -> Entity:
-        self._entities = None
+        self._entities = _replaced(self._entities, entity, len(self._project.entities))
         ents = self._project.entities
         index = next(i for i, e in enumerate(ents) if e.id == entity.id)
         self._update(entities=_with(ents, index, entity))
@@ -211,13 +212,13 @@ class ProjectDocument(QObject):
         return ents[index]
 
     def insert_relationship(self, index: int, rel: Relationship) -> None:
-        self._relationships = None
+        self._relationships = _added(self._relationships, rel, len(self._project.relationships))
         rels = self._project.relationships
         self._update(relationships=(*rels[:index], rel, *rels[index:]))
         self.relationship_added.emit(rel.id)
 
     def remove_relationship(self, rel_id: str) -> tuple[int, Relationship]:
-        self._relationships = None
+        self._relationships = _removed(self._relationships, rel_id, len(self._project.relationships))
         rels = self._project.relationships
         index = next(i for i, r in enumerate(rels) if r.id == rel_id)
         self._update(relationships=_without(rels, index))
@@ -225,7 +226,7 @@ class ProjectDocument(QObject):
         return index, rels[index]
 
     def replace_relationship(self, rel: Relationship) -> Relationship:
-        self._relationships = None
+        self._relationships = _replaced(self._relationships, rel, len(self._project.relationships))
         rels = self._project.relationships
         index = next(i for i, r in enumerate(rels) if r.id == rel.id)
         self._update(relationships=_with(rels, index, rel))
@@ -280,6 +281,50 @@ class ProjectDocument(QObject):
         )
         self.project_changed.emit()
         return old
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Ided = TypeVar("Ided", bound=_Identified)
+
+
+def _index(items: Sequence[Ided]) -> dict[str, Ided]:
+    """id -> object; with a repeated id (a broken file) the last one, as a lookup always gave."""
+    return {x.id: x for x in items}
+
+
+def _kept(index: dict[str, Ided] | None, count: int) -> dict[str, Ided] | None:
+    """The index, if it can follow an edit of a list of ``count`` objects: one entry per object (unique ids; a
+    file with a repeated id has its index built again after every edit)."""
+    return index if index is not None and len(index) == count else None
+
+
+def _added(index: dict[str, Ided] | None, item: Ided, count: int) -> dict[str, Ided] | None:
+    """The index of ``count`` objects with ``item`` added (None: built again when next read)."""
+    index = _kept(index, count)
+    if index is None or item.id in index:
+        return None
+    index[item.id] = item
+    return index
+
+
+def _removed(index: dict[str, Ided] | None, item_id: str, count: int) -> dict[str, Ided] | None:
+    """The index of ``count`` objects without ``item_id``."""
+    index = _kept(index, count)
+    if index is not None:
+        index.pop(item_id, None)
+    return index
+
+
+def _replaced(index: dict[str, Ided] | None, item: Ided, count: int) -> dict[str, Ided] | None:
+    """The index of ``count`` objects with ``item`` in place of the object holding its id."""
+    index = _kept(index, count)
+    if index is not None:
+        index[item.id] = item
+    return index
 
 
 def _with(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:

@@ -585,3 +585,105 @@ def test_a_patched_edit_folds_again_only_the_decisions_it_touched() -> None:
             assert kept, "folded findings of decisions the edit did not touch must stay the same objects"
         last = result
     assert incremental >= 2, "most edits must fold incrementally, or this test proves nothing"
+
+
+def _count_rekeys(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts the findings the rules made and the sort keys worked out: keys beyond those made are kept findings
+    keyed again."""
+    from modeller.rules import engine
+
+    counts = {"made": 0, "keyed": 0}
+    sort_key, file = engine._sort_key, engine._file
+
+    def counted_key(order: Any, f: Any) -> Any:
+        counts["keyed"] += 1
+        return sort_key(order, f)
+
+    def counted_file(found: Any, order: Any, kind: str, pos: int, made: Any) -> None:
+        made = list(made)
+        counts["made"] += len(made)
+        file(found, order, kind, pos, made)
+
+    monkeypatch.setattr(engine, "_sort_key", counted_key)
+    monkeypatch.setattr(engine, "_file", counted_file)
+    return counts
+
+
+def test_a_removed_relationship_keys_no_kept_finding_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Removing a relationship keys only the findings made again: the relationships after it keep their places
+    (a gap orders them alike), so none of the kept findings is keyed again; a relationship drawn after that
+    takes the place after the last. Moving an entity does key them again (the counter counts)."""
+    project = generate_project(120, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    analyser.analyse(project)
+    counts = _count_rekeys(monkeypatch)
+    removed = 0
+    for k in range(6):
+        rels = project.relationships
+        at = (k * 29 + 3) % len(rels)
+        project = project.model_copy(update={"relationships": (*rels[:at], *rels[at + 1 :])})
+        counts["made"] = counts["keyed"] = 0
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project)), k
+        if analyser.last_patched:
+            removed += 1
+            assert counts["keyed"] == counts["made"] > 0, k
+        if k % 2:  # then one drawn after the others: after the gap, in the last place
+            ents = project.entities
+            drawn = Relationship(id=f"drawn_{k}", one=ents[k].id, many=ents[k + 9].id, cardinality="one-to-many")
+            project = project.model_copy(update={"relationships": (*project.relationships, drawn)})
+            result = analyser.analyse(project)
+            assert dump(project, result) == dump(project, analyse(project)), k
+    assert removed >= 3, "most removals must be patched, or this test proves nothing"
+    counts["made"] = counts["keyed"] = 0
+    project = edit(project, "move-entity", 5, 0)
+    result = analyser.analyse(project)
+    assert dump(project, result) == dump(project, analyse(project))
+    assert counts["keyed"] - counts["made"] > len(result.reported) // 2
+
+
+def test_regrouping_edits_are_patched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strategy edit that moves an embedded N out of its One's documents, or a referenced N into them, patches
+    the last analysis: only the units around the edited relationship are grouped and resolved again (counted),
+    the result equals a fresh analysis, and later small edits build on the patched units."""
+    from modeller.rules.incremental import patch, regroup
+    from modeller.rules.physical.documents import embeds
+
+    project = generate_project(150, 1.5, 0.6, seed=8)
+    analyser = Analyser()
+    analyser.analyse(project)
+    state = analyser._state
+    assert state is not None and state.prev is not None
+    plans, n_units = state.prev.res.plans, len(state.prev.res.units)
+    embedded = [r.id for r in project.relationships if embeds(plans[r.id]) and r.decision is None]
+    referenced = [r.id for r in project.relationships if plans[r.id].strategy == "parent-ref" and r.decision is None]
+    resolved = {"units": 0, "regroups": 0}
+    resolve_unit, regrouping = regroup.resolve_unit, patch.regroup
+
+    def counted(*args: Any) -> Any:
+        resolved["units"] += 1
+        return resolve_unit(*args)
+
+    def counted_regroup(*args: Any) -> Any:
+        resolved["regroups"] += 1
+        return regrouping(*args)
+
+    monkeypatch.setattr(regroup, "resolve_unit", counted)
+    monkeypatch.setattr(patch, "regroup", counted_regroup)
+    patched = 0
+    for k, (rid, strategy) in enumerate(
+        [*((rid, "parent-ref") for rid in embedded[:8]), *((rid, "embed") for rid in referenced[:8])]
+    ):
+        at = next(j for j, r in enumerate(project.relationships) if r.id == rid)
+        new = project.relationships[at].model_copy(update={"strategy": strategy})
+        project = project.model_copy(update={"relationships": _replace(project.relationships, at, new)})
+        resolved["units"] = resolved["regroups"] = 0
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project)), (rid, strategy)
+        if analyser.last_patched and resolved["regroups"]:
+            patched += 1
+            assert resolved["units"] <= 4 < n_units, (rid, strategy)
+        project = edit(project, "rename-field", k * 13 + 1, k)  # a small edit on the regrouped design
+        result = analyser.analyse(project)
+        assert dump(project, result) == dump(project, analyse(project)), ("after", rid, strategy)
+    assert patched >= 8, "most of these edits must regroup by a patch, or this test proves nothing"

@@ -21,12 +21,19 @@ from typing import Any, TypeVar
 
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
-from modeller.rules.physical.design import CollectionDesign, Design, RelationshipDesign
+from modeller.rules.incremental.regroup import (
+    embedded_in_of,
+    place_collections,
+    placements_of,
+    regroup,
+    regroupable,
+)
+from modeller.rules.physical.design import CollectionDesign, Design, Placement, RelationshipDesign
 from modeller.rules.physical.documents import embeds, make_bucket
 from modeller.rules.physical.facts import Context, ContextCache, RelFacts, refacts
 from modeller.rules.physical.naming import collection_name
 from modeller.rules.physical.planner import query_rel_ids, replan
-from modeller.rules.physical.plans import RelPlan, finish_plan, first_plan
+from modeller.rules.physical.plans import RelPlan, _would_cycle, finish_plan, first_plan
 from modeller.rules.physical.resolver import (
     Resolution,
     ResolveCache,
@@ -114,6 +121,16 @@ class Previous:
             queries_reading,
         )
 
+    def reindex(self, collections: list[CollectionDesign]) -> None:
+        """The unit and collection positions again, after a regroup changed the units and ``collections``."""
+        unit_index = self.unit_index
+        for i, (roots, embedded) in enumerate(self.res.units):
+            for eid in itertools.chain(roots, embedded):
+                unit_index[eid] = i
+        where = {c.name: i for i, c in enumerate(collections)}
+        self.coll_pos = [[where[c.name] for c in unit.collections] for unit in self.res.unit_results]
+        self.simple = self.simple and len(where) == len(collections)
+
 
 @dataclass(slots=True)
 class Patched:
@@ -133,6 +150,9 @@ class Patched:
     replaced_ents: list[int] = field(default_factory=list)
     #: the id of a relationship the edit removed (the relationships after it moved up one place)
     removed_rel: str | None = None
+    #: the patch regrouped collections (``incremental.regroup``), and the collections it took away
+    regrouped: bool = False
+    gone_colls: list[str] = field(default_factory=list)
 
 
 def replaced(old: Sequence[Any], new: Sequence[Any]) -> list[int]:
@@ -258,6 +278,10 @@ def patch(
     # ----- plans: the same embed-cycle answers as long as no strategy that groups collections changes -----
     plans = res.plans
     changed_plans: dict[str, RelPlan] = {}
+    #: relationships whose N moved into or out of the One's documents (``incremental.regroup``)
+    regrouped: dict[str, None] = {}
+    #: relationships chosen embedded or no longer: (facts, plan before the cycle check, the last plan)
+    pending: dict[str, tuple[RelFacts, RelPlan, RelPlan]] = {}
     for rid, f in new_facts.items():
         if rid not in rcache.plans:  # an added relationship: one that does not group collections
             plan = first_plan(ctx, f, deciders)
@@ -273,14 +297,16 @@ def patch(
         plan = first_plan(ctx, f, deciders)
         chosen = plan.strategy
         if chosen != chosen_old and "embed" in (chosen, chosen_old):
-            return None
+            # embedded or not: the embed-cycle answers of the others are worked out again below
+            pending[rid] = (f, plan, old_plan)
+            continue
         plan = finish_plan(ctx, plan, cycle if chosen == "embed" else False)
-        if plan.strategy != old_plan.strategy and (plan.strategy in GROUPING or old_plan.strategy in GROUPING):
+        if not _plan_kept_grouping(ctx, res, plans, old_plan, plan, regrouped):
             return None
-        if embeds(plan) != embeds(old_plan):
-            return None  # the N moves into the One or out of it (outlier pattern): collections regroup
         rcache.plans[rid] = (f, chosen, cycle if chosen == "embed" else False, plan)
         changed_plans[rid] = plan
+    if pending and not _recheck_cycles(ctx, res, rcache, deciders, pending, changed_plans, regrouped):
+        return None
     plans.update(changed_plans)
     for rid, plan in changed_plans.items():
         many = plan.facts.many
@@ -299,7 +325,6 @@ def patch(
         affected[plan.facts.many.id] = None
         for q in ctx.queries_joining.get(rid, ()):
             affected[q.entity] = None
-    dirty_units = sorted({prev.unit_index[eid] for eid in affected if eid in prev.unit_index})
     design = prev.design
     collections = list(design.collections)
     embedded = dict(design.embedded)
@@ -307,6 +332,9 @@ def patch(
     out.removed_rel = gone.rel_id if gone is not None else None
     touched_rels: dict[str, None] = dict.fromkeys(changed_plans)
     unit_of = res.unit_of
+    if regrouped:
+        collections, embedded = _regroup(prev, rcache, deciders, regrouped, collections, out, touched_rels)
+    dirty_units = sorted({prev.unit_index[eid] for eid in affected if eid in prev.unit_index})
     for u in dirty_units:
         roots, members = res.units[u]
         key = unit_key(ctx, plans, roots, members, res.shared_with, res.buckets)
@@ -405,6 +433,112 @@ def patch(
         names.update(plan.collection for plan in out.design.queries[len(design.queries) :])
         out.design.shard_advice = _advise_some(ctx, design, out.design, res, names)
     return out
+
+
+def _plan_kept_grouping(
+    ctx: Context,
+    res: Resolution,
+    plans: dict[str, RelPlan],
+    old: RelPlan,
+    new: RelPlan,
+    regrouped: dict[str, None],
+) -> bool:
+    """False when ``new`` regroups collections in a way no patch follows; a plan whose N moves into or out of
+    the One's documents is noted in ``regrouped`` (``incremental.regroup`` patches it)."""
+    if new.strategy == old.strategy and embeds(new) == embeds(old):
+        return True
+    grouping = new.strategy in GROUPING or old.strategy in GROUPING or embeds(new) != embeds(old)
+    if not grouping:
+        return True
+    if embeds(new) == embeds(old) or not regroupable(ctx, res, plans, old, new):
+        return False  # e.g. into or out of a bucket or a single collection
+    regrouped[new.facts.rel_id] = None
+    return True
+
+
+def _recheck_cycles(
+    ctx: Context,
+    res: Resolution,
+    rcache: ResolveCache,
+    deciders: Deciders,
+    pending: dict[str, tuple[RelFacts, RelPlan, RelPlan]],
+    changed: dict[str, RelPlan],
+    regrouped: dict[str, None],
+) -> bool:
+    """Finish the ``pending`` plans (chosen embedded or no longer) with the embed-cycle answers
+    ``plan_relationships`` gives in project order, and plan again any other relationship whose answer changed;
+    False when one of them regroups collections in a way no patch follows."""
+    embed_parent: dict[str, set[str]] = {}
+    plans = res.plans
+    for f in ctx.rels:
+        rid = f.rel_id
+        if rid in pending:
+            facts, plan, old_plan = pending[rid]
+            chosen, was_cycle = plan.strategy, False
+        else:
+            facts, chosen, was_cycle, old_plan = rcache.plans[rid]
+            plan = None
+        cycle = chosen == "embed" and _would_cycle(embed_parent, f.one_id, f.many_id)
+        if plan is None and cycle != was_cycle:
+            plan = first_plan(ctx, facts, deciders)
+        if plan is not None:
+            plan = finish_plan(ctx, plan, cycle)
+            if not _plan_kept_grouping(ctx, res, plans, old_plan, plan, regrouped):
+                return False
+            rcache.plans[rid] = (facts, chosen, cycle, plan)
+            changed[rid] = plan
+        final = changed.get(rid) or plans[rid]
+        if final.strategy == "embed":
+            embed_parent.setdefault(f.many_id, set()).add(f.one_id)
+    return True
+
+
+def _regroup(
+    prev: Previous,
+    rcache: ResolveCache,
+    deciders: Deciders,
+    regrouped: dict[str, None],
+    collections: list[CollectionDesign],
+    out: Patched,
+    touched_rels: dict[str, None],
+) -> tuple[list[CollectionDesign], dict[str, Placement]]:
+    """Group again the units around the ``regrouped`` relationships (their plans are in ``res.plans``): the
+    design's collections and embedded map after it; the new units' collections, relationships and queries are
+    noted dirty in ``out`` and ``touched_rels``, and ``prev``'s indexes follow."""
+    ctx, res = prev.ctx, prev.res
+    touched: dict[str, None] = {}
+    for rid in regrouped:
+        f = ctx.rel_by_id[rid]
+        touched[f.one_id] = None
+        touched[f.many_id] = None
+        holders = embedded_in_of(ctx, res.plans, f.many_id)
+        if holders:
+            res.embedded_in[f.many_id] = holders
+        else:
+            res.embedded_in.pop(f.many_id, None)
+    held = [eid for eid in touched if eid in prev.unit_index]  # (an entity embedded in a cycle has no unit)
+    done = regroup(ctx, res, rcache, deciders.index_rules, prev.unit_index, prev.coll_by_name, held)
+    order = ctx.entity_order
+    collections = place_collections(collections, order, done.old, done.units)
+    prev.reindex(collections)
+    for name in done.gone_names:
+        prev.coll_by_name.pop(name, None)
+    out.regrouped = True
+    out.gone_colls.extend(done.gone_names)
+    for unit in done.units:
+        for coll in unit.collections:
+            prev.coll_by_name[coll.name] = coll
+        for eid in unit.location:
+            for f in ctx.rels_of_one[eid]:
+                touched_rels[f.rel.id] = None
+            for f in ctx.rels_of_many[eid]:
+                touched_rels[f.rel.id] = None
+            for q in ctx.queries_of[eid]:
+                out.dirty_queries.append((prev.query_pos[id(q)], q))
+    where = {id(c): i for i, c in enumerate(collections)}
+    for unit in done.units:
+        out.dirty_colls.extend((where[id(c)], c) for c in unit.collections)
+    return collections, placements_of(res.unit_results, order)
 
 
 def _removable(prev: Previous, facts: RelFacts) -> bool:

@@ -1710,3 +1710,4 @@ def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
 unit_key = _unit_key
 resolve_unit = _resolve_unit
 relationship_design = _relationship_design
+group_units = _units
