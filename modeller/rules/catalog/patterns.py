@@ -584,6 +584,7 @@ class OutlierPattern(Rule):
                 f"{with_article(facts.one.name)} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
                 f"({top / max(typ, 1):,.0f}x): {what}",
                 numbers=nums,
+                decision=strategy_decision(rel.id),  # the refinement of the base rule's decision: one finding
                 decided=True,  # the design embeds up to the bound and holds the overflow collection
             )
             return
@@ -595,6 +596,7 @@ class OutlierPattern(Rule):
             f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
             fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
             numbers=nums,
+            decision=strategy_decision(rel.id),
         )
 
 
