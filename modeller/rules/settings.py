@@ -88,6 +88,12 @@ class Settings:
     dynamic_collections_min: int = _t(
         2, "E", "engine default: two collections named alike but for a date are a collection per period"
     )
+    dynamic_names_min: int = _t(
+        3,
+        "E",
+        "engine default: three collections with the same fields whose names differ in words (logs_acme, logs_globex, "
+        "logs_initech) are a collection per tenant or place; two may be two kinds of one thing",
+    )
     attribute_min: int = _t(5, "E", "engine default (RULES §2 #52): >= 5 similar sparse fields make an attribute group")
     approximation_step: int = _t(
         100, "X", "[BwP-approximation] update by 100, 1% of the time: writes reduced by 99%; [Manual-approximation] 100"

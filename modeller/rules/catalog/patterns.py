@@ -16,6 +16,7 @@ from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, recommended_of, set_strategy, strategy_of
+from modeller.rules.framework.wording import and_list as _and
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, insert_rate
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
@@ -1142,11 +1143,6 @@ class ArchivePattern(Rule):
             },
             decided=True,  # the design holds the archive collection and the mover's index
         )
-
-
-def _and(names: list[str]) -> str:
-    """ "a, b and c" for a message."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 #: bookkeeping types shared by unrelated entities (timestamps, references, ids) say nothing about variants
