@@ -92,6 +92,21 @@ def test_a_users_key_hashed_below_a_better_key_is_a_warning_naming_the_tenant_ti
     assert "{tenant_id: 1, created_at: 1} scores 1.00 against 0.60" in text
     assert "jumbo chunk, created_at splits it" in text
     assert warnings[0].numbers["better_key"] == "tenant_id, created_at"
+    # the fix shards on that key, after which nothing is left to do
+    fix = warnings[0].fix
+    assert fix is not None and fix.description == "shard Event on {tenant_id: 1, created_at: 1}"
+    (change,) = fix.changes
+    assert (change.op, change.subject.id, change.key, change.value) == (
+        "set",
+        "event",
+        "shard_key",
+        ["tenant_id", "created_at"],
+    )
+    data = events().model_dump(mode="json", exclude_none=True)
+    data["entities"][1]["shard_key"] = change.value
+    after = _shard_findings(Project.model_validate(data))
+    assert [f.severity for f in after] == ["info"]
+    assert after[0].message.startswith("shard Event on {tenant_id: 1, created_at: 1} (ranged; your key;")
 
 
 def test_a_marked_monotonic_key_gets_the_same_warning() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule
 from modeller.rules.physical.shardkey import Candidate, ShardAdvice, better_key, range_targeted, targets
@@ -152,11 +152,20 @@ class ShardKeyDistribution(Rule):
             text = f"{grows}; the design hashes your key ({_key_text(key)}) to spread them{reads}{instead}"
         else:
             return
+        fix = (
+            Fix(
+                f"shard {name} on {_key_text(better)}",
+                (Change("set", SubjectRef("entity", advice.entity), "shard_key", [f.label for f in better.fields]),),
+            )
+            if better is not None and key.user
+            else None
+        )
         yield self.finding(
             "warning",
             "entity",
             advice.entity,
             text,
+            fix=fix,
             numbers={"inserts_per_sec": advice.inserts_per_sec, "limit": limit}
             | ({"better_key": better.label, "better_score": better.score} if better is not None else {}),
         )
