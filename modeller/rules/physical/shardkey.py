@@ -345,7 +345,8 @@ def _candidates(
             if _is_equality(value):
                 add([path])
     # the value a hot read is scoped to, then the field it reads ranges of or sorts by ({tenant_id: 1,
-    # created_at: 1}): the read goes to the few shards of one tenant, and inserts spread across tenants
+    # created_at: 1}): the read goes to the few shards of one tenant, and inserts spread across tenants; made
+    # before the ``X, _id`` keys below, so an equal score goes to the key that keeps the read's range together
     for plan in plans:
         main = plan.steps[plan.main]
         ordered = [k for k, _ in main.sort] + [p for p, v in main.filter.items() if _is_range(v)]
