@@ -247,6 +247,14 @@ def _branch_mentions(branch: Mapping[str, Any], variant: str) -> bool:
     return any(isinstance(p, dict) and variant in (p.get("enum") or []) for p in props.values())
 
 
+def _ref_value(node: ShapeNode | None, value: Any) -> Any:
+    """A referenced ``_id`` as the reference field holds it: a user's string ``tenant_id`` that refers to a
+    Tenant holds the id's text (its validator asks for a string)."""
+    if node is not None and node.bson_type == "string" and isinstance(value, ObjectId):
+        return str(value)
+    return value
+
+
 def _drawn(
     pool: list[dict[str, Any]],
     free: Callable[[dict[str, Any]], bool],
@@ -1089,7 +1097,7 @@ class _Builder:
             slots, rel = self.free_slots, node.relationship or ""
             keys = [(rel, target, self._key(doc.get("_id"))) for doc in docs]
             if not rel or not any(key in slots for key in keys):
-                return [doc["_id"] for doc in rng.sample(docs, min(len(docs), wanted))]
+                return [_ref_value(node.items, doc["_id"]) for doc in rng.sample(docs, min(len(docs), wanted))]
             # the other side lists this document back: only Ones with room (an empty array when none has any),
             # unless the validator's minItems needs more
             room = {id(doc) for doc, key in zip(docs, keys, strict=True) if slots.get(key, 1) > 0}
@@ -1098,8 +1106,8 @@ class _Builder:
                 key = (rel, target, self._key(doc.get("_id")))
                 if key in slots:
                     slots[key] -= 1
-            return [doc["_id"] for doc in chosen]
-        return rng.choice(docs)["_id"]
+            return [_ref_value(node.items, doc["_id"]) for doc in chosen]
+        return _ref_value(node, rng.choice(docs)["_id"])
 
     def _docs_of(self, target: str, entity: str | None) -> list[dict[str, Any]]:
         """The documents of ``target`` that are ``entity``'s: in a collection entities share, its doc_type only."""

@@ -88,6 +88,12 @@ class Settings:
     dynamic_collections_min: int = _t(
         2, "E", "engine default: two collections named alike but for a date are a collection per period"
     )
+    dynamic_names_min: int = _t(
+        3,
+        "E",
+        "engine default: three collections with the same fields whose names differ in words (logs_acme, logs_globex, "
+        "logs_initech) are a collection per tenant or place; two may be two kinds of one thing",
+    )
     attribute_min: int = _t(5, "E", "engine default (RULES §2 #52): >= 5 similar sparse fields make an attribute group")
     approximation_step: int = _t(
         100, "X", "[BwP-approximation] update by 100, 1% of the time: writes reduced by 99%; [Manual-approximation] 100"
@@ -113,6 +119,12 @@ class Settings:
         100 * 1024 * 1024, "H", "[Manual-agg-limits] 100 MB of memory per aggregation stage unless it spills to disk"
     )
     ts_min_version: float = _t(5.0, "H", "[Manual-TS] time series collections exist from MongoDB 5.0")
+    ts_auto_index_version: float = _t(
+        6.3,
+        "H",
+        "[Manual-TS] from MongoDB 6.3 the server creates a compound index on a new time series collection's "
+        "metaField and timeField",
+    )
     lookup_share: float = _t(0.5, "T", "[Atlas-PA] PERCENT_QUERIES_USE_LOOKUP > 50%")
     lookup_count: int = _t(100, "T", "[Atlas-PA] NUMBER_OF_QUERIES_USE_LOOKUP > 100")
     # --- size estimates (engine defaults, bytes) ---

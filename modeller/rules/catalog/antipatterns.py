@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -11,12 +10,13 @@ from typing import Any
 from modeller.model.names import snake
 from modeller.model.project import Field, Query
 from modeller.model.wording import counted
+from modeller.rules.catalog.name_families import Family, families
 from modeller.rules.catalog.split_fix import Taken, details_name, split_fix
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, set_strategy
-from modeller.rules.framework.wording import keys_text
+from modeller.rules.framework.wording import and_list, keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
 from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
 from modeller.rules.physical.naming import plural_label
@@ -377,8 +377,12 @@ class MassiveNumberOfCollections(Rule):
     cache and checkpoint work (each index at least 8 kB): MongoDB recommends
     at most 10,000 collections per replica set, or per shard on a sharded
     cluster, and an Atlas M10 slows down from about 5,000. Collections named
-    by date (``readings_2024_05_10``) multiply without bound and turn every
-    query across periods into one query per collection.
+    by date (``readings_2024_05_10``) or by tenant (``logs_<tenant>``,
+    ``events_<tenant>_<region>_<date>``) multiply without bound and turn every
+    query across periods or tenants into one query per collection. A name's
+    varying parts are read as one family; a number ending names whose
+    siblings end in plain numbers (``store_16``, ``store_1996``) is an entity
+    number, not a year.
 
     *Anti-pattern*
     A ``temperatures_<day>`` collection per day with the same indexes, and a
@@ -387,7 +391,9 @@ class MassiveNumberOfCollections(Rule):
     *Best practice*
     One ``temperatures`` collection (a time series collection on 5.0+) with
     the day in an indexed ``timestamp`` field, ``createIndex({sensor: 1,
-    timestamp: 1})``, and a TTL index instead of dropping daily collections.
+    timestamp: 1})``, and a TTL index instead of dropping daily collections;
+    one ``events`` collection with ``tenant_id`` and ``region`` as fields,
+    its indexes and shard key led by ``tenant_id``.
     """
 
     id = "massive-number-of-collections"
@@ -430,33 +436,52 @@ class MassiveNumberOfCollections(Rule):
                 numbers={"collections": n, "limit": s.collections_small_cluster * shards},
                 sources=("Univ",),
             )
-        series: dict[str, list[str]] = {}
-        roots: dict[str, str] = {}
-        for coll in colls:
-            match = _DATED.match(coll.name)
-            if match is not None:
-                series.setdefault(match["stem"], []).append(coll.name)
-                roots.setdefault(match["stem"], coll.root)
-        for stem, names in series.items():
-            if len(names) < s.dynamic_collections_min:
-                continue
-            shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
-            yield self.finding(
+        for family in families(colls, view.facts.entities.get, s.dynamic_collections_min, s.dynamic_names_min):
+            yield self._family(family, s.collections_max)
+
+    def _family(self, family: Family, limit: int) -> Finding:
+        """One finding for a family of collections split by date and/or by words (tenant, region)."""
+        names = family.names
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+        numbers: dict[str, Any] = {"collections": list(names)}
+        if not family.parts:
+            return self.finding(
                 "warning",
                 "entity",
-                roots[stem],
+                family.roots[0],
                 f"{len(names):,} collections differ only by a date in their name ({shown}): a collection per "
-                f"period grows without bound; keep one {stem} collection with the date in an indexed field "
+                f"period grows without bound; keep one {family.stem} collection with the date in an indexed field "
                 "(a time series collection for measurements) and expire old documents with a TTL index",
-                numbers={"collections": names},
+                numbers=numbers,
                 sources=("Manual-AP-reduce-collections", "AP-massive-collections"),
             )
-
-
-#: a collection name ending in a year, year-month or date (``readings_2024_05_10``, ``logs2024-05``)
-_DATED = re.compile(
-    r"(?P<stem>.*?[^\d_.-])[_.-]?(?:19|20)\d\d(?:[_.-]?(?:0[1-9]|1[0-2])(?:[_.-]?(?:0[1-9]|[12]\d|3[01]))?)?$"
-)
+        values = [", ".join(p[:3]) + (", ..." if len(p) > 3 else "") for p in family.parts]
+        varying = "; ".join(values) + ("; and the date" if family.dated else "")
+        fields = list(family.part_fields)
+        if len(fields) < len(family.parts):
+            fields.append("a field for each other part" if fields else "a field for each part")
+        if family.dated:
+            fields.append(f"the date in {family.date_field}" if family.date_field else "the date")
+        lead = (
+            f"; lead its compound indexes and its shard key with {family.part_fields[0]}" if family.part_fields else ""
+        )
+        numbers["varying"] = [list(p) for p in family.parts]
+        return self.finding(
+            "warning",
+            "entity",
+            family.roots[0],
+            f"{len(names):,} collections hold the same fields and differ only by parts of their name ({shown}; "
+            f"what varies: {varying}): a collection per value grows with every new one, and MongoDB recommends at "
+            f"most {limit:,} collections per replica set; keep one {family.stem} collection with "
+            f"{and_list(fields)} as {'an indexed field' if len(fields) == 1 else 'indexed fields'}{lead}"
+            + (
+                "; expire old documents with a TTL index instead of dropping a collection per period"
+                if family.dated
+                else ""
+            ),
+            numbers=numbers,
+            sources=("Manual-AP-reduce-collections", "AP-massive-collections"),
+        )
 
 
 @register

@@ -13,7 +13,7 @@ from typing import Any
 
 from modeller.model.labels import relationship_words
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding, strategy_decision
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, cardinality_of, has_copies, strategy_of
 from modeller.rules.physical.facts import RelFacts
@@ -33,6 +33,26 @@ def _rw_text(rw: float | None) -> str:
     if math.isinf(rw):
         return "the field never changes"
     return f"read/write ratio {rw:,.0f}:1"
+
+
+def copy_decision(view: RuleView, facts: RelFacts, cp: CopyPlan) -> SubjectRef:
+    """The decision to copy one field: the copy in the entity that holds it (``logmsg.status``), which several rules
+    judge (squillions of copies, never stale, volatile) and the engine shows as one finding."""
+    path = view.res.builder.copy_paths.get((facts.rel.id, cp.denorm.field, cp.denorm.direction), cp.name)
+    return SubjectRef("field", f"{cp.target.id}.{path}")
+
+
+def remove_copy(facts: RelFacts, cp: CopyPlan) -> Fix:
+    """The fix that removes one declared copy from the relationship (keep the field in its owner and join)."""
+    remaining = [
+        d.model_dump()
+        for d in facts.rel.denormalize
+        if not (d.field == cp.denorm.field and d.direction == cp.denorm.direction)
+    ]
+    return Fix(
+        f"remove the copy of {cp.denorm.field} from {relationship_words(facts.one.name, facts.many.name)}",
+        (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
+    )
 
 
 def _numbers(cp: CopyPlan) -> dict[str, Any]:
@@ -318,8 +338,10 @@ class DenormIntoSquillionsImmutable(Rule):
                     f"{facts.one.name}.{cp.denorm.field} changes and must never be stale, but it is copied into "
                     f"squillions of {facts.many.name}: each update fans out to about {cp.copies_per_update:,.0f} "
                     "documents; keep it only in the One and join",
+                    fix=remove_copy(facts, cp),
                     numbers=_numbers(cp),
                     why=self.why_for(facts),
+                    decision=copy_decision(view, facts, cp),
                 )
 
 
@@ -575,23 +597,13 @@ class NoDenormVolatile(Rule):
                 if volatile
                 else f"it may never be stale and each update rewrites {cp.copies_per_update:,.0f} copies"
             )
-            idx = next(
-                i
-                for i, d in enumerate(facts.rel.denormalize)
-                if d.field == cp.denorm.field and d.direction == cp.denorm.direction
-            )
-            remaining = [d.model_dump() for j, d in enumerate(facts.rel.denormalize) if j != idx]
-            from modeller.rules.framework.findings import Change, Fix, SubjectRef
-
             yield self.finding(
                 "warning",
                 "relationship",
                 facts.rel.id,
                 f"don't copy {cp.source.name}.{cp.denorm.field} into {cp.target.name}: {reason}; keep it in "
                 f"{cp.source.name} and join, or keep the copies consistent in a transaction",
-                fix=Fix(
-                    f"remove the copy of {cp.denorm.field} from {relationship_words(facts.one.name, facts.many.name)}",
-                    (Change("set", SubjectRef("relationship", facts.rel.id), "denormalize", remaining),),
-                ),
+                fix=remove_copy(facts, cp),
                 numbers=_numbers(cp),
+                decision=copy_decision(view, facts, cp),
             )

@@ -24,6 +24,7 @@ from modeller.rules.framework.rule import (
     strategy_of,
     tree_with_operations,
 )
+from modeller.rules.framework.wording import and_list as _and
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, insert_rate
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
@@ -691,6 +692,7 @@ class OutlierPattern(Rule):
                 f"{with_article(facts.one.name)} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
                 f"({top / max(typ, 1):,.0f}x): {what}",
                 numbers=nums,
+                decision=strategy_decision(rel.id),  # the refinement of the base rule's decision: one finding
                 decided=True,  # the design embeds up to the bound and holds the overflow collection
             )
             return
@@ -702,6 +704,7 @@ class OutlierPattern(Rule):
             f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
             fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
             numbers=nums,
+            decision=strategy_decision(rel.id),
         )
 
 
@@ -1248,11 +1251,6 @@ class ArchivePattern(Rule):
             },
             decided=True,  # the design holds the archive collection and the mover's index
         )
-
-
-def _and(names: list[str]) -> str:
-    """ "a, b and c" for a message."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 #: bookkeeping types shared by unrelated entities (timestamps, references, ids) say nothing about variants

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding
+from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule
-from modeller.rules.physical.shardkey import Candidate, ShardAdvice, range_targeted, targets
+from modeller.rules.physical.shardkey import Candidate, ShardAdvice, better_key, range_targeted, targets
 
 
 def _key_text(c: Candidate) -> str:
@@ -119,16 +119,56 @@ class ShardKeyDistribution(Rule):
                 "its chunk cannot split (a jumbo chunk); add a field that splits it",
                 numbers={"top_share": round(top, 4), "limit": s.shard_top_share},
             )
-        if key.monotonic and not key.hashed and advice.inserts_per_sec >= s.shard_heavy_inserts:
-            yield self.finding(
-                "warning",
-                "entity",
-                advice.entity,
-                f"the shard key {_key_text(key)} of {name} only grows and takes {advice.inserts_per_sec:,.0f} "
-                "inserts/s: every insert goes to the chunk holding maxKey, one shard; hash it "
-                f'({{{key.fields[0].label}: "hashed"}}) unless queries read ranges of it',
-                numbers={"inserts_per_sec": advice.inserts_per_sec, "limit": s.shard_heavy_inserts},
+        if key.monotonic and advice.inserts_per_sec >= s.shard_heavy_inserts:
+            yield from self._monotonic(advice, name, key, s.shard_heavy_inserts, s.shard_top_share)
+
+    def _monotonic(
+        self, advice: ShardAdvice, name: str, key: Candidate, limit: float, top_limit: float
+    ) -> Iterable[Finding]:
+        """A key that only grows under heavy inserts: ranged, one shard takes them all; hashed by the engine in
+        place of the user's ranged key, it is a to-do when another key scores better (never a silent switch)."""
+        better = better_key(advice, key)
+        instead = (
+            f"; {_key_text(better)} scores {better.score:.2f} against {key.score:.2f} and targets "
+            f"{better.targeted:.0%} of the queries: shard on it"
+            if better is not None
+            else ""
+        )
+        lead = better.fields[0] if better is not None and len(better.fields) > 1 else None
+        if better is not None and lead is not None and lead.top_share is not None and lead.top_share >= top_limit:
+            instead += (
+                f" (one {lead.label} value holds about {lead.top_share:.0%} of the documents: alone it would be a jumbo "
+                f"chunk, {better.fields[1].label} splits it)"
             )
+        plain = _key_text(key) if not key.hashed else "{" + ", ".join(f"{f.label}: 1" for f in key.fields) + "}"
+        grows = (
+            f"the shard key {plain} of {name} only grows and takes {advice.inserts_per_sec:,.0f} inserts/s: ranged, "
+            "every insert goes to the chunk holding maxKey, one shard"
+        )
+        if not key.hashed:
+            text = f'{grows}; hash it ({{{key.fields[0].label}: "hashed"}}) unless queries read ranges of it{instead}'
+        elif key.user and better is not None:
+            reads = f", and the {key.range_reads:,.0f} range reads/s of it go to every shard" if key.range_reads else ""
+            text = f"{grows}; the design hashes your key ({_key_text(key)}) to spread them{reads}{instead}"
+        else:
+            return
+        fix = (
+            Fix(
+                f"shard {name} on {_key_text(better)}",
+                (Change("set", SubjectRef("entity", advice.entity), "shard_key", [f.label for f in better.fields]),),
+            )
+            if better is not None and key.user
+            else None
+        )
+        yield self.finding(
+            "warning",
+            "entity",
+            advice.entity,
+            text,
+            fix=fix,
+            numbers={"inserts_per_sec": advice.inserts_per_sec, "limit": limit}
+            | ({"better_key": better.label, "better_score": better.score} if better is not None else {}),
+        )
 
     def _summary(self, view: RuleView, advice: ShardAdvice, name: str) -> Finding:
         """One finding per sharded collection: the chosen key and the advisor's table in numbers."""
@@ -145,7 +185,10 @@ class ShardKeyDistribution(Rule):
         elif chosen.monotonic:
             why = f"queries read its ranges ({chosen.range_reads:,.0f}/s), more often than it is inserted"
         else:
-            why = "its values do not only grow, and ranged keeps neighbouring values together for range reads"
+            why = (
+                "nothing marks its values as only growing (Monotonic), and ranged keeps neighbouring values "
+                "together for range reads"
+            )
         rows = "; ".join(
             f"{c.label}: score {c.score:.2f} (targets {c.targeted:.0%} of queries"
             + (f", about {c.key_cardinality:,} values" if c.key_cardinality is not None else "")

@@ -30,6 +30,7 @@ may already name those paths:
 | copied field next to a reference | the field's name, or `<inverse or snake(one)>_<field>` when the N already has that name | `ipaddr`, `product_name` |
 | computed values | the aggregate's `name`; names sharing a prefix (`rating_count`, `rating_avg`) group into one object | `rating: {count, sum, avg}` |
 | bucket documents | `<series>`, `start`, `end`, `count`, `sum`, `min`, `max`, items in `plural(snake(entity))` | `readings` |
+| parent reference the N already declares | that field is the reference (its type kept; required unless the relationship is optional), no second one beside it | `tenant_id` in an Event with Tenant -> Event |
 | a name the document already has | the later relationship's field becomes `<name>_<n>` (n = 2, 3, ...; a trailing `_id`/`_ids` stays last) | `user_2`, `person_2_ids` |
 
 An extended reference holds the One's id once, as `<role>._id` (the Extended Reference Pattern article's documents): a query that filters or sorts on `<role>_id` reads `<role>._id`; a many-to-many's array of them holds each One's id once too (`rooms._id`, no `room_ids` beside it).

@@ -65,6 +65,30 @@ def distinct_name(name: str, taken: set[str]) -> str:
     return f"{head}_{n}{suffix}"
 
 
+def _reuse_declared_refs(made: list[ShapeNode], nodes: list[ShapeNode]) -> list[ShapeNode]:
+    """``made`` without the parent references the document already declares, which become those fields.
+
+    A user who keeps ``tenant_id`` in every Event and draws Tenant -> Event means that field: it
+    becomes the reference (its type, words and requiredness kept, required when the relationship
+    is) instead of a second one beside it (``tenant_2_id``), which the validator would require of
+    every insert that writes only the user's field.
+    """
+    declared = {n.name: n for n in nodes if n.role == "field"}
+    kept: list[ShapeNode] = []
+    for node in made:
+        own = declared.get(node.name) if node.role == "parent-ref" else None
+        if own is None or (own.bson_type == "array") != (node.bson_type == "array"):
+            kept.append(node)
+            continue
+        own.role, own.entity, own.relationship = "parent-ref", node.entity, node.relationship
+        own.ref_collection, own.source = node.ref_collection, node.source
+        own.required = own.required or node.required
+        own.nullable = own.nullable or node.nullable
+        if own.items is not None and node.items is not None:
+            own.items.role, own.items.entity, own.items.ref_collection = "parent-ref", node.entity, node.ref_collection
+    return kept
+
+
 def _moved(path: str, old: str, new: str) -> str:
     """``path`` with its first segment ``old`` renamed to ``new``."""
     if path == old:
@@ -325,7 +349,8 @@ class ShapeBuilder:
                     self._copies_flat(plan, nodes, routes)
                 continue
             before = dict(routes)
-            nodes.extend(self._tell_apart(plan, self._many_side(plan, routes), taken, routes, before))
+            made = _reuse_declared_refs(self._many_side(plan, routes), nodes)
+            nodes.extend(self._tell_apart(plan, made, taken, routes, before))
         for facts in self.ctx.rels_of_one[entity.id]:
             plan = self.plans[facts.rel_id]
             before = dict(routes)

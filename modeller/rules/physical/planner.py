@@ -575,7 +575,9 @@ class _Planner:
         examined = count if use is None else _docs(count, sel_index)
         sort_served = bool(use is not None and use.sort)
         sorting = list(esr.sort)
-        if scope is not None and scope.kind == "ids":  # the few documents of the One's array, sorted in memory
+        if scope is not None and scope.first_path is not None and self.in_memory_sort(scope):
+            # the documents whose ids a first read returned (the One's array, or a many-to-many N's array of its
+            # Ones): the _id index returns them in no order, so the declared sort is done in memory
             sorting = [(res.resolve_path(eid, k) or k, d) for k, d in q.sort]
         blocking = bool(sorting) and not sort_served
         limit = q.limit
@@ -650,6 +652,11 @@ class _Planner:
                 relationship=scope.relationship,
             )
         ]
+
+    def in_memory_sort(self, scope: Scope) -> bool:
+        """Whether the read by the ids of a first read returns several documents to sort: the One's array of its N,
+        or the array of Ones a many-to-many N holds (the One of a one-to-N is one document: nothing to sort)."""
+        return scope.kind == "ids" or self.ctx.rel_by_id[scope.relationship].rel.cardinality == "many-to-many"
 
     def scope_filter(self, scope: Scope, coll: str, eid: str, assumed: list[str] | None = None) -> tuple[Any, float]:
         """The scope's predicate in the query's own read, and the share of the collection it matches.

@@ -24,6 +24,7 @@ from modeller.rules.physical.design import (
     DenormalizedCopy,
     Design,
     IndexDesign,
+    IndexKey,
     Placement,
     RelationshipDesign,
     ShapeNode,
@@ -1043,7 +1044,52 @@ def _indexes(
                         rules=res.rules_for(EXPIRY),
                     )
                 )
-    return _drop_redundant(res, coll, out)
+    return _server_built(ctx, res, coll, _drop_redundant(res, coll, out))
+
+
+def _server_built(
+    ctx: Context, res: Resolution, coll: CollectionDesign, indexes: list[IndexDesign]
+) -> list[IndexDesign]:
+    """``indexes`` with the engine's metaField + timeField index of a time series collection made the one the server
+    builds itself from MongoDB 6.3 (``{meta: 1, time: 1}``, Manual: time series secondary indexes).
+
+    An engine index on the metaField alone, or on it and the timeField in any direction, is that index: an
+    equality on the metaField reads the timeField either way. It keeps its reasons and queries under the
+    server's key and name, so the setup script's createIndex finds it and adds no second index.
+    """
+    ts = coll.timeseries
+    version = ctx.server_version
+    if not ts or version is None or version < ctx.settings.ts_auto_index_version:
+        return indexes
+    meta, time = ts.get("metaField"), ts.get("timeField")
+    if not isinstance(meta, str) or not isinstance(time, str):
+        return indexes
+    keys: list[IndexKey] = [(meta, 1), (time, 1)]
+    name = default_name(keys)
+    kept: list[IndexDesign] = []
+    server: IndexDesign | None = None
+    for idx in indexes:
+        paths = [k for k, _ in idx.keys]
+        same = paths in ([meta], [meta, time]) and idx.collation is None and all(v in (1, -1) for _, v in idx.keys)
+        if idx.origin != "engine" or not same or not _plain(idx) or any(i.name == name and i is not idx for i in kept):
+            kept.append(idx)
+            continue
+        old = idx.name
+        if server is None:
+            server = idx
+            idx.keys, idx.name = list(keys), name
+            idx.why = (
+                f"the server builds {{{meta}: 1, {time}: 1}} itself on a time series collection (MongoDB 6.3+), so "
+                f"the setup script's createIndex finds it and adds none: {idx.why}"
+            )
+            kept.append(idx)
+        else:
+            server.rules.extend(r for r in idx.rules if r not in server.rules)
+            server.queries.extend(q for q in idx.queries if q not in server.queries)
+        for qid, where in res.query_index.items():
+            if where == (coll.name, old):
+                res.query_index[qid] = (coll.name, name)
+    return kept
 
 
 def _tree_index(res: Resolution, plan: RelPlan, add: Any) -> None:

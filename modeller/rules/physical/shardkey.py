@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from modeller.model.names import snake
 from modeller.model.project import Entity, Field
 from modeller.rules.physical.design import CollectionDesign, Design
 from modeller.rules.physical.facts import Context
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
 
 #: top-level field names that place a document in a region: zone sharding can pin their ranges to shards
 REGION_NAMES = ("region", "country", "continent", "zone", "datacenter", "data_center", "location", "geo")
+#: words of a date field's name that say it holds the time its document was written: in an append-only entity
+#: such a field only grows with the inserts, as a timestamp key does (rule 44), whether or not it is marked
+WRITE_TIME_WORDS = frozenset(
+    {"created", "inserted", "timestamp", "ts", "time", "occurred", "received", "logged", "recorded", "written"}
+)
 _RANGE_OPS = ("$gte", "$gt", "$lt", "$lte")
 _ARRAY_TYPES = ("array",)
 
@@ -243,16 +249,21 @@ def _key_fields(
         path = res.resolve_path(entity.id, f.name)
         if path is None or "." in path or path in arrays or f.type in _ARRAY_TYPES or f.type == "object":
             continue
-        card = _field_cardinality(f, count)
-        out[path] = KeyField(path, f.name, card, 1 / card if card else None, f.monotonic, _immutable(f))
+        monotonic = f.monotonic or _write_time(entity, f)
+        card = _field_cardinality(f, count, monotonic)
+        out[path] = KeyField(path, f.name, card, 1 / card if card else None, monotonic, _immutable(entity, f))
     # a reference to a One: as many values as Ones, the commonest holds the largest group of Ns
     for facts in ctx.rels_of_many.get(entity.id, []):
         one_count = facts.one.count
         path = _reference_path(res, entity.id, facts.one.id, facts.rel_id)
-        if path is None or path in out or path in arrays:
+        if path is None or path in arrays:
             continue
         top = facts.n_max / count if count and facts.n_max else None
-        out[path] = KeyField(path, path, one_count, top, False, True)  # the reference's name in the shape
+        own = out.get(path)
+        if own is None:
+            out[path] = KeyField(path, path, one_count, top, False, True)  # the reference's name in the shape
+        elif own.cardinality is None:  # a declared field that is the reference (tenant_id): as many values as Ones
+            out[path] = KeyField(path, own.label, one_count, top, own.monotonic, True)
     return out
 
 
@@ -271,7 +282,7 @@ def _reference_path(res: Resolution, entity_id: str, one_id: str, rel_id: str) -
     return None
 
 
-def _field_cardinality(f: Field, count: int) -> int | None:
+def _field_cardinality(f: Field, count: int, monotonic: bool) -> int | None:
     if f.unique:
         return count or None
     if f.distinct:
@@ -280,13 +291,24 @@ def _field_cardinality(f: Field, count: int) -> int | None:
         return len(f.enum)
     if f.type == "bool":
         return 2
-    if f.monotonic:
+    if monotonic:
         return count or None  # timestamps and counters: about one value per document
     return None
 
 
-def _immutable(f: Field) -> bool:
-    return f.immutable or (f.updates_per_sec is not None and f.updates_per_sec == 0)
+def _immutable(entity: Entity, f: Field) -> bool:
+    """Whether the field's values never change: marked, never updated, or in an entity nothing updates."""
+    return entity.append_only or f.immutable or (f.updates_per_sec is not None and f.updates_per_sec == 0)
+
+
+def _write_time(entity: Entity, f: Field) -> bool:
+    """An append-only entity's date field that holds the time of the insert (its time series timeField, or a name
+    like ``created_at``, ``ts``): its values only grow with the inserts."""
+    if not entity.append_only and entity.timeseries is None:
+        return False
+    if entity.timeseries is not None and f.name == entity.timeseries.time_field:
+        return True
+    return f.type == "date" and bool(WRITE_TIME_WORDS.intersection(snake(f.name).split("_")))
 
 
 def _candidates(
@@ -322,6 +344,15 @@ def _candidates(
         for path, value in plan.steps[plan.main].filter.items():
             if _is_equality(value):
                 add([path])
+    # the value a hot read is scoped to, then the field it reads ranges of or sorts by ({tenant_id: 1,
+    # created_at: 1}): the read goes to the few shards of one tenant, and inserts spread across tenants; made
+    # before the ``X, _id`` keys below, so an equal score goes to the key that keeps the read's range together
+    for plan in plans:
+        main = plan.steps[plan.main]
+        ordered = [k for k, _ in main.sort] + [p for p, v in main.filter.items() if _is_range(v)]
+        for path, value in main.filter.items():
+            if _is_equality(value) and ordered and ordered[0] != path:
+                add([path, ordered[0]])
     for idx in coll.indexes:
         if idx.unique:
             add([k for k, _ in idx.keys[:1]])
@@ -405,6 +436,17 @@ def range_targeted(advice: ShardAdvice, plan: QueryPlan) -> str | None:
         return None
     value = plan.steps[plan.main].filter.get(c.paths[0])
     return c.paths[0] if _is_range(value) else None
+
+
+def better_key(advice: ShardAdvice, key: Candidate) -> Candidate | None:
+    """The best-scoring allowed candidate that scores above ``key`` and sends more of the declared reads to one
+    shard, else None (a key that differs by immutability alone is not worth a change)."""
+    best = max(
+        (c for c in advice.candidates if not c.refused and c is not key and c.targeted > key.targeted),
+        key=lambda c: (c.score, c.key_cardinality or 0),
+        default=None,
+    )
+    return best if best is not None and best.score > key.score else None
 
 
 def targets(advice: ShardAdvice, plan: QueryPlan) -> bool:

@@ -1,0 +1,114 @@
+"""Tryout a15 item 10: one finding per decision. The outlier pattern and the base rule it refines are one
+decision; one copied field's two warnings (squillions of copies, never stale) are one decision with one fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.rules import analyse
+from modeller.rules.framework.findings import Finding
+
+
+def _project(entities: list[dict[str, Any]], relationships: list[dict[str, Any]], **more: Any) -> Project:
+    return Project.model_validate(
+        {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": "t",
+            "entities": entities,
+            "relationships": relationships,
+            **more,
+        }
+    )
+
+
+def reviews(n_max: int) -> Project:
+    """Product -> Review (one-to-many), 10 typically, ``n_max`` at most, read with the product: the tryout's probe."""
+    return _project(
+        [
+            {
+                "id": "product",
+                "name": "Product",
+                "count": 1_000_000,
+                "reads_per_sec": 3000,
+                "writes_per_sec": 10,
+                "fields": [{"name": "name", "type": "string"}, {"name": "sku", "type": "string"}],
+            },
+            {
+                "id": "review",
+                "name": "Review",
+                "count": 20_000_000,
+                "writes_per_sec": 30,
+                "fields": [{"name": "stars", "type": "int"}, {"name": "text", "type": "string"}],
+            },
+        ],
+        [
+            {
+                "id": "product_reviews",
+                "one": "product",
+                "many": "review",
+                "cardinality": "one-to-many",
+                "typical": 10,
+                "max": n_max,
+                "read_together": 0.95,
+                "reads_per_sec": 3000,
+                "writes_per_sec": 30,
+            }
+        ],
+        queries=[{"id": "page", "entity": "product", "name": "product page", "filter": {"sku": "eq"}, "per_sec": 3000}],
+    )
+
+
+def _about(findings: list[Finding], rel: str) -> list[Finding]:
+    return [f for f in findings if f.subject.kind == "relationship" and f.subject.id == rel]
+
+
+def test_the_outlier_pattern_and_the_rule_it_refines_are_one_finding() -> None:
+    for n_max, base in ((200_000, "parent-ref-one-to-squillions"), (2_000, "child-refs-one-to-many")):
+        result = analyse(reviews(n_max))
+        shown = _about(result.findings, "product_reviews")
+        assert [(f.rule, f.also) for f in shown] == [(base, ("outlier-pattern",))], [f.message for f in shown]
+        assert shown[0].message.startswith("embed up to 40 + overflow — ")
+        # both rules still reported it: the fold lost nothing
+        assert {f.rule for f in _about(result.reported, "product_reviews")} == {base, "outlier-pattern"}
+
+
+def logs(**copy: Any) -> Project:
+    """Host -> Log message (one-to-squillions) with Host.status copied into each message, never stale."""
+    return _project(
+        [
+            {
+                "id": "host",
+                "name": "Host",
+                "fields": [{"name": "status", "type": "string", "reads_per_sec": 1, "updates_per_sec": 1}],
+            },
+            {"id": "logmsg", "name": "Log message", "fields": [{"name": "text", "type": "string"}]},
+        ],
+        [
+            {
+                "id": "host_logs",
+                "one": "host",
+                "many": "logmsg",
+                "cardinality": "one-to-squillions",
+                "denormalize": [{"field": "status", "direction": "one-to-many", "staleness": "none", **copy}],
+            }
+        ],
+    )
+
+
+def test_one_copied_field_gets_one_warning_with_its_reasons_and_one_fix() -> None:
+    result = analyse(logs())
+    reported = [f for f in _about(result.reported, "host_logs") if f.severity == "warning"]
+    assert sorted(f.rule for f in reported) == ["denorm-into-squillions-immutable", "no-denorm-volatile"]
+    shown = [f for f in _about(result.findings, "host_logs") if f.severity == "warning"]
+    assert [(f.rule, f.also) for f in shown] == [("denorm-into-squillions-immutable", ("no-denorm-volatile",))]
+    (warning,) = shown
+    assert "Host.status changes and must never be stale, but it is copied into squillions of Log message" in (
+        warning.message
+    )
+    # the one fix: remove the copy (the two rules used to give two different ones)
+    assert warning.fix is not None
+    assert warning.fix.description == "remove the copy of status from Host → Log message"
+    (change,) = warning.fix.changes
+    assert (change.op, change.key, change.value) == ("set", "denormalize", [])
