@@ -599,10 +599,10 @@ def _count_rekeys(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["keyed"] += 1
         return sort_key(order, f)
 
-    def counted_file(found: Any, order: Any, kind: str, pos: int, made: Any) -> None:
+    def counted_file(kept: Any, p: Any, order: Any, kind: str, pos: int, made: Any) -> None:
         made = list(made)
         counts["made"] += len(made)
-        file(found, order, kind, pos, made)
+        file(kept, p, order, kind, pos, made)
 
     monkeypatch.setattr(engine, "_sort_key", counted_key)
     monkeypatch.setattr(engine, "_file", counted_file)
