@@ -13,6 +13,7 @@ import math
 import operator
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -141,6 +142,8 @@ class CanvasScene(QGraphicsScene):
         self._hovered: str | None = None
         #: the cards filed by their boxes, for hit tests (see entity_item_at); None after an edit
         self._card_grid: tuple[SegmentGrid, dict[str, int]] | None = None
+        #: the cards moved inside ``cards_moving_together`` (None: outside it)
+        self._moving_together: dict[str, None] | None = None
         self._card_ranks = itertools.count()
         #: far zoomed out: items paint nothing and the view draws all cards and lines in one batch
         self.overview = False
@@ -562,20 +565,21 @@ class CanvasScene(QGraphicsScene):
         self._shown_shapes = shapes
         keys = list(self.entity_items) if entity_ids is None else entity_ids
         before = {key: (item.isVisible(), item.rect()) for key in keys if (item := self.entity_items.get(key))}
-        show_as_stored(self, shapes, keys, place=False)
-        moved = place_cards(self, shapes is not None, entity_ids)  # a moved card places its lines (itemChange)
-        changed = [
-            key
-            for key, (visible, rect) in before.items()
-            if key not in moved
-            and (item := self.entity_items.get(key))
-            and (visible, rect) != (item.isVisible(), item.rect())
-        ]
-        shown = entity_ids is None or any(before[key][0] != self.entity_items[key].isVisible() for key in changed)
-        if shown:
-            self._overview_stale()  # cards came or went: the overview's draw lists are made anew
-        for key in changed:
-            self.entity_item_moved(key)  # the card changed size: its lines follow; lines to a hidden card hide
+        with self.cards_moving_together():  # a moved card's lines are placed once, at the end
+            show_as_stored(self, shapes, keys, place=False)
+            moved = place_cards(self, shapes is not None, entity_ids)
+            changed = [
+                key
+                for key, (visible, rect) in before.items()
+                if key not in moved
+                and (item := self.entity_items.get(key))
+                and (visible, rect) != (item.isVisible(), item.rect())
+            ]
+            shown = entity_ids is None or any(before[key][0] != self.entity_items[key].isVisible() for key in changed)
+            if shown:
+                self._overview_stale()  # cards came or went: the overview's draw lists are made anew
+            for key in changed:
+                self.entity_item_moved(key)  # the card changed size: its lines follow; lines to a hidden card hide
         if moved or changed:
             self.cards_spread.emit(self._cards_rect([*moved, *changed]))
         if shown and self.overview:
@@ -707,11 +711,36 @@ class CanvasScene(QGraphicsScene):
             return QPointF(round(value.x() / grid) * grid, round(value.y() / grid) * grid)
         return value
 
+    @contextmanager
+    def cards_moving_together(self) -> Iterator[None]:
+        """Many cards change place or size at once (the Documents view turned on or off): each of their lines is
+        placed once, at the end, not once per card at its ends as each card moves (turning the view on at 2,000
+        cards placed lines 10,600 times for 3,000 lines: seconds)."""
+        if self._moving_together is not None:
+            yield
+            return
+        moved: dict[str, None] = {}
+        self._moving_together = moved
+        try:
+            yield
+        finally:
+            self._moving_together = None
+            lines = dict.fromkeys(rel_id for key in moved for rel_id in self._attached.get(key, ()))
+            for rel_id in lines:
+                self._place_relationship(rel_id)
+            for key in moved:
+                self._overview_moved(key, list(self._attached.get(key, ())))
+            if moved and self.overview:
+                self.update()
+
     def entity_item_moved(self, entity_id: str) -> None:
-        attached = list(self._attached.get(entity_id, ()))
         card = self.entity_items.get(entity_id)
         if self._card_grid is not None and card is not None:
             self._card_grid[0].put_box(entity_id, card.sceneBoundingRect())
+        if self._moving_together is not None:
+            self._moving_together[entity_id] = None
+            return
+        attached = list(self._attached.get(entity_id, ()))
         dirty = QRectF()
         if self.overview:
             # items without contents do not invalidate their area: name it ourselves, starting with where the
