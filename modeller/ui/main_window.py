@@ -44,7 +44,7 @@ from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
-from modeller.ui.canvas.view import MIN_ZOOM, CanvasView, project_file_in
+from modeller.ui.canvas.view import CanvasView, project_file_in
 from modeller.ui.commands import AddEntityCommand, EditProjectCommand, MoveCommand, delete_command, paste_command
 from modeller.ui.commands.composite import FRAGMENT_MIME, fragment_text
 from modeller.ui.database_actions import DatabaseActions
@@ -158,11 +158,6 @@ class _Shown(NamedTuple):
 #: the status bar's hint after a new relationship (shown until the next edit, at most 5 s)
 RELATIONSHIP_HINT = "Relationship created: set its cardinality in Properties"
 #: an opened model larger than the view at a readable zoom shows its top-left part (see CanvasView.fit_on_open)
-#: Fit to Window at the smallest zoom still leaves part of the diagram out
-FIT_IN_PART = (
-    f"The diagram is too large to show whole even at {round(MIN_ZOOM * 100)} %: scroll to see the rest, "
-    "or Edit ▸ Find Entity… (Ctrl+F) to go to a card"
-)
 PART_SHOWN_HINT = "Part of the diagram lies outside the view: View ▸ Fit to Window (Ctrl+9) shows all of it"
 
 
@@ -406,7 +401,9 @@ class MainWindow(QMainWindow):
         self.zoom_reset_action = self._action(
             "&Actual Size", self.view.reset_zoom, "Ctrl+0", "Zoom to 100 %", "zoom-reset"
         )
-        self.fit_action = self._action("&Fit to Window", self.fit_to_window, "Ctrl+9", "Show the whole diagram", "fit")
+        self.fit_action = self._action(
+            "&Fit to Window", self.view.fit_to_window, "Ctrl+9", "Show the whole diagram", "fit"
+        )
         self.layout_action = self._action(
             "Auto-&layout",
             self.auto_layout,
@@ -683,12 +680,6 @@ class MainWindow(QMainWindow):
         self.queries.add_query()
         self.docks["queries"].show()
         self.docks["queries"].raise_()
-
-    def fit_to_window(self) -> None:
-        """View ▸ Fit to Window; a diagram too large even at the smallest zoom is said to be shown in part."""
-        self.view.fit_to_window()
-        if self.view.zoom() <= MIN_ZOOM * 1.001:  # the fit was held at the smallest zoom: it shows a part
-            self.notify(FIT_IN_PART, 10000)
 
     def show_entity_found(self, entity_id: str) -> None:
         """Find (or the Preview's collection choice): select and centre the card, with its findings in sight."""
