@@ -617,14 +617,17 @@ class _Builder:
         slots = [[self._slot(coll, path) for path, _ in ix.keys] for ix in indexes]
         seen: list[set[str]] = [set() for _ in indexes]
         kept: list[dict[str, Any]] = []
+        left_out: set[int] = set()  # ids of the documents left out: their links go in one pass, not one per document
         for index, doc in enumerate(docs):
             blocking = self._unique_clashes(coll, index, doc, indexes, slots, seen, rng)
             if not blocking:
                 kept.append(doc)
             else:
-                self.links = [link for link in self.links if link.doc is not doc]
+                left_out.add(id(doc))
                 limited = self.limited.setdefault(coll.name, [])
                 limited.extend(name for name in blocking if name not in limited)
+        if left_out:
+            self.links = [link for link in self.links if id(link.doc) not in left_out]
         return kept
 
     def _unique_clashes(
