@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from modeller.export.common import database_name
-from modeller.export.diagram import INSTALL_NOTICE, dot_source, render
+from modeller.export.diagram import INSTALL_NOTICE, LAYOUT_LIMIT, dot_source, layout_skipped, render
 from modeller.export.files import (
     CancelCheck,
     ExportCancelled,
@@ -198,6 +198,9 @@ def export_project(
         steps.append(("typescript", "models.ts", lambda: typescript_models(design, project)))
 
     render_step = "diagram" in chosen and render_diagram
+    if render_step and len(design.collections) > LAYOUT_LIMIT:
+        notices.append(layout_skipped(len(design.collections), dot_timeout_s))  # not a minute spent for nothing
+        render_step = False
     total = len(steps) + (1 if render_step else 0) + 1
     staging = Staging(target)
     kind_of: dict[str, str] = {}
