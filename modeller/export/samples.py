@@ -319,6 +319,8 @@ class _Builder:
         self.by_name = {c.name: c for c in self.all}
         self.schemas = {c.name: collection_schema(c) for c in self.all}
         self.links: list[_Link] = []
+        #: the documents a unique index left out, by id (held here, so no later document can reuse an id)
+        self.left_out: dict[int, dict[str, Any]] = {}
         #: (relationship, collection, id key) -> ids its child-reference array may still take (_count_free_slots)
         self.free_slots: dict[tuple[str, str, Any], int] = {}
         #: relationship id -> its cardinality; (relationship, collection) -> keys of the N a One already lists
@@ -411,6 +413,8 @@ class _Builder:
             docs = self._honour_unique_indexes(coll, docs, rng)
             self.docs[coll.name] = docs
             self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
+        if self.left_out:  # the links of left-out documents go in one pass, not one per collection
+            self.links = [link for link in self.links if id(link.doc) not in self.left_out]
         self._resolve_links()
         for coll in self.design.collections:
             self._tree_fields(coll)
@@ -617,17 +621,14 @@ class _Builder:
         slots = [[self._slot(coll, path) for path, _ in ix.keys] for ix in indexes]
         seen: list[set[str]] = [set() for _ in indexes]
         kept: list[dict[str, Any]] = []
-        left_out: set[int] = set()  # ids of the documents left out: their links go in one pass, not one per document
         for index, doc in enumerate(docs):
             blocking = self._unique_clashes(coll, index, doc, indexes, slots, seen, rng)
             if not blocking:
                 kept.append(doc)
             else:
-                left_out.add(id(doc))
+                self.left_out[id(doc)] = doc
                 limited = self.limited.setdefault(coll.name, [])
                 limited.extend(name for name in blocking if name not in limited)
-        if left_out:
-            self.links = [link for link in self.links if id(link.doc) not in left_out]
         return kept
 
     def _unique_clashes(
