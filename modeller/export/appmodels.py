@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,10 +97,19 @@ class CollectionPlan:
 
 
 class Namer:
-    """Unique identifiers made from user words; ``reserved`` names are never given."""
+    """Unique identifiers made from user words; ``reserved`` and ``shared`` names are never given.
 
-    def __init__(self, reserved: Iterable[str]) -> None:
+    ``shared`` is looked into, not copied: the pydantic exporter makes a namer per model, each avoiding every
+    class name of the file, and copying those thousands of names per model made the export quadratic.
+    """
+
+    def __init__(self, reserved: Iterable[str], shared: Set[str] = frozenset()) -> None:
         self.taken = set(reserved)
+        self.shared = shared
+
+    def is_taken(self, name: str) -> bool:
+        """Whether ``name`` was given or may not be."""
+        return name in self.taken or name in self.shared
 
     def give(self, *words: str) -> str:
         """``give("order", "line items")`` -> ``OrderLineItems`` (``OrderLineItems2`` when taken)."""
@@ -109,7 +118,7 @@ class Namer:
     def free(self, base: str, suffix: str = "") -> str:
         """``base + suffix``, or ``base2 + suffix``, ... : the first not taken, now taken."""
         name, n = base + suffix, 1
-        while name in self.taken:
+        while self.is_taken(name):
             n += 1
             name = f"{base}{n}{suffix}"
         self.taken.add(name)

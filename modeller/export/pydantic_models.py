@@ -213,7 +213,8 @@ _TAKEN_ATTRIBUTES = (
 def pydantic_models(design: Design, project: Project) -> str:
     """``models.py``: one model per collection (a discriminated union for subtypes) and ``COLLECTIONS``."""
     plans = plan(design, project, _HEADER_NAMES)
-    class_names = {model.name for p in plans for model in p.models} | {p.name for p in plans}
+    #: what no field attribute may be called: built once, each model's namer looks into it
+    avoid = {model.name for p in plans for model in p.models} | {p.name for p in plans} | _TAKEN_ATTRIBUTES
     lines = [
         _HEADER.format(
             database=one_line(quoted(database_name(design, project))),
@@ -222,7 +223,7 @@ def pydantic_models(design: Design, project: Project) -> str:
         )
     ]
     for p in plans:
-        lines.extend(_collection(p, class_names))
+        lines.extend(_collection(p, avoid))
     lines.extend(["", ""])
     lines.append("#: collection name -> the type of its documents")
     lines.append("COLLECTIONS: dict[str, Any] = {")
@@ -231,12 +232,12 @@ def pydantic_models(design: Design, project: Project) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _collection(p: CollectionPlan, class_names: set[str]) -> list[str]:
+def _collection(p: CollectionPlan, avoid: set[str]) -> list[str]:
     out: list[str] = ["", "", f"# ---- {one_line(quoted(p.collection))}"]
     for model in p.models:
-        out.extend(_model(model, class_names))
+        out.extend(_model(model, avoid))
     if p.variants:
-        disc_attr = _attributes(next(m for m in p.models if m.name == p.variants[0][1]).fields, class_names)[0]
+        disc_attr = _attributes(next(m for m in p.models if m.name == p.variants[0][1]).fields, avoid)[0]
         members = " | ".join(name for _, name in p.variants)
         out.extend(
             [
@@ -249,9 +250,9 @@ def _collection(p: CollectionPlan, class_names: set[str]) -> list[str]:
     return out
 
 
-def _model(model: ModelPlan, class_names: set[str]) -> list[str]:
+def _model(model: ModelPlan, avoid: set[str]) -> list[str]:
     out = ["", "", f"class {model.name}({model.base or 'Document'}):", f"    # {one_line(model.about)}"]
-    attributes = _attributes(model.fields, class_names)
+    attributes = _attributes(model.fields, avoid)
     for plan_field, attribute in zip(model.fields, attributes, strict=True):
         if plan_field.description:
             out.append(f"    #: {one_line(plan_field.description)}")
@@ -261,17 +262,17 @@ def _model(model: ModelPlan, class_names: set[str]) -> list[str]:
     return out
 
 
-def _attributes(fields: list[FieldPlan], class_names: set[str]) -> list[str]:
+def _attributes(fields: list[FieldPlan], avoid: set[str]) -> list[str]:
     """A Python attribute per field: its key (``_id`` -> ``id``) when a plain identifier nothing else uses, else made.
 
     A made name is the key's words in snake case with a trailing ``_`` (``"user name"`` -> ``user_name_``); the
     key stays the field's alias.
     """
-    namer = Namer(_TAKEN_ATTRIBUTES | class_names)
+    namer = Namer((), shared=avoid)
     out = []
     for item in fields:
         plain = item.key.lstrip("_")
-        if _IDENTIFIER.match(plain) and plain not in namer.taken and not plain.startswith("model_"):
+        if _IDENTIFIER.match(plain) and not namer.is_taken(plain) and not plain.startswith("model_"):
             out.append(namer.free(plain))
         else:
             out.append(namer.free(_snake(item.key) or "field", "_"))

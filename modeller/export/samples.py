@@ -327,6 +327,8 @@ class _Builder:
         self.by_name = {c.name: c for c in self.all}
         self.schemas = {c.name: collection_schema(c) for c in self.all}
         self.links: list[_Link] = []
+        #: the documents a unique index left out, by id (held here, so no later document can reuse an id)
+        self.left_out: dict[int, dict[str, Any]] = {}
         #: (relationship, collection, id key) -> ids its child-reference array may still take (_count_free_slots)
         self.free_slots: dict[tuple[str, str, Any], int] = {}
         #: relationship id -> its cardinality; (relationship, collection) -> keys of the N a One already lists
@@ -428,6 +430,8 @@ class _Builder:
             docs = self._honour_unique_indexes(coll, docs, rng)
             self.docs[coll.name] = docs
             self.by_id[coll.name] = {self._key(doc.get("_id")): doc for doc in docs}
+        if self.left_out:  # the links of left-out documents go in one pass, not one per collection
+            self.links = [link for link in self.links if id(link.doc) not in self.left_out]
         self._resolve_links()
         for coll in self.design.collections:
             self._tree_fields(coll)
@@ -639,7 +643,7 @@ class _Builder:
             if not blocking:
                 kept.append(doc)
             else:
-                self.links = [link for link in self.links if link.doc is not doc]
+                self.left_out[id(doc)] = doc
                 limited = self.limited.setdefault(coll.name, [])
                 limited.extend(name for name in blocking if name not in limited)
         return kept

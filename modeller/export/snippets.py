@@ -10,12 +10,12 @@ collection names come from the resolved design and are JSON string literals.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from modeller.export.common import per_design
 from modeller.export.literals import comment, js_key, js_string, quoted
-from modeller.model.project import Project
+from modeller.model.project import Entity, Project
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, RelationshipDesign, ShapeNode
 from modeller.rules.physical.reference_index import leading_index
 
@@ -296,16 +296,22 @@ def sync_snippet(design: Design, copy: DenormalizedCopy) -> str:
 ARCHIVE_BATCH = 1000
 
 
-def archive_snippet(coll: CollectionDesign, project: Project) -> str:
+def archive_snippet(coll: CollectionDesign, project: Project, entities: Mapping[str, Entity] | None = None) -> str:
     """The mover job of an archive companion (archive pattern): batched, idempotent and resumable.
 
     Each batch reads the oldest documents past the cut-off by the main collection's age index, copies those the
     archive does not hold yet, then deletes them from the main collection: a job stopped between the two steps
-    copies nothing twice when it runs again, and a finished job finds nothing to move.
+    copies nothing twice when it runs again, and a finished job finds nothing to move. ``entities`` (id ->
+    entity), when the caller has it, saves a scan of the project's entities per collection.
     """
     main = coll.companion_of
-    entity = next((e for e in project.entities if e.id == coll.root), None)
-    if main is None or entity is None or entity.archive is None or coll.name != f"{main}_archive":
+    if main is None or coll.name != f"{main}_archive":
+        return ""
+    if entities is not None:
+        entity = entities.get(coll.root)
+    else:
+        entity = next((e for e in project.entities if e.id == coll.root), None)
+    if entity is None or entity.archive is None:
         return ""
     age = coll.indexes[0].keys[0][0] if coll.indexes and coll.indexes[0].keys else entity.archive.age_field
     days = entity.archive.cold_after_s // 86_400
