@@ -19,7 +19,6 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Problem, Project, check_project
-from modeller.model.quick_validation import validate_project
 from modeller.persistence import migrations
 from modeller.persistence.errors import FileProblem, FileTooLargeError, ProjectFileError, UnsupportedVersionError
 from modeller.persistence.jsonpath import (
@@ -152,7 +151,7 @@ def _loads(text: str | bytes, source: str, check: bool) -> Project:
     data = _parse(text, source)
     data = _upgrade(data, text, source)
     try:
-        project = validate_project(data)
+        project = Project.model_validate(data)
     except ValidationError as exc:
         raise _located(source, text, problems_from_validation(exc, data)) from None
     except RecursionError:
