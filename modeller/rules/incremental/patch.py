@@ -124,6 +124,7 @@ class Previous:
     def reindex(self, collections: list[CollectionDesign]) -> None:
         """The unit and collection positions again, after a regroup changed the units and ``collections``."""
         unit_index = self.unit_index
+        unit_index.clear()  # an entity a regroup left in no unit must not keep an old unit's position
         for i, (roots, embedded) in enumerate(self.res.units):
             for eid in itertools.chain(roots, embedded):
                 unit_index[eid] = i

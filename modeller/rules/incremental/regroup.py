@@ -140,6 +140,8 @@ def regroup(
         res.unit_results.insert(at, result)
         _add_unit(res, result)
         out.units.append(result)
+    # the dropped prefixes in unit order, as resolve lists them (a later in-place patch finds a unit's run in it)
+    res.dropped_prefixes = [d for unit in res.unit_results for d in unit.dropped_prefixes]
     new_names = {c.name for unit in out.units for c in unit.collections}
     out.gone_names = [c.name for unit in old_results for c in unit.collections if c.name not in new_names]
     return out

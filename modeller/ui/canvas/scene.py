@@ -575,7 +575,9 @@ class CanvasScene(QGraphicsScene):
                 and (item := self.entity_items.get(key))
                 and (visible, rect) != (item.isVisible(), item.rect())
             ]
-            shown = entity_ids is None or any(before[key][0] != self.entity_items[key].isVisible() for key in changed)
+            shown = entity_ids is None or any(  # moved cards too: one hidden or shown may also have moved
+                visible != self.entity_items[key].isVisible() for key, (visible, _rect) in before.items()
+            )
             if shown:
                 self._overview_stale()  # cards came or went: the overview's draw lists are made anew
             for key in changed:
