@@ -359,12 +359,7 @@ def patch(
             embedded[eid] = placement
         for eid in new.location:
             unit_of[eid] = new
-            for f in ctx.rels_of_one[eid]:
-                touched_rels[f.rel.id] = None
-            for f in ctx.rels_of_many[eid]:
-                touched_rels[f.rel.id] = None
-            for q in ctx.queries_of[eid]:
-                out.dirty_queries.append((prev.query_pos[id(q)], q))
+            _touch_entity(ctx, prev, eid, touched_rels, out)
     # ----- relationship designs -----
     rel_designs: list[RelationshipDesign | None] = [*design.relationships]
     if gone is not None:
@@ -530,16 +525,21 @@ def _regroup(
         for coll in unit.collections:
             prev.coll_by_name[coll.name] = coll
         for eid in unit.location:
-            for f in ctx.rels_of_one[eid]:
-                touched_rels[f.rel.id] = None
-            for f in ctx.rels_of_many[eid]:
-                touched_rels[f.rel.id] = None
-            for q in ctx.queries_of[eid]:
-                out.dirty_queries.append((prev.query_pos[id(q)], q))
+            _touch_entity(ctx, prev, eid, touched_rels, out)
     where = {id(c): i for i, c in enumerate(collections)}
     for unit in done.units:
         out.dirty_colls.extend((where[id(c)], c) for c in unit.collections)
     return collections, placements_of(res.unit_results, order)
+
+
+def _touch_entity(ctx: Context, prev: Previous, eid: str, touched_rels: dict[str, None], out: Patched) -> None:
+    """An entity whose unit was resolved again: its relationships are designed again and its queries planned."""
+    for f in ctx.rels_of_one[eid]:
+        touched_rels[f.rel.id] = None
+    for f in ctx.rels_of_many[eid]:
+        touched_rels[f.rel.id] = None
+    for q in ctx.queries_of[eid]:
+        out.dirty_queries.append((prev.query_pos[id(q)], q))
 
 
 def _removable(prev: Previous, facts: RelFacts) -> bool:
