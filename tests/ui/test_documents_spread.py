@@ -153,3 +153,16 @@ def test_every_card_changed_is_a_full_spread() -> None:
     kept.update({key: (x + 1000, y, w, h) for key, (x, y, w, h) in boxes.items()})
     kept.update(boxes)
     assert kept.spots == spread(boxes)
+
+
+def test_a_covered_card_with_no_room_near_it_is_not_thrown_far_away() -> None:
+    """Cards packed closer than the gap (the layered layout's 60 across) have no free room near them: a card one
+    of them now covers is not sent to the diagram's edge (away from its lines, for good): all are spread anew."""
+    boxes = {f"r{r}c{c}": (c * 340.0, r * 290.0, 280.0, 200.0) for r in range(20) for c in range(20)}
+    kept = Spread()
+    kept.update(boxes)
+    boxes["r10c10"] = (10 * 340.0, 10 * 290.0, 460.0, 200.0)  # a collection card, wider
+    kept.update(boxes)
+    assert kept.spots == spread(boxes)
+    x, y = kept.spots["r10c11"]
+    assert abs(x - 11 * 340.0) + abs(y - 10 * 290.0) < 2_000

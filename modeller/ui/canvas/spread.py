@@ -30,6 +30,11 @@ def _cells(left: float, top: float, right: float, bottom: float) -> Iterable[tup
             yield cx, cy
 
 
+#: how many times the search for a free spot near a covered card doubles its reach (from two box sizes) before
+#: the whole diagram is spread anew instead
+NEAR_REACHES = 3
+
+
 class Spread:
     """Where each card goes: its own spot if it is free, else ``gap`` right of or below the cards before it
     (top row first) that are in its way, whichever is the shorter move.
@@ -81,19 +86,33 @@ class Spread:
                     self._lift(other)
                     ox, oy = self.spots[other]
                     _l, _t, owidth, oheight = self.boxes[other]
-                    self._put(other, *self._nearest_free(ox, oy, owidth, oheight), owidth, oheight)
+                    spot = self._nearest_free(ox, oy, owidth, oheight)
+                    if spot is None:  # no room near it (cards packed closer than the gap): spread all, as new
+                        return self._spread_anew()
+                    self._put(other, *spot, owidth, oheight)
                     placed.add(other)
         return placed
 
-    def _nearest_free(self, x: float, y: float, width: float, height: float) -> Spot:
-        """The free spot nearest ``(x, y)`` for the box, ``gap`` clear of every placed card.
+    def _spread_anew(self) -> set[str]:
+        """Every card placed again from its own box: the full spread (a covered card pushed far from its spot
+        lands away from its lines, and undoing the edit would not bring it back)."""
+        boxes = dict(self.boxes)
+        self.boxes.clear()
+        self.spots.clear()
+        self._placed.clear()
+        self._grid.clear()
+        return self.update(boxes)
+
+    def _nearest_free(self, x: float, y: float, width: float, height: float) -> Spot | None:
+        """The free spot nearest ``(x, y)`` for the box, ``gap`` clear of every placed card; None when there is
+        none within :data:`NEAR_REACHES` doublings of two box sizes (the card would land far from its lines).
 
         Such a spot keeps ``x`` or sits ``gap`` beside a card near it, and the same for ``y``: the candidates are
-        those within a reach that doubles until one is free (past the last card, every spot is).
+        those within a reach that doubles until one is free.
         """
         gap = self.gap
         reach = 2 * max(width, height) + gap
-        while True:
+        for _ in range(NEAR_REACHES):
             near = [b for _k, b in self._in_way(x - reach, y - reach, width + 2 * reach, height + 2 * reach)]
             xs = {x, *(b[2] + gap for b in near), *(b[0] - gap - width for b in near)}
             ys = {y, *(b[3] + gap for b in near), *(b[1] - gap - height for b in near)}
@@ -107,6 +126,7 @@ class Spread:
                 if not self._in_way(cx - gap, cy - gap, width + 2 * gap, height + 2 * gap):
                     return cx, cy
             reach *= 2
+        return None
 
     def _clear(
         self, x: float, y: float, width: float, height: float, before: tuple[float, float, str] | None = None
