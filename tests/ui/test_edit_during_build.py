@@ -455,3 +455,17 @@ def test_card_sizes_during_the_build_are_those_the_build_will_give(start) -> Non
     assert planned == built
     # the sizes differ from card to card (a default size would be one size for all)
     assert len({size for key, size in planned.items() if key not in made}) > 10
+
+
+def test_a_selected_card_deleted_after_select_all_during_the_build_reaches_the_panels(start, qtbot) -> None:
+    """Only the build's own cards joining a Select All wait for its end: another selection change (a selected card
+    deleted) fans out as always, or the panels kept showing an entity that is gone until the build ended."""
+    scene = start()
+    step_until(scene, lambda: scene.in_view_done)
+    scene.select_all()
+    settled: list[set[str]] = []
+    scene.selection_settled.connect(lambda: settled.append(set(scene.selected_entity_ids())))
+    card = next(iter(scene.entity_items))
+    scene.document.push(delete_command(scene.document, [card]))
+    qtbot.waitUntil(lambda: bool(settled), timeout=5_000)
+    assert scene.building and card not in settled[-1]
