@@ -30,6 +30,7 @@ from modeller.rules.physical.resolver import (
     Resolution,
     ResolveCache,
     UnitResult,
+    file_unit,
     group_units,
     resolve_unit,
     unit_key,
@@ -138,7 +139,7 @@ def regroup(
         at = _insert_at(res.units, order, roots[0])
         res.units.insert(at, (roots, embedded))
         res.unit_results.insert(at, result)
-        _add_unit(res, result)
+        file_unit(res, result)
         out.units.append(result)
     # the dropped prefixes in unit order, as resolve lists them (a later in-place patch finds a unit's run in it)
     res.dropped_prefixes = [d for unit in res.unit_results for d in unit.dropped_prefixes]
@@ -190,22 +191,6 @@ def _drop_unit(res: Resolution, old: UnitResult) -> None:
             mine.pop(key, None)
     for coll in old.collections:
         res.shapes.pop(coll.name, None)
-
-
-def _add_unit(res: Resolution, new: UnitResult) -> None:
-    """Put one unit's entries in the resolution's whole-design maps."""
-    res.location.update(new.location)
-    res.builder.routes.update(new.routes)
-    res.builder.copy_paths.update(new.copy_paths)
-    res.query_plans.update(new.query_plans)
-    res.query_index.update(new.query_index)
-    res.query_joins.update(new.query_joins)
-    res.array_paths.update(new.array_paths)
-    res.array_bytes.update(new.array_sizes)
-    for coll in new.collections:
-        res.shapes[coll.name] = coll.shape
-    for eid in new.location:
-        res.unit_of[eid] = new
 
 
 def place_collections(

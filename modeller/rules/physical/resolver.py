@@ -294,19 +294,8 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     for unit in results:
         collections.extend(unit.collections)
         placements.extend(unit.placements)
-        res.location.update(unit.location)
-        builder.routes.update(unit.routes)
-        builder.copy_paths.update(unit.copy_paths)
-        res.query_plans.update(unit.query_plans)
-        res.query_index.update(unit.query_index)
-        res.query_joins.update(unit.query_joins)
-        res.array_paths.update(unit.array_paths)
-        res.array_bytes.update(unit.array_sizes)
         res.dropped_prefixes.extend(unit.dropped_prefixes)
-        for coll in unit.collections:
-            res.shapes[coll.name] = coll.shape
-        for eid in unit.location:
-            unit_of[eid] = unit
+        file_unit(res, unit)
     if len(results) > 1:
         collections.sort(key=lambda c: ctx.entity_order[c.entities[0]])
     if len(results) > 1:
@@ -1750,6 +1739,22 @@ def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
         found = [node]
         nodes = node.items.children if node.items is not None else node.children
     return found
+
+
+def file_unit(res: Resolution, unit: UnitResult) -> None:
+    """Put one unit's entries in the resolution's whole-design maps (a cold pass, and a regroup's new units)."""
+    res.location.update(unit.location)
+    res.builder.routes.update(unit.routes)
+    res.builder.copy_paths.update(unit.copy_paths)
+    res.query_plans.update(unit.query_plans)
+    res.query_index.update(unit.query_index)
+    res.query_joins.update(unit.query_joins)
+    res.array_paths.update(unit.array_paths)
+    res.array_bytes.update(unit.array_sizes)
+    for coll in unit.collections:
+        res.shapes[coll.name] = coll.shape
+    for eid in unit.location:
+        res.unit_of[eid] = unit
 
 
 #: the per-unit and per-relationship steps, for an incremental patch (``modeller.rules.incremental.patch``)
