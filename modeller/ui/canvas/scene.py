@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -175,8 +175,6 @@ class CanvasScene(QGraphicsScene):
         #: Select All ran during a progressive build: the cards and lines it makes from now on join the selection,
         #: which fans out once more when the build ends (until the user selects otherwise)
         self._select_built = False
-        #: a card or line made by the build is joining a Select All (its selection change waits for the build's end)
-        self._joining = False
         # an edit during a progressive build touches its own items (making those the build has not made yet) and
         # lets the build go on: the build makes the rest from the model as it is when it gets to them
         document.entity_added.connect(self._entity_added)
@@ -224,8 +222,6 @@ class CanvasScene(QGraphicsScene):
         return command.rel.id
 
     def _selection_pending(self) -> None:
-        if self._joining:
-            return  # the build's cards join a Select All one by one: the change fans out once, at the build's end
         if not self._selection_timer.isActive():
             self._selection_timer.start()
 
@@ -262,11 +258,10 @@ class CanvasScene(QGraphicsScene):
     def _join_selection(self, item: EntityItem | RelationshipItem) -> None:
         """A card or line the build just put in the scene after a Select All joins the selection."""
         if item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIsSelectable:
-            self._joining = True  # (any other change, e.g. a selected card deleted, fans out as always)
-            try:
+            # the build's cards join one by one, silently: the change fans out once, at the build's end (_build_done;
+            # any other change, e.g. a selected card deleted, fans out as always)
+            with QSignalBlocker(self):
                 item.setSelected(True)
-            finally:
-                self._joining = False
             if isinstance(item, RelationshipItem):
                 self._selected_lines.add(item.rel_id)  # drawn selected from the start: no second repaint
 

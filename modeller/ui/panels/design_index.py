@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import operator
 import threading
+from functools import cached_property
 
 from modeller.rules.physical.design import CollectionDesign, Design
 
@@ -33,6 +34,8 @@ class DesignIndex:
             ):
                 self.collections[coll.name] = coll
             self.holder = previous.holder  # read-only once built: shared
+            if "listing" in vars(previous):  # the same names and entities list the same collections
+                self.listing = previous.listing
             return
         self.collections = {c.name: c for c in design.collections}
         self.holder = {}
@@ -54,6 +57,16 @@ class DesignIndex:
 
     def collection_for_entity(self, entity_id: str) -> str | None:
         return self.holder.get(entity_id)
+
+    @cached_property
+    def listing(self) -> dict[str, list[str]]:
+        """Entity id -> every collection listing it (its own, the one it is embedded in, their companions), in
+        design order; made when a canvas selection first asks for its findings."""
+        found: dict[str, list[str]] = {}
+        for coll in self.design.collections:
+            for entity in dict.fromkeys(coll.entities):
+                found.setdefault(entity, []).append(coll.name)
+        return found
 
 
 #: the indexes of the last few designs asked about (the latest analysis, a preview's partial design)

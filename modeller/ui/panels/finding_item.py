@@ -10,6 +10,7 @@ import html
 import re
 import threading
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any
 
 from modeller.model import Project, Query, Relationship
@@ -47,16 +48,38 @@ class Lookup:
             self.names = {e.id: e.name for e in project.entities}
         if previous is not None and old is not None and old.relationships is project.relationships:
             self.rels = previous.rels
+            if "ends" in vars(previous):  # made for a selection's findings: the same relationships, the same ends
+                self.ends = previous.ends
         else:
             self.rels = {r.id: r for r in project.relationships}
         if previous is not None and old is not None and old.queries is project.queries:
             self.queries, self.query_numbers = previous.queries, previous.query_numbers
+            if "queries_of" in vars(previous):
+                self.queries_of = previous.queries_of
         else:
             self.queries = {q.id: q for q in project.queries}
             self.query_numbers = query_numbers(project)
 
     def name(self, entity_id: str) -> str:
         return self.names.get(entity_id, entity_id)
+
+    @cached_property
+    def ends(self) -> dict[str, list[str]]:
+        """Entity id -> the relationships ending at it (made when a selection first asks for its findings)."""
+        ends: dict[str, list[str]] = {}
+        for rel in self.rels.values():
+            ends.setdefault(rel.one, []).append(rel.id)
+            if rel.many != rel.one:
+                ends.setdefault(rel.many, []).append(rel.id)
+        return ends
+
+    @cached_property
+    def queries_of(self) -> dict[str, list[str]]:
+        """Entity id -> the queries on it (made when a selection first asks for its findings)."""
+        found: dict[str, list[str]] = {}
+        for query in self.queries.values():
+            found.setdefault(query.entity, []).append(query.id)
+        return found
 
 
 def lookup(project: Project | Lookup) -> Lookup:

@@ -9,10 +9,11 @@ changes (findings in and out) update it in place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from modeller.rules.framework.findings import Finding
 from modeller.rules.physical.design import Design
+from modeller.ui.panels.design_index import design_index
 from modeller.ui.panels.finding_item import Lookup, Selection
 
 Anchor = tuple[str, str]
@@ -58,64 +59,14 @@ class FindingsIndex:
 
 def anchors_of(chosen: Selection, ids: Lookup, design: Design | None) -> set[Anchor]:
     """What the findings about ``chosen`` can hang on: the chosen objects, and the relationships, queries and
-    collections of the chosen entities."""
+    collections of the chosen entities (from maps the project's lookup and the design's index own: they go
+    with the project version and the analysis they were made for)."""
     anchors: set[Anchor] = set(chosen.chosen)
     if chosen.entities:
-        lines, queries = _ends(ids), _queries_of(ids)
-        holding = _holding(design) if design is not None else {}
+        lines, queries = ids.ends, ids.queries_of
+        listing = design_index(design).listing if design is not None else {}
         for entity in chosen.entities:
             anchors.update(("relationship", key) for key in lines.get(entity, ()))
             anchors.update(("query", key) for key in queries.get(entity, ()))
-            anchors.update(("collection", name) for name in holding.get(entity, ()))
+            anchors.update(("collection", name) for name in listing.get(entity, ()))
     return anchors
-
-
-#: the last maps made, with what they were made from (held, so compared by identity): a project's relationships
-#: and queries stay the same objects across the edits that do not touch them, a design for one analysis
-_made: dict[str, tuple[object, dict[str, list[str]]]] = {}
-
-
-def _cached(name: str, source: object, make: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
-    known = _made.get(name)
-    if known is None or known[0] is not source:
-        known = _made[name] = (source, make())
-    return known[1]
-
-
-def _ends(ids: Lookup) -> dict[str, list[str]]:
-    """Entity id -> the relationships ending at it."""
-
-    def make() -> dict[str, list[str]]:
-        ends: dict[str, list[str]] = {}
-        for rel in ids.rels.values():
-            ends.setdefault(rel.one, []).append(rel.id)
-            if rel.many != rel.one:
-                ends.setdefault(rel.many, []).append(rel.id)
-        return ends
-
-    return _cached("ends", ids.rels, make)
-
-
-def _queries_of(ids: Lookup) -> dict[str, list[str]]:
-    """Entity id -> the queries on it."""
-
-    def make() -> dict[str, list[str]]:
-        found: dict[str, list[str]] = {}
-        for query in ids.queries.values():
-            found.setdefault(query.entity, []).append(query.id)
-        return found
-
-    return _cached("queries", ids.queries, make)
-
-
-def _holding(design: Design) -> dict[str, list[str]]:
-    """Entity id -> the collections listing it (its own, the one it is embedded in, their companions)."""
-
-    def make() -> dict[str, list[str]]:
-        found: dict[str, list[str]] = {}
-        for coll in design.collections:
-            for entity in dict.fromkeys(coll.entities):
-                found.setdefault(entity, []).append(coll.name)
-        return found
-
-    return _cached("holding", design, make)

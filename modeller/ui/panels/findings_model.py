@@ -190,10 +190,8 @@ class FindingsModel(QAbstractListModel):
             return
         leaving = [(sort_key(f), f) for f in gone]
         for key, old in sorted(leaving, key=itemgetter(0), reverse=True):
-            row = bisect_left(keys, key)
-            while row < len(rows) and rows[row] is not old:
-                row += 1
-            if row == len(rows):
+            row = self._position(g, old, key)
+            if row < 0:
                 continue  # not listed (cannot happen while rows and _shown agree)
             replacement = incoming.pop(key, None)
             if replacement is not None:
@@ -273,6 +271,21 @@ class FindingsModel(QAbstractListModel):
                 return g, row - 1
             row -= len(group) + 1
         raise IndexError(row)
+
+    def row_of(self, finding: Finding) -> int:
+        """The row listing ``finding``, -1 if none (a merge may not have placed it yet)."""
+        g = SECTIONS.index(section_of(finding))
+        at = self._position(g, finding, sort_key(finding))
+        return -1 if at < 0 else self.start(g) + 1 + at
+
+    def _position(self, g: int, finding: Finding, key: SortKey) -> int:
+        """Where group ``g`` lists ``finding`` (its sort key ``key``), -1 if it does not: a binary search on the
+        sort keys, then the findings alike in rule, subject and text by identity."""
+        rows, keys = self.groups[g], self._keys[g]
+        at = bisect_left(keys, key)
+        while at < len(rows) and rows[at] is not finding and keys[at] == key:
+            at += 1
+        return at if at < len(rows) and rows[at] is finding else -1
 
     def finding(self, index: AnyIndex) -> Finding | None:
         if not index.isValid():
@@ -365,7 +378,9 @@ class FindingsFilter(QSortFilterProxyModel):
         self.findings = source
         self.setSourceModel(source)
         self._chosen = Selection()
-        self._selecting = False
+        #: a canvas selection filters the rows (asked for each of 39,000 rows: a plain attribute, not
+        #: Selection.__bool__)
+        self.selecting = False
         self.severities: set[str] | None = None
         #: the text filter's words (folded): a finding shows when its row text or rule holds each of them
         self.words: tuple[str, ...] = ()
@@ -394,10 +409,6 @@ class FindingsFilter(QSortFilterProxyModel):
         #: per section, [open, all] findings the filters accept (None: count again, see section_counts)
         self._counts: list[list[int]] | None = None
 
-    @property
-    def selecting(self) -> bool:
-        return bool(self._chosen)
-
     def set_filter(
         self, selection: set[tuple[str, str]] | None, severities: set[str] | None, text: str | None = None
     ) -> None:
@@ -409,7 +420,7 @@ class FindingsFilter(QSortFilterProxyModel):
             return
         self.beginFilterChange()
         self._chosen = chosen
-        self._selecting = bool(chosen)  # asked for each of 39,000 rows: a plain attribute, not Selection.__bool__
+        self.selecting = bool(chosen)
         self.words = words
         self._accepted = None
         self._rows = None
@@ -449,7 +460,7 @@ class FindingsFilter(QSortFilterProxyModel):
     def accepts(self, finding: Finding) -> bool:
         if not self.passes(finding):
             return False
-        if not self._chosen:
+        if not self.selecting:
             return True
         return self.findings.ids is not None and self._concerns(finding)
 
@@ -497,9 +508,13 @@ class FindingsFilter(QSortFilterProxyModel):
         self._rows = None
         if self._accepted is None or changes is None or not self._carry(changes):
             self._accepted = None
-        if self._index is not None and not self._chosen:
+        if self._index is not None and not self.selecting:
             self._filed()  # kept up to date with the changes while they lead from it (cheap), for the next click
-        if changes is None or self._chosen or (self.words and (changes.relabelled or changes.queries or changes.gone)):
+        if (
+            changes is None
+            or self.selecting
+            or (self.words and (changes.relabelled or changes.queries or changes.gone))
+        ):
             # renamed subjects may match other words; a gone finding's text named what may be gone with it
             self._counts = None
             return
@@ -540,7 +555,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self._follow()
         if self._counts is None:
             counts = [[0, 0] for _ in SECTIONS]
-            if self._chosen:  # the selection's few findings, not every row asked again
+            if self.selecting:  # the selection's few findings, not every row asked again
                 listed = self._accepted_now().values() if self.findings.ids is not None else ()
                 for finding in filter(self.passes, listed):
                     _add(counts, finding, 1)
@@ -556,28 +571,23 @@ class FindingsFilter(QSortFilterProxyModel):
 
     def _rows_now(self) -> dict[int, tuple[str, bool]]:
         """While selecting: the source rows of the selection's findings (of the chosen severities) and of their
-        sections' headers, found by the sort keys (binary search), not by asking each row."""
+        sections' headers, found by the model's row lookup (binary search), not by asking each row."""
         if self._rows is not None:
             return self._rows
         model = self.findings
         rows: dict[int, tuple[str, bool]] = {}
         accepted = self._accepted_now() if model.ids is not None else {}
         for finding in filter(self.passes, accepted.values()):
-            g = SECTIONS.index(section_of(finding))
-            group, keys = model.groups[g], model._keys[g]
-            key = sort_key(finding)
-            row = bisect_left(keys, key)
-            while row < len(group) and group[row] is not finding and keys[row] == key:
-                row += 1
-            if row < len(group) and group[row] is finding:  # listed (a merge may not have placed it yet)
-                start = model.start(g)
-                rows[start + 1 + row] = (SECTIONS[g], False)
-                rows[start] = (SECTIONS[g], True)
+            row = model.row_of(finding)
+            if row >= 0:
+                section = section_of(finding)
+                rows[row] = (section, False)
+                rows[model.start(SECTIONS.index(section))] = (section, True)
         self._rows = rows
         return rows
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
-        if self._selecting:  # one lookup per row: the rows were found once, by the selection's findings
+        if self.selecting:  # one lookup per row: the rows were found once, by the selection's findings
             shown = (self._rows if self._rows is not None else self._rows_now()).get(source_row)
             return shown is not None and (shown[1] or shown[0] not in self.collapsed)
         g, i = self.findings.locate(source_row)
@@ -594,7 +604,7 @@ class FindingsFilter(QSortFilterProxyModel):
                 if i >= 0:
                     return super().data(index, role)  # a finding's row: the model's text
                 collapsed = SECTIONS[g] in self.collapsed
-                if self._chosen or self.filtering:
+                if self.selecting or self.filtering:
                     label = counted_label(SECTIONS[g], *self.section_counts()[g], collapsed)
                 else:
                     label = self.findings.section_label(g, collapsed)
