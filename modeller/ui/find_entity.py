@@ -3,6 +3,9 @@
 At 10,000 entities the canvas alone cannot find a card by name (tryout a15 item 5): the field lists the names
 holding what was typed (any case, anywhere in the name), and Enter or a click on one asks the window to select
 and centre that card. Selecting only: nothing is edited, so there is no undo step.
+
+Enter on typed text picks the name it is (any case), else the first name starting with it, else the first holding
+it; the list shows them in that order, so its top row is what Enter picks.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class FindBar(QFrame):
         self.names = QStringListModel(self)
         #: the model's names folded for comparison -> entity id (a name is unique ignoring case)
         self._ids: dict[str, str] = {}
+        #: each folded name's name as written, in model order
+        self._written: dict[str, str] = {}
         #: the names are out of date (an edit since they were listed): listed again when next needed
         self._stale = True
         self.completer = QCompleter(self.names, self)
@@ -50,6 +55,7 @@ class FindBar(QFrame):
         self.completer.setMaxVisibleItems(12)
         self.field.setCompleter(self.completer)
         self.completer.activated.connect(self._choose)
+        self.field.textEdited.connect(self._list_matches)
         self.field.returnPressed.connect(lambda: self._choose(self.field.text()))
         self.field.installEventFilter(self)
         label = QLabel("Find:", self)
@@ -85,15 +91,20 @@ class FindBar(QFrame):
             self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def entity_for(self, text: str) -> str | None:
-        """The id of the entity ``text`` names (any case), else of the first name holding it; None when none does."""
+        """The id of the entity ``text`` names (any case), else of the first name starting with it, else of the
+        first name holding it; None when none does."""
         self._refresh_names()
+        best = next(iter(self._matches(text)), None)
+        return None if best is None else self._ids[best]
+
+    def _matches(self, text: str) -> list[str]:
+        """The folded names holding ``text`` (any case): the name it is first, then those starting with it, then
+        the others, each in model order."""
         wanted = text.strip().casefold()
         if not wanted:
-            return None
-        exact = self._ids.get(wanted)
-        if exact is not None:
-            return exact
-        return next((key for folded, key in self._ids.items() if wanted in folded), None)
+            return []
+        holding = [folded for folded in self._ids if wanted in folded]
+        return sorted(holding, key=lambda folded: 0 if folded == wanted else 1 if folded.startswith(wanted) else 2)
 
     # --------------------------------------------------------------- internals
     def _choose(self, text: str) -> None:
@@ -107,6 +118,18 @@ class FindBar(QFrame):
         self.close_bar()
         self.chosen.emit(key)
 
+    def _list_matches(self, text: str) -> None:
+        """The completions of ``text`` in the order Enter prefers them (the completer keeps the list's order)."""
+        self._refresh_names()
+        listed = self._listed(text)
+        if listed != self.names.stringList():
+            self.names.setStringList(listed)
+
+    def _listed(self, text: str) -> list[str]:
+        """The names the completer lists for ``text``: its matches in preferred order (every name for none)."""
+        matches = self._matches(text)
+        return [self._written[folded] for folded in matches] if matches else list(self._written.values())
+
     def _names_changed(self, *_args: object) -> None:
         self._stale = True
         if self.isVisible():
@@ -118,10 +141,12 @@ class FindBar(QFrame):
             return
         self._stale = False
         entities = self.document.project.entities
-        self._ids = {}
+        self._ids, self._written = {}, {}
         for entity in entities:
-            self._ids.setdefault(entity.name.casefold(), entity.id)
-        self.names.setStringList([entity.name for entity in entities])
+            folded = entity.name.casefold()
+            if folded not in self._ids:
+                self._ids[folded], self._written[folded] = entity.id, entity.name
+        self.names.setStringList(self._listed(self.field.text()))
 
     def _place(self) -> None:
         area = self.view.viewport().geometry()

@@ -152,3 +152,31 @@ def test_find_builds_a_card_the_progressive_build_has_not_reached_and_asks_only_
     ]
     assert {id(f) for f in shown} == {id(f) for f in expected} and shown
     assert len(asked) < len(findings) / 50, (len(asked), len(findings))  # the few filed near it, not every finding
+
+
+@pytest.mark.parametrize("popup", [True, False], ids=["popup shown", "popup hidden"])
+def test_enter_prefers_the_whole_name_then_its_start_then_any_part(window: MainWindow, popup: bool) -> None:
+    """Enter on typed text picks the entity it names (any case), else the first whose name starts with it, else the
+    first whose name holds it, whatever the model order (review: Enter took the first name merely holding it)."""
+    assert window.open_path(sample("blog"), ask=False)
+    entities = window.document.project.entities
+    assert len(entities) >= 3
+    # model order: a name holding "user" in the middle, then one starting with it, then the name itself
+    for entity, name in zip(entities, ["Superuser", "Users Log", "User"], strict=False):
+        window.document.push(rename_entity_command(window.document, entity.id, name))
+    names = [e.name for e in window.document.project.entities]
+    cases = {"USER": "User", "us": "Users Log", "user": "User", "SERS": "Users Log", "perus": "Superuser"}
+    for typed, expected in cases.items():
+        open_find(window)
+        window.find_bar.field.clear()
+        QTest.keyClicks(window.find_bar.field, typed)
+        model = window.find_bar.completer.completionModel()
+        listed = [model.index(i, 0).data() for i in range(model.rowCount())]
+        assert listed[0] == expected and sorted(listed) == sorted(n for n in names if typed.lower() in n.lower())
+        if popup:
+            assert window.find_bar.completer.popup().isVisible()  # its top row is what Enter picks
+        else:
+            window.find_bar.completer.popup().hide()
+        QTest.keyClick(window.find_bar.field, Qt.Key.Key_Return)
+        assert not window.find_bar.isVisible(), typed
+        assert [window.document.entity(k).name for k in window.scene.selected_entity_ids()] == [expected], typed
