@@ -12,20 +12,21 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from modeller.cli.check_filters import COLOURS, LEVELS, RESET
+from modeller.cli.check_filters import add_arguments as add_filter_arguments
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour, write_json
 from modeller.model.labels import Labels
 from modeller.model.text import neutralize
 from modeller.model.wording import counted
 
 if TYPE_CHECKING:
+    from modeller.cli.check_filters import Chosen
     from modeller.rules.framework.findings import Finding
 
 HELP = "check a project against the schema-design rules"
-LEVELS = ("info", "suggestion", "warning", "error")
-COLOURS = {"error": "\033[31;1m", "warning": "\033[33;1m", "suggestion": "\033[36m", "info": "\033[2m"}
-RESET = "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,11 +46,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fail-on",
         choices=LEVELS,
         default="error",
-        help="exit 1 when a finding at or above this severity exists (default error)",
+        help="exit 1 when a finding at or above this severity exists (default error; with --rule or --severity, "
+        "among the findings they keep)",
     )
+    add_filter_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from modeller.cli.check_filters import chosen
+
+    filters = chosen(args)
+    if isinstance(filters, str):
+        return fail(filters)
+    args.chosen = filters
+    if args.summary and args.format == "sarif":
+        return fail("--summary counts the findings in the text or json format; SARIF lists each result")
     files: list[str] = args.file
     if len(files) == 1:
         return _check(args, files[0])
@@ -65,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace, file: str) -> int:
     """Check one file: its findings in ``args.format``; the exit code for it alone."""
+    from modeller.cli.check_filters import render_summary, shown_line, summary_json
     from modeller.cli.sources import read_file_or_stdin
     from modeller.persistence import ProjectFileError
     from modeller.rules import analyse
@@ -77,16 +89,24 @@ def _check(args: argparse.Namespace, file: str) -> int:
     except ProjectFileError as err:
         return fail(str(err), multiline=True)  # one problem per line, each neutralized
     analysis = analyse(project)
-    findings = analysis.findings
+    filters: Chosen = args.chosen
+    findings = filters.kept(analysis.findings)
     if args.format == "json":
-        write_json({"findings": [f.to_json() for f in findings]})
+        write_json(summary_json(findings) if args.summary else {"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":
         from modeller.cli.sarif import read_text, sarif_log
         from modeller.persistence import MAX_FILE_BYTES
 
-        write_json(sarif_log(file, read_text(file, MAX_FILE_BYTES), project, analysis))
+        kept = replace(analysis, findings=findings)
+        write_json(sarif_log(file, read_text(file, MAX_FILE_BYTES), project, kept))
     else:
-        sys.stdout.write(render_text(findings, use_colour(args.color), Labels(project)))
+        colour = use_colour(args.color)
+        if args.summary:
+            sys.stdout.write(render_summary(findings, total_line(findings), colour))
+        else:
+            sys.stdout.write(render_text(findings, colour, Labels(project)))
+        if filters.filtering:
+            sys.stdout.write(shown_line(len(findings), len(analysis.findings), filters))
     threshold = SEVERITY_RANK[args.fail_on]
     failing = [f for f in findings if not f.overridden and SEVERITY_RANK[f.severity] >= threshold]
     return EXIT_FINDINGS if failing else EXIT_OK
@@ -97,8 +117,6 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
 
     ``labels`` names each subject in the user's words (``Author → Post``, ``query 'post page'``), not by id.
     """
-    from modeller.rules.framework.sections import count_sections
-
     if not findings:
         return "no findings\n"
     groups: dict[tuple[str, str], list[Finding]] = {}
@@ -132,10 +150,17 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
             if f.fix is not None:
                 lines.append(f"      fix: {neutralize(f.fix.description)}")
         lines.append("")
+    lines.append(total_line(findings))
+    return "\n".join(lines) + "\n"
+
+
+def total_line(findings: list[Finding]) -> str:
+    """A check's last line: the findings counted as the GUI's Recommendations panel counts them, in plain words."""
+    from modeller.rules.framework.sections import count_sections
+
     overridden = sum(1 for f in findings if f.overridden)
     summary = check_summary(*count_sections(findings)) + (f" · {overridden:,} overridden" if overridden else "")
-    lines.append(f"{counted(len(findings), 'finding')}: {summary}")
-    return "\n".join(lines) + "\n"
+    return f"{counted(len(findings), 'finding')}: {summary}"
 
 
 def check_summary(todo: dict[str, int], decisions: int) -> str:
