@@ -226,7 +226,8 @@ def export_project(
             if progress is not None:
                 progress(done, total, "laying out the diagram with Graphviz")
             staging.flush()  # dot reads diagram.dot from the staging folder
-            outcome = render(staging.path / "diagram.dot", timeout_s=dot_timeout_s)
+            outcome = render(staging.path / "diagram.dot", timeout_s=dot_timeout_s, cancel=cancel)
+            _check_cancel(cancel)  # dot was stopped: the staging folder goes, the target is as it was
             for path in outcome.written:
                 staging.adopt(path.name)
                 kind_of[path.name] = "diagram"

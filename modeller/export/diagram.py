@@ -14,7 +14,8 @@ from __future__ import annotations
 import html
 import shutil
 import subprocess
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -284,27 +285,41 @@ class RenderOutcome:
     written: list[Path]
     notice: str | None = None
     seconds: float = 0.0
+    #: ``cancel`` said stop: dot was killed and nothing it began is left
+    cancelled: bool = False
+
+
+#: how often a running ``dot`` is asked whether the user cancelled (seconds; a Cancel waits at most this long)
+POLL_S = 0.1
 
 
 def render(
-    dot_file: Path, formats: Sequence[str] = ("svg", "png"), timeout_s: float = 60.0, dot_binary: str | None = None
+    dot_file: Path,
+    formats: Sequence[str] = ("svg", "png"),
+    timeout_s: float = 60.0,
+    dot_binary: str | None = None,
+    cancel: Callable[[], bool] | None = None,
 ) -> RenderOutcome:
     """Render ``dot_file`` next to itself with the ``dot`` program (with a timeout; no shell).
 
     One run writes every format: the layout, nearly all of dot's time, is made once, not once per format.
     When that run fails (a format this Graphviz lacks), each format is tried on its own, so the others are kept.
+    ``cancel`` is asked while dot runs (a layout of hundreds of collections takes a minute): when it says stop,
+    dot is killed, what it began writing is removed, and the outcome is ``cancelled``.
     """
-    import time
-
     binary = dot_binary or shutil.which("dot")
     if binary is None:
         return RenderOutcome([], INSTALL_NOTICE)
     started = time.perf_counter()
-    outcome, refused = _run_dot(binary, dot_file, formats, timeout_s)
+    outcome, refused = _run_dot(binary, dot_file, formats, timeout_s, cancel)
     if refused and len(formats) > 1:
         written: list[Path] = []
         for fmt in formats:
-            one, _ = _run_dot(binary, dot_file, [fmt], timeout_s)
+            one, _ = _run_dot(binary, dot_file, [fmt], timeout_s, cancel)
+            if one.cancelled:
+                _remove(written)
+                outcome = one
+                break
             written.extend(one.written)
             if one.notice is not None:
                 outcome = RenderOutcome(written, one.notice)
@@ -315,29 +330,46 @@ def render(
     return outcome
 
 
-def _run_dot(binary: str, dot_file: Path, formats: Sequence[str], timeout_s: float) -> tuple[RenderOutcome, bool]:
+def _run_dot(
+    binary: str, dot_file: Path, formats: Sequence[str], timeout_s: float, cancel: Callable[[], bool] | None = None
+) -> tuple[RenderOutcome, bool]:
     """One ``dot`` run writing ``formats`` next to ``dot_file``, and whether dot refused (a non-zero exit).
 
-    On failure nothing is left behind.
+    On failure or cancel nothing is left behind: no output file, no ``dot`` process (killed and reaped).
     """
     outs = [dot_file.with_suffix("." + fmt) for fmt in formats]
     args = [binary]
     for fmt, out in zip(formats, outs, strict=True):
         args += [f"-T{fmt}", "-o", str(out)]
     try:
-        proc = subprocess.run([*args, str(dot_file)], capture_output=True, timeout=timeout_s, check=False)
-    except subprocess.TimeoutExpired:
-        _remove(outs)
-        return RenderOutcome(
-            [],
-            f"Graphviz took longer than {timeout_s:g} s to lay out the diagram; "
-            f"diagram.dot was written, render it with 'dot -T{formats[0]} diagram.dot'",
-        ), False
+        proc = subprocess.Popen([*args, str(dot_file)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     except OSError as exc:
         _remove(outs)
         return RenderOutcome([], f"could not run Graphviz 'dot' ({exc}); diagram.dot was written"), False
+    deadline = time.monotonic() + timeout_s
+    ended = False
+    try:
+        while True:
+            try:  # communicate, not wait: dot's warnings must not fill the pipe and stall it
+                _out, stderr = proc.communicate(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
+                ended = True
+                break
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel():
+                    return RenderOutcome([], cancelled=True), False
+                if time.monotonic() >= deadline:
+                    return RenderOutcome(
+                        [],
+                        f"Graphviz took longer than {timeout_s:g} s to lay out the diagram; "
+                        f"diagram.dot was written, render it with 'dot -T{formats[0]} diagram.dot'",
+                    ), False
+    finally:
+        if not ended:  # cancelled, timed out, or interrupted (Ctrl+C): no dot left running or half-written
+            proc.kill()
+            proc.communicate()
+            _remove(outs)
     if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
         first = message[0] if message else f"exit code {proc.returncode}"
         _remove(outs)
         what = f"diagram.{formats[0]}" if len(formats) == 1 else "the diagram"
