@@ -4,7 +4,6 @@ large enough to take well over the runner's poll interval (~1 s of CPU at 400 en
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -12,6 +11,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from child_processes import children_named
 
 from benchmarks.generate import generate_project
 from modeller.export import ExportCancelled, export_project
@@ -22,23 +23,6 @@ from modeller.rules import analyse
 from modeller.rules.framework.analysis import Analysis
 
 pytestmark = pytest.mark.slow
-
-
-def dot_children() -> list[int]:
-    """Processes named ``dot`` whose parent is this process (a zombie too: it has not been reaped)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue  # ended while listed
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        if ppid == os.getpid() and name == "dot":
-            found.append(int(entry.name))
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +40,14 @@ def test_a_cancel_kills_dot_and_leaves_no_file(tmp_path: Path, big: tuple[Projec
     asked: list[list[int]] = []
 
     def cancel() -> bool:
-        asked.append(dot_children())  # dot is running while it is asked
+        asked.append(children_named("dot"))  # dot is running while it is asked
         return True
 
     outcome = render(dot_file, cancel=cancel)
     assert outcome.cancelled and outcome.written == [] and outcome.notice is None
     assert asked and asked[0], "cancel must be asked while dot runs, or this test proves nothing"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["diagram.dot"]  # no half-written svg or png
-    assert dot_children() == []  # killed and reaped
+    assert children_named("dot") == []  # killed and reaped
 
 
 def test_an_export_cancelled_during_the_layout_leaves_the_folder_as_it_was(
@@ -93,4 +77,4 @@ def test_an_export_cancelled_during_the_layout_leaves_the_folder_as_it_was(
     assert laying_out and [o.cancelled for o in outcomes] == [True]  # stopped inside dot, not after it
     assert [p.name for p in target.iterdir()] == ["keep.txt"]
     assert not [p for p in tmp_path.iterdir() if p != target]  # no staging folder left beside it
-    assert dot_children() == []
+    assert children_named("dot") == []

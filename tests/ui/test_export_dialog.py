@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 import threading
 from pathlib import Path
 
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
+
+from child_processes import children_named
+
+from benchmarks.generate import generate_project
 from modeller.cli.main import main as cli_main
-from modeller.export import export_project
+from modeller.export import diagram, export_project
+from modeller.export.diagram import RenderOutcome
 from modeller.export.manifest import MANIFEST
 from modeller.persistence import load_project
 from modeller.rules import analyse
@@ -172,3 +182,32 @@ def test_shard_the_collections_reaches_the_setup_script(make_window, qtbot, tmp_
     assert "sh.shardCollection(" in setup and "sh.enableSharding(" in setup
     assert "insertMissing(" in setup  # the other option the dialog reads at the same moment
     dialog.close()
+
+
+@pytest.mark.slow
+def test_cancel_while_graphviz_lays_out_kills_dot(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Cancel during the diagram's layout stops the real ``dot`` (session 9: Cancel waited for the whole layout,
+    about a minute under 900 collections); the folder is as it was and no ``dot`` process is left."""
+    if shutil.which("dot") is None:
+        pytest.fail("Graphviz 'dot' is required for this test (Debian: apt-get install graphviz)")
+    outcomes: list[RenderOutcome] = []
+    real_render = diagram.render
+
+    def watched(*args, **kwargs) -> RenderOutcome:  # the real render, its outcome kept
+        outcome = real_render(*args, **kwargs)
+        outcomes.append(outcome)
+        return outcome
+
+    monkeypatch.setattr("modeller.export.render", watched)
+    dialog = ExportDialog(generate_project(400, 1.5, 0.5, seed=1), tmp_path / "out")
+    qtbot.addWidget(dialog)
+    for kind, box in dialog.kind_boxes.items():
+        box.setChecked(kind == "diagram")
+    dialog.start_export()
+    assert dialog.job is not None
+    dialog.job.progress.connect(lambda _done, _total, what: what.startswith("laying out") and dialog.cancel())
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=300_000)
+    assert dialog.status.text() == "Export cancelled. Nothing was written; the folder is as it was."
+    assert [o.cancelled for o in outcomes] == [True]  # stopped inside dot, not after it
+    assert not (tmp_path / "out").exists() and list(tmp_path.iterdir()) == []
+    assert children_named("dot") == []
