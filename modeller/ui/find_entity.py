@@ -126,9 +126,10 @@ class FindBar(QFrame):
             self.names.setStringList(listed)
 
     def _listed(self, text: str) -> list[str]:
-        """The names the completer lists for ``text``: its matches in preferred order (every name for none)."""
-        matches = self._matches(text)
-        return [self._written[folded] for folded in matches] if matches else list(self._written.values())
+        """The names the completer lists for ``text``: its matches in preferred order (every name for no text)."""
+        if not text.strip():
+            return list(self._written.values())
+        return [self._written[folded] for folded in self._matches(text)]
 
     def _names_changed(self, *_args: object) -> None:
         self._stale = True
