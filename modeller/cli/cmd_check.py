@@ -1,7 +1,8 @@
 """``modeller check FILE...``: the engine's findings, for people (text), scripts (json) or review tools (sarif).
 
 Exit 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one
-does, 2 when a file cannot be loaded. Overridden findings are still listed
+does (of those ``--rule`` and ``--severity`` keep, see :mod:`check_filters`),
+2 when a file cannot be loaded or a filter names no rule or severity. Overridden findings are still listed
 (marked) but never fail the check: the user recorded why they keep the design.
 Several files (the pre-commit hook passes every changed one) are each checked,
 their text headed by the file's name; the exit code is the worst of them.
