@@ -27,8 +27,9 @@ from modeller.rules.framework.rule import (
     strategy_of,
     worded,
 )
+from modeller.rules.framework.wording import and_list
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.documents import strategy_label
+from modeller.rules.physical.documents import max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
@@ -581,6 +582,22 @@ def _reads_of(facts: RelFacts, entity_id: str, queries: dict[str, list[Query]]) 
     return [q for q in queries.get(entity_id, ()) if q.scope == rid or rid in q.joins]
 
 
+def _large_side_pages(facts: RelFacts, queries: dict[str, list[Query]]) -> str:
+    """A word on paging the reads of the large side ("the Users of one Group", up to 5,000,000) that set no limit:
+    the plan counts the typical number, but the largest One is the read that hurts."""
+    unpaged = [q for q in _reads_of(facts, facts.many_id, queries) if q.scope == facts.rel_id and q.limit is None]
+    if not unpaged:
+        return ""
+    named = and_list([query_words(q, facts.many.name) for q in unpaged[:2]])
+    sort_keys = list(dict.fromkeys(k for q in unpaged[:2] for k, _ in q.sort))
+    keys = and_list(sort_keys) if sort_keys else "_id"
+    return (
+        f"; {named} sets no limit, yet one {facts.one.name} can have {facts.n_max:,} "
+        f"{plural_label(facts.many.name)} (not the typical {facts.n_typ:,}): page it with a limit and go on from "
+        f"the last {keys} read, so the largest one is never read at once"
+    )
+
+
 def _one_way_many_to_many(
     facts: RelFacts, back: int, s: Settings, queries: dict[str, list[Query]]
 ) -> tuple[str, str, str] | None:
@@ -590,11 +607,13 @@ def _one_way_many_to_many(
     one_reads = _reads_of(facts, facts.one_id, queries)
     many_reads = _reads_of(facts, facts.many_id, queries)
     # (holder, other, holder's queries): the side that keeps the array of the other's ids
-    if back >= s.refarray_max:
+    most = max_ones_of(facts.rel)
+    if back >= s.refarray_max or (most is not None and most > s.refarray_max):
+        belongs = f"up to {most:,}" if most is not None and most > s.refarray_max else f"about {back:,}"
         holder, other, why = (
             facts.one.name,
             facts.many.name,
-            f"one {facts.many.name} belongs to about {back:,} {plural_label(facts.one.name)}, more than the "
+            f"one {facts.many.name} belongs to {belongs} {plural_label(facts.one.name)}, more than the "
             f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand')",
         )
     elif one_reads and not many_reads:
@@ -661,12 +680,15 @@ class ManyToManyRefs(_StrategyRule):
             back = ones_per_many(facts)
             nums = {"typical_ones_per_n": back}
             if too_many_ids(facts, s):
+                ones, manys = plural_label(one.name), plural_label(many.name)
                 return self.vote(
                     "parent-ref",
-                    f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
+                    f"each {one.name} relates to up to {facts.n_max:,} {manys}, more than the "
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
-                    f"array of references only in each {many.name} and query it by {one.name}",
-                    "both directions stay one query; the large side never holds an array",
+                    f"array of references only in each {many.name} and query it by {one.name}"
+                    + _large_side_pages(facts, view.ctx.queries_of),
+                    f"the {manys} of one {one.name} are one query on that array; the {ones} of one {many.name} take "
+                    f"two reads (its array, then the {ones} by _id with $in); the large side never holds an array",
                     numbers=nums,
                 )
             one_way = _one_way_many_to_many(facts, back, s, view.ctx.queries_of)

@@ -314,6 +314,7 @@ _COUNT_LABELS: dict[tuple[str, ...], tuple[str, str]] = {
     ("many",): ("Many side", "The entity there are N of"),
     ("typical",): ("Typical N", "Usual number of N per One"),
     ("max",): ("Max N", "Upper bound of N per One"),
+    ("max_ones",): ("Max Ones per N", "Many-to-many only: upper bound of Ones per N"),
 }
 
 
@@ -349,6 +350,7 @@ class RelationshipEditor(QWidget):
         f.name(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
         f.number(["typical"], *_COUNT_LABELS[("typical",)], integer=True)
         f.number(["max"], *_COUNT_LABELS[("max",)], integer=True)
+        f.number(["max_ones"], *_COUNT_LABELS[("max_ones",)], integer=True)
         f.choice(
             ["growth"],
             "Growth",
@@ -491,14 +493,20 @@ class RelationshipEditor(QWidget):
                 ("max",): (
                     f"Max {per}",
                     f"Upper bound of {plural_label(many)} per {one}: the maxItems of the {one}'s array of "
-                    f"{many} ids. {plural_label(one)} per {many} follow from the entity counts "
+                    f"{many} ids. Typical {plural_label(one)} per {many} follow from the entity counts "
                     "(Swap ends counts the other way)",
+                ),
+                ("max_ones",): (
+                    f"Max {plural_label(one)} per {many}",
+                    f"Upper bound of {plural_label(one)} per {many} (how many {plural_label(one)} one {many} can "
+                    f"have): the maxItems of the {many}'s array of {one} ids; above 2,000 that side keeps no array",
                 ),
             }
         else:
             rows = _COUNT_LABELS
         for path, (label, tip) in rows.items():
             (self.ends if path in (("one",), ("many",)) else self.form).set_label(list(path), label, tip)
+        self.form.set_row_visible(["max_ones"], rel.cardinality == "many-to-many")
 
     def _name(self, entity_id: str) -> str:
         entity = self.document.entity(entity_id)
@@ -567,7 +575,12 @@ class RelationshipEditor(QWidget):
         rel = self.relationship()
         if rel is None:
             return
-        new = rel.model_copy(update={"one": rel.many, "many": rel.one})
+        update: dict[str, Any] = {"one": rel.many, "many": rel.one}
+        if rel.cardinality == "many-to-many" and (rel.max is not None or rel.max_ones is not None):
+            # both bounds are declared each way round: they change places; the typical number counted the old
+            # way only (the entity counts give the new one), so it goes (undo brings it back)
+            update.update(max=rel.max_ones, max_ones=rel.max, typical=None)
+        new = rel.model_copy(update=update)
         self.document.push(EditRelationshipCommand(self.document, new, f"Swap ends of {describe(self.document, rel)}"))
 
     def _denormalized_rows(self) -> list[dict[str, Any]]:
