@@ -97,7 +97,7 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
 
     ``labels`` names each subject in the user's words (``Author → Post``, ``query 'post page'``), not by id.
     """
-    from modeller.rules.framework.sections import count_sections
+    from modeller.rules.framework.sections import plain_summary
 
     if not findings:
         return "no findings\n"
@@ -132,26 +132,8 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
             if f.fix is not None:
                 lines.append(f"      fix: {neutralize(f.fix.description)}")
         lines.append("")
-    overridden = sum(1 for f in findings if f.overridden)
-    summary = check_summary(*count_sections(findings)) + (f" · {overridden:,} overridden" if overridden else "")
-    lines.append(f"{counted(len(findings), 'finding')}: {summary}")
+    lines.append(f"{counted(len(findings), 'finding')}: {plain_summary(findings)}")
     return "\n".join(lines) + "\n"
-
-
-def check_summary(todo: dict[str, int], decisions: int) -> str:
-    """The last line's counts, counted as the panel does but said plainly for a reader of SUGGESTION lines.
-
-    "Nothing to do · 9 decisions" under nine SUGGESTION lines read as a contradiction (tryout a14): say that
-    nothing is wrong, what is left to do, and that the rest is already in the design.
-    """
-    from modeller.rules.framework.sections import severity_summary
-
-    parts = [] if todo.get("error") or todo.get("warning") else ["no errors or warnings"]
-    if any(todo.values()):
-        parts.append(f"to do: {severity_summary(todo)}")
-    if decisions:
-        parts.append(f"{counted(decisions, 'decision')} already in the design")
-    return "; ".join(parts)
 
 
 def _same_advice(rule_ids: tuple[str, ...]) -> str:

@@ -37,6 +37,7 @@ from modeller.model.labels import Labels
 from modeller.model.project import Project
 from modeller.model.wording import counted, duration
 from modeller.rules.framework.findings import SEVERITIES, Finding
+from modeller.rules.framework.sections import plain_summary
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, ShapeNode
 from modeller.rules.physical.planner import Step
 from modeller.rules.physical.shardkey import ShardAdvice
@@ -539,7 +540,6 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     # entity id -> name, and REL_KEY + relationship id -> "One → Many" (a computed field names its relationship)
     names = {**entity_names(project), **{REL_KEY + r.id: labels.relationship(r.id) for r in project.relationships}}
     findings = list(findings)
-    counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     n_indexes = sum(len(c.indexes) for c in design.collections)
     out = [
         f"# Design report: {prose(project.name)}",
@@ -556,9 +556,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
             f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
             f"{counted(len(design.relationships), 'relationship')}.",
-            "- Findings: "
-            + ", ".join(counted(counts[s], s, "info" if s == "info" else None) for s in reversed(SEVERITIES))
-            + ".",
+            f"- Findings: {counted(len(findings), 'finding')}: {plain_summary(findings)}.",
             "",
             "## Collections",
             "",

@@ -120,3 +120,10 @@ def test_an_unpaged_read_of_the_large_side_is_told_to_page() -> None:
     )
     (paged,) = _of(analyse(groups(limit=50, max_ones=500)), "many-to-many-refs")
     assert "sets no limit" not in paged.message
+
+
+def test_the_decision_says_what_each_user_holds() -> None:
+    """No "parent-ref" alone for an array of ids in each User, and a fix in the same words, without a rule id."""
+    (decision,) = _of(analyse(groups(max_ones=500)), "many-to-many-refs")
+    assert decision.message.startswith("an array of Group ids in each User (parent-ref) — each Group relates to")
+    assert decision.fix is not None and decision.fix.description == "keep an array of Group ids in each User"

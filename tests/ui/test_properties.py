@@ -267,6 +267,8 @@ def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWin
     assert not holder.isVisibleTo(editor)  # a one-to-N has no second bound
     editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
     assert holder.isVisibleTo(editor) and form.label_of(["max_ones"]) == "Max People per Task"
+    combo = editor.strategy.combo  # a many-to-many's parent-ref is an array in each N, and says so
+    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — array of references to its Ones in each N"
     type_into(qtbot, form.editor(["max"]), "40", enter=True)
     type_into(qtbot, form.editor(["max_ones"]), "3", enter=True)
     assert (window.document.relationship(rel.id).max, window.document.relationship(rel.id).max_ones) == (40, 3)
@@ -285,3 +287,7 @@ def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWin
     assert window.document.relationship(rel.id).max_ones == 3
     window.document.undo_stack.undo()
     assert window.document.relationship(rel.id).max_ones is None and form.editor(["max_ones"]).widget.text() == ""
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()  # back to the one-to-N it was
+    assert not holder.isVisibleTo(editor)
+    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — reference to the One in each N"

@@ -100,7 +100,7 @@ class UnboundedArray(Rule):
             nums["days_to_16mib"] = round(days, 1)
         what = "embedded documents" if embedded else "references"
         target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
-        fix = set_strategy(facts.rel.id, target, self.id)
+        fix = set_strategy(facts.rel.id, target, facts=facts)
         # a document past the limit blames the array that is most of it (a small array in a huge document is not
         # the cause: document-size-and-nesting names the collection, and the large array gets this error)
         over = doc > s.max_doc_bytes and array * 2 > doc
@@ -223,7 +223,7 @@ class UnboundedArray(Rule):
             "relationship",
             facts.rel_id,
             f"{over}: keep the array of {many} ids in each {one} instead",
-            fix=set_strategy(facts.rel_id, "child-refs", self.id),
+            fix=set_strategy(facts.rel_id, "child-refs", facts=facts),
             numbers=nums,
             sources=("Zola-3",),
         )

@@ -14,9 +14,10 @@ from typing import Any
 
 from modeller.model.labels import query_words
 from modeller.model.project import Query
+from modeller.model.vocabulary import CARDINALITIES
 from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
+from modeller.rules.framework.findings import Finding, Fix, SubjectRef, index_decision, strategy_decision
 from modeller.rules.framework.registry import REGISTRY, register
 from modeller.rules.framework.rule import (
     Rule,
@@ -132,6 +133,48 @@ def referenced_why(plan: RelPlan) -> str:
     )
 
 
+def _held(label: str, facts: RelFacts) -> str:
+    """A strategy's name with what the documents hold where the name says otherwise: a many-to-many's
+    "parent-ref" is an array of ids in each N, not one reference (tryout a15 item 8)."""
+    if facts.rel.cardinality != "many-to-many" or label not in ("parent-ref", "two-way"):
+        return label
+    one, many = facts.one.name, facts.many.name
+    if label == "parent-ref":
+        return f"an array of {one} ids in each {many} (parent-ref)"
+    return f"an array of ids on each side, {one} ids in each {many} and {many} ids in each {one} (two-way)"
+
+
+def outlier_fix(rel_id: str, bound: int, facts: RelFacts) -> Fix:
+    """Back to Auto, the one strategy that applies the outlier pattern (a strategy set by hand is kept as set)."""
+    words = (
+        f"set the strategy to Auto: embed up to {bound:,} {plural_label(facts.many.name)} in each {facts.one.name} "
+        "and move the rest of the few large ones to an overflow collection"
+    )
+    return set_strategy(rel_id, "auto", words=words)
+
+
+#: the pattern rules a refined decision is filed under when the base rule names another cardinality
+_FILED_REFINEMENTS = frozenset({"outlier-pattern", "subset-pattern"})
+
+
+def refinement_rule(plan: RelPlan) -> type[Rule] | None:
+    """The pattern rule a refined decision goes under when the base rule's name states a cardinality the user did
+    not draw: a one-to-many of up to 200,000 Reviews kept as an outlier pattern is the outlier rule's advice, not a
+    one-to-squillions one (tryout a15 item 10); the base rule stays in the message ("refining parent-ref: ...").
+    The pattern rule then reports nothing of its own there: the base rule's finding is its one finding."""
+    rec = plan.rec
+    refined = rec.rules[-1] if len(rec.rules) > 1 else ""
+    if refined not in _FILED_REFINEMENTS or rec.reason == (rec.base_reason or rec.reason):
+        return None
+    drawn, base = plan.facts.rel.cardinality, rec.base_rule
+    if drawn in base or not any(c in base for c in CARDINALITIES):
+        return None
+    base_rule = REGISTRY.get(base)
+    if base_rule is None or not issubclass(base_rule, _StrategyRule) or base_rule().filed_under(plan) is not None:
+        return None  # filed elsewhere already (a tree, rule 5's advice)
+    return REGISTRY.get(refined)
+
+
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
@@ -153,19 +196,23 @@ class _StrategyRule(Rule):
         if plan.strategy in ARRAY_OF_ALL:  # the array of every N the design keeps: the figure unbounded-array quotes
             nums["element_bytes"], nums["array_bytes"] = kept_array(plan, view.res.array_sizes(plan.facts))
         extra = self._extra(view, plan, nums)
-        filed = self.filed_under(plan)
+        filed = self.filed_under(plan) or refinement_rule(plan)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
             # every surface shows the subject beside it; a refinement leads, as it is what the design does
             base = rec.base_reason or rec.reason
-            lead = strategy_label(rec.strategy, rec.numbers.get("outlier_bound"))
-            msg = f"{lead} — {rec.reason} (refining {target}: {base})" if rec.reason != base else f"{target} — {base}"
+            lead = _held(strategy_label(rec.strategy, rec.numbers.get("outlier_bound")), plan.facts)
+            msg = (
+                f"{lead} — {rec.reason} (refining {target}: {base})"
+                if rec.reason != base
+                else f"{_held(target, plan.facts)} — {base}"
+            )
             return self.finding(
                 sev,
                 "relationship",
                 rel.id,
                 msg + extra,
-                fix=set_strategy(rel.id, rec.strategy, (filed or self).id, decision),
+                fix=self._fix(plan, decision),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
@@ -173,7 +220,9 @@ class _StrategyRule(Rule):
                 why=self.why_of(plan, view.settings),
                 filed_under=filed,
             )
-        if plan.strategy in (target, rec.strategy):
+        # a strategy set by hand never applies the outlier pattern (only Auto does): not what the seeds recommend
+        by_hand_outlier = rec.strategy == "parent-ref" and "outlier_bound" in rec.numbers
+        if plan.strategy in (target, rec.strategy) and not by_hand_outlier:
             # the reason of the strategy the design holds (a refinement's reason argues for the refined one)
             reason = rec.reason if plan.strategy == rec.strategy else (rec.base_reason or rec.reason)
             return self.finding(
@@ -193,12 +242,21 @@ class _StrategyRule(Rule):
             "relationship",
             rel.id,
             f"{view.rel_words(rel.id)} is stored as {plan.strategy}, but {rec.reason}{extra}",
-            fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
+            fix=self._fix(plan),
             numbers=nums,
             tradeoff=rec.tradeoff,
             why=self.why_of(plan, view.settings),
             filed_under=filed,
         )
+
+    def _fix(self, plan: RelPlan, decision: SubjectRef | None = None) -> Fix | None:
+        """The fix that keeps the engine's choice: its strategy set in the model, or for the outlier pattern
+        (which only Auto applies) Auto itself, nothing when the strategy is Auto already."""
+        rec, facts = plan.rec, plan.facts
+        bound = rec.numbers.get("outlier_bound")
+        if rec.strategy == "parent-ref" and bound is not None:
+            return None if plan.chosen_by == "engine" else outlier_fix(facts.rel_id, bound, facts)
+        return set_strategy(facts.rel_id, rec.strategy, decision, facts=facts)
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
@@ -569,7 +627,7 @@ class NoEmbedIndependentAccess(_StrategyRule):
             facts.rel.id,
             f"{facts.many.name} is embedded in {facts.one.name}, but {facts.standalone_reason}: give it its "
             f"own collection ({target}) so it can be found without scanning {facts.one.name}",
-            fix=set_strategy(facts.rel.id, target, self.id),
+            fix=set_strategy(facts.rel.id, target, facts=facts),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
@@ -804,7 +862,7 @@ class SingleCollectionManyToMany(Rule):
                 f"fields that change too often to copy ({', '.join(volatile[:3])}: fewer than "
                 f"{s.denorm_rw_min:g} reads per update): instead of copying them, store both types in "
                 "one collection with a links array (single collection pattern)",
-                fix=set_strategy(facts.rel.id, "single-collection", self.id),
+                fix=set_strategy(facts.rel.id, "single-collection", facts=facts),
                 numbers={"reads_per_sec": reads, "read_write_min": s.denorm_rw_min},
             )
 
@@ -854,7 +912,7 @@ class AtomicFieldsSameDocument(Rule):
                 f"{view.rel_words(facts.rel.id)} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
                 f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
                 "the fields that must change together",
-                fix=set_strategy(facts.rel.id, "embed", self.id)
+                fix=set_strategy(facts.rel.id, "embed", facts=facts)
                 if facts.n_max <= view.settings.embed_max and not facts.unbounded
                 else None,
             )
@@ -906,7 +964,7 @@ class SplitByUpdateFrequency(Rule):
                 "relationship",
                 facts.rel.id,
                 f"{why}: move {facts.many.name} to its own collection referenced by {facts.one.name}",
-                fix=set_strategy(facts.rel.id, "parent-ref", self.id),
+                fix=set_strategy(facts.rel.id, "parent-ref", facts=facts),
                 numbers={"child_writes_per_sec": writes, "parent_reads_per_sec": reads},
             )
 

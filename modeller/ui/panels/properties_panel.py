@@ -55,6 +55,12 @@ STRATEGY_HELP = {
     "bucket": "N grouped into bucket documents",
     "single-collection": "both entity types in one collection with a type field and links",
 }
+#: what the strategies that keep references hold in a many-to-many, where each N has several Ones
+MANY_TO_MANY_HELP = {
+    "child-refs": "array of references to the N in each One",
+    "parent-ref": "array of references to its Ones in each N",
+    "two-way": "arrays of references on both sides",
+}
 
 
 def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]:
@@ -460,14 +466,24 @@ class RelationshipEditor(QWidget):
             signal.connect(lambda _id: self._entities_changed())
         document.project_reset.connect(self._entities_changed)
 
-    def _strategy_choices(self) -> list[tuple[str, str]]:
+    def _strategy_choices(self, many_to_many: bool = False) -> list[tuple[str, str]]:
         auto = f"Auto (engine: {self.engine_strategy})" if self.engine_strategy else "Auto (engine decides)"
-        return [(auto, "auto")] + [(f"{s} — {STRATEGY_HELP[s]}", s) for s in STRATEGIES if s != "auto"]
+        helps = {**STRATEGY_HELP, **MANY_TO_MANY_HELP} if many_to_many else STRATEGY_HELP
+        return [(auto, "auto")] + [(f"{s} — {helps[s]}", s) for s in STRATEGIES if s != "auto"]
 
     def set_engine_strategy(self, strategy: str | None) -> None:
         """Show the engine's resolved choice in the combo's Auto entry."""
         self.engine_strategy = strategy
         self.strategy.combo.setItemText(0, self._strategy_choices()[0][0])
+
+    def _word_the_strategies(self, rel: Relationship) -> None:
+        """Each strategy says what the documents hold for this cardinality: a many-to-many's parent-ref is an
+        array of ids in each N, not one reference."""
+        combo = self.strategy.combo
+        for text, value in self._strategy_choices(rel.cardinality == "many-to-many"):
+            at = combo.findData(value)
+            if at >= 0 and combo.itemText(at) != text:
+                combo.setItemText(at, text)
 
     def _entities_changed(self) -> None:
         if self.rel_id:
@@ -528,6 +544,7 @@ class RelationshipEditor(QWidget):
         self.title.setText(f"Relationship {describe(self.document, rel)}")
         self.id_row.reload()
         self._name_the_counts(rel)
+        self._word_the_strategies(rel)
         self.ends.load(rel)
         self.form.load(rel)
         self.note_form.load(rel)
