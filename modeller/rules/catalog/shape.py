@@ -30,7 +30,7 @@ from modeller.rules.framework.rule import (
 )
 from modeller.rules.framework.wording import and_list
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.documents import max_ones_of, strategy_label
+from modeller.rules.physical.documents import BSON, max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
@@ -969,6 +969,49 @@ class SplitByUpdateFrequency(Rule):
             )
 
 
+#: BSON types an equality treats as one ("all numeric types are considered equivalent", Manual-bson-order)
+_NUMBERS = frozenset({"int", "long", "double", "decimal"})
+
+
+def _mistyped_references(rule: Rule, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+    """A reference the user declared with another type than the key it refers to (a string ``user_id`` for an
+    ObjectId ``_id``): an equality matches a value of the same BSON type only (Manual, Comparison/Sort Order), so
+    the join or the lookup by it finds nothing. No rule of the catalog covers it: it goes under the reference
+    rule, with the Manual page that says why (tryout a15 item 14)."""
+    for node in coll.shape:
+        if node.role != "parent-ref" or node.entity is None or node.relationship is None:
+            continue
+        held = node.items if node.bson_type == "array" and node.items is not None else node
+        key = view.facts.field(node.entity, "_id")
+        wanted = BSON[key.type] if key is not None else "objectId"
+        if held.bson_type == wanted or (held.bson_type in _NUMBERS and wanted in _NUMBERS):
+            continue
+        facts = view.facts.rel_by_id.get(node.relationship)
+        if facts is None:
+            continue
+        one, many = facts.one.name, facts.many.name
+        yield rule.finding(
+            "warning",
+            "relationship",
+            facts.rel_id,
+            f"{node.name} in each {many} refers to the {one}'s _id, {with_article(wanted)}, but it is declared "
+            f"{with_article(held.bson_type)}: an equality matches only values of the same BSON type, so no "
+            f"{many} is found by its {one}'s _id; declare {node.name} as {wanted}, or give {one} an _id field "
+            f"of type {held.bson_type}",
+            why=_MISTYPED_WHY,
+            tradeoff="changing the field's type means converting the values documents already hold",
+            numbers={"field": node.name, "declared": held.bson_type, "referenced_key": wanted},
+            sources=("Manual-bson-order",),
+        )
+
+
+_MISTYPED_WHY = (
+    "A query compares a field with a value only in documents where the field holds the value's BSON type (all "
+    "numbers count as one type; Manual-bson-order): a reference must hold the type of the _id it names, or an "
+    "equality, an $in or a $lookup on it matches nothing."
+)
+
+
 @register
 class IndexReferenceFields(Rule):
     """Index every reference field a join or lookup follows.
@@ -996,6 +1039,7 @@ class IndexReferenceFields(Rule):
     index_claims = ((REFERENCE, 0), (SYNC, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        yield from _mistyped_references(self, view, coll)
         entity = view.facts.entities[coll.root]
         declared = [idx for idx in coll.indexes if idx.origin == "user"]
         for idx in coll.indexes:
