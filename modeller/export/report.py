@@ -39,6 +39,7 @@ from modeller.model.wording import counted, duration
 from modeller.rules.framework.findings import SEVERITIES, Finding
 from modeller.rules.framework.sections import plain_summary
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, ShapeNode
+from modeller.rules.physical.documents import many_to_many_holds
 from modeller.rules.physical.planner import Step
 from modeller.rules.physical.shardkey import ShardAdvice
 
@@ -349,7 +350,13 @@ def _relationship_section(
         out.extend([heading, ""])
         chooser = "your choice" if rd.chosen_by == "user" else "chosen by the engine"
         rules = ", ".join(code(r) for r in filed.get(rd.id, rd.rules))
-        out.append(f"- **Strategy:** {code(rd.strategy)} ({chooser}{'; rules ' + rules if rules else ''}).")
+        holds = (
+            many_to_many_holds(rd.strategy, rel.cardinality, names.get(rel.one, rel.one), names.get(rel.many, rel.many))
+            if rel is not None
+            else ""
+        )
+        holds = f": {prose(holds)}" if holds else ""
+        out.append(f"- **Strategy:** {code(rd.strategy)}{holds} ({chooser}{'; rules ' + rules if rules else ''}).")
         if rd.why:
             out.append(f"- **Why:** {prose(rd.why)}")
         if rd.tradeoff:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from modeller.export.report import design_report
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.rules import Analysis, analyse
 
@@ -127,3 +128,10 @@ def test_the_decision_says_what_each_user_holds() -> None:
     (decision,) = _of(analyse(groups(max_ones=500)), "many-to-many-refs")
     assert decision.message.startswith("an array of Group ids in each User (parent-ref) — each Group relates to")
     assert decision.fix is not None and decision.fix.description == "keep an array of Group ids in each User"
+
+
+def test_the_report_says_what_each_user_holds() -> None:
+    project = groups(max_ones=500)
+    analysis = analyse(project)
+    report = design_report(analysis.design, project, analysis.findings)
+    assert "- **Strategy:** `parent-ref`: an array of Group ids in each User (chosen by the engine; " in report

@@ -30,7 +30,7 @@ from modeller.rules.framework.rule import (
 )
 from modeller.rules.framework.wording import and_list
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.documents import BSON, max_ones_of, strategy_label
+from modeller.rules.physical.documents import BSON, many_to_many_holds, max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
@@ -134,14 +134,9 @@ def referenced_why(plan: RelPlan) -> str:
 
 
 def _held(label: str, facts: RelFacts) -> str:
-    """A strategy's name with what the documents hold where the name says otherwise: a many-to-many's
-    "parent-ref" is an array of ids in each N, not one reference (tryout a15 item 8)."""
-    if facts.rel.cardinality != "many-to-many" or label not in ("parent-ref", "two-way"):
-        return label
-    one, many = facts.one.name, facts.many.name
-    if label == "parent-ref":
-        return f"an array of {one} ids in each {many} (parent-ref)"
-    return f"an array of ids on each side, {one} ids in each {many} and {many} ids in each {one} (two-way)"
+    """A strategy's name with what the documents hold where the name says otherwise (``many_to_many_holds``)."""
+    holds = many_to_many_holds(label, facts.rel.cardinality, facts.one.name, facts.many.name)
+    return f"{holds} ({label})" if holds else label
 
 
 def outlier_fix(rel_id: str, bound: int, facts: RelFacts) -> Fix:

@@ -1030,6 +1030,18 @@ def strategy_label(strategy: str, bound: int | None) -> str:
     return f"embed up to {bound:,} + overflow" if strategy == "parent-ref" and bound is not None else strategy
 
 
+def many_to_many_holds(strategy: str, cardinality: str, one: str, many: str) -> str:
+    """What the documents hold where the strategy's name says otherwise: a many-to-many's "parent-ref" is an array
+    of ids in each N, not one reference (tryout a15 item 8); "" for every other strategy and cardinality."""
+    if cardinality != "many-to-many":
+        return ""
+    if strategy == "parent-ref":
+        return f"an array of {one} ids in each {many}"
+    if strategy == "two-way":
+        return f"an array of ids on each side, {one} ids in each {many} and {many} ids in each {one}"
+    return ""
+
+
 def outlier_bound_of(plan: RelPlan) -> int | None:
     """How many N the One embeds under the outlier pattern (None: the plan does not apply it)."""
     bound = plan.rec.numbers.get("outlier_bound")
