@@ -13,6 +13,7 @@ from typing import Any
 from modeller.export.report import design_report
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
 from modeller.rules import Analysis, analyse
+from modeller.rules.engine import Analyser
 
 
 def groups(limit: int | None = None, **rel: Any) -> Project:
@@ -135,3 +136,21 @@ def test_the_report_says_what_each_user_holds() -> None:
     analysis = analyse(project)
     report = design_report(analysis.design, project, analysis.findings)
     assert "- **Strategy:** `parent-ref`: an array of Group ids in each User (chosen by the engine; " in report
+
+
+def test_editing_the_other_bound_equals_a_fresh_analysis() -> None:
+    """The GUI's edits go through the incremental Analyser: each step of declaring, raising and clearing the
+    other bound gives what a fresh analysis gives (maxItems, the warning, then the question again)."""
+    analyser = Analyser()
+    project = groups()
+    analyser.analyse(project)
+    seen = []
+    for bound in (500, 10_000, None):
+        (rel,) = project.relationships
+        project = project.model_copy(update={"relationships": (rel.model_copy(update={"max_ones": bound}),)})
+        incremental = analyser.analyse(project)
+        fresh = analyse(project)
+        assert [f.to_json() for f in incremental.findings] == [f.to_json() for f in fresh.findings]
+        assert incremental.design.to_json() == fresh.design.to_json()
+        seen.append((_group_ids(incremental).max_items, [f.severity for f in _of(incremental, "unbounded-array")]))
+    assert seen == [(500, []), (10_000, ["warning"]), (None, ["info"])]
