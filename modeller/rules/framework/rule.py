@@ -315,26 +315,25 @@ def set_strategy(
     subject = decision if decision is not None else strategy_decision(rel_id)
     if words is None:
         if facts is None:
-            words = strategy_words(strategy, "One", "N", "Ns", False)
+            words = strategy_words(strategy, "One", "N", "Ns", "one-to-many")
         else:
             many = facts.many.name
-            words = strategy_words(
-                strategy, facts.one.name, many, plural_label(many), facts.rel.cardinality == "many-to-many"
-            )
+            words = strategy_words(strategy, facts.one.name, many, plural_label(many), facts.rel.cardinality)
     return Fix(words, (Change("set", subject, "strategy", strategy),))
 
 
 @cache
-def strategy_words(strategy: str, one: str, many: str, manys: str, many_to_many: bool) -> str:
+def strategy_words(strategy: str, one: str, many: str, manys: str, cardinality: str) -> str:
     """What storing a relationship as ``strategy`` puts in the documents, about the user's entities: one text per
     strategy and pair of names, shared by every fix that says it (10,000 entities make ~15,000 such fixes:
     issue 16, memory)."""
+    back = f"an array of {one} ids" if cardinality == "many-to-many" else f"a reference to the {one}"
     if strategy == "parent-ref":
-        held = f"an array of {one} ids" if many_to_many else f"a reference to the {one}"
-        return f"keep {held} in each {many}"
+        return f"keep {back} in each {many}"
     if strategy == "two-way":
-        back = f"an array of {one} ids" if many_to_many else f"a reference to the {one}"
         return f"keep an array of {many} ids in each {one} and {back} in each {many}"
+    if strategy == "embed" and cardinality == "one-to-one":
+        return f"embed the {many} in its {one}"
     return {
         "auto": f"let the engine choose how {manys} are stored",
         "embed": f"embed the {manys} in their {one}",
