@@ -103,6 +103,10 @@ def test_one_large_side_moves_the_array_to_the_other() -> None:
     assert [r.strategy for r in analysis.design.relationships] == ["child-refs"]
     (decision,) = _of(analysis, "many-to-many-refs")
     assert "one User belongs to up to 50,000 Groups, more than the 2,000 ids an array should hold" in decision.message
+    assert (
+        "; 'groups of a user' sets no limit, yet one User can have 50,000 Groups (not the typical 1): page it with a "
+        "limit and go on from the last created_at read" in decision.message
+    )
 
 
 def test_the_trade_off_counts_the_reads_of_each_direction() -> None:

@@ -635,19 +635,21 @@ def _reads_of(facts: RelFacts, entity_id: str, queries: dict[str, list[Query]]) 
     return [q for q in queries.get(entity_id, ()) if q.scope == rid or rid in q.joins]
 
 
-def _large_side_pages(facts: RelFacts, queries: dict[str, list[Query]]) -> str:
-    """A word on paging the reads of the large side ("the Users of one Group", up to 5,000,000) that set no limit:
-    the plan counts the typical number, but the largest One is the read that hurts."""
-    unpaged = [q for q in _reads_of(facts, facts.many_id, queries) if q.scope == facts.rel_id and q.limit is None]
+def _large_side_pages(facts: RelFacts, queries: dict[str, list[Query]], of_many: bool, most: int, typical: int) -> str:
+    """A word on paging the reads of the large side ("the Users of one Group", up to 5,000,000; with ``of_many``
+    False the Ones of one N, "the Groups of one User") that set no limit: the plan counts the typical number, but
+    the largest one is the read that hurts."""
+    read, per = (facts.many, facts.one) if of_many else (facts.one, facts.many)
+    unpaged = [q for q in _reads_of(facts, read.id, queries) if q.scope == facts.rel_id and q.limit is None]
     if not unpaged:
         return ""
-    named = and_list([query_words(q, facts.many.name) for q in unpaged[:2]])
+    named = and_list([query_words(q, read.name) for q in unpaged[:2]])
     sort_keys = list(dict.fromkeys(k for q in unpaged[:2] for k, _ in q.sort))
     keys = and_list(sort_keys) if sort_keys else "_id"
     return (
-        f"; {named} sets no limit, yet one {facts.one.name} can have {facts.n_max:,} "
-        f"{plural_label(facts.many.name)} (not the typical {facts.n_typ:,}): page it with a limit and go on from "
-        f"the last {keys} read, so the largest one is never read at once"
+        f"; {named} sets no limit, yet one {per.name} can have {most:,} {plural_label(read.name)} (not the typical "
+        f"{typical:,}): page it with a limit and go on from the last {keys} read, so the largest one is never read "
+        "at once"
     )
 
 
@@ -669,6 +671,7 @@ def _one_way_many_to_many(
             f"one {facts.many.name} belongs to {belongs} {plural_label(facts.one.name)}, more than the "
             f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand')",
         )
+
     elif one_reads and not many_reads:
         holder, other, why = facts.one.name, facts.many.name, ""
     elif many_reads and not one_reads:
@@ -679,12 +682,15 @@ def _one_way_many_to_many(
         named = ", ".join(query_words(q, holder) for q in (one_reads or many_reads)[:2])
         why = f"only {holder} queries go through it ({named}); no {other} query reads its {plural_label(holder)}"
     holders = plural_label(holder)
+    pages = (
+        _large_side_pages(facts, queries, False, most, back) if most is not None and holder == facts.one.name else ""
+    )
     return (
         "child-refs" if holder == facts.one.name else "parent-ref",
         f"each {facts.one.name} relates to several {plural_label(facts.many.name)} and each {facts.many.name} to "
         f"several {plural_label(facts.one.name)}, but {why}: keep the array of {other} ids only in each {holder} "
         f"(one-way referencing from the side that is queried) and find the {holders} of one {other} by it "
-        "(indexed, multikey)",
+        f"(indexed, multikey){pages}",
         f"one array to maintain and no transaction for a link; the {holders} of one {other} are a query on the "
         f"{holder} array, and {with_article(other)} page listing its {holders} reads them through it",
     )
@@ -739,7 +745,7 @@ class ManyToManyRefs(_StrategyRule):
                     f"each {one.name} relates to up to {facts.n_max:,} {manys}, more than the "
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
                     f"array of references only in each {many.name} and query it by {one.name}"
-                    + _large_side_pages(facts, view.ctx.queries_of),
+                    + _large_side_pages(facts, view.ctx.queries_of, True, facts.n_max, facts.n_typ),
                     f"the {manys} of one {one.name} are one query on that array; the {ones} of one {many.name} take "
                     f"two reads (its array, then the {ones} by _id with $in); the large side never holds an array",
                     numbers=nums,
