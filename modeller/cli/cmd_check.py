@@ -157,27 +157,9 @@ def render_text(findings: list[Finding], colour: bool, labels: Labels | None = N
 
 def total_line(findings: list[Finding]) -> str:
     """A check's last line: the findings counted as the GUI's Recommendations panel counts them, in plain words."""
-    from modeller.rules.framework.sections import count_sections
+    from modeller.rules.framework.sections import plain_summary
 
-    overridden = sum(1 for f in findings if f.overridden)
-    summary = check_summary(*count_sections(findings)) + (f" · {overridden:,} overridden" if overridden else "")
-    return f"{counted(len(findings), 'finding')}: {summary}"
-
-
-def check_summary(todo: dict[str, int], decisions: int) -> str:
-    """The last line's counts, counted as the panel does but said plainly for a reader of SUGGESTION lines.
-
-    "Nothing to do · 9 decisions" under nine SUGGESTION lines read as a contradiction (tryout a14): say that
-    nothing is wrong, what is left to do, and that the rest is already in the design.
-    """
-    from modeller.rules.framework.sections import severity_summary
-
-    parts = [] if todo.get("error") or todo.get("warning") else ["no errors or warnings"]
-    if any(todo.values()):
-        parts.append(f"to do: {severity_summary(todo)}")
-    if decisions:
-        parts.append(f"{counted(decisions, 'decision')} already in the design")
-    return "; ".join(parts)
+    return f"{counted(len(findings), 'finding')}: {plain_summary(findings)}"
 
 
 def _same_advice(rule_ids: tuple[str, ...]) -> str:

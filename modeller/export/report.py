@@ -37,7 +37,9 @@ from modeller.model.labels import Labels
 from modeller.model.project import Project
 from modeller.model.wording import counted, duration
 from modeller.rules.framework.findings import SEVERITIES, Finding
+from modeller.rules.framework.sections import plain_summary
 from modeller.rules.physical.design import CollectionDesign, DenormalizedCopy, Design, ShapeNode
+from modeller.rules.physical.documents import many_to_many_holds
 from modeller.rules.physical.planner import Step
 from modeller.rules.physical.shardkey import ShardAdvice
 
@@ -348,7 +350,13 @@ def _relationship_section(
         out.extend([heading, ""])
         chooser = "your choice" if rd.chosen_by == "user" else "chosen by the engine"
         rules = ", ".join(code(r) for r in filed.get(rd.id, rd.rules))
-        out.append(f"- **Strategy:** {code(rd.strategy)} ({chooser}{'; rules ' + rules if rules else ''}).")
+        holds = (
+            many_to_many_holds(rd.strategy, rel.cardinality, names.get(rel.one, rel.one), names.get(rel.many, rel.many))
+            if rel is not None
+            else ""
+        )
+        holds = f": {prose(holds)}" if holds else ""
+        out.append(f"- **Strategy:** {code(rd.strategy)}{holds} ({chooser}{'; rules ' + rules if rules else ''}).")
         if rd.why:
             out.append(f"- **Why:** {prose(rd.why)}")
         if rd.tradeoff:
@@ -539,7 +547,6 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
     # entity id -> name, and REL_KEY + relationship id -> "One → Many" (a computed field names its relationship)
     names = {**entity_names(project), **{REL_KEY + r.id: labels.relationship(r.id) for r in project.relationships}}
     findings = list(findings)
-    counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     n_indexes = sum(len(c.indexes) for c in design.collections)
     out = [
         f"# Design report: {prose(project.name)}",
@@ -556,9 +563,7 @@ def design_report(design: Design, project: Project, findings: Iterable[Finding] 
             "",
             f"- {counted(len(design.collections), 'collection')}, {counted(n_indexes, 'index', 'indexes')}, "
             f"{counted(len(design.relationships), 'relationship')}.",
-            "- Findings: "
-            + ", ".join(counted(counts[s], s, "info" if s == "info" else None) for s in reversed(SEVERITIES))
-            + ".",
+            f"- Findings: {counted(len(findings), 'finding')}: {plain_summary(findings)}.",
             "",
             "## Collections",
             "",

@@ -399,6 +399,9 @@ class Relationship(StrictModel):
     cardinality: Cardinality
     typical: NonNegInt | None = None
     max: NonNegInt | None = None
+    #: many-to-many only: the most Ones one N relates to (how many Groups one User can join); the other way
+    #: round of ``max``, which becomes the maxItems of each N's array of One ids
+    max_ones: NonNegInt | None = None
     growth: Growth | None = None
     many_standalone: StrictBool = False
     #: an N may have no One: its reference (or extended reference) is not required in its validator

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from model_edits import changed
 
-from modeller.cli.cmd_check import check_summary, render_text
+from modeller.cli.cmd_check import render_text
 from modeller.cli.main import main
 from modeller.model.text import neutralize
 from modeller.persistence import dumps_project, load_project
 from modeller.rules import analyse
-from modeller.rules.framework.sections import count_sections, section_of
+from modeller.rules.framework.sections import count_sections, said_summary, section_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -110,7 +110,8 @@ def test_text_groups_by_subject_with_reason_and_reference(capsys: pytest.Capture
     code, out, _ = check(capsys, str(SAMPLES / "person-addresses.modeller.json"))
     assert code == 0
     assert out.startswith("relationship Person → Address\n  SUGGESTION embed-one-to-few: embed — each Person")
-    assert "fix: set the strategy to embed (embed-one-to-few)" in out and "person_addresses" not in out
+    assert "fix: embed the Addresses in their Person\n" in out and "person_addresses" not in out
+    assert "(embed-one-to-few)" not in out  # a fix says what the documents hold, not a rule id
     assert "      why: a handful of Addresses per Person, never needed on their own" in out
     assert "      reference: W. Zola, 6 Rules of Thumb" in out
     assert "\033[" not in out  # captured output is not a terminal: no colour
@@ -157,18 +158,18 @@ def test_text_counts_as_the_panel_does_in_its_words() -> None:
     findings = analyse(load_project(SAMPLES / "blog.modeller.json")).findings
     last = render_text(findings, colour=False).splitlines()[-1]
     todo, decisions = count_sections(findings)
-    assert last == f"{len(findings)} findings: {check_summary(todo, decisions)}"
+    assert last == f"{len(findings)} findings: {said_summary(todo, decisions)}"
     assert (
         " info" not in last and "Nothing to do" not in last and f"{decisions} decisions already in the design" in last
     )
 
 
 def test_the_summary_says_what_is_wrong_what_to_do_and_what_is_done() -> None:
-    assert check_summary({}, 9) == "no errors or warnings; 9 decisions already in the design"
-    assert check_summary({"suggestion": 2}, 1) == (
+    assert said_summary({}, 9) == "no errors or warnings; 9 decisions already in the design"
+    assert said_summary({"suggestion": 2}, 1) == (
         "no errors or warnings; to do: 2 suggestions; 1 decision already in the design"
     )
-    assert check_summary({"error": 1, "warning": 2, "suggestion": 3}, 0) == (
+    assert said_summary({"error": 1, "warning": 2, "suggestion": 3}, 0) == (
         "to do: 1 error · 2 warnings · 3 suggestions"
     )
 

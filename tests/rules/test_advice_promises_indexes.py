@@ -20,11 +20,12 @@ from modeller.model.project import Project
 from modeller.persistence import load_project
 from modeller.rules import analyse
 from modeller.rules.framework.analysis import Analysis
+from modeller.rules.physical.naming import keys_text
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 #: words that promise an index without naming it
 PROMISES = ("and index it", "each indexed", "indexed reference", "second, indexed query", ", indexed with the sort")
-INDEXED = re.compile(r"(\S+) in (\S+) is indexed \(([^)]+)\)")
+INDEXED = re.compile(r"(\S+) in (\S+) is indexed \((\{[^}]+\})\)")
 NOT_INDEXED = re.compile(r"(\S+) in (\S+) is not indexed")
 
 
@@ -72,16 +73,18 @@ def test_each_index_the_advice_names_is_created_and_none_is_promised_in_general(
         for words in PROMISES:
             assert words not in text, f"{name}: '{words}' promises an index: {text[:300]}"
     named = [m.groups() for text in texts for m in INDEXED.finditer(text)]
-    for path, coll, index_name in named:
-        index = next((i for i in colls[coll].indexes if i.name == index_name), None)
-        assert index is not None and index.keys[0][0] == path, f"{name}: {coll} has no index {index_name} on {path}"
-        assert f'"name": "{index_name}"' in script, f"{name}: the export does not create {index_name}"
+    for path, coll, keys in named:  # the keys in the user's field names, never the generated index name
+        index = next((i for i in colls[coll].indexes if keys_text(i.keys) == keys), None)
+        assert index is not None and index.keys[0][0] == path, f"{name}: {coll} has no index {keys} on {path}"
+        assert f'"name": "{index.name}"' in script, f"{name}: the export does not create {keys}"
     for path, coll in (m.groups() for text in texts for m in NOT_INDEXED.finditer(text)):
         assert all(i.keys[0][0] != path for i in colls[coll].indexes), f"{name}: {path} in {coll} is indexed"
     for copy in (c for r in analysis.design.relationships for c in r.denormalized):
-        found = re.search(r"by the index (\S+)$", copy.sync_advice)
+        found = re.search(r"by the index (\{[^}]+\})$", copy.sync_advice)
         leading = [
-            i.name for i in colls[copy.collection].indexes if copy.update and i.keys[0][0] == copy.update.filter_path
+            keys_text(i.keys)
+            for i in colls[copy.collection].indexes
+            if copy.update and i.keys[0][0] == copy.update.filter_path
         ]
         if found is not None:
             assert found.group(1) in leading, f"{name}: the sync of {copy.path} names {found.group(1)}"
@@ -97,7 +100,7 @@ def test_the_shop_ecommerce_and_product_parts_say_which_references_are_not_index
     ecommerce = analyse(load_project(SAMPLES / "ecommerce.modeller.json"))
     why = {r.id: r.why for r in ecommerce.design.relationships}
     assert "product_id in reviews is not indexed" in why["product_reviews"]
-    assert "items.product_id in orders is indexed (items.product_id_1)" in why["product_order_items"]
+    assert "items.product_id in orders is indexed ({items.product_id: 1})" in why["product_order_items"]
     parts = analyse(load_project(SAMPLES / "product-parts.modeller.json")).design
     copy = next(c for r in parts.relationships for c in r.denormalized if c.path == "parts.name")
     assert copy.sync_advice.endswith(
@@ -105,4 +108,4 @@ def test_the_shop_ecommerce_and_product_parts_say_which_references_are_not_index
         "than keeping an index"
     )
     blog = {r.id: r.why for r in analyse(load_project(SAMPLES / "blog.modeller.json")).design.relationships}
-    assert blog["user_comments"].endswith("comments.user._id in posts is indexed (comments.user._id_1)")
+    assert blog["user_comments"].endswith("comments.user._id in posts is indexed ({comments.user._id: 1})")

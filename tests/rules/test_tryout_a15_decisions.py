@@ -65,13 +65,43 @@ def _about(findings: list[Finding], rel: str) -> list[Finding]:
 
 
 def test_the_outlier_pattern_and_the_rule_it_refines_are_one_finding() -> None:
-    for n_max, base in ((200_000, "parent-ref-one-to-squillions"), (2_000, "child-refs-one-to-many")):
-        result = analyse(reviews(n_max))
-        shown = _about(result.findings, "product_reviews")
-        assert [(f.rule, f.also) for f in shown] == [(base, ("outlier-pattern",))], [f.message for f in shown]
-        assert shown[0].message.startswith("embed up to 40 + overflow — ")
-        # both rules still reported it: the fold lost nothing
-        assert {f.rule for f in _about(result.reported, "product_reviews")} == {base, "outlier-pattern"}
+    result = analyse(reviews(2_000))
+    shown = _about(result.findings, "product_reviews")
+    base = "child-refs-one-to-many"
+    assert [(f.rule, f.also) for f in shown] == [(base, ("outlier-pattern",))], [f.message for f in shown]
+    assert shown[0].message.startswith("embed up to 40 + overflow — ")
+    # both rules still reported it: the fold lost nothing
+    assert {f.rule for f in _about(result.reported, "product_reviews")} == {base, "outlier-pattern"}
+
+
+def test_an_outlier_on_a_one_to_many_is_not_filed_under_a_one_to_squillions_rule() -> None:
+    """Tryout a15 item 10: up to 200,000 Reviews of a one-to-many are decided by the squillions rule (more ids
+    than an array holds), but the finding goes under the outlier rule the design applies, one finding, with the
+    rule it refines in its words; Auto is what applies the pattern, so there is nothing to pin."""
+    result = analyse(reviews(200_000))
+    (shown,) = _about(result.findings, "product_reviews")
+    assert (shown.rule, shown.also) == ("outlier-pattern", ())
+    assert shown.message.startswith("embed up to 40 + overflow — ") and "(refining parent-ref: " in shown.message
+    assert shown.fix is None
+    assert [f.rule for f in _about(result.reported, "product_reviews")] == ["outlier-pattern"]
+
+
+def test_an_outlier_under_a_hand_set_strategy_is_fixed_by_auto() -> None:
+    """Only Auto applies the outlier pattern: a Review kept as parent-ref by hand is not told it has it, and the
+    fix sets Auto, in words, not "set the strategy to parent-ref" (which would keep it as it is)."""
+    project = reviews(200_000)
+    (rel,) = project.relationships
+    project = project.model_copy(update={"relationships": (rel.model_copy(update={"strategy": "parent-ref"}),)})
+    result = analyse(project)
+    outlier = [f for f in _about(result.reported, "product_reviews") if f.rule == "outlier-pattern"]
+    assert outlier and not any(f.decided for f in outlier)
+    fixes = {f.fix.description for f in outlier if f.fix is not None}
+    assert fixes == {
+        "set the strategy to Auto: embed up to 40 Reviews in each Product and move the rest of the few large ones "
+        "to an overflow collection"
+    }
+    (change,) = next(f.fix for f in outlier if f.fix is not None).changes
+    assert change.value == "auto"
 
 
 def logs(**copy: Any) -> Project:

@@ -4,11 +4,18 @@ says a count is not set (never 'About ? documents') and plurals its finding coun
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from modeller.cli.cmd_check import render_text
 from modeller.export.report import design_report
 from modeller.model import FORMAT_NAME, FORMAT_VERSION, Project
+from modeller.model.wording import counted
+from modeller.persistence import load_project
 from modeller.rules import analyse
+from modeller.rules.framework.sections import count_sections
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def _customers(**rel: Any) -> Project:
@@ -55,4 +62,18 @@ def test_the_report_says_a_count_is_not_set_and_plurals_its_counts() -> None:
     summary = next(line for line in report.splitlines() if line.startswith("- Findings: "))
     counts = {s: sum(1 for f in analysis.findings if f.severity == s) for s in ("error", "warning")}
     assert counts == {"error": 0, "warning": 0}
-    assert summary.startswith("- Findings: 0 errors, 0 warnings, "), summary
+    assert summary.startswith(f"- Findings: {counted(len(analysis.findings), 'finding')}: no errors or warnings; ")
+
+
+def test_the_report_counts_findings_as_check_and_the_panel_do() -> None:
+    """Tryout a15 item 9: DESIGN.md counted severities ("3 suggestions, 2 info") where the app and ``check``
+    said "To do: 1 suggestion · 4 decisions": one counting, ``check``'s last line, in the report's summary."""
+    project = load_project(SAMPLES / "blog.modeller.json")
+    analysis = analyse(project)
+    report = design_report(analysis.design, project, analysis.findings)
+    summary = next(line for line in report.splitlines() if line.startswith("- Findings: "))
+    last = render_text(analysis.findings, colour=False).splitlines()[-1]
+    assert summary == f"- Findings: {last}."
+    _todo, decisions = count_sections(analysis.findings)
+    assert decisions and f"{decisions} decisions already in the design" in summary
+    assert " info" not in summary

@@ -253,3 +253,41 @@ def test_the_counts_are_named_after_the_ends_only_for_a_many_to_many(window: Mai
     assert editor.form.label_of(["max"]) == "Max Tasks per Person"
     window.document.undo_stack.undo()
     assert editor.form.label_of(["max"]) == "Max N" and editor.ends.label_of(["one"]) == "One side"
+
+
+def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWindow, qtbot) -> None:
+    """How many Persons one Task can have is a row of its own, only for a many-to-many; it becomes the maxItems
+    of each Task's array of Person ids, and Swap ends exchanges the two bounds."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    form = editor.form
+    holder = form.editor(["max_ones"]).widget
+    assert not holder.isVisibleTo(editor)  # a one-to-N has no second bound
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
+    assert holder.isVisibleTo(editor) and form.label_of(["max_ones"]) == "Max People per Task"
+    combo = editor.strategy.combo  # a many-to-many's parent-ref is an array in each N, and says so
+    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — array of references to its Ones in each N"
+    type_into(qtbot, form.editor(["max"]), "40", enter=True)
+    type_into(qtbot, form.editor(["max_ones"]), "3", enter=True)
+    assert (window.document.relationship(rel.id).max, window.document.relationship(rel.id).max_ones) == (40, 3)
+    assert window.document.undo_stack.undoText() == f"Edit {describe(window.document, rel)}: Max People per Task"
+    from modeller.rules import analyse
+
+    tasks = analyse(window.document.project).design.collection("tasks")
+    assert tasks is not None
+    ids = next(n for n in tasks.shape if n.relationship == rel.id and n.bson_type == "array")
+    assert ids.max_items == 3
+    editor.swap_button.click()
+    swapped = window.document.relationship(rel.id)
+    assert (swapped.one, swapped.many, swapped.max, swapped.max_ones) == (rel.many, rel.one, 3, 40)
+    assert form.label_of(["max_ones"]) == "Max Tasks per Person"
+    window.document.undo_stack.undo()
+    assert window.document.relationship(rel.id).max_ones == 3
+    window.document.undo_stack.undo()
+    assert window.document.relationship(rel.id).max_ones is None and form.editor(["max_ones"]).widget.text() == ""
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()  # back to the one-to-N it was
+    assert not holder.isVisibleTo(editor)
+    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — reference to the One in each N"

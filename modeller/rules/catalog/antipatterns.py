@@ -18,17 +18,34 @@ from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule, set_strategy
 from modeller.rules.framework.wording import and_list, keys_text
 from modeller.rules.physical.design import CollectionDesign, ShapeNode
-from modeller.rules.physical.facts import RelFacts, how_many, too_many_ids
+from modeller.rules.physical.documents import max_ones_of
+from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.naming import plural_label
 from modeller.rules.physical.planner import QueryPlan
 from modeller.rules.physical.plans import ARRAY_OF_ALL, days_to_limit, kept_array
 from modeller.rules.physical.sizes import element_overhead, megabytes, value_bytes
 
+#: the strategies whose N of a many-to-many keep an array of their Ones' ids (``documents._many_side``)
+_ONES_ARRAY = frozenset({"parent-ref", "two-way", "extended-ref"})
+
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
-    """The One keeps an array for this relationship (embedded documents or references)."""
+    """The One keeps an array for this relationship (embedded documents or references), or each N of a
+    many-to-many keeps one of its Ones' ids."""
     strategy = view.res.plans[facts.rel.id].strategy
-    return strategy in ARRAY_OF_ALL and facts.rel.cardinality != "one-to-one"
+    cardinality = facts.rel.cardinality
+    if cardinality == "many-to-many" and strategy in _ONES_ARRAY:
+        return True
+    return strategy in ARRAY_OF_ALL and cardinality != "one-to-one"
+
+
+def _ones_array_name(view: RuleView, facts: RelFacts) -> str:
+    """The field of each N that holds its Ones' ids, as the design names it (``group_ids``)."""
+    coll = view.collection_of(facts.many.id)
+    for node in coll.shape if coll is not None else ():
+        if node.relationship == facts.rel_id and node.bson_type == "array" and node.role != "child-refs":
+            return node.name
+    return f"the array of {facts.one.name} ids"
 
 
 @register
@@ -62,6 +79,12 @@ class UnboundedArray(Rule):
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         s = view.settings
         plan = view.plan(facts.rel.id)
+        if facts.rel.cardinality == "many-to-many" and plan.strategy in _ONES_ARRAY:
+            finding = self._ones_array(view, facts)
+            if finding is not None:
+                yield finding
+            if plan.strategy not in ARRAY_OF_ALL:
+                return
         embedded = plan.strategy == "embed"
         item, array = kept_array(plan, view.res.array_sizes(facts))
         coll = view.collection_of(facts.one.id)
@@ -77,7 +100,7 @@ class UnboundedArray(Rule):
             nums["days_to_16mib"] = round(days, 1)
         what = "embedded documents" if embedded else "references"
         target = plan.rec.strategy if plan.rec.strategy not in ("embed", plan.strategy) else "parent-ref"
-        fix = set_strategy(facts.rel.id, target, self.id)
+        fix = set_strategy(facts.rel.id, target, facts=facts)
         # a document past the limit blames the array that is most of it (a small array in a huge document is not
         # the cause: document-size-and-nesting names the collection, and the large array gets this error)
         over = doc > s.max_doc_bytes and array * 2 > doc
@@ -158,6 +181,52 @@ class UnboundedArray(Rule):
                 numbers=nums,
                 sources=("Compass",),
             )
+
+    def _ones_array(self, view: RuleView, facts: RelFacts) -> Finding | None:
+        """RULES.md rule 6: each side's array passes rules 2-4 on its own, so the array of Ones' ids each N of a
+        many-to-many keeps is bounded too (``max_ones``, its maxItems), and a side that would hold more ids than
+        an array should keeps none."""
+        s = view.settings
+        most = max_ones_of(facts.rel)
+        one, many = facts.one.name, facts.many.name
+        ones = plural_label(one)
+        name = _ones_array_name(view, facts)
+        if most is None:
+            return self.finding(
+                "info",
+                "relationship",
+                facts.rel_id,
+                f"each {many} keeps the ids of its {ones} in {name}, and nothing says how many {ones} one {many} "
+                f"can have: set 'Max {ones} per {many}' so the validator bounds the array (maxItems)",
+                numbers={"typical_ones_per_n": ones_per_many(facts)},
+            )
+        if most <= s.refarray_max:
+            return None
+        nums = {"max_ones_per_n": most, "refarray_max": s.refarray_max}
+        over = (
+            f"{name} in each {many} holds up to {most:,} {one} ids, more than the {s.refarray_max:,} an array "
+            "should hold (Zola-3: 'more than a few thousand')"
+        )
+        if too_many_ids(facts, s):
+            return self.finding(
+                "warning",
+                "relationship",
+                facts.rel_id,
+                f"{over}, and one {one} has up to {facts.n_max:,} {plural_label(many)}, too many for an array "
+                f"in each {one}: neither side should keep the array; keep the links in a collection of their own "
+                f"(one document per {one} and {many}, with an index on each of the two ids)",
+                numbers=nums,
+                sources=("Zola-3",),
+            )
+        return self.finding(
+            "warning",
+            "relationship",
+            facts.rel_id,
+            f"{over}: keep the array of {many} ids in each {one} instead",
+            fix=set_strategy(facts.rel_id, "child-refs", facts=facts),
+            numbers=nums,
+            sources=("Zola-3",),
+        )
 
 
 def _depth(nodes: list[ShapeNode]) -> int:

@@ -11,7 +11,7 @@ from modeller.model.project import Entity, Query
 from modeller.model.wording import with_article
 from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
-from modeller.rules.catalog.shape import TREE_MODEL
+from modeller.rules.catalog.shape import TREE_MODEL, outlier_fix, refinement_rule
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
@@ -564,6 +564,8 @@ class SubsetPattern(Rule):
 
     def check_relationship(self, view: RuleView, facts: RelFacts) -> Iterable[Finding]:
         plan = view.plan(facts.rel.id)
+        if refinement_rule(plan) is SubsetPattern:
+            return  # the base rule's finding is filed under this rule and says it all
         k = facts.rel.show_latest or 0
         if plan.strategy == "subset":
             sev = "info" if plan.chosen_by == "user" or SquillionsToOneLastN.id in plan.rec.rules else ("suggestion")
@@ -586,7 +588,7 @@ class SubsetPattern(Rule):
                 f"{view.rel_words(facts.rel.id)} is stored as {plan.strategy}, but the {facts.one.name} page shows "
                 f"only {k} of up to {facts.n_max:,}: keep those {k} in {facts.one.name} "
                 "(subset) and the rest in their own collection",
-                fix=set_strategy(facts.rel.id, "subset", self.id),
+                fix=set_strategy(facts.rel.id, "subset", facts=facts),
                 numbers={"show_latest": k},
                 why=self.why_for(facts),
             )
@@ -667,11 +669,14 @@ class OutlierPattern(Rule):
         bound = plan.rec.numbers.get("outlier_bound")
         if bound is None:
             return  # no outliers, or the engine refines this relationship otherwise (a subset outranks it)
+        if refinement_rule(plan) is OutlierPattern:
+            return  # the base rule's finding is filed under this rule and says it all
         array = embed_field(rel, facts.many)
         overflow = f"{collection_name(facts.one)}_overflow"
         ref = f"{snake(facts.one.name)}_id"
         typ, top = facts.n_typ, facts.n_max
-        applied = plan.strategy == plan.rec.strategy
+        # only Auto applies the pattern: a strategy the user set (even parent-ref) is kept as it is
+        applied = plan.strategy == plan.rec.strategy and plan.chosen_by == "engine"
         nums = {
             "n_typical": typ,
             "n_max": top,
@@ -701,8 +706,9 @@ class OutlierPattern(Rule):
             "relationship",
             rel.id,
             f"{with_article(facts.one.name)} has {typ:,} {plural_label(facts.many.name)} typically but up to {top:,} "
-            f"({top / max(typ, 1):,.0f}x), and is stored as {plan.strategy}: store it as parent-ref and {what}",
-            fix=set_strategy(rel.id, "parent-ref", self.id) if plan.strategy != "parent-ref" else None,
+            f"({top / max(typ, 1):,.0f}x), and its strategy is set to {plan.strategy}: set it to Auto and the "
+            f"design will {what}",
+            fix=outlier_fix(rel.id, bound, facts),
             numbers=nums,
             decision=strategy_decision(rel.id),
         )
@@ -1111,7 +1117,7 @@ class TreePattern(Rule):
                 rel.id,
                 f"{node.name} is a tree read by {ops} but stored as {plan.strategy}: store it as {model.name} — "
                 f"each node holds {fields}, indexed ({index}); {model.reads}",
-                fix=set_strategy(rel.id, wanted, self.id),
+                fix=set_strategy(rel.id, wanted, facts=facts),
                 numbers=nums,
             )
             return

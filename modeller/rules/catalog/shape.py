@@ -14,9 +14,10 @@ from typing import Any
 
 from modeller.model.labels import query_words
 from modeller.model.project import Query
+from modeller.model.vocabulary import CARDINALITIES
 from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
-from modeller.rules.framework.findings import Finding, index_decision, strategy_decision
+from modeller.rules.framework.findings import Finding, Fix, SubjectRef, index_decision, strategy_decision
 from modeller.rules.framework.registry import REGISTRY, register
 from modeller.rules.framework.rule import (
     Rule,
@@ -27,8 +28,9 @@ from modeller.rules.framework.rule import (
     strategy_of,
     worded,
 )
+from modeller.rules.framework.wording import and_list
 from modeller.rules.physical.design import CollectionDesign
-from modeller.rules.physical.documents import strategy_label
+from modeller.rules.physical.documents import BSON, many_to_many_holds, max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
 from modeller.rules.physical.index_reasons import BUCKET_SERIES, LINK_ARRAY, LINKS, REFERENCE, SYNC
 from modeller.rules.physical.naming import plural_label
@@ -131,6 +133,43 @@ def referenced_why(plan: RelPlan) -> str:
     )
 
 
+def _held(label: str, facts: RelFacts) -> str:
+    """A strategy's name with what the documents hold where the name says otherwise (``many_to_many_holds``)."""
+    holds = many_to_many_holds(label, facts.rel.cardinality, facts.one.name, facts.many.name)
+    return f"{holds} ({label})" if holds else label
+
+
+def outlier_fix(rel_id: str, bound: int, facts: RelFacts) -> Fix:
+    """Back to Auto, the one strategy that applies the outlier pattern (a strategy set by hand is kept as set)."""
+    words = (
+        f"set the strategy to Auto: embed up to {bound:,} {plural_label(facts.many.name)} in each {facts.one.name} "
+        "and move the rest of the few large ones to an overflow collection"
+    )
+    return set_strategy(rel_id, "auto", words=words)
+
+
+#: the pattern rules a refined decision is filed under when the base rule names another cardinality
+_FILED_REFINEMENTS = frozenset({"outlier-pattern", "subset-pattern"})
+
+
+def refinement_rule(plan: RelPlan) -> type[Rule] | None:
+    """The pattern rule a refined decision goes under when the base rule's name states a cardinality the user did
+    not draw: a one-to-many of up to 200,000 Reviews kept as an outlier pattern is the outlier rule's advice, not a
+    one-to-squillions one (tryout a15 item 10); the base rule stays in the message ("refining parent-ref: ...").
+    The pattern rule then reports nothing of its own there: the base rule's finding is its one finding."""
+    rec = plan.rec
+    refined = rec.rules[-1] if len(rec.rules) > 1 else ""
+    if refined not in _FILED_REFINEMENTS or rec.reason == (rec.base_reason or rec.reason):
+        return None
+    drawn, base = plan.facts.rel.cardinality, rec.base_rule
+    if drawn in base or not any(c in base for c in CARDINALITIES):
+        return None
+    base_rule = REGISTRY.get(base)
+    if base_rule is None or not issubclass(base_rule, _StrategyRule) or base_rule().filed_under(plan) is not None:
+        return None  # filed elsewhere already (a tree, rule 5's advice)
+    return REGISTRY.get(refined)
+
+
 class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
@@ -152,19 +191,23 @@ class _StrategyRule(Rule):
         if plan.strategy in ARRAY_OF_ALL:  # the array of every N the design keeps: the figure unbounded-array quotes
             nums["element_bytes"], nums["array_bytes"] = kept_array(plan, view.res.array_sizes(plan.facts))
         extra = self._extra(view, plan, nums)
-        filed = self.filed_under(plan)
+        filed = self.filed_under(plan) or refinement_rule(plan)
         if plan.chosen_by == "engine":
             sev = "info" if rec.borderline else "suggestion"
             # every surface shows the subject beside it; a refinement leads, as it is what the design does
             base = rec.base_reason or rec.reason
-            lead = strategy_label(rec.strategy, rec.numbers.get("outlier_bound"))
-            msg = f"{lead} — {rec.reason} (refining {target}: {base})" if rec.reason != base else f"{target} — {base}"
+            lead = _held(strategy_label(rec.strategy, rec.numbers.get("outlier_bound")), plan.facts)
+            msg = (
+                f"{lead} — {rec.reason} (refining {target}: {base})"
+                if rec.reason != base
+                else f"{_held(target, plan.facts)} — {base}"
+            )
             return self.finding(
                 sev,
                 "relationship",
                 rel.id,
                 msg + extra,
-                fix=set_strategy(rel.id, rec.strategy, (filed or self).id, decision),
+                fix=self._fix(plan, decision),
                 numbers=nums,
                 tradeoff=rec.tradeoff,
                 decision=decision,
@@ -172,7 +215,9 @@ class _StrategyRule(Rule):
                 why=self.why_of(plan, view.settings),
                 filed_under=filed,
             )
-        if plan.strategy in (target, rec.strategy):
+        # a strategy set by hand never applies the outlier pattern (only Auto does): not what the seeds recommend
+        by_hand_outlier = rec.strategy == "parent-ref" and "outlier_bound" in rec.numbers
+        if plan.strategy in (target, rec.strategy) and not by_hand_outlier:
             # the reason of the strategy the design holds (a refinement's reason argues for the refined one)
             reason = rec.reason if plan.strategy == rec.strategy else (rec.base_reason or rec.reason)
             return self.finding(
@@ -192,12 +237,21 @@ class _StrategyRule(Rule):
             "relationship",
             rel.id,
             f"{view.rel_words(rel.id)} is stored as {plan.strategy}, but {rec.reason}{extra}",
-            fix=set_strategy(rel.id, rec.strategy, (filed or self).id),
+            fix=self._fix(plan),
             numbers=nums,
             tradeoff=rec.tradeoff,
             why=self.why_of(plan, view.settings),
             filed_under=filed,
         )
+
+    def _fix(self, plan: RelPlan, decision: SubjectRef | None = None) -> Fix | None:
+        """The fix that keeps the engine's choice: its strategy set in the model, or for the outlier pattern
+        (which only Auto applies) Auto itself, nothing when the strategy is Auto already."""
+        rec, facts = plan.rec, plan.facts
+        bound = rec.numbers.get("outlier_bound")
+        if rec.strategy == "parent-ref" and bound is not None:
+            return None if plan.chosen_by == "engine" else outlier_fix(facts.rel_id, bound, facts)
+        return set_strategy(facts.rel_id, rec.strategy, decision, facts=facts)
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
         """What a subclass appends to the message (and adds to ``numbers``)."""
@@ -568,7 +622,7 @@ class NoEmbedIndependentAccess(_StrategyRule):
             facts.rel.id,
             f"{facts.many.name} is embedded in {facts.one.name}, but {facts.standalone_reason}: give it its "
             f"own collection ({target}) so it can be found without scanning {facts.one.name}",
-            fix=set_strategy(facts.rel.id, target, self.id),
+            fix=set_strategy(facts.rel.id, target, facts=facts),
         )
 
     def _extra(self, view: RuleView, plan: RelPlan, numbers: dict[str, Any]) -> str:
@@ -581,6 +635,24 @@ def _reads_of(facts: RelFacts, entity_id: str, queries: dict[str, list[Query]]) 
     return [q for q in queries.get(entity_id, ()) if q.scope == rid or rid in q.joins]
 
 
+def _large_side_pages(facts: RelFacts, queries: dict[str, list[Query]], of_many: bool, most: int, typical: int) -> str:
+    """A word on paging the reads of the large side ("the Users of one Group", up to 5,000,000; with ``of_many``
+    False the Ones of one N, "the Groups of one User") that set no limit: the plan counts the typical number, but
+    the largest one is the read that hurts."""
+    read, per = (facts.many, facts.one) if of_many else (facts.one, facts.many)
+    unpaged = [q for q in _reads_of(facts, read.id, queries) if q.scope == facts.rel_id and q.limit is None]
+    if not unpaged:
+        return ""
+    named = and_list([query_words(q, read.name) for q in unpaged[:2]])
+    sort_keys = list(dict.fromkeys(k for q in unpaged[:2] for k, _ in q.sort))
+    keys = and_list(sort_keys) if sort_keys else "_id"
+    return (
+        f"; {named} sets no limit, yet one {per.name} can have {most:,} {plural_label(read.name)} (not the typical "
+        f"{typical:,}): page it with a limit and go on from the last {keys} read, so the largest one is never read "
+        "at once"
+    )
+
+
 def _one_way_many_to_many(
     facts: RelFacts, back: int, s: Settings, queries: dict[str, list[Query]]
 ) -> tuple[str, str, str] | None:
@@ -590,13 +662,16 @@ def _one_way_many_to_many(
     one_reads = _reads_of(facts, facts.one_id, queries)
     many_reads = _reads_of(facts, facts.many_id, queries)
     # (holder, other, holder's queries): the side that keeps the array of the other's ids
-    if back >= s.refarray_max:
+    most = max_ones_of(facts.rel)
+    if back >= s.refarray_max or (most is not None and most > s.refarray_max):
+        belongs = f"up to {most:,}" if most is not None and most > s.refarray_max else f"about {back:,}"
         holder, other, why = (
             facts.one.name,
             facts.many.name,
-            f"one {facts.many.name} belongs to about {back:,} {plural_label(facts.one.name)}, more than the "
+            f"one {facts.many.name} belongs to {belongs} {plural_label(facts.one.name)}, more than the "
             f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand')",
         )
+
     elif one_reads and not many_reads:
         holder, other, why = facts.one.name, facts.many.name, ""
     elif many_reads and not one_reads:
@@ -607,12 +682,15 @@ def _one_way_many_to_many(
         named = ", ".join(query_words(q, holder) for q in (one_reads or many_reads)[:2])
         why = f"only {holder} queries go through it ({named}); no {other} query reads its {plural_label(holder)}"
     holders = plural_label(holder)
+    pages = (
+        _large_side_pages(facts, queries, False, most, back) if most is not None and holder == facts.one.name else ""
+    )
     return (
         "child-refs" if holder == facts.one.name else "parent-ref",
         f"each {facts.one.name} relates to several {plural_label(facts.many.name)} and each {facts.many.name} to "
         f"several {plural_label(facts.one.name)}, but {why}: keep the array of {other} ids only in each {holder} "
         f"(one-way referencing from the side that is queried) and find the {holders} of one {other} by it "
-        "(indexed, multikey)",
+        f"(indexed, multikey){pages}",
         f"one array to maintain and no transaction for a link; the {holders} of one {other} are a query on the "
         f"{holder} array, and {with_article(other)} page listing its {holders} reads them through it",
     )
@@ -661,12 +739,15 @@ class ManyToManyRefs(_StrategyRule):
             back = ones_per_many(facts)
             nums = {"typical_ones_per_n": back}
             if too_many_ids(facts, s):
+                ones, manys = plural_label(one.name), plural_label(many.name)
                 return self.vote(
                     "parent-ref",
-                    f"each {one.name} relates to up to {facts.n_max:,} {plural_label(many.name)}, more than the "
+                    f"each {one.name} relates to up to {facts.n_max:,} {manys}, more than the "
                     f"{s.refarray_max:,} ids an array should hold (Zola-3: 'more than a few thousand'): keep the "
-                    f"array of references only in each {many.name} and query it by {one.name}",
-                    "both directions stay one query; the large side never holds an array",
+                    f"array of references only in each {many.name} and query it by {one.name}"
+                    + _large_side_pages(facts, view.ctx.queries_of, True, facts.n_max, facts.n_typ),
+                    f"the {manys} of one {one.name} are one query on that array; the {ones} of one {many.name} take "
+                    f"two reads (its array, then the {ones} by _id with $in); the large side never holds an array",
                     numbers=nums,
                 )
             one_way = _one_way_many_to_many(facts, back, s, view.ctx.queries_of)
@@ -782,7 +863,7 @@ class SingleCollectionManyToMany(Rule):
                 f"fields that change too often to copy ({', '.join(volatile[:3])}: fewer than "
                 f"{s.denorm_rw_min:g} reads per update): instead of copying them, store both types in "
                 "one collection with a links array (single collection pattern)",
-                fix=set_strategy(facts.rel.id, "single-collection", self.id),
+                fix=set_strategy(facts.rel.id, "single-collection", facts=facts),
                 numbers={"reads_per_sec": reads, "read_write_min": s.denorm_rw_min},
             )
 
@@ -832,7 +913,7 @@ class AtomicFieldsSameDocument(Rule):
                 f"{view.rel_words(facts.rel.id)} is marked atomic but {facts.one.name} and {facts.many.name} are in different "
                 f"documents ({plan.strategy}): every change must run in a multi-document transaction, or embed "
                 "the fields that must change together",
-                fix=set_strategy(facts.rel.id, "embed", self.id)
+                fix=set_strategy(facts.rel.id, "embed", facts=facts)
                 if facts.n_max <= view.settings.embed_max and not facts.unbounded
                 else None,
             )
@@ -884,9 +965,52 @@ class SplitByUpdateFrequency(Rule):
                 "relationship",
                 facts.rel.id,
                 f"{why}: move {facts.many.name} to its own collection referenced by {facts.one.name}",
-                fix=set_strategy(facts.rel.id, "parent-ref", self.id),
+                fix=set_strategy(facts.rel.id, "parent-ref", facts=facts),
                 numbers={"child_writes_per_sec": writes, "parent_reads_per_sec": reads},
             )
+
+
+#: BSON types an equality treats as one ("all numeric types are considered equivalent", Manual-bson-order)
+_NUMBERS = frozenset({"int", "long", "double", "decimal"})
+
+
+def _mistyped_references(rule: Rule, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+    """A reference the user declared with another type than the key it refers to (a string ``user_id`` for an
+    ObjectId ``_id``): an equality matches a value of the same BSON type only (Manual, Comparison/Sort Order), so
+    the join or the lookup by it finds nothing. No rule of the catalog covers it: it goes under the reference
+    rule, with the Manual page that says why (tryout a15 item 14)."""
+    for node in coll.shape:
+        if node.role != "parent-ref" or node.entity is None or node.relationship is None:
+            continue
+        held = node.items if node.bson_type == "array" and node.items is not None else node
+        key = view.facts.field(node.entity, "_id")
+        wanted = BSON[key.type] if key is not None else "objectId"
+        if held.bson_type == wanted or (held.bson_type in _NUMBERS and wanted in _NUMBERS):
+            continue
+        facts = view.facts.rel_by_id.get(node.relationship)
+        if facts is None:
+            continue
+        one, many = facts.one.name, facts.many.name
+        yield rule.finding(
+            "warning",
+            "relationship",
+            facts.rel_id,
+            f"{node.name} in each {many} refers to the {one}'s _id, {with_article(wanted)}, but it is declared "
+            f"{with_article(held.bson_type)}: an equality matches only values of the same BSON type, so no "
+            f"{many} is found by its {one}'s _id; declare {node.name} as {wanted}, or give {one} an _id field "
+            f"of type {held.bson_type}",
+            why=_MISTYPED_WHY,
+            tradeoff="changing the field's type means converting the values documents already hold",
+            numbers={"field": node.name, "declared": held.bson_type, "referenced_key": wanted},
+            sources=("Manual-bson-order",),
+        )
+
+
+_MISTYPED_WHY = (
+    "A query compares a field with a value only in documents where the field holds the value's BSON type (all "
+    "numbers count as one type; Manual-bson-order): a reference must hold the type of the _id it names, or an "
+    "equality, an $in or a $lookup on it matches nothing."
+)
 
 
 @register
@@ -916,6 +1040,7 @@ class IndexReferenceFields(Rule):
     index_claims = ((REFERENCE, 0), (SYNC, 0), (BUCKET_SERIES, 1), (LINKS, 1), (LINK_ARRAY, 1))
 
     def check_collection(self, view: RuleView, coll: CollectionDesign) -> Iterable[Finding]:
+        yield from _mistyped_references(self, view, coll)
         entity = view.facts.entities[coll.root]
         declared = [idx for idx in coll.indexes if idx.origin == "user"]
         for idx in coll.indexes:

@@ -72,6 +72,10 @@ SOURCES: dict[str, tuple[str, str]] = {
         "MongoDB Manual, MongoDB Limits and Thresholds",
         "https://www.mongodb.com/docs/manual/reference/limits/",
     ),
+    "Manual-bson-order": (
+        "MongoDB Manual, Comparison/Sort Order",
+        "https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/",
+    ),
     "Manual-multikey": ("MongoDB Manual, Multikey Indexes", "https://www.mongodb.com/docs/manual/core/index-multikey/"),
     "Manual-ESR": (
         "MongoDB Manual, The ESR (Equality, Sort, Range) Guideline",

@@ -300,18 +300,49 @@ _RELATIONSHIP_WORDS: dict[str, Callable[[str, str], str]] = {
 }
 
 
-def set_strategy(rel_id: str, strategy: str, why: str, decision: SubjectRef | None = None) -> Fix:
-    """The fix that sets a relationship's strategy; its change is about ``decision`` (the relationship's strategy
-    decision) when the caller already holds it: the finding, its decision and its fix then share one reference."""
+def set_strategy(
+    rel_id: str,
+    strategy: str,
+    decision: SubjectRef | None = None,
+    *,
+    facts: RelFacts | None = None,
+    words: str | None = None,
+) -> Fix:
+    """The fix that sets a relationship's strategy, described in the user's words: what the documents will hold
+    ("keep a reference to the Product in each Review"), never a strategy or rule id; ``words`` when the caller
+    says it better (an outlier pattern). Its change is about ``decision`` (the relationship's strategy decision)
+    when the caller already holds it: the finding, its decision and its fix then share one reference."""
     subject = decision if decision is not None else strategy_decision(rel_id)
-    return Fix(_strategy_fix_words(strategy, why), (Change("set", subject, "strategy", strategy),))
+    if words is None:
+        if facts is None:
+            words = strategy_words(strategy, "One", "N", "Ns", "one-to-many")
+        else:
+            many = facts.many.name
+            words = strategy_words(strategy, facts.one.name, many, plural_label(many), facts.rel.cardinality)
+    return Fix(words, (Change("set", subject, "strategy", strategy),))
 
 
 @cache
-def _strategy_fix_words(strategy: str, why: str) -> str:
-    """``set the strategy to parent-ref (unbounded-array)``: one text per strategy and rule, shared by every fix
-    (the finding names the relationship; 10,000 entities make ~15,000 such fixes: issue 16, memory)."""
-    return f"set the strategy to {strategy} ({why})"
+def strategy_words(strategy: str, one: str, many: str, manys: str, cardinality: str) -> str:
+    """What storing a relationship as ``strategy`` puts in the documents, about the user's entities: one text per
+    strategy and pair of names, shared by every fix that says it (10,000 entities make ~15,000 such fixes:
+    issue 16, memory)."""
+    back = f"an array of {one} ids" if cardinality == "many-to-many" else f"a reference to the {one}"
+    if strategy == "parent-ref":
+        return f"keep {back} in each {many}"
+    if strategy == "two-way":
+        return f"keep an array of {many} ids in each {one} and {back} in each {many}"
+    if strategy == "embed" and cardinality == "one-to-one":
+        return f"embed the {many} in its {one}"
+    return {
+        "auto": f"let the engine choose how {manys} are stored",
+        "embed": f"embed the {manys} in their {one}",
+        "child-refs": f"keep an array of {many} ids in each {one}",
+        "extended-ref": f"keep a reference to the {one} in each {many}, with the {one} fields it shows copied beside it",
+        "subset": f"keep the latest {manys} in their {one} and all of them in their own collection",
+        "bucket": f"group the {manys} of each {one} into bucket documents",
+        "single-collection": f"store the {one} and its {manys} in one collection, linked by a links array",
+    }.get(strategy, f"store it as {strategy}")
 
 
 def append_index(entity_id: str, keys: list[tuple[str, Any]], description: str, **options: Any) -> Fix:

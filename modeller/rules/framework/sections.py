@@ -1,6 +1,7 @@
 """What a finding asks of the user: something "to do", or a "decision" the design already holds.
 
-The GUI's panel and ``modeller check`` count findings the same way, in the same words, from here.
+The GUI's panel, ``modeller check`` and the export's DESIGN.md count findings the same way, in the same words,
+from here (tryout a15 item 9: the report counted severities and matched neither).
 """
 
 from __future__ import annotations
@@ -52,3 +53,26 @@ def count_sections(findings: Iterable[Finding]) -> tuple[dict[str, int], int]:
         else:
             decisions += 1
     return todo, decisions
+
+
+def plain_summary(findings: Iterable[Finding]) -> str:
+    """``check``'s last line and DESIGN.md's summary: the panel's counts (``count_sections``) in plain words,
+    with the overridden ones after them (" · 1 overridden")."""
+    findings = list(findings)
+    overridden = sum(1 for f in findings if f.overridden)
+    return said_summary(*count_sections(findings)) + (f" · {overridden:,} overridden" if overridden else "")
+
+
+def said_summary(todo: Mapping[str, int], decisions: int) -> str:
+    """The panel's counts said plainly for a reader of SUGGESTION lines: "no errors or warnings; to do: 1
+    suggestion; 4 decisions already in the design".
+
+    "Nothing to do · 9 decisions" under nine SUGGESTION lines read as a contradiction (tryout a14): say that
+    nothing is wrong, what is left to do, and that the rest is already in the design.
+    """
+    parts = [] if todo.get("error") or todo.get("warning") else ["no errors or warnings"]
+    if any(todo.values()):
+        parts.append(f"to do: {severity_summary(todo)}")
+    if decisions:
+        parts.append(f"{counted(decisions, 'decision')} already in the design")
+    return "; ".join(parts)

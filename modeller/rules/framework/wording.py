@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from modeller.rules.physical.naming import keys_text
 
-
-def keys_text(keys: list[tuple[str, Any]]) -> str:
-    """An index's keys as a reader sees them in a message: ``{status: 1, text: 'text'}``."""
-    return "{" + ", ".join([f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys]) + "}"
+__all__ = ["and_list", "keys_text"]
 
 
 def and_list(names: list[str]) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from modeller.model.project import ArrayItems, Entity, Field
+from modeller.model.project import ArrayItems, Entity, Field, Relationship
 from modeller.model.vocabulary import AggregateOp
 from modeller.rules.physical.attributes import AttributeGroup
 from modeller.rules.physical.companions import HAS_OVERFLOW, REVISION, revision_node
 from modeller.rules.physical.design import BsonType, BucketDesign, Computation, ShapeNode, Source
-from modeller.rules.physical.facts import NUMERIC_TYPES, Context, ones_per_many
+from modeller.rules.physical.facts import NUMERIC_TYPES, Context, RelFacts, ones_per_many
 from modeller.rules.physical.naming import (
     child_refs_field,
     collection_name,
@@ -471,8 +471,8 @@ class ShapeBuilder:
             ref_collection=ref_coll,
             items=item,
         )
-        n = ones_per_many(plan.facts)  # the Ones one N belongs to
-        return self._size(node, array_bytes(n, 12), array_bytes(max(n, 1) * 4, 12))
+        n, most, node.max_items = _ones_of_one_n(plan.facts)
+        return self._size(node, array_bytes(n, 12), array_bytes(most, 12))
 
     def _many_side(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         facts = plan.facts
@@ -567,8 +567,8 @@ class ShapeBuilder:
             ref_collection=ref_coll,
             items=item,
         )
-        n = ones_per_many(plan.facts)  # the Ones one N belongs to, as the array of their ids counts them
-        return self._size(node, array_bytes(n, a), array_bytes(max(n, 1) * 4, m))
+        n, most, node.max_items = _ones_of_one_n(plan.facts)
+        return self._size(node, array_bytes(n, a), array_bytes(most, m))
 
     def _tree_nodes(self, plan: RelPlan, routes: dict[str, Route]) -> list[ShapeNode]:
         """The fields of the tree model the rules chose (``numbers["tree_model"]``) besides the parent reference."""
@@ -1030,9 +1030,37 @@ def strategy_label(strategy: str, bound: int | None) -> str:
     return f"embed up to {bound:,} + overflow" if strategy == "parent-ref" and bound is not None else strategy
 
 
+def many_to_many_holds(strategy: str, cardinality: str, one: str, many: str) -> str:
+    """What the documents hold where the strategy's name says otherwise: a many-to-many's "parent-ref" is an array
+    of ids in each N, not one reference (tryout a15 item 8); "" for every other strategy and cardinality."""
+    if cardinality != "many-to-many":
+        return ""
+    if strategy == "parent-ref":
+        return f"an array of {one} ids in each {many}"
+    if strategy == "two-way":
+        return f"an array of ids on each side, {one} ids in each {many} and {many} ids in each {one}"
+    return ""
+
+
 def outlier_bound_of(plan: RelPlan) -> int | None:
     """How many N the One embeds under the outlier pattern (None: the plan does not apply it)."""
     bound = plan.rec.numbers.get("outlier_bound")
     if bound is None or plan.strategy != plan.rec.strategy or plan.chosen_by != "engine":
         return None
     return int(bound)
+
+
+def max_ones_of(rel: Relationship) -> int | None:
+    """The declared most Ones per N: ``max_ones`` of a many-to-many (kept but not read on other cardinalities, so
+    a cardinality changed back and forth loses nothing)."""
+    return rel.max_ones if rel.cardinality == "many-to-many" else None
+
+
+def _ones_of_one_n(facts: RelFacts) -> tuple[int, int, int | None]:
+    """Typical and most Ones one N belongs to, as its array of their ids counts them, and the array's maxItems:
+    a many-to-many's declared ``max_ones``, else no bound and four times the typical number for the sizes."""
+    n = ones_per_many(facts)
+    bound = max_ones_of(facts.rel)
+    if bound is None:
+        return n, max(n, 1) * 4, None
+    return min(n, bound), bound, bound

@@ -7,6 +7,7 @@ the same names thousands of times per analysis).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from modeller.model.conventions import (
     child_refs_field,
@@ -25,6 +26,7 @@ __all__ = [
     "embed_field",
     "extended_ref_field",
     "former_parent_ref_field",
+    "keys_text",
     "parent_ref_field",
     "plural",
     "plural_label",
@@ -51,3 +53,9 @@ def plural_label(name: str) -> str:
     else:
         return name
     return f"{head} {word}" if head else word
+
+
+def keys_text(keys: list[tuple[str, Any]]) -> str:
+    """An index's keys as a reader sees them in a message, in the user's field names: ``{status: 1, text: 'text'}``
+    (never the generated index name, ``status_1_text_text``)."""
+    return "{" + ", ".join([f"{k}: {v if not isinstance(v, str) else repr(v)}" for k, v in keys]) + "}"

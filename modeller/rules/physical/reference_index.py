@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from modeller.rules.physical.design import CollectionDesign, IndexDesign, ShapeNode
-from modeller.rules.physical.naming import plural_label
+from modeller.rules.physical.naming import keys_text, plural_label
 from modeller.rules.physical.plans import RelPlan
 
 #: the resolved collection that holds an entity's documents, by entity id (None: not resolved)
@@ -69,7 +69,7 @@ def leading_index(coll: CollectionDesign, path: str) -> IndexDesign | None:
 
 def reference_index_words(plan: RelPlan, lookup: Lookup) -> str:
     """What the design indexes of the relationship's references, in the user's words ("" when it keeps none):
-    ``product_id in reviews is indexed (product_id_1)`` or why it is not."""
+    ``product_id in reviews is indexed ({product_id: 1})`` or why it is not."""
     facts = plan.facts
     parts: list[str] = []
     for eid, held_by_n in _holders(plan):
@@ -83,7 +83,7 @@ def reference_index_words(plan: RelPlan, lookup: Lookup) -> str:
             continue
         index = leading_index(coll, path)
         if index is not None:
-            parts.append(f"{path} in {coll_name} is indexed ({index.name})")
+            parts.append(f"{path} in {coll_name} is indexed ({keys_text(index.keys)})")
             continue
         if held_by_n:
             finds = f"the {plural_label(facts.many.name)} of one {facts.one.name}"

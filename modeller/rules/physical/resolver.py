@@ -59,7 +59,7 @@ from modeller.rules.physical.index_reasons import (
     TREE,
     UNIQUE,
 )
-from modeller.rules.physical.naming import collection_name, embed_field, plural_label
+from modeller.rules.physical.naming import collection_name, embed_field, keys_text, plural_label
 from modeller.rules.physical.planner import PlanCache, plan_design
 from modeller.rules.physical.plans import (
     CopyPlan,
@@ -779,7 +779,7 @@ def _join_partial(kept: IndexDesign, index: IndexDesign) -> None:
         return ix.unique or ix.expire_after_s is not None
 
     if constrains(index) and constrains(kept):
-        kept.why += f"; {index.name} (the same keys with another filter) is not created: {index.why}"
+        kept.why += f"; a second {keys_text(index.keys)} (another filter) is not created: {index.why}"
     elif constrains(index):
         kept.partial, kept.unique, kept.expire_after_s = index.partial, index.unique, index.expire_after_s
         kept.why += f"; {index.why}"
@@ -1558,7 +1558,7 @@ def _sync_index_words(res: Resolution, cp: CopyPlan, filter_path: str) -> str:
         return ""
     index = leading_index(coll, filter_path)
     if index is not None:
-        return f"; it finds them by the index {index.name}"
+        return f"; it finds them by the index {keys_text(index.keys)}"
     return (
         f"; {filter_path} is not indexed: {cp.source.name}.{cp.denorm.field} changes rarely enough that scanning "
         f"{coll.name} on each change costs less than keeping an index"

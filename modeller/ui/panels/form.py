@@ -556,6 +556,12 @@ class ModelForm(QWidget):
         if isinstance(label, QLabel) and label.text() != text:
             label.setText(text)
 
+    def set_row_visible(self, path: Sequence[PathStep], visible: bool) -> None:
+        """Show or hide a labelled row (a key that only some objects have, as a many-to-many's other bound)."""
+        holder = self._holders.get(tuple(self.editor(path).path))
+        if holder is not None:
+            self.layout_.setRowVisible(holder, visible)
+
     def label_of(self, path: Sequence[PathStep]) -> str:
         """What the form calls the value at ``path`` (its row's label without a closing "(…)" aside, for undo
         texts: "Edit index 1 of Task: TTL", not "…: expire_after_s"), else the key."""

@@ -55,6 +55,12 @@ STRATEGY_HELP = {
     "bucket": "N grouped into bucket documents",
     "single-collection": "both entity types in one collection with a type field and links",
 }
+#: what the strategies that keep references hold in a many-to-many, where each N has several Ones
+MANY_TO_MANY_HELP = {
+    "child-refs": "array of references to the N in each One",
+    "parent-ref": "array of references to its Ones in each N",
+    "two-way": "arrays of references on both sides",
+}
 
 
 def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]:
@@ -314,6 +320,7 @@ _COUNT_LABELS: dict[tuple[str, ...], tuple[str, str]] = {
     ("many",): ("Many side", "The entity there are N of"),
     ("typical",): ("Typical N", "Usual number of N per One"),
     ("max",): ("Max N", "Upper bound of N per One"),
+    ("max_ones",): ("Max Ones per N", "Many-to-many only: upper bound of Ones per N"),
 }
 
 
@@ -349,6 +356,7 @@ class RelationshipEditor(QWidget):
         f.name(["inverse"], "Inverse name", "Name of the One as seen from the N (owner, author)")
         f.number(["typical"], *_COUNT_LABELS[("typical",)], integer=True)
         f.number(["max"], *_COUNT_LABELS[("max",)], integer=True)
+        f.number(["max_ones"], *_COUNT_LABELS[("max_ones",)], integer=True)
         f.choice(
             ["growth"],
             "Growth",
@@ -458,14 +466,24 @@ class RelationshipEditor(QWidget):
             signal.connect(lambda _id: self._entities_changed())
         document.project_reset.connect(self._entities_changed)
 
-    def _strategy_choices(self) -> list[tuple[str, str]]:
+    def _strategy_choices(self, many_to_many: bool = False) -> list[tuple[str, str]]:
         auto = f"Auto (engine: {self.engine_strategy})" if self.engine_strategy else "Auto (engine decides)"
-        return [(auto, "auto")] + [(f"{s} — {STRATEGY_HELP[s]}", s) for s in STRATEGIES if s != "auto"]
+        helps = {**STRATEGY_HELP, **MANY_TO_MANY_HELP} if many_to_many else STRATEGY_HELP
+        return [(auto, "auto")] + [(f"{s} — {helps[s]}", s) for s in STRATEGIES if s != "auto"]
 
     def set_engine_strategy(self, strategy: str | None) -> None:
         """Show the engine's resolved choice in the combo's Auto entry."""
         self.engine_strategy = strategy
         self.strategy.combo.setItemText(0, self._strategy_choices()[0][0])
+
+    def _word_the_strategies(self, rel: Relationship) -> None:
+        """Each strategy says what the documents hold for this cardinality: a many-to-many's parent-ref is an
+        array of ids in each N, not one reference."""
+        combo = self.strategy.combo
+        for text, value in self._strategy_choices(rel.cardinality == "many-to-many"):
+            at = combo.findData(value)
+            if at >= 0 and combo.itemText(at) != text:
+                combo.setItemText(at, text)
 
     def _entities_changed(self) -> None:
         if self.rel_id:
@@ -491,14 +509,20 @@ class RelationshipEditor(QWidget):
                 ("max",): (
                     f"Max {per}",
                     f"Upper bound of {plural_label(many)} per {one}: the maxItems of the {one}'s array of "
-                    f"{many} ids. {plural_label(one)} per {many} follow from the entity counts "
+                    f"{many} ids. Typical {plural_label(one)} per {many} follow from the entity counts "
                     "(Swap ends counts the other way)",
+                ),
+                ("max_ones",): (
+                    f"Max {plural_label(one)} per {many}",
+                    f"Upper bound of {plural_label(one)} per {many} (how many {plural_label(one)} one {many} can "
+                    f"have): the maxItems of the {many}'s array of {one} ids; above 2,000 that side keeps no array",
                 ),
             }
         else:
             rows = _COUNT_LABELS
         for path, (label, tip) in rows.items():
             (self.ends if path in (("one",), ("many",)) else self.form).set_label(list(path), label, tip)
+        self.form.set_row_visible(["max_ones"], rel.cardinality == "many-to-many")
 
     def _name(self, entity_id: str) -> str:
         entity = self.document.entity(entity_id)
@@ -520,6 +544,7 @@ class RelationshipEditor(QWidget):
         self.title.setText(f"Relationship {describe(self.document, rel)}")
         self.id_row.reload()
         self._name_the_counts(rel)
+        self._word_the_strategies(rel)
         self.ends.load(rel)
         self.form.load(rel)
         self.note_form.load(rel)
@@ -567,7 +592,12 @@ class RelationshipEditor(QWidget):
         rel = self.relationship()
         if rel is None:
             return
-        new = rel.model_copy(update={"one": rel.many, "many": rel.one})
+        update: dict[str, Any] = {"one": rel.many, "many": rel.one}
+        if rel.cardinality == "many-to-many" and (rel.max is not None or rel.max_ones is not None):
+            # both bounds are declared each way round: they change places; the typical number counted the old
+            # way only (the entity counts give the new one), so it goes (undo brings it back)
+            update.update(max=rel.max_ones, max_ones=rel.max, typical=None)
+        new = rel.model_copy(update=update)
         self.document.push(EditRelationshipCommand(self.document, new, f"Swap ends of {describe(self.document, rel)}"))
 
     def _denormalized_rows(self) -> list[dict[str, Any]]:
