@@ -503,7 +503,7 @@ def _resolve_unit(
         res.shapes[coll.name] = coll.shape
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
         res.array_paths[coll.name] = _array_paths(coll.shape)
-        _record_arrays(builder, coll.shape, res.array_bytes)
+        _record_arrays(coll.shape, res.array_bytes)
         coll.timeseries = _timeseries(ctx, coll, buckets)
         coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
@@ -1222,16 +1222,16 @@ def _reference_index(res: Resolution, facts: RelFacts, path: str, embedded_in: s
     )
 
 
-def _record_arrays(builder: ShapeBuilder, nodes: list[ShapeNode], out: dict[str, tuple[int, int]]) -> None:
+def _record_arrays(nodes: list[ShapeNode], out: dict[str, tuple[int, int]]) -> None:
     """(one element, the whole array) bytes at most of each relationship's array in a shape (embedded N or their
     ids, at any depth), from the sizes the document size adds up."""
     for node in nodes:
         rel = node.relationship
         if rel is not None and node.items is not None and node.role in ("embedded", "child-refs") and rel not in out:
-            out[rel] = builder.value_size(node.items)[1], builder.value_size(node)[1]
+            out[rel] = node.items.value_max, node.value_max
         children = node.items.children if node.items is not None else node.children
         if children:
-            _record_arrays(builder, children, out)
+            _record_arrays(children, out)
 
 
 def _nested_ref_path(nodes: list[ShapeNode], rel_id: str, prefix: str = "") -> str | None:
