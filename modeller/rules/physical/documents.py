@@ -403,13 +403,16 @@ class ShapeBuilder:
         queried = {name for q in self.ctx.queries_of[entity.id] for name in (*q.filter, *(k for k, _ in q.sort))}
         if not queried:
             return {}
+        groups = self.ctx.attribute_groups(entity)
+        if not groups:  # most entities: no group, no need for the sets below
+            return {}
         taken = {f.name for f in entity.fields}
         # a field with an index or a unique constraint of its own keeps it: as a pair, it would apply to every key
         indexed = {key for index in entity.indexes for key, _ in index.keys} | {
             f.name for f in entity.fields if f.unique
         }
         out: dict[str, tuple[AttributeGroup, str]] = {}
-        for group in self.ctx.attribute_groups(entity):
+        for group in groups:
             if group.array in taken or not queried.intersection(group.names) or indexed.intersection(group.names):
                 continue  # the array's name is a field of its own, no query asks for the group, or a member is indexed
             out.update((name, (group, key)) for name, key in group.members)
