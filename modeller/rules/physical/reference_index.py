@@ -8,6 +8,7 @@ leaves out (the engine indexes a reference only when a plan reads through it: a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from modeller.rules.physical.design import CollectionDesign, IndexDesign, ShapeNode
 from modeller.rules.physical.naming import plural_label
@@ -15,23 +16,85 @@ from modeller.rules.physical.plans import RelPlan
 
 #: the resolved collection that holds an entity's documents, by entity id (None: not resolved)
 Lookup = Callable[[str], CollectionDesign | None]
-#: id(collection) -> (the collection, its top-level nodes by relationship id): built once per collection in one pass
-#: over every relationship (``top_by_relationship``)
-TopMemo = dict[int, tuple[CollectionDesign, dict[str, list[ShapeNode]]]]
+#: the nodes of one relationship in a document, breadth first: (depth, path prefix, node); depth 0 is the top level
+Placed = list[tuple[int, str, ShapeNode]]
 
 
-def top_by_relationship(coll: CollectionDesign, memo: TopMemo) -> dict[str, list[ShapeNode]]:
-    """``coll``'s top-level nodes by the relationship they belong to, in shape order (the level a reference
-    mostly sits at: two relationships' questions cost a lookup each, not a scan of the document each)."""
+@dataclass(slots=True)
+class _ByRelationship:
+    """One collection's nodes by the relationship they belong to: the top level at once, the levels below when
+    first asked (most references are top-level fields; the document is walked once, not once per question)."""
+
+    coll: CollectionDesign
+    top: dict[str, Placed]
+    below: dict[str, Placed] | None = None
+
+
+#: id(collection) -> its nodes by relationship, kept through one pass over every relationship
+TopMemo = dict[int, _ByRelationship]
+
+
+def _by_relationship(coll: CollectionDesign, memo: TopMemo) -> _ByRelationship:
     entry = memo.get(id(coll))
-    if entry is None or entry[0] is not coll:
-        tops: dict[str, list[ShapeNode]] = {}
+    if entry is None or entry.coll is not coll:
+        top: dict[str, Placed] = {}
         for node in coll.shape:
             rel = node.relationship
             if rel is not None:
-                tops.setdefault(rel, []).append(node)
-        entry = memo[id(coll)] = (coll, tops)
-    return entry[1]
+                top.setdefault(rel, []).append((0, "", node))
+        entry = memo[id(coll)] = _ByRelationship(coll, top)
+    return entry
+
+
+def _below_by_relationship(nodes: list[ShapeNode]) -> dict[str, Placed]:
+    """The nodes under the top level by relationship, level by level in the order ``_ref_node_path`` visits them."""
+    out: dict[str, Placed] = {}
+    level: list[tuple[str, list[ShapeNode]]] = [("", nodes)]
+    depth = 0
+    while level:
+        below: list[tuple[str, list[ShapeNode]]] = []
+        for prefix, siblings in level:
+            for node in siblings:
+                rel = node.relationship
+                if rel is not None and depth:
+                    out.setdefault(rel, []).append((depth, prefix, node))
+                children = node.items.children if node.items is not None else node.children
+                if children:
+                    below.append((f"{prefix}{node.name}.", children))
+        level = below
+        depth += 1
+    return out
+
+
+def _first_ref(placed: Placed, roles: tuple[str, ...]) -> str | None:
+    """``_ref_node_path``'s answer among one relationship's nodes, breadth first: at the shallowest depth
+    holding one, the first node with one of ``roles``, else the first extended reference's ``_id``."""
+    extended: str | None = None
+    depth = -1
+    for at, prefix, node in placed:
+        if at != depth:
+            if extended is not None:
+                return extended
+            depth = at
+        role = node.role
+        if role in roles:
+            items = node.items
+            path = prefix + node.name
+            return f"{path}.id" if items is not None and items.bson_type == "object" else path
+        if extended is None and role == "extended-ref" and "parent-ref" in roles:
+            extended = f"{prefix}{node.name}._id"
+    return extended
+
+
+def _indexed_ref_path(coll: CollectionDesign, rel_id: str, roles: tuple[str, ...], memo: TopMemo) -> str | None:
+    """``_ref_node_path(coll.shape, rel_id, roles)`` from the collection's nodes by relationship."""
+    entry = _by_relationship(coll, memo)
+    found = _first_ref(entry.top.get(rel_id, []), roles)
+    if found is not None:
+        return found
+    if entry.below is None:
+        entry.below = _below_by_relationship(coll.shape)
+    return _first_ref(entry.below.get(rel_id, []), roles)
 
 
 def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
@@ -46,23 +109,18 @@ def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
     return [(facts.many_id, True), (facts.one_id, False)] if plan.strategy == "two-way" else [(facts.many_id, True)]
 
 
-def _ref_node_path(
-    nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...], top: list[ShapeNode] | None = None
-) -> str | None:
+def _ref_node_path(nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...]) -> str | None:
     """The shallowest path of a node of ``rel_id`` with one of ``roles`` (breadth first), ``.id`` for arrays of
     ``{id, ...}`` objects; an extended reference's ``_id`` when no plain reference sits at that depth.
 
     A level is searched before the next one is listed, and a level is kept as (path prefix, sibling nodes):
     the reference is mostly a top-level field, and a path is spelled only for what is returned or descended
     into (speed only: DESIGN.md's cold analysis near 250 ms at 1,000 entities; every relationship asks twice).
-    ``top``, when given, is the top-level nodes of ``rel_id`` (``top_by_relationship``): the first level
-    searches only those, the same nodes in the same order as the others are skipped anyway.
     """
     level: list[tuple[str, list[ShapeNode]]] = [("", nodes)]
-    searched = level if top is None else [("", top)]
     while level:
         extended: str | None = None
-        for prefix, siblings in searched:
+        for prefix, siblings in level:
             for node in siblings:
                 if node.relationship != rel_id:
                     continue
@@ -80,7 +138,7 @@ def _ref_node_path(
                 children = node.items.children if node.items is not None else node.children
                 if children:
                     below.append((f"{prefix}{node.name}.", children))
-        level = searched = below
+        level = below
     return None
 
 
@@ -105,8 +163,10 @@ def reference_index_words(plan: RelPlan, lookup: Lookup, memo: TopMemo | None = 
             continue
         coll_name = coll.name
         roles = ("parent-ref",) if held_by_n else ("child-refs",)
-        top = None if memo is None else top_by_relationship(coll, memo).get(facts.rel_id, [])
-        path = _ref_node_path(coll.shape, facts.rel_id, roles, top)
+        if memo is None:
+            path = _ref_node_path(coll.shape, facts.rel_id, roles)
+        else:
+            path = _indexed_ref_path(coll, facts.rel_id, roles, memo)
         if path is None:
             continue
         index = leading_index(coll, path)
