@@ -31,10 +31,10 @@ class _ByRelationship:
 
 
 #: id(collection) -> its nodes by relationship, kept through one pass over every relationship
-TopMemo = dict[int, _ByRelationship]
+RefMemo = dict[int, _ByRelationship]
 
 
-def _by_relationship(coll: CollectionDesign, memo: TopMemo) -> _ByRelationship:
+def _by_relationship(coll: CollectionDesign, memo: RefMemo) -> _ByRelationship:
     entry = memo.get(id(coll))
     if entry is None or entry.coll is not coll:
         top: dict[str, Placed] = {}
@@ -86,7 +86,7 @@ def _first_ref(placed: Placed, roles: tuple[str, ...]) -> str | None:
     return extended
 
 
-def _indexed_ref_path(coll: CollectionDesign, rel_id: str, roles: tuple[str, ...], memo: TopMemo) -> str | None:
+def _indexed_ref_path(coll: CollectionDesign, rel_id: str, roles: tuple[str, ...], memo: RefMemo) -> str | None:
     """``_ref_node_path(coll.shape, rel_id, roles)`` from the collection's nodes by relationship."""
     entry = _by_relationship(coll, memo)
     found = _first_ref(entry.top.get(rel_id, []), roles)
@@ -151,10 +151,10 @@ def leading_index(coll: CollectionDesign, path: str) -> IndexDesign | None:
     return None
 
 
-def reference_index_words(plan: RelPlan, lookup: Lookup, memo: TopMemo | None = None) -> str:
+def reference_index_words(plan: RelPlan, lookup: Lookup, memo: RefMemo | None = None) -> str:
     """What the design indexes of the relationship's references, in the user's words ("" when it keeps none):
     ``product_id in reviews is indexed (product_id_1)`` or why it is not. ``memo`` keeps each collection's
-    top-level nodes by relationship between the calls of one pass over every relationship."""
+    nodes by relationship between the calls of one pass over every relationship (None: walk each document)."""
     facts = plan.facts
     parts: list[str] = []
     for eid, held_by_n in _holders(plan):

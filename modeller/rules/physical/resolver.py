@@ -69,7 +69,7 @@ from modeller.rules.physical.plans import (
     bucket_entity_wanted,
     plan_relationships,
 )
-from modeller.rules.physical.reference_index import TopMemo, leading_index, reference_index_words
+from modeller.rules.physical.reference_index import RefMemo, leading_index, reference_index_words
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
@@ -308,7 +308,7 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     old_rels = cache.rel_designs if cache is not None else {}
     new_rels: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = {}
     rels: list[RelationshipDesign] = []
-    memo: TopMemo = {}
+    memo: RefMemo = {}
     for rel_id, plan in plans.items():
         rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
         entry = old_rels.get(rel_id)
@@ -1456,10 +1456,10 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
 
 
 def _relationship_design(
-    ctx: Context, res: Resolution, plan: RelPlan, memo: TopMemo | None = None
+    ctx: Context, res: Resolution, plan: RelPlan, memo: RefMemo | None = None
 ) -> RelationshipDesign:
-    """The relationship as the design shows it; ``memo`` is kept between the relationships of one pass
-    (``reference_index.top_by_relationship``)."""
+    """The relationship as the design shows it; ``memo`` is kept between the relationships of one pass (each
+    collection's nodes by relationship, ``reference_index.RefMemo``); the incremental path passes none."""
     copies = [_copy_design(ctx, res, plan, cp) for cp in plan.copies]
     why = plan.why
     indexed = reference_index_words(plan, partial(_collection_of, res), memo)
