@@ -121,6 +121,11 @@ class ShapeNode:
     attribute: bool = False
     #: a counter written once every this many events, by that amount (approximation pattern)
     write_every: int | None = None
+    #: (average, maximum) bytes of the value without its name, as the shape builder sized it
+    #: (``documents.ShapeBuilder.value_size``; 8 for a node it did not size). Kept on the node, not in a map by
+    #: ``id(node)``: every node is sized once and read once by its parent's sum (speed only: the cold analysis)
+    value_avg: int = field(default=8, repr=False, compare=False)
+    value_max: int = field(default=8, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "bson_type": self.bson_type, "role": self.role}

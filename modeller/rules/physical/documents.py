@@ -130,9 +130,6 @@ class ShapeBuilder:
     plans: dict[str, RelPlan]
     embedded_in: dict[str, list[str]]  # entity -> rel ids embedding it
     buckets: dict[str, BucketPlan]
-    #: id(node) -> (average bytes, maximum bytes, node): holding the node keeps its id from being reused by
-    #: a later unsized node once a merge drops it (one of two same-named fields)
-    sizes: dict[int, tuple[int, int, ShapeNode]] = field(default_factory=dict)
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)
     #: (rel id, copy name) -> path of the copy relative to the target entity's element
     copy_paths: dict[tuple[str, str, str], str] = field(default_factory=dict)
@@ -141,20 +138,16 @@ class ShapeBuilder:
     _names: dict[str, str] = field(default_factory=dict)
 
     # ----- sizes -----
-    def _size(self, node: ShapeNode, avg: int, mx: int) -> ShapeNode:
-        self.sizes[id(node)] = (avg, mx, node)
+    @staticmethod
+    def _size(node: ShapeNode, avg: int, mx: int) -> ShapeNode:
+        node.value_avg, node.value_max = avg, mx
         return node
 
-    def size_of(self, node: ShapeNode) -> tuple[int, int]:
-        a, m = self.value_size(node)
-        o = element_overhead(node.name)
-        return a + o, m + o
-
-    def value_size(self, node: ShapeNode) -> tuple[int, int]:
+    @staticmethod
+    def value_size(node: ShapeNode) -> tuple[int, int]:
         """(average, maximum) bytes of a node's value, without its name: the one size of a field or array that every
         figure about it shows (the document sizes add them up, the array warnings quote them)."""
-        entry = self.sizes.get(id(node))
-        return (8, 8) if entry is None else (entry[0], entry[1])
+        return node.value_avg, node.value_max
 
     def _object_size(self, children: list[ShapeNode]) -> tuple[int, int]:
         """Sizes of a sub-document: the sum of its elements (type byte, name, value) and the document overhead; on
@@ -162,9 +155,10 @@ class ShapeBuilder:
         avg = mx = DOC_OVERHEAD
         settings = self.ctx.settings
         for c in children:
-            a, m = self.size_of(c)
+            o = element_overhead(c.name)
+            a = c.value_avg + o
             avg += a if c.required or c.role not in _WEIGHED else present_bytes(a, False, settings)
-            mx += m
+            mx += c.value_max + o
         return avg, mx
 
     def doc_size(self, nodes: list[ShapeNode]) -> tuple[int, int]:
@@ -197,36 +191,33 @@ class ShapeBuilder:
             node.faker = f.faker
         if f.example is not None:
             node.example = f.example
-        sizes = self.sizes
         if t == "string":
             b = f.bytes
             b = (self.ctx.settings.default_string_bytes if b is None else b) + 5
-            sizes[id(node)] = (b, b, node)
+            node.value_avg = node.value_max = b
             return node
         if t == "object":
             children = node.children = [self.field_node(c, c.name) for c in (f.fields or ())]
             if not children and f.bytes is not None:
-                sizes[id(node)] = (f.bytes, f.bytes, node)
+                node.value_avg = node.value_max = f.bytes
                 return node
-            a, m = self._object_size(children)
-            sizes[id(node)] = (a, m, node)
+            node.value_avg, node.value_max = self._object_size(children)
             return node
         if t == "array":
             s = self.ctx.settings
             items = f.items
             if items is not None:
                 item_node = self.field_node(items, "items")
-                a, m, _ = sizes[id(item_node)]
+                a, m = item_node.value_avg, item_node.value_max
             else:
                 item_node = ShapeNode("items", "string")
-                a = m = s.default_string_bytes + 5
-                sizes[id(item_node)] = (a, m, item_node)
+                a = m = item_node.value_avg = item_node.value_max = s.default_string_bytes + 5
             node.items = item_node
             max_items = f.max_items if isinstance(f, Field) else None
             node.max_items = max_items
             n_max = max_items if max_items is not None else s.default_array_max
             n_avg = min(n_max, s.default_array_items)
-            sizes[id(node)] = (array_bytes(n_avg, a), array_bytes(n_max, m), node)
+            node.value_avg, node.value_max = array_bytes(n_avg, a), array_bytes(n_max, m)
             return node
         if t == "point":
             node.children = [
@@ -248,7 +239,7 @@ class ShapeBuilder:
             b = f.bytes
             if b is None:
                 b = TYPE_BYTES.get(t, 8)
-        sizes[id(node)] = (b, b, node)
+        node.value_avg = node.value_max = b
         return node
 
     # ----- entities -----
@@ -412,13 +403,16 @@ class ShapeBuilder:
         queried = {name for q in self.ctx.queries_of[entity.id] for name in (*q.filter, *(k for k, _ in q.sort))}
         if not queried:
             return {}
+        groups = self.ctx.attribute_groups(entity)
+        if not groups:  # most entities: no group, no need for the sets below
+            return {}
         taken = {f.name for f in entity.fields}
         # a field with an index or a unique constraint of its own keeps it: as a pair, it would apply to every key
         indexed = {key for index in entity.indexes for key, _ in index.keys} | {
             f.name for f in entity.fields if f.unique
         }
         out: dict[str, tuple[AttributeGroup, str]] = {}
-        for group in self.ctx.attribute_groups(entity):
+        for group in groups:
             if group.array in taken or not queried.intersection(group.names) or indexed.intersection(group.names):
                 continue  # the array's name is a field of its own, no query asks for the group, or a member is indexed
             out.update((name, (group, key)) for name, key in group.members)

@@ -37,7 +37,8 @@ __all__ = [
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women", "datum": "data"}
 
 
-@lru_cache(maxsize=4096)
+# one entry per entity name: 4,096 entries thrashed at 10,000 entities (~32,000 misses per analysis)
+@lru_cache(maxsize=32768)
 def plural_label(name: str) -> str:
     """The plural of an entity's display name for messages: "Order item" -> "Order items".
 

@@ -8,6 +8,7 @@ leaves out (the engine indexes a reference only when a plan reads through it: a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from modeller.rules.physical.design import CollectionDesign, IndexDesign, ShapeNode
 from modeller.rules.physical.naming import keys_text, plural_label
@@ -15,6 +16,85 @@ from modeller.rules.physical.plans import RelPlan
 
 #: the resolved collection that holds an entity's documents, by entity id (None: not resolved)
 Lookup = Callable[[str], CollectionDesign | None]
+#: the nodes of one relationship in a document, breadth first: (depth, path prefix, node); depth 0 is the top level
+Placed = list[tuple[int, str, ShapeNode]]
+
+
+@dataclass(slots=True)
+class _ByRelationship:
+    """One collection's nodes by the relationship they belong to: the top level at once, the levels below when
+    first asked (most references are top-level fields; the document is walked once, not once per question)."""
+
+    coll: CollectionDesign
+    top: dict[str, Placed]
+    below: dict[str, Placed] | None = None
+
+
+#: id(collection) -> its nodes by relationship, kept through one pass over every relationship
+RefMemo = dict[int, _ByRelationship]
+
+
+def _by_relationship(coll: CollectionDesign, memo: RefMemo) -> _ByRelationship:
+    entry = memo.get(id(coll))
+    if entry is None or entry.coll is not coll:
+        top: dict[str, Placed] = {}
+        for node in coll.shape:
+            rel = node.relationship
+            if rel is not None:
+                top.setdefault(rel, []).append((0, "", node))
+        entry = memo[id(coll)] = _ByRelationship(coll, top)
+    return entry
+
+
+def _below_by_relationship(nodes: list[ShapeNode]) -> dict[str, Placed]:
+    """The nodes under the top level by relationship, level by level in the order ``_ref_node_path`` visits them."""
+    out: dict[str, Placed] = {}
+    level: list[tuple[str, list[ShapeNode]]] = [("", nodes)]
+    depth = 0
+    while level:
+        below: list[tuple[str, list[ShapeNode]]] = []
+        for prefix, siblings in level:
+            for node in siblings:
+                rel = node.relationship
+                if rel is not None and depth:
+                    out.setdefault(rel, []).append((depth, prefix, node))
+                children = node.items.children if node.items is not None else node.children
+                if children:
+                    below.append((f"{prefix}{node.name}.", children))
+        level = below
+        depth += 1
+    return out
+
+
+def _first_ref(placed: Placed, roles: tuple[str, ...]) -> str | None:
+    """``_ref_node_path``'s answer among one relationship's nodes, breadth first: at the shallowest depth
+    holding one, the first node with one of ``roles``, else the first extended reference's ``_id``."""
+    extended: str | None = None
+    depth = -1
+    for at, prefix, node in placed:
+        if at != depth:
+            if extended is not None:
+                return extended
+            depth = at
+        role = node.role
+        if role in roles:
+            items = node.items
+            path = prefix + node.name
+            return f"{path}.id" if items is not None and items.bson_type == "object" else path
+        if extended is None and role == "extended-ref" and "parent-ref" in roles:
+            extended = f"{prefix}{node.name}._id"
+    return extended
+
+
+def _indexed_ref_path(coll: CollectionDesign, rel_id: str, roles: tuple[str, ...], memo: RefMemo) -> str | None:
+    """``_ref_node_path(coll.shape, rel_id, roles)`` from the collection's nodes by relationship."""
+    entry = _by_relationship(coll, memo)
+    found = _first_ref(entry.top.get(rel_id, []), roles)
+    if found is not None:
+        return found
+    if entry.below is None:
+        entry.below = _below_by_relationship(coll.shape)
+    return _first_ref(entry.below.get(rel_id, []), roles)
 
 
 def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
@@ -64,12 +144,17 @@ def _ref_node_path(nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...]) 
 
 def leading_index(coll: CollectionDesign, path: str) -> IndexDesign | None:
     """The first index of ``coll`` whose first key is ``path`` (it serves an equality on the reference)."""
-    return next((i for i in coll.indexes if i.keys and i.keys[0][0] == path), None)
+    for index in coll.indexes:  # a loop, not next(genexpr): asked once or twice per relationship
+        keys = index.keys
+        if keys and keys[0][0] == path:
+            return index
+    return None
 
 
-def reference_index_words(plan: RelPlan, lookup: Lookup) -> str:
+def reference_index_words(plan: RelPlan, lookup: Lookup, memo: RefMemo | None = None) -> str:
     """What the design indexes of the relationship's references, in the user's words ("" when it keeps none):
-    ``product_id in reviews is indexed ({product_id: 1})`` or why it is not."""
+    ``product_id in reviews is indexed ({product_id: 1})`` or why it is not. ``memo`` keeps each collection's
+    nodes by relationship between the calls of one pass over every relationship (None: walk each document)."""
     facts = plan.facts
     parts: list[str] = []
     for eid, held_by_n in _holders(plan):
@@ -78,7 +163,10 @@ def reference_index_words(plan: RelPlan, lookup: Lookup) -> str:
             continue
         coll_name = coll.name
         roles = ("parent-ref",) if held_by_n else ("child-refs",)
-        path = _ref_node_path(coll.shape, facts.rel_id, roles)
+        if memo is None:
+            path = _ref_node_path(coll.shape, facts.rel_id, roles)
+        else:
+            path = _indexed_ref_path(coll, facts.rel_id, roles, memo)
         if path is None:
             continue
         index = leading_index(coll, path)

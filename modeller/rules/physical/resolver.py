@@ -10,9 +10,10 @@ unique, per-query ESR, TTL, bucket), redundant prefixes removed, (5) a
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from modeller.model.labels import query_words, relationship_words
@@ -68,7 +69,7 @@ from modeller.rules.physical.plans import (
     bucket_entity_wanted,
     plan_relationships,
 )
-from modeller.rules.physical.reference_index import leading_index, reference_index_words
+from modeller.rules.physical.reference_index import RefMemo, leading_index, reference_index_words
 from modeller.rules.physical.scopes import esr_scope
 from modeller.rules.physical.shardkey import advise_shards
 from modeller.rules.physical.strategy import ONE_HOLDS_IDS, Deciders
@@ -76,6 +77,8 @@ from modeller.rules.physical.trees import PARENT_REFS, tree_model_of
 from modeller.rules.physical.validators import collection_validator
 
 PLAIN_KEYS = (1, -1)
+#: the routes of an entity the design has none for (shared, never written: a lookup's default, not a new dict per call)
+_NO_ROUTES: Mapping[str, Route] = MappingProxyType({})
 ChosenBy = Literal["user", "engine"]
 
 
@@ -124,7 +127,7 @@ class Resolution:
 
     def attribute_pair(self, entity_id: str, path: str) -> tuple[str, str] | None:
         """(array, key) when a logical field is stored as a ``{k, v}`` pair of an array (attribute pattern)."""
-        route = self.builder.routes.get(entity_id, {}).get(path)
+        route = self.builder.routes.get(entity_id, _NO_ROUTES).get(path)
         if route is None or route.key is None:
             return None
         prefix = self.location.get(entity_id, ("", ""))[1]
@@ -146,7 +149,7 @@ class Resolution:
 
     def join_rel(self, entity_id: str, path: str) -> str | None:
         """The relationship a logical path crosses without a copy (the join it needs)."""
-        routes = self.builder.routes.get(entity_id, {})
+        routes = self.builder.routes.get(entity_id, _NO_ROUTES)
         head, _, rest = path.partition(".")
         route = routes.get(head)
         if route is None:
@@ -160,12 +163,12 @@ class Resolution:
     def _relative(self, entity_id: str, path: str, depth: int) -> str | None:
         if depth > 50:
             return None
-        routes = self.builder.routes.get(entity_id, {})
+        routes = self.builder.routes.get(entity_id, _NO_ROUTES)
         exact = routes.get(path)
         if exact is not None and exact.only is None and exact.entity is None:
             return exact.path
-        head, _, rest = path.partition(".")
-        route: Route | None = routes.get(head)
+        head, dot, rest = path.partition(".")
+        route: Route | None = routes.get(head) if dot else exact  # no dot: the head is the path just looked up
         if route is None:
             return path  # a nested declared field (specs.ram) or an unknown path: keep as written
         if not rest:
@@ -305,11 +308,12 @@ def resolve(ctx: Context, deciders: Deciders, cache: ResolveCache | None = None)
     old_rels = cache.rel_designs if cache is not None else {}
     new_rels: dict[str, tuple[tuple[Any, ...], RelationshipDesign]] = {}
     rels: list[RelationshipDesign] = []
+    memo: RefMemo = {}
     for rel_id, plan in plans.items():
         rkey = (plan, unit_of.get(plan.facts.one_id), unit_of.get(plan.facts.many_id))
         entry = old_rels.get(rel_id)
         if entry is None or not _same(entry[0], rkey):
-            entry = (rkey, _relationship_design(ctx, res, plan))
+            entry = (rkey, _relationship_design(ctx, res, plan, memo))
         new_rels[rel_id] = entry
         rels.append(entry[1])
     if cache is not None:
@@ -503,7 +507,7 @@ def _resolve_unit(
         res.shapes[coll.name] = coll.shape
         coll.avg_bytes, coll.max_bytes = builder.doc_size(coll.shape)
         res.array_paths[coll.name] = _array_paths(coll.shape)
-        _record_arrays(builder, coll.shape, res.array_bytes)
+        _record_arrays(coll.shape, res.array_bytes)
         coll.timeseries = _timeseries(ctx, coll, buckets)
         coll.defer_validator(partial(collection_validator, coll.shape, coll.discriminator))
         coll.why = _collection_why(ctx, coll, buckets)
@@ -730,7 +734,7 @@ def _collection_why(ctx: Context, coll: CollectionDesign, buckets: dict[str, Buc
 
 
 def _keys_key(keys: list[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
-    return tuple((k, v) for k, v in keys)
+    return tuple(map(tuple, keys))  # each key a (path, kind) pair, as a tuple
 
 
 def _plain(index: IndexDesign) -> bool:
@@ -1222,16 +1226,16 @@ def _reference_index(res: Resolution, facts: RelFacts, path: str, embedded_in: s
     )
 
 
-def _record_arrays(builder: ShapeBuilder, nodes: list[ShapeNode], out: dict[str, tuple[int, int]]) -> None:
+def _record_arrays(nodes: list[ShapeNode], out: dict[str, tuple[int, int]]) -> None:
     """(one element, the whole array) bytes at most of each relationship's array in a shape (embedded N or their
     ids, at any depth), from the sizes the document size adds up."""
     for node in nodes:
         rel = node.relationship
         if rel is not None and node.items is not None and node.role in ("embedded", "child-refs") and rel not in out:
-            out[rel] = builder.value_size(node.items)[1], builder.value_size(node)[1]
+            out[rel] = node.items.value_max, node.value_max
         children = node.items.children if node.items is not None else node.children
         if children:
-            _record_arrays(builder, children, out)
+            _record_arrays(children, out)
 
 
 def _nested_ref_path(nodes: list[ShapeNode], rel_id: str, prefix: str = "") -> str | None:
@@ -1451,10 +1455,14 @@ def _drop_redundant(res: Resolution, coll: CollectionDesign, indexes: list[Index
 # ------------------------------------------------------------------------------------------ relationships
 
 
-def _relationship_design(ctx: Context, res: Resolution, plan: RelPlan) -> RelationshipDesign:
+def _relationship_design(
+    ctx: Context, res: Resolution, plan: RelPlan, memo: RefMemo | None = None
+) -> RelationshipDesign:
+    """The relationship as the design shows it; ``memo`` is kept between the relationships of one pass (each
+    collection's nodes by relationship, ``reference_index.RefMemo``); the incremental path passes none."""
     copies = [_copy_design(ctx, res, plan, cp) for cp in plan.copies]
     why = plan.why
-    indexed = reference_index_words(plan, lambda eid: _collection_of(res, eid))
+    indexed = reference_index_words(plan, partial(_collection_of, res), memo)
     if indexed:
         why += "; " + indexed
     if plan.dropped:
@@ -1483,7 +1491,11 @@ def _collection_of(res: Resolution, eid: str) -> CollectionDesign | None:
     located, unit = res.location.get(eid), res.unit_of.get(eid)
     if located is None or not isinstance(unit, UnitResult):
         return None
-    return next((c for c in unit.collections if c.name == located[0]), None)
+    name = located[0]
+    for coll in unit.collections:  # a loop, not next(genexpr): once or twice per relationship
+        if coll.name == name:
+            return coll
+    return None
 
 
 def _unshared_warning(res: Resolution, plan: RelPlan) -> list[str]:
@@ -1584,6 +1596,14 @@ def _push_latest_words(
     )
 
 
+#: who keeps a copy in sync, by the copy's sync method (the start of its advice)
+_SYNC_LEADS = {
+    "application": "application code, right after updating the original",
+    "scheduled": "a scheduled job (the copies may lag by up to a day)",
+    "change-stream": "a change stream listener",
+}
+
+
 def sync_advice(
     ctx: Context, res: Resolution, plan: RelPlan, cp: CopyPlan, coll: str, path: str
 ) -> tuple[str, SyncUpdate | None]:
@@ -1680,11 +1700,7 @@ def sync_advice(
         ids_from=ids_from,
         ids_are_objects=ids_are_objects,
     )
-    lead = {
-        "application": "application code, right after updating the original",
-        "scheduled": "a scheduled job (the copies may lag by up to a day)",
-        "change-stream": "a change stream listener",
-    }.get(cp.sync, cp.sync)
+    lead = _SYNC_LEADS.get(cp.sync, cp.sync)
     where = (
         f"every {coll} document listed in {ids_from} of the {cp.source.name}"
         if ids_from is not None
