@@ -122,8 +122,8 @@ class Folding:
             for m in was:
                 shown.pop(id(m), None)
         if grown:  # a group that gained a member besides others: its members in the order of ``reported``
-            want = {id(m) for key in grown for m in members[key]}
-            pos = {id(f): i for i, f in enumerate(reported) if id(f) in want}
+            ids = list(map(id, reported))  # (looked up in C: a walk over 45,000 findings was a fold's third)
+            pos = {ident: ids.index(ident) for ident in {id(m) for key in grown for m in members[key]}}
             for key in grown:
                 members[key].sort(key=lambda f: pos[id(f)])
         for key in touched:
@@ -177,5 +177,5 @@ def _shown(reported: Sequence[Finding], shown: dict[int, Finding | None]) -> lis
     """``reported`` with each group's primary replaced by the folded finding and its other members left out."""
     if not shown:
         return list(reported)
-    get = shown.get
-    return [g for f in reported if (g := get(id(f), f)) is not None]
+    # (in C: a finding is never false, a member folded into another shows None; edit -> findings <= 200 ms)
+    return list(filter(None, map(shown.get, map(id, reported), reported)))
