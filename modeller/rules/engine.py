@@ -397,9 +397,9 @@ def _run_rules(
                     del out[at]
                     if patching:
                         del listed[at]
-                        was = copies.pop(id(keyed[1]), None)
-                        if was is not None:
-                            earlier[id(keyed[1])] = was
+                        copied = copies.pop(id(keyed[1]), None)
+                        if copied is not None:
+                            earlier[id(keyed[1])] = copied
         for keyed in fresh:
             at = bisect_right(out, keyed[0], key=_first)
             out.insert(at, keyed)
