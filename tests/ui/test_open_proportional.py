@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QListView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root holds benchmarks/
 
 from benchmarks.generate import generate_project
 from modeller.model import Project
 from modeller.ui.analysis import engine_analyse
-from modeller.ui.commands import EditEntityCommand
 from modeller.ui.panels import findings_rows
 from modeller.ui.panels.findings_model import FINDING_ROLE
 
@@ -35,8 +35,6 @@ def project() -> Project:
 
 
 def test_the_findings_list_measures_the_rows_it_shows_not_all_of_them(make_window, qtbot) -> None:
-    """After the open and after an edit that adds and removes findings, the list asks the heights of the rows in
-    sight (and of the last screenful, for the scroll range), not of all rows; a row scrolled to shows whole."""
     window = make_window(analyse=engine_analyse())
     window.resize(1600, 1000)
     window.show()
@@ -44,36 +42,30 @@ def test_the_findings_list_measures_the_rows_it_shows_not_all_of_them(make_windo
     window.analysis.run_now()
     panel = window.recommendations
     tree, rows = panel.tree, panel.rows
+    tree.setLayoutMode(QListView.LayoutMode.SinglePass)  # the whole layout now, not in batches
     tree.doItemsLayout()
-    tree.viewport().grab()  # painted as on screen
     count = panel.proxy.rowCount()
-    in_sight = tree.viewport().height() // QFontMetrics(tree.font()).height() + 1
-    assert count > 10 * in_sight, count
-    assert 0 < rows.asked <= 4 * in_sight, (rows.asked, count)
-    # an edit: findings come and go, the list is laid out again, still asking only what is in sight
-    entity = next(e for e in project().entities if e.count and not e.timeseries)
-    changes: list[int] = []
-    panel.model.rowsInserted.connect(lambda *_: changes.append(1))
-    panel.model.rowsRemoved.connect(lambda *_: changes.append(-1))
-    rows.asked = 0
-    window.document.push(EditEntityCommand(window.document, entity.model_copy(update={"count": 10**12})))
-    window.analysis.run_now()
-    tree.doItemsLayout()
-    tree.viewport().grab()
-    assert changes, "the edit must add or remove findings, or this test proves nothing"
-    assert rows.asked <= 4 * in_sight, (rows.asked, panel.proxy.rowCount())
-    # the last To-do row (the closed Decisions section's header comes after it): scrolled to, shown whole
-    count = panel.proxy.rowCount()
+    assert count > findings_rows.MEASURED_TOP + 200, count
+    # the last To-do row (the closed Decisions section's header comes after it)
     last = next(i for i in map(lambda r: panel.proxy.index(r, 0), reversed(range(count))) if i.data(FINDING_ROLE))
+    far = last.data(FINDING_ROLE)
+    assert last.row() > findings_rows.MEASURED_TOP + 200
+    # the top is measured; a row far below was laid out without its text being made or measured
+    assert all(rows.is_measured(panel.proxy.index(r, 0)) for r in range(findings_rows.MEASURED_TOP))
+    assert not rows.is_measured(last) and rows.guessed > 0
+    assert id(far) not in panel.model._texts
+    # scrolled to, it is painted, measured, and the list laid out again with its own height
     tree.scrollTo(last)
-    tree.viewport().grab()
+    tree.viewport().grab()  # painted as on screen
+    assert rows.is_measured(last)
+    qtbot.waitUntil(lambda: tree.visualRect(last).height() == tree.sizeHintForIndex(last).height(), timeout=10_000)
     text = str(last.data())
     wrapped = QFontMetrics(tree.font()).boundingRect(
         QRect(0, 0, tree.viewport().width() - 2 - findings_rows.WrappedRows.INDENT, 100_000),
         int(Qt.TextFlag.TextWordWrap),
         text,
     )
-    qtbot.waitUntil(lambda: tree.visualRect(last).height() >= wrapped.height(), timeout=10_000)  # wrapped, whole
+    assert tree.visualRect(last).height() >= wrapped.height()  # the whole first sentence, wrapped
 
 
 def test_cards_out_of_sight_wait_for_the_findings_and_can_be_selected_before(make_window, qtbot, tmp_path) -> None:

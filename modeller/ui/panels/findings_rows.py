@@ -1,29 +1,38 @@
-"""The findings list: a tree view of one level whose rows are as tall as their wrapped text, asked only in sight.
+"""How tall each row of the findings list is: measured for the rows shown, guessed for the others.
 
 A row is as wide as the list and as tall as its wrapped text, so each finding's first sentence shows
-whole. A list view with rows of different heights asks every row for its height whenever it lays out:
-after an open, and after every row inserted or removed by an edit (12,000 To-do rows at 10,000 entities,
-~110 ms of the UI thread per edit even with a guessed height per row; issue 16). A tree view that scrolls
-per row places its rows by count and asks the heights of the rows in sight only (and of the last screenful,
-for the scroll bar's range), so a layout costs what is shown. Heights are remembered per text at the
-list's width and font; a painted row whose remembered height is stale has the list laid out again.
-Speed-only design serving "open -> findings" and "edit -> findings <= 200 ms" (DESIGN.md "Performance
-targets").
+whole. A list view with rows of different heights asks every row for its height before it can place
+any, and measuring one means its text (the subject's label) and a font layout: after the first analysis
+of a 10,000-entity project that was 12,000 To-do rows, about 2 s of the UI thread's CPU in 50-row batches
+while the user saw twenty of them (issue 16). So only the rows at the top (where a new list opens) and
+the rows actually painted are measured; the others take the height most measured rows have, without
+asking the model for their text. A painted row whose guess was wrong has the list laid out again, at
+the cost of a lookup per row. Speed-only design serving "open -> findings" and "no UI stall over
+100 ms" (DESIGN.md "Performance targets").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFontMetrics, QPainter
-from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+from PySide6.QtWidgets import QListView, QStyledItemDelegate, QStyleOptionViewItem
+
+from modeller.ui.panels.findings_model import FINDING_ROLE, FindingsModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
+#: rows above this are always measured: a list just filled shows its top (a tall list shows about 30 rows), so it
+#: opens with true heights; the hand-over of the findings lays out the first batch, and each measured row costs
+#: about 0.15 ms there (200 made it a 100 ms stall at 1,000 entities)
+MEASURED_TOP = 50
+#: rows laid out per event-loop turn: a guessed row costs a lookup (about 15 µs), so a batch stays a few ms
+BATCH = 300
+
 
 class WrappedRows(QStyledItemDelegate):
-    """Rows as wide as the list and as tall as their wrapped text (see the module)."""
+    """Rows as wide as the list and as tall as their wrapped text (guessed until shown, see the module)."""
 
     #: room for the icon and the margins left of the text
     INDENT = 30
@@ -31,35 +40,84 @@ class WrappedRows(QStyledItemDelegate):
     #: heights remembered before the memo starts over (a few per finding text; texts repeat across analyses)
     KEEP = 100_000
 
-    def __init__(self, view: QTreeView) -> None:
+    def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
         self._room: tuple[int, str] = (0, "")
         #: row text -> height at this width and font (``_room``); a header's text never reads like a finding's
         self._heights: dict[str, int] = {}
         self._one_line: dict[str, int] = {}
-        #: rows whose height the view asked (tests read it: a layout asks the rows in sight, not all)
-        self.asked = 0
+        #: id(finding) -> (finding, its measured height): what a row's guess is replaced with once measured
+        self._measured: dict[int, tuple[object, int]] = {}
+        #: how many measured rows have each height; the most common is the guess for the others
+        self._seen: Counter[int] = Counter()
+        self._guess = 0
+        #: rows guessed so far (tests read it: a row shown is measured, the others need not be)
+        self.guessed = 0
+        #: the view's proxy and the findings model behind it (asked per row, see _finding)
+        self._models: tuple[object, FindingsModel | None] = (None, None)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
-        self.asked += 1
+        if index.row() >= MEASURED_TOP and self._guess:
+            # the list lays out every row again after each inserted or removed one (12,000 at 10,000 entities,
+            # once per edit): a guessed row asks only the width and its finding, straight from the source model
+            # (the font is checked where rows are measured; edit -> findings <= 200 ms, issue 16)
+            width = max(50, self._view.viewport().width() - 2)
+            if width == self._room[0]:
+                finding = self._finding(index)
+                if finding is not None:
+                    known = self._measured.get(id(finding))
+                    if known is not None and known[0] is finding:
+                        return QSize(width, known[1])
+                    self.guessed += 1
+                    return QSize(width, self._guess)
         width = self._width(option)
+        if index.row() >= MEASURED_TOP:
+            finding = index.data(FINDING_ROLE)
+            if finding is not None:
+                known = self._measured.get(id(finding))
+                if known is not None and known[0] is finding:
+                    return QSize(width, known[1])
+                if self._guess:
+                    self.guessed += 1
+                    return QSize(width, self._guess)
         return QSize(width, self._measure(option, index, width))
 
+    def _finding(self, index: AnyIndex) -> object:
+        """The row's finding: through the proxy's map to the source model, not through both models' ``data``."""
+        proxy = index.model()
+        if proxy is not self._models[0]:
+            source = proxy.sourceModel() if isinstance(proxy, QSortFilterProxyModel) else None
+            self._models = (proxy, source if isinstance(source, FindingsModel) else None)
+        source = self._models[1]
+        if source is None:
+            return index.data(FINDING_ROLE)
+        g, i = source.locate(proxy.mapToSource(index).row())  # type: ignore[attr-defined]
+        return source.groups[g][i] if i >= 0 else None
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        """Paint the row; a row laid out with another height (the list's width changed) lays the list out again."""
+        """Paint the row; a row laid out with a guessed height has the list laid out again with its own."""
         height = self._measure(option, index, self._width(option))
         if height != option.rect.height():  # type: ignore[attr-defined]
             self.sizeHintChanged.emit(index)  # the view lays out again from the event loop (coalesced)
         super().paint(painter, option, index)
 
+    def is_measured(self, index: AnyIndex) -> bool:
+        """Has the row's own height been measured (not guessed)?"""
+        finding = index.data(FINDING_ROLE)
+        known = self._measured.get(id(finding)) if finding is not None else None
+        return finding is None or index.row() < MEASURED_TOP or (known is not None and known[0] is finding)
+
     def _width(self, option: QStyleOptionViewItem) -> int:
         width = max(50, self._view.viewport().width() - 2)
         room = (width, option.font.key())  # type: ignore[attr-defined]
-        if room != self._room or len(self._heights) > self.KEEP:
+        if room != self._room or len(self._heights) + len(self._measured) > self.KEEP:
             self._room = room
             self._heights.clear()
             self._one_line.clear()
+            self._measured.clear()
+            self._seen.clear()
+            self._guess = 0
         return width
 
     def _measure(self, option: QStyleOptionViewItem, index: AnyIndex, width: int) -> int:
@@ -77,39 +135,23 @@ class WrappedRows(QStyledItemDelegate):
             if base is None:
                 base = self._one_line[font.key()] = super().sizeHint(option, index).height()
             height = self._heights[text] = max(base, box.height() + 6)
+        finding = index.data(FINDING_ROLE)
+        if finding is not None and id(finding) not in self._measured:
+            self._measured[id(finding)] = (finding, height)
+            self._seen[height] += 1
+            if self._seen[height] > self._seen[self._guess]:
+                self._guess = height
         return height
 
 
-class FindingsView(QTreeView):
-    """The tree view of the findings: a changed row out of sight is not placed (see ``dataChanged``)."""
-
-    def dataChanged(self, top_left: AnyIndex, bottom_right: AnyIndex, roles: Sequence[int] = ()) -> None:
-        """A tree view places a changed row to repaint it, and placing a row below the rows in sight asks the
-        height of every row between (a section header's count at the end of 12,000 rows, after each edit): a
-        change out of sight is only noted, and its row measured again when painted (``WrappedRows.paint``)."""
-        viewport = self.viewport()
-        first, last = self.indexAt(QPoint(0, 0)), self.indexAt(QPoint(0, viewport.height() - 1))
-        if first.isValid() and (
-            top_left.row() > (last.row() if last.isValid() else self.model().rowCount() - 1)
-            or bottom_right.row() < first.row()
-        ):
-            return
-        super().dataChanged(top_left, bottom_right, roles)
-
-
-def findings_view() -> tuple[QTreeView, WrappedRows]:
-    """A one-level tree view with wrapped rows whose heights are asked in sight only (see the module)."""
-    view = FindingsView()
-    view.setHeaderHidden(True)
-    view.setRootIsDecorated(False)
-    view.setItemsExpandable(False)
-    view.setIndentation(0)
-    view.setUniformRowHeights(False)
-    # per row: the scroll range counts rows (per pixel would ask every row its height)
-    view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
+def lay_out_lazily(view: QListView) -> WrappedRows:
+    """Give ``view`` wrapped rows whose heights are measured when shown (see the module)."""
+    view.setUniformItemSizes(False)
     view.setWordWrap(True)
+    view.setLayoutMode(QListView.LayoutMode.Batched)
+    view.setBatchSize(BATCH)
+    view.setResizeMode(QListView.ResizeMode.Adjust)
     view.setTextElideMode(Qt.TextElideMode.ElideNone)
-    view.header().setStretchLastSection(True)
     delegate = WrappedRows(view)
     view.setItemDelegate(delegate)
-    return view, delegate
+    return delegate

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QListView,
     QPushButton,
     QSplitter,
     QTextBrowser,
@@ -46,7 +47,7 @@ from modeller.ui.panels import severity as sev
 from modeller.ui.panels.analysis_facts import Facts, facts
 from modeller.ui.panels.finding_item import RULE_SCHEME, canvas_target, detail_html, finding_key, lookup
 from modeller.ui.panels.findings_model import FINDING_ROLE, HEADER_ROLE, SECTION_ROLE, FindingsFilter, FindingsModel
-from modeller.ui.panels.findings_rows import findings_view
+from modeller.ui.panels.findings_rows import lay_out_lazily
 from modeller.ui.panels.sections import section_of
 
 #: the severity filter's choices: label, severities shown (None: all)
@@ -167,10 +168,11 @@ class RecommendationsPanel(QWidget):
         # model/view: tens of thousands of findings cost only the rows on screen
         self.model = FindingsModel(self)
         self.proxy = FindingsFilter(self.model, self)
-        #: the findings list: rows measured in sight only, not all 12,000 after an open or an edit
-        self.tree, self.rows = findings_view()
+        #: the findings list (a list view: uniform rows lay out without asking the model row by row)
+        self.tree = QListView()
         self.tree.setObjectName("FindingsTree")
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.rows = lay_out_lazily(self.tree)  # rows measured when shown, not all 12,000 after an open
         self.tree.setModel(self.proxy)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.tree.clicked.connect(self._item_clicked)
