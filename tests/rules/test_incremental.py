@@ -730,3 +730,31 @@ def test_regrouping_edits_are_patched(monkeypatch: pytest.MonkeyPatch) -> None:
         result = analyser.analyse(project)
         assert dump(project, result) == dump(project, analyse(project)), ("after", rid, strategy)
     assert patched >= 8, "most of these edits must regroup by a patch, or this test proves nothing"
+
+
+def test_an_edit_that_changes_no_finding_is_not_folded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When no finding came or went, the last fold is handed out again: no walk over every finding (counted)."""
+    from modeller.rules.incremental import fold
+
+    project = generate_project(120, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    first = analyser.analyse(project)
+    walks = {"shown": 0}
+    shown = fold._shown
+
+    def counted(*args: Any) -> Any:
+        walks["shown"] += 1
+        return shown(*args)
+
+    monkeypatch.setattr(fold, "_shown", counted)
+    again = analyser.analyse(project.model_copy(update={"name": "Renamed"}))  # (the name is read by no rule)
+    assert analyser.last_patched
+    assert walks["shown"] == 0
+    assert [f.to_json() for f in again.findings] == [f.to_json() for f in first.findings]
+    at = next(i for i, e in enumerate(project.entities) if e.count and not e.timeseries)
+    big = project.entities[at].model_copy(update={"count": 10**12})  # findings change: they are folded again
+    project = project.model_copy(update={"entities": _replace(project.entities, at, big)})
+    result = analyser.analyse(project)
+    assert analyser.last_patched
+    assert walks["shown"] == 1
+    assert dump(project, result) == dump(project, analyse(project))
