@@ -599,10 +599,10 @@ def _count_rekeys(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["keyed"] += 1
         return sort_key(order, f)
 
-    def counted_file(kept: Any, p: Any, order: Any, kind: str, pos: int, made: Any) -> None:
+    def counted_file(kept: Any, p: Any, order: Any, kind: str, pos: int, made: Any, *old: Any) -> None:
         made = list(made)
         counts["made"] += len(made)
-        file(kept, p, order, kind, pos, made)
+        file(kept, p, order, kind, pos, made, *old)
 
     monkeypatch.setattr(engine, "_sort_key", counted_key)
     monkeypatch.setattr(engine, "_file", counted_file)
@@ -640,6 +640,49 @@ def test_a_removed_relationship_keys_no_kept_finding_again(monkeypatch: pytest.M
     result = analyser.analyse(project)
     assert dump(project, result) == dump(project, analyse(project))
     assert counts["keyed"] - counts["made"] > len(result.reported) // 2
+
+
+def test_a_small_edit_keys_again_no_model_finding_made_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The findings a model rule (``check_model``) makes again as the very same objects, in the same places, keep
+    their keys: after a field rename only the findings of the edited subjects and those made anew are keyed
+    (before, every model finding was: 2,700 per edit at 10,000 entities); the result still equals a fresh
+    analysis."""
+    from modeller.rules.framework.registry import REGISTRY
+    from modeller.rules.framework.rule import Rule
+
+    project = generate_project(120, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    analyser.analyse(project)
+    #: rule object -> what its check_model made last; and how many of them were the same object in the same place
+    last: dict[Any, list[Any]] = {}
+    again = {"same": 0}
+
+    def recording(cls: Any) -> Any:
+        check = cls.check_model
+
+        def check_model(self: Any, view: Any) -> list[Any]:
+            made = list(check(self, view))
+            was = last.get(self, [])
+            again["same"] += sum(1 for seq, f in enumerate(made) if seq < len(was) and was[seq] is f)
+            last[self] = made
+            return made
+
+        return check_model
+
+    for cls in REGISTRY:
+        if cls.check_model is not Rule.check_model:
+            monkeypatch.setattr(cls, "check_model", recording(cls))
+    project = edit(project, "rename-field", 1, 9)
+    analyser.analyse(project)  # (what each model rule made, to compare with)
+    counts = _count_rekeys(monkeypatch)
+    for k in range(4):
+        project = edit(project, "rename-field", k * 31 + 2, k)
+        counts["made"] = counts["keyed"] = again["same"] = 0
+        result = analyser.analyse(project)
+        assert analyser.last_patched, k
+        assert again["same"] > 0, "the model rules made no finding again: this test proves nothing"
+        assert counts["keyed"] == counts["made"] - again["same"], k
+        assert dump(project, result) == dump(project, analyse(project)), k
 
 
 def test_regrouping_edits_are_patched(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -687,3 +730,31 @@ def test_regrouping_edits_are_patched(monkeypatch: pytest.MonkeyPatch) -> None:
         result = analyser.analyse(project)
         assert dump(project, result) == dump(project, analyse(project)), ("after", rid, strategy)
     assert patched >= 8, "most of these edits must regroup by a patch, or this test proves nothing"
+
+
+def test_an_edit_that_changes_no_finding_is_not_folded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When no finding came or went, the last fold is handed out again: no walk over every finding (counted)."""
+    from modeller.rules.incremental import fold
+
+    project = generate_project(120, 1.5, 0.6, seed=7)
+    analyser = Analyser()
+    first = analyser.analyse(project)
+    walks = {"shown": 0}
+    shown = fold._shown
+
+    def counted(*args: Any) -> Any:
+        walks["shown"] += 1
+        return shown(*args)
+
+    monkeypatch.setattr(fold, "_shown", counted)
+    again = analyser.analyse(project.model_copy(update={"name": "Renamed"}))  # (the name is read by no rule)
+    assert analyser.last_patched
+    assert walks["shown"] == 0
+    assert [f.to_json() for f in again.findings] == [f.to_json() for f in first.findings]
+    at = next(i for i, e in enumerate(project.entities) if e.count and not e.timeseries)
+    big = project.entities[at].model_copy(update={"count": 10**12})  # findings change: they are folded again
+    project = project.model_copy(update={"entities": _replace(project.entities, at, big)})
+    result = analyser.analyse(project)
+    assert analyser.last_patched
+    assert walks["shown"] == 1
+    assert dump(project, result) == dump(project, analyse(project))

@@ -38,6 +38,8 @@ class Folding:
     members: dict[Decision, list[Finding]] = field(default_factory=dict)
     #: id(member of a group of two or more) -> the folded finding (the primary) or None (folded into it)
     shown: dict[int, Finding | None] = field(default_factory=dict)
+    #: what the last fold returned (the fold of ``reported``)
+    folded: list[Finding] = field(default_factory=list)
 
     def fold(
         self, reported: list[Finding], rank: Mapping[str, int], kept_order: bool, changes: Changes | None = None
@@ -45,6 +47,17 @@ class Folding:
         """``one_per_decision(reported, rank)``; ``kept_order``: the findings ``reported`` shares with the last
         input are in the same relative order (else, or after a large change, everything is grouped again);
         ``changes``: the findings that came into ``reported`` and went since the last input, when known."""
+        if changes is not None and kept_order and self.reported and not changes[0] and not changes[1]:
+            # the same findings in the same order: the last fold (edit -> findings at 10,000 entities: no walk
+            # over 45,000 findings for an edit that changed none)
+            self.reported, self.pos = reported, None
+            return list(self.folded)
+        self.folded = self._fold(reported, rank, kept_order, changes)
+        return list(self.folded)
+
+    def _fold(
+        self, reported: list[Finding], rank: Mapping[str, int], kept_order: bool, changes: Changes | None
+    ) -> list[Finding]:
         if changes is not None and kept_order and self.reported and len(changes[0]) + len(changes[1]) <= MANY:
             folded = self._changed(reported, rank, *changes)
             if folded is not None:
@@ -122,8 +135,8 @@ class Folding:
             for m in was:
                 shown.pop(id(m), None)
         if grown:  # a group that gained a member besides others: its members in the order of ``reported``
-            want = {id(m) for key in grown for m in members[key]}
-            pos = {id(f): i for i, f in enumerate(reported) if id(f) in want}
+            ids = list(map(id, reported))  # (looked up in C: a walk over 45,000 findings was a fold's third)
+            pos = {ident: ids.index(ident) for ident in {id(m) for key in grown for m in members[key]}}
             for key in grown:
                 members[key].sort(key=lambda f: pos[id(f)])
         for key in touched:
@@ -177,5 +190,5 @@ def _shown(reported: Sequence[Finding], shown: dict[int, Finding | None]) -> lis
     """``reported`` with each group's primary replaced by the folded finding and its other members left out."""
     if not shown:
         return list(reported)
-    get = shown.get
-    return [g for f in reported if (g := get(id(f), f)) is not None]
+    # (in C: a finding is never false, a member folded into another shows None; edit -> findings <= 200 ms)
+    return list(filter(None, map(shown.get, map(id, reported), reported)))

@@ -17,7 +17,7 @@ import itertools
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from modeller.model.paths import all_fields, iter_paths
 from modeller.model.project import Project, Query, Relationship
@@ -27,6 +27,7 @@ from modeller.rules.incremental.regroup import (
     placements_of,
     regroup,
     regroupable,
+    unfile_unit,
 )
 from modeller.rules.physical.design import CollectionDesign, Design, Placement, RelationshipDesign
 from modeller.rules.physical.documents import embeds, make_bucket
@@ -38,6 +39,7 @@ from modeller.rules.physical.resolver import (
     Resolution,
     ResolveCache,
     UnitResult,
+    file_unit,
     relationship_design,
     resolve_unit,
     unit_companions,
@@ -45,9 +47,6 @@ from modeller.rules.physical.resolver import (
 )
 from modeller.rules.physical.shardkey import ShardAdvice, advise_shards
 from modeller.rules.physical.strategy import Deciders
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 #: above this many replaced objects the whole-model pass is as quick
 MAX_EDITS = 16
@@ -357,8 +356,7 @@ def patch(
             out.dirty_colls.append((pos, coll))
         for _, eid, placement in new.placements:
             embedded[eid] = placement
-        for eid in new.location:
-            unit_of[eid] = new
+        for eid in new.location:  # (``_swap_unit`` filed it as their unit)
             _touch_entity(ctx, prev, eid, touched_rels, out)
     # ----- relationship designs -----
     rel_designs: list[RelationshipDesign | None] = [*design.relationships]
@@ -688,31 +686,10 @@ def _same_layout(old: UnitResult, new: UnitResult) -> bool:
     )
 
 
-def _replace_part(mine: dict[K, V], old: dict[K, V], new: dict[K, V]) -> None:
-    """``mine`` held ``old``'s entries: now it holds ``new``'s (existing keys keep their place)."""
-    for key in old.keys() - new.keys():
-        mine.pop(key, None)
-    mine.update(new)
-
-
 def _swap_unit(res: Resolution, old: UnitResult, new: UnitResult) -> None:
     """Replace one unit's entries in the resolution's whole-design maps."""
-    res.location.update(new.location)
-    routes = res.builder.routes
-    for key in old.routes.keys() - new.routes.keys():
-        routes.pop(key, None)
-    routes.update(new.routes)
-    copy_paths = res.builder.copy_paths
-    for ck in old.copy_paths.keys() - new.copy_paths.keys():
-        copy_paths.pop(ck, None)
-    copy_paths.update(new.copy_paths)
-    _replace_part(res.query_plans, old.query_plans, new.query_plans)
-    _replace_part(res.query_index, old.query_index, new.query_index)
-    _replace_part(res.query_joins, old.query_joins, new.query_joins)
-    res.array_paths.update(new.array_paths)
-    _replace_part(res.array_bytes, old.array_sizes, new.array_sizes)
-    for coll in new.collections:
-        res.shapes[coll.name] = coll.shape
+    unfile_unit(res, old, new)
+    file_unit(res, new)
     if old.dropped_prefixes or new.dropped_prefixes:
         dropped = res.dropped_prefixes
         if len(old.dropped_prefixes) == len(new.dropped_prefixes):

@@ -16,10 +16,10 @@ entities (issue 16); the result equals a cold analysis
 
 from __future__ import annotations
 
-from bisect import insort
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, cast
+from bisect import bisect_left, insort
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from modeller.rules.physical.design import CollectionDesign, Placement
 from modeller.rules.physical.documents import embeds
@@ -115,9 +115,9 @@ def regroup(
             members.update(embedded)
     part = sorted(members, key=order.__getitem__)
     embedded_in = {eid: res.embedded_in[eid] for eid in part if eid in res.embedded_in}
-    new_units = group_units(
-        cast(Context, _Part({eid: ctx.entities[eid] for eid in part})), res.plans, embedded_in, res.shared_with
-    )
+    # the context with the part's entities only: what ``group_units`` groups (it reads nothing else of it)
+    part_ctx = replace(ctx, entities={eid: ctx.entities[eid] for eid in part})
+    new_units = group_units(part_ctx, res.plans, embedded_in, res.shared_with)
     old_results = [res.unit_results[u] for u in sorted(old_units)]
     out = Regrouped(entities=part, old=old_results)
     for u in sorted(old_units, reverse=True):
@@ -127,7 +127,7 @@ def regroup(
         del res.units[u]
         del res.unit_results[u]
     for old in old_results:
-        _drop_unit(res, old)
+        unfile_unit(res, old)
     for roots, embedded in new_units:
         key = unit_key(ctx, res.plans, roots, embedded, res.shared_with, res.buckets)
         result = rcache.units.get(roots[0])
@@ -136,7 +136,7 @@ def regroup(
                 ctx, res.plans, res.embedded_in, res.buckets, res.shared_with, roots, embedded, key, index_rules
             )
         rcache.units[roots[0]] = result
-        at = _insert_at(res.units, order, roots[0])
+        at = bisect_left(res.units, order[roots[0]], key=lambda unit: order[unit[0][0]])  # (by first root)
         res.units.insert(at, (roots, embedded))
         res.unit_results.insert(at, result)
         file_unit(res, result)
@@ -148,49 +148,34 @@ def regroup(
     return out
 
 
-@dataclass(slots=True)
-class _Part:
-    """The part of the context ``group_units`` reads: the entities to group (in project order)."""
-
-    entities: dict[str, Any]
-
-
 def _is(a: Any, b: Any) -> bool:
     return a is b
 
 
-def _insert_at(units: list[tuple[list[str], list[str]]], order: dict[str, int], first: str) -> int:
-    """Where a unit whose first root is ``first`` goes among ``units`` (ordered by their first roots)."""
-    want = order[first]
-    lo, hi = 0, len(units)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if order[units[mid][0][0]] < want:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-def _drop_unit(res: Resolution, old: UnitResult) -> None:
-    """Take one unit's entries out of the resolution's whole-design maps."""
-    for eid in old.location:
-        res.location.pop(eid, None)
-        res.unit_of.pop(eid, None)
-    parts: list[tuple[dict[Any, Any], dict[Any, Any]]] = [
-        (old.routes, res.builder.routes),
-        (old.copy_paths, res.builder.copy_paths),
-        (old.query_plans, res.query_plans),
-        (old.query_index, res.query_index),
-        (old.query_joins, res.query_joins),
-        (old.array_paths, res.array_paths),
-        (old.array_sizes, res.array_bytes),
+def _filed(res: Resolution, unit: UnitResult) -> list[tuple[Collection[Any], dict[Any, Any]]]:
+    """Each part of a unit's entries (its keys) with the whole-design map of the resolution that holds them
+    (``resolver.file_unit`` files them)."""
+    return [
+        (unit.location, res.location),
+        (unit.location, res.unit_of),
+        (unit.routes, res.builder.routes),
+        (unit.copy_paths, res.builder.copy_paths),
+        (unit.query_plans, res.query_plans),
+        (unit.query_index, res.query_index),
+        (unit.query_joins, res.query_joins),
+        (unit.array_paths, res.array_paths),
+        (unit.array_sizes, res.array_bytes),
+        ({coll.name for coll in unit.collections}, res.shapes),
     ]
-    for part, mine in parts:
-        for key in part:
+
+
+def unfile_unit(res: Resolution, old: UnitResult, keep: UnitResult | None = None) -> None:
+    """Take ``old``'s entries out of the resolution's whole-design maps; with ``keep`` (the unit filed in its
+    place next, ``resolver.file_unit``) only those ``keep`` does not hold, so the others keep their place."""
+    kept = _filed(res, keep) if keep is not None else None
+    for k, (part, mine) in enumerate(_filed(res, old)):
+        for key in part if kept is None else [key for key in part if key not in kept[k][0]]:
             mine.pop(key, None)
-    for coll in old.collections:
-        res.shapes.pop(coll.name, None)
 
 
 def place_collections(
