@@ -27,7 +27,7 @@ from modeller.rules.physical.sizes import element_overhead, megabytes, value_byt
 
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
     """The One keeps an array for this relationship (embedded documents or references)."""
-    strategy = view.res.plans[facts.rel.id].strategy
+    strategy = view.res.plans[facts.rel_id].strategy
     return strategy in ARRAY_OF_ALL and facts.rel.cardinality != "one-to-one"
 
 
@@ -699,6 +699,11 @@ class UnnecessaryIndexes(Rule):
                 break
 
 
+def matches_without_case(view: RuleView, q: Query) -> bool:
+    """The query matches a field case-insensitively (what ``CaseInsensitiveWithoutCollation`` reports on)."""
+    return "ci" in q.filter.values()
+
+
 @register
 class CaseInsensitiveWithoutCollation(Rule):
     """A case-insensitive query needs an index with a case-insensitive collation, not ``/x/i`` on a plain index.
@@ -720,6 +725,7 @@ class CaseInsensitiveWithoutCollation(Rule):
     """
 
     id = "case-insensitive-without-collation"
+    queries = (matches_without_case, True)
     code = "AP43"
     family = "antipatterns"
     severities = ("warning",)

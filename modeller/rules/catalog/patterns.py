@@ -51,6 +51,12 @@ from modeller.rules.settings import Settings
 SECONDS_PER_YEAR = 365 * 86_400
 
 
+def has_attribute_groups(view: RuleView, coll: CollectionDesign) -> bool:
+    """The collection's entity has groups of similar fields (what ``AttributePattern`` reports on; the resolver
+    worked them out, ``Context.attribute_groups`` keeps them)."""
+    return bool(view.facts.attribute_groups(view.facts.entities[coll.root]))
+
+
 @register
 class AttributePattern(Rule):
     """Turn a group of similar fields that queries filter or sort on into an array of ``{k, v}`` pairs.
@@ -73,6 +79,7 @@ class AttributePattern(Rule):
     """
 
     id = "attribute-pattern"
+    collections = (has_attribute_groups, True)
     code = "PT18"
     family = "patterns"
     severities = ("suggestion",)
@@ -236,6 +243,12 @@ class BucketPattern(Rule):
         )
 
 
+def appended_on_5(view: RuleView, coll: CollectionDesign) -> bool:
+    """An append-only entity's collection on a server known to be 5.0 or later: what ``TimeSeriesCollection``
+    can report on."""
+    return view.facts.version_known_at_least_5 and view.facts.entities[coll.root].append_only
+
+
 @register
 class TimeSeriesCollection(Rule):
     """On MongoDB 5.0+, an append-only time series can use a native time series collection.
@@ -255,6 +268,7 @@ class TimeSeriesCollection(Rule):
     """
 
     id = "time-series-collection"
+    collections = (appended_on_5, True)
     code = "PT20"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -452,6 +466,12 @@ class ComputedPattern(Rule):
         )
 
 
+def holds_counter(view: RuleView, coll: CollectionDesign) -> bool:
+    """An entity of the collection has a counter field (what ``ApproximationPattern`` reports on)."""
+    fields_of = view.facts.fields_of
+    return any(f.counter for eid in coll.entities for f in fields_of[eid].values())
+
+
 @register
 class ApproximationPattern(Rule):
     """Write a hot counter that need not be exact only every N events.
@@ -474,6 +494,7 @@ class ApproximationPattern(Rule):
     """
 
     id = "approximation-pattern"
+    collections = (holds_counter, True)
     code = "PT22"
     family = "patterns"
     severities = ("suggestion", "warning")
@@ -909,6 +930,11 @@ class PolymorphicPattern(Rule):
         )
 
 
+def changes_shape(view: RuleView, coll: CollectionDesign) -> bool:
+    """The collection's entity declares a schema change (what ``SchemaVersioning`` reports on)."""
+    return bool(view.facts.entities[coll.root].schema_change)
+
+
 @register
 class SchemaVersioning(Rule):
     """Roll a shape change out with a ``schema_version`` field instead of migrating every document at once.
@@ -932,6 +958,7 @@ class SchemaVersioning(Rule):
     """
 
     id = "schema-versioning"
+    collections = (changes_shape, True)
     code = "PT26"
     family = "patterns"
     severities = ("suggestion",)
@@ -967,6 +994,11 @@ class SchemaVersioning(Rule):
         )
 
 
+def keeps_history(view: RuleView, coll: CollectionDesign) -> bool:
+    """The collection's entity keeps its history (what ``DocumentVersioning`` reports on)."""
+    return bool(view.facts.entities[coll.root].history)
+
+
 @register
 class DocumentVersioning(Rule):
     """Keep the current version of a document in its collection and every prior revision in a second one.
@@ -990,6 +1022,7 @@ class DocumentVersioning(Rule):
     """
 
     id = "document-versioning"
+    collections = (keeps_history, True)
     code = "PT27"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -1177,6 +1210,11 @@ class PreallocationPattern(Rule):
         )
 
 
+def archived(view: RuleView, coll: CollectionDesign) -> bool:
+    """The collection's entity declares an archive (what ``ArchivePattern`` reports on)."""
+    return view.facts.entities[coll.root].archive is not None
+
+
 @register
 class ArchivePattern(Rule):
     """Move documents past their active life to cheaper storage, with a mover job and an index on their age.
@@ -1199,6 +1237,7 @@ class ArchivePattern(Rule):
     """
 
     id = "archive-pattern"
+    collections = (archived, True)
     code = "PT30"
     family = "patterns"
     severities = ("info", "suggestion")
