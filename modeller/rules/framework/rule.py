@@ -191,14 +191,17 @@ class Rule:
         else:
             subject = SubjectRef(kind, subject_id)  # type: ignore[arg-type]
         owner = type(self) if filed_under is None else filed_under
+        own = _OWN.get(owner)
+        if own is None:
+            own = _own(owner)
         return Finding(
             owner.id,
             severity,  # type: ignore[arg-type]
             subject,
             plain(message),
-            plain(why if why is not None else _why(owner)),  # type: ignore[arg-type]
-            plain(tradeoff if tradeoff is not None else owner.tradeoff),
-            _cite(tuple(sources) if sources else owner.sources),
+            own[0] if why is None else plain(why),
+            own[1] if tradeoff is None else plain(tradeoff),
+            _cite(tuple(sources)) if sources else own[2],
             fix,
             {} if numbers is None else dict(numbers),
             decision=decision,
@@ -284,6 +287,17 @@ def _why(cls: Any) -> str:
 @cache
 def _cite(keys: tuple[str, ...]) -> str:
     return cite(*keys)
+
+
+#: rule class -> its own why, trade-off and reference as a finding holds them (``_own``)
+_OWN: dict[type[Rule], tuple[str, str, str]] = {}
+
+
+def _own(owner: type[Rule]) -> tuple[str, str, str]:
+    """The texts every finding of ``owner`` holds unless the rule gives its own, worked out once per class
+    (speed only: 45,000 findings at 10,000 entities; issue 16)."""
+    own = _OWN[owner] = (plain(_why(owner)), plain(owner.tradeoff), _cite(owner.sources))  # type: ignore[arg-type]
+    return own
 
 
 @cache
