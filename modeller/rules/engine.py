@@ -562,8 +562,8 @@ def _file(
         found.append(((*_sort_key(order, f), kind, pos, seq), f))
 
 
-def _first(item: Keyed) -> tuple[Any, ...]:
-    return item[0]
+#: a keyed finding's key (C-level: the cold analysis sorts 45,000 findings at 10,000 entities)
+_first: Callable[[Keyed], tuple[Any, ...]] = operator.itemgetter(0)
 
 
 def _sort_key(order: dict[tuple[str, str], tuple[int, ...]], f: Finding) -> tuple[Any, ...]:

@@ -469,7 +469,10 @@ class ComputedPattern(Rule):
 def holds_counter(view: RuleView, coll: CollectionDesign) -> bool:
     """An entity of the collection has a counter field (what ``ApproximationPattern`` reports on)."""
     fields_of = view.facts.fields_of
-    return any(f.counter for eid in coll.entities for f in fields_of[eid].values())
+    return any(any(map(_COUNTER, fields_of[eid].values())) for eid in coll.entities)
+
+
+_COUNTER = operator.attrgetter("counter")
 
 
 @register
