@@ -25,7 +25,7 @@ from modeller.rules.framework.analysis import Analysis
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import SEVERITY_RANK, Finding
 from modeller.rules.framework.registry import REGISTRY
-from modeller.rules.framework.rule import Rule
+from modeller.rules.framework.rule import Rule, Traits
 from modeller.rules.incremental.fold import Changes, Folding
 from modeller.rules.incremental.patch import Patched, Previous, patch
 from modeller.rules.physical.facts import ContextCache, build_context
@@ -536,12 +536,18 @@ def _grouped(
     key: Callable[[RuleView, Any], Hashable],
     groups: dict[tuple[int, Callable[..., Hashable]], dict[Hashable, list[Item]]],
 ) -> dict[Hashable, list[Item]]:
-    """The items of subject list ``at`` by ``key`` (in their order), computed once per key function and analysis."""
+    """The items of subject list ``at`` by ``key`` (in their order; under each of its :class:`Traits`), computed once
+    per key function and analysis."""
     by = groups.get((at, key))
     if by is None:
         by = groups[(at, key)] = {}
         for item in items:
-            by.setdefault(key(view, item[2]), []).append(item)
+            value = key(view, item[2])
+            if type(value) is Traits:
+                for trait in value:
+                    by.setdefault(trait, []).append(item)
+            else:
+                by.setdefault(value, []).append(item)
     return by
 
 

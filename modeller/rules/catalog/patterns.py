@@ -12,6 +12,15 @@ from modeller.model.wording import with_article
 from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.catalog.shape import TREE_MODEL
+from modeller.rules.catalog.traits import (
+    APPENDED_ON_5,
+    ARCHIVED,
+    ATTRIBUTE_GROUPS,
+    COUNTER,
+    HISTORY,
+    SCHEMA_CHANGE,
+    collection_traits,
+)
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
@@ -51,12 +60,6 @@ from modeller.rules.settings import Settings
 SECONDS_PER_YEAR = 365 * 86_400
 
 
-def has_attribute_groups(view: RuleView, coll: CollectionDesign) -> bool:
-    """The collection's entity has groups of similar fields (what ``AttributePattern`` reports on; the resolver
-    worked them out, ``Context.attribute_groups`` keeps them)."""
-    return bool(view.facts.attribute_groups(view.facts.entities[coll.root]))
-
-
 @register
 class AttributePattern(Rule):
     """Turn a group of similar fields that queries filter or sort on into an array of ``{k, v}`` pairs.
@@ -79,7 +82,7 @@ class AttributePattern(Rule):
     """
 
     id = "attribute-pattern"
-    collections = (has_attribute_groups, True)
+    collections = (collection_traits, ATTRIBUTE_GROUPS)
     code = "PT18"
     family = "patterns"
     severities = ("suggestion",)
@@ -243,12 +246,6 @@ class BucketPattern(Rule):
         )
 
 
-def appended_on_5(view: RuleView, coll: CollectionDesign) -> bool:
-    """An append-only entity's collection on a server known to be 5.0 or later: what ``TimeSeriesCollection``
-    can report on."""
-    return view.facts.version_known_at_least_5 and view.facts.entities[coll.root].append_only
-
-
 @register
 class TimeSeriesCollection(Rule):
     """On MongoDB 5.0+, an append-only time series can use a native time series collection.
@@ -268,7 +265,7 @@ class TimeSeriesCollection(Rule):
     """
 
     id = "time-series-collection"
-    collections = (appended_on_5, True)
+    collections = (collection_traits, APPENDED_ON_5)
     code = "PT20"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -466,15 +463,6 @@ class ComputedPattern(Rule):
         )
 
 
-def holds_counter(view: RuleView, coll: CollectionDesign) -> bool:
-    """An entity of the collection has a counter field (what ``ApproximationPattern`` reports on)."""
-    fields_of = view.facts.fields_of
-    return any(any(map(_COUNTER, fields_of[eid].values())) for eid in coll.entities)
-
-
-_COUNTER = operator.attrgetter("counter")
-
-
 @register
 class ApproximationPattern(Rule):
     """Write a hot counter that need not be exact only every N events.
@@ -497,7 +485,7 @@ class ApproximationPattern(Rule):
     """
 
     id = "approximation-pattern"
-    collections = (holds_counter, True)
+    collections = (collection_traits, COUNTER)
     code = "PT22"
     family = "patterns"
     severities = ("suggestion", "warning")
@@ -933,11 +921,6 @@ class PolymorphicPattern(Rule):
         )
 
 
-def changes_shape(view: RuleView, coll: CollectionDesign) -> bool:
-    """The collection's entity declares a schema change (what ``SchemaVersioning`` reports on)."""
-    return bool(view.facts.entities[coll.root].schema_change)
-
-
 @register
 class SchemaVersioning(Rule):
     """Roll a shape change out with a ``schema_version`` field instead of migrating every document at once.
@@ -961,7 +944,7 @@ class SchemaVersioning(Rule):
     """
 
     id = "schema-versioning"
-    collections = (changes_shape, True)
+    collections = (collection_traits, SCHEMA_CHANGE)
     code = "PT26"
     family = "patterns"
     severities = ("suggestion",)
@@ -997,11 +980,6 @@ class SchemaVersioning(Rule):
         )
 
 
-def keeps_history(view: RuleView, coll: CollectionDesign) -> bool:
-    """The collection's entity keeps its history (what ``DocumentVersioning`` reports on)."""
-    return bool(view.facts.entities[coll.root].history)
-
-
 @register
 class DocumentVersioning(Rule):
     """Keep the current version of a document in its collection and every prior revision in a second one.
@@ -1025,7 +1003,7 @@ class DocumentVersioning(Rule):
     """
 
     id = "document-versioning"
-    collections = (keeps_history, True)
+    collections = (collection_traits, HISTORY)
     code = "PT27"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -1213,11 +1191,6 @@ class PreallocationPattern(Rule):
         )
 
 
-def archived(view: RuleView, coll: CollectionDesign) -> bool:
-    """The collection's entity declares an archive (what ``ArchivePattern`` reports on)."""
-    return view.facts.entities[coll.root].archive is not None
-
-
 @register
 class ArchivePattern(Rule):
     """Move documents past their active life to cheaper storage, with a mover job and an index on their age.
@@ -1240,7 +1213,7 @@ class ArchivePattern(Rule):
     """
 
     id = "archive-pattern"
-    collections = (archived, True)
+    collections = (collection_traits, ARCHIVED)
     code = "PT30"
     family = "patterns"
     severities = ("info", "suggestion")

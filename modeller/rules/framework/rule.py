@@ -67,6 +67,7 @@ class Rule:
     collections: ClassVar[tuple[Callable[[RuleView, CollectionDesign], Hashable], Hashable] | None] = None
     queries: ClassVar[tuple[Callable[[RuleView, Query], Hashable], Hashable] | None] = None
     entities: ClassVar[tuple[Callable[[RuleView, Entity], Hashable], Hashable] | None] = None
+    #: (a key returning :class:`Traits` files a subject under each trait: the rule's value is one of them)
     #: "base": ``decide`` votes for how a relationship is stored; "refinement": it votes for a refinement of
     #: the base choice (``view.base``); "": the rule only reports
     decides: ClassVar[str] = ""
@@ -207,6 +208,14 @@ class Rule:
             decision=decision,
             decided=decided,
         )
+
+
+class Traits(frozenset[str]):
+    """What a subject key says when several rules read one subject for different things: the engine files the
+    subject under each trait, and a rule whose filter value is a trait sees the subjects holding it (one read of
+    each subject for all those rules)."""
+
+    __slots__ = ()
 
 
 def worded(template: str, **names: str) -> str:
