@@ -32,7 +32,7 @@ _ONES_ARRAY = frozenset({"parent-ref", "two-way", "extended-ref"})
 def _holds_array(view: RuleView, facts: RelFacts) -> bool:
     """The One keeps an array for this relationship (embedded documents or references), or each N of a
     many-to-many keeps one of its Ones' ids."""
-    strategy = view.res.plans[facts.rel.id].strategy
+    strategy = view.res.plans[facts.rel_id].strategy
     cardinality = facts.rel.cardinality
     if cardinality == "many-to-many" and strategy in _ONES_ARRAY:
         return True
@@ -768,6 +768,11 @@ class UnnecessaryIndexes(Rule):
                 break
 
 
+def matches_without_case(view: RuleView, q: Query) -> bool:
+    """The query matches a field case-insensitively (what ``CaseInsensitiveWithoutCollation`` reports on)."""
+    return "ci" in q.filter.values()
+
+
 @register
 class CaseInsensitiveWithoutCollation(Rule):
     """A case-insensitive query needs an index with a case-insensitive collation, not ``/x/i`` on a plain index.
@@ -789,6 +794,7 @@ class CaseInsensitiveWithoutCollation(Rule):
     """
 
     id = "case-insensitive-without-collation"
+    queries = (matches_without_case, True)
     code = "AP43"
     family = "antipatterns"
     severities = ("warning",)

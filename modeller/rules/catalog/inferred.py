@@ -13,12 +13,31 @@ from collections.abc import Iterable
 
 from modeller.model.mixed_fields import HEAD, undeclared_entries
 from modeller.model.paths import all_fields, iter_paths
-from modeller.model.project import Entity
+from modeller.model.project import ArrayItems, Entity, Field
 from modeller.model.text import shown
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
 from modeller.rules.framework.registry import register
 from modeller.rules.framework.rule import Rule
+
+
+def may_mix_types(view: RuleView, entity: Entity) -> bool:
+    """A field of ``entity`` holds a type besides null in ``other_types``, or its description lists undeclared ones:
+    what ``MixedTypes`` reports on (without the paths it words; a cold analysis of 10,000 entities finds none)."""
+    description = entity.description
+    return bool(description and HEAD in description) or _mixed(all_fields(entity))
+
+
+def _mixed(fields: Iterable[Field]) -> bool:
+    for f in fields:
+        if f.other_types and any(kind != "null" for kind in f.other_types):
+            return True
+        node: Field | ArrayItems = f
+        while not node.fields and node.items is not None:  # (the sub-fields ``iter_paths`` walks)
+            node = node.items
+        if node.fields and _mixed(node.fields):
+            return True
+    return False
 
 
 @register
@@ -49,6 +68,7 @@ class MixedTypes(Rule):
     severities = ("warning",)
     sources = ("BwP-schema-versioning", "BwP-polymorphic")
     tradeoff = "a conversion of the stored documents (and of the code writing them) vs. a field nothing checks"
+    entities = (may_mix_types, True)
     explain = (
         "values of several types in one field of {entity} sort, sum and compare wrongly; a validator of the "
         "commonest type alone would refuse every document holding another, so the model accepts each type it saw "

@@ -12,6 +12,15 @@ from modeller.model.wording import with_article
 from modeller.rules.catalog.denormalization import BUCKET, OUTLIER, SUBSET, SquillionsToOneLastN, subset_vote
 from modeller.rules.catalog.overlap import Crowd, OverlapGroup, OverlapIndex, Token
 from modeller.rules.catalog.shape import TREE_MODEL, outlier_fix, refinement_rule
+from modeller.rules.catalog.traits import (
+    APPENDED_ON_5,
+    ARCHIVED,
+    ATTRIBUTE_GROUPS,
+    COUNTER,
+    HISTORY,
+    SCHEMA_CHANGE,
+    collection_traits,
+)
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Change, Finding, Fix, SubjectRef, strategy_decision
 from modeller.rules.framework.registry import register
@@ -73,6 +82,7 @@ class AttributePattern(Rule):
     """
 
     id = "attribute-pattern"
+    collections = (collection_traits, ATTRIBUTE_GROUPS)
     code = "PT18"
     family = "patterns"
     severities = ("suggestion",)
@@ -255,6 +265,7 @@ class TimeSeriesCollection(Rule):
     """
 
     id = "time-series-collection"
+    collections = (collection_traits, APPENDED_ON_5)
     code = "PT20"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -474,6 +485,7 @@ class ApproximationPattern(Rule):
     """
 
     id = "approximation-pattern"
+    collections = (collection_traits, COUNTER)
     code = "PT22"
     family = "patterns"
     severities = ("suggestion", "warning")
@@ -938,6 +950,7 @@ class SchemaVersioning(Rule):
     """
 
     id = "schema-versioning"
+    collections = (collection_traits, SCHEMA_CHANGE)
     code = "PT26"
     family = "patterns"
     severities = ("suggestion",)
@@ -996,6 +1009,7 @@ class DocumentVersioning(Rule):
     """
 
     id = "document-versioning"
+    collections = (collection_traits, HISTORY)
     code = "PT27"
     family = "patterns"
     severities = ("info", "suggestion")
@@ -1205,6 +1219,7 @@ class ArchivePattern(Rule):
     """
 
     id = "archive-pattern"
+    collections = (collection_traits, ARCHIVED)
     code = "PT30"
     family = "patterns"
     severities = ("info", "suggestion")

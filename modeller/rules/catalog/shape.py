@@ -559,7 +559,7 @@ class ParentRefOneToSquillions(_StrategyRule):
 
 def embedded_or_kept_apart(view: RuleView, facts: RelFacts) -> bool:
     """``NoEmbedIndependentAccess`` sees the embedded relationships and the one-to-ones it kept apart."""
-    plan = view.res.plans[facts.rel.id]
+    plan = view.res.plans[facts.rel_id]
     return plan.strategy == "embed" or plan.rec.base_rule == NoEmbedIndependentAccess.id
 
 
