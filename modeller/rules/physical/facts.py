@@ -77,6 +77,9 @@ class Context:
     #: id(entity) -> (entity, its groups of similar fields): the shape builder and the attribute pattern rule
     #: read them; held with the entity, so an id is not reused while it is a key
     _attribute_groups: dict[int, tuple[Entity, list[AttributeGroup]]] = field(default_factory=dict)
+    #: id(entity) -> (entity, (average, maximum) bytes of its own fields as one document): ``plans.base_bytes``,
+    #: asked for every relationship of an entity (its plans, the array warnings, an incremental re-plan)
+    base_sizes: dict[int, tuple[Entity, tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def version_known_at_least_5(self) -> bool:

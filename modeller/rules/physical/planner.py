@@ -391,6 +391,8 @@ class _Planner:
     _top_rel: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
     #: collection -> top-level name -> its first node: an undotted path answered without walking the whole shape
     _top_names: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
+    #: entity id -> its plural in the assumptions' words (several per query)
+    _plurals: dict[str, str] = field(default_factory=dict)
     #: relationship id -> :meth:`rel_nodes`' answer (its writes, its joins and its copies' syncs all ask)
     _rel_found: dict[str, list[tuple[str, str, ShapeNode]]] = field(default_factory=dict)
 
@@ -403,26 +405,47 @@ class _Planner:
             self.rel_designs.setdefault(rel.id, rel)
 
     def nodes(self, coll: str) -> dict[str, ShapeNode]:
-        """Dotted path -> shape node of one collection."""
+        """Dotted path -> shape node of one collection (the first one walked: see :func:`_walk`)."""
         found = self._nodes.get(coll)
         if found is None:
             found = self._nodes[coll] = {}
-            by_rel: dict[str, list[tuple[str, ShapeNode]]] = {}
             c = self.colls.get(coll)
             for path, node in _walk(c.shape if c is not None else [], ""):
-                found.setdefault(path, node)
-                if node.relationship:
-                    by_rel.setdefault(node.relationship, []).append((path, node))
-            self._rel_nodes[coll] = by_rel
+                if path not in found:
+                    found[path] = node
         return found
+
+    def _deep(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
+        """Relationship id -> its nodes at any depth of one collection, in :func:`_walk`'s order (a path is made
+        only for a node that stores a relationship or holds others: most are plain fields)."""
+        by_rel = self._rel_nodes.get(coll)
+        if by_rel is None:
+            by_rel = self._rel_nodes[coll] = {}
+            c = self.colls.get(coll)
+            stack: list[tuple[str, list[ShapeNode]]] = [("", c.shape if c is not None else [])]
+            while stack:
+                base, level = stack.pop()
+                for node in level:
+                    rel = node.relationship
+                    below = node.items.children if node.items is not None else node.children
+                    if rel or below:
+                        path = f"{base}.{node.name}" if base else node.name
+                        if rel:
+                            by_rel.setdefault(rel, []).append((path, node))
+                        if below:
+                            stack.append((path, below))
+        return by_rel
 
     def node(self, coll: str, path: str) -> ShapeNode | None:
         """The shape node at a dotted path of one collection (``nodes(coll).get(path)``); a top-level name is read
         from the top level alone (most collections are never walked whole)."""
         if "." in path or coll in self._nodes:
             return self.nodes(coll).get(path)
-        self._top(coll)
-        names = self._top_names[coll]
+        names = self._top_names.get(coll)
+        if names is None:
+            c = self.colls.get(coll)
+            # (reversed: the first node of a name wins, as in the walk)
+            names = self._top_names[coll] = {n.name: n for n in reversed(c.shape)} if c is not None else {}
         if "" in names:  # a nameless node's children have undotted paths too: walk
             return self.nodes(coll).get(path)
         return names.get(path)
@@ -466,20 +489,16 @@ class _Planner:
     def _found(self, coll: str, deep: bool, rid: str) -> list[tuple[str, ShapeNode]] | tuple[()]:
         """(path, node) of one relationship's nodes in one collection: at any depth, or at the top level only."""
         if deep:
-            self.nodes(coll)
-            return self._rel_nodes[coll].get(rid, ())
+            return self._deep(coll).get(rid, ())
         return self._top(coll).get(rid, ())
 
     def _top(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
-        """Relationship id -> its top-level nodes in one collection (and the top level's names, ``_top_names``)."""
+        """Relationship id -> its top-level nodes in one collection."""
         found = self._top_rel.get(coll)
         if found is None:
             found = self._top_rel[coll] = {}
-            names: dict[str, ShapeNode] = {}
-            self._top_names[coll] = names
             c = self.colls.get(coll)
             for node in c.shape if c is not None else ():
-                names.setdefault(node.name, node)
                 if node.relationship:
                     found.setdefault(node.relationship, []).append((node.name, node))
         return found
@@ -527,8 +546,11 @@ class _Planner:
         return s.default_eq_selectivity
 
     def _plural(self, entity_id: str) -> str:
-        entity = self.ctx.entities.get(entity_id)
-        return plural_label(entity.name) if entity is not None else entity_id
+        known = self._plurals.get(entity_id)
+        if known is None:
+            entity = self.ctx.entities.get(entity_id)
+            known = self._plurals[entity_id] = plural_label(entity.name) if entity is not None else entity_id
+        return known
 
     # ----- queries -----
     def query(self, q: Query) -> QueryPlan:
