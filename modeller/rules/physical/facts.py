@@ -77,6 +77,9 @@ class Context:
     #: id(entity) -> (entity, its groups of similar fields): the shape builder and the attribute pattern rule
     #: read them; held with the entity, so an id is not reused while it is a key
     _attribute_groups: dict[int, tuple[Entity, list[AttributeGroup]]] = field(default_factory=dict)
+    #: id(entity) -> (entity, (average, maximum) bytes of its own fields as one document): ``plans.base_bytes``,
+    #: asked for every relationship of an entity (its plans, the array warnings, an incremental re-plan)
+    base_sizes: dict[int, tuple[Entity, tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def version_known_at_least_5(self) -> bool:
@@ -223,13 +226,14 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
     unbounded = growth == "unbounded" or (growth is None and cardinality == "one-to-squillions")
     read_together = float(rel.read_together) if rel.read_together is not None else 1.0
     standalone, reason = _standalone(ctx, rel, one, many)
-    one_id, many_id = one.id, many.id
-    refs = {parent_ref_field(rel, one), former_parent_ref_field(rel, one)}
-    many_needs_one = any(
-        q.scope == rel.id or not refs.isdisjoint(q.filter) or any(k in refs for k, _ in q.sort)
-        for q in ctx.queries_of[many_id]
-    )
-    rid = rel.id
+    one_id, many_id, rid = one.id, many.id, rel.id
+    many_queries = ctx.queries_of[many_id]
+    many_needs_one = False
+    if many_queries:  # (most N have no query: their reference's names are not made)
+        refs = {parent_ref_field(rel, one), former_parent_ref_field(rel, one)}
+        many_needs_one = any(
+            q.scope == rid or not refs.isdisjoint(q.filter) or any(k in refs for k, _ in q.sort) for q in many_queries
+        )
     return RelFacts(
         rel,
         one,
@@ -246,7 +250,7 @@ def _facts(ctx: Context, rel: Relationship, one: Entity, many: Entity) -> RelFac
         rid,
         one_id,
         many_id,
-        any(_needs_one(rel, one, q) for q in ctx.queries_of[many_id] if rid in q.joins),
+        any(_needs_one(rel, one, q) for q in many_queries if rid in q.joins),
         (rel.read_together is not None and read_together > 0) or any(rid in q.joins for q in ctx.queries_of[one_id]),
         from_counts,
     )

@@ -42,6 +42,8 @@ from modeller.rules.physical.scopes import LINK_TARGET, Scope, esr_key, resolve_
 if TYPE_CHECKING:
     from modeller.rules.physical.resolver import Resolution
 
+#: where an entity without a location is: nowhere
+_NOWHERE = ("", "")
 #: the index every collection has
 ID_INDEX = IndexDesign(keys=[("_id", 1)], name="_id_", unique=True, why="every collection's _id index")
 PLAIN = (1, -1)
@@ -387,6 +389,12 @@ class _Planner:
     #: collection -> relationship id -> (path, node) of the shape nodes that store it
     _rel_nodes: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
     _top_rel: dict[str, dict[str, list[tuple[str, ShapeNode]]]] = field(default_factory=dict)
+    #: collection -> top-level name -> its first node: an undotted path answered without walking the whole shape
+    _top_names: dict[str, dict[str, ShapeNode]] = field(default_factory=dict)
+    #: entity id -> its plural in the assumptions' words (several per query)
+    _plurals: dict[str, str] = field(default_factory=dict)
+    #: relationship id -> :meth:`rel_nodes`' answer (its writes, its joins and its copies' syncs all ask)
+    _rel_found: dict[str, list[tuple[str, str, ShapeNode]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for coll in self.design.collections:
@@ -397,41 +405,92 @@ class _Planner:
             self.rel_designs.setdefault(rel.id, rel)
 
     def nodes(self, coll: str) -> dict[str, ShapeNode]:
-        """Dotted path -> shape node of one collection."""
+        """Dotted path -> shape node of one collection (the first one walked: see :func:`_walk`)."""
         found = self._nodes.get(coll)
         if found is None:
             found = self._nodes[coll] = {}
-            by_rel: dict[str, list[tuple[str, ShapeNode]]] = {}
             c = self.colls.get(coll)
             for path, node in _walk(c.shape if c is not None else [], ""):
-                found.setdefault(path, node)
-                if node.relationship:
-                    by_rel.setdefault(node.relationship, []).append((path, node))
-            self._rel_nodes[coll] = by_rel
+                if path not in found:
+                    found[path] = node
         return found
+
+    def _deep(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
+        """Relationship id -> its nodes at any depth of one collection, in :func:`_walk`'s order (a path is made
+        only for a node that stores a relationship or holds others: most are plain fields)."""
+        by_rel = self._rel_nodes.get(coll)
+        if by_rel is None:
+            by_rel = self._rel_nodes[coll] = {}
+            c = self.colls.get(coll)
+            stack: list[tuple[str, list[ShapeNode]]] = [("", c.shape if c is not None else [])]
+            while stack:
+                base, level = stack.pop()
+                for node in level:
+                    rel = node.relationship
+                    below = node.items.children if node.items is not None else node.children
+                    if rel or below:
+                        path = f"{base}.{node.name}" if base else node.name
+                        if rel:
+                            by_rel.setdefault(rel, []).append((path, node))
+                        if below:
+                            stack.append((path, below))
+        return by_rel
+
+    def node(self, coll: str, path: str) -> ShapeNode | None:
+        """The shape node at a dotted path of one collection (``nodes(coll).get(path)``); a top-level name is read
+        from the top level alone (most collections are never walked whole)."""
+        if "." in path or coll in self._nodes:
+            return self.nodes(coll).get(path)
+        names = self._top_names.get(coll)
+        if names is None:
+            c = self.colls.get(coll)
+            # (reversed: the first node of a name wins, as in the walk)
+            names = self._top_names[coll] = {n.name: n for n in reversed(c.shape)} if c is not None else {}
+        if "" in names:  # a nameless node's children have undotted paths too: walk
+            return self.nodes(coll).get(path)
+        return names.get(path)
 
     def rel_nodes(self, facts: RelFacts) -> list[tuple[str, str, ShapeNode]]:
         """(collection, path, node) of the nodes storing a relationship: in the collections of its two ends.
 
         An end stored as its collection's own documents holds them at the top level: only those nodes are read
-        (walking every shape for every relationship would cost the planner most of its time).
+        (walking every shape for every relationship would cost the planner most of its time). Computed once per
+        relationship; callers do not change the list.
         """
-        out: list[tuple[str, str, ShapeNode]] = []
+        rid = facts.rel_id
+        out = self._rel_found.get(rid)
+        if out is not None:
+            return out
         location = self.res.location
+        one_coll, one_prefix = location.get(facts.one_id, _NOWHERE)
+        many_coll, many_prefix = location.get(facts.many_id, _NOWHERE)
+        if one_coll and many_coll and one_coll != many_coll:
+            # the usual case: two collections, so no (collection, path, node) of one end repeats one of the other
+            mine = self._found(one_coll, one_prefix != "", rid)
+            theirs = self._found(many_coll, many_prefix != "", rid)
+            if len(mine) <= 1 and len(theirs) <= 1:
+                out = [(one_coll, path, node) for path, node in mine]
+                out += [(many_coll, path, node) for path, node in theirs]
+                self._rel_found[rid] = out
+                return out
+        out = []
         done: list[tuple[str, bool]] = []
         for eid in dict.fromkeys((facts.one_id, facts.many_id)):
-            coll, prefix = location.get(eid, ("", ""))
+            coll, prefix = location.get(eid, _NOWHERE)
             deep = prefix != ""
             if not coll or (coll, deep) in done or (coll, True) in done:
                 continue
             done.append((coll, deep))
-            if deep:
-                self.nodes(coll)
-                found = self._rel_nodes[coll].get(facts.rel_id, ())
-            else:
-                found = self._top(coll).get(facts.rel_id, ())
+            found = self._found(coll, deep, rid)
             out.extend((coll, path, node) for path, node in found if (coll, path, node) not in out)
+        self._rel_found[rid] = out
         return out
+
+    def _found(self, coll: str, deep: bool, rid: str) -> list[tuple[str, ShapeNode]] | tuple[()]:
+        """(path, node) of one relationship's nodes in one collection: at any depth, or at the top level only."""
+        if deep:
+            return self._deep(coll).get(rid, ())
+        return self._top(coll).get(rid, ())
 
     def _top(self, coll: str) -> dict[str, list[tuple[str, ShapeNode]]]:
         """Relationship id -> its top-level nodes in one collection."""
@@ -463,7 +522,7 @@ class _Planner:
         s = self.ctx.settings
         if path == "_id":
             return 1 / max(self.count(coll), 1)
-        node = self.nodes(coll).get(path)
+        node = self.node(coll, path)
         if node is not None:
             if node.unique:
                 return 1 / max(self.count(coll), 1)
@@ -487,8 +546,11 @@ class _Planner:
         return s.default_eq_selectivity
 
     def _plural(self, entity_id: str) -> str:
-        entity = self.ctx.entities.get(entity_id)
-        return plural_label(entity.name) if entity is not None else entity_id
+        known = self._plurals.get(entity_id)
+        if known is None:
+            entity = self.ctx.entities.get(entity_id)
+            known = self._plurals[entity_id] = plural_label(entity.name) if entity is not None else entity_id
+        return known
 
     # ----- queries -----
     def query(self, q: Query) -> QueryPlan:
@@ -802,8 +864,7 @@ class _Planner:
                 continue
             matched = copy.update.filter_path if copy.update is not None and copy.update.filter_path else None
             out.append(self.copy_write(facts, copy.collection, copy.path, copy.field, copy.source_entity, matched))
-        inserts = insert_rate(facts)
-        home = self._home(facts)
+        home = self.res.location.get(facts.one_id, _NOWHERE)[0]
         kinds: dict[WriteKind, None] = {}
         for coll, _, node in self.rel_nodes(facts):
             if coll != home:
@@ -812,24 +873,23 @@ class _Planner:
                 kinds["subset" if node.role == "subset" else "reference-array"] = None
             elif node.role == "computed":
                 kinds["computed"] = None  # one $inc/$set per new N, whatever the number of summary fields
-        out.extend(self.one_doc_write(kind, facts, home, inserts) for kind in kinds)
+        if kinds:
+            inserts = insert_rate(facts)
+            out.extend(self.one_doc_write(kind, facts, home, inserts) for kind in kinds)
         return out
-
-    def _home(self, facts: RelFacts) -> str:
-        return self.res.location.get(facts.one_id, ("", ""))[0]
 
     def copy_write(
         self, facts: RelFacts, coll: str, path: str, source_field: str, source_entity: str, matched: str | None = None
     ) -> WritePlan:
         """The ``updateMany`` that refreshes every copy of one source document's field (``matched``: the path the
         design's sync update filters on)."""
-        nodes = self.nodes(coll)
         container = path.rsplit(".", 1)[0] if "." in path else ""
+        held = self.node(coll, container) if container and matched is None else None
         if matched is not None:
             filter_path = matched
-        elif container and nodes.get(container) is not None and nodes[container].role == "extended-ref":
+        elif held is not None and held.role == "extended-ref":
             filter_path = f"{container}._id"
-        elif container and nodes.get(container) is not None and nodes[container].role == "child-refs":
+        elif held is not None and held.role == "child-refs":
             filter_path = f"{container}.id"
         else:
             ref = next((p for c, p, n in self.rel_nodes(facts) if c == coll and n.role == "parent-ref"), None)

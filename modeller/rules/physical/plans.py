@@ -70,7 +70,15 @@ class RelPlan:
 
 
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
-    """(average, maximum) bytes of an entity's own fields as one document (with ``_id``)."""
+    """(average, maximum) bytes of an entity's own fields as one document (with ``_id``); once per entity and
+    analysis (``Context.base_sizes``)."""
+    known = ctx.base_sizes.get(id(entity))
+    if known is None or known[0] is not entity:
+        known = ctx.base_sizes[id(entity)] = (entity, _base_bytes(ctx, entity))
+    return known[1]
+
+
+def _base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     avg = mx = DOC_OVERHEAD + element_overhead("_id") + 12
     settings = ctx.settings
     for f in entity.fields:
@@ -117,7 +125,6 @@ def plan_relationships(ctx: Context, deciders: Deciders, cache: dict[str, Any] |
     cycle, plan)), a plan whose facts are the same object and whose cycle
     check gives the same answer is reused as is.
     """
-    sizes: dict[str, tuple[int, int]] = {}
     plans: dict[str, RelPlan] = {}
     embed_parent: dict[str, set[str]] = {}
     new_cache: dict[str, Any] = {}
@@ -129,13 +136,13 @@ def plan_relationships(ctx: Context, deciders: Deciders, cache: dict[str, Any] |
             chosen = entry[1]
         else:
             entry = None
-            plan = _plan(ctx, facts, sizes, deciders)
+            plan = _plan(ctx, facts, deciders)
             chosen = plan.strategy
         cycle = chosen == "embed" and _would_cycle(embed_parent, facts.one_id, facts.many_id)
         if entry is not None and entry[2] == cycle:
             plan = entry[3]
         else:
-            plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, sizes, deciders), cycle)
+            plan = finish_plan(ctx, plan if plan is not None else _plan(ctx, facts, deciders), cycle)
         assert plan is not None
         if plan.strategy == "embed":
             embed_parent.setdefault(facts.many_id, set()).add(facts.one_id)
@@ -164,16 +171,12 @@ def finish_plan(ctx: Context, plan: RelPlan, cycle: bool) -> RelPlan:
 
 def first_plan(ctx: Context, facts: RelFacts, deciders: Deciders) -> RelPlan:
     """The plan of one relationship before the embed-cycle check (what an incremental re-plan starts from)."""
-    return _plan(ctx, facts, {}, deciders)
+    return _plan(ctx, facts, deciders)
 
 
-def _plan(ctx: Context, facts: RelFacts, sizes: dict[str, tuple[int, int]], deciders: Deciders) -> RelPlan:
+def _plan(ctx: Context, facts: RelFacts, deciders: Deciders) -> RelPlan:
     """The plan before the embed-cycle check and the copies."""
-    many = facts.many
-    size = sizes.get(many.id)
-    if size is None:
-        size = sizes[many.id] = base_bytes(ctx, many)
-    elem = size[0]
+    elem = base_bytes(ctx, facts.many)[0]
     rec = recommend(ctx, facts, elem, deciders)
     return _choose(ctx, facts, rec, elem)
 
@@ -328,7 +331,7 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
     """Where each declared denormalization lands for this strategy (rules 11-16)."""
     facts, s = plan.facts, ctx.settings
     one, many, rel = facts.one, facts.many, facts.rel
-    taken = {f.name for f in many.fields} if rel.denormalize else set()
+    taken: set[str] | None = None  # the N's field names, once a flat copy needs a name beside them
     seen: set[tuple[str, str]] = set()
     for d in rel.denormalize:
         key = (d.field, d.direction)
@@ -362,6 +365,8 @@ def _plan_copies(ctx: Context, plan: RelPlan) -> None:
             if plan.strategy == "embed":
                 plan.dropped.append((d, f"{many.name} is embedded in {one.name}: the field is already there"))
                 continue
+            if taken is None:
+                taken = {f.name for f in many.fields}
             if plan.strategy == "extended-ref":
                 location, name = "extended", d.field.split(".")[-1]
             else:
