@@ -9,6 +9,8 @@ import random
 import pytest
 from PySide6.QtCore import QRectF
 
+from modeller.ui.canvas.items.entity_item import entity_rows, shared_rows
+from modeller.ui.canvas.items.segment_grid import rect_cells, segment_cells
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.spread import Spread, spread
 from modeller.ui.commands import EditEntityCommand
@@ -215,8 +217,22 @@ def test_the_toggle_keeps_the_diagrams_shape_and_gives_back_the_entity_view(make
     for keys in rows.values():
         by_model = sorted(keys, key=lambda key: model[key].x())
         assert by_model == sorted(keys, key=lambda key: cards[key].x())
+    # the lines, filed anew in one go, are found where they are drawn now
+    lines = scene.lines
+    for key, item in scene.relationship_items.items():
+        if item.isVisible() and item.chord is not None:
+            segment, box, _texts = item.drawn()
+            filed = list(rect_cells(box)) if segment is None else list(segment_cells(*segment))  # a loop: its box
+            assert lines.grid.cells_of(key) == filed, key
     window.set_documents_view(False)
     assert {key: item.pos() for key, item in scene.entity_items.items()} == entity_view
     assert all(item.isVisible() for item in scene.entity_items.values())
+    for key, item in scene.entity_items.items():  # the entity's own look is back, made from the model again
+        entity = window.document.entity(key)
+        assert (item._title, item._rows, item._tip) == (
+            entity.name,
+            shared_rows(entity_rows(entity)[: scene.style.max_rows]),
+            None,
+        )
     window.set_documents_view(True)
     assert shown(scene) == cards  # the same spread again

@@ -734,8 +734,9 @@ class CanvasScene(QGraphicsScene):
         finally:
             self._moving_together = None
             lines = dict.fromkeys(rel_id for key in moved for rel_id in self._attached.get(key, ()))
-            for rel_id in lines:
-                self._place_relationship(rel_id)
+            with self.lines.many_changing():  # filed once each, at the end (a fresh grid when most moved)
+                for rel_id in lines:
+                    self._place_relationship(rel_id)
             for key in moved:
                 self._overview_moved(key, list(self._attached.get(key, ())))
             if moved and self.overview:
