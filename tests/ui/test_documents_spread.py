@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 
+from modeller.model import Position
 from modeller.ui.canvas.items.entity_item import entity_rows, shared_rows
 from modeller.ui.canvas.items.segment_grid import rect_cells, segment_cells
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.spread import Spread, spread
-from modeller.ui.commands import EditEntityCommand
+from modeller.ui.commands import EditEntityCommand, MoveCommand
 
 from .big_model import big_project
 
@@ -52,6 +53,7 @@ def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypat
     scene.finish_build()  # a large project's canvas is built in slices; this test needs every item
     window.analysis.run_now()
     window.set_documents_view(True)
+    scene.finish_arranging()  # a large diagram's view turns in steps from the event loop
     cards = shown(scene)
     assert len(cards) > 1000 and not overlaps(cards)
     # from nothing, the view's spread is exactly a full spread of the cards' boxes at their model positions
@@ -202,6 +204,7 @@ def test_the_toggle_keeps_the_diagrams_shape_and_gives_back_the_entity_view(make
     window.analysis.run_now()
     entity_view = {key: item.pos() for key, item in scene.entity_items.items()}
     window.set_documents_view(True)
+    scene.finish_arranging()
     cards = shown(scene)
     assert len(cards) > 1000 and not overlaps(cards)
     model = {key: scene.model_position(key) for key in cards}
@@ -225,6 +228,7 @@ def test_the_toggle_keeps_the_diagrams_shape_and_gives_back_the_entity_view(make
             filed = list(rect_cells(box)) if segment is None else list(segment_cells(*segment))  # a loop: its box
             assert lines.grid.cells_of(key) == filed, key
     window.set_documents_view(False)
+    scene.finish_arranging()
     assert {key: item.pos() for key, item in scene.entity_items.items()} == entity_view
     assert all(item.isVisible() for item in scene.entity_items.values())
     for key, item in scene.entity_items.items():  # the entity's own look is back, made from the model again
@@ -235,4 +239,52 @@ def test_the_toggle_keeps_the_diagrams_shape_and_gives_back_the_entity_view(make
             None,
         )
     window.set_documents_view(True)
+    scene.finish_arranging()
     assert shown(scene) == cards  # the same spread again
+
+
+@pytest.mark.slow
+def test_a_large_diagrams_view_turns_in_steps_that_esc_takes_back(make_window, qtbot) -> None:
+    """Issue 16: at 10,000 cards the turn held the window for seconds with nothing said. It now runs in slices from
+    the event loop with a count in the status bar; Esc puts back the view there was, and an edit meets the view
+    as the turn leaves it."""
+    window = make_window(use_engine=True)
+    window.document.reset(big_project())
+    scene = window.scene
+    scene.finish_build()
+    window.analysis.run_now()
+    entity_view = {key: item.pos() for key, item in scene.entity_items.items()}
+    sizes = {key: item.rect() for key, item in scene.entity_items.items()}
+
+    window.set_documents_view(True)
+    assert scene.arranging and scene.documents_view
+    status = window.arranging_status
+    assert status.isVisible() and status.label.text() == f"Arranging collection cards: 0 of {len(entity_view):,}\u2026"
+    qtbot.waitUntil(lambda: status.bar.value() > len(entity_view) // 2, timeout=60_000)  # cards have turned
+    assert scene.arranging and "Arranging collection cards:" in status.label.text()
+    assert any(item.pos() != entity_view[key] for key, item in scene.entity_items.items())
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not scene.arranging and not scene.documents_view and not status.isVisible()
+    assert window.diagram_view_action.isChecked()
+    assert {key: item.pos() for key, item in scene.entity_items.items()} == entity_view
+    assert {key: item.rect() for key, item in scene.entity_items.items()} == sizes
+    assert all(item.isVisible() for item in scene.entity_items.values())
+
+    window.set_documents_view(True)
+    qtbot.waitUntil(lambda: not scene.arranging, timeout=120_000)
+    cards = shown(scene)
+    assert not status.isVisible() and window.documents_view_action.isChecked()
+    assert {key: (rect.x(), rect.y()) for key, rect in cards.items()} == spread(model_boxes(scene))
+    # turning back, cancelled: the collection cards are back where they were
+    window.set_documents_view(False)
+    qtbot.waitUntil(lambda: status.bar.value() > len(entity_view) // 2, timeout=60_000)
+    status.cancel_button.click()
+    assert scene.documents_view and window.documents_view_action.isChecked() and shown(scene) == cards
+    # an edit during a turn: the turn ends first, and the edit meets the view it left
+    window.set_documents_view(False)
+    qtbot.waitUntil(lambda: status.bar.value() > 0, timeout=60_000)
+    key = next(iter(entity_view))
+    window.document.push(MoveCommand(window.document, {key: Position(x=-5000.0, y=-5000.0)}))
+    assert not scene.arranging and not scene.documents_view
+    assert scene.entity_items[key].pos() == QPointF(-5000.0, -5000.0)
+    assert all(item.pos() == entity_view[k] for k, item in scene.entity_items.items() if k != key)
