@@ -110,11 +110,21 @@ class Arrangement:
         # 4. the lines of the cards moved, filed in one go at the end
         self.step, self.done = 2, 0
         lines = list(dict.fromkeys(rel_id for key in moved for rel_id in scene._attached.get(key, ())))
-        with scene.lines.many_changing():
+        held = scene.lines.hold_many()
+        filing: Iterator[None] | None = None
+        try:
             for index, rel_id in enumerate(lines, 1):
                 scene._place_relationship(rel_id)
                 self.done = round(index * self.total / len(lines))
                 yield
+            if held:
+                filing = scene.lines.file_held()
+                for _ in filing:  # not ``yield from``: stopped here, the finally below files the rest
+                    yield
+        finally:  # stopped (Esc, a new project): what is placed is filed, so the layer draws it where it is
+            if held:
+                for _ in filing if filing is not None else scene.lines.file_held():
+                    pass
         if scene.overview:
             scene.update()
         scene.cards_spread.emit(scene._cards_rect(moved))

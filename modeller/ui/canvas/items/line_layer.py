@@ -176,22 +176,33 @@ class LineLayer(QGraphicsItem):
         Filed one at a time, each line left its old cells (a ``list.remove`` in cells of hundreds of lines),
         turned live and had its strips invalidated: about half of the 10,000-card view toggle (issue 16).
         """
-        if self._pending is not None:
+        if not self.hold_many():
             yield
             return
-        pending: dict[str, RelationshipItem] = {}
-        self._pending = pending
         try:
             yield
         finally:
-            self._pending = None
-            if len(pending) * 2 < len(self._lines):
-                self.add_placed(list(pending.values()))
-            else:
-                self._refile(pending)
+            for _ in self.file_held():
+                pass
 
-    def _refile(self, changed: dict[str, RelationshipItem]) -> None:
-        """File every line anew in a fresh grid (``changed`` with their new drawing) and repaint the layer whole."""
+    def hold_many(self) -> bool:
+        """From now on the lines that change wait for :meth:`file_held` (False: they already do)."""
+        if self._pending is not None:
+            return False
+        self._pending = {}
+        return True
+
+    def file_held(self) -> Iterator[None]:
+        """File the lines held since :meth:`hold_many`, in steps (a caller in slices yields at each)."""
+        pending, self._pending = self._pending or {}, None
+        if len(pending) * 2 < len(self._lines):
+            self.add_placed(list(pending.values()))
+            return
+        yield from self._refile(pending)
+
+    def _refile(self, changed: dict[str, RelationshipItem]) -> Iterator[None]:
+        """File every line anew in a fresh grid (``changed`` with their new drawing) and repaint the layer whole;
+        the grid is swapped in at the end (the paints between steps use the one there was)."""
         lines, drawn_of = self._lines, self._drawn
         bounds = self._bounds
         for key, item in changed.items():
@@ -205,11 +216,13 @@ class LineLayer(QGraphicsItem):
             if not bounds.contains(whole):
                 bounds = bounds.united(whole)
         grid = SegmentGrid(self.grid.cell)
-        for key, (segment, box, _texts) in drawn_of.items():
+        for index, (key, (segment, box, _texts)) in enumerate(list(drawn_of.items())):
             if segment is None:
                 grid.put_box(key, box)
             else:
                 grid.put_segment(key, *segment)
+            if index % 256 == 255:
+                yield
         self.grid = grid
         if bounds != self._bounds:
             self.prepareGeometryChange()  # the bounds count in the scene's itemsBoundingRect (see refresh)
