@@ -194,18 +194,27 @@ class LineLayer(QGraphicsItem):
 
     def file_held(self) -> Iterator[None]:
         """File the lines held since :meth:`hold_many`, in steps (a caller in slices yields at each)."""
-        pending, self._pending = self._pending or {}, None
+        pending = self._pending or {}
         if len(pending) * 2 < len(self._lines):
+            self._pending = None
             self.add_placed(list(pending.values()))
             return
-        yield from self._refile(pending)
+        self._pending = {}  # a line changing between the steps waits for their end
+        try:
+            yield from self._refile(pending)
+        finally:
+            late, self._pending = self._pending, None
+            for item in late.values():
+                self.refresh(item)
 
     def _refile(self, changed: dict[str, RelationshipItem]) -> Iterator[None]:
         """File every line anew in a fresh grid (``changed`` with their new drawing) and repaint the layer whole;
         the grid is swapped in at the end (the paints between steps use the one there was)."""
         lines, drawn_of = self._lines, self._drawn
         bounds = self._bounds
-        for key, item in changed.items():
+        for index, (key, item) in enumerate(changed.items()):
+            if index % 256 == 255:
+                yield
             if item.chord is None or not item.isVisible():
                 lines.pop(key, None)
                 drawn_of.pop(key, None)
