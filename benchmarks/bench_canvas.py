@@ -302,7 +302,7 @@ os._exit(0)
 def measure() -> dict[str, Any]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(ROOT)], capture_output=True, text=True, timeout=300, env=env, check=False
+        [sys.executable, "-c", CHILD, str(ROOT)], capture_output=True, text=True, timeout=600, env=env, check=False
     )
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
