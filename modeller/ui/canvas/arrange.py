@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-from modeller.runtime.gc_pause import collector_paused
+from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.canvas.items.entity_item import card_size
 from modeller.ui.canvas.spread import Box, Spread
 
@@ -39,6 +39,10 @@ class Arrangement:
         self.applied: list[str] = []
         self._steps = self._run()
 
+    def release(self) -> None:
+        """The turn is over (done or not): what it made is long-lived (see :meth:`run_slice`)."""
+        keep_long_lived()
+
     @property
     def count(self) -> int:
         """How far the turn is, counted in cards (each of the three steps a third of them)."""
@@ -48,10 +52,11 @@ class Arrangement:
         """Run steps for about ``seconds``; True when the turn is done."""
         deadline = time.perf_counter() + seconds
         with collector_paused():
-            for _ in self._steps:
-                if time.perf_counter() >= deadline:
-                    return False
-        return True
+            done = all(time.perf_counter() < deadline for _ in self._steps)
+        # what the slice made leaves the collector's sight: with the collector back on between the slices, the
+        # turn's allocations set off full passes over the heap (10,000 cards: seconds of CPU more than the turn)
+        keep_long_lived()
+        return done
 
     def finish(self) -> None:
         """Run what is left now (an edit comes in: it meets the view as the turn leaves it)."""

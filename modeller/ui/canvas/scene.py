@@ -565,8 +565,9 @@ class CanvasScene(QGraphicsScene):
         self._arrange_timer.start(0)
         return True
 
-    def _arranged(self) -> None:
+    def _arranged(self, arrangement: Arrangement) -> None:
         """A turn ended (done, finished, cancelled or dropped): the views paint again, the status bar hears it."""
+        arrangement.release()
         self._arrangement = None
         self._arrange_timer.stop()
         for view in self.views():
@@ -584,7 +585,7 @@ class CanvasScene(QGraphicsScene):
         if arrangement is None:
             return
         if arrangement.run_slice(SLICE_S):
-            self._arranged()
+            self._arranged(arrangement)
         else:
             self.arrange_progress.emit(arrangement.count, arrangement.total)
             self._arrange_timer.start(0)
@@ -596,7 +597,7 @@ class CanvasScene(QGraphicsScene):
             self._arrangement = None  # an edit the turn's own steps cause does not finish it again
             self._arrange_timer.stop()
             arrangement.finish()
-            self._arranged()
+            self._arranged(arrangement)
 
     def cancel_arranging(self) -> bool:
         """Esc or Cancel while the view turns: the cards turned so far take the old look and place again."""
@@ -609,7 +610,7 @@ class CanvasScene(QGraphicsScene):
         self.documents_view = not arrangement.on
         self.card_spread = arrangement.spread_before
         self._show_documents(arrangement.applied)
-        self._arranged()
+        self._arranged(arrangement)
         return True
 
     def _stored_shapes(self) -> Any:
@@ -847,7 +848,7 @@ class CanvasScene(QGraphicsScene):
         self._build_timer.stop()
         if self._arrangement is not None:  # the items it turns go: it ends where it is
             self._arrangement.stop()
-            self._arranged()
+            self._arranged(self._arrangement)
         with collector_paused():
             self._building = False
             self._selected_lines = set()
