@@ -42,6 +42,7 @@ from modeller.persistence import (
 )
 from modeller.runtime.gc_pause import collector_paused, keep_long_lived
 from modeller.ui.analysis import Analyse, AnalysisService, engine_analyse
+from modeller.ui.canvas.arrange import ArrangingStatus
 from modeller.ui.canvas.menus import CanvasMenus, MenuHooks
 from modeller.ui.canvas.scene import CanvasScene
 from modeller.ui.canvas.view import CanvasView, project_file_in
@@ -553,6 +554,10 @@ class MainWindow(QMainWindow):
         for step in (self.scene.in_view_built, self.scene.built):
             step.connect(self.cards_building.refresh)
         self.statusBar().addPermanentWidget(self.cards_building)
+        # "Arranging collection cards: 3,400 of 10,000…" with Cancel (Esc) while a large diagram's view turns
+        self.arranging_status = ArrangingStatus(self.scene, self)
+        self.arranging_status.cancelled.connect(self._view_turn_cancelled)
+        self.statusBar().addPermanentWidget(self.arranging_status)
         self.statusBar().addPermanentWidget(self.analysis_progress)
         self.statusBar().addPermanentWidget(self.findings_label)
         self.statusBar().addPermanentWidget(self.counts_label)
@@ -704,6 +709,10 @@ class MainWindow(QMainWindow):
         self.view.grow_scene_rect()  # the cards made room for each other: room to scroll to all of them
         (self.documents_view_action if on else self.diagram_view_action).setChecked(True)
         self.notify("Documents view: collections as stored" if on else "Entities view", 3000)
+
+    def _view_turn_cancelled(self) -> None:
+        (self.documents_view_action if self.scene.documents_view else self.diagram_view_action).setChecked(True)
+        self.notify("Documents view kept" if self.scene.documents_view else "Entities view kept", 3000)
 
     def edit_fields(self, entity_id: str | None) -> EntityDialog | None:
         """Edit Fields…: the entity's editor in its own, larger window (one per entity, reused)."""
@@ -1279,6 +1288,7 @@ class MainWindow(QMainWindow):
         self.analysis.run_now()
         if documents:
             self.set_documents_view(True)
+            self.scene.finish_arranging()
         self.view.fit_to_window()
         self.scene.finish_badges()  # the fit brings lines into sight that a large model redraws later
         QApplication.processEvents()

@@ -61,6 +61,8 @@ class StoredShapes:
         self.names = names
         self.by_root = {coll.root: coll for coll in design.collections if coll.entities}
         self.collections = {entity_id: coll.name for entity_id, coll in self.by_root.items()}
+        #: each card's content, made when first asked (the view turned on again shows the same design)
+        self._contents: dict[str, tuple[str, str, list[Row], str]] = {}
 
     def shows(self, entity_id: str) -> bool:
         """Does the entity keep a card (it is the root of a collection)?"""
@@ -102,6 +104,9 @@ class StoredShapes:
 
     def content(self, entity_id: str) -> tuple[str, str, list[Row], str] | None:
         """Title, size line, rows and tooltip of the entity's collection card; None when it has no card."""
+        known = self._contents.get(entity_id)
+        if known is not None:
+            return known
         coll = self.by_root.get(entity_id)
         if coll is None:
             return None
@@ -110,7 +115,8 @@ class StoredShapes:
         tip = f"Collection {coll.name}: documents of {stored}\n{size_text(coll)}"
         if coll.why:
             tip += f"\n{coll.why}"
-        return coll.name, size_text(coll), rows, tip
+        content = self._contents[entity_id] = (coll.name, size_text(coll), rows, tip)
+        return content
 
 
 def _named(coll: CollectionDesign) -> set[str]:
@@ -145,7 +151,8 @@ def show_as_stored(
             continue
         content = shapes.content(entity_id) if shapes is not None else None
         if shapes is None:
-            item.set_entity(entity)
+            if not item.show_entity_look():
+                item.set_entity(entity)
             item.setVisible(True)
         elif content is None:
             item.setVisible(False)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from modeller.model import Position, Relationship
 from modeller.runtime.gc_pause import collector_paused
+from modeller.ui.canvas.arrange import Arrangement
 from modeller.ui.canvas.interactions import Interaction, SelectMoveInteraction
 from modeller.ui.canvas.items.entity_item import EntityItem, entity_card_size
 from modeller.ui.canvas.items.line_layer import TEXT_REACH, LineLayer
@@ -89,6 +90,8 @@ class CanvasScene(QGraphicsScene):
     #: cards of the Documents view took new places or sizes (the area they cover now): the view keeps room to
     #: scroll to them (a spread can push cards past the scene rect)
     cards_spread = Signal(QRectF)
+    #: the view turns (Documents view on or off) in steps: how far, in cards, of how many; (0, 0) when it ends
+    arrange_progress = Signal(int, int)
 
     def __init__(
         self, document: ProjectDocument, style: CanvasStyle | None = None, parent: QObject | None = None
@@ -137,6 +140,11 @@ class CanvasScene(QGraphicsScene):
         self._shown_shapes: Any = None
         #: where the Documents view's cards went, kept so a change moves only what it touches (canvas/spread.py)
         self.card_spread = Spread()
+        #: a turn of the view running in steps (a large diagram: canvas/arrange.py)
+        self._arrangement: Arrangement | None = None
+        self._arrange_timer = QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.timeout.connect(self._arrange_slice)
         self.user_moving = False
         #: the card under the pointer (see hover_at)
         self._hovered: str | None = None
@@ -431,6 +439,7 @@ class CanvasScene(QGraphicsScene):
         slices from the event loop when there are many (the first analysis of a 10,000-entity project changes all 15,000
         badges, about two seconds of text layout that held the window when done in one go).
         """
+        self.finish_arranging()  # the turn shows the design it started with, then this one's changes
         design = getattr(analysis, "design", None)
         self._design, self._shapes = design, None
         old, old_list = self._designs, self._design_list
@@ -534,9 +543,69 @@ class CanvasScene(QGraphicsScene):
         """
         if on and self._design is None:
             return False
+        self.cancel_arranging()  # a turn still running goes back first
+        spread_before = self.card_spread
         self.documents_view = on
-        self.card_spread = Spread()  # the view turned on shows the full spread of the model as it is
-        self._show_documents()
+        if on:
+            self.card_spread = Spread()  # the view turned on shows the full spread of the model as it is
+        if self.building or len(self.entity_items) <= SYNC_BUILD_MAX:
+            self._show_documents()
+            return True
+        self._arrangement = Arrangement(self, on, spread_before)
+        # the views show the diagram as it was until the turn ends: repainted between the slices, the whole diagram
+        # at fit zoom was drawn about 700 times at 10,000 cards (more CPU than the turn itself)
+        for view in self.views():
+            view.viewport().setUpdatesEnabled(False)
+        self.arrange_progress.emit(0, self._arrangement.total)
+        self._arrange_timer.start(0)
+        return True
+
+    def _arranged(self, arrangement: Arrangement) -> None:
+        """A turn ended (done, finished, cancelled or dropped): the views paint again, the status bar hears it."""
+        arrangement.release()
+        self._arrangement = None
+        self._arrange_timer.stop()
+        for view in self.views():
+            view.viewport().setUpdatesEnabled(True)
+            view.viewport().update()
+        self.arrange_progress.emit(0, 0)
+
+    @property
+    def arranging(self) -> bool:
+        """True while the view turns in steps (see :meth:`set_documents_view`)."""
+        return self._arrangement is not None
+
+    def _arrange_slice(self) -> None:
+        arrangement = self._arrangement
+        if arrangement is None:
+            return
+        if arrangement.run_slice(SLICE_S):
+            self._arranged(arrangement)
+        else:
+            self.arrange_progress.emit(arrangement.count, arrangement.total)
+            self._arrange_timer.start(0)
+
+    def finish_arranging(self) -> None:
+        """Turn the rest of the view now: an edit (or a test) meets the view as the turn leaves it."""
+        arrangement = self._arrangement
+        if arrangement is not None:
+            self._arrangement = None  # an edit the turn's own steps cause does not finish it again
+            self._arrange_timer.stop()
+            arrangement.finish()
+            self._arranged(arrangement)
+
+    def cancel_arranging(self) -> bool:
+        """Esc or Cancel while the view turns: the cards turned so far take the old look and place again."""
+        arrangement = self._arrangement
+        if arrangement is None:
+            return False
+        self._arrangement = None
+        self._arrange_timer.stop()
+        arrangement.stop()
+        self.documents_view = not arrangement.on
+        self.card_spread = arrangement.spread_before
+        self._show_documents(arrangement.applied)
+        self._arranged(arrangement)
         return True
 
     def _stored_shapes(self) -> Any:
@@ -729,8 +798,9 @@ class CanvasScene(QGraphicsScene):
         finally:
             self._moving_together = None
             lines = dict.fromkeys(rel_id for key in moved for rel_id in self._attached.get(key, ()))
-            for rel_id in lines:
-                self._place_relationship(rel_id)
+            with self.lines.many_changing():  # filed once each, at the end (a fresh grid when most moved)
+                for rel_id in lines:
+                    self._place_relationship(rel_id)
             for key in moved:
                 self._overview_moved(key, list(self._attached.get(key, ())))
             if moved and self.overview:
@@ -771,6 +841,9 @@ class CanvasScene(QGraphicsScene):
         """
         self._build_steps = None
         self._build_timer.stop()
+        if self._arrangement is not None:  # the items it turns go: it ends where it is
+            self._arrangement.stop()
+            self._arranged(self._arrangement)
         with collector_paused():
             self._building = False
             self._selected_lines = set()
@@ -1017,6 +1090,7 @@ class CanvasScene(QGraphicsScene):
         self.lines.order = self._order
 
     def _entity_added(self, entity_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         if self.overview:
             self.update()
@@ -1036,6 +1110,7 @@ class CanvasScene(QGraphicsScene):
             self.addItem(item)
 
     def _entity_removed(self, entity_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         if self.overview:
             self.update()
@@ -1053,6 +1128,7 @@ class CanvasScene(QGraphicsScene):
                 other.setPos(self.model_position(key))
 
     def _entity_changed(self, entity_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         item = self.entity_items.get(entity_id)
         entity = self.document.entity(entity_id)
@@ -1068,6 +1144,7 @@ class CanvasScene(QGraphicsScene):
         self.entity_item_moved(entity_id)  # the card may have changed size
 
     def _relationship_added(self, rel_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         if self.overview:
             self.update()
@@ -1105,6 +1182,7 @@ class CanvasScene(QGraphicsScene):
         return ends
 
     def _relationship_removed(self, rel_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         if self.overview:
             self.update()
@@ -1123,6 +1201,7 @@ class CanvasScene(QGraphicsScene):
             self._place_siblings(*ends)
 
     def _relationship_changed(self, rel_id: str) -> None:
+        self.finish_arranging()
         self._overview_stale()
         rel = self.document.relationship(rel_id)
         if rel is None:
@@ -1140,6 +1219,7 @@ class CanvasScene(QGraphicsScene):
         self._place_siblings(rel.one, rel.many)
 
     def _layout_changed(self, entity_ids: list[str]) -> None:
+        self.finish_arranging()
         if self.documents_view:
             from modeller.ui.canvas.documents import place_cards
 

@@ -166,6 +166,7 @@ class EntityItem(QGraphicsItem):
     Type = QGraphicsItem.UserType + 1
     # slots, not an instance dict: about 650 bytes less per card (10,000 cards)
     __slots__ = (
+        "_entity_look",
         "_hover",
         "_kind",
         "_more",
@@ -194,6 +195,9 @@ class EntityItem(QGraphicsItem):
         self._tip: str | None = None
         self._more = 0
         self._rect = QRectF(0, 0, style.min_width, 60)
+        #: what :meth:`set_entity` made the card show, kept while the Documents view shows the collection (turning
+        #: the view off put each of 10,000 cards' fields into rows again: issue 16)
+        self._entity_look: tuple[str, str, tuple[Row, ...], int, QRectF] | None = None
         #: worst open warning/error of the engine, and the entity this one is embedded in
         self.marker: str | None = None
         self.embedded_in: str | None = None
@@ -219,6 +223,19 @@ class EntityItem(QGraphicsItem):
         rows = entity_rows(entity)
         self._kind = "timeseries" if entity.timeseries else ("lookup" if _looks_like_lookup(entity) else "plain")
         self.set_content(entity.name, subtitle(entity), rows, None)
+        self._entity_look = (self._title, self._subtitle, self._rows, self._more, self._rect)
+
+    def show_entity_look(self) -> bool:
+        """Show again what :meth:`set_entity` last made the card show (False: it never did)."""
+        look = self._entity_look
+        if look is None:
+            return False
+        if (self._title, self._subtitle, self._rows, self._more, self._rect, self._tip) != (*look, None):
+            self.prepareGeometryChange()
+            self._title, self._subtitle, self._rows, self._more, self._rect = look
+            self._tip = None
+            self.update()
+        return True
 
     def set_content(
         self, title: str, sub: str, rows: list[Row], tip: str | None, max_width: float | None = None

@@ -31,6 +31,8 @@ the layer then has no contents either.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen
@@ -77,6 +79,8 @@ class LineLayer(QGraphicsItem):
         #: ids of the lines the last paint drew (tests count them), and whether it drew the picture anew
         self.last_drawn: list[str] = []
         self.last_redrew_picture = False
+        #: inside :meth:`many_changing`: the lines changed so far, filed at its end
+        self._pending: dict[str, RelationshipItem] | None = None
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setZValue(0)  # the lines' own level: under the cards (1)
@@ -94,6 +98,9 @@ class LineLayer(QGraphicsItem):
     def refresh(self, item: RelationshipItem) -> None:
         """``item`` changed (geometry, text, selection, marker, highlight): file it anew and repaint old and new."""
         key = item.rel_id
+        if self._pending is not None:
+            self._pending[key] = item
+            return
         self._make_live(key)
         views = self._views()
         old = self._drawn.pop(key, None)
@@ -161,8 +168,82 @@ class LineLayer(QGraphicsItem):
         for drawn in changed:
             self._invalidate(drawn, views)
 
+    @contextmanager
+    def many_changing(self) -> Iterator[None]:
+        """Many lines change at once (the Documents view turned on or off moves every card): each is filed once,
+        at the end, and when they are most of the lines the grid is made anew and the views repaint whole.
+
+        Filed one at a time, each line left its old cells (a ``list.remove`` in cells of hundreds of lines),
+        turned live and had its strips invalidated: about half of the 10,000-card view toggle (issue 16).
+        """
+        if not self.hold_many():
+            yield
+            return
+        try:
+            yield
+        finally:
+            for _ in self.file_held():
+                pass
+
+    def hold_many(self) -> bool:
+        """From now on the lines that change wait for :meth:`file_held` (False: they already do)."""
+        if self._pending is not None:
+            return False
+        self._pending = {}
+        return True
+
+    def file_held(self) -> Iterator[None]:
+        """File the lines held since :meth:`hold_many`, in steps (a caller in slices yields at each)."""
+        pending = self._pending or {}
+        if len(pending) * 2 < len(self._lines):
+            self._pending = None
+            self.add_placed(list(pending.values()))
+            return
+        self._pending = {}  # a line changing between the steps waits for their end
+        try:
+            yield from self._refile(pending)
+        finally:
+            late, self._pending = self._pending, None
+            for item in late.values():
+                self.refresh(item)
+
+    def _refile(self, changed: dict[str, RelationshipItem]) -> Iterator[None]:
+        """File every line anew in a fresh grid (``changed`` with their new drawing) and repaint the layer whole;
+        the grid is swapped in at the end (the paints between steps use the one there was)."""
+        lines, drawn_of = self._lines, self._drawn
+        bounds = self._bounds
+        for index, (key, item) in enumerate(changed.items()):
+            if index % 256 == 255:
+                yield
+            if item.chord is None or not item.isVisible():
+                lines.pop(key, None)
+                drawn_of.pop(key, None)
+                continue
+            drawn = drawn_of[key] = item.drawn()
+            lines[key] = item
+            whole = drawn[1].united(item.boundingRect())
+            if not bounds.contains(whole):
+                bounds = bounds.united(whole)
+        grid = SegmentGrid(self.grid.cell)
+        for index, (key, (segment, box, _texts)) in enumerate(list(drawn_of.items())):
+            if segment is None:
+                grid.put_box(key, box)
+            else:
+                grid.put_segment(key, *segment)
+            if index % 256 == 255:
+                yield
+        self.grid = grid
+        if bounds != self._bounds:
+            self.prepareGeometryChange()  # the bounds count in the scene's itemsBoundingRect (see refresh)
+            self._bounds = bounds
+        self._live = set()
+        self.pictures.clear()
+        self.update()
+
     def forget(self, key: str) -> None:
         """A line left the scene: repaint where it was."""
+        if self._pending is not None:
+            self._pending.pop(key, None)
         self._make_live(key)
         self._live.discard(key)
         self._lines.pop(key, None)
