@@ -22,6 +22,8 @@ so the memory figure is the app's own):
   it fell in, the UI thread's CPU in it, its wait in the machine's run queue (the load), the rest (waiting for
   the GIL), the CPU each other thread used meanwhile, and the modeller function each thread was seen in
   (gui_child.UiGaps): where the next stall to cut is.
+- ``open.N.gil_wait1`` .. ``gil_wait3``: the three gaps in which the UI thread waited longest for the GIL (the gap
+  less its CPU and its run-queue wait: another thread of the app held the interpreter), with the same notes.
 - ``open.N.rss``: resident memory once the findings are on screen.
 - ``open.N.cpu.THREAD``: CPU seconds of each thread until the findings are on screen (``open`` the read,
   ``check`` the checks across the project, ``analysis``, ``warm-up`` the preview's imports, ``MainThread`` the
@@ -210,7 +212,7 @@ print(json.dumps({
     "built_cpu_s": built_cpu[0] - started_cpu if built_cpu else float("nan"),
     "timeline": timeline, "cpu_at_findings": cpu_at_findings, "cpu_at_built": clock.by_name(),
     "rss_mib": rss_mib(), "read_cpu": read_cpu, "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
-    "longest_gaps": longest.report(started, timeline),
+    "longest_gaps": longest.report(started, timeline), "gil_gaps": longest.report(started, timeline, gil=True),
 }))
 os._exit(0)
 """
@@ -293,7 +295,8 @@ def describe_gap(gap: dict[str, Any]) -> str:
 
 
 def gap_rows(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
-    """The UI thread's three longest gaps, each with its step and split (the ``note`` the table prints)."""
+    """The UI thread's three longest gaps and the three longest waits for the GIL, each with its step and split
+    (the ``note`` the table prints)."""
     return [
         {
             "name": f"open.{n}.gap{rank}",
@@ -303,6 +306,15 @@ def gap_rows(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
             "note": describe_gap(gap),
         }
         for rank, gap in enumerate(m.get("longest_gaps", []), start=1)
+    ] + [
+        {
+            "name": f"open.{n}.gil_wait{rank}",
+            "value": gap["gil_wait_ms"],
+            "unit": "ms",
+            "target": None,
+            "note": describe_gap(gap),
+        }
+        for rank, gap in enumerate(m.get("gil_gaps", []), start=1)
     ]
 
 

@@ -129,10 +129,15 @@ class UiGaps:
             self._sched_fd: int | None = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
         except OSError:
             self._sched_fd = None
-        self._clocks: dict[int, int] = {}
+        #: (kind, CPU clock id) of each thread but the sampler, listed again when the number of threads changes
+        #: (the tick runs 200 times a second on the UI thread: it must cost microseconds)
+        self._threads: list[tuple[str, int]] = []
+        self._counted = -1
         self._last: tuple[float, float, float, dict[str, float]] | None = None
         #: (start, wall, UI CPU, UI run-queue wait, CPU of each other thread) of the longest gaps, longest first
-        self.longest: list[tuple[float, float, float, float, dict[str, float]]] = []
+        self.longest: list[Gap] = []
+        #: the same for the gaps with the longest waits for the GIL (wall - UI CPU - run queue), longest first
+        self.most_waiting: list[Gap] = []
         #: (time, {thread kind: "file:function < file:function"}) every 20 ms while sampling
         self.samples: list[tuple[float, dict[str, str]]] = []
         self._sampling = False
@@ -159,14 +164,15 @@ class UiGaps:
                 if name != "MainThread" and cpu - threads0.get(name, 0.0) > 0
             }
             gap = (t0, t1 - t0, cpu1 - cpu0, queue1 - queue0, others)
-            if len(self.longest) < self.keep or gap[1] > self.longest[-1][1]:
-                self.longest = sorted([*self.longest, gap], key=lambda g: -g[1])[: self.keep]
+            self.longest = _kept(self.longest, gap, self.keep, lambda g: g[1])
+            self.most_waiting = _kept(self.most_waiting, gap, self.keep, _gil_wait)
         self._last = now
 
-    def report(self, origin: float, timeline: dict[str, Any]) -> list[dict[str, Any]]:
-        """The longest gaps, seconds from ``origin`` (the open's start), each with its step in ``timeline``."""
+    def report(self, origin: float, timeline: dict[str, Any], gil: bool = False) -> list[dict[str, Any]]:
+        """The longest gaps (``gil``: those waiting longest for the GIL), seconds from ``origin`` (the open's
+        start), each with its step in ``timeline``."""
         out = []
-        for start, wall, cpu, queue, others in self.longest:
+        for start, wall, cpu, queue, others in self.most_waiting if gil else self.longest:
             at = start - origin
             end = start + wall
             seen: dict[str, dict[str, int]] = {}
@@ -176,11 +182,15 @@ class UiGaps:
                         seen.setdefault(name, {})
                         seen[name][top] = seen[name].get(top, 0) + 1
             doing = {name: max(tops, key=lambda top: tops[top]) for name, tops in seen.items()}
-            # the step the gap ended in: a step's mark is often made inside the gap its first piece of work makes
-            step = "reading the file"
+            # the step the gap started in, and those that started inside it (a step's mark is made by its first
+            # piece of work, often inside the gap that piece makes)
+            steps = ["reading the file"]
             for mark, what in STEPS:
-                if mark in timeline and timeline[mark][0] <= end - origin:
-                    step = what
+                if mark in timeline and timeline[mark][0] <= at:
+                    steps = [what]
+                elif mark in timeline and timeline[mark][0] <= end - origin:
+                    steps.append(what)
+            step = " -> ".join(steps)
             out.append(
                 {
                     "at_s": round(at, 3),
@@ -199,17 +209,20 @@ class UiGaps:
         queue = 0.0
         if self._sched_fd is not None:
             queue = int(os.pread(self._sched_fd, 100, 0).split()[1]) / 1e9
+        if threading.active_count() != self._counted:  # a thread started or ended: list them again
+            self._counted = threading.active_count()
+            self._threads = []
+            for thread in threading.enumerate():
+                if thread.ident is not None and thread.name != "bench-sampler":
+                    try:
+                        self._threads.append((_kind(thread.name), time.pthread_getcpuclockid(thread.ident)))
+                    except (OSError, AttributeError):
+                        continue
         threads: dict[str, float] = {}
-        for thread in threading.enumerate():
-            if thread.ident is None or thread.name == "bench-sampler":
-                continue
+        for name, clock in self._threads:
             try:
-                clock = self._clocks.get(thread.ident)
-                if clock is None:
-                    clock = self._clocks[thread.ident] = time.pthread_getcpuclockid(thread.ident)
-                name = _kind(thread.name)
                 threads[name] = threads.get(name, 0.0) + time.clock_gettime(clock)
-            except (OSError, AttributeError):
+            except OSError:  # ended since it was listed
                 continue
         return time.perf_counter(), time.thread_time(), queue, threads
 
@@ -223,6 +236,20 @@ class UiGaps:
                 if ident != threading.get_ident()
             }
             self.samples.append((time.perf_counter(), {k: v for k, v in tops.items() if v}))
+
+
+Gap = tuple[float, float, float, float, dict[str, float]]
+
+
+def _gil_wait(gap: Gap) -> float:
+    return gap[1] - gap[2] - gap[3]
+
+
+def _kept(gaps: list[Gap], gap: Gap, keep: int, size: Callable[[Gap], float]) -> list[Gap]:
+    """``gaps`` with ``gap`` among them if it is one of the ``keep`` largest by ``size``, largest first."""
+    if len(gaps) >= keep and size(gap) <= size(gaps[-1]):
+        return gaps
+    return sorted([*gaps, gap], key=size, reverse=True)[:keep]
 
 
 def _where(frame: Any) -> str:
