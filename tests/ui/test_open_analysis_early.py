@@ -152,3 +152,23 @@ def test_an_open_reads_validates_and_checks_the_file_once(make_window, qtbot, bi
 
     assert checked == [True] and len(window.document.project.entities) == ENTITIES
     assert calls == {"read": 1, "validated": 1, "checked": 1}
+
+
+def test_the_open_s_checks_start_after_the_hand_over_of_its_findings(make_window, qtbot, big_file) -> None:
+    """The check thread would take turns at the GIL with the findings list's fill (the open's longest UI stall):
+    while any slot of ``analysed`` runs, the checks have not started; they start on a later turn and pass."""
+    window = make_window(analyse=engine_analyse())
+    started_during: list[bool] = []
+
+    def hand_over(_analysis: Any) -> None:  # connected last: every other slot of the hand-over ran before it
+        job = window.open_job
+        started_during.append(job is not None and job.thread is not None)
+
+    window.analysis.analysed.connect(hand_over)
+    checked: list[bool] = []
+    window.open_finished.connect(checked.append)
+    assert window.open_path(big_file, ask=False)
+    qtbot.waitUntil(lambda: bool(checked), timeout=120_000)
+
+    assert started_during == [False]
+    assert checked == [True] and len(window.document.project.entities) == ENTITIES
