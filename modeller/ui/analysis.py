@@ -123,11 +123,11 @@ class AnalysisService(QObject):
         self._timer.start(0 if paused and not self._timer.isActive() else self.delay_ms)
 
     def analyse_early(self, project: Project) -> None:
-        """An open is about to show ``project``: a large one is analysed from now in the worker, while the window
-        builds what it shows, instead of from the event loop's next turn after the whole show (the reset's slots,
-        the first cards: 50-200 ms at 10,000 entities; DESIGN.md "Performance targets": open -> findings). The
-        reset's own change then schedules nothing; any other change schedules as usual, and its newer generation
-        makes this result stale."""
+        """An open shows ``project``: a large one is analysed from now in the worker, while the window builds its
+        cards, instead of from the event loop's next turn after the first cards (50-200 ms at 10,000 entities;
+        DESIGN.md "Performance targets": open -> findings). The analysis the reset's own change scheduled is
+        replaced (called before the reset: that change then schedules nothing); any other change schedules as
+        usual, and its newer generation makes this result stale."""
         if self._worker is None or not is_large(project):
             return
         self._timer.stop()
