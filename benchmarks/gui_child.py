@@ -129,10 +129,9 @@ class UiGaps:
             self._sched_fd: int | None = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
         except OSError:
             self._sched_fd = None
-        #: (kind, CPU clock id) of each thread but the sampler, listed again when the number of threads changes
-        #: (the tick runs 200 times a second on the UI thread: it must cost microseconds)
-        self._threads: list[tuple[str, int]] = []
-        self._counted = -1
+        #: thread ident -> (kind, CPU clock id), each thread but the sampler (the tick runs 200 times a second on
+        #: the UI thread: it must cost microseconds)
+        self._threads: dict[int, tuple[str, int]] = {}
         self._last: tuple[float, float, float, dict[str, float]] | None = None
         #: (start, wall, UI CPU, UI run-queue wait, CPU of each other thread) of the longest gaps, longest first
         self.longest: list[Gap] = []
@@ -209,20 +208,22 @@ class UiGaps:
         queue = 0.0
         if self._sched_fd is not None:
             queue = int(os.pread(self._sched_fd, 100, 0).split()[1]) / 1e9
-        if threading.active_count() != self._counted:  # a thread started or ended: list them again
-            self._counted = threading.active_count()
-            self._threads = []
-            for thread in threading.enumerate():
-                if thread.ident is not None and thread.name != "bench-sampler":
-                    try:
-                        self._threads.append((_kind(thread.name), time.pthread_getcpuclockid(thread.ident)))
-                    except (OSError, AttributeError):
-                        continue
         threads: dict[str, float] = {}
-        for name, clock in self._threads:
+        for thread in threading.enumerate():  # every tick: one thread may end as another starts (the read's, the
+            # analysis'), so their number alone does not say the list changed
+            known = self._threads.get(thread.ident) if thread.ident is not None else None
+            if known is None:
+                if thread.ident is None or thread.name == "bench-sampler":
+                    continue
+                try:
+                    known = self._threads[thread.ident] = (_kind(thread.name), time.pthread_getcpuclockid(thread.ident))
+                except (OSError, AttributeError):
+                    continue
+            name, clock = known
             try:
                 threads[name] = threads.get(name, 0.0) + time.clock_gettime(clock)
-            except OSError:  # ended since it was listed
+            except OSError:  # ended meanwhile, or an ident reused by a new thread: listed anew at the next tick
+                self._threads.pop(thread.ident, None)  # type: ignore[arg-type]
                 continue
         return time.perf_counter(), time.thread_time(), queue, threads
 
