@@ -18,6 +18,12 @@ so the memory figure is the app's own):
   could wait); target 100 ms.
 - ``open.N.ui_busy_max``: the most CPU time the UI thread spent between two ticks of that timer: the longest
   piece of UI work, without the waits for the interpreter or the machine (steadier on a loaded machine).
+- ``open.N.gap1`` .. ``gap3``: the three longest of those gaps, longest first, each with a note: the open's step
+  it fell in, the UI thread's CPU in it, its wait in the machine's run queue (the load), the rest (waiting for
+  the GIL), the CPU each other thread used meanwhile, and the modeller function each thread was seen in
+  (gui_child.UiGaps): where the next stall to cut is.
+- ``open.N.gil_wait1`` .. ``gil_wait3``: the three gaps in which the UI thread waited longest for the GIL (the gap
+  less its CPU and its run-queue wait: another thread of the app held the interpreter), with the same notes.
 - ``open.N.rss``: resident memory once the findings are on screen.
 - ``open.N.cpu.THREAD``: CPU seconds of each thread until the findings are on screen (``open`` the read,
   ``check`` the checks across the project, ``analysis``, ``warm-up`` the preview's imports, ``MainThread`` the
@@ -27,9 +33,11 @@ so the memory figure is the app's own):
 - ``open.N.read_cpu`` = ``parse_cpu`` (bytes -> JSON data, in the open thread) + ``validate_cpu`` (JSON data ->
   Project): the open thread's CPU in the read.
 - ``open.N.analysis_wait``: from the read project reaching the UI thread until the analysis is handed to its
-  worker (the analysis can start no earlier than the read's end).
+  worker: the reset's slots, which run alone with the interpreter (the analysis can start no earlier than the
+  read's end).
 - ``open.N.ui_cpu_in_analysis``: the UI thread's CPU while the analysis runs (it shares the interpreter with it:
-  each of its milliseconds there delays the findings).
+  each of its milliseconds there delays the findings); once the cards in sight are built this is mostly this
+  benchmark's own 5 ms timer (a profile of that span at 10,000 entities found nothing else).
 - ``open.N.load``: the machine's 1-minute load average, the higher of the open's start and end: on this
   2-core machine wall figures taken at a load of 4 or more are mostly the other processes (compare the CPU
   figures then).
@@ -66,7 +74,7 @@ from modeller.persistence import save_project
 from modeller.ui.main_window import MainWindow
 
 
-from benchmarks.gui_child import PaintWatch, ThreadClock, rss_mib
+from benchmarks.gui_child import PaintWatch, ThreadClock, UiGaps, rss_mib
 from modeller.ui.analysis import AnalysisService
 
 # the hand-over of the findings starts as the worker's result reaches the UI thread (patched before the window
@@ -150,9 +158,11 @@ def findings_shown(_analysis):
 
 window.analysis.analysed.connect(findings_shown)
 gaps = {"last": time.perf_counter(), "max": 0.0, "last_cpu": time.thread_time(), "cpu_max": 0.0}
+longest = UiGaps(keep=3)
 
 
 def tick():
+    longest.tick()
     now, cpu = time.perf_counter(), time.thread_time()
     gaps["max"] = max(gaps["max"], now - gaps["last"])
     gaps["cpu_max"] = max(gaps["cpu_max"], cpu - gaps["last_cpu"])
@@ -170,6 +180,7 @@ started = time.perf_counter()
 started_cpu = time.process_time()
 started_ui = time.thread_time()
 gaps["last"], gaps["last_cpu"] = started, time.thread_time()
+longest.start()
 QTimer.singleShot(0, lambda: window.open_path(path, ask=False))
 frame = {}
 
@@ -197,11 +208,13 @@ to_findings = arrived[0] - started if arrived else float("nan")
 clock.sample()
 tick()  # the hand-over of the findings ran after the last tick: without this its stall went uncounted
 ticker.stop()
+longest.stop()
 print(json.dumps({
     "first_frame_s": first_frame, "first_frame_cpu_s": first_frame_cpu, "in_view_s": in_view[0] - started if in_view else float("nan"), "built_s": built[0] - started if built else float("nan"), "to_findings_s": to_findings, "to_findings_cpu_s": arrived_cpu[0] - started_cpu if arrived_cpu else float("nan"), "blocked_max_ms": gaps["max"] * 1000, "busy_max_ms": gaps["cpu_max"] * 1000,
     "built_cpu_s": built_cpu[0] - started_cpu if built_cpu else float("nan"),
     "timeline": timeline, "cpu_at_findings": cpu_at_findings, "cpu_at_built": clock.by_name(),
     "rss_mib": rss_mib(), "read_cpu": read_cpu, "load": max(load_at_start, os.getloadavg()[0]), "findings": len(window.analysis.latest.findings) if window.analysis.latest else 0,
+    "longest_gaps": longest.report(started, timeline), "gil_gaps": longest.report(started, timeline, gil=True),
 }))
 os._exit(0)
 """
@@ -273,6 +286,40 @@ def threads_until_findings(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def describe_gap(gap: dict[str, Any]) -> str:
+    """One line for a gap of :meth:`UiGaps.report`: its step, how it splits, who ran, where."""
+    threads = ", ".join(f"{name} {ms} ms" for name, ms in gap["threads_cpu_ms"].items()) or "none"
+    doing = "; ".join(f"{name}: {where}" for name, where in gap["doing"].items())
+    return (
+        f"at {gap['at_s']} s, {gap['step']}: UI cpu {gap['ui_cpu_ms']} ms, run queue {gap['run_queue_ms']} ms, "
+        f"GIL wait {gap['gil_wait_ms']} ms; other threads' cpu: {threads}; in {doing or '-'}"
+    )
+
+
+def gap_rows(n: int, m: dict[str, Any]) -> list[dict[str, Any]]:
+    """The UI thread's three longest gaps and the three longest waits for the GIL, each with its step and split
+    (the ``note`` the table prints)."""
+    return [
+        {
+            "name": f"open.{n}.gap{rank}",
+            "value": gap["wall_ms"],
+            "unit": "ms",
+            "target": None,
+            "note": describe_gap(gap),
+        }
+        for rank, gap in enumerate(m.get("longest_gaps", []), start=1)
+    ] + [
+        {
+            "name": f"open.{n}.gil_wait{rank}",
+            "value": gap["gil_wait_ms"],
+            "unit": "ms",
+            "target": None,
+            "note": describe_gap(gap),
+        }
+        for rank, gap in enumerate(m.get("gil_gaps", []), start=1)
+    ]
+
+
 def run() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for n in sizes():
@@ -298,6 +345,7 @@ def run() -> list[dict[str, Any]]:
             },
             {"name": f"open.{n}.ui_blocked_max", "value": round(m["blocked_max_ms"]), "unit": "ms", "target": None},
             {"name": f"open.{n}.ui_busy_max", "value": round(m["busy_max_ms"]), "unit": "ms cpu", "target": None},
+            *gap_rows(n, m),
             *threads_until_findings(n, m),
             {"name": f"open.{n}.rss", "value": round(m["rss_mib"]), "unit": "MiB", "target": rss_t},
             {"name": f"open.{n}.findings", "value": m["findings"], "unit": "findings", "target": None},

@@ -2,7 +2,7 @@
 
 Each module exposes ``run() -> list[dict]`` whose items have ``name``,
 ``value``, ``unit`` and ``target`` (the value must not exceed the target;
-``None`` means informational). ``--only NAME`` runs one module
+``None`` means informational), and may have a ``note`` (printed under the table). ``--only NAME`` runs one module
 (``files`` or ``bench_files``). Exit 1 when a figure misses its target,
 2 when a module fails to run. After the table, the design's targets (what a
 user feels, DESIGN.md "Performance targets") are listed next to the figure
@@ -88,7 +88,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
             c.ljust(w) if i in (0, 2) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         )
 
-    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *map(fmt, lines)])
+    notes = [f"  {r['name']}: {r['note']}" for r in rows if r.get("note")]
+    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *map(fmt, lines), *notes])
 
 
 def format_design_targets(rows: list[dict[str, Any]]) -> str:

@@ -99,7 +99,7 @@ class AnalysisService(QObject):
         self.arrived_cpu = 0.0
         #: an analysis for the current state is running in the background
         self.background = False
-        #: (generation, project) of an analysis started before its project was shown (analyse_early)
+        #: (generation, project) of an analysis an open started for the project it shows (analyse_early)
         self._early: tuple[int, Project] | None = None
         #: the analysis as both paths run it: on this thread (run_now) and in the worker
         self._run = _prepared(analyse) if analyse is not None else None
@@ -117,17 +117,17 @@ class AnalysisService(QObject):
             return
         early, self._early = self._early, None
         if early is not None and early[0] == self.generation and early[1] is self.document.project:
-            return  # the project an open is showing: its analysis started before (analyse_early)
+            return  # the project an open is showing: its analysis has started (analyse_early)
         self.generation += 1
         paused = (time.monotonic() - self._last_start) * 1000 >= self.delay_ms
         self._timer.start(0 if paused and not self._timer.isActive() else self.delay_ms)
 
     def analyse_early(self, project: Project) -> None:
-        """An open is about to show ``project``: a large one is analysed from now in the worker, while the window
-        builds what it shows, instead of from the event loop's next turn after the whole show (the reset's slots,
-        the first cards: 50-200 ms at 10,000 entities; DESIGN.md "Performance targets": open -> findings). The
-        reset's own change then schedules nothing; any other change schedules as usual, and its newer generation
-        makes this result stale."""
+        """An open shows ``project``: a large one is analysed from now in the worker, while the window builds its
+        cards, instead of from the event loop's next turn after the first cards (50-200 ms at 10,000 entities;
+        DESIGN.md "Performance targets": open -> findings). The analysis the reset's own change scheduled is
+        replaced (called before the reset: that change then schedules nothing); any other change schedules as
+        usual, and its newer generation makes this result stale."""
         if self._worker is None or not is_large(project):
             return
         self._timer.stop()

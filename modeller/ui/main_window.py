@@ -264,8 +264,10 @@ class MainWindow(QMainWindow):
         self.document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
         self.document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.analysis.analysed.connect(self._analysed)
-        for ended in (self.analysis.analysed, self.analysis.failed):  # an open's checks wait for its findings
-            ended.connect(lambda _result: self._start_waiting_check())
+        # an open's checks wait for its findings, and for the hand-over of them: every slot of ``analysed`` (the
+        # findings list, the markers) runs first, alone with the interpreter (see _start_waiting_check)
+        for ended in (self.analysis.analysed, self.analysis.failed):
+            ended.connect(lambda _result: QTimer.singleShot(0, self, self._start_waiting_check))
         self.analysis.analysed.connect(lambda _analysis: self.open_phase.done(FINDINGS))
         self.analysis.failed.connect(lambda _message: self.open_phase.done(FINDINGS))
         self.scene.built.connect(lambda: self.open_phase.done(BUILT))
@@ -984,10 +986,14 @@ class MainWindow(QMainWindow):
             return  # cancelled, or replaced by another open
         # edits made while the file was read are the user's work: ask again before dropping them
         if isinstance(result, Project) and (self.document.project is before or self.maybe_save()):
-            self.analysis.analyse_early(result)  # the read's end is the earliest the analysis can start
             shown = _Shown(self.document.project, self.document.path, self.document.is_modified())
             self._check_in_background(path, result, shown, opening)  # the status bar says so from the first frame
             self._show(result, path, opening)
+            # the analysis starts as the reset's slots (the panels' lists, the fit) are done, before the first
+            # slice of cards: started before them, it took turns at the GIL with them and doubled that stall of
+            # the window (bench_open's gaps: about 70 ms of UI CPU and as much of the analysis' at 10,000
+            # entities), for a start some 70 ms earlier
+            self.analysis.analyse_early(result)
             self.open_phase.shown(self._open_waits())
             self._warm_up_after_build()
             return
@@ -1015,7 +1021,9 @@ class MainWindow(QMainWindow):
     def _start_waiting_check(self) -> None:
         """The findings are on screen: the open's checks run now. Before, they shared the interpreter with the
         analysis and held the findings back by their whole time (0.7 s at 10,000 entities; DESIGN.md
-        "Performance targets": open -> findings); the project is on screen meanwhile either way."""
+        "Performance targets": open -> findings); the project is on screen meanwhile either way. Started from
+        inside the hand-over, the check thread took turns at the GIL with the findings list's fill: the UI
+        thread's longest stall of the open (issue 16, bench_open's gaps)."""
         job, self._check_waiting = self._check_waiting, None
         if job is not None and job is self.open_job:
             self.open_progress_bar.show()
