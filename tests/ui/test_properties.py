@@ -291,3 +291,28 @@ def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWin
     window.document.undo_stack.undo()  # back to the one-to-N it was
     assert not holder.isVisibleTo(editor)
     assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — reference to the One in each N"
+
+
+def test_swap_ends_of_a_many_to_many_without_bounds_drops_its_typical(window: MainWindow, qtbot) -> None:
+    """The typical number of a many-to-many counts one way only: with no bounds declared, Swap ends still drops it
+    (kept, 50 Tasks per Person would size the engine as 50 People per Task); undo brings it back."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
+    type_into(qtbot, editor.form.editor(["typical"]), "50", enter=True)
+    assert editor.apply(["max"], None) is None  # the sample bounds it: no bound now
+    before = window.document.relationship(rel.id)
+    assert (before.typical, before.max, before.max_ones) == (50, None, None)
+    editor.swap_button.click()
+    swapped = window.document.relationship(rel.id)
+    assert (swapped.one, swapped.many, swapped.typical, swapped.max, swapped.max_ones) == (
+        rel.many,
+        rel.one,
+        None,
+        None,
+        None,
+    )
+    window.document.undo_stack.undo()
+    assert window.document.relationship(rel.id).typical == 50

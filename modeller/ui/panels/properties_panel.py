@@ -593,7 +593,7 @@ class RelationshipEditor(QWidget):
         if rel is None:
             return
         update: dict[str, Any] = {"one": rel.many, "many": rel.one}
-        if rel.cardinality == "many-to-many" and (rel.max is not None or rel.max_ones is not None):
+        if rel.cardinality == "many-to-many":
             # both bounds are declared each way round: they change places; the typical number counted the old
             # way only (the entity counts give the new one), so it goes (undo brings it back)
             update.update(max=rel.max_ones, max_ones=rel.max, typical=None)
