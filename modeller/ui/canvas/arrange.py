@@ -12,8 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from modeller.runtime.gc_pause import collector_paused, keep_long_lived
@@ -150,12 +149,8 @@ class ArrangingStatus(QWidget):
         self.bar.setTextVisible(False)
         self.cancel_button = QToolButton()
         self.cancel_button.setText("Cancel")
-        self.cancel_button.setToolTip("Stop and keep the view there was (Esc)")
+        self.cancel_button.setToolTip("Stop and keep the view there was (Esc)")  # the window's one Esc calls cancel
         self.cancel_button.clicked.connect(self.cancel)
-        self.shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), window)
-        self.shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.shortcut.activated.connect(self.cancel)
-        self.shortcut.setEnabled(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.label, self.bar, self.cancel_button):
@@ -166,16 +161,15 @@ class ArrangingStatus(QWidget):
     def show_progress(self, count: int, total: int) -> None:
         """The count of a turn running now; (0, 0): none runs."""
         if not total:
-            self.shortcut.setEnabled(False)
             self.hide()
             return
         what = "collection" if self.scene.documents_view else "entity"
         self.label.setText(f"Arranging {what} cards: {count:,} of {total:,}\u2026")
         self.bar.setRange(0, total)
         self.bar.setValue(count)
-        self.shortcut.setEnabled(True)
         self.show()
 
     def cancel(self) -> None:
+        """Cancel or Esc: the view there was comes back (nothing when no turn runs)."""
         if self.scene.cancel_arranging():
             self.cancelled.emit()
