@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from modeller.model.text import shown
 from modeller.model.wording import counted
+from modeller.rules.framework.findings import SEVERITIES, SEVERITY_RANK
 
 if TYPE_CHECKING:
     from modeller.rules.framework.findings import Finding
 
-LEVELS = ("info", "suggestion", "warning", "error")
 COLOURS = {"error": "\033[31;1m", "warning": "\033[33;1m", "suggestion": "\033[36m", "info": "\033[2m"}
 RESET = "\033[0m"
 
@@ -70,7 +70,7 @@ class Chosen:
         if self.rules is not None:
             parts.append("--rule " + ", ".join(sorted(self.rules)))
         if self.severities is not None:
-            parts.append("--severity " + ", ".join(s for s in LEVELS if s in self.severities))
+            parts.append("--severity " + ", ".join(s for s in SEVERITIES if s in self.severities))
         return "; ".join(parts)
 
 
@@ -92,8 +92,8 @@ def chosen(args: argparse.Namespace) -> Chosen | str:
     if args.severity:
         severities = set()
         for level in (part.strip().casefold() for given in args.severity for part in given.split(",")):
-            if level not in LEVELS:
-                return f"--severity: no severity '{shown(level)}'; use one of {', '.join(LEVELS)}"
+            if level not in SEVERITIES:
+                return f"--severity: no severity '{shown(level)}'; use one of {', '.join(SEVERITIES)}"
             severities.add(level)
     return Chosen(
         frozenset(rules) if rules is not None else None, frozenset(severities) if severities is not None else None
@@ -103,10 +103,9 @@ def chosen(args: argparse.Namespace) -> Chosen | str:
 def counts(findings: Iterable[Finding]) -> list[tuple[str, str, int]]:
     """``(severity, rule, count)`` per rule and severity: most severe first, then the most found."""
     found = Counter((f.severity, f.rule) for f in findings)
-    rank = {level: i for i, level in enumerate(LEVELS)}
     return sorted(
         ((severity, rule, n) for (severity, rule), n in found.items()),
-        key=lambda row: (-rank[row[0]], -row[2], row[1]),
+        key=lambda row: (-SEVERITY_RANK[row[0]], -row[2], row[1]),
     )
 
 
@@ -133,7 +132,7 @@ def summary_json(findings: list[Finding]) -> dict[str, Any]:
         "summary": {
             "findings": len(findings),
             "overridden": sum(1 for f in findings if f.overridden),
-            "by_severity": {level: by_severity[level] for level in reversed(LEVELS) if by_severity[level]},
+            "by_severity": {level: by_severity[level] for level in reversed(SEVERITIES) if by_severity[level]},
             "by_rule": [{"rule": rule, "severity": severity, "count": n} for severity, rule, n in counts(findings)],
         }
     }

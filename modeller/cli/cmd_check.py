@@ -16,12 +16,13 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from modeller.cli.check_filters import COLOURS, LEVELS, RESET
+from modeller.cli.check_filters import COLOURS, RESET
 from modeller.cli.check_filters import add_arguments as add_filter_arguments
 from modeller.cli.output import EXIT_FINDINGS, EXIT_OK, fail, use_colour, write_json
 from modeller.model.labels import Labels
 from modeller.model.text import neutralize
 from modeller.model.wording import counted
+from modeller.rules.framework.findings import SEVERITIES
 
 if TYPE_CHECKING:
     from modeller.cli.check_filters import Chosen
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--fail-on",
-        choices=LEVELS,
+        choices=SEVERITIES,
         default="error",
         help="exit 1 when a finding at or above this severity exists (default error; with --rule or --severity, "
         "among the findings they keep)",

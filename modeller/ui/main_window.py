@@ -559,6 +559,7 @@ class MainWindow(QMainWindow):
         # "Arranging collection cards: 3,400 of 10,000…" with Cancel (Esc) while a large diagram's view turns
         self.arranging_status = ArrangingStatus(self.scene, self)
         self.arranging_status.cancelled.connect(self._view_turn_cancelled)
+        self.scene.arrange_progress.connect(self._long_tasks_changed)
         self.statusBar().addPermanentWidget(self.arranging_status)
         self.statusBar().addPermanentWidget(self.analysis_progress)
         self.statusBar().addPermanentWidget(self.findings_label)
@@ -596,10 +597,11 @@ class MainWindow(QMainWindow):
         self.layout_cancel_button.setText("Cancel")
         self.layout_cancel_button.setToolTip("Stop the auto-layout and leave the cards where they are (Esc)")
         self.layout_cancel_button.clicked.connect(self.cancel_auto_layout)
-        self.layout_cancel_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
-        self.layout_cancel_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.layout_cancel_shortcut.activated.connect(self.cancel_auto_layout)
-        self.layout_cancel_shortcut.setEnabled(False)
+        # one Esc for every long task (two shortcuts for one key are ambiguous to Qt: neither would fire)
+        self.cancel_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        self.cancel_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.cancel_shortcut.activated.connect(self.cancel_long_tasks)
+        self.cancel_shortcut.setEnabled(False)
         for index, widget in enumerate(
             [self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button]
         ):
@@ -828,21 +830,30 @@ class MainWindow(QMainWindow):
         if self.layout_job is not None:
             self.layout_job.cancel()
 
+    def cancel_long_tasks(self) -> None:
+        """Esc: stop whatever long task runs (an auto-layout, a large diagram's view turn, or both)."""
+        self.arranging_status.cancel()
+        self.cancel_auto_layout()
+
+    def _long_tasks_changed(self, *_progress: int) -> None:
+        """Esc cancels while a long task runs, and is an ordinary key otherwise."""
+        self.cancel_shortcut.setEnabled(self.layout_job is not None or self.scene.arranging)
+
     def _show_layout_progress(self, count: int) -> None:
         self.layout_progress_label.setText(f"Laying out {count} entities\u2026")
         for widget in (self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button):
             widget.show()
-        self.layout_cancel_shortcut.setEnabled(True)
         self.layout_action.setEnabled(False)
+        self._long_tasks_changed()
 
     def _end_layout(self) -> None:
         for widget in (self.layout_progress_label, self.layout_progress_bar, self.layout_cancel_button):
             widget.hide()
-        self.layout_cancel_shortcut.setEnabled(False)
         self.layout_action.setEnabled(True)
         if self.layout_job is not None:
             self.layout_job.deleteLater()
         self.layout_job = None
+        self._long_tasks_changed()
 
     def _layout_cancelled(self) -> None:
         self._end_layout()

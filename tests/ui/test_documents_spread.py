@@ -4,15 +4,19 @@ to every card the spread pushed, and from nothing the spread is exactly a full o
 
 from __future__ import annotations
 
+import gc
 import random
+import threading
 
 import pytest
 from PySide6.QtCore import QPointF, QRectF, Qt
 
 from modeller.model import Position
+from modeller.ui.canvas import scene as scene_module
+from modeller.ui.canvas.documents import card_box, card_place
 from modeller.ui.canvas.items.entity_item import entity_rows, shared_rows
 from modeller.ui.canvas.items.segment_grid import rect_cells, segment_cells
-from modeller.ui.canvas.scene import CanvasScene
+from modeller.ui.canvas.scene import SYNC_BUILD_MAX, CanvasScene
 from modeller.ui.canvas.spread import Spread, spread
 from modeller.ui.commands import EditEntityCommand, MoveCommand
 
@@ -297,3 +301,56 @@ def test_a_large_diagrams_view_turns_in_steps_that_esc_takes_back(make_window, q
     assert scene.entity_items[key].pos() == QPointF(-5000.0, -5000.0)
     assert all(item.pos() == entity_view[k] for k, item in scene.entity_items.items() if k != key)
     window.analysis.run_now()  # the edit's analysis here, not in a worker thread still running after the test
+
+
+def test_a_card_box_and_its_place_agree_whatever_the_cards_origin(make_window) -> None:
+    """Review r16-ui item 3: the stepped turn and ``place_cards`` each turned a card's rect into its spread box and
+    the spot back into a position, and agreed only while every card rect starts at (0, 0). Both now use
+    ``card_box`` and ``card_place``: a card drawn from any origin covers its spread box exactly."""
+    window = make_window(use_engine=True)
+    window.document.reset(big_project(40))
+    scene = window.scene
+    scene.finish_build()
+    key = next(iter(scene.entity_items))
+    model = scene.model_position(key)
+    for rect in (QRectF(0, 0, 300, 120), QRectF(-12.5, 7, 300, 120)):
+        box = card_box(scene, key, rect)
+        assert box == (model.x() + rect.x(), model.y() + rect.y(), 300, 120)
+        assert card_place(scene, key, rect, False) == model  # the entity view: the model position
+        scene.card_spread = Spread()
+        other = (box[0] + 10, box[1] + 10, box[2], box[3])  # a card it covers: one of the two is pushed aside
+        scene.card_spread.update({key: box, "other": other})
+        spot = scene.card_spread.spots[key]
+        at = card_place(scene, key, rect, True)
+        assert (at.x() + rect.x(), at.y() + rect.y()) == spot  # the card drawn at ``at`` covers its spot
+        assert spot != scene.card_spread.spots["other"]
+
+
+def test_a_large_view_turn_keeps_the_collector_off_to_its_end_and_freezes_once(make_window, monkeypatch, qtbot) -> None:
+    """Review r16-ui item 5: the turn froze the heap after each of its slices (hundreds at 10,000 cards, every one
+    pinning what was alive then). The collector now stays off from the turn's start to its end, with the event
+    loop between the slices, and what the turn made is frozen once, at the end."""
+    window = make_window(use_engine=True)
+    window.document.reset(big_project(SYNC_BUILD_MAX + 100))
+    scene = window.scene
+    scene.finish_build()
+    window.analysis.run_now()
+    monkeypatch.setattr(scene_module, "SLICE_S", 0.0)  # one step a slice: many slices
+    freezes: list[bool] = []
+    real_freeze = gc.freeze
+
+    def freeze() -> None:  # the turn's, in the UI thread (an analysis worker freezes what it made too)
+        if threading.current_thread() is threading.main_thread():
+            freezes.append(gc.isenabled())
+        real_freeze()
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+    qtbot.waitUntil(gc.isenabled, timeout=60_000)  # the worker's analysis of the new project ends, its pause too
+    window.set_documents_view(True)
+    slices = 0
+    while scene.arranging:
+        assert not gc.isenabled()  # between the slices too
+        scene._arrange_slice()
+        slices += 1
+    assert slices > len(scene.entity_items) and freezes == [False]  # once, before the collector came back
+    assert gc.isenabled() and scene.documents_view

@@ -17,12 +17,14 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 
 from modeller.model import Entity, Position
+from modeller.ui.canvas.scene import SYNC_BUILD_MAX
 from modeller.ui.commands import AddEntityCommand, MoveCommand, delete_command
 from modeller.ui.document import ProjectDocument
 from modeller.ui.layout import POINTS_PER_INCH, layered_positions
 from modeller.ui.layout_job import LayoutJob
 from modeller.ui.main_window import MainWindow
 
+from .big_model import big_project
 from .conftest import sample
 
 COLUMN_IN = 4.0
@@ -187,3 +189,32 @@ def test_slow_dot_times_out_into_the_built_in_layout(qtbot, tmp_path: Path) -> N
     positions, engine = blocker.args
     assert engine == "built-in" and positions == layered_positions(doc.project, {})
     assert job.fallback_reason == "Graphviz dot took longer than 0.3 s" and not job.running
+
+
+def test_one_esc_cancels_an_auto_layout_and_a_view_turn_running_together(make_window, qtbot, tmp_path: Path) -> None:
+    """Review r16-ui item 2: the view turn had an Esc shortcut of its own besides the auto-layout's; with both
+    running Qt found two shortcuts for one key and fired neither. One Esc now stops every long task."""
+    window = make_window(use_engine=True)
+    window.document.reset(big_project(SYNC_BUILD_MAX * 2))
+    window.scene.finish_build()
+    window.analysis.run_now()
+    assert not window.cancel_shortcut.isEnabled()  # nothing runs: Esc is an ordinary key
+    window.layout_dot = fake_dot(tmp_path, 30)
+    window.layout_action.trigger()
+    job = window.layout_job
+    assert job is not None and job.running and window.cancel_shortcut.isEnabled()
+    window.set_documents_view(True)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a window shortcut: the key goes to the active window
+    assert window.scene.arranging and window.arranging_status.isVisible()
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert window.layout_job is None and not job.running
+    assert not window.scene.arranging and not window.scene.documents_view
+    assert window.diagram_view_action.isChecked() and not window.arranging_status.isVisible()
+    assert not window.layout_cancel_button.isVisible() and not window.cancel_shortcut.isEnabled()
+    # one task alone: the same Esc stops it
+    window.set_documents_view(True)
+    assert window.scene.arranging and window.cancel_shortcut.isEnabled()
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.scene.arranging and not window.scene.documents_view
+    window.analysis.run_now()  # no worker still analysing after the test

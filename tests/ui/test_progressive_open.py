@@ -173,7 +173,7 @@ def test_the_overview_draw_lists_grow_with_the_build(make_window, qtbot, big_fil
     assert scene.building and scene.overview
     qtbot.waitUntil(lambda: not scene.building, timeout=120_000)
     grown = [list(part) for part in scene._overview_geometry()]
-    scene._overview_stale()
+    scene.overview_stale()
     fresh = scene._overview_geometry()
     assert [len(part) for part in grown] == [len(part) for part in fresh]
     assert len(grown[1]) == ENTITIES and len(grown[0]) > ENTITIES

@@ -268,7 +268,11 @@ def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWin
     editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
     assert holder.isVisibleTo(editor) and form.label_of(["max_ones"]) == "Max People per Task"
     combo = editor.strategy.combo  # a many-to-many's parent-ref is an array in each N, and says so
-    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — array of references to its Ones in each N"
+    # the report's words (many_to_many_holds)
+    assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — an array of One ids in each N"
+    assert combo.itemText(combo.findData("two-way")) == (
+        "two-way — an array of ids on each side, One ids in each N and N ids in each One"
+    )
     type_into(qtbot, form.editor(["max"]), "40", enter=True)
     type_into(qtbot, form.editor(["max_ones"]), "3", enter=True)
     assert (window.document.relationship(rel.id).max, window.document.relationship(rel.id).max_ones) == (40, 3)
@@ -291,3 +295,43 @@ def test_a_many_to_many_takes_its_other_bound_with_undo_and_swap(window: MainWin
     window.document.undo_stack.undo()  # back to the one-to-N it was
     assert not holder.isVisibleTo(editor)
     assert combo.itemText(combo.findData("parent-ref")) == "parent-ref — reference to the One in each N"
+
+
+def test_swap_ends_of_a_many_to_many_without_bounds_drops_its_typical(window: MainWindow, qtbot) -> None:
+    """The typical number of a many-to-many counts one way only: with no bounds declared, Swap ends still drops it
+    (kept, 50 Tasks per Person would size the engine as 50 People per Task); undo brings it back."""
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
+    type_into(qtbot, editor.form.editor(["typical"]), "50", enter=True)
+    assert editor.apply(["max"], None) is None  # the sample bounds it: no bound now
+    before = window.document.relationship(rel.id)
+    assert (before.typical, before.max, before.max_ones) == (50, None, None)
+    editor.swap_button.click()
+    swapped = window.document.relationship(rel.id)
+    assert (swapped.one, swapped.many, swapped.typical, swapped.max, swapped.max_ones) == (
+        rel.many,
+        rel.one,
+        None,
+        None,
+        None,
+    )
+    window.document.undo_stack.undo()
+    assert window.document.relationship(rel.id).typical == 50
+
+
+def test_the_second_bounds_tooltip_names_the_threshold_in_effect(window: MainWindow, monkeypatch) -> None:
+    """Review r16-ui item 6: the tooltip said "above 2,000" whatever ``refarray_max`` the engine used."""
+    from modeller.rules.settings import DEFAULT_SETTINGS
+    from modeller.ui.panels import properties_panel
+
+    monkeypatch.setattr(properties_panel, "DEFAULT_SETTINGS", DEFAULT_SETTINGS.with_values(refarray_max=1500))
+    assert window.open_path(sample("task-tracker"), ask=False)
+    rel = window.document.project.relationships[0]
+    window.scene.select_only(rel_ids=[rel.id])
+    editor = window.properties.relationship_editor
+    editor.cardinality.combo.setCurrentIndex(editor.cardinality.combo.findData("many-to-many"))
+    tip = editor.form.editor(["max_ones"]).widget.toolTip()
+    assert tip.endswith("array of Person ids; above 1,500 that side keeps no array") and "2,000" not in tip

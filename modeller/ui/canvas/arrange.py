@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from modeller.runtime.gc_pause import collector_paused, keep_long_lived
-from modeller.ui.canvas.items.entity_item import card_size
+from modeller.ui.canvas.items.entity_item import content_rect
 from modeller.ui.canvas.spread import Box, Spread
 
 if TYPE_CHECKING:
@@ -38,10 +38,16 @@ class Arrangement:
         #: the cards that have taken the new look (Cancel gives them the old one back)
         self.applied: list[str] = []
         self._steps = self._run()
+        # the collector stays off for the whole turn, slices and the event loop between them: on between the
+        # slices, the turn's allocations set off full passes over the heap (10,000 cards: seconds of CPU more
+        # than the turn); what the turn made leaves the collector's sight once, at its end (as the open's)
+        self._paused = ExitStack()
+        self._paused.enter_context(collector_paused())
 
     def release(self) -> None:
-        """The turn is over (done or not): what it made is long-lived (see :meth:`run_slice`)."""
+        """The turn is over (done or not): what it made is long-lived, and the collector runs again."""
         keep_long_lived()
+        self._paused.close()
 
     @property
     def count(self) -> int:
@@ -51,75 +57,70 @@ class Arrangement:
     def run_slice(self, seconds: float) -> bool:
         """Run steps for about ``seconds``; True when the turn is done."""
         deadline = time.perf_counter() + seconds
-        with collector_paused():
-            done = all(time.perf_counter() < deadline for _ in self._steps)
-        # what the slice made leaves the collector's sight: with the collector back on between the slices, the
-        # turn's allocations set off full passes over the heap (10,000 cards: seconds of CPU more than the turn)
-        keep_long_lived()
-        return done
+        # each turn of the loop runs a step (``all()`` over the steps would hide that in a generator expression)
+        for _ in self._steps:  # noqa: SIM110
+            if time.perf_counter() >= deadline:
+                return False
+        return True
 
     def finish(self) -> None:
         """Run what is left now (an edit comes in: it meets the view as the turn leaves it)."""
-        with collector_paused():
-            for _ in self._steps:
-                pass
+        for _ in self._steps:
+            pass
 
     def stop(self) -> None:
         """Leave the steps where they are (the cards and lines changed so far are filed: see ``_run``)."""
         self._steps.close()
 
     def _run(self) -> Iterator[None]:
-        from modeller.ui.canvas.documents import DOCUMENT_CARD_WIDTH, show_as_stored
+        from modeller.ui.canvas.documents import DOCUMENT_CARD_WIDTH, card_box, card_place, show_as_stored
 
         scene = self.scene
-        shapes = scene._stored_shapes() if self.on else None
+        shapes = scene.stored_shapes() if self.on else None
         keys = list(scene.entity_items)
         # 1. the new content and size of each card, read without touching it
         boxes: dict[str, Box | None] = {}
-        for self.done, key in enumerate(keys, 1):
+        for index, key in enumerate(keys, 1):
+            self.done = index
             content = shapes.content(key) if shapes is not None else None
             if content is not None:
                 title, sub, rows, _tip = content
-                at = scene.model_position(key)
-                boxes[key] = (at.x(), at.y(), *card_size(scene.style, title, sub, rows, DOCUMENT_CARD_WIDTH))
+                rect = content_rect(scene.style, title, sub, rows, DOCUMENT_CARD_WIDTH)
+                boxes[key] = card_box(scene, key, rect)
             else:
                 boxes[key] = None
             yield
         # 2. where they go
         if self.on:
             scene.card_spread.update(boxes)
-        spots = scene.card_spread.spots
-        scene._shown_shapes = shapes
+        scene.shown_shapes = shapes
         # 3. each card takes its look and place; its lines wait for step 4 (placed once, after every card moved)
         self.step, self.done = 1, 0
         moved: dict[str, None] = {}
-        scene._moving_together = moved
-        try:
-            for self.done, key in enumerate(keys, 1):
+        with scene.moves_collected(moved):
+            for index, key in enumerate(keys, 1):
+                self.done = index
                 item = scene.entity_items.get(key)
                 if item is None:
                     continue
                 before = (item.isVisible(), item.rect())
                 show_as_stored(scene, shapes, [key], place=False)
-                spot = spots.get(key) if self.on else None
-                at = scene.model_position(key) if spot is None else QPointF(*spot)
+                at = card_place(scene, key, item.rect(), self.on)
                 if item.pos() != at:
                     item.setPos(at)  # files the card in ``moved`` (CanvasScene.entity_item_moved)
                 elif before != (item.isVisible(), item.rect()):
                     scene.entity_item_moved(key)  # another size, or hidden or shown: its lines follow
                 self.applied.append(key)
                 yield
-        finally:
-            scene._moving_together = None
-        scene._overview_stale()  # cards came or went: the overview's draw lists are made anew
+        scene.overview_stale()  # cards came or went: the overview's draw lists are made anew
         # 4. the lines of the cards moved, filed in one go at the end
         self.step, self.done = 2, 0
-        lines = list(dict.fromkeys(rel_id for key in moved for rel_id in scene._attached.get(key, ())))
+        lines = scene.lines_of(moved)
         held = scene.lines.hold_many()
         filing: Iterator[None] | None = None
         try:
             for index, rel_id in enumerate(lines, 1):
-                scene._place_relationship(rel_id)
+                scene.place_relationship(rel_id)
                 self.done = round(index * self.total / len(lines))
                 yield
             if held:
@@ -132,7 +133,7 @@ class Arrangement:
                     pass
         if scene.overview:
             scene.update()
-        scene.cards_spread.emit(scene._cards_rect(moved))
+        scene.cards_spread.emit(scene.cards_rect(moved))
 
 
 class ArrangingStatus(QWidget):
@@ -150,12 +151,8 @@ class ArrangingStatus(QWidget):
         self.bar.setTextVisible(False)
         self.cancel_button = QToolButton()
         self.cancel_button.setText("Cancel")
-        self.cancel_button.setToolTip("Stop and keep the view there was (Esc)")
+        self.cancel_button.setToolTip("Stop and keep the view there was (Esc)")  # the window's one Esc calls cancel
         self.cancel_button.clicked.connect(self.cancel)
-        self.shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), window)
-        self.shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.shortcut.activated.connect(self.cancel)
-        self.shortcut.setEnabled(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.label, self.bar, self.cancel_button):
@@ -166,16 +163,15 @@ class ArrangingStatus(QWidget):
     def show_progress(self, count: int, total: int) -> None:
         """The count of a turn running now; (0, 0): none runs."""
         if not total:
-            self.shortcut.setEnabled(False)
             self.hide()
             return
         what = "collection" if self.scene.documents_view else "entity"
         self.label.setText(f"Arranging {what} cards: {count:,} of {total:,}\u2026")
         self.bar.setRange(0, total)
         self.bar.setValue(count)
-        self.shortcut.setEnabled(True)
         self.show()
 
     def cancel(self) -> None:
+        """Cancel or Esc: the view there was comes back (nothing when no turn runs)."""
         if self.scene.cancel_arranging():
             self.cancelled.emit()

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, QRectF
 
 from modeller.export.common import human_bytes, human_count
 from modeller.export.diagram import node_note, type_label
@@ -171,17 +171,12 @@ def place_cards(scene: CanvasScene, as_stored: bool, entity_ids: list[str] | Non
     cards they now cover move (``scene.card_spread`` keeps the spread between calls). Returns the cards moved.
     """
     keys: Iterable[str] = scene.entity_items if entity_ids is None else entity_ids
-    spread = scene.card_spread
     if as_stored:
         boxes: dict[str, Box | None] = {}
         for key in keys:
             item = scene.entity_items.get(key)
-            if item is not None and item.isVisible():
-                at, rect = scene.model_position(key), item.rect()
-                boxes[key] = (at.x() + rect.x(), at.y() + rect.y(), rect.width(), rect.height())
-            else:
-                boxes[key] = None
-        placed = spread.update(boxes, every=entity_ids is None)
+            boxes[key] = card_box(scene, key, item.rect()) if item is not None and item.isVisible() else None
+        placed = scene.card_spread.update(boxes, every=entity_ids is None)
         if entity_ids is not None:
             keys = [*entity_ids, *placed.difference(entity_ids)]
     moved: set[str] = set()
@@ -189,11 +184,20 @@ def place_cards(scene: CanvasScene, as_stored: bool, entity_ids: list[str] | Non
         item = scene.entity_items.get(key)
         if item is None:
             continue
-        spot = spread.spots.get(key) if as_stored else None
-        at = (
-            scene.model_position(key) if spot is None else QPointF(spot[0] - item.rect().x(), spot[1] - item.rect().y())
-        )
+        at = card_place(scene, key, item.rect(), as_stored)
         if item.pos() != at:
             item.setPos(at)
             moved.add(key)
     return moved
+
+
+def card_box(scene: CanvasScene, entity_id: str, rect: QRectF) -> Box:
+    """The scene box a card of ``rect`` (its own coordinates) covers at its model position: what the spread reads."""
+    at = scene.model_position(entity_id)
+    return (at.x() + rect.x(), at.y() + rect.y(), rect.width(), rect.height())
+
+
+def card_place(scene: CanvasScene, entity_id: str, rect: QRectF, as_stored: bool) -> QPointF:
+    """Where a card of ``rect`` goes: its model position, or (Documents view) its box's spot in the spread."""
+    spot = scene.card_spread.spots.get(entity_id) if as_stored else None
+    return scene.model_position(entity_id) if spot is None else QPointF(spot[0] - rect.x(), spot[1] - rect.y())

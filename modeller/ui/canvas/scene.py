@@ -137,7 +137,7 @@ class CanvasScene(QGraphicsScene):
         self._design: Any = None
         self._shapes: Any = None
         #: what the cards show now (None: entities), compared with the next analysis's (see _documents_changed)
-        self._shown_shapes: Any = None
+        self.shown_shapes: Any = None
         #: where the Documents view's cards went, kept so a change moves only what it touches (canvas/spread.py)
         self.card_spread = Spread()
         #: a turn of the view running in steps (a large diagram: canvas/arrange.py)
@@ -608,7 +608,8 @@ class CanvasScene(QGraphicsScene):
         self._arranged(arrangement)
         return True
 
-    def _stored_shapes(self) -> Any:
+    def stored_shapes(self) -> Any:
+        """What the Documents view's cards show for the latest design (None before the first analysis)."""
         from modeller.ui.canvas.documents import StoredShapes  # the exporters' words: loaded on first use
 
         if self._shapes is None and self._design is not None:
@@ -618,8 +619,8 @@ class CanvasScene(QGraphicsScene):
 
     def _documents_changed(self) -> list[str] | None:
         """The cards that may show otherwise with the latest design and names than they do (None: all)."""
-        shapes = self._stored_shapes()
-        changed = shapes.changed_since(self._shown_shapes) if shapes is not None else None
+        shapes = self.stored_shapes()
+        changed = shapes.changed_since(self.shown_shapes) if shapes is not None else None
         if changed is None:
             return None
         # a card made by an edit since (it shows its entity until now) or gone
@@ -631,8 +632,8 @@ class CanvasScene(QGraphicsScene):
         visibility move and have their lines placed anew (one edit at 10,000 cards placed every line: seconds)."""
         from modeller.ui.canvas.documents import place_cards, show_as_stored
 
-        shapes = self._stored_shapes() if self.documents_view else None
-        self._shown_shapes = shapes
+        shapes = self.stored_shapes() if self.documents_view else None
+        self.shown_shapes = shapes
         keys = list(self.entity_items) if entity_ids is None else entity_ids
         before = {key: (item.isVisible(), item.rect()) for key in keys if (item := self.entity_items.get(key))}
         with self.cards_moving_together():  # a moved card's lines are placed once, at the end
@@ -649,15 +650,16 @@ class CanvasScene(QGraphicsScene):
                 visible != self.entity_items[key].isVisible() for key, (visible, _rect) in before.items()
             )
             if shown:
-                self._overview_stale()  # cards came or went: the overview's draw lists are made anew
+                self.overview_stale()  # cards came or went: the overview's draw lists are made anew
             for key in changed:
                 self.entity_item_moved(key)  # the card changed size: its lines follow; lines to a hidden card hide
         if moved or changed:
-            self.cards_spread.emit(self._cards_rect([*moved, *changed]))
+            self.cards_spread.emit(self.cards_rect([*moved, *changed]))
         if shown and self.overview:
             self.update()
 
-    def _cards_rect(self, entity_ids: Iterable[str]) -> QRectF:
+    def cards_rect(self, entity_ids: Iterable[str]) -> QRectF:
+        """The scene area the shown cards of ``entity_ids`` cover (what ``cards_spread`` tells the view)."""
         rect = QRectF()
         for key in entity_ids:
             item = self.entity_items.get(key)
@@ -708,7 +710,8 @@ class CanvasScene(QGraphicsScene):
             self._overview_painter.reset(self._overview_boxes)
         self._pack_overview()
 
-    def _overview_stale(self) -> None:
+    def overview_stale(self) -> None:
+        """Cards or lines came or went: the overview's draw lists are made anew from the items."""
         self._overview_cache = None
         self._overview_current = False
 
@@ -741,7 +744,7 @@ class CanvasScene(QGraphicsScene):
             return  # the draw lists are rebuilt from the items when next painted
         item = self.entity_items.get(entity_id)
         if item is None:
-            self._overview_stale()
+            self.overview_stale()
             return
         if not item.isVisible():
             return
@@ -792,19 +795,31 @@ class CanvasScene(QGraphicsScene):
             yield
             return
         moved: dict[str, None] = {}
+        try:
+            with self.moves_collected(moved):
+                yield
+        finally:
+            with self.lines.many_changing():  # filed once each, at the end (a fresh grid when most moved)
+                for rel_id in self.lines_of(moved):
+                    self.place_relationship(rel_id)
+            for key in moved:
+                self._overview_moved(key, list(self._attached.get(key, ())))
+            if moved and self.overview:
+                self.update()
+
+    @contextmanager
+    def moves_collected(self, moved: dict[str, None]) -> Iterator[None]:
+        """The cards that move or change size inside are filed in ``moved``; their lines stay where they are until
+        the caller places them (:meth:`lines_of`), once each."""
         self._moving_together = moved
         try:
             yield
         finally:
             self._moving_together = None
-            lines = dict.fromkeys(rel_id for key in moved for rel_id in self._attached.get(key, ()))
-            with self.lines.many_changing():  # filed once each, at the end (a fresh grid when most moved)
-                for rel_id in lines:
-                    self._place_relationship(rel_id)
-            for key in moved:
-                self._overview_moved(key, list(self._attached.get(key, ())))
-            if moved and self.overview:
-                self.update()
+
+    def lines_of(self, entity_ids: Iterable[str]) -> list[str]:
+        """The lines at the given cards, each once."""
+        return list(dict.fromkeys(rel_id for key in entity_ids for rel_id in self._attached.get(key, ())))
 
     def entity_item_moved(self, entity_id: str) -> None:
         card = self.entity_items.get(entity_id)
@@ -822,7 +837,7 @@ class CanvasScene(QGraphicsScene):
             for rel_id in attached:
                 dirty = dirty.united(self.relationship_items[rel_id].sceneBoundingRect())
         for rel_id in attached:
-            self._place_relationship(rel_id, moving=True)
+            self.place_relationship(rel_id, moving=True)
         self._overview_moved(entity_id, attached)
         item = self.entity_items.get(entity_id)
         if self.overview and item is not None:
@@ -861,10 +876,10 @@ class CanvasScene(QGraphicsScene):
             self._designs.clear()
             self._badges_due.clear()
             self._order = {}
-            self._overview_stale()
+            self.overview_stale()
             self._card_grid = None  # filed anew when next asked (edits keep it up to date: see entity_item_moved)
             self.card_spread = Spread()
-            self._shown_shapes = None
+            self.shown_shapes = None
             project = self.document.project
             self.setBspTreeDepth(index_depth(len(project.entities) + len(project.relationships)))
         self._build_steps = self._build()
@@ -1055,7 +1070,7 @@ class CanvasScene(QGraphicsScene):
         item = self.relationship_items.get(rel_id)
         if item is None or item.scene() is not None:
             return None
-        self._place_relationship(rel_id)
+        self.place_relationship(rel_id)
         self.addItem(item)
         if self._select_built:
             self._join_selection(item)
@@ -1075,7 +1090,7 @@ class CanvasScene(QGraphicsScene):
 
             # it shows its collection as stored (or hides inside another's), as the cards made before it do; the
             # cards are spread apart once, when the build ends (_build_done), not once per card
-            show_as_stored(self, self._stored_shapes(), [entity_id], place=False)
+            show_as_stored(self, self.stored_shapes(), [entity_id], place=False)
 
     def _build_line(self, rel_id: str) -> None:
         """Make and show the line of ``rel_id`` (and its cards) now if a progressive build has not yet."""
@@ -1091,7 +1106,7 @@ class CanvasScene(QGraphicsScene):
 
     def _entity_added(self, entity_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         if self.overview:
             self.update()
         entity = self.document.entity(entity_id)
@@ -1111,7 +1126,7 @@ class CanvasScene(QGraphicsScene):
 
     def _entity_removed(self, entity_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         if self.overview:
             self.update()
         item = self.entity_items.pop(entity_id, None)
@@ -1129,7 +1144,7 @@ class CanvasScene(QGraphicsScene):
 
     def _entity_changed(self, entity_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         item = self.entity_items.get(entity_id)
         entity = self.document.entity(entity_id)
         if item is None or entity is None:
@@ -1145,7 +1160,7 @@ class CanvasScene(QGraphicsScene):
 
     def _relationship_added(self, rel_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         if self.overview:
             self.update()
         rel = self.document.relationship(rel_id)
@@ -1183,7 +1198,7 @@ class CanvasScene(QGraphicsScene):
 
     def _relationship_removed(self, rel_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         if self.overview:
             self.update()
         item = self.relationship_items.pop(rel_id, None)
@@ -1202,7 +1217,7 @@ class CanvasScene(QGraphicsScene):
 
     def _relationship_changed(self, rel_id: str) -> None:
         self.finish_arranging()
-        self._overview_stale()
+        self.overview_stale()
         rel = self.document.relationship(rel_id)
         if rel is None:
             return
@@ -1226,7 +1241,7 @@ class CanvasScene(QGraphicsScene):
             # the cards take their spread spots: they and the cards they now cover move, no other
             moved = place_cards(self, True, [key for key in entity_ids if key in self.entity_items])
             if moved:
-                self.cards_spread.emit(self._cards_rect(moved))
+                self.cards_spread.emit(self.cards_rect(moved))
             return
         for key in entity_ids:
             item = self.entity_items.get(key)
@@ -1281,9 +1296,9 @@ class CanvasScene(QGraphicsScene):
 
     def _place_siblings(self, one: str, many: str) -> None:
         for rel_id in self._siblings(one, many):
-            self._place_relationship(rel_id)
+            self.place_relationship(rel_id)
 
-    def _place_relationship(self, rel_id: str, moving: bool = False) -> None:
+    def place_relationship(self, rel_id: str, moving: bool = False) -> None:
         item = self.relationship_items.get(rel_id)
         ends = self._ends.get(rel_id)
         if item is None or ends is None or self._building:

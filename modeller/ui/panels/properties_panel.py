@@ -33,7 +33,9 @@ from modeller.model import Entity, Relationship
 from modeller.model.names import snake
 from modeller.model.unique_names import name_refused
 from modeller.model.vocabulary import AGGREGATE_OPS, CARDINALITIES, STALENESS, STRATEGIES, TREE_OPS
+from modeller.rules.physical.documents import many_to_many_holds
 from modeller.rules.physical.naming import plural_label
+from modeller.rules.settings import DEFAULT_SETTINGS
 from modeller.ui.commands import EditEntityCommand, EditProjectCommand, EditRelationshipCommand
 from modeller.ui.commands.relationship import describe
 from modeller.ui.document import ProjectDocument
@@ -55,12 +57,13 @@ STRATEGY_HELP = {
     "bucket": "N grouped into bucket documents",
     "single-collection": "both entity types in one collection with a type field and links",
 }
-#: what the strategies that keep references hold in a many-to-many, where each N has several Ones
-MANY_TO_MANY_HELP = {
-    "child-refs": "array of references to the N in each One",
-    "parent-ref": "array of references to its Ones in each N",
-    "two-way": "arrays of references on both sides",
-}
+
+
+def strategy_help(strategy: str, many_to_many: bool) -> str:
+    """What the strategy stores; for a many-to-many where its name says otherwise, what the documents hold (the
+    report's and the findings' words: ``many_to_many_holds``)."""
+    holds = many_to_many_holds(strategy, "many-to-many", "One", "N") if many_to_many else ""
+    return holds or STRATEGY_HELP[strategy]
 
 
 def _key(kind: str, object_id: str, path: Sequence[PathStep]) -> tuple[str, ...]:
@@ -468,8 +471,7 @@ class RelationshipEditor(QWidget):
 
     def _strategy_choices(self, many_to_many: bool = False) -> list[tuple[str, str]]:
         auto = f"Auto (engine: {self.engine_strategy})" if self.engine_strategy else "Auto (engine decides)"
-        helps = {**STRATEGY_HELP, **MANY_TO_MANY_HELP} if many_to_many else STRATEGY_HELP
-        return [(auto, "auto")] + [(f"{s} — {helps[s]}", s) for s in STRATEGIES if s != "auto"]
+        return [(auto, "auto")] + [(f"{s} — {strategy_help(s, many_to_many)}", s) for s in STRATEGIES if s != "auto"]
 
     def set_engine_strategy(self, strategy: str | None) -> None:
         """Show the engine's resolved choice in the combo's Auto entry."""
@@ -515,7 +517,8 @@ class RelationshipEditor(QWidget):
                 ("max_ones",): (
                     f"Max {plural_label(one)} per {many}",
                     f"Upper bound of {plural_label(one)} per {many} (how many {plural_label(one)} one {many} can "
-                    f"have): the maxItems of the {many}'s array of {one} ids; above 2,000 that side keeps no array",
+                    f"have): the maxItems of the {many}'s array of {one} ids; above "
+                    f"{DEFAULT_SETTINGS.refarray_max:,} that side keeps no array",
                 ),
             }
         else:
@@ -593,7 +596,7 @@ class RelationshipEditor(QWidget):
         if rel is None:
             return
         update: dict[str, Any] = {"one": rel.many, "many": rel.one}
-        if rel.cardinality == "many-to-many" and (rel.max is not None or rel.max_ones is not None):
+        if rel.cardinality == "many-to-many":
             # both bounds are declared each way round: they change places; the typical number counted the old
             # way only (the entity counts give the new one), so it goes (undo brings it back)
             update.update(max=rel.max_ones, max_ones=rel.max, typical=None)

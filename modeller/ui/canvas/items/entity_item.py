@@ -155,6 +155,13 @@ def card_size(
     return round(width), round(style.header_height + lines * style.row_height + 8)
 
 
+def content_rect(
+    style: CanvasStyle, title: str, sub: str, rows: list[Row] | tuple[Row, ...], max_width: float | None = None
+) -> QRectF:
+    """The rect :meth:`EntityItem.set_content` gives a card, in the card's coordinates (without touching it)."""
+    return QRectF(0, 0, *card_size(style, title, sub, rows, max_width))
+
+
 def entity_card_size(style: CanvasStyle, entity: Entity) -> tuple[float, float]:
     """The size :meth:`EntityItem.set_entity` gives the card, without making one (a card a build has not made)."""
     return card_size(style, entity.name, subtitle(entity), entity_rows(entity))
@@ -252,7 +259,7 @@ class EntityItem(QGraphicsItem):
         self._tip = tip
         self._more = max(0, len(rows) - style.max_rows)
         self._rows = shared_rows(rows[: style.max_rows])
-        self._rect = QRectF(0, 0, *card_size(style, title, sub, rows, max_width))
+        self._rect = content_rect(style, title, sub, rows, max_width)
         self.update()
 
     def toolTip(self) -> str:  # Qt's name: CanvasScene.helpEvent asks for it
