@@ -28,7 +28,7 @@ from modeller.rules.framework.rule import (
     strategy_of,
     worded,
 )
-from modeller.rules.framework.wording import and_list
+from modeller.rules.framework.wording import and_list, keys_text
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.documents import BSON, many_to_many_holds, max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
@@ -1051,13 +1051,12 @@ class IndexReferenceFields(Rule):
                 continue
             used = list(idx.queries)
             sev = "warning" if used and declared else "suggestion"
-            keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
             # no fix: the design creates this index (the exported script has it); declaring it changes nothing
             yield self.finding(
                 sev,
                 "entity",
                 entity.id,
-                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}; the design "
+                f"reference field {ref} of {coll.name} needs an index: {keys_text(idx.keys)} — {idx.why}; the design "
                 "creates it",
                 numbers={"queries": used},
                 decision=index_decision(coll.name, idx.name),
