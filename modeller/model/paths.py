@@ -16,13 +16,13 @@ def all_fields(entity: Entity) -> list[Field]:
     return fields
 
 
-def _children(field: Field | ArrayItems) -> list[Field]:
-    """Sub-fields of an object field, or of the objects inside an array (at any depth)."""
-    if field.fields:
-        return list(field.fields)
-    if field.items is not None:
-        return _children(field.items)
-    return []
+def sub_fields(field: Field | ArrayItems) -> tuple[Field, ...]:
+    """Sub-fields of an object field, or of the objects inside an array (at any depth): the one walk every
+    reader of nested fields takes."""
+    node = field
+    while not node.fields and node.items is not None:
+        node = node.items
+    return node.fields or ()
 
 
 def find_field(fields: Iterable[Field], path: str) -> Field | None:
@@ -37,7 +37,7 @@ def find_field(fields: Iterable[Field], path: str) -> Field | None:
         found = [f for f in current if f.name == part]
         if not found:
             return None
-        current = [child for f in found for child in _children(f)]
+        current = [child for f in found for child in sub_fields(f)]
     return found[0]
 
 
@@ -46,7 +46,7 @@ def iter_paths(fields: Iterable[Field], prefix: str = "") -> Iterator[tuple[str,
     for field in fields:
         path = f"{prefix}{field.name}"
         yield path, field
-        yield from iter_paths(_children(field), path + ".")
+        yield from iter_paths(sub_fields(field), path + ".")
 
 
 def depth(fields: Iterable[Field]) -> int:

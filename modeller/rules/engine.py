@@ -10,7 +10,6 @@ said on its own stays in ``Analysis.reported``.
 
 from __future__ import annotations
 
-import itertools
 import operator
 import threading
 from bisect import bisect_left, bisect_right
@@ -190,8 +189,7 @@ def _numbers_kept(before: Project, after: Project) -> bool:
     """Every unnamed query kept its place: texts call one by its number (``query 2 on Orders``), so findings made
     before a query was dropped or moved above it name the old number."""
     if len(after.queries) == len(before.queries) and all(
-        before.queries[k].id == after.queries[k].id
-        for k in itertools.compress(range(len(before.queries)), map(operator.is_not, before.queries, after.queries))
+        a is b or a.id == b.id for a, b in zip(before.queries, after.queries, strict=True)
     ):
         return True  # every id kept its place (edit -> findings at 10,000 entities: no map of every query)
     old, new = query_numbers(before), query_numbers(after)
@@ -328,15 +326,7 @@ def _run_rules(
             if only is not None:
                 items = _grouped(view, at, items, only[0], groups).get(only[1], _NO_ITEMS)
             for p, pos, subject in items:
-                # (the filing inlined: 188,000 subject hooks run in a cold analysis at 10,000 entities, most
-                # making nothing; speed only, DESIGN.md's cold analysis)
-                found = None
-                for seq, f in enumerate(hook(rule, view, subject)):
-                    if found is None:
-                        found = kept.get(p)
-                        if found is None:
-                            found = kept[p] = []
-                    found.append(((*_sort_key(order, f), kind, pos, seq), f))
+                _file(kept, p, order, kind, pos, hook(rule, view, subject))
         cls = type(rule)
         if cls.check_model is not Rule.check_model:
             made = list(rule.check_model(view))

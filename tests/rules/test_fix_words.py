@@ -8,7 +8,7 @@ import pytest
 import modeller.rules  # noqa: F401  (registers the catalog)
 from modeller.model.vocabulary import STRATEGIES
 from modeller.rules.framework.registry import REGISTRY
-from modeller.rules.framework.rule import strategy_words
+from modeller.rules.framework.rule import set_strategy, strategy_words
 
 
 @pytest.mark.parametrize("strategy", [s for s in STRATEGIES if s != "auto"])
@@ -33,4 +33,13 @@ def test_the_words_follow_the_cardinality() -> None:
     assert strategy_words("embed", "User", "Profile", "Profiles", "one-to-one") == "embed the Profile in its User"
     assert strategy_words("embed", "Person", "Address", "Addresses", "one-to-few") == (
         "embed the Addresses in their Person"
+    )
+
+
+def test_a_strategy_fix_without_the_relationship_names_nothing() -> None:
+    """Without the relationship's facts or the caller's words a fix could only say "the One in each N": refused."""
+    with pytest.raises(TypeError, match="facts="):
+        set_strategy("r1", "embed")
+    assert set_strategy("r1", "embed", words="keep each Review in its Product").description == (
+        "keep each Review in its Product"
     )

@@ -604,21 +604,8 @@ def _count_rekeys(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["made"] += len(made)
         file(kept, p, order, kind, pos, made, *old)
 
-    def counted_hook(hook: Any) -> Any:
-        def counted(rule: Any, view: Any, subject: Any) -> list[Any]:
-            made = list(hook(rule, view, subject))
-            counts["made"] += len(made)
-            return made
-
-        return counted
-
-    def counted_hooks(cls: Any) -> Any:  # (the subject hooks' findings are filed in the rule loop itself)
-        return tuple((at, kind, counted_hook(hook), only) for at, kind, hook, only in hooks(cls))
-
-    hooks = engine._hooks
     monkeypatch.setattr(engine, "_sort_key", counted_key)
-    monkeypatch.setattr(engine, "_file", counted_file)
-    monkeypatch.setattr(engine, "_hooks", counted_hooks)
+    monkeypatch.setattr(engine, "_file", counted_file)  # (every hook's findings are filed through it)
     return counts
 
 
@@ -771,3 +758,24 @@ def test_an_edit_that_changes_no_finding_is_not_folded_again(monkeypatch: pytest
     assert analyser.last_patched
     assert walks["shown"] == 1
     assert dump(project, result) == dump(project, analyse(project))
+
+
+def test_per_entity_caches_hold_one_entry_per_entity_over_many_edits() -> None:
+    """The context an incremental session patches in place caches sizes and attribute groups per entity: 50 edits
+    leave one entry per entity, each for the entity as it is now (keyed by object id, every edited entity was kept
+    alive and the caches grew by one per edit)."""
+    project = generate_project(2, 1.5, 0.6, seed=0)
+    analyser = Analyser()
+    analyser.analyse(project)
+    for k in range(50):
+        project = edit(project, "rename-field", k, k)
+        analyser.analyse(project)
+    assert analyser.last_patched
+    assert analyser._state is not None and analyser._state.prev is not None
+    ctx = analyser._state.prev.ctx
+    current = {e.id: e for e in project.entities}
+    for cache in (ctx.base_sizes, ctx._attribute_groups):
+        assert cache, "the analysis filled the cache"
+        assert len(cache) <= len(current)
+        assert set(cache) <= set(current)
+        assert all(entity is current[key] for key, (entity, _) in cache.items())

@@ -72,3 +72,20 @@ def test_registry_refuses_duplicate_ids_and_codes() -> None:
 
     with pytest.raises(DuplicateRuleError):
         registry.register(SameCode)
+
+
+def test_strategy_rules_state_the_cardinality_they_advise_on() -> None:
+    """``refinement_rule`` files a refined decision by the base rule's ``cardinality``, not by its id's words."""
+    from modeller.model.vocabulary import CARDINALITIES
+    from modeller.rules.catalog.shape import _StrategyRule
+
+    stated = {rule.id: rule.cardinality for rule in REGISTRY if issubclass(rule, _StrategyRule)}
+    assert stated == {
+        "embed-one-to-one": "one-to-one",
+        "embed-one-to-few": "one-to-few",
+        "child-refs-one-to-many": "one-to-many",
+        "parent-ref-one-to-squillions": "one-to-squillions",
+        "no-embed-independent-access": None,
+        "many-to-many-refs": "many-to-many",
+    }
+    assert {c for c in stated.values() if c is not None} <= set(CARDINALITIES)

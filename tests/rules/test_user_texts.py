@@ -8,10 +8,12 @@ import re
 
 import pytest
 
+from modeller.rules import analyse
 from modeller.rules.catalog import load_rules
 from modeller.rules.framework.registry import REGISTRY
 from modeller.rules.framework.rule import Rule
 from modeller.rules.settings import Settings
+from tests.rules.test_cases import build
 
 load_rules()
 SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
@@ -39,3 +41,43 @@ def test_index_hot_queries_why_is_the_users() -> None:
     assert why.endswith(
         "A query counts as hot when its Hot path box is ticked or when it runs at least 10 times per second."
     )
+
+
+def _messages(rule_id: str, entities: list[dict[str, object]]) -> list[str]:
+    return [f.message for f in analyse(build({"entities": entities})).findings if f.rule == rule_id]
+
+
+def test_index_findings_say_the_key_pattern_not_the_generated_name() -> None:
+    """A generated index name (``category_1_popularity_-1``) is the engine's; the user reads the fields."""
+    counter = _messages(
+        "approximation-pattern",
+        [
+            {
+                "id": "product",
+                "fields": [
+                    {"name": "category", "type": "string"},
+                    {"name": "popularity", "type": "long", "counter": True, "updates_per_sec": 5000},
+                ],
+                "indexes": [{"keys": [["category", 1], ["popularity", -1]]}],
+            }
+        ],
+    )
+    arrays = _messages(
+        "index-hard-limits",
+        [
+            {
+                "id": "post",
+                "indexes": [{"keys": [["tags", 1], ["categories", 1]]}],
+                "fields": [
+                    {"name": "tags", "type": "array", "items": {"type": "string"}},
+                    {"name": "categories", "type": "array", "items": {"type": "string"}},
+                ],
+            }
+        ],
+    )
+    assert len(counter) == 1 and "rewrites the entries of index {category: 1, popularity: -1}" in counter[0]
+    assert arrays == [
+        "index {tags: 1, categories: 1} on post indexes tags, categories, which are all arrays: MongoDB cannot "
+        "index parallel arrays in one compound index"
+    ]
+    assert not [m for m in counter + arrays if "_1" in m]

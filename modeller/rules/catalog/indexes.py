@@ -363,7 +363,7 @@ class IndexHardLimits(Rule):
                     "error",
                     "entity",
                     coll.root,
-                    f"index {idx.name} has {len(idx.keys)} keys; a compound index holds at most "
+                    f"index {keys_text(idx.keys)} has {len(idx.keys)} keys; a compound index holds at most "
                     f"{s.max_compound_fields}",
                     numbers={"keys": len(idx.keys)},
                 )
@@ -377,7 +377,7 @@ class IndexHardLimits(Rule):
                     "error",
                     "entity",
                     coll.root,
-                    f"index {idx.name} on {coll.name} indexes {', '.join(multikey)}, which are all "
+                    f"index {keys_text(idx.keys)} on {coll.name} indexes {', '.join(multikey)}, which are all "
                     "arrays: MongoDB cannot index parallel arrays in one compound index",
                 )
             if multikey and any(v == "hashed" for _, v in idx.keys):
@@ -385,7 +385,7 @@ class IndexHardLimits(Rule):
                     "error",
                     "entity",
                     coll.root,
-                    f"hashed index {idx.name} covers the array {multikey[0]}: hashed indexes cannot be multikey",
+                    f"hashed index {keys_text(idx.keys)} covers the array {multikey[0]}: hashed indexes cannot be multikey",
                 )
         for key in coll.shard_key or []:
             if is_multikey(key, arrays):

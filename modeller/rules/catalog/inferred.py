@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modeller.model.mixed_fields import HEAD, undeclared_entries
-from modeller.model.paths import all_fields, iter_paths
-from modeller.model.project import ArrayItems, Entity, Field
+from modeller.model.paths import all_fields, iter_paths, sub_fields
+from modeller.model.project import Entity, Field
 from modeller.model.text import shown
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding
@@ -29,13 +29,12 @@ def may_mix_types(view: RuleView, entity: Entity) -> bool:
 
 
 def _mixed(fields: Iterable[Field]) -> bool:
+    """A field among ``fields`` or below them holds a type besides null (without spelling paths, as
+    ``iter_paths`` does: every field of every entity is asked in a cold analysis)."""
     for f in fields:
         if f.other_types and any(kind != "null" for kind in f.other_types):
             return True
-        node: Field | ArrayItems = f
-        while not node.fields and node.items is not None:  # (the sub-fields ``iter_paths`` walks)
-            node = node.items
-        if node.fields and _mixed(node.fields):
+        if _mixed(sub_fields(f)):
             return True
     return False
 

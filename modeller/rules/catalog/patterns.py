@@ -34,6 +34,7 @@ from modeller.rules.framework.rule import (
     tree_with_operations,
 )
 from modeller.rules.framework.wording import and_list as _and
+from modeller.rules.framework.wording import keys_text
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.facts import RelFacts, insert_rate
 from modeller.rules.physical.index_reasons import ARCHIVE, ATTRIBUTE, BUCKET_SERIES, OVERFLOW, REVISIONS, TREE
@@ -505,7 +506,7 @@ class ApproximationPattern(Rule):
                 if not f.counter or f.exact or rate < s.approximation_updates_per_sec:
                     continue
                 physical = view.res.resolve_path(eid, path) or path
-                indexed = [i.name for i in coll.indexes if any(k == physical for k, _ in i.keys)]
+                indexed = [keys_text(i.keys) for i in coll.indexes if any(k == physical for k, _ in i.keys)]
                 big = coll.max_bytes >= s.doc_info_bytes
                 after = rate / step
                 reasons = []
@@ -1247,7 +1248,7 @@ class ArchivePattern(Rule):
             )
             return
         target = f"{coll.name}_archive"
-        served = next((i.name for i in coll.indexes if i.keys and i.keys[0][0] == age), None)
+        served = next((keys_text(i.keys) for i in coll.indexes if i.keys and i.keys[0][0] == age), None)
         cold = None
         if entity.count is not None and entity.growth_per_day is not None:
             cold = max(0, entity.count - round(entity.growth_per_day * days))

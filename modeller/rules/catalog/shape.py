@@ -10,11 +10,10 @@ otherwise an array of references.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from modeller.model.labels import query_words
 from modeller.model.project import Query
-from modeller.model.vocabulary import CARDINALITIES
 from modeller.model.wording import with_article
 from modeller.rules.framework.context import RuleView
 from modeller.rules.framework.findings import Finding, Fix, SubjectRef, index_decision, strategy_decision
@@ -28,7 +27,7 @@ from modeller.rules.framework.rule import (
     strategy_of,
     worded,
 )
-from modeller.rules.framework.wording import and_list
+from modeller.rules.framework.wording import and_list, keys_text
 from modeller.rules.physical.design import CollectionDesign
 from modeller.rules.physical.documents import BSON, many_to_many_holds, max_ones_of, strategy_label
 from modeller.rules.physical.facts import RelFacts, how_many, ones_per_many, too_many_ids
@@ -161,11 +160,12 @@ def refinement_rule(plan: RelPlan) -> type[Rule] | None:
     refined = rec.rules[-1] if len(rec.rules) > 1 else ""
     if refined not in _FILED_REFINEMENTS or rec.reason == (rec.base_reason or rec.reason):
         return None
-    drawn, base = plan.facts.rel.cardinality, rec.base_rule
-    if drawn in base or not any(c in base for c in CARDINALITIES):
+    base_rule = REGISTRY.get(rec.base_rule)
+    if base_rule is None or not issubclass(base_rule, _StrategyRule):
         return None
-    base_rule = REGISTRY.get(base)
-    if base_rule is None or not issubclass(base_rule, _StrategyRule) or base_rule().filed_under(plan) is not None:
+    if base_rule.cardinality in (None, plan.facts.rel.cardinality):
+        return None  # the base rule names no cardinality, or the one drawn
+    if base_rule().filed_under(plan) is not None:
         return None  # filed elsewhere already (a tree, rule 5's advice)
     return REGISTRY.get(refined)
 
@@ -174,6 +174,9 @@ class _StrategyRule(Rule):
     """Shared logic: report the engine's choice when this rule made it."""
 
     decides = "base"
+    #: the cardinality the rule's advice is about (None: any); a refined decision on a relationship drawn with
+    #: another one is filed under the pattern rule (``refinement_rule``)
+    cardinality: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -293,6 +296,7 @@ class EmbedOneToOne(_StrategyRule):
     """
 
     id = "embed-one-to-one"
+    cardinality = "one-to-one"
     code = "RS01"
     family = "shape"
     severities = ("info", "suggestion")
@@ -334,6 +338,7 @@ class EmbedOneToFew(_StrategyRule):
     """
 
     id = "embed-one-to-few"
+    cardinality = "one-to-few"
     explain = (
         "a handful of {manys} per {one}, never needed on their own and read with the {one}: one query and atomic "
         "$push/$pull (Zola-1 one-to-few). The CN seed draws the line at N < 100; Zola-3 forbids embedding beyond "
@@ -411,6 +416,7 @@ class ChildRefsOneToMany(_StrategyRule):
     """
 
     id = "child-refs-one-to-many"
+    cardinality = "one-to-many"
     explain = (
         "{manys} are looked up on their own, or there are too many per {one} to embed; an array of their ObjectIds in "
         "the {one} stays small, and the application-level join find({{_id: {{$in: ids}}}}) is cheap with the right "
@@ -472,6 +478,7 @@ class ParentRefOneToSquillions(_StrategyRule):
     """
 
     id = "parent-ref-one-to-squillions"
+    cardinality = "one-to-squillions"
     explain = (
         "the {manys} of one {one} are too many for an array in the {one} (Zola-1 one-to-squillions): the reference "
         "belongs in each {many} and the {one} stays fixed-size; the reads that find the {manys} of one {one} need "
@@ -716,6 +723,7 @@ class ManyToManyRefs(_StrategyRule):
     """
 
     id = "many-to-many-refs"
+    cardinality = "many-to-many"
     explain = (
         "both directions are read ('the {manys} of one {one}' and the other way round), so each side keeps "
         "references to the other and each direction is one indexed query (Zola-2 two-way referencing); a side that "
@@ -1051,13 +1059,12 @@ class IndexReferenceFields(Rule):
                 continue
             used = list(idx.queries)
             sev = "warning" if used and declared else "suggestion"
-            keys_text = ", ".join([f"{k}: {v}" for k, v in idx.keys])
             # no fix: the design creates this index (the exported script has it); declaring it changes nothing
             yield self.finding(
                 sev,
                 "entity",
                 entity.id,
-                f"reference field {ref} of {coll.name} needs an index: {{{keys_text}}} — {idx.why}; the design "
+                f"reference field {ref} of {coll.name} needs an index: {keys_text(idx.keys)} — {idx.why}; the design "
                 "creates it",
                 numbers={"queries": used},
                 decision=index_decision(coll.name, idx.name),

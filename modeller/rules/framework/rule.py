@@ -340,14 +340,14 @@ def set_strategy(
     """The fix that sets a relationship's strategy, described in the user's words: what the documents will hold
     ("keep a reference to the Product in each Review"), never a strategy or rule id; ``words`` when the caller
     says it better (an outlier pattern). Its change is about ``decision`` (the relationship's strategy decision)
-    when the caller already holds it: the finding, its decision and its fix then share one reference."""
+    when the caller already holds it: the finding, its decision and its fix then share one reference. One of
+    ``facts`` and ``words`` is needed: without them the fix could only name placeholders."""
     subject = decision if decision is not None else strategy_decision(rel_id)
     if words is None:
         if facts is None:
-            words = strategy_words(strategy, "One", "N", "Ns", "one-to-many")
-        else:
-            many = facts.many.name
-            words = strategy_words(strategy, facts.one.name, many, plural_label(many), facts.rel.cardinality)
+            raise TypeError("set_strategy() needs facts= (the relationship's facts) or words=")
+        many = facts.many.name
+        words = strategy_words(strategy, facts.one.name, many, plural_label(many), facts.rel.cardinality)
     return Fix(words, (Change("set", subject, "strategy", strategy),))
 
 

@@ -27,7 +27,6 @@ from modeller.rules.incremental.regroup import (
     placements_of,
     regroup,
     regroupable,
-    unfile_unit,
 )
 from modeller.rules.physical.design import CollectionDesign, Design, Placement, RelationshipDesign
 from modeller.rules.physical.documents import embeds, make_bucket
@@ -42,6 +41,7 @@ from modeller.rules.physical.resolver import (
     file_unit,
     relationship_design,
     resolve_unit,
+    unfile_unit,
     unit_companions,
     unit_key,
 )

@@ -17,7 +17,7 @@ entities (issue 16); the result equals a cold analysis
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -33,6 +33,7 @@ from modeller.rules.physical.resolver import (
     file_unit,
     group_units,
     resolve_unit,
+    unfile_unit,
     unit_key,
 )
 
@@ -150,32 +151,6 @@ def regroup(
 
 def _is(a: Any, b: Any) -> bool:
     return a is b
-
-
-def _filed(res: Resolution, unit: UnitResult) -> list[tuple[Collection[Any], dict[Any, Any]]]:
-    """Each part of a unit's entries (its keys) with the whole-design map of the resolution that holds them
-    (``resolver.file_unit`` files them)."""
-    return [
-        (unit.location, res.location),
-        (unit.location, res.unit_of),
-        (unit.routes, res.builder.routes),
-        (unit.copy_paths, res.builder.copy_paths),
-        (unit.query_plans, res.query_plans),
-        (unit.query_index, res.query_index),
-        (unit.query_joins, res.query_joins),
-        (unit.array_paths, res.array_paths),
-        (unit.array_sizes, res.array_bytes),
-        ({coll.name for coll in unit.collections}, res.shapes),
-    ]
-
-
-def unfile_unit(res: Resolution, old: UnitResult, keep: UnitResult | None = None) -> None:
-    """Take ``old``'s entries out of the resolution's whole-design maps; with ``keep`` (the unit filed in its
-    place next, ``resolver.file_unit``) only those ``keep`` does not hold, so the others keep their place."""
-    kept = _filed(res, keep) if keep is not None else None
-    for k, (part, mine) in enumerate(_filed(res, old)):
-        for key in part if kept is None else [key for key in part if key not in kept[k][0]]:
-            mine.pop(key, None)
 
 
 def place_collections(

@@ -74,12 +74,15 @@ class Context:
     #: relationship id -> queries that declare they traverse it
     queries_joining: dict[str, list[Query]] = field(default_factory=dict)
     server_version: float | None = None
-    #: id(entity) -> (entity, its groups of similar fields): the shape builder and the attribute pattern rule
-    #: read them; held with the entity, so an id is not reused while it is a key
-    _attribute_groups: dict[int, tuple[Entity, list[AttributeGroup]]] = field(default_factory=dict)
-    #: id(entity) -> (entity, (average, maximum) bytes of its own fields as one document): ``plans.base_bytes``,
-    #: asked for every relationship of an entity (its plans, the array warnings, an incremental re-plan)
-    base_sizes: dict[int, tuple[Entity, tuple[int, int]]] = field(default_factory=dict)
+    #: entity id -> (entity, its groups of similar fields): the shape builder and the attribute pattern rule
+    #: read them; the entity object is kept to tell an edited entity (a new object, same id) from the one the
+    #: entry was made for. Keyed by the entity's id, an edit replaces its entry: one per entity, however long the
+    #: incremental session that patches this context in place
+    _attribute_groups: dict[str, tuple[Entity, list[AttributeGroup]]] = field(default_factory=dict)
+    #: entity id -> (entity, (average, maximum) bytes of its own fields as one document): ``plans.base_bytes``,
+    #: asked for every relationship of an entity (its plans, the array warnings, an incremental re-plan); kept
+    #: like ``_attribute_groups``
+    base_sizes: dict[str, tuple[Entity, tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def version_known_at_least_5(self) -> bool:
@@ -91,10 +94,10 @@ class Context:
 
     def attribute_groups(self, entity: Entity) -> list[AttributeGroup]:
         """The groups of similar fields of ``entity`` (``physical.attributes``), computed once per analysis."""
-        known = self._attribute_groups.get(id(entity))
+        known = self._attribute_groups.get(entity.id)
         if known is None or known[0] is not entity:
             known = (entity, attribute_groups(entity.fields, self.settings.attribute_min))
-            self._attribute_groups[id(entity)] = known
+            self._attribute_groups[entity.id] = known
         return known[1]
 
     def is_hot(self, query: Query) -> bool:

@@ -72,9 +72,9 @@ class RelPlan:
 def base_bytes(ctx: Context, entity: Entity) -> tuple[int, int]:
     """(average, maximum) bytes of an entity's own fields as one document (with ``_id``); once per entity and
     analysis (``Context.base_sizes``)."""
-    known = ctx.base_sizes.get(id(entity))
+    known = ctx.base_sizes.get(entity.id)
     if known is None or known[0] is not entity:
-        known = ctx.base_sizes[id(entity)] = (entity, _base_bytes(ctx, entity))
+        known = ctx.base_sizes[entity.id] = (entity, _base_bytes(ctx, entity))
     return known[1]
 
 

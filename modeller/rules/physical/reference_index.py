@@ -47,7 +47,7 @@ def _by_relationship(coll: CollectionDesign, memo: RefMemo) -> _ByRelationship:
 
 
 def _below_by_relationship(nodes: list[ShapeNode]) -> dict[str, Placed]:
-    """The nodes under the top level by relationship, level by level in the order ``_ref_node_path`` visits them."""
+    """The nodes under the top level by relationship, level by level (breadth first), siblings in document order."""
     out: dict[str, Placed] = {}
     level: list[tuple[str, list[ShapeNode]]] = [("", nodes)]
     depth = 0
@@ -67,8 +67,9 @@ def _below_by_relationship(nodes: list[ShapeNode]) -> dict[str, Placed]:
 
 
 def _first_ref(placed: Placed, roles: tuple[str, ...]) -> str | None:
-    """``_ref_node_path``'s answer among one relationship's nodes, breadth first: at the shallowest depth
-    holding one, the first node with one of ``roles``, else the first extended reference's ``_id``."""
+    """The reference's path among one relationship's nodes, breadth first: at the shallowest depth holding one,
+    the first node with one of ``roles`` (``.id`` for arrays of ``{id, ...}`` objects), else the first extended
+    reference's ``_id``."""
     extended: str | None = None
     depth = -1
     for at, prefix, node in placed:
@@ -87,7 +88,9 @@ def _first_ref(placed: Placed, roles: tuple[str, ...]) -> str | None:
 
 
 def _indexed_ref_path(coll: CollectionDesign, rel_id: str, roles: tuple[str, ...], memo: RefMemo) -> str | None:
-    """``_ref_node_path(coll.shape, rel_id, roles)`` from the collection's nodes by relationship."""
+    """The shallowest path in ``coll``'s documents of a node of ``rel_id`` with one of ``roles`` (``_first_ref``),
+    read from the collection's nodes by relationship: the top level first, the levels below only when it has none
+    (the reference is mostly a top-level field)."""
     entry = _by_relationship(coll, memo)
     found = _first_ref(entry.top.get(rel_id, []), roles)
     if found is not None:
@@ -109,39 +112,6 @@ def _holders(plan: RelPlan) -> list[tuple[str, bool]]:
     return [(facts.many_id, True), (facts.one_id, False)] if plan.strategy == "two-way" else [(facts.many_id, True)]
 
 
-def _ref_node_path(nodes: list[ShapeNode], rel_id: str, roles: tuple[str, ...]) -> str | None:
-    """The shallowest path of a node of ``rel_id`` with one of ``roles`` (breadth first), ``.id`` for arrays of
-    ``{id, ...}`` objects; an extended reference's ``_id`` when no plain reference sits at that depth.
-
-    A level is searched before the next one is listed, and a level is kept as (path prefix, sibling nodes):
-    the reference is mostly a top-level field, and a path is spelled only for what is returned or descended
-    into (speed only: DESIGN.md's cold analysis near 250 ms at 1,000 entities; every relationship asks twice).
-    """
-    level: list[tuple[str, list[ShapeNode]]] = [("", nodes)]
-    while level:
-        extended: str | None = None
-        for prefix, siblings in level:
-            for node in siblings:
-                if node.relationship != rel_id:
-                    continue
-                if node.role in roles:
-                    items = node.items
-                    path = prefix + node.name
-                    return f"{path}.id" if items is not None and items.bson_type == "object" else path
-                if extended is None and node.role == "extended-ref" and "parent-ref" in roles:
-                    extended = f"{prefix}{node.name}._id"
-        if extended is not None:
-            return extended
-        below: list[tuple[str, list[ShapeNode]]] = []
-        for prefix, siblings in level:
-            for node in siblings:
-                children = node.items.children if node.items is not None else node.children
-                if children:
-                    below.append((f"{prefix}{node.name}.", children))
-        level = below
-    return None
-
-
 def leading_index(coll: CollectionDesign, path: str) -> IndexDesign | None:
     """The first index of ``coll`` whose first key is ``path`` (it serves an equality on the reference)."""
     for index in coll.indexes:  # a loop, not next(genexpr): asked once or twice per relationship
@@ -154,8 +124,9 @@ def leading_index(coll: CollectionDesign, path: str) -> IndexDesign | None:
 def reference_index_words(plan: RelPlan, lookup: Lookup, memo: RefMemo | None = None) -> str:
     """What the design indexes of the relationship's references, in the user's words ("" when it keeps none):
     ``product_id in reviews is indexed ({product_id: 1})`` or why it is not. ``memo`` keeps each collection's
-    nodes by relationship between the calls of one pass over every relationship (None: walk each document)."""
+    nodes by relationship between the calls of one pass over every relationship (None: one call's own)."""
     facts = plan.facts
+    memo = {} if memo is None else memo
     parts: list[str] = []
     for eid, held_by_n in _holders(plan):
         coll = lookup(eid)
@@ -163,10 +134,7 @@ def reference_index_words(plan: RelPlan, lookup: Lookup, memo: RefMemo | None = 
             continue
         coll_name = coll.name
         roles = ("parent-ref",) if held_by_n else ("child-refs",)
-        if memo is None:
-            path = _ref_node_path(coll.shape, facts.rel_id, roles)
-        else:
-            path = _indexed_ref_path(coll, facts.rel_id, roles, memo)
+        path = _indexed_ref_path(coll, facts.rel_id, roles, memo)
         if path is None:
             continue
         index = leading_index(coll, path)

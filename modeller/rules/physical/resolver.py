@@ -1757,20 +1757,36 @@ def _find_nodes(res: Resolution, coll: str, path: str) -> list[ShapeNode]:
     return found
 
 
+def _filed(res: Resolution, unit: UnitResult) -> list[tuple[Mapping[Any, Any], dict[Any, Any]]]:
+    """Each part of a unit's entries (key -> value) with the whole-design map of the resolution that holds them:
+    the one table ``file_unit`` and ``unfile_unit`` both read, so no map is filed and left behind."""
+    return [
+        (unit.location, res.location),
+        (dict.fromkeys(unit.location, unit), res.unit_of),
+        (unit.routes, res.builder.routes),
+        (unit.copy_paths, res.builder.copy_paths),
+        (unit.query_plans, res.query_plans),
+        (unit.query_index, res.query_index),
+        (unit.query_joins, res.query_joins),
+        (unit.array_paths, res.array_paths),
+        (unit.array_sizes, res.array_bytes),
+        ({coll.name: coll.shape for coll in unit.collections}, res.shapes),
+    ]
+
+
 def file_unit(res: Resolution, unit: UnitResult) -> None:
     """Put one unit's entries in the resolution's whole-design maps (a cold pass, and a regroup's new units)."""
-    res.location.update(unit.location)
-    res.builder.routes.update(unit.routes)
-    res.builder.copy_paths.update(unit.copy_paths)
-    res.query_plans.update(unit.query_plans)
-    res.query_index.update(unit.query_index)
-    res.query_joins.update(unit.query_joins)
-    res.array_paths.update(unit.array_paths)
-    res.array_bytes.update(unit.array_sizes)
-    for coll in unit.collections:
-        res.shapes[coll.name] = coll.shape
-    for eid in unit.location:
-        res.unit_of[eid] = unit
+    for part, mine in _filed(res, unit):
+        mine.update(part)
+
+
+def unfile_unit(res: Resolution, old: UnitResult, keep: UnitResult | None = None) -> None:
+    """Take ``old``'s entries out of the resolution's whole-design maps; with ``keep`` (the unit filed in its
+    place next, ``file_unit``) only those ``keep`` does not hold, so the others keep their place."""
+    kept = _filed(res, keep) if keep is not None else None
+    for k, (part, mine) in enumerate(_filed(res, old)):
+        for key in part if kept is None else [key for key in part if key not in kept[k][0]]:
+            mine.pop(key, None)
 
 
 #: the per-unit and per-relationship steps, for an incremental patch (``modeller.rules.incremental.patch``)
