@@ -91,3 +91,21 @@ def test_an_unfiltered_hand_over_asks_no_finding_and_filters_still_work(
     assert shown(window) == expected(window) and ("finding", model.groups[SECTIONS.index(closed)][0]) in shown(window)
     proxy.set_collapsed(SECTIONS[0], True)
     assert shown(window) == expected(window)
+
+
+def test_another_project_lists_its_own_findings_and_texts(make_window) -> None:
+    window = make_window(use_engine=True)
+    window.document.reset(generate_project(60, 1.5, 0.5, seed=0))
+    window.scene.finish_build()
+    window.analysis.run_now()
+    first_texts = [r[1] for r in shown(window)]
+    window.document.reset(generate_project(50, 1.5, 0.5, seed=5))  # another project: its rows in one reset
+    window.scene.finish_build()
+    window.analysis.run_now()
+    model = window.recommendations.model
+    findings = window.recommendations.analysis.findings
+    assert sorted(map(id, (f for group in model.groups for f in group))) == sorted(map(id, findings))
+    assert shown(window) == expected(window) and [r[1] for r in shown(window)] != first_texts
+    names = {e.name for e in window.document.project.entities}
+    entity_rows = [model.text(f) for group in model.groups for f in group if f.subject.kind == "entity"]
+    assert entity_rows and all(text.split(":")[0] in names for text in entity_rows)

@@ -127,8 +127,13 @@ class FindingsModel(QAbstractListModel):
             listed = shown
         else:
             listed = dict(zip(map(id, findings), findings, strict=True))
-            fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
-            gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
+            if replacing or not shown:
+                # every row is listed anew in one reset: no set operations on 40,000 ids (25 ms of the open's
+                # hand-over at 10,000 entities); a finding the engine kept counts as gone and fresh
+                fresh, gone = list(listed.values()), list(shown.values())
+            else:
+                fresh = list(map(listed.__getitem__, listed.keys() - shown.keys()))
+                gone = list(map(shown.__getitem__, shown.keys() - listed.keys()))
         touched: set[int] = set()
         self._reset = False
         if replacing or 4 * (len(fresh) + len(gone)) > len(findings) + len(shown):
