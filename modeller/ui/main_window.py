@@ -271,6 +271,9 @@ class MainWindow(QMainWindow):
         self.analysis.analysed.connect(lambda _analysis: self.open_phase.done(FINDINGS))
         self.analysis.failed.connect(lambda _message: self.open_phase.done(FINDINGS))
         self.scene.built.connect(lambda: self.open_phase.done(BUILT))
+        # the preview's background sample starts after the cards: both want the one interpreter, cards first
+        self.preview.hold_samples_while(lambda: self.scene.building)
+        self.scene.built.connect(self.preview.release_samples)
         self.analysis.running.connect(self.scene.set_background_busy)  # the cards out of sight wait for it
         self.analysis.failed.connect(lambda message: self.notify(message, 8000))
         self.live = LiveController(

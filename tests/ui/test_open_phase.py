@@ -91,7 +91,8 @@ def test_a_large_open_runs_without_collector_and_gives_it_back_with_its_findings
     assert settings_now() == (False, SHARED_INTERVAL_S) and window.open_phase.active
     qtbot.waitUntil(lambda: bool(arrived) and bool(built), timeout=120_000)
     timer.stop()
-    qtbot.waitUntil(lambda: window.open_job is None, timeout=60_000)
+    # the preview's sample starts once every card is drawn, and holds its own pause while it runs
+    qtbot.waitUntil(lambda: window.open_job is None and not window.preview.sampling, timeout=60_000)
     assert not window.open_phase.active and settings_now() == before
     during = [s for s in seen if s != before]
     assert during and set(during) == {(False, SHARED_INTERVAL_S)}

@@ -12,7 +12,7 @@ import itertools
 import math
 import operator
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -52,6 +52,8 @@ SYNC_BUILD_MAX = 500
 BADGES_AT_ONCE = 100
 #: how long one slice of a progressive build may hold the UI thread
 SLICE_S = 0.04
+#: entities a step of the build's "which cards are in sight?" looks at (~5 ms of the UI thread)
+NEAR_VIEW_STEP = 2500
 #: lines of the cards out of sight are built this many between two looks at the view (a card scrolled into
 #: sight meanwhile is built next; the lanes between the same two cards are built together)
 LINES_PER_LOOK = 64
@@ -965,13 +967,16 @@ class CanvasScene(QGraphicsScene):
         """
         project = self.document.project
         self._renumber()
+        yield  # each pass over 10,000 entities or 15,000 lines is a step of its own: together they held the UI
+        # thread 60-90 ms in one step at 10,000 entities (issue 16)
         self._sight_moved = False
-        near = self._near_view(project)
+        near = yield from self._near_view_steps(project)
         if near is None:
             yield from self._build_part([e.id for e in project.entities], [r.id for r in project.relationships])
             self._in_view_finished()
             return
         lines = {r.id: r for r in project.relationships}
+        yield
         yield from self._build_in_sight(project, near, lines)
         yield
         # the others: a view moved meanwhile has the cards it shows built first (sight_changed)
@@ -997,8 +1002,11 @@ class CanvasScene(QGraphicsScene):
         first = [r for r in lines.values() if r.one in near or r.many in near]
         for r in first:
             del lines[r.id]
+        yield
         ends = near.union(*((r.one, r.many) for r in first))
-        yield from self._build_part([e.id for e in project.entities if e.id in ends], [r.id for r in first])
+        cards = [e.id for e in project.entities if e.id in ends]
+        yield
+        yield from self._build_part(cards, [r.id for r in first])
         self._in_view_finished()
 
     def _build_moved_sight(self, lines: dict[str, Relationship]) -> Iterator[None]:
@@ -1007,15 +1015,16 @@ class CanvasScene(QGraphicsScene):
             return
         self._sight_moved = False
         project = self.document.project
-        near = self._near_view(project)
+        near = yield from self._near_view_steps(project)
         yield from self._build_in_sight(project, near if near is not None else {e.id for e in project.entities}, lines)
 
     def _in_view_finished(self) -> None:
         self.in_view_done = True
         self.in_view_built.emit()
 
-    def _near_view(self, project: Any) -> set[str] | None:
-        """Ids of the cards whose model position is in or near what a view shows; None when that is all of them."""
+    def _near_view_steps(self, project: Any) -> Generator[None, None, set[str] | None]:
+        """Ids of the cards whose model position is in or near what a view shows (None when that is all of them),
+        worked out in steps of :data:`NEAR_VIEW_STEP` entities; the area is the views' as the first step began."""
         area = QRectF()
         for view in self.views():
             area = area.united(view.mapToScene(view.viewport().rect()).boundingRect())
@@ -1025,12 +1034,16 @@ class CanvasScene(QGraphicsScene):
         left, top, right, bottom = area.left(), area.top(), area.right(), area.bottom()
         layout = project.layout
         near: set[str] = set()
-        for index, entity in enumerate(project.entities):
-            position = layout.get(entity.id)
-            x, y = default_spot(index) if position is None else (position.x, position.y)
-            if left <= x <= right and top <= y <= bottom:
-                near.add(entity.id)
-        return None if len(near) == len(project.entities) else near
+        entities = project.entities
+        for start in range(0, len(entities), NEAR_VIEW_STEP):
+            if start:
+                yield
+            for index, entity in enumerate(entities[start : start + NEAR_VIEW_STEP], start):
+                position = layout.get(entity.id)
+                x, y = default_spot(index) if position is None else (position.x, position.y)
+                if left <= x <= right and top <= y <= bottom:
+                    near.add(entity.id)
+        return None if len(near) == len(entities) else near
 
     def _build_part(self, entity_ids: Iterable[str], rel_ids: Iterable[str]) -> Iterator[None]:
         """Cards (each enters the scene at once), then lines, then their places; those an edit made are skipped."""

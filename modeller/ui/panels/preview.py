@@ -387,6 +387,12 @@ class PreviewPanel(QWidget):
         self._sampler = AnalysisWorker(_make_sample, self, name="modeller-preview-sample")
         self._sampler.finished.connect(self._sample_done)
         self._sample_ticket = 0
+        #: True while a background sample should wait: something else needs the interpreter first (the main
+        #: window: the rest of a large canvas being built; a sample thread then took 64-106 ms of the GIL from
+        #: the card slices at 10,000 entities, issue 16); see hold_samples_while
+        self._hold: Callable[[], bool] = lambda: False
+        #: the sample request held meanwhile: (ticket, request), sent by release_samples
+        self._held: tuple[int, tuple[Design, Any, str]] | None = None
         #: the shown collection and those its documents reference or copy from directly (None: not shown yet)
         self._made_from: frozenset[str] | None = None
         self.diagram_notice.setText("Press Refresh to draw the design with Graphviz.")
@@ -436,8 +442,18 @@ class PreviewPanel(QWidget):
 
     @property
     def sampling(self) -> bool:
-        """A sample is being generated in the background."""
-        return self._sampler.busy
+        """A sample is being generated in the background, or waits to be."""
+        return self._sampler.busy or self._held is not None
+
+    def hold_samples_while(self, busy: Callable[[], bool]) -> None:
+        """Background samples asked for while ``busy()`` start only at :meth:`release_samples`."""
+        self._hold = busy
+
+    def release_samples(self) -> None:
+        """Start the background sample held meanwhile, if it is still the one to show."""
+        held, self._held = self._held, None
+        if held is not None and held[0] == self._sample_ticket:
+            self._sampler.submit(*held)
 
     def show_tab(self, name: str) -> None:
         self.tabs.setCurrentIndex(self.TABS.index(name))
@@ -580,7 +596,12 @@ class PreviewPanel(QWidget):
                 if len(linked) > SYNC_SAMPLE_COLLECTIONS
                 else "// generating a sample…"
             )
-            self._sampler.submit(self._sample_ticket, (self.analysis.design, project, coll.name))
+            request = (self._sample_ticket, (self.analysis.design, project, coll.name))
+            self._held = request if self._hold() else None
+            if self._held is None:
+                self._sampler.submit(*request)
+            else:
+                self.sample_view.setPlainText("// a sample is generated once every card is drawn…")
             return
         try:
             self.sample = preview_sample(self.analysis.design, project, coll.name)
