@@ -6,16 +6,26 @@ any, and measuring one means its text (the subject's label) and a font layout: a
 of a 10,000-entity project that was 12,000 To-do rows, about 2 s of the UI thread's CPU in 50-row batches
 while the user saw twenty of them (issue 16). So only the rows at the top (where a new list opens) and
 the rows actually painted are measured; the others take the height most measured rows have, without
-asking the model for their text. A painted row whose guess was wrong has the list laid out again, at
-the cost of a lookup per row. Speed-only design serving "open -> findings" and "no UI stall over
-100 ms" (DESIGN.md "Performance targets").
+asking the model for their text. A painted row whose guess was wrong has the list laid out again. The
+rows measured at another height than the guess are found once per change of the rows (their few findings
+placed by the model's binary search), so laying out 40,000 rows asks no row for its finding: a lookup per
+row held the UI thread 72 ms right after the open's hand-over at 10,000 entities. Speed-only design
+serving "open -> findings" and "no UI stall over 100 ms" (DESIGN.md "Performance targets").
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QListView, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -52,10 +62,15 @@ class WrappedRows(QStyledItemDelegate):
         #: how many measured rows have each height; the most common is the guess for the others
         self._seen: Counter[int] = Counter()
         self._guess = 0
-        #: rows guessed so far (tests read it: a row shown is measured, the others need not be)
+        #: rows given the guessed height so far (tests read it: a row shown is measured, the others need not be)
         self.guessed = 0
-        #: the view's proxy and the findings model behind it (asked per row, see _finding)
+        #: the view's proxy and the findings model behind it (see _odd_rows_now)
         self._models: tuple[object, FindingsModel | None] = (None, None)
+        #: view row -> height of the rows measured at another height than the guess (None: found when next asked;
+        #: dropped whenever the view's rows change or the guess does)
+        self._odd_rows: dict[int, int] | None = None
+        #: findings looked up to place the rows (tests count them: bounded by the rows measured, not by all rows)
+        self.lookups = 0
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         if index.row() >= MEASURED_TOP and self._guess:
@@ -63,14 +78,15 @@ class WrappedRows(QStyledItemDelegate):
             # once per edit): a guessed row asks only the width and its finding, straight from the source model
             # (the font is checked where rows are measured; edit -> findings <= 200 ms, issue 16)
             width = max(50, self._view.viewport().width() - 2)
-            if width == self._room[0]:
-                finding = self._finding(index)
-                if finding is not None:
-                    known = self._measured.get(id(finding))
-                    if known is not None and known[0] is finding:
-                        return QSize(width, known[1])
+            if width == self._room[0] and self._follow(index.model()):
+                odd = self._odd_rows if self._odd_rows is not None else self._odd_rows_now()
+                height = odd.get(index.row())
+                if height is None:
                     self.guessed += 1
                     return QSize(width, self._guess)
+                if height:
+                    return QSize(width, height)
+                # 0: a section's header, measured below
         width = self._width(option)
         if index.row() >= MEASURED_TOP:
             finding = index.data(FINDING_ROLE)
@@ -83,17 +99,61 @@ class WrappedRows(QStyledItemDelegate):
                     return QSize(width, self._guess)
         return QSize(width, self._measure(option, index, width))
 
-    def _finding(self, index: AnyIndex) -> object:
-        """The row's finding: through the proxy's map to the source model, not through both models' ``data``."""
-        proxy = index.model()
+    def _follow(self, proxy: object) -> bool:
+        """Is ``proxy`` the findings filter (or model) the odd rows are kept for? A new one is followed: its rows
+        changing drops them. False for another model (its rows are asked one by one)."""
         if proxy is not self._models[0]:
-            source = proxy.sourceModel() if isinstance(proxy, QSortFilterProxyModel) else None
+            source = proxy.sourceModel() if isinstance(proxy, QSortFilterProxyModel) else proxy
             self._models = (proxy, source if isinstance(source, FindingsModel) else None)
+            self._odd_rows = None
+            if isinstance(proxy, QAbstractItemModel):
+                for signal in (
+                    proxy.rowsAboutToBeInserted,
+                    proxy.rowsInserted,
+                    proxy.rowsAboutToBeRemoved,
+                    proxy.rowsRemoved,
+                    proxy.rowsMoved,
+                    proxy.modelAboutToBeReset,
+                    proxy.modelReset,
+                    proxy.layoutAboutToBeChanged,
+                    proxy.layoutChanged,
+                    proxy.dataChanged,
+                ):
+                    signal.connect(self._rows_changed)
+        return self._models[1] is not None
+
+    def _rows_changed(self, *_args: object) -> None:
+        self._odd_rows = None
+
+    def _odd_rows_now(self) -> dict[int, int]:
+        """The view rows of the findings measured at another height than the guess (and of the sections' headers,
+        0: measured as they come): each placed by the model's row lookup (a binary search) and the proxy's map,
+        not by asking every row for its finding."""
         source = self._models[1]
-        if source is None:
-            return index.data(FINDING_ROLE)
-        g, i = source.locate(proxy.mapToSource(index).row())  # type: ignore[attr-defined]
-        return source.groups[g][i] if i >= 0 else None
+        assert source is not None
+        odd: dict[int, int] = {}
+        for g in range(len(source.groups)):
+            self._place(odd, source.start(g), 0)
+        for finding, height in self._measured.values():
+            if height == self._guess:
+                continue
+            self.lookups += 1
+            row = source.row_of(finding)  # type: ignore[arg-type]
+            if row >= 0:  # else no longer listed
+                self._place(odd, row, height)
+        self._odd_rows = odd
+        return odd
+
+    def _place(self, odd: dict[int, int], source_row: int, height: int) -> None:
+        """Note ``height`` for the view row showing ``source_row`` (none while the filter hides it)."""
+        proxy, source = self._models
+        assert source is not None
+        if proxy is source:
+            odd[source_row] = height
+        else:
+            at = proxy.mapFromSource(source.index(source_row))  # type: ignore[attr-defined]
+            if at.isValid():
+                odd[at.row()] = height
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         """Paint the row; a row laid out with a guessed height has the list laid out again with its own."""
@@ -118,6 +178,7 @@ class WrappedRows(QStyledItemDelegate):
             self._measured.clear()
             self._seen.clear()
             self._guess = 0
+            self._odd_rows = None
         return width
 
     def _measure(self, option: QStyleOptionViewItem, index: AnyIndex, width: int) -> int:
@@ -141,6 +202,9 @@ class WrappedRows(QStyledItemDelegate):
             self._seen[height] += 1
             if self._seen[height] > self._seen[self._guess]:
                 self._guess = height
+                self._odd_rows = None  # other rows are odd now
+            elif self._odd_rows is not None and height != self._guess:
+                self._odd_rows[index.row()] = height
         return height
 
 
