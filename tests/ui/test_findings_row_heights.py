@@ -96,3 +96,36 @@ def test_rows_keep_their_measured_heights_without_a_lookup_per_row(make_window, 
         expected = _expected(rows, index)
         if expected is not None:
             assert tree.sizeHintForIndex(index).height() == expected, (r, index.data())
+
+
+def test_the_hand_over_of_another_projects_findings_asks_only_the_top_rows(make_window, monkeypatch) -> None:
+    window = make_window(analyse=engine_analyse())
+    window.resize(1600, 1000)
+    window.document.reset(project())
+    window.analysis.run_now()
+    panel = window.recommendations
+    tree, rows, proxy, model = panel.tree, panel.rows, panel.proxy, panel.model
+    tree.setLayoutMode(QListView.LayoutMode.SinglePass)
+    tree.scrollTo(proxy.index(proxy.rowCount() - 1, 0))
+    tree.viewport().grab()  # rows far down painted and measured
+
+    asked: list[int] = []
+    locate = model.locate
+    monkeypatch.setattr(model, "locate", lambda row: asked.append(row) or locate(row))
+    looked_up = rows.lookups
+    window.document.reset(generate_project(400, 1.5, 0.5, seed=1))  # the hand-over: one reset of every row
+    window.analysis.run_now()
+    asked.clear()  # the filter's own questions are not the layout's
+    tree.doItemsLayout()
+    count = proxy.rowCount()
+    assert count > MEASURED_TOP + 300, count
+    top = {proxy.mapToSource(proxy.index(r, 0)).row() for r in range(MEASURED_TOP)}
+    headers = {model.start(g) for g in range(len(model.groups))}
+    assert asked and set(asked) <= top | headers
+    assert rows.lookups - looked_up <= len(rows._measured) < count // 3
+    monkeypatch.undo()
+    for r in range(MEASURED_TOP, count):
+        index = proxy.index(r, 0)
+        expected = _expected(rows, index)
+        if expected is not None:
+            assert tree.sizeHintForIndex(index).height() == expected, (r, index.data())
