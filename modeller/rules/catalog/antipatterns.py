@@ -437,6 +437,34 @@ def _bloat(view: RuleView, coll: CollectionDesign) -> _Bloat | None:
     return _Bloat(entity.id, hot, used, cold, cold_bytes, share)
 
 
+def _inputs(view: RuleView) -> tuple[Any, ...]:
+    """What ``MassiveNumberOfCollections`` reads: the settings, the shards, and per collection (in design order)
+    its name, its root and the root entity object (immutable: the same object has the same fields)."""
+    colls = view.design.collections
+    project = view.project
+    entity = view.facts.entities.get
+    roots = [c.root for c in colls]
+    return (
+        view.settings,
+        project.sharded,
+        project.shards,
+        [c.name for c in colls],
+        roots,
+        [entity(r) for r in roots],
+    )
+
+
+def _same(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
+    """``_inputs`` alike: equal settings and shards, equal names and roots, the same entity objects."""
+    return (
+        before[:3] == after[:3]
+        and before[3] == after[3]
+        and before[4] == after[4]
+        and len(before[5]) == len(after[5])
+        and all(map(operator.is_, before[5], after[5]))
+    )
+
+
 @register
 class MassiveNumberOfCollections(Rule):
     """Keep the number of collections well under 10,000, and never create one collection per day or tenant.
@@ -475,8 +503,23 @@ class MassiveNumberOfCollections(Rule):
         "(and possibly sharding)"
     )
 
+    def __init__(self) -> None:
+        #: what the last findings were made from (``_inputs``) and those findings
+        self._last: tuple[tuple[Any, ...], list[Finding]] | None = None
+
     def check_model(self, view: RuleView) -> Iterable[Finding]:
-        """The number of collections and the series among their names are properties of the whole model."""
+        """The number of collections and the series among their names are properties of the whole model.
+
+        Edit -> findings <= 200 ms at 10,000 entities: an edit that keeps every collection's name, root and root
+        entity object (a cardinality, a query) gets the very findings of the last analysis, not the families
+        found again (17 ms an edit)."""
+        inputs = _inputs(view)
+        last = self._last
+        if last is None or not _same(last[0], inputs):
+            last = self._last = (inputs, list(self._check(view)))
+        return last[1]
+
+    def _check(self, view: RuleView) -> Iterable[Finding]:
         s = view.settings
         colls = view.design.collections
         if not colls:

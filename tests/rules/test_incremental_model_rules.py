@@ -1,0 +1,101 @@
+"""Model rules that keep their last findings across edits: an incremental analysis still equals a cold one.
+
+``massive-number-of-collections`` reads every collection's name, root and root entity; an edit that keeps all
+of them (a cardinality) gets its last findings back without the families being found again, and an edit that
+changes one (a field of a family member, a collection's name) finds them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchmarks.generate import generate_project
+from modeller.model import Project
+from modeller.model.project import Entity
+from modeller.rules import analyse
+from modeller.rules.catalog import antipatterns
+from modeller.rules.engine import Analyser
+from tests.rules.test_incremental import _replace, dump, edit
+
+RULE = "massive-number-of-collections"
+FIELDS = [
+    {"name": "tenant_id", "type": "string"},
+    {"name": "day", "type": "date"},
+    {"name": "payload", "type": "string"},
+]
+
+
+def _with_families() -> Project:
+    """A generated model plus ``logs_<tenant>`` (a family by words) and ``readings_<date>`` (a date series)."""
+    project = generate_project(40, 1.5, 0.6, seed=11)
+    names = [f"logs_{t}" for t in ("acme", "globex", "initech")] + [f"readings_2024_05_{d}" for d in (10, 11)]
+    added = [Entity.model_validate({"id": n, "name": n, "collection": n, "fields": FIELDS}) for n in names]
+    return project.model_copy(update={"entities": (*project.entities, *added)})
+
+
+def _massive(findings: list[Any]) -> list[Any]:
+    return [f for f in findings if f.rule == RULE]
+
+
+def _entity_edit(project: Project, entity_id: str, **update: Any) -> Project:
+    ents = project.entities
+    at = next(i for i, e in enumerate(ents) if e.id == entity_id)
+    return project.model_copy(update={"entities": _replace(ents, at, ents[at].model_copy(update=update))})
+
+
+@pytest.fixture
+def family_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the rule's searches for families of collection names."""
+    calls: list[int] = []
+    found = antipatterns.families
+
+    def counting(*args: Any) -> Any:
+        calls.append(1)
+        return found(*args)
+
+    monkeypatch.setattr(antipatterns, "families", counting)
+    return calls
+
+
+def test_a_cardinality_edit_keeps_the_collection_families_and_equals_a_cold_analysis(family_calls: list[int]) -> None:
+    project = _with_families()
+    analyser = Analyser()
+    before = _massive(analyser.analyse(project).findings)
+    assert sorted(f.subject.id for f in before) == ["logs_acme", "readings_2024_05_10"]
+    for k in range(4):
+        family_calls.clear()
+        project = edit(project, "cardinality", k * 7 + 1, k + 1)
+        result = analyser.analyse(project)
+        assert analyser.last_patched, k
+        assert family_calls == [], "an edit that keeps every collection's name and root found the families again"
+        after = _massive(result.findings)
+        assert len(after) == len(before) and all(a is b for a, b in zip(after, before, strict=True))
+        assert dump(project, result) == dump(project, analyse(project)), k
+
+
+def test_edits_a_family_reads_find_the_families_again_and_equal_a_cold_analysis(family_calls: list[int]) -> None:
+    project = _with_families()
+    analyser = Analyser()
+    analyser.analyse(project)
+    # a family member's fields: logs_globex no longer holds the same fields, so the logs family is gone
+    globex = next(e for e in project.entities if e.id == "logs_globex")
+    renamed = (globex.fields[0].model_copy(update={"name": "customer"}), *globex.fields[1:])
+    project = _entity_edit(project, "logs_globex", fields=renamed)
+    family_calls.clear()
+    result = analyser.analyse(project)
+    assert family_calls == [1]
+    assert [f.subject.id for f in _massive(result.findings)] == ["readings_2024_05_10"]
+    assert dump(project, result) == dump(project, analyse(project))
+    # the same fields again: the family is back; then another collection name joins the date series
+    project = _entity_edit(project, "logs_globex", fields=globex.fields)
+    result = analyser.analyse(project)
+    assert sorted(f.subject.id for f in _massive(result.findings)) == ["logs_acme", "readings_2024_05_10"]
+    assert dump(project, result) == dump(project, analyse(project))
+    project = _entity_edit(project, "logs_initech", collection="readings_2024_05_12", name="readings_2024_05_12")
+    result = analyser.analyse(project)
+    (series,) = _massive(result.findings)  # (named by its first collection in design order: the moved entity's)
+    assert series.subject.id == "logs_initech"
+    assert series.numbers["collections"] == ["readings_2024_05_12", "readings_2024_05_10", "readings_2024_05_11"]
+    assert dump(project, result) == dump(project, analyse(project))
