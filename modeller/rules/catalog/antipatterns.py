@@ -351,7 +351,7 @@ class BloatedDocument(Rule):
         #: id(collection design) -> (the design, what it bloats: entity id, hot reads, used and cold fields, sizes)
         self._seen: dict[int, tuple[CollectionDesign, _Bloat | None]] = {}
         #: the names a new entity must not take, with the project lists they were read from
-        self._taken: tuple[tuple[object, ...], Taken] | None = None
+        self._taken: tuple[tuple[Any, ...], Taken] | None = None
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """Per collection, but the fix names a new entity unique in the whole model: a property of the model.
@@ -372,12 +372,18 @@ class BloatedDocument(Rule):
                 yield self._finding(view, coll, entry[1])
 
     def _names(self, view: RuleView) -> Taken:
-        """The names taken in this model (gathered again only when the entities or queries were replaced)."""
-        key = (view.project.entities, view.project.queries, view.collections, view.design.companions)
-        if self._taken is None or not all(map(operator.is_, self._taken[0], key)):
-            held = (view.collections, frozenset(c.name for c in view.design.companions))
-            self._taken = (key, Taken.of(view.facts, held))
-        return self._taken[1]
+        """The names taken in this model (gathered again only when the entities or queries were replaced).
+
+        The companions are compared by name: a patched analysis lists them anew after every edit (``Taken.of``
+        walked all 10,000 entities again after each edit at 10,000 entities: 13 ms), while ``view.collections``
+        is the one mapping a patch keeps up to date in place.
+        """
+        companions = frozenset(c.name for c in view.design.companions)
+        key = (view.project.entities, view.project.queries, view.collections)
+        last = self._taken
+        if last is None or not all(map(operator.is_, last[0][:3], key)) or last[0][3] != companions:
+            last = self._taken = ((*key, companions), Taken.of(view.facts, (view.collections, companions)))
+        return last[1]
 
     def _finding(self, view: RuleView, coll: CollectionDesign, bloat: _Bloat) -> Finding:
         s = view.settings
