@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from modeller.model.names import snake
@@ -444,31 +445,27 @@ def _bloat(view: RuleView, coll: CollectionDesign) -> _Bloat | None:
 
 
 def _inputs(view: RuleView) -> tuple[Any, ...]:
-    """What ``MassiveNumberOfCollections`` reads: the settings, the shards, and per collection (in design order)
-    its name, its root and the root entity object (immutable: the same object has the same fields)."""
-    colls = view.design.collections
+    """What ``MassiveNumberOfCollections`` reads: the settings, the shards, the collections (their names and
+    roots, in design order) and the entities (a root's fields)."""
     project = view.project
-    entity = view.facts.entities.get
-    roots = [c.root for c in colls]
-    return (
-        view.settings,
-        project.sharded,
-        project.shards,
-        [c.name for c in colls],
-        roots,
-        [entity(r) for r in roots],
-    )
+    return (view.settings, project.sharded, project.shards, list(view.design.collections), project.entities)
 
 
-def _same(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
-    """``_inputs`` alike: equal settings and shards, equal names and roots, the same entity objects."""
-    return (
-        before[:3] == after[:3]
-        and before[3] == after[3]
-        and before[4] == after[4]
-        and len(before[5]) == len(after[5])
-        and all(map(operator.is_, before[5], after[5]))
-    )
+def _same(before: tuple[Any, ...], after: tuple[Any, ...], roots: set[str]) -> bool:
+    """``_inputs`` alike: equal settings and shards, collections of the same names and roots, and the same
+    objects for the entities ``roots`` names. The replaced collections and entities are found by identity (a
+    C-speed pass), so an edit compares what it replaced, not the whole model (edit -> findings <= 200 ms at
+    10,000 entities)."""
+    if before[:3] != after[:3]:
+        return False
+    old_colls, colls, old_ents, ents = before[3], after[3], before[4], after[4]
+    if len(old_colls) != len(colls) or len(old_ents) != len(ents):
+        return False
+    for i in compress(range(len(colls)), map(operator.is_not, old_colls, colls)):
+        if old_colls[i].name != colls[i].name or old_colls[i].root != colls[i].root:
+            return False
+    edited = compress(range(len(ents)), map(operator.is_not, old_ents, ents))
+    return not any(old_ents[i].id in roots or ents[i].id in roots for i in edited)
 
 
 @register
@@ -510,8 +507,8 @@ class MassiveNumberOfCollections(Rule):
     )
 
     def __init__(self) -> None:
-        #: what the last findings were made from (``_inputs``) and those findings
-        self._last: tuple[tuple[Any, ...], list[Finding]] | None = None
+        #: what the last findings were made from (``_inputs``), the collections' roots and those findings
+        self._last: tuple[tuple[Any, ...], set[str], list[Finding]] | None = None
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """The number of collections and the series among their names are properties of the whole model.
@@ -521,9 +518,11 @@ class MassiveNumberOfCollections(Rule):
         found again (17 ms an edit)."""
         inputs = _inputs(view)
         last = self._last
-        if last is None or not _same(last[0], inputs):
-            last = self._last = (inputs, list(self._check(view)))
-        return last[1]
+        if last is None or not _same(last[0], inputs, last[1]):
+            last = self._last = (inputs, {c.root for c in inputs[3]}, list(self._check(view)))
+        else:
+            self._last = (inputs, last[1], last[2])
+        return last[2]
 
     def _check(self, view: RuleView) -> Iterable[Finding]:
         s = view.settings
