@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from modeller.model.names import snake
@@ -351,7 +352,7 @@ class BloatedDocument(Rule):
         #: id(collection design) -> (the design, what it bloats: entity id, hot reads, used and cold fields, sizes)
         self._seen: dict[int, tuple[CollectionDesign, _Bloat | None]] = {}
         #: the names a new entity must not take, with the project lists they were read from
-        self._taken: tuple[tuple[object, ...], Taken] | None = None
+        self._taken: tuple[tuple[Any, ...], Taken] | None = None
 
     def check_model(self, view: RuleView) -> Iterable[Finding]:
         """Per collection, but the fix names a new entity unique in the whole model: a property of the model.
@@ -372,12 +373,18 @@ class BloatedDocument(Rule):
                 yield self._finding(view, coll, entry[1])
 
     def _names(self, view: RuleView) -> Taken:
-        """The names taken in this model (gathered again only when the entities or queries were replaced)."""
-        key = (view.project.entities, view.project.queries, view.collections, view.design.companions)
-        if self._taken is None or not all(map(operator.is_, self._taken[0], key)):
-            held = (view.collections, frozenset(c.name for c in view.design.companions))
-            self._taken = (key, Taken.of(view.facts, held))
-        return self._taken[1]
+        """The names taken in this model (gathered again only when the entities or queries were replaced).
+
+        The companions are compared by name: a patched analysis lists them anew after every edit (``Taken.of``
+        walked all 10,000 entities again after each edit at 10,000 entities: 13 ms), while ``view.collections``
+        is the one mapping a patch keeps up to date in place.
+        """
+        companions = frozenset(c.name for c in view.design.companions)
+        key = (view.project.entities, view.project.queries, view.collections)
+        last = self._taken
+        if last is None or not all(map(operator.is_, last[0][:3], key)) or last[0][3] != companions:
+            last = self._taken = ((*key, companions), Taken.of(view.facts, (view.collections, companions)))
+        return last[1]
 
     def _finding(self, view: RuleView, coll: CollectionDesign, bloat: _Bloat) -> Finding:
         s = view.settings
@@ -437,6 +444,30 @@ def _bloat(view: RuleView, coll: CollectionDesign) -> _Bloat | None:
     return _Bloat(entity.id, hot, used, cold, cold_bytes, share)
 
 
+def _inputs(view: RuleView) -> tuple[Any, ...]:
+    """What ``MassiveNumberOfCollections`` reads: the settings, the shards, the collections (their names and
+    roots, in design order) and the entities (a root's fields)."""
+    project = view.project
+    return (view.settings, project.sharded, project.shards, list(view.design.collections), project.entities)
+
+
+def _same(before: tuple[Any, ...], after: tuple[Any, ...], roots: set[str]) -> bool:
+    """``_inputs`` alike: equal settings and shards, collections of the same names and roots, and the same
+    objects for the entities ``roots`` names. The replaced collections and entities are found by identity (a
+    C-speed pass), so an edit compares what it replaced, not the whole model (edit -> findings <= 200 ms at
+    10,000 entities)."""
+    if before[:3] != after[:3]:
+        return False
+    old_colls, colls, old_ents, ents = before[3], after[3], before[4], after[4]
+    if len(old_colls) != len(colls) or len(old_ents) != len(ents):
+        return False
+    for i in compress(range(len(colls)), map(operator.is_not, old_colls, colls)):
+        if old_colls[i].name != colls[i].name or old_colls[i].root != colls[i].root:
+            return False
+    edited = compress(range(len(ents)), map(operator.is_not, old_ents, ents))
+    return not any(old_ents[i].id in roots or ents[i].id in roots for i in edited)
+
+
 @register
 class MassiveNumberOfCollections(Rule):
     """Keep the number of collections well under 10,000, and never create one collection per day or tenant.
@@ -475,8 +506,25 @@ class MassiveNumberOfCollections(Rule):
         "(and possibly sharding)"
     )
 
+    def __init__(self) -> None:
+        #: what the last findings were made from (``_inputs``), the collections' roots and those findings
+        self._last: tuple[tuple[Any, ...], set[str], list[Finding]] | None = None
+
     def check_model(self, view: RuleView) -> Iterable[Finding]:
-        """The number of collections and the series among their names are properties of the whole model."""
+        """The number of collections and the series among their names are properties of the whole model.
+
+        Edit -> findings <= 200 ms at 10,000 entities: an edit that keeps every collection's name, root and root
+        entity object (a cardinality, a query) gets the very findings of the last analysis, not the families
+        found again (17 ms an edit)."""
+        inputs = _inputs(view)
+        last = self._last
+        if last is None or not _same(last[0], inputs, last[1]):
+            last = self._last = (inputs, {c.root for c in inputs[3]}, list(self._check(view)))
+        else:
+            self._last = (inputs, last[1], last[2])
+        return last[2]
+
+    def _check(self, view: RuleView) -> Iterable[Finding]:
         s = view.settings
         colls = view.design.collections
         if not colls:
