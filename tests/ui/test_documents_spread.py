@@ -58,13 +58,19 @@ def model_boxes(scene: CanvasScene) -> dict[str, tuple[float, float, float, floa
     return out
 
 
-@pytest.mark.slow
-def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypatch) -> None:
+def _built(make_window):
+    """A window on the 2,000-entity project, every card built (a large canvas is built in slices) and analysed."""
     window = make_window(use_engine=True)
     window.document.reset(big_project())
-    scene = window.scene
-    scene.finish_build()  # a large project's canvas is built in slices; this test needs every item
+    window.scene.finish_build()
     window.analysis.run_now()
+    return window
+
+
+@pytest.mark.slow
+def test_a_card_that_grows_moves_only_the_cards_it_covers(make_window, monkeypatch) -> None:
+    window = _built(make_window)
+    scene = window.scene
     window.set_documents_view(True)
     scene.finish_arranging()  # a large diagram's view turns in steps from the event loop
     cards = shown(scene)
@@ -210,11 +216,8 @@ def test_the_toggle_keeps_the_diagrams_shape_and_gives_back_the_entity_view(make
     """Issue 16: the spread kept the cards clear of each other by pushing each right or down, the shorter way, and
     at 2,000 cards pushed the diagram into a wedge four times wider (cards 9,600 units from their spots on
     average). The grid's rows and columns now keep their order, spread from the middle outwards."""
-    window = make_window(use_engine=True)
-    window.document.reset(big_project())
+    window = _built(make_window)
     scene = window.scene
-    scene.finish_build()
-    window.analysis.run_now()
     entity_view = {key: item.pos() for key, item in scene.entity_items.items()}
     window.set_documents_view(True)
     scene.finish_arranging()
@@ -255,11 +258,8 @@ def test_a_large_diagrams_view_turns_in_steps_that_esc_takes_back(make_window, q
     """Issue 16: at 10,000 cards the turn held the window for seconds with nothing said. It now runs in slices from
     the event loop with a count in the status bar; Esc puts back the view there was, and an edit meets the view
     as the turn leaves it."""
-    window = make_window(use_engine=True)
-    window.document.reset(big_project())
+    window = _built(make_window)
     scene = window.scene
-    scene.finish_build()
-    window.analysis.run_now()
     entity_view = {key: item.pos() for key, item in scene.entity_items.items()}
     sizes = {key: item.rect() for key, item in scene.entity_items.items()}
 

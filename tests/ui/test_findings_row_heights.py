@@ -41,14 +41,20 @@ def _expected(rows: WrappedRows, index) -> int | None:
     return known[1] if known is not None and known[0] is finding else rows._guess
 
 
-def test_rows_keep_their_measured_heights_without_a_lookup_per_row(make_window, monkeypatch) -> None:
+def _analysed(make_window):
+    """A window showing the project's findings, its list laid out in one pass (every row asked at once)."""
     window = make_window(analyse=engine_analyse())
     window.resize(1600, 1000)
     window.document.reset(project())
     window.analysis.run_now()
+    window.recommendations.tree.setLayoutMode(QListView.LayoutMode.SinglePass)
+    return window
+
+
+def test_rows_keep_their_measured_heights_without_a_lookup_per_row(make_window, monkeypatch) -> None:
+    window = _analysed(make_window)
     panel = window.recommendations
     tree, rows, proxy, model = panel.tree, panel.rows, panel.proxy, panel.model
-    tree.setLayoutMode(QListView.LayoutMode.SinglePass)
     tree.doItemsLayout()
     count = proxy.rowCount()
     assert count > MEASURED_TOP + 300, count
@@ -99,13 +105,9 @@ def test_rows_keep_their_measured_heights_without_a_lookup_per_row(make_window, 
 
 
 def test_the_hand_over_of_another_projects_findings_asks_only_the_top_rows(make_window, monkeypatch) -> None:
-    window = make_window(analyse=engine_analyse())
-    window.resize(1600, 1000)
-    window.document.reset(project())
-    window.analysis.run_now()
+    window = _analysed(make_window)
     panel = window.recommendations
     tree, rows, proxy, model = panel.tree, panel.rows, panel.proxy, panel.model
-    tree.setLayoutMode(QListView.LayoutMode.SinglePass)
     tree.scrollTo(proxy.index(proxy.rowCount() - 1, 0))
     tree.viewport().grab()  # rows far down painted and measured
 
